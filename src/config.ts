@@ -1,0 +1,154 @@
+import path from 'node:path';
+
+/**
+ * The whole configuration of a Blockyard process, read once from `BLOCKYARD_*` variables.
+ * Every variable is documented in the README; a bad value stops the start with a one-line
+ * message naming the variable (ConfigError).
+ */
+export interface Config {
+  host: string;
+  port: number;
+  /** Base of every absolute link; when unset, derived from the listening port. */
+  publicUrl: string | undefined;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  tls: { certFile: string; keyFile: string } | undefined;
+  mediaVendors: readonly string[];
+  logLevel: LogLevel;
+  bodyLimitBytes: number;
+  tokenTtlSeconds: number;
+  rateLimit: { max: number; windowSeconds: number };
+  bootstrap: {
+    adminClientId: string | undefined;
+    adminClientSecret: string | undefined;
+    adminUsername: string | undefined;
+    adminPassword: string | undefined;
+  };
+  masterKey: string | undefined;
+  runTimeoutSeconds: number;
+  dbPoolSize: number;
+  dbTimeoutMs: number;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable}: ${problem}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function httpsUrl(env: Env, name: string): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `not a URL: "${raw}"`);
+  }
+  if (url.protocol !== 'https:') throw new ConfigError(name, `must be an https:// URL (the service speaks HTTPS only), got "${raw}"`);
+  return url.toString().replace(/\/+$/, '');
+}
+
+function postgresUrl(env: Env, name: string): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(raw)) throw new ConfigError(name, 'must start with postgres:// or postgresql://');
+  try {
+    new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'not a valid URL');
+  }
+  return raw;
+}
+
+function pair(env: Env, a: string, b: string): [string, string] | [undefined, undefined] {
+  const first = read(env, a);
+  const second = read(env, b);
+  if ((first === undefined) !== (second === undefined)) {
+    throw new ConfigError(first === undefined ? a : b, `must be set together with ${first === undefined ? b : a}`);
+  }
+  return [first, second] as [string, string] | [undefined, undefined];
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const [certFile, keyFile] = pair(env, 'BLOCKYARD_TLS_CERT', 'BLOCKYARD_TLS_KEY');
+  const [adminClientId, adminClientSecret] = pair(env, 'BLOCKYARD_ADMIN_CLIENT_ID', 'BLOCKYARD_ADMIN_CLIENT_SECRET');
+  const [adminUsername, adminPassword] = pair(env, 'BLOCKYARD_ADMIN_USERNAME', 'BLOCKYARD_ADMIN_PASSWORD');
+  if (adminClientId !== undefined && !/^[A-Za-z0-9._-]{1,255}$/.test(adminClientId)) {
+    throw new ConfigError('BLOCKYARD_ADMIN_CLIENT_ID', 'use 1-255 letters, digits, dots, dashes or underscores');
+  }
+  if (adminClientSecret !== undefined && adminClientSecret.length < 16) {
+    throw new ConfigError('BLOCKYARD_ADMIN_CLIENT_SECRET', 'must be at least 16 characters');
+  }
+  if (adminPassword !== undefined && adminPassword.length < 12) {
+    throw new ConfigError('BLOCKYARD_ADMIN_PASSWORD', 'must be at least 12 characters');
+  }
+  if (adminUsername !== undefined && (adminUsername.includes(':') || adminUsername.length > 255)) {
+    throw new ConfigError('BLOCKYARD_ADMIN_USERNAME', 'must be at most 255 characters and contain no colon');
+  }
+
+  const vendorsRaw = read(env, 'BLOCKYARD_MEDIA_VENDORS') ?? 'vendor,meshcloud';
+  const mediaVendors = vendorsRaw.split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
+  const badVendor = mediaVendors.find((v) => !/^[a-z0-9-]+$/.test(v));
+  if (badVendor !== undefined || mediaVendors.length === 0) {
+    throw new ConfigError('BLOCKYARD_MEDIA_VENDORS', `expected a comma-separated list of lower-case vendor segments, got "${vendorsRaw}"`);
+  }
+
+  const masterKey = read(env, 'BLOCKYARD_MASTER_KEY');
+  if (masterKey !== undefined && !/^[A-Za-z0-9+/]{43}=$/.test(masterKey)) {
+    throw new ConfigError('BLOCKYARD_MASTER_KEY', 'expected 32 bytes in base64 (44 characters), e.g. from `openssl rand -base64 32`');
+  }
+
+  return {
+    host: read(env, 'BLOCKYARD_HOST') ?? '0.0.0.0',
+    port: integer(env, 'BLOCKYARD_PORT', 8443, 0, 65535),
+    publicUrl: httpsUrl(env, 'BLOCKYARD_PUBLIC_URL'),
+    dataDir: path.resolve(read(env, 'BLOCKYARD_DATA_DIR') ?? './data'),
+    databaseUrl: postgresUrl(env, 'BLOCKYARD_DATABASE_URL'),
+    tls: certFile !== undefined && keyFile !== undefined ? { certFile, keyFile } : undefined,
+    mediaVendors,
+    logLevel: oneOf(env, 'BLOCKYARD_LOG_LEVEL', LOG_LEVELS, 'info'),
+    bodyLimitBytes: integer(env, 'BLOCKYARD_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    tokenTtlSeconds: integer(env, 'BLOCKYARD_TOKEN_TTL_SECONDS', 300, 1, 86_400),
+    rateLimit: {
+      max: integer(env, 'BLOCKYARD_RATE_LIMIT_MAX', 1200, 1, 10_000_000),
+      windowSeconds: integer(env, 'BLOCKYARD_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+    },
+    bootstrap: { adminClientId, adminClientSecret, adminUsername, adminPassword },
+    masterKey,
+    runTimeoutSeconds: integer(env, 'BLOCKYARD_RUN_TIMEOUT_SECONDS', 3 * 3600, 1, 30 * 86_400),
+    dbPoolSize: integer(env, 'BLOCKYARD_DB_POOL_SIZE', 10, 1, 500),
+    dbTimeoutMs: integer(env, 'BLOCKYARD_DB_TIMEOUT_MS', 5000, 100, 600_000),
+  };
+}

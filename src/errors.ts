@@ -1,0 +1,52 @@
+/**
+ * Every error the API can answer with, as a typed value with a stable `errorCode`.
+ * Services throw these; the HTTP layer maps them once (http/error-handler.ts) to
+ * `{message, errorCode, errorId}` with the status below.
+ */
+export const ERROR_STATUS = {
+  BadRequest: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  NotAcceptable: 406,
+  Conflict: 409,
+  PayloadTooLarge: 413,
+  UnsupportedMediaType: 415,
+  UnprocessableEntity: 422,
+  TooManyRequests: 429,
+  InternalError: 500,
+  ServiceUnavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class ApiError extends Error {
+  readonly status: number;
+  /** Extra response headers, e.g. `Retry-After` or `WWW-Authenticate`. */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly errorCode: ErrorCode,
+    message: string,
+    headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = errorCode;
+    this.status = ERROR_STATUS[errorCode];
+    this.headers = headers;
+  }
+}
+
+export const badRequest = (message: string) => new ApiError('BadRequest', message);
+export const unauthorized = (message: string) =>
+  new ApiError('Unauthorized', message, { 'www-authenticate': 'Bearer realm="blockyard", Basic realm="blockyard"' });
+export const forbidden = (message: string) => new ApiError('Forbidden', message);
+export const notFound = (message: string) => new ApiError('NotFound', message);
+export const notAcceptable = (message: string) => new ApiError('NotAcceptable', message);
+export const conflict = (message: string) => new ApiError('Conflict', message);
+export const unsupportedMediaType = (message: string) => new ApiError('UnsupportedMediaType', message);
+export const unprocessable = (message: string) => new ApiError('UnprocessableEntity', message);
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new ApiError('TooManyRequests', message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+export const serviceUnavailable = (message: string, retryAfterSeconds = 5) =>
+  new ApiError('ServiceUnavailable', message, { 'retry-after': String(retryAfterSeconds) });

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError, ERROR_STATUS, type ErrorCode } from '../errors.js';
+import { isDatabaseUnavailable } from '../store/database.js';
+import { JSON_CONTENT_TYPE } from './media-types.js';
+
+const CODE_BY_STATUS = new Map<number, ErrorCode>(Object.entries(ERROR_STATUS).map(([code, status]) => [status, code as ErrorCode]));
+
+/** Fastify's own errors (body parsing, limits) and anything unexpected, as ApiErrors. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (isDatabaseUnavailable(error)) {
+    return new ApiError('ServiceUnavailable', 'the database is unavailable; retry later', { 'retry-after': '5' });
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('PayloadTooLarge', 'body: request body is larger than the limit');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('UnsupportedMediaType', 'Content-Type is not supported');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('BadRequest', 'Content-Length does not match the body');
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new ApiError(CODE_BY_STATUS.get(status) ?? 'BadRequest', fastifyError.message ?? 'bad request');
+  }
+  return new ApiError('InternalError', 'internal error');
+}
+
+/**
+ * The one place where errors become responses: `{message, errorCode, errorId}` as JSON. The errorId
+ * appears in the log line of the same error; stack traces stay in the log.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const api = toApiError(error);
+    const errorId = randomUUID();
+    if (api.status >= 500) request.log.error({ err: error, errorId }, api.message);
+    else request.log.info({ errorId, errorCode: api.errorCode, status: api.status }, api.message);
+    return reply.code(api.status).headers(api.headers).type(JSON_CONTENT_TYPE).send({ message: api.message, errorCode: api.errorCode, errorId });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const errorId = randomUUID();
+    request.log.info({ errorId }, 'no route');
+    return reply.code(404).type(JSON_CONTENT_TYPE).send({ message: `no resource at ${request.method} ${request.url.split('?')[0]}`, errorCode: 'NotFound', errorId });
+  });
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from './app.js';
+import { JSON_CONTENT_TYPE } from './media-types.js';
+
+/** Liveness and readiness for load balancers and orchestrators: no auth, plain JSON. */
+export async function healthRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
+  app.get('/healthz', async (_request, reply) => reply.type(JSON_CONTENT_TYPE).send({ status: 'UP' }));
+
+  app.get('/readyz', async (request, reply) => {
+    try {
+      await withTimeout(context.database.ping(), 2000);
+      return reply.type(JSON_CONTENT_TYPE).send({ status: 'UP', database: 'UP' });
+    } catch (error) {
+      request.log.warn({ err: error }, 'readiness check failed');
+      return reply.code(503).header('retry-after', '5').type(JSON_CONTENT_TYPE).send({ status: 'DOWN', database: 'DOWN' });
+    }
+  });
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

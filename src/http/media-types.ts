@@ -1,0 +1,56 @@
+/**
+ * The versioned media types of the API (spec §4, §9):
+ *   application/vnd.<vendor>.api.<kind>.<version>.hal+json   (resources)
+ *   application/vnd.<vendor>.api.<version>.hal+json          (the top-level index: kind "")
+ *   application/vnd.<vendor>.api.<kind>.<version>+json|+yaml (the declarative import)
+ * Matched case-insensitively (real clients send camelCase kinds); parameters such as
+ * `charset=UTF-8` are allowed and ignored.
+ */
+
+export interface VersionedMediaType {
+  vendor: string;
+  /** Lower-case kind segment, "" for the top-level index. */
+  kind: string;
+  version: string;
+  /** `hal+json`, `json` or `yaml`. */
+  format: 'hal+json' | 'json' | 'yaml';
+}
+
+const VERSIONED = /^application\/vnd\.([a-z0-9-]+)\.api\.(?:([a-z][a-z0-9]*)\.)?(v\d+(?:-preview)?)(?:\.hal\+json|\+(json|yaml))$/;
+
+/** The media type without parameters, lower-cased, or "" when the header is empty. */
+export function essence(header: string | undefined): string {
+  if (header === undefined) return '';
+  const semi = header.indexOf(';');
+  return (semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase();
+}
+
+/** Parses one media range (no commas); undefined when it is not a versioned type of a known vendor. */
+export function parseVersionedMediaType(value: string, vendors: readonly string[]): VersionedMediaType | undefined {
+  const match = VERSIONED.exec(essence(value));
+  if (!match) return undefined;
+  const [, vendor, kind, version, suffix] = match as unknown as [string, string, string | undefined, string, string | undefined];
+  if (!vendors.includes(vendor)) return undefined;
+  return { vendor, kind: kind ?? '', version, format: suffix === undefined ? 'hal+json' : (suffix as 'json' | 'yaml') };
+}
+
+export function formatMediaType(vendor: string, kind: string, version: string, format: VersionedMediaType['format'] = 'hal+json'): string {
+  const base = kind === '' ? `application/vnd.${vendor}.api.${version}` : `application/vnd.${vendor}.api.${kind}.${version}`;
+  return format === 'hal+json' ? `${base}.hal+json` : `${base}+${format}`;
+}
+
+/** Splits an Accept header into media ranges ordered by quality (stable for equal q); q=0 ranges are dropped. */
+export function acceptedRanges(header: string): string[] {
+  const ranges: { value: string; q: number; index: number }[] = [];
+  header.split(',').forEach((part, index) => {
+    const value = part.trim();
+    if (value === '') return;
+    const q = /;\s*q=([0-9.]+)/i.exec(value);
+    const quality = q ? Number(q[1]) : 1;
+    if (!(quality > 0)) return;
+    ranges.push({ value, q: quality, index });
+  });
+  return ranges.sort((a, b) => b.q - a.q || a.index - b.index).map((r) => r.value);
+}
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

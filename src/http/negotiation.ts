@@ -1,0 +1,94 @@
+import { notAcceptable, unsupportedMediaType } from '../errors.js';
+import { acceptedRanges, essence, formatMediaType, parseVersionedMediaType, type VersionedMediaType } from './media-types.js';
+import { isRetired, lifecycleOf, retiredMessage, type LifecycleEntry, type VersionRef } from './versions.js';
+
+/** A representation a route speaks: a versioned kind, as HAL+JSON unless another format is named. */
+export interface MediaRef extends VersionRef {
+  format?: VersionedMediaType['format'];
+}
+
+/** What a route speaks, declared in its `config.media`. */
+export interface RouteMedia {
+  /** Representations the route answers with: the Accept header must name one (spec §7 rule 1). */
+  produces?: readonly MediaRef[];
+  /** Representations the route takes as body: the Content-Type must name one (spec §7 rule 2). */
+  consumes?: readonly MediaRef[];
+  /** Unversioned body types a route takes as well (login: forms and plain JSON), as essences. */
+  plainBodies?: readonly string[];
+}
+
+export interface Negotiated {
+  /** The vendor segment the client used; responses answer in it. */
+  vendor: string;
+  produces?: MediaRef;
+  consumes?: MediaRef;
+  /** Lifecycle entries of the negotiated versions that are deprecated (not retired). */
+  deprecated: LifecycleEntry[];
+}
+
+const same = (a: VersionRef, b: VersionRef) => a.kind === b.kind && a.version === b.version;
+
+function describe(refs: readonly MediaRef[], vendor: string): string {
+  return refs.map((ref) => formatMediaType(vendor, ref.kind, ref.version, ref.format)).join(', ');
+}
+
+function match(parsed: VersionedMediaType | undefined, offered: readonly MediaRef[], now: Date) {
+  if (!parsed) return undefined;
+  const ref = offered.find((o) => o.kind === parsed.kind && o.version === parsed.version && (o.format ?? 'hal+json') === parsed.format);
+  const entry = lifecycleOf(parsed);
+  if (entry && isRetired(entry, now)) return { retired: entry };
+  return ref ? { ref, entry } : undefined;
+}
+
+/**
+ * Chooses the representation of a request from its Accept and Content-Type headers, or throws
+ * 406 (Accept) / 415 (Content-Type) with a message that names what the route serves.
+ */
+export function negotiate(
+  headers: { accept?: string; 'content-type'?: string },
+  media: RouteMedia,
+  vendors: readonly string[],
+  now: Date = new Date(),
+): Negotiated {
+  const result: Negotiated = { vendor: vendors[0] ?? 'vendor', deprecated: [] };
+
+  const plain = media.plainBodies?.includes(essence(headers['content-type']));
+  if (media.plainBodies && !plain && !media.consumes) {
+    throw unsupportedMediaType(`Content-Type "${essence(headers['content-type'])}" is not supported here; send one of: ${media.plainBodies.join(', ')}`);
+  }
+  if (media.consumes && !plain) {
+    const header = headers['content-type'];
+    const parsed = header === undefined ? undefined : parseVersionedMediaType(header, vendors);
+    const found = match(parsed, media.consumes, now);
+    if (found?.retired) throw unsupportedMediaType(retiredMessage(found.retired));
+    if (!found?.ref || !parsed) {
+      const sent = header === undefined ? 'no Content-Type' : `Content-Type "${essence(header)}"`;
+      throw unsupportedMediaType(`${sent} is not supported here; send one of: ${describe(media.consumes, result.vendor)}`);
+    }
+    result.consumes = found.ref;
+    result.vendor = parsed.vendor;
+    if (found.entry) result.deprecated.push(found.entry);
+  }
+
+  if (media.produces) {
+    const header = headers.accept;
+    if (header === undefined || header.trim() === '') {
+      throw notAcceptable(`the Accept header is required; send one of: ${describe(media.produces, result.vendor)}`);
+    }
+    let retired: LifecycleEntry | undefined;
+    for (const range of acceptedRanges(header)) {
+      const parsed = parseVersionedMediaType(range, vendors);
+      const found = match(parsed, media.produces, now);
+      if (found?.retired) retired ??= found.retired;
+      if (found?.ref && parsed) {
+        result.produces = found.ref;
+        result.vendor = parsed.vendor;
+        if (found.entry && !result.deprecated.some((e) => same(e, found.ref))) result.deprecated.push(found.entry);
+        return result;
+      }
+    }
+    if (retired) throw notAcceptable(retiredMessage(retired));
+    throw notAcceptable(`Accept "${header}" names no version served here; send one of: ${describe(media.produces, result.vendor)}`);
+  }
+  return result;
+}

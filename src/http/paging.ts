@@ -1,0 +1,75 @@
+import { badRequest } from '../errors.js';
+import type { HalLinks } from './hal.js';
+
+/** Paging rules of spec §2.1 and §8. */
+export const PAGE_SIZE_DEFAULT = 50;
+export const PAGE_SIZE_MAX = 350;
+
+export interface PageRequest {
+  /** Zero-based page number, echoed in `page.number` even past the end. */
+  page: number;
+  size: number;
+}
+
+export interface PageInfo {
+  size: number;
+  totalElements: number;
+  totalPages: number;
+  number: number;
+}
+
+function nonNegativeInteger(name: string, raw: unknown): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw)) {
+    throw badRequest(`${name}: must be a non-negative integer, got "${String(raw)}"`);
+  }
+  return Number(raw);
+}
+
+/** `page` defaults to 0, `size` to 50; sizes above 350 are lowered to 350; `size=0` is rejected. */
+export function parsePagingParams(query: Record<string, unknown>): PageRequest {
+  const page = nonNegativeInteger('page', query.page) ?? 0;
+  const size = nonNegativeInteger('size', query.size) ?? PAGE_SIZE_DEFAULT;
+  if (size === 0) throw badRequest('size: must be at least 1');
+  return { page, size: Math.min(size, PAGE_SIZE_MAX) };
+}
+
+export function pageInfo(request: PageRequest, totalElements: number): PageInfo {
+  return {
+    size: request.size,
+    totalElements,
+    totalPages: Math.ceil(totalElements / request.size),
+    number: request.page,
+  };
+}
+
+/**
+ * `self` is the request as sent; `first`, `last` appear when more than one page exists, `prev` and
+ * `next` only when such a page exists (spec §2.1).
+ */
+export function pageLinks(baseUrl: string, requestUrl: string, info: PageInfo): HalLinks {
+  const links: HalLinks = { self: { href: `${baseUrl}${requestUrl}` } };
+  if (info.totalPages <= 1) return links;
+  const at = (page: number) => {
+    const url = new URL(requestUrl, 'https://placeholder');
+    url.searchParams.set('page', String(page));
+    url.searchParams.set('size', String(info.size));
+    return { href: `${baseUrl}${url.pathname}${url.search}` };
+  };
+  const last = info.totalPages - 1;
+  links.first = at(0);
+  if (info.number > 0 && info.number - 1 <= last) links.prev = at(info.number - 1);
+  if (info.number < last) links.next = at(info.number + 1);
+  links.last = at(last);
+  return links;
+}
+
+export interface HalPage<T> {
+  _embedded: Record<string, T[]>;
+  _links: HalLinks;
+  page: PageInfo;
+}
+
+export function halPage<T>(embeddedName: string, items: T[], info: PageInfo, links: HalLinks): HalPage<T> {
+  return { _embedded: { [embeddedName]: items }, _links: links, page: info };
+}

@@ -1,0 +1,89 @@
+/**
+ * Lifecycle of media-type versions (spec §3.4, §9): one table drives the Deprecation, Sunset and
+ * Link headers, the 406/415 answers for retired versions and the 404 for retired paths.
+ * A version whose end-of-life date has passed is retired; one with a future or no date is deprecated.
+ */
+
+export interface VersionRef {
+  /** Lower-case media-type kind segment, e.g. `meshbuildingblock`. */
+  kind: string;
+  version: string;
+}
+
+export interface LifecycleEntry extends VersionRef {
+  /** ISO date (UTC midnight) after which the version is retired; undefined = no date announced. */
+  endOfLife?: string;
+  /** What clients should use instead, as the spec names it. */
+  replacedBy: string;
+  /** The version this service serves instead, for the `successor-version` link (same path). */
+  successor?: VersionRef;
+}
+
+/**
+ * The spec's deprecation list (§9). The spec names meshBuildingBlock.v2 as the replacement of v1; this
+ * service serves v2-preview, so that is the successor it links to.
+ */
+export const LIFECYCLE: readonly LifecycleEntry[] = [
+  { kind: 'meshuser', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshUser.v2' },
+  { kind: 'meshcustomer', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshWorkspace' },
+  { kind: 'meshserviceinstance', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshServiceInstance.v2' },
+  { kind: 'meshcustomerusergroup', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshWorkspaceUserGroup' },
+  { kind: 'meshpaymentmethod', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshPaymentMethod.v2' },
+  { kind: 'meshproject', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshProject.v2', successor: { kind: 'meshproject', version: 'v2' } },
+  { kind: 'meshtenant', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshTenant.v3', successor: { kind: 'meshtenant', version: 'v4' } },
+  { kind: 'meshtenant', version: 'v2', endOfLife: '2025-07-01', replacedBy: 'meshTenant.v3', successor: { kind: 'meshtenant', version: 'v4' } },
+  { kind: 'meshchargeback', version: 'v1', endOfLife: '2025-10-01', replacedBy: 'meshTenantUsageReport.v3' },
+  { kind: 'meshchargeback', version: 'v2', endOfLife: '2025-10-01', replacedBy: 'meshTenantUsageReport.v3' },
+  { kind: 'meshchargeback', version: 'v3', endOfLife: '2025-10-01', replacedBy: 'meshTenantUsageReport.v3' },
+  { kind: 'meshworkspace', version: 'v1', replacedBy: 'meshWorkspace.v2', successor: { kind: 'meshworkspace', version: 'v2' } },
+  { kind: 'meshtenant', version: 'v3', replacedBy: 'meshTenant.v4', successor: { kind: 'meshtenant', version: 'v4' } },
+  { kind: 'meshbuildingblock', version: 'v1', replacedBy: 'meshBuildingBlock.v2', successor: { kind: 'meshbuildingblock', version: 'v2-preview' } },
+  { kind: 'meshlandingzone', version: 'v1-preview', replacedBy: 'meshLandingZone.v1' },
+  { kind: 'meshplatform', version: 'v1', replacedBy: 'meshPlatform.v2', successor: { kind: 'meshplatform', version: 'v2' } },
+  { kind: 'meshplatform', version: 'v2-preview', replacedBy: 'meshPlatform.v2', successor: { kind: 'meshplatform', version: 'v2' } },
+  { kind: 'meshplatformtype', version: 'v1-preview', replacedBy: 'meshPlatformType.v1' },
+  { kind: 'meshintegration', version: 'v1-preview', replacedBy: 'meshIntegration.v1' },
+  { kind: 'meshlocation', version: 'v1-preview', replacedBy: 'meshLocation.v1', successor: { kind: 'meshlocation', version: 'v1' } },
+];
+
+/**
+ * RFC 9745 needs a date for `Deprecation`. The spec's undated entries carry no announcement date, so
+ * they report the date this deprecation list was adopted by Blockyard (documented in the README).
+ */
+export const UNDATED_DEPRECATION_SINCE = '2025-01-01';
+
+const byKey = new Map(LIFECYCLE.map((entry) => [`${entry.kind}.${entry.version}`, entry]));
+
+export function lifecycleOf(ref: VersionRef): LifecycleEntry | undefined {
+  return byKey.get(`${ref.kind}.${ref.version}`);
+}
+
+export function isRetired(entry: LifecycleEntry, now: Date = new Date()): boolean {
+  return entry.endOfLife !== undefined && now.getTime() >= Date.parse(`${entry.endOfLife}T00:00:00Z`);
+}
+
+export function retiredMessage(entry: LifecycleEntry): string {
+  return `version ${entry.version} of ${entry.kind} was retired on ${entry.endOfLife}; use ${entry.replacedBy} instead`;
+}
+
+/**
+ * Kinds whose every version is retired and whose replacement is another kind (meshCustomer →
+ * meshWorkspace): their whole path is gone and answers 404 (spec §3.4).
+ */
+export function retiredKinds(now: Date = new Date()): string[] {
+  const kinds = new Set(LIFECYCLE.map((entry) => entry.kind));
+  return [...kinds].filter((kind) =>
+    LIFECYCLE.filter((e) => e.kind === kind).every((e) => isRetired(e, now) && e.replacedBy.split('.')[0]!.toLowerCase() !== kind),
+  );
+}
+
+/** Headers for a deprecated (not retired) version: Deprecation (RFC 9745), Sunset (RFC 8594), successor Link. */
+export function deprecationHeaders(entry: LifecycleEntry, resourceUrl: string, formatType: (ref: VersionRef) => string): Record<string, string> {
+  const since = Date.parse(`${UNDATED_DEPRECATION_SINCE}T00:00:00Z`) / 1000;
+  const headers: Record<string, string> = { deprecation: `@${since}` };
+  if (entry.endOfLife !== undefined) headers.sunset = new Date(`${entry.endOfLife}T00:00:00Z`).toUTCString();
+  if (entry.successor) {
+    headers.link = `<${resourceUrl}>; rel="successor-version"; type="${formatType(entry.successor)}"`;
+  }
+  return headers;
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../http/app.js';
+import type { HalLinks } from '../http/hal.js';
+import { notFound } from '../errors.js';
+import { LIFECYCLE, isRetired, lifecycleOf, retiredKinds, retiredMessage } from '../http/versions.js';
+import { MESHOBJECT_RELATIONS } from './relations.js';
+
+/** Endpoints 1 and 3 (spec §2.2, §2.3), the metadata API and the 404s of retired paths (spec §3.4). */
+export async function indexRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
+  const href = (path: string) => ({ href: `${context.baseUrl()}${path}` });
+
+  app.get('/api', { config: { media: { produces: [{ kind: '', version: 'v1' }] } } }, async () => ({
+    _links: { metadata: href('/api/metadata'), meshobjects: href('/api/meshobjects'), self: href('/api') },
+  }));
+
+  app.get('/api/meshobjects', { config: { media: { produces: [{ kind: 'meshobjects', version: 'v2' }, { kind: 'meshobjects', version: 'v1' }] } } }, async () => {
+    const links: HalLinks = {};
+    for (const relation of MESHOBJECT_RELATIONS) {
+      if (!app.hasRoute({ method: 'GET', url: relation.path }) && !app.hasRoute({ method: 'POST', url: relation.path })) continue;
+      links[relation.rel] = relation.template === '' ? href(relation.path) : { href: `${context.baseUrl()}${relation.path}${relation.template}`, templated: true };
+    }
+    links.self = href('/api/meshobjects');
+    return { _links: links };
+  });
+
+  // The metadata API: which media types this server serves and the deprecation list (spec §9).
+  app.get('/api/metadata', { config: { media: { produces: [{ kind: 'metadata', version: 'v1' }] } } }, async () => ({
+    mediaTypes: [...context.served.values()]
+      .map((ref) => ({ kind: ref.kind, version: ref.version, format: ref.format ?? 'hal+json', phase: lifecycleOf(ref) ? 'deprecated' : 'current' }))
+      .sort((a, b) => a.kind.localeCompare(b.kind) || a.version.localeCompare(b.version)),
+    deprecations: LIFECYCLE.map((entry) => ({
+      kind: entry.kind,
+      version: entry.version,
+      phase: isRetired(entry) ? 'retired' : 'deprecated',
+      endOfLife: entry.endOfLife ?? null,
+      replacedBy: entry.replacedBy,
+    })),
+    _links: { self: href('/api/metadata') },
+  }));
+
+  for (const kind of retiredKinds()) {
+    const entry = LIFECYCLE.find((e) => e.kind === kind)!;
+    const retired = async () => {
+      throw notFound(retiredMessage(entry).replace(/^version \S+ of/, 'every version of'));
+    };
+    app.all(`/api/meshobjects/${kind}s`, retired);
+    app.all(`/api/meshobjects/${kind}s/*`, retired);
+  }
+}

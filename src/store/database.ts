@@ -1,0 +1,82 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { migrateToLatest } from './migrations/index.js';
+import type { Tables } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/** One query layer (Kysely) over SQLite or PostgreSQL; repositories receive this. */
+export interface Database {
+  db: Kysely<Tables>;
+  dialect: DialectName;
+  /** Cheap round trip for readiness checks. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const PG_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300']);
+
+/** True for errors that mean "the database cannot be reached right now" (answered 503 + Retry-After). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | undefined;
+  if (!e || typeof e !== 'object') return false;
+  if (e.code && PG_UNAVAILABLE.has(e.code)) return true;
+  if (e.code === 'SQLITE_BUSY' || e.code === 'SQLITE_FULL' || e.code === 'SQLITE_READONLY' || e.code === 'SQLITE_IOERR') return true;
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? '');
+}
+
+export async function openDatabase(config: Config, log: Logger): Promise<Database> {
+  const database = config.databaseUrl ? openPostgres(config, log) : openSqlite(config);
+  await migrateToLatest(database.db, log);
+  return database;
+}
+
+function openSqlite(config: Config): Database {
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const file = path.join(config.dataDir, 'blockyard.db');
+  const sqlite = new SQLite(file, { timeout: config.dbTimeoutMs });
+  sqlite.pragma('journal_mode = WAL');
+  // FULL: a commit is on disk before the response that acknowledges it (DESIGN.md, "durable").
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    async ping() {
+      sqlite.prepare('select 1').get();
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+function openPostgres(config: Config, log: Logger): Database {
+  const pool = new pg.Pool({
+    connectionString: config.databaseUrl,
+    max: config.dbPoolSize,
+    connectionTimeoutMillis: config.dbTimeoutMs,
+    statement_timeout: config.dbTimeoutMs,
+    query_timeout: config.dbTimeoutMs + 1000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', (error) => log.warn({ err: error }, 'idle PostgreSQL connection failed'));
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Logger } from 'pino';
+import type { Tables } from '../schema.js';
+import * as m0001 from './0001_foundation.js';
+
+/** Versioned migrations, applied in name order at start. Never edit a released one: add a new file. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_foundation': m0001,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/**
+ * Brings the schema to the latest version. On PostgreSQL Kysely holds an advisory lock meanwhile, so
+ * several instances starting together apply each migration exactly once.
+ */
+export async function migrateToLatest(db: Kysely<Tables>, log: Logger): Promise<void> {
+  const migrator = new Migrator({ db, provider, migrationTableName: 'blockyard_migrations', migrationLockTableName: 'blockyard_migrations_lock' });
+  const { error, results } = await migrator.migrateToLatest();
+  for (const result of results ?? []) {
+    if (result.status === 'Success') log.info({ migration: result.migrationName }, 'migration applied');
+    if (result.status === 'Error') log.error({ migration: result.migrationName }, 'migration failed');
+  }
+  if (error) throw error;
+}
