@@ -4,7 +4,12 @@ import type { Config } from './config.js';
 import { createApp, type AppContext } from './http/app.js';
 import { healthRoutes } from './http/health.js';
 import { loadTlsMaterial } from './http/tls.js';
+import { bootstrapCredentials } from './auth/bootstrap.js';
+import { loginRoutes } from './auth/login-routes.js';
 import { indexRoutes } from './index/routes.js';
+import { apiKeyRoutes } from './kinds/apikey/routes.js';
+import { apiUserRoutes } from './kinds/apiuser/routes.js';
+import { createServices } from './services.js';
 import { createLogger } from './logging.js';
 import { openDatabase, type Database } from './store/database.js';
 
@@ -19,15 +24,31 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The composition root: TLS, storage, routes, listen. */
-export async function startServer(config: Config, options: { logDestination?: DestinationStream } = {}): Promise<RunningServer> {
+/** Every route module, in registration order. */
+const ROUTES = [healthRoutes, loginRoutes, indexRoutes, apiKeyRoutes, apiUserRoutes];
+
+export interface StartOptions {
+  logDestination?: DestinationStream;
+  /** Where one-time messages (generated credentials) go; stdout by default. */
+  print?: (line: string) => void;
+}
+
+/** The composition root: TLS, storage, services, routes, listen. */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = createLogger(config, options.logDestination);
   const tls = await loadTlsMaterial(config);
   const database = await openDatabase(config, log);
-  const { app, context } = createApp(config, tls, database, log);
-
-  await app.register(healthRoutes, context);
-  await app.register(indexRoutes, context);
+  let app: FastifyInstance;
+  let context: AppContext;
+  try {
+    const services = await createServices(config, database, log);
+    await bootstrapCredentials(config, services.apiKeyService, services.apiUsers, log, options.print ?? ((line) => process.stdout.write(line)));
+    ({ app, context } = await createApp(config, tls, database, services, log));
+    for (const routes of ROUTES) await app.register(routes, context);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
 
   try {
     await app.listen({ host: config.host, port: config.port });

@@ -1,11 +1,15 @@
 import type { AddressInfo } from 'node:net';
-import Fastify, { type FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { isAdminFor, mayEver } from '../auth/policy.js';
+import { forbidden, tooManyRequests } from '../errors.js';
+import type { Services } from '../services.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Database } from '../store/database.js';
 import { registerContentParsers } from './content-parsers.js';
 import { registerErrorHandling } from './error-handler.js';
-import './fastify-types.js';
+import type { RouteAccess } from './fastify-types.js';
 import { formatMediaType } from './media-types.js';
 import { negotiate, type MediaRef } from './negotiation.js';
 import { deprecationHeaders } from './versions.js';
@@ -15,10 +19,13 @@ import type { TlsMaterial } from './tls.js';
 export interface AppContext {
   config: Config;
   database: Database;
+  services: Services;
   /** `BLOCKYARD_PUBLIC_URL`, or `https://localhost:<listening port>`. */
   baseUrl(): string;
   /** Every (kind, version) some route produces or consumes, filled as routes register. */
   served: Map<string, MediaRef>;
+  /** Access rule of every route, by `METHOD path` (indexes and the access-control tests read it). */
+  access: Map<string, RouteAccess>;
 }
 
 const SECURITY_HEADERS = {
@@ -30,7 +37,15 @@ const SECURITY_HEADERS = {
   'cache-control': 'no-store',
 };
 
-export function createApp(config: Config, tls: TlsMaterial, database: Database, logger: Logger): { app: FastifyInstance; context: AppContext } {
+const accessOf = (request: FastifyRequest): RouteAccess => request.routeOptions.config?.access ?? 'authenticated';
+
+/** May this principal call a route at all (some workspace, some object)? */
+export function mayCall(request: FastifyRequest, access: RouteAccess): boolean {
+  if (access === 'public' || access === 'authenticated') return true;
+  return access.adminOnly ? isAdminFor(request.principal, access.resource, access.action) : mayEver(request.principal, access.resource, access.action);
+}
+
+export async function createApp(config: Config, tls: TlsMaterial, database: Database, services: Services, logger: Logger): Promise<{ app: FastifyInstance; context: AppContext }> {
   const app = Fastify({
     loggerInstance: logger,
     https: { cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' },
@@ -48,20 +63,40 @@ export function createApp(config: Config, tls: TlsMaterial, database: Database, 
   const context: AppContext = {
     config,
     database,
+    services,
     baseUrl: () => (baseUrl ??= `https://localhost:${(app.server.address() as AddressInfo).port}`),
     served: new Map(),
+    access: new Map(),
   };
 
   app.decorateRequest('negotiated', undefined as never);
+  app.decorateRequest('principal', undefined as never);
   registerContentParsers(app);
   registerErrorHandling(app);
 
   app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) context.access.set(`${method} ${route.url}`, route.config?.access ?? 'authenticated');
     const media = route.config?.media;
     for (const ref of [...(media?.produces ?? []), ...(media?.consumes ?? [])]) context.served.set(`${ref.kind}.${ref.version}.${ref.format ?? 'hal+json'}`, ref);
   });
 
-  // Media-type negotiation before the body is read: 406 and 415 cost no parsing.
+  // 1. Who is calling (401 before anything else is looked at).
+  app.addHook('onRequest', async (request) => {
+    if (accessOf(request) !== 'public') request.principal = await services.authenticator.authenticate(request.headers.authorization);
+  });
+
+  // 2. Rate limit per credential (per address for anonymous calls); health checks are exempt.
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'onRequest',
+    max: config.rateLimit.max,
+    timeWindow: config.rateLimit.windowSeconds * 1000,
+    keyGenerator: (request) => (request.principal ? `${request.principal.type}:${request.principal.id}` : `ip:${request.ip}`),
+    allowList: (request) => request.url === '/healthz' || request.url === '/readyz',
+    errorResponseBuilder: (_request, context) => tooManyRequests(`rate limit of ${context.max} requests per ${config.rateLimit.windowSeconds} s exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`, context.ttl / 1000),
+  });
+
+  // 3. Media-type negotiation before the body is read: 406 and 415 cost no parsing.
   app.addHook('onRequest', async (request, reply) => {
     const media = request.routeOptions.config?.media;
     if (!media) return;
@@ -74,6 +109,14 @@ export function createApp(config: Config, tls: TlsMaterial, database: Database, 
     for (const entry of negotiated.deprecated) {
       const url = `${context.baseUrl()}${request.url.split('?')[0]}`;
       reply.headers(deprecationHeaders(entry, url, (ref) => formatMediaType(negotiated.vendor, ref.kind, ref.version)));
+    }
+  });
+
+  // 4. Route-level permission (the per-object rules are in the Authorized* services).
+  app.addHook('onRequest', async (request) => {
+    const access = accessOf(request);
+    if (typeof access === 'object' && !mayCall(request, access)) {
+      throw forbidden(`you don't have sufficient permissions: ${access.adminOnly ? 'ADM_' : ''}${access.resource}_${access.action} is required`);
     }
   });
 

@@ -1,11 +1,22 @@
+import type { Action, Resource } from '../auth/permissions.js';
+import type { Principal } from '../auth/principal.js';
 import type { Negotiated, RouteMedia } from './negotiation.js';
+
+/**
+ * Who may call a route: nobody needs credentials (`public`), any authenticated caller, or a caller
+ * holding the permission in some workspace (the fine-grained, per-object rules live in services).
+ */
+export type RouteAccess = 'public' | 'authenticated' | { resource: Resource; action: Action; adminOnly?: boolean };
 
 /** What routes declare in `config` and what hooks attach to requests. */
 declare module 'fastify' {
   interface FastifyContextConfig {
     media?: RouteMedia;
+    /** Defaults to 'authenticated': a route is never public by accident. */
+    access?: RouteAccess;
   }
   interface FastifyRequest {
     negotiated: Negotiated;
+    principal: Principal;
   }
 }

@@ -4,9 +4,9 @@ import { JSON_CONTENT_TYPE } from './media-types.js';
 
 /** Liveness and readiness for load balancers and orchestrators: no auth, plain JSON. */
 export async function healthRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  app.get('/healthz', async (_request, reply) => reply.type(JSON_CONTENT_TYPE).send({ status: 'UP' }));
+  app.get('/healthz', { config: { access: 'public' } }, async (_request, reply) => reply.type(JSON_CONTENT_TYPE).send({ status: 'UP' }));
 
-  app.get('/readyz', async (request, reply) => {
+  app.get('/readyz', { config: { access: 'public' } }, async (request, reply) => {
     try {
       await withTimeout(context.database.ping(), 2000);
       return reply.type(JSON_CONTENT_TYPE).send({ status: 'UP', database: 'UP' });

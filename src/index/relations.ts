@@ -38,4 +38,6 @@ export const MESHOBJECT_RELATIONS: readonly Relation[] = [
   { rel: 'meshtagdefinitions', path: '/api/meshobjects/meshtagdefinitions', template: '' },
   { rel: 'meshcommunicationdefinitions', path: '/api/meshobjects/meshcommunicationdefinitions', template: form('type') },
   { rel: 'meshcommunications', path: '/api/meshobjects/meshcommunications', template: form('communicationDefinitionUuid', 'resolutionStatus', 'communicationType') },
+  // Kinds the spec's table does not list but this service serves (as the real system's index does).
+  { rel: 'meshapikeys', path: '/api/meshobjects/meshapikeys', template: form('workspaceIdentifier') },
 ];

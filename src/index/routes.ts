@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../http/app.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { mayCall, type AppContext } from '../http/app.js';
 import type { HalLinks } from '../http/hal.js';
 import { notFound } from '../errors.js';
 import { LIFECYCLE, isRetired, lifecycleOf, retiredKinds, retiredMessage } from '../http/versions.js';
@@ -13,10 +13,17 @@ export async function indexRoutes(app: FastifyInstance, context: AppContext): Pr
     _links: { metadata: href('/api/metadata'), meshobjects: href('/api/meshobjects'), self: href('/api') },
   }));
 
-  app.get('/api/meshobjects', { config: { media: { produces: [{ kind: 'meshobjects', version: 'v2' }, { kind: 'meshobjects', version: 'v1' }] } } }, async () => {
+  // A relation is listed when its endpoint is served and the caller may use it (spec §2.2).
+  const usable = (request: FastifyRequest, path: string) =>
+    ['GET', 'POST'].some((method) => {
+      const access = context.access.get(`${method} ${path}`);
+      return access !== undefined && mayCall(request, access);
+    });
+
+  app.get('/api/meshobjects', { config: { media: { produces: [{ kind: 'meshobjects', version: 'v2' }, { kind: 'meshobjects', version: 'v1' }] } } }, async (request) => {
     const links: HalLinks = {};
     for (const relation of MESHOBJECT_RELATIONS) {
-      if (!app.hasRoute({ method: 'GET', url: relation.path }) && !app.hasRoute({ method: 'POST', url: relation.path })) continue;
+      if (!usable(request, relation.path)) continue;
       links[relation.rel] = relation.template === '' ? href(relation.path) : { href: `${context.baseUrl()}${relation.path}${relation.template}`, templated: true };
     }
     links.self = href('/api/meshobjects');

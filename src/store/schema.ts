@@ -7,6 +7,33 @@ export interface MetaTable {
   value: string;
 }
 
+export interface ApiKeyTable {
+  uuid: string;
+  owned_by_workspace: string;
+  display_name: string;
+  /** JSON array of permission codes. */
+  permissions: string;
+  expires_at: string | null;
+  secret_hash: string;
+  created_on: string;
+}
+
+export interface ApiUserTable {
+  username: string;
+  password_hash: string;
+  created_on: string;
+}
+
+export interface SigningKeyTable {
+  kid: string;
+  public_jwk: string;
+  private_jwk_encrypted: string;
+  created_on: string;
+}
+
 export interface Tables {
   blockyard_meta: MetaTable;
+  api_keys: ApiKeyTable;
+  api_users: ApiUserTable;
+  signing_keys: SigningKeyTable;
 }

@@ -1,0 +1,44 @@
+import { unauthorized } from '../errors.js';
+import type { ApiKeyService } from '../kinds/apikey/service.js';
+import type { ApiUserService } from '../kinds/apiuser/service.js';
+import type { Principal } from './principal.js';
+import type { TokenService } from './tokens.js';
+
+/**
+ * Turns an Authorization header into a Principal or a 401 (spec 5.1): `Bearer <token>` of an API key
+ * (a JWT from our token endpoint), or `Basic` credentials of an API user.
+ */
+export class Authenticator {
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly apiKeys: ApiKeyService,
+    private readonly apiUsers: ApiUserService,
+  ) {}
+
+  async authenticate(header: string | undefined): Promise<Principal> {
+    if (header === undefined || header.trim() === '') throw unauthorized('credentials are required: send Authorization: Bearer <token> or Basic');
+    const space = header.indexOf(' ');
+    const scheme = (space === -1 ? header : header.slice(0, space)).toLowerCase();
+    const value = space === -1 ? '' : header.slice(space + 1).trim();
+    if (scheme === 'bearer') return this.bearer(value);
+    if (scheme === 'basic') return this.basic(value);
+    throw unauthorized('unsupported Authorization scheme: use Bearer or Basic');
+  }
+
+  private async bearer(token: string): Promise<Principal> {
+    const claims = token === '' ? undefined : await this.tokens.verify(token);
+    if (!claims) throw unauthorized('the access token is invalid or expired');
+    const key = await this.apiKeys.findActive(claims.subject);
+    if (!key) throw unauthorized('the API key of this token no longer exists or has expired');
+    return { type: 'apiKey', id: key.uuid, workspace: key.ownedByWorkspace, permissions: new Set(key.permissions), displayName: key.displayName };
+  }
+
+  private async basic(encoded: string): Promise<Principal> {
+    const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon <= 0) throw unauthorized('malformed Basic credentials');
+    const username = decoded.slice(0, colon);
+    if (!(await this.apiUsers.verify(username, decoded.slice(colon + 1)))) throw unauthorized('invalid username or password');
+    return { type: 'apiUser', id: username };
+  }
+}

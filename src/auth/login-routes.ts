@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../http/app.js';
+import { badRequest, unauthorized } from '../errors.js';
+import { JSON_CONTENT_TYPE } from '../http/media-types.js';
+
+const FORM = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
+
+interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** Client credentials from the spec's form, a JSON body, or HTTP Basic client authentication. */
+function credentialsOf(body: unknown, authorization: string | undefined, requireGrantType: boolean): ClientCredentials {
+  const fields = (body !== null && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  if (requireGrantType) {
+    const grantType = str(fields.grant_type);
+    if (grantType === undefined) throw badRequest('grant_type: is required and must be client_credentials');
+    if (grantType !== 'client_credentials') throw badRequest(`grant_type: unsupported grant type "${grantType}"; use client_credentials`);
+  }
+  let clientId = str(fields.client_id) ?? str(fields.clientId);
+  let clientSecret = str(fields.client_secret) ?? str(fields.clientSecret);
+  if (clientId === undefined && authorization?.toLowerCase().startsWith('basic ')) {
+    const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon > 0) {
+      clientId = decodeURIComponent(decoded.slice(0, colon));
+      clientSecret = decodeURIComponent(decoded.slice(colon + 1));
+    }
+  }
+  if (clientId === undefined) throw badRequest('client_id: is required');
+  if (clientSecret === undefined) throw badRequest('client_secret: is required');
+  return { clientId, clientSecret };
+}
+
+/**
+ * Endpoint 2 (`POST /api/login`, spec 5.2) and the embedded identity provider: the token endpoint,
+ * OpenID discovery and the JWKS with the signing keys.
+ */
+export async function loginRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
+  const { tokens, apiKeyService: apiKeys } = context.services;
+
+  const issue = async (credentials: ClientCredentials) => {
+    const key = await apiKeys.verifyCredentials(credentials.clientId, credentials.clientSecret);
+    if (!key) throw unauthorized('invalid client credentials');
+    const token = await tokens.issue(key.uuid);
+    return { ...token, refresh_expires_in: 0, 'not-before-policy': 0, scope: 'profile email', token_type: 'Bearer' };
+  };
+
+  const media = { plainBodies: [FORM, JSON_TYPE] };
+
+  // The spec's form answers 307 (method and body kept) to the token endpoint; the JSON form of real
+  // runners, which follow no redirects, gets the token directly (COMPAT §2).
+  app.post('/api/login', { config: { media, access: 'public' } }, async (request, reply) => {
+    if (request.headers['content-type']?.toLowerCase().startsWith(JSON_TYPE)) {
+      return reply.type(JSON_CONTENT_TYPE).send(await issue(credentialsOf(request.body, request.headers.authorization, false)));
+    }
+    return reply.code(307).header('location', `${context.baseUrl()}/oauth/token`).send();
+  });
+
+  app.post('/oauth/token', { config: { media, access: 'public' } }, async (request, reply) => {
+    const isForm = request.headers['content-type']?.toLowerCase().startsWith(FORM) ?? false;
+    return reply.type(JSON_CONTENT_TYPE).send(await issue(credentialsOf(request.body, request.headers.authorization, isForm)));
+  });
+
+  app.get('/.well-known/openid-configuration', { config: { access: 'public' } }, async (_request, reply) =>
+    reply.type(JSON_CONTENT_TYPE).send({
+      issuer: tokens.issuer,
+      token_endpoint: `${context.baseUrl()}/oauth/token`,
+      jwks_uri: `${context.baseUrl()}/oauth/jwks`,
+      grant_types_supported: ['client_credentials'],
+      token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
+      id_token_signing_alg_values_supported: ['ES256'],
+      response_types_supported: ['token'],
+      scopes_supported: ['profile', 'email'],
+    }),
+  );
+
+  app.get('/oauth/jwks', { config: { access: 'public' } }, async (_request, reply) => reply.type('application/jwk-set+json').send(tokens.jwks()));
+}

@@ -1,0 +1,56 @@
+import { forbidden } from '../errors.js';
+import type { Action, Resource } from './permissions.js';
+import type { Principal } from './principal.js';
+
+/**
+ * The one answer to "may principal P do action A on resource R (of workspace W)". Handlers and
+ * services never test permission codes themselves; the Authorized* service wrappers call this.
+ *
+ * - API users (Basic) hold every permission (spec 5.1: admin-equivalent).
+ * - `ADM_<R>_<A>` allows A on R in every workspace.
+ * - `<R>_<A>` allows A on R in the key's own workspace.
+ * - Run tokens allow nothing here (their run endpoints check the run themselves).
+ */
+export function isAllowed(principal: Principal, resource: Resource, action: Action, workspace?: string): boolean {
+  switch (principal.type) {
+    case 'apiUser':
+      return true;
+    case 'runToken':
+      return false;
+    case 'apiKey':
+      if (principal.permissions.has(`ADM_${resource}_${action}`)) return true;
+      if (!principal.permissions.has(`${resource}_${action}`)) return false;
+      return workspace === undefined || workspace === principal.workspace;
+  }
+}
+
+/** May the principal do A on R in at least some workspace (used for route-level checks and indexes). */
+export function mayEver(principal: Principal, resource: Resource, action: Action): boolean {
+  return isAllowed(principal, resource, action);
+}
+
+/** Admin rights for R/A: every workspace (API users, `ADM_` codes). */
+export function isAdminFor(principal: Principal, resource: Resource, action: Action): boolean {
+  return principal.type === 'apiUser' || (principal.type === 'apiKey' && principal.permissions.has(`ADM_${resource}_${action}`));
+}
+
+/** Does the principal hold a given code outright (e.g. `MANAGED_BUILDINGBLOCK_LIST`)? */
+export function holds(principal: Principal, code: string): boolean {
+  return principal.type === 'apiUser' || (principal.type === 'apiKey' && principal.permissions.has(code));
+}
+
+/**
+ * The workspaces a principal may list R in: `'all'`, or exactly its own. Lists are filtered by this,
+ * so a workspace-scoped caller never sees another workspace's objects.
+ */
+export function listScope(principal: Principal, resource: Resource): 'all' | { workspace: string } {
+  if (isAdminFor(principal, resource, 'LIST')) return 'all';
+  if (principal.type === 'apiKey' && principal.permissions.has(`${resource}_LIST`)) return { workspace: principal.workspace };
+  throw forbidden(`you don't have sufficient permissions: ${resource}_LIST is required`);
+}
+
+export function requireAllowed(principal: Principal, resource: Resource, action: Action, workspace?: string): void {
+  if (!isAllowed(principal, resource, action, workspace)) {
+    throw forbidden(`you don't have sufficient permissions: ${resource}_${action}${workspace ? ` for workspace ${workspace}` : ''} is required`);
+  }
+}

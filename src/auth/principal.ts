@@ -1,0 +1,11 @@
+/** Who is calling. Built once per request by the authentication hook (auth/authenticate.ts). */
+export type Principal =
+  | { type: 'apiKey'; id: string; workspace: string; permissions: ReadonlySet<string>; displayName: string }
+  | { type: 'apiUser'; id: string }
+  /** A run token: may only report status for (and read) its own run. */
+  | { type: 'runToken'; id: string; runUuid: string };
+
+/** The username / key id recorded in audit fields such as `markedForDeletionBy`. */
+export function principalName(principal: Principal): string {
+  return principal.type === 'apiKey' ? principal.displayName : principal.id;
+}

@@ -1,0 +1,120 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { badRequest, notFound } from '../../errors.js';
+import type { PageRequest } from '../../http/paging.js';
+import { PERMISSION_CODES } from '../../auth/permissions.js';
+import { isExpired, type ApiKey, type ApiKeyInput } from './model.js';
+import type { ApiKeyStore } from './store.js';
+
+/** Client secrets: 40 characters of [A-Za-z0-9] (the GitHub auth action does not URL-encode). */
+export function generateClientSecret(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  const bytes = randomBytes(64);
+  let secret = '';
+  for (const byte of bytes) {
+    if (byte < 248) secret += alphabet[byte % 62]; // 248 = 4 × 62: no modulo bias
+    if (secret.length === 40) break;
+  }
+  return secret.length === 40 ? secret : generateClientSecret();
+}
+
+/** How long a key looked up for authentication is trusted before it is read again (other instances' changes). */
+const ACTIVE_KEY_CACHE_MS = 5_000;
+
+/**
+ * API keys without any notion of who asks (see AuthorizedApiKeyService for that). Secrets are random,
+ * returned once, and stored as keyed hashes.
+ */
+export class ApiKeyService {
+  private readonly active = new Map<string, { key: ApiKey | undefined; until: number }>();
+
+  constructor(
+    private readonly store: ApiKeyStore,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  private validate(input: ApiKeyInput): void {
+    const unknown = input.permissions.find((code) => !PERMISSION_CODES.has(code));
+    if (unknown !== undefined) throw badRequest(`spec.permissions: unknown permission "${unknown}"`);
+  }
+
+  async create(input: ApiKeyInput, clientId: string = randomUUID(), secret: string = generateClientSecret()): Promise<{ key: ApiKey; secret: string }> {
+    this.validate(input);
+    const key: ApiKey = { uuid: clientId, ...input, permissions: [...new Set(input.permissions)], secretHash: this.secrets.hash(secret), createdOn: new Date().toISOString() };
+    await this.store.insert(key);
+    return { key, secret };
+  }
+
+  /** Creates or replaces a key with a given id and secret (bootstrap from configuration). */
+  async put(clientId: string, input: ApiKeyInput, secret: string): Promise<ApiKey> {
+    const existing = await this.store.find(clientId);
+    const key: ApiKey = { uuid: clientId, ...input, secretHash: this.secrets.hash(secret), createdOn: existing?.createdOn ?? new Date().toISOString() };
+    await this.store.upsert(key);
+    this.active.delete(clientId);
+    return key;
+  }
+
+  async get(uuid: string): Promise<ApiKey> {
+    const key = await this.store.find(uuid);
+    if (!key) throw notFound(`meshApiKey ${uuid} not found`);
+    return key;
+  }
+
+  list(filter: { workspace?: string }, page: PageRequest) {
+    return this.store.list(filter, page);
+  }
+
+  /** A changed `expiresAt` rotates the secret (COMPAT §5): the new one is returned once. */
+  async update(existing: ApiKey, input: ApiKeyInput): Promise<{ key: ApiKey; secret?: string }> {
+    this.validate(input);
+    if (input.ownedByWorkspace !== existing.ownedByWorkspace) throw badRequest('metadata.ownedByWorkspace: a key cannot move to another workspace');
+    const rotate = input.expiresAt !== existing.expiresAt;
+    const secret = rotate ? generateClientSecret() : undefined;
+    const key: ApiKey = { ...existing, ...input, permissions: [...new Set(input.permissions)], secretHash: secret ? this.secrets.hash(secret) : existing.secretHash };
+    if (input.expiresAt === undefined) delete key.expiresAt;
+    await this.store.update(key);
+    this.active.delete(key.uuid);
+    return secret ? { key, secret } : { key };
+  }
+
+  async rotateSecret(existing: ApiKey): Promise<{ key: ApiKey; secret: string }> {
+    const secret = generateClientSecret();
+    const key = { ...existing, secretHash: this.secrets.hash(secret) };
+    await this.store.update(key);
+    this.active.delete(key.uuid);
+    return { key, secret };
+  }
+
+  async delete(uuid: string): Promise<void> {
+    await this.store.delete(uuid);
+    this.active.delete(uuid);
+  }
+
+  /** The key for a login, or undefined for an unknown id, a wrong secret or an expired key. */
+  async verifyCredentials(clientId: string, secret: string): Promise<ApiKey | undefined> {
+    const key = await this.store.find(clientId);
+    if (!key || !this.secrets.matches(secret, key.secretHash) || isExpired(key)) return undefined;
+    return key;
+  }
+
+  /**
+   * The current state of a key for authenticating a token: cached briefly, so verification costs no
+   * database round trip per request, while deletion and expiry still take effect within seconds.
+   */
+  async findActive(clientId: string): Promise<ApiKey | undefined> {
+    const cached = this.active.get(clientId);
+    const now = Date.now();
+    let key: ApiKey | undefined;
+    if (cached && cached.until > now) key = cached.key;
+    else {
+      key = await this.store.find(clientId);
+      if (this.active.size > 10_000) this.active.clear();
+      this.active.set(clientId, { key, until: now + ACTIVE_KEY_CACHE_MS });
+    }
+    return key && !isExpired(key, now) ? key : undefined;
+  }
+
+  count(): Promise<number> {
+    return this.store.count();
+  }
+}

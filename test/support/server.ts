@@ -1,0 +1,102 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe } from 'node:test';
+import pino from 'pino';
+import { loadConfig } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { ApiClient } from './client.js';
+import { createPostgresDatabase, DIALECTS, postgresAvailable, type Dialect } from './databases.js';
+
+/** Credentials of the API user every test server is bootstrapped with (admin-equivalent, Basic). */
+export const TEST_ADMIN = { username: 'test-admin', password: 'test-admin-password-1' };
+export const basic = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+
+export interface TestServer {
+  dialect: Dialect;
+  url: string;
+  /** A client sending the bootstrap API user's Basic credentials by default. */
+  client: ApiClient;
+  server: RunningServer;
+  dataDir: string;
+  logFile: string;
+  env: Record<string, string>;
+  /** Stops the server (keeping its data) and starts it again on the same database. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real server in this process: TLS on a free port, a real database of its own (a fresh
+ * SQLite directory or a fresh PostgreSQL database), logs in a file for later inspection.
+ */
+export async function startTestServer(dialect: Dialect, extraEnv: Record<string, string> = {}, shared?: { databaseUrl: string; dataDir: string }): Promise<TestServer> {
+  const dataDir = shared?.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'blockyard-test-')));
+  const pgDatabase = dialect === 'postgres' && !shared ? await createPostgresDatabase() : undefined;
+  const databaseUrl = shared?.databaseUrl ?? pgDatabase?.url;
+  const env: Record<string, string> = {
+    BLOCKYARD_PORT: '0',
+    BLOCKYARD_HOST: '127.0.0.1',
+    BLOCKYARD_DATA_DIR: dataDir,
+    BLOCKYARD_LOG_LEVEL: 'info',
+    BLOCKYARD_ADMIN_USERNAME: TEST_ADMIN.username,
+    BLOCKYARD_ADMIN_PASSWORD: TEST_ADMIN.password,
+    BLOCKYARD_MASTER_KEY: 'dGVzdC1tYXN0ZXIta2V5LTMyLWJ5dGVzLWxvbmctISE=',
+    ...(databaseUrl ? { BLOCKYARD_DATABASE_URL: databaseUrl } : {}),
+    ...extraEnv,
+  };
+  const logFile = path.join(dataDir, `server-${Date.now()}-${Math.random().toString(36).slice(2)}.log`);
+  const start = async () => startServer(loadConfig(env), { logDestination: pino.destination({ dest: logFile, sync: true, mkdir: true }) });
+  let server = await start();
+  const ca = await readFile(path.join(dataDir, 'tls', 'cert.pem'), 'utf8');
+  const authorization = basic(TEST_ADMIN.username, TEST_ADMIN.password);
+  const test: TestServer = {
+    dialect,
+    url: server.url,
+    client: new ApiClient(server.url, ca, { authorization }),
+    server,
+    dataDir,
+    logFile,
+    env,
+    async restart() {
+      await server.close();
+      env.BLOCKYARD_PORT = new URL(test.url).port;
+      server = await start();
+      test.server = server;
+    },
+    async stop() {
+      await test.client.close();
+      await server.close();
+      if (pgDatabase) await pgDatabase.drop();
+      if (!shared) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return test;
+}
+
+/**
+ * Declares the same suite once per database (SQLite and PostgreSQL), each with its own server.
+ * PostgreSQL suites are skipped only when it is unreachable and BLOCKYARD_TEST_REQUIRE_POSTGRES is unset.
+ */
+export function describeEachDatabase(title: string, body: (ctx: { readonly server: TestServer; readonly client: ApiClient }) => void, env: Record<string, string> = {}): void {
+  for (const dialect of DIALECTS) {
+    const skip = dialect === 'postgres' && !postgresAvailable ? 'PostgreSQL is not reachable' : false;
+    describe(`${title} [${dialect}]`, { skip }, () => {
+      let server: TestServer | undefined;
+      before(async () => {
+        server = await startTestServer(dialect, env);
+      });
+      after(async () => {
+        await server?.stop();
+      });
+      body({
+        get server() {
+          return server!;
+        },
+        get client() {
+          return server!.client;
+        },
+      });
+    });
+  }
+}
