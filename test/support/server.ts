@@ -10,6 +10,7 @@ import { createPostgresDatabase, DIALECTS, postgresAvailable, type Dialect } fro
 
 /** Credentials of the API user every test server is bootstrapped with (admin-equivalent, Basic). */
 export const TEST_ADMIN = { username: 'test-admin', password: 'test-admin-password-1' };
+export const TEST_LOG_DIR = path.join(tmpdir(), 'blockyard-test-logs');
 export const basic = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 
 export interface TestServer {
@@ -30,7 +31,16 @@ export interface TestServer {
  * Starts the real server in this process: TLS on a free port, a real database of its own (a fresh
  * SQLite directory or a fresh PostgreSQL database), logs in a file for later inspection.
  */
-export async function startTestServer(dialect: Dialect, extraEnv: Record<string, string> = {}, shared?: { databaseUrl: string; dataDir: string }): Promise<TestServer> {
+export interface TestServerOptions {
+  env?: Record<string, string>;
+  /** Share another server's database (and data directory, for TLS and keys): a second instance. */
+  shared?: { databaseUrl: string; dataDir: string };
+  /** Receives one-time messages such as generated credentials. */
+  print?: (line: string) => void;
+}
+
+export async function startTestServer(dialect: Dialect, options: TestServerOptions = {}): Promise<TestServer> {
+  const { env: extraEnv = {}, shared, print } = options;
   const dataDir = shared?.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'blockyard-test-')));
   const pgDatabase = dialect === 'postgres' && !shared ? await createPostgresDatabase() : undefined;
   const databaseUrl = shared?.databaseUrl ?? pgDatabase?.url;
@@ -45,8 +55,9 @@ export async function startTestServer(dialect: Dialect, extraEnv: Record<string,
     ...(databaseUrl ? { BLOCKYARD_DATABASE_URL: databaseUrl } : {}),
     ...extraEnv,
   };
-  const logFile = path.join(dataDir, `server-${Date.now()}-${Math.random().toString(36).slice(2)}.log`);
-  const start = async () => startServer(loadConfig(env), { logDestination: pino.destination({ dest: logFile, sync: true, mkdir: true }) });
+  // Logs outlive the server (and its data directory) so suites can inspect them afterwards.
+  const logFile = path.join(TEST_LOG_DIR, `${dialect}-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.log`);
+  const start = async () => startServer(loadConfig(env), { logDestination: pino.destination({ dest: logFile, sync: true, mkdir: true }), print: print ?? (() => undefined) });
   let server = await start();
   const ca = await readFile(path.join(dataDir, 'tls', 'cert.pem'), 'utf8');
   const authorization = basic(TEST_ADMIN.username, TEST_ADMIN.password);
@@ -84,7 +95,7 @@ export function describeEachDatabase(title: string, body: (ctx: { readonly serve
     describe(`${title} [${dialect}]`, { skip }, () => {
       let server: TestServer | undefined;
       before(async () => {
-        server = await startTestServer(dialect, env);
+        server = await startTestServer(dialect, { env });
       });
       after(async () => {
         await server?.stop();

@@ -1,0 +1,323 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, it } from 'node:test';
+import { fetch } from 'undici';
+import { media } from './support/client.js';
+import { DIALECTS, postgresAvailable } from './support/databases.js';
+import { API_KEY, clientWithKey, createKey, login } from './support/identity.js';
+import { basic, describeEachDatabase, startTestServer, TEST_ADMIN, type TestServer } from './support/server.js';
+
+const FORM = 'application/x-www-form-urlencoded';
+const KEYS = '/api/meshobjects/meshapikeys';
+const keyHeaders = { accept: API_KEY, 'content-type': API_KEY };
+
+describeEachDatabase('identity and access', (ctx) => {
+  const secrets: string[] = [TEST_ADMIN.password];
+
+  it('logs in with the spec form by following the 307 like a real HTTP client', async () => {
+    const key = await createKey(ctx.client, 'ws-login', ['APIKEY_LIST']);
+    secrets.push(key.clientSecret);
+    const form = new URLSearchParams({ client_id: key.clientId, client_secret: key.clientSecret, grant_type: 'client_credentials' }).toString();
+    const first = await ctx.client.post('/api/login', form, { anonymous: true, headers: { 'content-type': FORM } });
+    assert.equal(first.status, 307);
+    assert.equal(first.headers.location, `${ctx.server.url}/oauth/token`);
+    const followed = await fetch(`${ctx.server.url}/api/login`, { method: 'POST', body: form, headers: { 'content-type': FORM }, dispatcher: ctx.client.agent, redirect: 'follow' });
+    assert.equal(followed.status, 200);
+    const token = (await followed.json()) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(token).sort(), ['access_token', 'expires_in', 'not-before-policy', 'refresh_expires_in', 'scope', 'token_type']);
+    assert.equal(token.expires_in, 300);
+    assert.ok(Number.isInteger(token.expires_in));
+    assert.equal(token.refresh_expires_in, 0);
+    assert.equal(token['not-before-policy'], 0);
+    assert.equal(token.scope, 'profile email');
+    assert.equal(token.token_type, 'Bearer');
+    const use = await ctx.client.get(KEYS, { headers: { accept: API_KEY, authorization: `Bearer ${token.access_token as string}` } });
+    assert.equal(use.status, 200);
+  });
+
+  it('answers JSON login directly with 200, and Basic client authentication at the token endpoint', async () => {
+    const key = await createKey(ctx.client, 'ws-login', ['APIKEY_LIST']);
+    secrets.push(key.clientSecret);
+    const json = await ctx.client.post('/api/login', { clientId: key.clientId, clientSecret: key.clientSecret }, { anonymous: true, headers: { 'content-type': 'application/json' } });
+    assert.equal(json.status, 200);
+    assert.equal(json.json.expires_in, 300);
+    const viaBasic = await ctx.client.post('/oauth/token', 'grant_type=client_credentials', { headers: { 'content-type': FORM, authorization: basic(key.clientId, key.clientSecret) } });
+    assert.equal(viaBasic.status, 200);
+    assert.equal(typeof viaBasic.json.access_token, 'string');
+  });
+
+  it('refuses a wrong secret with 401 and a missing or wrong grant_type with 400', async () => {
+    const key = await createKey(ctx.client, 'ws-login', ['APIKEY_LIST']);
+    secrets.push(key.clientSecret);
+    const wrong = await ctx.client.post('/oauth/token', new URLSearchParams({ client_id: key.clientId, client_secret: 'not-the-secret', grant_type: 'client_credentials' }).toString(), { anonymous: true, headers: { 'content-type': FORM } });
+    assert.equal(wrong.status, 401);
+    assert.deepEqual(Object.keys(wrong.json).sort(), ['errorCode', 'errorId', 'message']);
+    const json = await ctx.client.post('/api/login', { clientId: key.clientId, clientSecret: 'nope' }, { anonymous: true, headers: { 'content-type': 'application/json' } });
+    assert.equal(json.status, 401);
+    const unknown = await ctx.client.post('/api/login', { clientId: 'no-such-client', clientSecret: 'nope' }, { anonymous: true, headers: { 'content-type': 'application/json' } });
+    assert.equal(unknown.status, 401);
+    for (const grant of [undefined, 'password']) {
+      const fields: Record<string, string> = { client_id: key.clientId, client_secret: key.clientSecret };
+      if (grant) fields.grant_type = grant;
+      const response = await ctx.client.post('/oauth/token', new URLSearchParams(fields).toString(), { anonymous: true, headers: { 'content-type': FORM } });
+      assert.equal(response.status, 400, `grant_type ${grant}`);
+      assert.match(response.json.message, /grant_type/);
+    }
+  });
+
+  it('answers 401 with WWW-Authenticate for every protected route without or with bad credentials', async () => {
+    const protectedRoutes = [...ctx.server.server.context.access.entries()].filter(([, access]) => access !== 'public');
+    assert.ok(protectedRoutes.length > 5);
+    for (const [route] of protectedRoutes) {
+      const [method, path] = route.split(' ') as [string, string];
+      if (method === 'HEAD') continue;
+      const url = path.replace(/:[a-zA-Z]+/g, '00000000-0000-4000-8000-000000000000').replace('*', 'x');
+      for (const authorization of [undefined, 'Bearer not-a-token', basic(TEST_ADMIN.username, 'wrong-password'), 'Digest abc']) {
+        const response = await ctx.client.request(method, url, { headers: { authorization, accept: API_KEY } });
+        assert.equal(response.status, 401, `${method} ${url} with ${authorization}`);
+        assert.ok(response.headers['www-authenticate'], `${method} ${url}`);
+        assert.equal(response.json.errorCode, 'Unauthorized');
+      }
+    }
+  });
+
+  it('isolates workspaces: lists, reads, creates and deletes of another workspace are invisible or forbidden', async () => {
+    const a = await clientWithKey(ctx.client, 'ws-a', ['APIKEY_LIST', 'APIKEY_SAVE', 'APIKEY_DELETE']);
+    const b = await clientWithKey(ctx.client, 'ws-b', ['APIKEY_LIST', 'APIKEY_SAVE', 'APIKEY_DELETE']);
+    secrets.push(a.key.clientSecret, b.key.clientSecret);
+    const inB = await createKey(b.client, 'ws-b', ['BUILDINGBLOCK_LIST']);
+    secrets.push(inB.clientSecret);
+
+    const listA = await a.client.get(KEYS, { headers: { accept: API_KEY } });
+    assert.equal(listA.status, 200);
+    assert.ok(listA.json._embedded.meshApiKeys.every((k: { metadata: { ownedByWorkspace: string } }) => k.metadata.ownedByWorkspace === 'ws-a'));
+    const listOther = await a.client.get(`${KEYS}?workspaceIdentifier=ws-b`, { headers: { accept: API_KEY } });
+    assert.deepEqual(listOther.json._embedded.meshApiKeys, []);
+    assert.equal(listOther.json.page.totalElements, 0);
+
+    assert.equal((await a.client.get(`${KEYS}/${inB.uuid}`, { headers: { accept: API_KEY } })).status, 404);
+    assert.equal((await a.client.delete(`${KEYS}/${inB.uuid}`)).status, 404);
+    const put = await a.client.put(`${KEYS}/${inB.uuid}`, { metadata: { ownedByWorkspace: 'ws-b' }, spec: { displayName: 'x', permissions: [] } }, { headers: keyHeaders });
+    assert.equal(put.status, 404);
+    const createInB = await a.client.post(KEYS, { metadata: { ownedByWorkspace: 'ws-b' }, spec: { displayName: 'x', permissions: [] } }, { headers: keyHeaders });
+    assert.equal(createInB.status, 403);
+    assert.match(createInB.json.message, /you don't have sufficient permissions/);
+    assert.equal((await ctx.client.get(`${KEYS}/${inB.uuid}`, { headers: { accept: API_KEY } })).status, 200, 'the key still exists');
+
+    const own = await createKey(a.client, 'ws-a', ['APIKEY_LIST']);
+    secrets.push(own.clientSecret);
+    assert.equal((await a.client.delete(`${KEYS}/${own.uuid}`)).status, 204);
+  });
+
+  it('answers 403 for a missing permission and for non-admins granting ADM_ codes or using the admin area', async () => {
+    const reader = await clientWithKey(ctx.client, 'ws-c', ['APIKEY_LIST']);
+    const saver = await clientWithKey(ctx.client, 'ws-c', ['APIKEY_SAVE']);
+    secrets.push(reader.key.clientSecret, saver.key.clientSecret);
+    const create = await reader.client.post(KEYS, { metadata: { ownedByWorkspace: 'ws-c' }, spec: { displayName: 'x', permissions: [] } }, { headers: keyHeaders });
+    assert.equal(create.status, 403);
+    const escalate = await saver.client.post(KEYS, { metadata: { ownedByWorkspace: 'ws-c' }, spec: { displayName: 'x', permissions: ['ADM_APIKEY_SAVE'] } }, { headers: keyHeaders });
+    assert.equal(escalate.status, 403);
+    const users = await saver.client.get('/api/admin/apiusers', { headers: { accept: media('apiuser', 'v1') } });
+    assert.equal(users.status, 403);
+    const index = await reader.client.get('/api/meshobjects', { headers: { accept: media('meshobjects', 'v2') } });
+    assert.deepEqual(Object.keys(index.json._links).sort(), ['meshapikeys', 'self']);
+    const none = await clientWithKey(ctx.client, 'ws-c', []);
+    const emptyIndex = await none.client.get('/api/meshobjects', { headers: { accept: media('meshobjects', 'v2') } });
+    assert.deepEqual(Object.keys(emptyIndex.json._links), ['self']);
+  });
+
+  it('lets an admin key work across workspaces and the Basic API user reach every endpoint', async () => {
+    const admin = await clientWithKey(ctx.client, 'admin', ['ADM_APIKEY_LIST', 'ADM_APIKEY_SAVE', 'ADM_APIKEY_DELETE']);
+    secrets.push(admin.key.clientSecret);
+    const created = await createKey(admin.client, 'ws-z', ['ADM_APIKEY_LIST']);
+    secrets.push(created.clientSecret);
+    assert.equal((await admin.client.get(`${KEYS}?workspaceIdentifier=ws-z`, { headers: { accept: API_KEY } })).json.page.totalElements, 1);
+    for (const [route, access] of ctx.server.server.context.access) {
+      const [method, path] = route.split(' ') as [string, string];
+      if (method !== 'GET' || access === 'public' || path.includes(':') || path.includes('*')) continue;
+      const response = await ctx.client.get(path, { headers: { accept: 'application/vnd.vendor.api.x.v1.hal+json' } });
+      assert.ok(![401, 403].includes(response.status), `${path}: ${response.status}`);
+    }
+  });
+
+  it('manages API keys: 201 with the secret once, null later, rotation, validation errors naming the field', async () => {
+    const created = await ctx.client.post(KEYS, { apiVersion: 'v1-preview', kind: 'meshApiKey', metadata: { ownedByWorkspace: 'ws-k' }, spec: { displayName: 'ci', permissions: ['APIKEY_LIST'], expiresAt: '2099-12-31' }, status: null }, { headers: { accept: API_KEY, 'content-type': `${API_KEY}; charset=utf-8` } });
+    assert.equal(created.status, 201);
+    assert.equal(created.headers.location, created.json._links.self.href);
+    assert.match(created.json.status.clientSecret, /^[A-Za-z0-9]{40}$/);
+    assert.equal(created.json.spec.expiresAt, '2099-12-31');
+    secrets.push(created.json.status.clientSecret);
+    const uuid = created.json.metadata.uuid;
+    const read = await ctx.client.get(`${KEYS}/${uuid}`, { headers: { accept: API_KEY } });
+    assert.equal(read.json.status.clientSecret, null);
+    assert.equal(read.json.status.clientId, uuid);
+
+    const rename = await ctx.client.put(`${KEYS}/${uuid}`, { metadata: { ownedByWorkspace: 'ws-k' }, spec: { displayName: 'renamed', permissions: ['APIKEY_LIST'], expiresAt: '2099-12-31' } }, { headers: keyHeaders });
+    assert.equal(rename.status, 200);
+    assert.equal(rename.json.status.clientSecret, null);
+    const extend = await ctx.client.put(`${KEYS}/${uuid}`, { metadata: { ownedByWorkspace: 'ws-k' }, spec: { displayName: 'renamed', permissions: ['APIKEY_LIST'], expiresAt: '2100-01-31' } }, { headers: keyHeaders });
+    assert.match(extend.json.status.clientSecret, /^[A-Za-z0-9]{40}$/);
+    secrets.push(extend.json.status.clientSecret);
+    await login(ctx.client, { clientId: uuid, clientSecret: extend.json.status.clientSecret });
+    const old = await ctx.client.post('/api/login', { clientId: uuid, clientSecret: created.json.status.clientSecret }, { anonymous: true, headers: { 'content-type': 'application/json' } });
+    assert.equal(old.status, 401);
+    const rotated = await ctx.client.post(`${KEYS}/${uuid}/rotate-secret`, undefined, { headers: { accept: API_KEY } });
+    assert.equal(rotated.status, 200);
+    secrets.push(rotated.json.status.clientSecret);
+    await login(ctx.client, { clientId: uuid, clientSecret: rotated.json.status.clientSecret });
+
+    const cases: [unknown, RegExp][] = [
+      [{ metadata: { ownedByWorkspace: 'ws-k' }, spec: { displayName: 'x'.repeat(256), permissions: [] } }, /^spec\.displayName/],
+      [{ metadata: { ownedByWorkspace: 'ws-k' }, spec: { displayName: 'x', permissions: ['NOT_A_PERMISSION'] } }, /^spec\.permissions.*NOT_A_PERMISSION/],
+      [{ metadata: { ownedByWorkspace: 'Not Valid' }, spec: { displayName: 'x', permissions: [] } }, /^metadata\.ownedByWorkspace/],
+      [{ metadata: { ownedByWorkspace: 'ws-k' }, spec: { displayName: 'x', permissions: [], expiresAt: 'tomorrow' } }, /^spec\.expiresAt/],
+      [{ spec: { displayName: 'x', permissions: [] } }, /^metadata/],
+    ];
+    for (const [body, message] of cases) {
+      const response = await ctx.client.post(KEYS, body, { headers: keyHeaders });
+      assert.equal(response.status, 400, JSON.stringify(body));
+      assert.match(response.json.message, message);
+    }
+    const malformed = await ctx.client.post(KEYS, '{"metadata": ', { headers: keyHeaders });
+    assert.equal(malformed.status, 400);
+    assert.equal(malformed.json.errorCode, 'BadRequest');
+    const proto = await ctx.client.post(KEYS, '{"__proto__": {"admin": true}, "metadata": {"ownedByWorkspace": "ws-k"}, "spec": {"displayName": "x", "permissions": []}}', { headers: keyHeaders });
+    assert.equal(proto.status, 400);
+  });
+
+  it('answers 415 for unversioned, missing, foreign and retired body types, 406 before reading the body', async () => {
+    const body = { metadata: { ownedByWorkspace: 'ws-k' }, spec: { displayName: 'x', permissions: [] } };
+    for (const contentType of ['application/json', undefined, 'text/plain', media('meshbuildingblock', 'v1'), media('meshtenant', 'v1')]) {
+      const response = await ctx.client.post(KEYS, body, { headers: { accept: API_KEY, 'content-type': contentType } });
+      assert.equal(response.status, 415, String(contentType));
+      assert.equal(response.json.errorCode, 'UnsupportedMediaType');
+    }
+    const retired = await ctx.client.post(KEYS, body, { headers: { accept: API_KEY, 'content-type': media('meshtenant', 'v1') } });
+    assert.match(retired.json.message, /retired/);
+    const noAccept = await ctx.client.post(KEYS, body, { headers: { 'content-type': API_KEY } });
+    assert.equal(noAccept.status, 406);
+  });
+
+  it('rejects tokens of deleted keys at once and expired keys at login', async () => {
+    const victim = await clientWithKey(ctx.client, 'ws-d', ['APIKEY_LIST']);
+    secrets.push(victim.key.clientSecret);
+    assert.equal((await victim.client.get(KEYS, { headers: { accept: API_KEY } })).status, 200);
+    assert.equal((await ctx.client.delete(`${KEYS}/${victim.key.uuid}`)).status, 204);
+    assert.equal((await victim.client.get(KEYS, { headers: { accept: API_KEY } })).status, 401);
+    assert.equal((await ctx.client.post('/api/login', { clientId: victim.key.clientId, clientSecret: victim.key.clientSecret }, { anonymous: true, headers: { 'content-type': 'application/json' } })).status, 401);
+
+    const expired = await createKey(ctx.client, 'ws-d', ['APIKEY_LIST'], { expiresAt: '2020-01-01' });
+    secrets.push(expired.clientSecret);
+    assert.equal((await ctx.client.post('/api/login', { clientId: expired.clientId, clientSecret: expired.clientSecret }, { anonymous: true, headers: { 'content-type': 'application/json' } })).status, 401);
+  });
+
+  it('keeps tokens valid across a restart', async () => {
+    const holder = await clientWithKey(ctx.client, 'ws-r', ['APIKEY_LIST']);
+    secrets.push(holder.key.clientSecret);
+    await ctx.server.restart();
+    assert.equal((await holder.client.get(KEYS, { headers: { accept: API_KEY } })).status, 200);
+  });
+
+  it('publishes OpenID discovery and a JWKS whose key verifies issued tokens', async () => {
+    const discovery = await ctx.client.get('/.well-known/openid-configuration', { anonymous: true });
+    assert.equal(discovery.status, 200);
+    assert.equal(discovery.json.token_endpoint, `${ctx.server.url}/oauth/token`);
+    const jwks = await ctx.client.get('/oauth/jwks', { anonymous: true });
+    assert.ok(jwks.json.keys.length >= 1);
+    assert.ok(jwks.json.keys.every((k: Record<string, unknown>) => k.d === undefined), 'no private key material');
+  });
+
+  it('manages API users in the admin area', async () => {
+    const users = media('apiuser', 'v1');
+    const created = await ctx.client.post('/api/admin/apiusers', { username: 'ops', password: 'ops-password-123' }, { headers: { accept: users, 'content-type': users } });
+    assert.equal(created.status, 201);
+    secrets.push('ops-password-123');
+    const asOps = ctx.client.with({ authorization: basic('ops', 'ops-password-123') });
+    assert.equal((await asOps.get(KEYS, { headers: { accept: API_KEY } })).status, 200);
+    assert.equal((await ctx.client.post('/api/admin/apiusers', { username: 'ops', password: 'ops-password-123' }, { headers: { accept: users, 'content-type': users } })).status, 409);
+    assert.equal((await ctx.client.delete('/api/admin/apiusers/ops')).status, 204);
+    assert.equal((await asOps.get(KEYS, { headers: { accept: API_KEY } })).status, 401);
+  });
+
+  after(async () => {
+    // No secret, password or token ever reaches the log.
+    const log = await readFile(ctx.server.logFile, 'utf8');
+    for (const secret of secrets) assert.ok(!log.includes(secret), 'a secret appears in the server log');
+    assert.ok(!/Bearer ey/.test(log), 'a token appears in the server log');
+  });
+});
+
+for (const dialect of DIALECTS) {
+  describe(`identity edge cases [${dialect}]`, { skip: dialect === 'postgres' && !postgresAvailable ? 'PostgreSQL is not reachable' : false }, () => {
+    it('expires tokens after BLOCKYARD_TOKEN_TTL_SECONDS', async () => {
+      const server = await startTestServer(dialect, { env: { BLOCKYARD_TOKEN_TTL_SECONDS: '1' } });
+      try {
+        const { client } = await clientWithKey(server.client, 'ws-t', ['APIKEY_LIST']);
+        assert.equal((await client.get(KEYS, { headers: { accept: API_KEY } })).status, 200);
+        await new Promise((resolve) => setTimeout(resolve, 2100));
+        assert.equal((await client.get(KEYS, { headers: { accept: API_KEY } })).status, 401);
+      } finally {
+        await server.stop();
+      }
+    });
+
+    it('answers 429 with Retry-After past the rate limit, per credential', async () => {
+      const server = await startTestServer(dialect, { env: { BLOCKYARD_RATE_LIMIT_MAX: '5', BLOCKYARD_RATE_LIMIT_WINDOW_SECONDS: '60' } });
+      try {
+        const statuses: number[] = [];
+        let limited;
+        for (let i = 0; i < 8; i++) {
+          const response = await server.client.get(KEYS, { headers: { accept: API_KEY } });
+          statuses.push(response.status);
+          if (response.status === 429) limited = response;
+        }
+        assert.deepEqual(statuses.slice(0, 5), [200, 200, 200, 200, 200]);
+        assert.ok(limited, `statuses ${statuses}`);
+        assert.ok(Number(limited.headers['retry-after']) >= 1);
+        assert.equal(limited.json.errorCode, 'TooManyRequests');
+        assert.equal((await server.client.get('/healthz', { anonymous: true })).status, 200, 'health checks are not limited');
+      } finally {
+        await server.stop();
+      }
+    });
+
+    it('prints a generated admin key once on an empty database without bootstrap settings, and it works', async () => {
+      const printed: string[] = [];
+      const server = await startTestServer(dialect, { env: { BLOCKYARD_ADMIN_USERNAME: '', BLOCKYARD_ADMIN_PASSWORD: '' }, print: (line) => printed.push(line) });
+      try {
+        const text = printed.join('');
+        const clientId = /client id:\s+(\S+)/.exec(text)?.[1];
+        const clientSecret = /client secret:\s+(\S+)/.exec(text)?.[1];
+        assert.ok(clientId && clientSecret, text);
+        const token = await login(server.client, { clientId, clientSecret });
+        assert.equal((await server.client.get(KEYS, { headers: { accept: API_KEY, authorization: `Bearer ${token}` } })).status, 200);
+        printed.length = 0;
+        await server.restart();
+        assert.equal(printed.join(''), '', 'printed only once');
+        assert.ok(!(await readFile(server.logFile, 'utf8')).includes(clientSecret), 'the generated secret is not logged');
+      } finally {
+        await server.stop();
+      }
+    });
+  });
+}
+
+if (postgresAvailable) {
+  describe('identity across instances [postgres]', () => {
+    let a: TestServer;
+    let b: TestServer;
+    before(async () => {
+      a = await startTestServer('postgres');
+      b = await startTestServer('postgres', { shared: { databaseUrl: a.env.BLOCKYARD_DATABASE_URL!, dataDir: a.dataDir } });
+    });
+    after(async () => {
+      await b.stop();
+      await a.stop();
+    });
+    it('accepts tokens issued by instance A on instance B', async () => {
+      const { token } = await clientWithKey(a.client, 'ws-m', ['APIKEY_LIST']);
+      const response = await b.client.get(KEYS, { headers: { accept: API_KEY, authorization: `Bearer ${token}` } });
+      assert.equal(response.status, 200);
+    });
+  });
+}
