@@ -1,3 +1,4 @@
+import { ADMIN_USAGE, runAdminCommand } from './admin-cli.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startServer } from './server.js';
 
@@ -32,8 +33,15 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case 'serve':
       return serve();
+    case 'admin':
+      try {
+        return await runAdminCommand(loadConfig(), argv.slice(1), (line) => process.stdout.write(line));
+      } catch (error) {
+        if (error instanceof ConfigError) throw error;
+        throw new UsageError((error as Error).message);
+      }
     default:
-      throw new UsageError(`unknown command "${command}"; use: blockyard serve`);
+      throw new UsageError(`unknown command "${command}"; use: blockyard serve | blockyard admin ...\n${ADMIN_USAGE}`);
   }
 }
 

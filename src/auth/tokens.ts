@@ -99,7 +99,7 @@ export class TokenService {
   }
 
   async issue(subject: string): Promise<IssuedToken> {
-    if (!this.signer?.privateKey) await this.rotate();
+    if (!this.signer?.privateKey || Date.now() - this.signer.createdOn > ROTATE_AFTER_MS) await this.rotate();
     const signer = this.signer!;
     const now = Math.floor(Date.now() / 1000);
     const token = await new SignJWT({})
