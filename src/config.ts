@@ -77,6 +77,7 @@ function httpsUrl(env: Env, name: string): string | undefined {
     throw new ConfigError(name, `not a URL: "${raw}"`);
   }
   if (url.protocol !== 'https:') throw new ConfigError(name, `must be an https:// URL (the service speaks HTTPS only), got "${raw}"`);
+  if (url.search !== '' || url.hash !== '' || url.username !== '') throw new ConfigError(name, `must be a plain base URL without query, fragment or credentials, got "${raw}"`);
   return url.toString().replace(/\/+$/, '');
 }
 

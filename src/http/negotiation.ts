@@ -52,6 +52,30 @@ export function negotiate(
 ): Negotiated {
   const result: Negotiated = { vendor: vendors[0] ?? 'vendor', deprecated: [] };
 
+  // Accept first: a request without it is 406 whatever else is wrong (spec §7 rule 1).
+  if (media.produces) {
+    const header = headers.accept;
+    if (header === undefined || header.trim() === '') {
+      throw notAcceptable(`the Accept header is required; send one of: ${describe(media.produces, result.vendor)}`);
+    }
+    let retired: LifecycleEntry | undefined;
+    for (const range of acceptedRanges(header)) {
+      const parsed = parseVersionedMediaType(range, vendors);
+      const found = match(parsed, media.produces, now);
+      if (found?.retired) retired ??= found.retired;
+      if (found?.ref && parsed) {
+        result.produces = found.ref;
+        result.vendor = parsed.vendor;
+        if (found.entry) result.deprecated.push(found.entry);
+        break;
+      }
+    }
+    if (!result.produces) {
+      if (retired) throw notAcceptable(retiredMessage(retired));
+      throw notAcceptable(`Accept "${header}" names no version served here; send one of: ${describe(media.produces, result.vendor)}`);
+    }
+  }
+
   const plain = media.plainBodies?.includes(essence(headers['content-type']));
   if (media.plainBodies && !plain && !media.consumes) {
     throw unsupportedMediaType(`Content-Type "${essence(headers['content-type'])}" is not supported here; send one of: ${media.plainBodies.join(', ')}`);
@@ -66,29 +90,9 @@ export function negotiate(
       throw unsupportedMediaType(`${sent} is not supported here; send one of: ${describe(media.consumes, result.vendor)}`);
     }
     result.consumes = found.ref;
-    result.vendor = parsed.vendor;
-    if (found.entry) result.deprecated.push(found.entry);
+    if (!result.produces) result.vendor = parsed.vendor;
+    if (found.entry && !result.deprecated.some((e) => same(e, found.ref))) result.deprecated.push(found.entry);
   }
 
-  if (media.produces) {
-    const header = headers.accept;
-    if (header === undefined || header.trim() === '') {
-      throw notAcceptable(`the Accept header is required; send one of: ${describe(media.produces, result.vendor)}`);
-    }
-    let retired: LifecycleEntry | undefined;
-    for (const range of acceptedRanges(header)) {
-      const parsed = parseVersionedMediaType(range, vendors);
-      const found = match(parsed, media.produces, now);
-      if (found?.retired) retired ??= found.retired;
-      if (found?.ref && parsed) {
-        result.produces = found.ref;
-        result.vendor = parsed.vendor;
-        if (found.entry && !result.deprecated.some((e) => same(e, found.ref))) result.deprecated.push(found.entry);
-        return result;
-      }
-    }
-    if (retired) throw notAcceptable(retiredMessage(retired));
-    throw notAcceptable(`Accept "${header}" names no version served here; send one of: ${describe(media.produces, result.vendor)}`);
-  }
   return result;
 }

@@ -11,7 +11,7 @@ export interface VersionRef {
 }
 
 export interface LifecycleEntry extends VersionRef {
-  /** ISO date (UTC midnight) after which the version is retired; undefined = no date announced. */
+  /** ISO date: the last day the version works; undefined = no date announced. */
   endOfLife?: string;
   /** What clients should use instead, as the spec names it. */
   replacedBy: string;
@@ -58,8 +58,14 @@ export function lifecycleOf(ref: VersionRef): LifecycleEntry | undefined {
   return byKey.get(`${ref.kind}.${ref.version}`);
 }
 
+/** Fully functional through the end-of-life date, retired from the next midnight UTC on (spec §3.4). */
+export function retirementInstant(entry: LifecycleEntry): number | undefined {
+  return entry.endOfLife === undefined ? undefined : Date.parse(`${entry.endOfLife}T00:00:00Z`) + 86_400_000;
+}
+
 export function isRetired(entry: LifecycleEntry, now: Date = new Date()): boolean {
-  return entry.endOfLife !== undefined && now.getTime() >= Date.parse(`${entry.endOfLife}T00:00:00Z`);
+  const instant = retirementInstant(entry);
+  return instant !== undefined && now.getTime() >= instant;
 }
 
 export function retiredMessage(entry: LifecycleEntry): string {
@@ -81,7 +87,8 @@ export function retiredKinds(now: Date = new Date()): string[] {
 export function deprecationHeaders(entry: LifecycleEntry, resourceUrl: string, formatType: (ref: VersionRef) => string): Record<string, string> {
   const since = Date.parse(`${UNDATED_DEPRECATION_SINCE}T00:00:00Z`) / 1000;
   const headers: Record<string, string> = { deprecation: `@${since}` };
-  if (entry.endOfLife !== undefined) headers.sunset = new Date(`${entry.endOfLife}T00:00:00Z`).toUTCString();
+  const sunset = retirementInstant(entry);
+  if (sunset !== undefined) headers.sunset = new Date(sunset).toUTCString();
   if (entry.successor) {
     headers.link = `<${resourceUrl}>; rel="successor-version"; type="${formatType(entry.successor)}"`;
   }

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { formatMediaType } from './media-types.js';
+import {
+  LIFECYCLE,
+  UNDATED_DEPRECATION_SINCE,
+  deprecationHeaders,
+  isRetired,
+  lifecycleOf,
+  retiredKinds,
+  retiredMessage,
+  type LifecycleEntry,
+  type VersionRef,
+} from './versions.js';
+
+const entry = (kind: string, version: string): LifecycleEntry => {
+  const found = lifecycleOf({ kind, version });
+  assert.ok(found, `${kind}.${version} should be in the lifecycle table`);
+  return found;
+};
+const vendorType = (ref: VersionRef) => formatMediaType('vendor', ref.kind, ref.version);
+
+describe('LIFECYCLE', () => {
+  it('has lower-case kinds, unique keys and ISO dates', () => {
+    const keys = new Set<string>();
+    for (const e of LIFECYCLE) {
+      assert.equal(e.kind, e.kind.toLowerCase());
+      assert.match(e.version, /^v\d+(-preview)?$/);
+      if (e.endOfLife !== undefined) assert.match(e.endOfLife, /^\d{4}-\d{2}-\d{2}$/);
+      if (e.successor) assert.equal(e.successor.kind, e.successor.kind.toLowerCase());
+      keys.add(`${e.kind}.${e.version}`);
+    }
+    assert.equal(keys.size, LIFECYCLE.length);
+  });
+});
+
+describe('lifecycleOf', () => {
+  it('finds entries by kind and version', () => {
+    assert.equal(entry('meshtenant', 'v3').replacedBy, 'meshTenant.v4');
+    assert.equal(entry('meshbuildingblock', 'v1').endOfLife, undefined);
+  });
+  it('is undefined for current versions', () => {
+    assert.equal(lifecycleOf({ kind: 'meshbuildingblock', version: 'v2-preview' }), undefined);
+    assert.equal(lifecycleOf({ kind: 'meshtenant', version: 'v4' }), undefined);
+    assert.equal(lifecycleOf({ kind: '', version: 'v1' }), undefined);
+  });
+});
+
+describe('isRetired', () => {
+  const tenantV1 = entry('meshtenant', 'v1'); // end of life 2025-07-01
+
+  it('is false before the end-of-life date', () => {
+    assert.equal(isRetired(tenantV1, new Date('2025-01-01T00:00:00Z')), false);
+    assert.equal(isRetired(tenantV1, new Date('2025-06-30T23:59:59.999Z')), false);
+  });
+  it('keeps the version working through its end-of-life date', () => {
+    assert.equal(isRetired(tenantV1, new Date('2025-07-01T00:00:00Z')), false);
+    assert.equal(isRetired(tenantV1, new Date('2025-07-01T23:59:59.999Z')), false);
+  });
+  it('is true from the midnight UTC after the end-of-life date on', () => {
+    assert.equal(isRetired(tenantV1, new Date('2025-07-02T00:00:00Z')), true);
+    assert.equal(isRetired(tenantV1, new Date('2030-01-01T00:00:00Z')), true);
+  });
+  it('is never true without an end-of-life date', () => {
+    const blockV1 = entry('meshbuildingblock', 'v1');
+    assert.equal(isRetired(blockV1, new Date('2000-01-01T00:00:00Z')), false);
+    assert.equal(isRetired(blockV1, new Date('2100-01-01T00:00:00Z')), false);
+  });
+  it('uses the real clock by default', () => {
+    assert.equal(isRetired({ kind: 'x', version: 'v1', endOfLife: '2000-01-01', replacedBy: 'x.v2' }), true);
+    assert.equal(isRetired({ kind: 'x', version: 'v1', endOfLife: '9999-01-01', replacedBy: 'x.v2' }), false);
+  });
+});
+
+describe('retiredMessage', () => {
+  it('says the version is retired, when, and what to use instead', () => {
+    assert.equal(retiredMessage(entry('meshtenant', 'v1')), 'version v1 of meshtenant was retired on 2025-07-01; use meshTenant.v3 instead');
+  });
+});
+
+describe('retiredKinds', () => {
+  it('is exactly meshcustomer, meshcustomerusergroup and meshchargeback once every date has passed', () => {
+    assert.deepEqual(retiredKinds().sort(), ['meshchargeback', 'meshcustomer', 'meshcustomerusergroup']);
+    assert.deepEqual(retiredKinds(new Date('2026-01-01T00:00:00Z')).sort(), ['meshchargeback', 'meshcustomer', 'meshcustomerusergroup']);
+  });
+  it('grows as end-of-life dates pass', () => {
+    assert.deepEqual(retiredKinds(new Date('2025-03-01T23:59:59Z')), []);
+    assert.deepEqual(retiredKinds(new Date('2025-03-02T00:00:00Z')).sort(), ['meshcustomer', 'meshcustomerusergroup']);
+    assert.deepEqual(retiredKinds(new Date('2025-10-01T12:00:00Z')).sort(), ['meshcustomer', 'meshcustomerusergroup']);
+    assert.deepEqual(retiredKinds(new Date('2025-10-02T00:00:00Z')).sort(), ['meshchargeback', 'meshcustomer', 'meshcustomerusergroup']);
+  });
+  it('keeps kinds whose replacement is a newer version of the same kind', () => {
+    const kinds = retiredKinds(new Date('2030-01-01T00:00:00Z'));
+    for (const kind of ['meshuser', 'meshserviceinstance', 'meshpaymentmethod', 'meshproject', 'meshtenant', 'meshworkspace', 'meshbuildingblock']) {
+      assert.ok(!kinds.includes(kind), kind);
+    }
+  });
+});
+
+describe('deprecationHeaders', () => {
+  const url = 'https://blocks.example.com/api/meshobjects/meshbuildingblocks';
+  const since = `@${Date.parse(`${UNDATED_DEPRECATION_SINCE}T00:00:00Z`) / 1000}`;
+
+  it('gives Deprecation as @<unix seconds>', () => {
+    const headers = deprecationHeaders(entry('meshbuildingblock', 'v1'), url, vendorType);
+    assert.match(headers.deprecation!, /^@\d+$/);
+    assert.equal(headers.deprecation, since);
+    assert.equal(headers.deprecation, '@1735689600');
+  });
+  it('gives no Sunset without an end-of-life date', () => {
+    const headers = deprecationHeaders(entry('meshbuildingblock', 'v1'), url, vendorType);
+    assert.ok(!('sunset' in headers));
+  });
+  it('gives Sunset as an HTTP date when an end-of-life date exists', () => {
+    const headers = deprecationHeaders(entry('meshtenant', 'v2'), 'https://h/api/meshobjects/meshtenants', vendorType);
+    assert.equal(headers.sunset, 'Wed, 02 Jul 2025 00:00:00 GMT');
+    assert.match(headers.sunset!, /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+  });
+  it('links the successor version of the same resource', () => {
+    const headers = deprecationHeaders(entry('meshbuildingblock', 'v1'), url, vendorType);
+    assert.equal(headers.link, `<${url}>; rel="successor-version"; type="application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json"`);
+  });
+  it('formats the successor type with the given function (the client vendor)', () => {
+    const headers = deprecationHeaders(entry('meshtenant', 'v3'), 'https://h/api/meshobjects/meshtenants', (ref) => formatMediaType('meshcloud', ref.kind, ref.version));
+    assert.equal(headers.link, '<https://h/api/meshobjects/meshtenants>; rel="successor-version"; type="application/vnd.meshcloud.api.meshtenant.v4.hal+json"');
+  });
+  it('gives no Link without a successor', () => {
+    const headers = deprecationHeaders(entry('meshlandingzone', 'v1-preview'), 'https://h/api/meshobjects/meshlandingzones', vendorType);
+    assert.deepEqual(headers, { deprecation: since });
+  });
+  it('gives all three headers for a dated entry with a successor', () => {
+    assert.deepEqual(Object.keys(deprecationHeaders(entry('meshproject', 'v1'), 'https://h/p', vendorType)).sort(), ['deprecation', 'link', 'sunset']);
+  });
+});
