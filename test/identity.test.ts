@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { fetch } from 'undici';
@@ -276,6 +277,29 @@ for (const dialect of DIALECTS) {
         assert.ok(Number(limited.headers['retry-after']) >= 1);
         assert.equal(limited.json.errorCode, 'TooManyRequests');
         assert.equal((await server.client.get('/healthz', { anonymous: true })).status, 200, 'health checks are not limited');
+      } finally {
+        await server.stop();
+      }
+    });
+
+    it('creates a working key with the `blockyard admin create-key` command on the same database', async () => {
+      const server = await startTestServer(dialect);
+      try {
+        const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'admin', 'create-key', '--workspace', 'ws-cli', '--permission', 'APIKEY_LIST'], {
+          env: { ...process.env, ...server.env, BLOCKYARD_LOG_LEVEL: 'warn' },
+          encoding: 'utf8',
+        });
+        assert.equal(result.status, 0, result.stderr);
+        const clientId = /client id:\s+(\S+)/.exec(result.stdout)?.[1];
+        const clientSecret = /client secret:\s+(\S+)/.exec(result.stdout)?.[1];
+        assert.ok(clientId && clientSecret, result.stdout);
+        const token = await login(server.client, { clientId, clientSecret });
+        const keys = await server.client.get(KEYS, { headers: { accept: API_KEY, authorization: `Bearer ${token}` } });
+        assert.equal(keys.status, 200);
+        assert.ok(keys.json._embedded.meshApiKeys.some((k: { metadata: { uuid: string } }) => k.metadata.uuid === clientId));
+        const bad = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'admin', 'create-key', '--workspace', 'ws-cli', '--permission', 'NOPE'], { env: { ...process.env, ...server.env }, encoding: 'utf8' });
+        assert.equal(bad.status, 2);
+        assert.match(bad.stderr, /NOPE/);
       } finally {
         await server.stop();
       }
