@@ -34,11 +34,6 @@ export function isAdminFor(principal: Principal, resource: Resource, action: Act
   return principal.type === 'apiUser' || (principal.type === 'apiKey' && principal.permissions.has(`ADM_${resource}_${action}`));
 }
 
-/** Does the principal hold a given code outright (e.g. `MANAGED_BUILDINGBLOCK_LIST`)? */
-export function holds(principal: Principal, code: string): boolean {
-  return principal.type === 'apiUser' || (principal.type === 'apiKey' && principal.permissions.has(code));
-}
-
 /**
  * The workspaces a principal may list R in: `'all'`, or exactly its own. Lists are filtered by this,
  * so a workspace-scoped caller never sees another workspace's objects.

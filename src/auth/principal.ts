@@ -5,7 +5,3 @@ export type Principal =
   /** A run token: may only report status for (and read) its own run. */
   | { type: 'runToken'; id: string; runUuid: string };
 
-/** The username / key id recorded in audit fields such as `markedForDeletionBy`. */
-export function principalName(principal: Principal): string {
-  return principal.type === 'apiKey' ? principal.displayName : principal.id;
-}

@@ -2,11 +2,6 @@
  * Table types for Kysely. Columns hold portable types only (text, integer, boolean as integer 0/1 on
  * SQLite via the repositories), so one query code path serves SQLite and PostgreSQL.
  */
-export interface MetaTable {
-  key: string;
-  value: string;
-}
-
 export interface ApiKeyTable {
   uuid: string;
   owned_by_workspace: string;
@@ -32,7 +27,6 @@ export interface SigningKeyTable {
 }
 
 export interface Tables {
-  blockyard_meta: MetaTable;
   api_keys: ApiKeyTable;
   api_users: ApiUserTable;
   signing_keys: SigningKeyTable;
