@@ -97,6 +97,15 @@ describeEachDatabase('service foundation', (ctx) => {
     assert.deepEqual(ready.json, { status: 'UP', database: 'UP' });
   });
 
+  it('answers /mesh/info without credentials with a version real clients accept', async () => {
+    const response = await ctx.client.get('/mesh/info', { anonymous: true });
+    assert.equal(response.status, 200);
+    const [year, week, patch] = String(response.json.version).split('.').map(Number) as [number, number, number];
+    assert.ok([year, week, patch].every(Number.isInteger));
+    assert.ok(year * 1000 + week >= 2026 * 1000 + 34, response.json.version);
+    assert.equal(typeof response.json.adminWorkspaceIdentifier, 'string');
+  });
+
   it('gives a plain-HTTP request on the TLS port no HTTP response', async () => {
     const port = Number(new URL(ctx.server.url).port);
     const answer = await new Promise<string>((resolve) => {

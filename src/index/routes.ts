@@ -4,6 +4,11 @@ import type { HalLinks } from '../http/hal.js';
 import { notFound } from '../errors.js';
 import { LIFECYCLE, isRetired, lifecycleOf, retiredKinds, retiredMessage } from '../http/versions.js';
 import { MESHOBJECT_RELATIONS } from './relations.js';
+import { ADMIN_WORKSPACE } from '../auth/bootstrap.js';
+import { JSON_CONTENT_TYPE } from '../http/media-types.js';
+
+/** The release of the original system whose API this service matches (clients require ≥ 2026.34.0). */
+export const COMPATIBLE_VERSION = '2026.34.0';
 
 /** Endpoints 1 and 3 (spec §2.2, §2.3), the metadata API and the 404s of retired paths (spec §3.4). */
 export async function indexRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
@@ -44,6 +49,11 @@ export async function indexRoutes(app: FastifyInstance, context: AppContext): Pr
     })),
     _links: { self: href('/api/metadata') },
   }));
+
+  // What the Terraform provider checks before it starts (COMPAT §2): no auth, plain JSON.
+  app.get('/mesh/info', { config: { access: 'public' } }, async (_request, reply) =>
+    reply.type(JSON_CONTENT_TYPE).send({ version: COMPATIBLE_VERSION, is4EPEnabled: false, metadata: {}, adminWorkspaceIdentifier: ADMIN_WORKSPACE }),
+  );
 
   for (const kind of retiredKinds()) {
     const entry = LIFECYCLE.find((e) => e.kind === kind)!;
