@@ -186,6 +186,37 @@ describeEachDatabase('identity and access', (ctx) => {
     assert.equal(proto.status, 400);
   });
 
+  it('pages lists: defaults, clamping at 350, 400 for bad values, links for 0, 1 and several pages', async () => {
+    for (let i = 0; i < 3; i++) secrets.push((await createKey(ctx.client, 'ws-page', ['APIKEY_LIST'])).clientSecret);
+    const list = (query: string) => ctx.client.get(`${KEYS}?workspaceIdentifier=ws-page${query}`, { headers: { accept: API_KEY } });
+    const whole = await list('');
+    assert.deepEqual(whole.json.page, { size: 50, totalElements: 3, totalPages: 1, number: 0 });
+    assert.deepEqual(Object.keys(whole.json._links), ['self']);
+    const empty = await ctx.client.get(`${KEYS}?workspaceIdentifier=ws-nobody`, { headers: { accept: API_KEY } });
+    assert.deepEqual(empty.json._embedded, { meshApiKeys: [] });
+    assert.deepEqual(empty.json.page, { size: 50, totalElements: 0, totalPages: 0, number: 0 });
+    assert.deepEqual(Object.keys(empty.json._links), ['self']);
+    const first = await list('&size=2');
+    assert.equal(first.json._embedded.meshApiKeys.length, 2);
+    assert.deepEqual(Object.keys(first.json._links).sort(), ['first', 'last', 'next', 'self']);
+    const second = await list('&size=2&page=1');
+    assert.equal(second.json._embedded.meshApiKeys.length, 1);
+    assert.deepEqual(Object.keys(second.json._links).sort(), ['first', 'last', 'prev', 'self']);
+    const ids = [...first.json._embedded.meshApiKeys, ...second.json._embedded.meshApiKeys].map((k: { metadata: { uuid: string } }) => k.metadata.uuid);
+    assert.deepEqual(ids, whole.json._embedded.meshApiKeys.map((k: { metadata: { uuid: string } }) => k.metadata.uuid), 'pages follow the stable order');
+    const next = await ctx.client.get(first.json._links.next.href, { headers: { accept: API_KEY } });
+    assert.deepEqual(next.json._embedded, second.json._embedded);
+    const past = await list('&page=5');
+    assert.equal(past.json.page.number, 5);
+    assert.deepEqual(past.json._embedded.meshApiKeys, []);
+    assert.equal((await list('&size=1000')).json.page.size, 350);
+    for (const bad of ['&page=-1', '&size=0', '&size=abc', '&page=1.5']) {
+      const response = await list(bad);
+      assert.equal(response.status, 400, bad);
+      assert.match(response.json.message, /^(page|size):/);
+    }
+  });
+
   it('answers 415 for unversioned, missing, foreign and retired body types, 406 before reading the body', async () => {
     const body = { metadata: { ownedByWorkspace: 'ws-k' }, spec: { displayName: 'x', permissions: [] } };
     for (const contentType of ['application/json', undefined, 'text/plain', media('meshbuildingblock', 'v1'), media('meshtenant', 'v1')]) {
