@@ -56,10 +56,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await database.close();
     throw error;
   }
-  const url = context.baseUrl();
   let closing: Promise<void> | undefined;
   return {
-    url: config.publicUrl ?? url,
+    url: context.baseUrl(),
     app,
     context,
     database,

@@ -1,4 +1,5 @@
 import { unauthorized } from '../errors.js';
+import type { ApiKey } from '../kinds/apikey/model.js';
 import type { ApiKeyService } from '../kinds/apikey/service.js';
 import type { ApiUserService } from '../kinds/apiuser/service.js';
 import type { Principal } from './principal.js';
@@ -9,6 +10,9 @@ import type { TokenService } from './tokens.js';
  * (a JWT from our token endpoint), or `Basic` credentials of an API user.
  */
 export class Authenticator {
+  /** One principal per cached key object: no per-request permission set building. */
+  private readonly principals = new WeakMap<ApiKey, Principal>();
+
   constructor(
     private readonly tokens: TokenService,
     private readonly apiKeys: ApiKeyService,
@@ -30,7 +34,12 @@ export class Authenticator {
     if (!claims) throw unauthorized('the access token is invalid or expired');
     const key = await this.apiKeys.findActive(claims.subject);
     if (!key) throw unauthorized('the API key of this token no longer exists or has expired');
-    return { type: 'apiKey', id: key.uuid, workspace: key.ownedByWorkspace, permissions: new Set(key.permissions), displayName: key.displayName };
+    let principal = this.principals.get(key);
+    if (!principal) {
+      principal = { type: 'apiKey', id: key.uuid, workspace: key.ownedByWorkspace, permissions: new Set(key.permissions), displayName: key.displayName };
+      this.principals.set(key, principal);
+    }
+    return principal;
   }
 
   private async basic(encoded: string): Promise<Principal> {

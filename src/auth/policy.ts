@@ -9,6 +9,7 @@ import type { Principal } from './principal.js';
  * - API users (Basic) hold every permission (spec 5.1: admin-equivalent).
  * - `ADM_<R>_<A>` allows A on R in every workspace.
  * - `<R>_<A>` allows A on R in the key's own workspace.
+ * Without a workspace the question is "in some workspace" (route-level checks, indexes).
  * - Run tokens allow nothing here (their run endpoints check the run themselves).
  */
 export function isAllowed(principal: Principal, resource: Resource, action: Action, workspace?: string): boolean {
@@ -22,11 +23,6 @@ export function isAllowed(principal: Principal, resource: Resource, action: Acti
       if (!principal.permissions.has(`${resource}_${action}`)) return false;
       return workspace === undefined || workspace === principal.workspace;
   }
-}
-
-/** May the principal do A on R in at least some workspace (used for route-level checks and indexes). */
-export function mayEver(principal: Principal, resource: Resource, action: Action): boolean {
-  return isAllowed(principal, resource, action);
 }
 
 /** Admin rights for R/A: every workspace (API users, `ADM_` codes). */

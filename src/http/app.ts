@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { isAdminFor, mayEver } from '../auth/policy.js';
+import { isAdminFor, isAllowed } from '../auth/policy.js';
 import { forbidden, tooManyRequests } from '../errors.js';
 import type { Services } from '../services.js';
 import type { Logger } from 'pino';
@@ -42,7 +42,7 @@ const accessOf = (request: FastifyRequest): RouteAccess => request.routeOptions.
 /** May this principal call a route at all (some workspace, some object)? */
 export function mayCall(request: FastifyRequest, access: RouteAccess): boolean {
   if (access === 'public' || access === 'authenticated') return true;
-  return access.adminOnly ? isAdminFor(request.principal, access.resource, access.action) : mayEver(request.principal, access.resource, access.action);
+  return access.adminOnly ? isAdminFor(request.principal, access.resource, access.action) : isAllowed(request.principal, access.resource, access.action);
 }
 
 export async function createApp(config: Config, tls: TlsMaterial, database: Database, services: Services, logger: Logger): Promise<{ app: FastifyInstance; context: AppContext }> {
