@@ -29,6 +29,8 @@ export class ApiError extends Error {
     readonly errorCode: ErrorCode,
     message: string,
     headers: Record<string, string> = {},
+    /** Which reference was missing, for the import's `resultCode` (COMPAT §7). */
+    readonly missing?: MissingReference,
   ) {
     super(message);
     this.name = errorCode;
@@ -36,6 +38,8 @@ export class ApiError extends Error {
     this.headers = headers;
   }
 }
+
+export type MissingReference = 'WORKSPACE' | 'PROJECT' | 'LOCATION' | 'PLATFORM' | 'OTHER';
 
 export const badRequest = (message: string) => new ApiError('BadRequest', message);
 export const unauthorized = (message: string) =>
@@ -45,7 +49,7 @@ export const notFound = (message: string) => new ApiError('NotFound', message);
 export const notAcceptable = (message: string) => new ApiError('NotAcceptable', message);
 export const conflict = (message: string) => new ApiError('Conflict', message);
 export const unsupportedMediaType = (message: string) => new ApiError('UnsupportedMediaType', message);
-export const unprocessable = (message: string) => new ApiError('UnprocessableEntity', message);
+export const unprocessable = (message: string, missing: MissingReference = 'OTHER') => new ApiError('UnprocessableEntity', message, {}, missing);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new ApiError('TooManyRequests', message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const serviceUnavailable = (message: string, retryAfterSeconds = 5) =>

@@ -9,6 +9,11 @@ import { loginRoutes } from './auth/login-routes.js';
 import { indexRoutes } from './index/routes.js';
 import { apiKeyRoutes } from './kinds/apikey/routes.js';
 import { apiUserRoutes } from './kinds/apiuser/routes.js';
+import { workspaceRoutes } from './kinds/workspace/routes.js';
+import { projectRoutes } from './kinds/project/routes.js';
+import { locationRoutes } from './kinds/location/routes.js';
+import { platformRoutes } from './kinds/platform/routes.js';
+import { tenantRoutes } from './kinds/tenant/routes.js';
 import { createServices } from './services.js';
 import { createLogger } from './logging.js';
 import { openDatabase, type Database } from './store/database.js';
@@ -25,7 +30,7 @@ export interface RunningServer {
 }
 
 /** Every route module, in registration order. */
-const ROUTES = [healthRoutes, loginRoutes, indexRoutes, apiKeyRoutes, apiUserRoutes];
+const ROUTES = [healthRoutes, loginRoutes, indexRoutes, apiKeyRoutes, apiUserRoutes, workspaceRoutes, projectRoutes, locationRoutes, platformRoutes, tenantRoutes];
 
 export interface StartOptions {
   logDestination?: DestinationStream;

@@ -8,6 +8,21 @@ import { ApiKeyService } from './kinds/apikey/service.js';
 import { ApiKeyStore } from './kinds/apikey/store.js';
 import { ApiUserService } from './kinds/apiuser/service.js';
 import type { Database } from './store/database.js';
+import { AuthorizedWorkspaceService } from './kinds/workspace/authorized-service.js';
+import { WorkspaceService } from './kinds/workspace/service.js';
+import { WorkspaceStore } from './kinds/workspace/store.js';
+import { AuthorizedProjectService } from './kinds/project/authorized-service.js';
+import { ProjectService } from './kinds/project/service.js';
+import { ProjectStore } from './kinds/project/store.js';
+import { AuthorizedLocationService } from './kinds/location/authorized-service.js';
+import { LocationService } from './kinds/location/service.js';
+import { LocationStore } from './kinds/location/store.js';
+import { AuthorizedPlatformService } from './kinds/platform/authorized-service.js';
+import { PlatformService } from './kinds/platform/service.js';
+import { PlatformStore } from './kinds/platform/store.js';
+import { AuthorizedTenantService } from './kinds/tenant/authorized-service.js';
+import { TenantService } from './kinds/tenant/service.js';
+import { TenantStore } from './kinds/tenant/store.js';
 
 /** The service graph: plain services, their authorized wrappers, identity. Built once per process. */
 export interface Services {
@@ -17,14 +32,27 @@ export interface Services {
   apiKeyService: ApiKeyService;
   apiKeys: AuthorizedApiKeyService;
   apiUsers: ApiUserService;
+  workspaceService: WorkspaceService;
+  workspaces: AuthorizedWorkspaceService;
+  projects: AuthorizedProjectService;
+  locations: AuthorizedLocationService;
+  platformService: PlatformService;
+  platforms: AuthorizedPlatformService;
+  tenants: AuthorizedTenantService;
 }
 
 export async function createServices(config: Config, database: Database, log: Logger): Promise<Services> {
   const secrets = loadSecretBox(config);
   const tokens = new TokenService(database.db, secrets, config.tokenTtlSeconds, config.publicUrl ?? 'blockyard', log);
   await tokens.init();
-  const apiKeyService = new ApiKeyService(new ApiKeyStore(database.db), secrets);
-  const apiUsers = new ApiUserService(database.db);
+  const { db } = database;
+  const workspaceService = new WorkspaceService(new WorkspaceStore(db));
+  const projectService = new ProjectService(new ProjectStore(db), workspaceService);
+  const locationService = new LocationService(new LocationStore(db), workspaceService);
+  const platformService = new PlatformService(new PlatformStore(db), workspaceService, locationService, secrets);
+  const tenantService = new TenantService(new TenantStore(db), workspaceService, projectService, platformService);
+  const apiKeyService = new ApiKeyService(new ApiKeyStore(db), secrets, workspaceService);
+  const apiUsers = new ApiUserService(db);
   return {
     secrets,
     tokens,
@@ -32,5 +60,12 @@ export async function createServices(config: Config, database: Database, log: Lo
     apiKeyService,
     apiKeys: new AuthorizedApiKeyService(apiKeyService),
     apiUsers,
+    workspaceService,
+    workspaces: new AuthorizedWorkspaceService(workspaceService),
+    projects: new AuthorizedProjectService(projectService),
+    locations: new AuthorizedLocationService(locationService),
+    platformService,
+    platforms: new AuthorizedPlatformService(platformService),
+    tenants: new AuthorizedTenantService(tenantService),
   };
 }

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { fetch } from 'undici';
 import { media } from './support/client.js';
 import { DIALECTS, postgresAvailable } from './support/databases.js';
-import { API_KEY, clientWithKey, createKey, login } from './support/identity.js';
+import { API_KEY, clientWithKey, createKey, ensureWorkspace, login } from './support/identity.js';
 import { basic, describeEachDatabase, startTestServer, TEST_ADMIN, type TestServer } from './support/server.js';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -130,6 +130,7 @@ describeEachDatabase('identity and access', (ctx) => {
   it('lets an admin key work across workspaces and the Basic API user reach every endpoint', async () => {
     const admin = await clientWithKey(ctx.client, 'admin', ['ADM_APIKEY_LIST', 'ADM_APIKEY_SAVE', 'ADM_APIKEY_DELETE']);
     secrets.push(admin.key.clientSecret);
+    await ensureWorkspace(ctx.client, 'ws-z');
     const created = await createKey(admin.client, 'ws-z', ['ADM_APIKEY_LIST']);
     secrets.push(created.clientSecret);
     assert.equal((await admin.client.get(`${KEYS}?workspaceIdentifier=ws-z`, { headers: { accept: API_KEY } })).json.page.totalElements, 1);
@@ -142,6 +143,7 @@ describeEachDatabase('identity and access', (ctx) => {
   });
 
   it('manages API keys: 201 with the secret once, null later, rotation, validation errors naming the field', async () => {
+    await ensureWorkspace(ctx.client, 'ws-k');
     const created = await ctx.client.post(KEYS, { apiVersion: 'v1-preview', kind: 'meshApiKey', metadata: { ownedByWorkspace: 'ws-k' }, spec: { displayName: 'ci', permissions: ['APIKEY_LIST'], expiresAt: '2099-12-31' }, status: null }, { headers: { accept: API_KEY, 'content-type': `${API_KEY}; charset=utf-8` } });
     assert.equal(created.status, 201);
     assert.equal(created.headers.location, created.json._links.self.href);
@@ -316,6 +318,7 @@ for (const dialect of DIALECTS) {
     it('creates a working key with the `blockyard admin create-key` command on the same database', async () => {
       const server = await startTestServer(dialect);
       try {
+        await ensureWorkspace(server.client, 'ws-cli');
         const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'admin', 'create-key', '--workspace', 'ws-cli', '--permission', 'APIKEY_LIST'], {
           env: { ...process.env, ...server.env, BLOCKYARD_LOG_LEVEL: 'warn' },
           encoding: 'utf8',

@@ -45,3 +45,18 @@ export function requireAllowed(principal: Principal, resource: Resource, action:
     throw forbidden(`you don't have sufficient permissions: ${resource}_${action}${workspace ? ` for workspace ${workspace}` : ''} is required`);
   }
 }
+
+/**
+ * Codes that exist as `ADM_<code>` (every workspace) and `MANAGED_<code>` (objects whose definition or
+ * platform the key's workspace owns), e.g. `TENANT_IMPORT`, `BUILDINGBLOCK_LIST` (COMPAT §5).
+ */
+export function isAllowedAsManager(principal: Principal, code: string, managingWorkspace: string): boolean {
+  switch (principal.type) {
+    case 'apiUser':
+      return true;
+    case 'runToken':
+      return false;
+    case 'apiKey':
+      return principal.permissions.has(`ADM_${code}`) || (principal.permissions.has(`MANAGED_${code}`) && principal.workspace === managingWorkspace);
+  }
+}

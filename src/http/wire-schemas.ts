@@ -9,3 +9,9 @@ export const Identifier = Type.String({ pattern: IDENTIFIER_PATTERN, maxLength: 
 export const ShortString = Type.String({ maxLength: MAX_STRING });
 export const NonEmptyShortString = Type.String({ minLength: 1, maxLength: MAX_STRING });
 export const Uuid = Type.String({ format: 'uuid' });
+
+/** Tags (spec §2.1): values are always arrays of strings, even for one value. */
+export const Tags = Type.Record(Type.String({ maxLength: MAX_STRING }), Type.Array(ShortString, { maxItems: 1000 }));
+
+/** `kind` may be omitted in a body; when sent it must name the resource. */
+export const KindOf = (kind: string) => Type.Optional(Type.Literal(kind));

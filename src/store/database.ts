@@ -30,6 +30,20 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? '');
 }
 
+const codeOf = (error: unknown) => (error && typeof error === 'object' ? (error as { code?: string }).code : undefined);
+
+/** A unique or primary-key constraint refused the write (the object exists already). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** A foreign key refused the write: a reference is missing, or a delete would leave one dangling. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
 export async function openDatabase(config: Config, log: Logger): Promise<Database> {
   const database = config.databaseUrl ? openPostgres(config, log) : openSqlite(config);
   await migrateToLatest(database.db, log);

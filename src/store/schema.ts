@@ -26,8 +26,60 @@ export interface SigningKeyTable {
   created_on: string;
 }
 
+/** The structure kinds keep their object as sent in `document` (JSON) beside the columns queries use. */
+export interface WorkspaceTable {
+  name: string;
+  document: string;
+  created_on: string;
+}
+
+export interface ProjectTable {
+  workspace: string;
+  name: string;
+  payment_method: string | null;
+  document: string;
+  created_on: string;
+}
+
+export interface LocationTable {
+  name: string;
+  uuid: string;
+  display_name: string;
+  owned_by_workspace: string | null;
+  document: string;
+  created_on: string;
+}
+
+export interface PlatformTable {
+  uuid: string;
+  name: string;
+  location: string;
+  owned_by_workspace: string;
+  platform_type: string;
+  /** 0/1: offered to every workspace (spec.availability.restriction PUBLIC). */
+  is_public: number;
+  document: string;
+  created_on: string;
+}
+
+export interface TenantTable {
+  uuid: string;
+  workspace: string;
+  project: string;
+  platform_uuid: string;
+  platform_tenant_id: string;
+  document: string;
+  created_on: string;
+  deleted_on: string | null;
+}
+
 export interface Tables {
   api_keys: ApiKeyTable;
   api_users: ApiUserTable;
   signing_keys: SigningKeyTable;
+  workspaces: WorkspaceTable;
+  projects: ProjectTable;
+  locations: LocationTable;
+  platforms: PlatformTable;
+  tenants: TenantTable;
 }

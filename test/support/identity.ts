@@ -10,8 +10,24 @@ export interface KeyCredentials {
   clientSecret: string;
 }
 
-/** Creates an API key through the API (as the client's principal) and returns its credentials. */
+export const WORKSPACE = media('meshworkspace', 'v2');
+
+/** Creates the workspace unless it exists (keys belong to existing workspaces). */
+export async function ensureWorkspace(client: ApiClient, name: string): Promise<void> {
+  const response = await client.post(
+    '/api/meshobjects/meshworkspaces',
+    { apiVersion: 'v2', kind: 'meshWorkspace', metadata: { name }, spec: { displayName: name } },
+    { headers: { accept: WORKSPACE, 'content-type': WORKSPACE } },
+  );
+  assert.ok(response.status === 201 || response.status === 409, response.text);
+}
+
+/**
+ * Creates an API key through the API (as the client's principal) and returns its credentials; its
+ * workspace is created first when the client may (an admin).
+ */
 export async function createKey(client: ApiClient, workspace: string, permissions: string[], extra: Record<string, unknown> = {}): Promise<KeyCredentials> {
+  await ensureWorkspace(client, workspace).catch(() => undefined);
   const response = await client.post(
     '/api/meshobjects/meshapikeys',
     { apiVersion: 'v1-preview', kind: 'meshApiKey', metadata: { ownedByWorkspace: workspace }, spec: { displayName: `key ${permissions.join(' ')}`.slice(0, 200), permissions, ...extra } },

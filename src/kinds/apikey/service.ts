@@ -5,6 +5,7 @@ import type { PageRequest } from '../../http/paging.js';
 import { PERMISSION_CODES } from '../../auth/permissions.js';
 import { isExpired, type ApiKey, type ApiKeyInput } from './model.js';
 import type { ApiKeyStore } from './store.js';
+import type { WorkspaceService } from '../workspace/service.js';
 
 /** Client secrets: 40 characters of [A-Za-z0-9] (the GitHub auth action does not URL-encode). */
 export function generateClientSecret(): string {
@@ -31,6 +32,7 @@ export class ApiKeyService {
   constructor(
     private readonly store: ApiKeyStore,
     private readonly secrets: SecretBox,
+    private readonly workspaces: WorkspaceService,
   ) {}
 
   private validate(input: ApiKeyInput): void {
@@ -40,6 +42,7 @@ export class ApiKeyService {
 
   async create(input: ApiKeyInput, clientId: string = randomUUID(), secret: string = generateClientSecret()): Promise<{ key: ApiKey; secret: string }> {
     this.validate(input);
+    await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
     const key: ApiKey = { uuid: clientId, ...input, permissions: [...new Set(input.permissions)], secretHash: this.secrets.hash(secret), createdOn: new Date().toISOString() };
     await this.store.insert(key);
     return { key, secret };

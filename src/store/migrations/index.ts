@@ -2,10 +2,12 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { Logger } from 'pino';
 import type { Tables } from '../schema.js';
 import * as m0001 from './0001_identity.js';
+import * as m0002 from './0002_structure.js';
 
 /** Versioned migrations, applied in name order at start. Never edit a released one: add a new file. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_identity': m0001,
+  '0002_structure': m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,0 +1,64 @@
+import { badRequest, conflict } from '../errors.js';
+import type { SecretBox } from './secret-box.js';
+
+/**
+ * Secret values inside objects (COMPAT §6): a client sends `{"plaintext": "…"}` to set or rotate a
+ * secret and `{"hash": "<earlier hash>"}` to keep it; responses carry only `{"hash": "sha256:…"}`.
+ * Stored, a secret is `{hash, ciphertext}` (encrypted under the master key), so it can be handed to
+ * whoever needs it later without ever being readable through the API.
+ */
+export interface SealedSecret {
+  hash: string;
+  ciphertext: string;
+}
+
+type Json = unknown;
+
+const isObject = (value: Json): value is Record<string, Json> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** `{plaintext}` or `{hash}` (nulls already removed): the only shapes a client uses for a secret. */
+function secretInput(value: Json): { plaintext: string } | { hash: string } | undefined {
+  if (!isObject(value)) return undefined;
+  const keys = Object.keys(value);
+  if (keys.length !== 1) return undefined;
+  if (keys[0] === 'plaintext' && typeof value.plaintext === 'string') return { plaintext: value.plaintext };
+  if (keys[0] === 'hash' && typeof value.hash === 'string') return { hash: value.hash };
+  return undefined;
+}
+
+export function isSealedSecret(value: Json): value is SealedSecret {
+  return isObject(value) && typeof value.hash === 'string' && typeof value.ciphertext === 'string' && Object.keys(value).length === 2;
+}
+
+/**
+ * Replaces every secret in `value` by its sealed form. `{hash}` keeps the secret stored at the same
+ * place in `previous`, and is a conflict (409) when it names another value: the client's view drifted.
+ */
+export function sealSecrets(value: Json, previous: Json, box: SecretBox, field: string): Json {
+  const secret = secretInput(value);
+  if (secret && 'plaintext' in secret) return { hash: box.hash(secret.plaintext), ciphertext: box.encrypt(secret.plaintext) } satisfies SealedSecret;
+  if (secret && 'hash' in secret) {
+    if (isSealedSecret(previous) && previous.hash === secret.hash) return previous;
+    throw conflict(`${field}: the secret's hash does not match the stored secret; send {"plaintext": …} to set a new value`);
+  }
+  if (Array.isArray(value)) return value.map((item, index) => sealSecrets(item, Array.isArray(previous) ? previous[index] : undefined, box, `${field}[${index}]`));
+  if (isObject(value)) {
+    if ('ciphertext' in value && 'hash' in value) throw badRequest(`${field}: a secret is sent as {"plaintext": …} or {"hash": …}`);
+    const out: Record<string, Json> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = sealSecrets(item, isObject(previous) ? previous[key] : undefined, box, `${field}.${key}`);
+    return out;
+  }
+  return value;
+}
+
+/** The client's view of stored values: sealed secrets become `{hash}`. */
+export function hideSecrets(value: Json): Json {
+  if (isSealedSecret(value)) return { hash: value.hash };
+  if (Array.isArray(value)) return value.map(hideSecrets);
+  if (isObject(value)) {
+    const out: Record<string, Json> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = hideSecrets(item);
+    return out;
+  }
+  return value;
+}

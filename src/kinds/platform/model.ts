@@ -1,0 +1,29 @@
+import type { SentObject } from '../document.js';
+
+/**
+ * The internal platform: identified by uuid; `<name>.<location>` is its full platform identifier
+ * (COMPAT §7). `document.spec.config` holds its secrets sealed (crypto/secret-values.ts).
+ */
+export interface Platform {
+  uuid: string;
+  name: string;
+  location: string;
+  ownedByWorkspace: string;
+  /** `AZURE`, `AWS`, … (upper-cased `config.type`), `CUSTOM` without a config. */
+  platformType: string;
+  /** Offered to every workspace: `spec.availability.restriction` is `PUBLIC`. */
+  isPublic: boolean;
+  createdOn: string;
+  document: SentObject;
+}
+
+export type PlatformInput = Omit<Platform, 'uuid' | 'createdOn'>;
+
+export const fullPlatformIdentifier = (platform: Pick<Platform, 'name' | 'location'>) => `${platform.name}.${platform.location}`;
+
+/** `<platform>.<location>` → its two parts, or undefined when it has another shape. */
+export function parseFullPlatformIdentifier(identifier: string): { name: string; location: string } | undefined {
+  const parts = identifier.split('.');
+  if (parts.length !== 2 || parts[0] === '' || parts[1] === '') return undefined;
+  return { name: parts[0]!, location: parts[1]! };
+}

@@ -1,0 +1,109 @@
+import { sql, type Kysely } from 'kysely';
+import type { PageRequest } from '../../http/paging.js';
+import { findDependents, type Dependent } from '../../store/dependents.js';
+import { fetchPage } from '../../store/paged.js';
+import type { Tables, TenantTable } from '../../store/schema.js';
+import { parseDocument, serializeDocument } from '../document.js';
+import type { Tenant, TenantDeletionState } from './model.js';
+
+/** What keeps a tenant from being deleted (building blocks add themselves here). */
+export const TENANT_DEPENDENTS: Dependent[] = [];
+
+const PLATFORM_COLUMNS = ['platforms.name as platform_name', 'platforms.location as platform_location', 'platforms.platform_type as platform_type'] as const;
+
+type Row = TenantTable & { platform_name: string; platform_location: string; platform_type: string };
+
+const toModel = (row: Row): Tenant => ({
+  uuid: row.uuid,
+  workspace: row.workspace,
+  project: row.project,
+  platform: { uuid: row.platform_uuid, name: row.platform_name, location: row.platform_location, platformType: row.platform_type },
+  platformTenantId: row.platform_tenant_id,
+  createdOn: row.created_on,
+  ...(row.deleted_on !== null ? { deletedOn: row.deleted_on } : {}),
+  document: parseDocument(row.document),
+});
+
+export interface TenantFilter {
+  workspace?: string;
+  project?: string;
+  platformUuid?: string;
+  deletionState: TenantDeletionState;
+}
+
+export class TenantStore {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  private fromJoin() {
+    return this.db.selectFrom('tenants').innerJoin('platforms', 'platforms.uuid', 'tenants.platform_uuid');
+  }
+
+  /** Tenants with the platform fields their name and type come from, in one query. */
+  private joined() {
+    return this.fromJoin().selectAll('tenants').select(PLATFORM_COLUMNS);
+  }
+
+  async insert(tenant: Tenant): Promise<void> {
+    await this.db
+      .insertInto('tenants')
+      .values({
+        uuid: tenant.uuid,
+        workspace: tenant.workspace,
+        project: tenant.project,
+        platform_uuid: tenant.platform.uuid,
+        platform_tenant_id: tenant.platformTenantId,
+        document: serializeDocument(tenant.document),
+        created_on: tenant.createdOn,
+        deleted_on: null,
+      })
+      .execute();
+  }
+
+  async update(tenant: Tenant): Promise<void> {
+    await this.db
+      .updateTable('tenants')
+      .set({ platform_tenant_id: tenant.platformTenantId, document: serializeDocument(tenant.document) })
+      .where('uuid', '=', tenant.uuid)
+      .execute();
+  }
+
+  async find(uuid: string): Promise<Tenant | undefined> {
+    const row = await this.joined().where('tenants.uuid', '=', uuid).executeTakeFirst();
+    return row ? toModel(row) : undefined;
+  }
+
+  /** The live tenant of a project on a platform. */
+  async findLive(workspace: string, project: string, platformUuid: string): Promise<Tenant | undefined> {
+    const row = await this.joined()
+      .where('tenants.workspace', '=', workspace)
+      .where('tenants.project', '=', project)
+      .where('tenants.platform_uuid', '=', platformUuid)
+      .where('tenants.deleted_on', 'is', null)
+      .executeTakeFirst();
+    return row ? toModel(row) : undefined;
+  }
+
+  async list(filter: TenantFilter, page: PageRequest): Promise<{ items: Tenant[]; total: number }> {
+    let query = this.fromJoin();
+    if (filter.workspace !== undefined) query = query.where('tenants.workspace', '=', filter.workspace);
+    if (filter.project !== undefined) query = query.where('tenants.project', '=', filter.project);
+    if (filter.platformUuid !== undefined) query = query.where('tenants.platform_uuid', '=', filter.platformUuid);
+    if (filter.deletionState === 'ACTIVE') query = query.where('tenants.deleted_on', 'is', null);
+    if (filter.deletionState === 'DELETED') query = query.where('tenants.deleted_on', 'is not', null);
+    const { rows, total } = await fetchPage(query, (q) => q.selectAll('tenants').select(PLATFORM_COLUMNS).orderBy('tenants.created_on').orderBy('tenants.uuid'), page);
+    return { items: rows.map(toModel), total };
+  }
+
+  dependents(uuid: string): Promise<string[]> {
+    return findDependents(this.db, TENANT_DEPENDENTS, [uuid]);
+  }
+
+  /** Marks the tenant deleted (idempotent); the time it was first deleted stays. */
+  async markDeleted(uuid: string, at: string): Promise<void> {
+    await this.db.updateTable('tenants').set({ deleted_on: sql`coalesce(deleted_on, ${at})` }).where('uuid', '=', uuid).execute();
+  }
+
+  async purge(uuid: string): Promise<void> {
+    await this.db.deleteFrom('tenants').where('uuid', '=', uuid).execute();
+  }
+}

@@ -1,0 +1,14 @@
+import type { SentObject } from '../document.js';
+
+/** The internal workspace: identified by its name (COMPAT §7). */
+export interface Workspace {
+  name: string;
+  createdOn: string;
+  /** `metadata` (with `tags`) and `spec` as sent. */
+  document: SentObject;
+}
+
+export interface WorkspaceInput {
+  name: string;
+  document: SentObject;
+}

@@ -1,0 +1,18 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { PageRequest } from '../http/paging.js';
+
+/**
+ * One page of a filtered query plus the total the HAL page needs. `select` adds the columns and the
+ * stable order (creation order, then key: paging through a changing list neither skips nor repeats).
+ */
+export async function fetchPage<DB, TB extends keyof DB, Row>(
+  filtered: SelectQueryBuilder<DB, TB, object>,
+  select: (query: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, Row>,
+  page: PageRequest,
+): Promise<{ rows: Row[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    select(filtered).limit(page.size).offset(page.page * page.size).execute(),
+    filtered.select(sql<number | string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as Row[], total: Number((count as { total: number | string }).total) };
+}
