@@ -14,6 +14,7 @@ import { projectRoutes } from './kinds/project/routes.js';
 import { locationRoutes } from './kinds/location/routes.js';
 import { platformRoutes } from './kinds/platform/routes.js';
 import { tenantRoutes } from './kinds/tenant/routes.js';
+import { importRoutes } from './import/routes.js';
 import { createServices } from './services.js';
 import { createLogger } from './logging.js';
 import { openDatabase, type Database } from './store/database.js';
@@ -30,7 +31,7 @@ export interface RunningServer {
 }
 
 /** Every route module, in registration order. */
-const ROUTES = [healthRoutes, loginRoutes, indexRoutes, apiKeyRoutes, apiUserRoutes, workspaceRoutes, projectRoutes, locationRoutes, platformRoutes, tenantRoutes];
+const ROUTES = [healthRoutes, loginRoutes, indexRoutes, apiKeyRoutes, apiUserRoutes, workspaceRoutes, projectRoutes, locationRoutes, platformRoutes, tenantRoutes, importRoutes];
 
 export interface StartOptions {
   logDestination?: DestinationStream;

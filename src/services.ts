@@ -52,6 +52,7 @@ export async function createServices(config: Config, database: Database, log: Lo
   const platformService = new PlatformService(new PlatformStore(db), workspaceService, locationService, secrets);
   const tenantService = new TenantService(new TenantStore(db), workspaceService, projectService, platformService);
   const apiKeyService = new ApiKeyService(new ApiKeyStore(db), secrets, workspaceService);
+  workspaceService.onDeleted((name) => apiKeyService.forgetWorkspace(name));
   const apiUsers = new ApiUserService(db);
   return {
     secrets,

@@ -1,5 +1,5 @@
 import { forbidden } from '../errors.js';
-import type { Action, Resource } from './permissions.js';
+import { isAdminCode, type Action, type Resource } from './permissions.js';
 import type { Principal } from './principal.js';
 
 /**
@@ -28,6 +28,14 @@ export function isAllowed(principal: Principal, resource: Resource, action: Acti
 /** Admin rights for R/A: every workspace (API users, `ADM_` codes). */
 export function isAdminFor(principal: Principal, resource: Resource, action: Action): boolean {
   return principal.type === 'apiUser' || (principal.type === 'apiKey' && principal.permissions.has(`ADM_${resource}_${action}`));
+}
+
+/** Admin of anything: API users, and keys holding at least one `ADM_` permission (the admin area). */
+export function isAdmin(principal: Principal): boolean {
+  if (principal.type === 'apiUser') return true;
+  if (principal.type !== 'apiKey') return false;
+  for (const code of principal.permissions) if (isAdminCode(code)) return true;
+  return false;
 }
 
 /**

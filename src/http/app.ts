@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { isAdminFor, isAllowed } from '../auth/policy.js';
+import { isAdmin, isAdminFor, isAllowed } from '../auth/policy.js';
 import { forbidden, tooManyRequests } from '../errors.js';
 import type { Services } from '../services.js';
 import type { Logger } from 'pino';
@@ -42,6 +42,7 @@ const accessOf = (request: FastifyRequest): RouteAccess => request.routeOptions.
 /** May this principal call a route at all (some workspace, some object)? */
 export function mayCall(request: FastifyRequest, access: RouteAccess): boolean {
   if (access === 'public' || access === 'authenticated') return true;
+  if (access === 'admin') return isAdmin(request.principal);
   return access.adminOnly ? isAdminFor(request.principal, access.resource, access.action) : isAllowed(request.principal, access.resource, access.action);
 }
 
@@ -115,9 +116,9 @@ export async function createApp(config: Config, tls: TlsMaterial, database: Data
   // 4. Route-level permission (the per-object rules are in the Authorized* services).
   app.addHook('onRequest', async (request) => {
     const access = accessOf(request);
-    if (typeof access === 'object' && !mayCall(request, access)) {
-      throw forbidden(`you don't have sufficient permissions: ${access.adminOnly ? 'ADM_' : ''}${access.resource}_${access.action} is required`);
-    }
+    if (mayCall(request, access)) return;
+    if (access === 'admin') throw forbidden("you don't have sufficient permissions: only API users and keys with admin (ADM_) permissions may call this");
+    if (typeof access === 'object') throw forbidden(`you don't have sufficient permissions: ${access.adminOnly ? 'ADM_' : ''}${access.resource}_${access.action} is required`);
   });
 
   app.addHook('onSend', async (_request, reply, payload) => {

@@ -3,10 +3,11 @@ import type { Principal } from '../auth/principal.js';
 import type { Negotiated, RouteMedia } from './negotiation.js';
 
 /**
- * Who may call a route: nobody needs credentials (`public`), any authenticated caller, or a caller
- * holding the permission in some workspace (the fine-grained, per-object rules live in services).
+ * Who may call a route: nobody needs credentials (`public`), any authenticated caller, an admin (API
+ * users and keys with admin permissions), or a caller holding the permission in some workspace (the
+ * fine-grained, per-object rules live in services).
  */
-export type RouteAccess = 'public' | 'authenticated' | { resource: Resource; action: Action; adminOnly?: boolean };
+export type RouteAccess = 'public' | 'authenticated' | 'admin' | { resource: Resource; action: Action; adminOnly?: boolean };
 
 /** What routes declare in `config` and what hooks attach to requests. */
 declare module 'fastify' {

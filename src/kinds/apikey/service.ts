@@ -88,6 +88,11 @@ export class ApiKeyService {
     return { key, secret };
   }
 
+  /** Drops cached keys of a deleted workspace, so their tokens stop working at once. */
+  forgetWorkspace(workspace: string): void {
+    for (const [clientId, cached] of this.active) if (cached.key?.ownedByWorkspace === workspace) this.active.delete(clientId);
+  }
+
   async delete(uuid: string): Promise<void> {
     await this.store.delete(uuid);
     this.active.delete(uuid);

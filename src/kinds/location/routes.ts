@@ -1,8 +1,8 @@
-import type { Location } from './model.js';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/app.js';
 import { filterValue, registerResourceRoutes, versionOf } from '../../http/resource-routes.js';
 import { decodeLocation, encodeLocation, LOCATION_VERSIONS, LOCATIONS_PATH } from './wire.js';
+import type { Location } from './model.js';
 
 export async function locationRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
   const locations = context.services.locations;

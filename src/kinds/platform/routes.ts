@@ -1,31 +1,9 @@
-import type { Platform } from './model.js';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/app.js';
-import { filterValue, registerResourceRoutes, versionOf, type Query } from '../../http/resource-routes.js';
-import { parseFullPlatformIdentifier } from './model.js';
-import type { PlatformFilter } from './store.js';
+import { registerResourceRoutes, versionOf } from '../../http/resource-routes.js';
+import { parsePlatformFilter } from './parse-platform-filter.js';
 import { decodePlatform, encodePlatform, PLATFORM_VERSIONS, PLATFORMS_PATH } from './wire.js';
-
-/** `identifier` is the full `<platform>.<location>`; another shape matches nothing. */
-function parsePlatformFilter(query: Query): PlatformFilter | 'none' {
-  const filter: PlatformFilter = {};
-  const identifier = filterValue(query, 'identifier');
-  if (identifier !== undefined) {
-    const parts = parseFullPlatformIdentifier(identifier);
-    if (!parts) return 'none';
-    Object.assign(filter, parts);
-  }
-  const location = filterValue(query, 'locationIdentifier');
-  if (location !== undefined) {
-    if (filter.location !== undefined && filter.location !== location) return 'none';
-    filter.location = location;
-  }
-  const owner = filterValue(query, 'ownedByWorkspace');
-  if (owner !== undefined) filter.ownedByWorkspace = owner;
-  const type = filterValue(query, 'platformTypeIdentifier');
-  if (type !== undefined) filter.platformType = type.toUpperCase();
-  return filter;
-}
+import type { Platform } from './model.js';
 
 export async function platformRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
   const platforms = context.services.platforms;

@@ -27,9 +27,8 @@ export class AuthorizedProjectService {
   }
 
   async update(principal: Principal, workspace: string, name: string, input: ProjectInput): Promise<Project> {
-    if (input.workspace !== workspace || input.name !== name) {
-      throw badRequest(`metadata: "${input.workspace}.${input.name}" does not match the project "${workspace}.${name}" of the path`);
-    }
+    if (input.workspace !== workspace) throw badRequest(`metadata.ownedByWorkspace: "${input.workspace}" does not match the project "${workspace}.${name}" of the path`);
+    if (input.name !== name) throw badRequest(`metadata.name: "${input.name}" does not match the project "${workspace}.${name}" of the path`);
     const existing = await this.get(principal, workspace, name);
     requireAllowed(principal, 'PROJECT', 'SAVE', workspace);
     return this.inner.update(existing, input);

@@ -1,28 +1,16 @@
-import type { Project } from './model.js';
 import type { FastifyInstance } from 'fastify';
-import { badRequest, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import type { AppContext } from '../../http/app.js';
-import { filterValue, registerResourceRoutes, versionOf, type Query } from '../../http/resource-routes.js';
-import type { ProjectFilter } from './store.js';
+import { registerResourceRoutes, versionOf } from '../../http/resource-routes.js';
+import { parseProjectFilter } from './parse-project-filter.js';
 import { decodeProject, encodeProject, PROJECT_VERSIONS, PROJECTS_PATH } from './wire.js';
+import type { Project } from './model.js';
 
 /** `<workspace>.<project>` of a path; anything else names no project (404). */
 function parseProjectIdentifier(id: string): [string, string] {
   const dot = id.indexOf('.');
   if (dot <= 0 || dot === id.length - 1) throw notFound(`meshProject ${id} not found`);
   return [id.slice(0, dot), id.slice(dot + 1)];
-}
-
-const PROJECT_STATES = ['ACTIVE', 'DELETED'];
-
-/** `state`: deleted projects are forgotten, so `DELETED` matches none (README, Design). */
-function parseProjectFilter(query: Query): ProjectFilter | 'none' {
-  const state = filterValue(query, 'state');
-  if (state !== undefined && !PROJECT_STATES.includes(state)) throw badRequest(`state: must be one of ${PROJECT_STATES.join(', ')}, got "${state}"`);
-  if (state === 'DELETED') return 'none';
-  const workspace = filterValue(query, 'workspaceIdentifier');
-  const paymentMethod = filterValue(query, 'paymentIdentifier');
-  return { ...(workspace !== undefined ? { workspace } : {}), ...(paymentMethod !== undefined ? { paymentMethod } : {}) };
 }
 
 export async function projectRoutes(app: FastifyInstance, context: AppContext): Promise<void> {

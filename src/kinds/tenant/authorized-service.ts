@@ -5,7 +5,7 @@ import type { PageRequest } from '../../http/paging.js';
 import type { Platform } from '../platform/model.js';
 import type { Tenant, TenantInput } from './model.js';
 import type { TenantService } from './service.js';
-import type { TenantFilter } from './store.js';
+import type { TenantQuery } from './parse-tenant-filter.js';
 
 /**
  * `TENANT_*` act on tenants of the key's own workspace, `ADM_TENANT_*` on all. Importing a tenant
@@ -21,7 +21,7 @@ export class AuthorizedTenantService {
     return tenant;
   }
 
-  async list(principal: Principal, filter: TenantFilter, page: PageRequest) {
+  async list(principal: Principal, filter: TenantQuery, page: PageRequest) {
     const scope = listScope(principal, 'TENANT');
     if (scope !== 'all' && filter.workspace !== undefined && filter.workspace !== scope.workspace) return { items: [], total: 0 };
     return this.inner.list(scope === 'all' ? filter : { ...filter, workspace: scope.workspace }, page);

@@ -8,7 +8,8 @@ import type { Platform } from '../platform/model.js';
 import type { ProjectService } from '../project/service.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { parseTenantName, tenantName, type Tenant, type TenantInput } from './model.js';
-import type { TenantFilter, TenantStore } from './store.js';
+import type { TenantQuery } from './parse-tenant-filter.js';
+import type { TenantStore } from './store.js';
 
 /** Tenants without any notion of who asks (AuthorizedTenantService adds that). */
 export class TenantService {
@@ -78,8 +79,12 @@ export class TenantService {
     return tenant;
   }
 
-  list(filter: TenantFilter, page: PageRequest) {
-    return this.store.list(filter, page);
+  /** A platform identifier that names no platform matches no tenant. */
+  async list(query: TenantQuery, page: PageRequest): Promise<{ items: Tenant[]; total: number }> {
+    const { platform: platformIdentifier, ...filter } = query;
+    if (platformIdentifier === undefined) return this.store.list(filter, page);
+    const platform = await this.platforms.findByIdentifier(platformIdentifier.name, platformIdentifier.location);
+    return platform ? this.store.list({ ...filter, platformUuid: platform.uuid }, page) : { items: [], total: 0 };
   }
 
   /** Deleting is immediate (there is no replication to undo); the record stays until purged. */

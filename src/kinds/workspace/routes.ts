@@ -1,8 +1,8 @@
-import type { Workspace } from './model.js';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/app.js';
 import { registerResourceRoutes, versionOf } from '../../http/resource-routes.js';
 import { decodeWorkspace, encodeWorkspace, WORKSPACE_VERSIONS, WORKSPACES_PATH } from './wire.js';
+import type { Workspace } from './model.js';
 
 export async function workspaceRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
   const workspaces = context.services.workspaces;

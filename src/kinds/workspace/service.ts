@@ -6,7 +6,14 @@ import type { WorkspaceStore } from './store.js';
 
 /** Workspaces without any notion of who asks (AuthorizedWorkspaceService adds that). */
 export class WorkspaceService {
+  private readonly deletionListeners: ((name: string) => void)[] = [];
+
   constructor(private readonly store: WorkspaceStore) {}
+
+  /** Called after a workspace is gone (its API keys went with it: caches must forget them). */
+  onDeleted(listener: (name: string) => void): void {
+    this.deletionListeners.push(listener);
+  }
 
   async create(input: WorkspaceInput): Promise<Workspace> {
     const workspace: Workspace = { ...input, createdOn: new Date().toISOString() };
@@ -55,5 +62,6 @@ export class WorkspaceService {
       if (isForeignKeyViolation(error)) throw conflict(`meshWorkspace ${workspace.name} still owns objects; delete them first`);
       throw error;
     }
+    for (const listener of this.deletionListeners) listener(workspace.name);
   }
 }

@@ -1,0 +1,75 @@
+import type { Principal } from '../auth/principal.js';
+import type { ApiError} from '../errors.js';
+import { badRequest } from '../errors.js';
+import { toApiError } from '../http/error-handler.js';
+import { isDatabaseUnavailable } from '../store/database.js';
+import type { ImportableKind, RawObject } from './importable-kinds.js';
+
+/** At most this many objects per import request: the work of one request stays bounded. */
+export const MAX_IMPORT_OBJECTS = 1000;
+
+export type ImportResultCode = 'WORKSPACE_NOT_FOUND' | 'PROJECT_NOT_FOUND' | 'INVALID_MESH_OBJECT' | 'SERVER_ERROR';
+
+/** One entry of the import's answer (COMPAT §7), in the order of the objects sent. */
+export interface ImportResult {
+  meshObject: string;
+  status: 'SUCCESS' | 'FAILED';
+  resultCode: ImportResultCode | null;
+  message: string;
+  remarks: string[];
+}
+
+function resultCodeOf(error: ApiError): ImportResultCode {
+  if (error.status >= 500) return 'SERVER_ERROR';
+  if (error.missing === 'WORKSPACE') return 'WORKSPACE_NOT_FOUND';
+  if (error.missing === 'PROJECT') return 'PROJECT_NOT_FOUND';
+  return 'INVALID_MESH_OBJECT';
+}
+
+const isRawObject = (value: unknown): value is RawObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The declarative import: every object is created or updated by its identity, one after the other,
+ * each in its own write, so one failing object neither stops the others nor leaves anything half
+ * written. Only an unreachable database ends the request (503: the client retries the whole,
+ * idempotent import).
+ */
+export class Importer {
+  private readonly byKind: Map<string, ImportableKind>;
+
+  constructor(
+    kinds: ImportableKind[],
+    private readonly log: { error(details: object, message: string): void },
+  ) {
+    this.byKind = new Map(kinds.map((kind) => [kind.kind, kind]));
+  }
+
+  async import(principal: Principal, body: unknown): Promise<ImportResult[]> {
+    if (!Array.isArray(body)) throw badRequest('body: a JSON array of meshObjects or a YAML stream of them is required');
+    if (body.length > MAX_IMPORT_OBJECTS) throw badRequest(`body: at most ${MAX_IMPORT_OBJECTS} meshObjects per import, got ${body.length}`);
+    const results: ImportResult[] = [];
+    for (const [index, object] of body.entries()) results.push(await this.importOne(principal, object, index));
+    return results;
+  }
+
+  private async importOne(principal: Principal, object: unknown, index: number): Promise<ImportResult> {
+    const failed = (meshObject: string, resultCode: ImportResultCode, message: string): ImportResult => ({ meshObject, status: 'FAILED', resultCode, message, remarks: [] });
+    if (!isRawObject(object)) return failed(`unknown[${index}]`, 'INVALID_MESH_OBJECT', `object ${index + 1}: not a meshObject`);
+    const kindName = typeof object.kind === 'string' ? object.kind : 'unknown';
+    const kind = this.byKind.get(kindName);
+    if (!kind) return failed(`${kindName}[${index}]`, 'INVALID_MESH_OBJECT', `kind: "${kindName}" cannot be imported; supported: ${[...this.byKind.keys()].join(', ')}`);
+    const label = `${kind.kind}[${kind.name(object)}]`;
+    if (typeof object.apiVersion !== 'string' || !kind.versions.includes(object.apiVersion)) {
+      return failed(label, 'INVALID_MESH_OBJECT', `apiVersion: ${kind.kind} is imported as ${kind.versions.join(' or ')}, got "${String(object.apiVersion)}"`);
+    }
+    try {
+      const { name, created } = await kind.save(principal, object);
+      return { meshObject: `${kind.kind}[${name}]`, status: 'SUCCESS', resultCode: null, message: created ? 'created' : 'updated', remarks: [] };
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) throw error;
+      const api = toApiError(error);
+      if (api.status >= 500) this.log.error({ err: error, meshObject: label }, 'import of a meshObject failed');
+      return failed(label, resultCodeOf(api), api.message);
+    }
+  }
+}
