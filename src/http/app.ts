@@ -51,6 +51,8 @@ export async function createApp(config: Config, tls: TlsMaterial, database: Data
     loggerInstance: logger,
     https: { cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' },
     bodyLimit: config.bodyLimitBytes,
+    // Path ids go up to a full tenant name: four 255-character identifiers and three dots.
+    maxParamLength: 1100,
     // Slow or stalled clients cannot hold a connection forever.
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
