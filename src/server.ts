@@ -15,6 +15,7 @@ import { locationRoutes } from './kinds/location/routes.js';
 import { platformRoutes } from './kinds/platform/routes.js';
 import { tenantRoutes } from './kinds/tenant/routes.js';
 import { importRoutes } from './import/routes.js';
+import { definitionRoutes } from './kinds/definition/routes.js';
 import { createServices } from './services.js';
 import { createLogger } from './logging.js';
 import { openDatabase, type Database } from './store/database.js';
@@ -31,7 +32,7 @@ export interface RunningServer {
 }
 
 /** Every route module, in registration order. */
-const ROUTES = [healthRoutes, loginRoutes, indexRoutes, apiKeyRoutes, apiUserRoutes, workspaceRoutes, projectRoutes, locationRoutes, platformRoutes, tenantRoutes, importRoutes];
+const ROUTES = [healthRoutes, loginRoutes, indexRoutes, apiKeyRoutes, apiUserRoutes, workspaceRoutes, projectRoutes, locationRoutes, platformRoutes, tenantRoutes, definitionRoutes, importRoutes];
 
 export interface StartOptions {
   logDestination?: DestinationStream;

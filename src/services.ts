@@ -23,6 +23,10 @@ import { PlatformStore } from './kinds/platform/store.js';
 import { AuthorizedTenantService } from './kinds/tenant/authorized-service.js';
 import { TenantService } from './kinds/tenant/service.js';
 import { TenantStore } from './kinds/tenant/store.js';
+import { AuthorizedDefinitionService } from './kinds/definition/authorized-service.js';
+import { DefinitionService } from './kinds/definition/service.js';
+import { DefinitionStore } from './kinds/definition/store.js';
+import { RunnerStore } from './kinds/runner/store.js';
 
 /** The service graph: plain services, their authorized wrappers, identity. Built once per process. */
 export interface Services {
@@ -39,6 +43,8 @@ export interface Services {
   platformService: PlatformService;
   platforms: AuthorizedPlatformService;
   tenants: AuthorizedTenantService;
+  definitionService: DefinitionService;
+  definitions: AuthorizedDefinitionService;
 }
 
 export async function createServices(config: Config, database: Database, log: Logger): Promise<Services> {
@@ -51,6 +57,7 @@ export async function createServices(config: Config, database: Database, log: Lo
   const locationService = new LocationService(new LocationStore(db), workspaceService);
   const platformService = new PlatformService(new PlatformStore(db), workspaceService, locationService, secrets);
   const tenantService = new TenantService(new TenantStore(db), workspaceService, projectService, platformService);
+  const definitionService = new DefinitionService(new DefinitionStore(db), workspaceService, new RunnerStore(db), secrets);
   const apiKeyService = new ApiKeyService(new ApiKeyStore(db), secrets, workspaceService);
   workspaceService.onDeleted((name) => apiKeyService.forgetWorkspace(name));
   const apiUsers = new ApiUserService(db);
@@ -68,5 +75,7 @@ export async function createServices(config: Config, database: Database, log: Lo
     platformService,
     platforms: new AuthorizedPlatformService(platformService),
     tenants: new AuthorizedTenantService(tenantService),
+    definitionService,
+    definitions: new AuthorizedDefinitionService(definitionService),
   };
 }

@@ -1,4 +1,4 @@
-import { FormatRegistry, type Static, type TSchema } from '@sinclair/typebox';
+import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { badRequest } from '../errors.js';
 
@@ -44,13 +44,26 @@ export function withoutNulls(value: unknown): unknown {
  * Compiles a TypeBox schema once into a decoder that returns the typed value or throws a 400 whose
  * message names the first offending field.
  */
-export function compileDecoder<T extends TSchema>(schema: T): (value: unknown) => Static<T> {
+export function compileDecoder<T extends TSchema>(schema: T): (value: unknown, prefix?: string) => Static<T> {
   const check = TypeCompiler.Compile(schema);
-  return (input: unknown) => {
+  return (input: unknown, prefix?: string) => {
     const value = withoutNulls(input);
     if (check.Check(value)) return value;
     const first = check.Errors(value).First();
-    if (!first) throw badRequest('body: invalid');
-    throw badRequest(`${fieldName(first.path)}: ${first.message}`);
+    const field = first ? fieldName(first.path) : 'body';
+    const named = prefix === undefined ? field : field === 'body' ? prefix : `${prefix}.${field}`;
+    throw badRequest(`${named}: ${first ? describeError(first.schema, first.value, first.message) : 'invalid'}`);
   };
 }
+
+/** "Expected union value" says nothing: a union of literals names its allowed values instead. */
+function describeError(schema: TSchema, value: unknown, message: string): string {
+  const options = (schema as { anyOf?: { const?: unknown }[] }).anyOf;
+  if (options && options.length > 0 && options.every((option) => typeof option.const === 'string')) {
+    return `must be one of ${options.map((option) => option.const).join(', ')}, got ${JSON.stringify(value) ?? 'nothing'}`;
+  }
+  return message;
+}
+
+/** A string that must be one of `values`. */
+export const StringEnum = <const T extends readonly string[]>(values: T) => Type.Union(values.map((value) => Type.Literal(value))) as unknown as TSchema & { static: T[number] };

@@ -6,6 +6,10 @@ import { decodeProject } from '../kinds/project/wire.js';
 import { tenantName } from '../kinds/tenant/model.js';
 import { decodeTenant } from '../kinds/tenant/wire.js';
 import { decodeWorkspace } from '../kinds/workspace/wire.js';
+import { badRequest } from '../errors.js';
+import { isUuid } from '../http/validation.js';
+import { decodeDefinition } from '../kinds/definition/wire/definition-v1-preview.js';
+import { decodeVersion } from '../kinds/definition/wire/version-v1-preview.js';
 
 /**
  * The kinds the declarative import takes (spec §1), each with the versions it accepts and how one
@@ -29,7 +33,7 @@ const field = (object: RawObject, part: 'metadata' | 'spec', key: string) => {
 };
 
 export function importableKinds(services: Services): ImportableKind[] {
-  const { workspaces, projects, locations, platforms, tenants } = services;
+  const { workspaces, projects, locations, platforms, tenants, definitions } = services;
   return [
     {
       kind: 'meshWorkspace',
@@ -78,6 +82,30 @@ export function importableKinds(services: Services): ImportableKind[] {
       save: async (principal, object) => {
         const { tenant, created } = await tenants.save(principal, decodeTenant(object));
         return { name: tenantName(tenant), created };
+      },
+    },
+    {
+      // Imported definitions name their uuid, so importing the same file again updates them.
+      kind: 'meshBuildingBlockDefinition',
+      versions: ['v1-preview'],
+      name: (object) => text(field(object, 'metadata', 'uuid')),
+      save: async (principal, object) => {
+        const { input, uuid } = decodeDefinition(object);
+        if (uuid === undefined || !isUuid(uuid)) throw badRequest('metadata.uuid: an imported definition names its uuid');
+        const { definition, created } = await definitions.save(principal, input, uuid);
+        return { name: definition.uuid, created };
+      },
+    },
+    {
+      kind: 'meshBuildingBlockDefinitionVersion',
+      versions: ['v1-preview'],
+      name: (object) => {
+        const ref = field(object, 'spec', 'buildingBlockDefinitionRef') as { uuid?: unknown } | undefined;
+        return `${text(ref?.uuid)}.v${String(field(object, 'spec', 'versionNumber'))}`;
+      },
+      save: async (principal, object) => {
+        const { version, created } = await definitions.saveVersion(principal, decodeVersion(object));
+        return { name: `${version.definitionUuid}.v${version.spec.versionNumber}`, created };
       },
     },
   ];

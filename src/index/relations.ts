@@ -40,4 +40,7 @@ export const MESHOBJECT_RELATIONS: readonly Relation[] = [
   { rel: 'meshcommunications', path: '/api/meshobjects/meshcommunications', template: form('communicationDefinitionUuid', 'resolutionStatus', 'communicationType') },
   // Kinds the spec's table does not list but this service serves (as the real system's index does).
   { rel: 'meshapikeys', path: '/api/meshobjects/meshapikeys', template: form('workspaceIdentifier') },
+  { rel: 'meshbuildingblockdefinitionversions', path: '/api/meshobjects/meshbuildingblockdefinitionversions', template: form('buildingBlockDefinitionUuid') },
+  { rel: 'meshplatforms', path: '/api/meshobjects/meshplatforms', template: form('identifier', 'locationIdentifier', 'ownedByWorkspace', 'platformTypeIdentifier') },
+  { rel: 'meshlocations', path: '/api/meshobjects/meshlocations', template: form('displayName') },
 ];

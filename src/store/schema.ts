@@ -73,6 +73,41 @@ export interface TenantTable {
   deleted_on: string | null;
 }
 
+export interface RunnerTable {
+  uuid: string;
+  owned_by_workspace: string;
+  implementation_type: string;
+  restriction: string;
+  document: string;
+  created_on: string;
+  last_seen: string | null;
+}
+
+export interface DefinitionTable {
+  uuid: string;
+  owned_by_workspace: string;
+  display_name: string;
+  target_type: string;
+  /** Highest version number, a draft included; 0 never (version 1 comes with the definition). */
+  latest_version: number;
+  /** Highest released version number; 0 when none is released. */
+  latest_released_version: number;
+  document: string;
+  created_on: string;
+}
+
+export interface DefinitionVersionTable {
+  uuid: string;
+  definition_uuid: string;
+  version_number: number;
+  state: string;
+  /** Null: the shared runner of the implementation type. */
+  runner_uuid: string | null;
+  /** The version's spec as sent (sealed secrets, derived manual outputs). */
+  document: string;
+  created_on: string;
+}
+
 export interface Tables {
   api_keys: ApiKeyTable;
   api_users: ApiUserTable;
@@ -82,4 +117,7 @@ export interface Tables {
   locations: LocationTable;
   platforms: PlatformTable;
   tenants: TenantTable;
+  runners: RunnerTable;
+  definitions: DefinitionTable;
+  definition_versions: DefinitionVersionTable;
 }

@@ -11,6 +11,8 @@ export const WORKSPACE_DEPENDENTS: Dependent[] = [
   { kind: 'meshProjects', table: 'projects', columns: ['workspace'] },
   { kind: 'meshPlatforms', table: 'platforms', columns: ['owned_by_workspace'] },
   { kind: 'meshLocations', table: 'locations', columns: ['owned_by_workspace'] },
+  { kind: 'meshBuildingBlockDefinitions', table: 'definitions', columns: ['owned_by_workspace'] },
+  { kind: 'meshBuildingBlockRunners', table: 'runners', columns: ['owned_by_workspace'] },
 ];
 
 const toModel = (row: Selectable<WorkspaceTable>): Workspace => ({ name: row.name, createdOn: row.created_on, document: parseDocument(row.document) });

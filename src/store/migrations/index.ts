@@ -3,11 +3,13 @@ import type { Logger } from 'pino';
 import type { Tables } from '../schema.js';
 import * as m0001 from './0001_identity.js';
 import * as m0002 from './0002_structure.js';
+import * as m0003 from './0003_definitions.js';
 
 /** Versioned migrations, applied in name order at start. Never edit a released one: add a new file. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_identity': m0001,
   '0002_structure': m0002,
+  '0003_definitions': m0003,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

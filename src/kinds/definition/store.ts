@@ -1,0 +1,188 @@
+import type { Kysely } from 'kysely';
+import type { PageRequest } from '../../http/paging.js';
+import { findDependents, type Dependent } from '../../store/dependents.js';
+import { fetchPage } from '../../store/paged.js';
+import type { DefinitionTable, Tables } from '../../store/schema.js';
+import { parseDocument, serializeDocument } from '../document.js';
+import type { TargetType, VersionState } from './enums.js';
+import type { Definition, DefinitionVersion, VersionSummary } from './model.js';
+import type { VersionSpec } from './wire/version-schema.js';
+
+/** What keeps a definition from being deleted (building blocks add themselves here). */
+export const DEFINITION_DEPENDENTS: Dependent[] = [];
+
+export interface DefinitionFilter {
+  ownedBy?: string;
+  /** `only`: just definitions with a released version; `also`: those beside the `ownedBy` ones (the marketplace). */
+  released?: 'only' | 'also';
+}
+
+/** Definitions and their versions: one aggregate, one store (a version never exists without its definition). */
+export class DefinitionStore {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  transaction<T>(work: (store: DefinitionStore) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new DefinitionStore(trx as unknown as Kysely<Tables>)));
+  }
+
+  private async withVersions(rows: DefinitionTable[]): Promise<Definition[]> {
+    if (rows.length === 0) return [];
+    const versions = await this.db
+      .selectFrom('definition_versions')
+      .select(['uuid', 'definition_uuid', 'version_number', 'state'])
+      .where('definition_uuid', 'in', rows.map((row) => row.uuid))
+      .orderBy('version_number')
+      .execute();
+    const byDefinition = new Map<string, VersionSummary[]>();
+    for (const v of versions) {
+      const list = byDefinition.get(v.definition_uuid) ?? [];
+      list.push({ uuid: v.uuid, versionNumber: Number(v.version_number), state: v.state as VersionState });
+      byDefinition.set(v.definition_uuid, list);
+    }
+    return rows.map((row) => ({
+      uuid: row.uuid,
+      ownedByWorkspace: row.owned_by_workspace,
+      displayName: row.display_name,
+      targetType: row.target_type as TargetType,
+      createdOn: row.created_on,
+      document: parseDocument(row.document),
+      versions: byDefinition.get(row.uuid) ?? [],
+    }));
+  }
+
+  async insertDefinition(definition: Omit<Definition, 'versions'>): Promise<void> {
+    await this.db
+      .insertInto('definitions')
+      .values({
+        uuid: definition.uuid,
+        owned_by_workspace: definition.ownedByWorkspace,
+        display_name: definition.displayName,
+        target_type: definition.targetType,
+        latest_version: 0,
+        latest_released_version: 0,
+        document: serializeDocument(definition.document),
+        created_on: definition.createdOn,
+      })
+      .execute();
+  }
+
+  async updateDefinition(definition: Omit<Definition, 'versions'>): Promise<void> {
+    await this.db
+      .updateTable('definitions')
+      .set({ display_name: definition.displayName, target_type: definition.targetType, document: serializeDocument(definition.document) })
+      .where('uuid', '=', definition.uuid)
+      .execute();
+  }
+
+  async findDefinition(uuid: string): Promise<Definition | undefined> {
+    const row = await this.db.selectFrom('definitions').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+    return row ? (await this.withVersions([row]))[0] : undefined;
+  }
+
+  async listDefinitions(filter: DefinitionFilter, page: PageRequest): Promise<{ items: Definition[]; total: number }> {
+    let query = this.db.selectFrom('definitions');
+    const { ownedBy, released } = filter;
+    if (ownedBy !== undefined && released === 'also') query = query.where((eb) => eb.or([eb('owned_by_workspace', '=', ownedBy), eb('latest_released_version', '>', 0)]));
+    else {
+      if (ownedBy !== undefined) query = query.where('owned_by_workspace', '=', ownedBy);
+      if (released !== undefined) query = query.where('latest_released_version', '>', 0);
+    }
+    const { rows, total } = await fetchPage(query, (q) => q.selectAll().orderBy('created_on').orderBy('uuid'), page);
+    return { items: await this.withVersions(rows), total };
+  }
+
+  dependents(uuid: string): Promise<string[]> {
+    return findDependents(this.db, DEFINITION_DEPENDENTS, [uuid]);
+  }
+
+  async deleteDefinition(uuid: string): Promise<void> {
+    await this.db.deleteFrom('definition_versions').where('definition_uuid', '=', uuid).execute();
+    await this.db.deleteFrom('definitions').where('uuid', '=', uuid).execute();
+  }
+
+  async insertVersion(version: DefinitionVersion): Promise<void> {
+    await this.db
+      .insertInto('definition_versions')
+      .values({
+        uuid: version.uuid,
+        definition_uuid: version.definitionUuid,
+        version_number: version.spec.versionNumber,
+        state: version.spec.state,
+        runner_uuid: version.spec.runnerRef?.uuid ?? null,
+        document: JSON.stringify(version.spec),
+        created_on: version.createdOn,
+      })
+      .execute();
+    await this.refreshLatest(version.definitionUuid);
+  }
+
+  async updateVersion(version: DefinitionVersion): Promise<void> {
+    await this.db
+      .updateTable('definition_versions')
+      .set({ state: version.spec.state, runner_uuid: version.spec.runnerRef?.uuid ?? null, document: JSON.stringify(version.spec) })
+      .where('uuid', '=', version.uuid)
+      .execute();
+    await this.refreshLatest(version.definitionUuid);
+  }
+
+  /** Keeps the definition's latest version numbers in step with its versions (same transaction). */
+  private async refreshLatest(definitionUuid: string): Promise<void> {
+    const row = await this.db
+      .selectFrom('definition_versions')
+      .select((eb) => [eb.fn.max('version_number').as('latest'), eb.fn.max(eb.case().when('state', '=', 'RELEASED').then(eb.ref('version_number')).else(0).end()).as('released')])
+      .where('definition_uuid', '=', definitionUuid)
+      .executeTakeFirstOrThrow();
+    await this.db
+      .updateTable('definitions')
+      .set({ latest_version: Number(row.latest ?? 0), latest_released_version: Number(row.released ?? 0) })
+      .where('uuid', '=', definitionUuid)
+      .execute();
+  }
+
+  async findVersion(uuid: string): Promise<DefinitionVersion | undefined> {
+    const row = await this.db
+      .selectFrom('definition_versions')
+      .innerJoin('definitions', 'definitions.uuid', 'definition_versions.definition_uuid')
+      .select(['definition_versions.uuid', 'definition_versions.definition_uuid', 'definition_versions.document', 'definition_versions.created_on', 'definitions.owned_by_workspace'])
+      .where('definition_versions.uuid', '=', uuid)
+      .executeTakeFirst();
+    return row ? toVersion(row) : undefined;
+  }
+
+  async findVersionByNumber(definitionUuid: string, versionNumber: number): Promise<DefinitionVersion | undefined> {
+    const row = await this.db
+      .selectFrom('definition_versions')
+      .innerJoin('definitions', 'definitions.uuid', 'definition_versions.definition_uuid')
+      .select(['definition_versions.uuid', 'definition_versions.definition_uuid', 'definition_versions.document', 'definition_versions.created_on', 'definitions.owned_by_workspace'])
+      .where('definition_versions.definition_uuid', '=', definitionUuid)
+      .where('definition_versions.version_number', '=', versionNumber)
+      .executeTakeFirst();
+    return row ? toVersion(row) : undefined;
+  }
+
+  async listVersions(filter: { definitionUuid?: string; ownedBy?: string; releasedOnly?: boolean }, page: PageRequest): Promise<{ items: DefinitionVersion[]; total: number }> {
+    let query = this.db.selectFrom('definition_versions').innerJoin('definitions', 'definitions.uuid', 'definition_versions.definition_uuid');
+    if (filter.definitionUuid !== undefined) query = query.where('definition_versions.definition_uuid', '=', filter.definitionUuid);
+    if (filter.ownedBy !== undefined) query = query.where('definitions.owned_by_workspace', '=', filter.ownedBy);
+    if (filter.releasedOnly) query = query.where('definition_versions.state', '=', 'RELEASED');
+    const { rows, total } = await fetchPage(
+      query,
+      (q) =>
+        q
+          .select(['definition_versions.uuid', 'definition_versions.definition_uuid', 'definition_versions.document', 'definition_versions.created_on', 'definitions.owned_by_workspace'])
+          .orderBy('definition_versions.created_on')
+          .orderBy('definition_versions.uuid'),
+      page,
+    );
+    return { items: rows.map(toVersion), total };
+  }
+
+}
+
+const toVersion = (row: { uuid: string; definition_uuid: string; document: string; created_on: string; owned_by_workspace: string }): DefinitionVersion => ({
+  uuid: row.uuid,
+  definitionUuid: row.definition_uuid,
+  ownedByWorkspace: row.owned_by_workspace,
+  createdOn: row.created_on,
+  spec: JSON.parse(row.document) as VersionSpec,
+});

@@ -1,0 +1,70 @@
+import { Type } from '@sinclair/typebox';
+import { badRequest } from '../../../errors.js';
+import { compileDecoder, StringEnum } from '../../../http/validation.js';
+import { Identifier, KindOf, NonEmptyShortString, ShortString, Tags } from '../../../http/wire-schemas.js';
+import { sentObject } from '../../document.js';
+import { TARGET_TYPES } from '../enums.js';
+import { versionStatus, type Definition, type DefinitionInput } from '../model.js';
+
+/** meshBuildingBlockDefinition v1-preview (spec §2.6, §4.1 "Create definition", COMPAT §8). */
+export const DEFINITION_VERSIONS = [{ kind: 'meshbuildingblockdefinition', version: 'v1-preview' }] as const;
+export const DEFINITIONS_PATH = '/api/meshobjects/meshbuildingblockdefinitions';
+
+const Url = Type.String({ maxLength: 2048, pattern: '^https?://' });
+
+const decodeBody = compileDecoder(
+  Type.Object({
+    kind: KindOf('meshBuildingBlockDefinition'),
+    metadata: Type.Object({ ownedByWorkspace: Identifier, uuid: Type.Optional(Type.String()), tags: Type.Optional(Tags) }),
+    spec: Type.Object({
+      displayName: NonEmptyShortString,
+      description: Type.String({ maxLength: 65536 }),
+      targetType: StringEnum(TARGET_TYPES),
+      // Platform type identifiers (`AZURE`), or `{name, kind: "meshPlatformType"}` as newer clients send.
+      supportedPlatforms: Type.Optional(Type.Array(Type.Union([NonEmptyShortString, Type.Object({ name: NonEmptyShortString, kind: KindOf('meshPlatformType') })]), { maxItems: 200 })),
+      useInLandingZonesOnly: Type.Optional(Type.Boolean()),
+      notificationSubscriberUsernames: Type.Optional(Type.Array(ShortString, { maxItems: 500 })),
+      symbol: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+      supportUrl: Type.Optional(Url),
+      documentationUrl: Type.Optional(Url),
+      readme: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+      runTransparency: Type.Optional(Type.Boolean()),
+    }),
+  }),
+);
+
+export function decodeDefinition(body: unknown): { input: DefinitionInput; uuid?: string } {
+  const { metadata, spec } = decodeBody(body);
+  if (spec.targetType === 'TENANT_LEVEL' && (spec.supportedPlatforms ?? []).length === 0) {
+    throw badRequest('spec.supportedPlatforms: a TENANT_LEVEL definition supports at least one platform type');
+  }
+  return {
+    input: { ownedByWorkspace: metadata.ownedByWorkspace, displayName: spec.displayName, targetType: spec.targetType, document: sentObject(metadata, spec) },
+    ...(metadata.uuid ? { uuid: metadata.uuid } : {}),
+  };
+}
+
+/** Shown when a definition was created without a symbol (COMPAT §8: a default symbol data URI). */
+const DEFAULT_SYMBOL =
+  'data:image/svg+xml;base64,' +
+  Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect x="3" y="3" width="18" height="18" rx="3" fill="#4a6cf7"/></svg>').toString('base64');
+
+export function encodeDefinition(definition: Definition, version: string, baseUrl: string) {
+  const { metadata, spec } = definition.document;
+  return {
+    apiVersion: version,
+    kind: 'meshBuildingBlockDefinition',
+    metadata: { ...metadata, uuid: definition.uuid, ownedByWorkspace: definition.ownedByWorkspace, tags: metadata.tags ?? {}, createdOn: definition.createdOn },
+    spec: { ...spec, symbol: spec.symbol ?? DEFAULT_SYMBOL },
+    status: {
+      versions: definition.versions.map((v) => ({ versionUuid: v.uuid, versionNumber: v.versionNumber, state: v.state })),
+      ...versionStatus(definition.versions),
+    },
+    _links: {
+      self: { href: `${baseUrl}${DEFINITIONS_PATH}/${definition.uuid}` },
+      owner: { href: `${baseUrl}/api/meshobjects/meshworkspaces/${encodeURIComponent(definition.ownedByWorkspace)}` },
+      buildingblocks: { href: `${baseUrl}/api/meshobjects/meshbuildingblocks?definitionUuid=${definition.uuid}` },
+    },
+  };
+}
+
