@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import { hideSecrets, sealSecrets } from '../../crypto/secret-values.js';
+import { sealSecrets } from '../../crypto/secret-values.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../errors.js';
 import type { PageRequest } from '../../http/paging.js';
 import { isUuid } from '../../http/validation.js';
@@ -12,6 +12,7 @@ import type { Definition, DefinitionInput, DefinitionVersion } from './model.js'
 import type { DefinitionFilter, DefinitionStore } from './store.js';
 import { checkVersionSpec, dependencyUuids } from './version-rules.js';
 import type { VersionSpec } from './wire/version-schema.js';
+import { versionView } from './wire/version-v1-preview.js';
 
 /** JSON with sorted keys: two specs are the same when these are equal. */
 function canonical(value: unknown): string {
@@ -165,7 +166,7 @@ export class DefinitionService {
     if (spec.versionNumber !== existing.spec.versionNumber) throw badRequest(`spec.versionNumber: this is version ${existing.spec.versionNumber}`);
     const prepared = await this.prepare(spec, existing.spec);
     if (existing.spec.state === 'RELEASED') {
-      if (canonical(hideSecrets(prepared)) === canonical(hideSecrets(existing.spec))) return existing;
+      if (canonical(versionView(prepared)) === canonical(versionView(existing.spec))) return existing;
       throw conflict(`version ${existing.spec.versionNumber} of meshBuildingBlockDefinition ${existing.definitionUuid} is released and cannot change; create a new draft`);
     }
     const version = { ...existing, spec: prepared };

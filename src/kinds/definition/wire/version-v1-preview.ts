@@ -17,14 +17,21 @@ export function decodeVersion(body: unknown): VersionSpec {
   return { ...spec, state: spec.state ?? 'DRAFT' } as VersionSpec;
 }
 
-/** Inputs always carry `defaultValue` (null when none: COMPAT §8); secrets show as `{hash}`. */
+/**
+ * The spec as clients see it: defaults filled in, inputs always with `defaultValue` (null when none:
+ * COMPAT §8), secrets as `{hash}`. Two specs with the same view are the same version content.
+ */
+export function versionView(spec: VersionSpec) {
+  const inputs = Object.fromEntries(Object.entries(spec.inputs).map(([key, input]) => [key, { ...input, defaultValue: input.defaultValue ?? null }]));
+  return hideSecrets({ deletionMode: 'DELETE', onlyApplyOncePerTenant: false, runnerRef: null, dependencyDefinitionRefs: [], permissions: [], ...spec, inputs });
+}
+
 export function encodeVersion(version: DefinitionVersion, apiVersion: string, baseUrl: string) {
-  const inputs = Object.fromEntries(Object.entries(version.spec.inputs).map(([key, input]) => [key, { ...input, defaultValue: input.defaultValue ?? null }]));
   return {
     apiVersion,
     kind: 'meshBuildingBlockDefinitionVersion',
     metadata: { uuid: version.uuid, ownedByWorkspace: version.ownedByWorkspace, createdOn: version.createdOn },
-    spec: hideSecrets({ deletionMode: 'DELETE', onlyApplyOncePerTenant: false, runnerRef: null, dependencyDefinitionRefs: [], permissions: [], ...version.spec, inputs }),
+    spec: versionView(version.spec),
     _links: {
       self: { href: `${baseUrl}${DEFINITION_VERSIONS_PATH}/${version.uuid}` },
       buildingBlockDefinition: { href: `${baseUrl}/api/meshobjects/meshbuildingblockdefinitions/${version.definitionUuid}` },
