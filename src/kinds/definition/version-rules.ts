@@ -71,7 +71,7 @@ export function manualOutputType(type: ValueType): OutputType {
  */
 export function deriveManualOutputs(inputs: Record<string, VersionInput>, sent: Record<string, VersionOutput>): Record<string, VersionOutput> {
   for (const [key, output] of Object.entries(sent)) {
-    const input = inputs[key];
+    const input = Object.hasOwn(inputs, key) ? inputs[key] : undefined;
     if (!input) throw badRequest(`spec.outputs.${key}: a manual version's outputs mirror its inputs; there is no input "${key}"`);
     if (output.type !== undefined && output.type !== manualOutputType(input.type as ValueType)) {
       throw badRequest(`spec.outputs.${key}.type: must be ${manualOutputType(input.type as ValueType)} for the ${input.type} input "${key}"`);
