@@ -16,6 +16,8 @@ import { platformRoutes } from './kinds/platform/routes.js';
 import { tenantRoutes } from './kinds/tenant/routes.js';
 import { importRoutes } from './import/routes.js';
 import { definitionRoutes } from './kinds/definition/routes.js';
+import { blockRoutes } from './kinds/block/routes.js';
+import { runRoutes } from './runs/routes.js';
 import { createServices } from './services.js';
 import { createLogger } from './logging.js';
 import { openDatabase, type Database } from './store/database.js';
@@ -32,7 +34,7 @@ export interface RunningServer {
 }
 
 /** Every route module, in registration order. */
-const ROUTES = [healthRoutes, loginRoutes, indexRoutes, apiKeyRoutes, apiUserRoutes, workspaceRoutes, projectRoutes, locationRoutes, platformRoutes, tenantRoutes, definitionRoutes, importRoutes];
+const ROUTES = [healthRoutes, loginRoutes, indexRoutes, apiKeyRoutes, apiUserRoutes, workspaceRoutes, projectRoutes, locationRoutes, platformRoutes, tenantRoutes, definitionRoutes, blockRoutes, runRoutes, importRoutes];
 
 export interface StartOptions {
   logDestination?: DestinationStream;

@@ -27,6 +27,12 @@ import { AuthorizedDefinitionService } from './kinds/definition/authorized-servi
 import { DefinitionService } from './kinds/definition/service.js';
 import { DefinitionStore } from './kinds/definition/store.js';
 import { RunnerStore } from './kinds/runner/store.js';
+import { AuthorizedBlockService } from './kinds/block/authorized-service.js';
+import { BlockService } from './kinds/block/service.js';
+import { BlockLifecycle } from './runs/lifecycle.js';
+import { Repositories } from './store/repositories.js';
+import { AuthorizedRunService } from './runs/authorized-service.js';
+import { RunService } from './runs/service.js';
 
 /** The service graph: plain services, their authorized wrappers, identity. Built once per process. */
 export interface Services {
@@ -45,6 +51,10 @@ export interface Services {
   tenants: AuthorizedTenantService;
   definitionService: DefinitionService;
   definitions: AuthorizedDefinitionService;
+  repositories: Repositories;
+  lifecycle: BlockLifecycle;
+  blocks: AuthorizedBlockService;
+  runs: AuthorizedRunService;
 }
 
 export async function createServices(config: Config, database: Database, log: Logger): Promise<Services> {
@@ -57,7 +67,12 @@ export async function createServices(config: Config, database: Database, log: Lo
   const locationService = new LocationService(new LocationStore(db), workspaceService);
   const platformService = new PlatformService(new PlatformStore(db), workspaceService, locationService, secrets);
   const tenantService = new TenantService(new TenantStore(db), workspaceService, projectService, platformService);
-  const definitionService = new DefinitionService(new DefinitionStore(db), workspaceService, new RunnerStore(db), secrets);
+  const runnerStore = new RunnerStore(db);
+  const definitionService = new DefinitionService(new DefinitionStore(db), workspaceService, runnerStore, secrets);
+  const repositories = new Repositories(db, database.dialect);
+  const lifecycle = new BlockLifecycle(secrets);
+  const blockService = new BlockService(repositories, lifecycle, workspaceService, tenantService, definitionService, secrets);
+  const runService = new RunService(repositories, lifecycle, runnerStore, secrets, tokens, config.runTimeoutSeconds);
   const apiKeyService = new ApiKeyService(new ApiKeyStore(db), secrets, workspaceService);
   workspaceService.onDeleted((name) => apiKeyService.forgetWorkspace(name));
   const apiUsers = new ApiUserService(db);
@@ -77,5 +92,9 @@ export async function createServices(config: Config, database: Database, log: Lo
     tenants: new AuthorizedTenantService(tenantService),
     definitionService,
     definitions: new AuthorizedDefinitionService(definitionService),
+    repositories,
+    lifecycle,
+    blocks: new AuthorizedBlockService(blockService, definitionService),
+    runs: new AuthorizedRunService(runService, runnerStore),
   };
 }

@@ -5,6 +5,9 @@ import type { ApiUserService } from '../kinds/apiuser/service.js';
 import type { Principal } from './principal.js';
 import type { TokenService } from './tokens.js';
 
+/** Subject of run tokens: `run:<run uuid>` (issued when a runner claims the run). */
+export const RUN_TOKEN_PREFIX = 'run:';
+
 /**
  * Turns an Authorization header into a Principal or a 401 (spec 5.1): `Bearer <token>` of an API key
  * (a JWT from our token endpoint), or `Basic` credentials of an API user.
@@ -32,6 +35,7 @@ export class Authenticator {
   private async bearer(token: string): Promise<Principal> {
     const claims = token === '' ? undefined : await this.tokens.verify(token);
     if (!claims) throw unauthorized('the access token is invalid or expired');
+    if (claims.subject.startsWith(RUN_TOKEN_PREFIX)) return { type: 'runToken', id: claims.subject, runUuid: claims.subject.slice(RUN_TOKEN_PREFIX.length) };
     const key = await this.apiKeys.findActive(claims.subject);
     if (!key) throw unauthorized('the API key of this token no longer exists or has expired');
     let principal = this.principals.get(key);

@@ -68,3 +68,9 @@ export function isAllowedAsManager(principal: Principal, code: string, managingW
       return principal.permissions.has(`ADM_${code}`) || (principal.permissions.has(`MANAGED_${code}`) && principal.workspace === managingWorkspace);
   }
 }
+
+/** Whether the principal holds `ADM_<code>` or `MANAGED_<code>` at all (route-level checks, indexes). */
+export function holdsManaged(principal: Principal, code: string): boolean {
+  if (principal.type === 'apiUser') return true;
+  return principal.type === 'apiKey' && (principal.permissions.has(`ADM_${code}`) || principal.permissions.has(`MANAGED_${code}`));
+}

@@ -98,7 +98,8 @@ export class TokenService {
     this.signer = signer ?? this.signer;
   }
 
-  async issue(subject: string): Promise<IssuedToken> {
+  /** A token for `subject`; `ttlSeconds` overrides the configured lifetime (run tokens live as long as runs). */
+  async issue(subject: string, ttlSeconds: number = this.ttlSeconds): Promise<IssuedToken> {
     if (!this.signer?.privateKey || Date.now() - this.signer.createdOn > ROTATE_AFTER_MS) await this.rotate();
     const signer = this.signer!;
     const now = Math.floor(Date.now() / 1000);
@@ -108,10 +109,10 @@ export class TokenService {
       .setAudience(AUDIENCE)
       .setSubject(subject)
       .setIssuedAt(now)
-      .setExpirationTime(now + this.ttlSeconds)
+      .setExpirationTime(now + ttlSeconds)
       .setJti(randomUUID())
       .sign(signer.privateKey!);
-    return { access_token: token, expires_in: this.ttlSeconds };
+    return { access_token: token, expires_in: ttlSeconds };
   }
 
   /** The claims of a valid, unexpired token of ours, or undefined. */

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { isAdmin, isAdminFor, isAllowed } from '../auth/policy.js';
+import { holdsManaged, isAdmin, isAdminFor, isAllowed } from '../auth/policy.js';
 import { forbidden, tooManyRequests } from '../errors.js';
 import type { Services } from '../services.js';
 import type { Logger } from 'pino';
@@ -43,6 +43,7 @@ const accessOf = (request: FastifyRequest): RouteAccess => request.routeOptions.
 export function mayCall(request: FastifyRequest, access: RouteAccess): boolean {
   if (access === 'public' || access === 'authenticated') return true;
   if (access === 'admin') return isAdmin(request.principal);
+  if ('managed' in access) return holdsManaged(request.principal, access.managed);
   return access.adminOnly ? isAdminFor(request.principal, access.resource, access.action) : isAllowed(request.principal, access.resource, access.action);
 }
 
@@ -52,7 +53,7 @@ export async function createApp(config: Config, tls: TlsMaterial, database: Data
     https: { cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' },
     bodyLimit: config.bodyLimitBytes,
     // Path ids go up to a full tenant name: four 255-character identifiers and three dots.
-    maxParamLength: 1100,
+    routerOptions: { maxParamLength: 1100 },
     // Slow or stalled clients cannot hold a connection forever.
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
@@ -120,6 +121,7 @@ export async function createApp(config: Config, tls: TlsMaterial, database: Data
     const access = accessOf(request);
     if (mayCall(request, access)) return;
     if (access === 'admin') throw forbidden("you don't have sufficient permissions: only API users and keys with admin (ADM_) permissions may call this");
+    if (typeof access === 'object' && 'managed' in access) throw forbidden(`you don't have sufficient permissions: MANAGED_${access.managed} or ADM_${access.managed} is required`);
     if (typeof access === 'object') throw forbidden(`you don't have sufficient permissions: ${access.adminOnly ? 'ADM_' : ''}${access.resource}_${access.action} is required`);
   });
 

@@ -4,10 +4,10 @@ import type { Negotiated, RouteMedia } from './negotiation.js';
 
 /**
  * Who may call a route: nobody needs credentials (`public`), any authenticated caller, an admin (API
- * users and keys with admin permissions), or a caller holding the permission in some workspace (the
- * fine-grained, per-object rules live in services).
+ * users and keys with admin permissions), a caller holding the permission in some workspace, or one
+ * holding the `MANAGED_`/`ADM_` form of a code (runs). The per-object rules live in services.
  */
-export type RouteAccess = 'public' | 'authenticated' | 'admin' | { resource: Resource; action: Action; adminOnly?: boolean };
+export type RouteAccess = 'public' | 'authenticated' | 'admin' | { resource: Resource; action: Action; adminOnly?: boolean } | { managed: string };
 
 /** What routes declare in `config` and what hooks attach to requests. */
 declare module 'fastify' {

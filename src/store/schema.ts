@@ -108,6 +108,79 @@ export interface DefinitionVersionTable {
   created_on: string;
 }
 
+export interface BuildingBlockTable {
+  uuid: string;
+  workspace: string;
+  project: string | null;
+  tenant_uuid: string | null;
+  /** `<platform>.<location>` of the tenant (platforms never move). */
+  platform_identifier: string | null;
+  target_kind: string;
+  definition_uuid: string;
+  /** The definition's workspace (definitions never move): the managedBy filters. */
+  definition_owner: string;
+  version_uuid: string;
+  version_number: number;
+  display_name: string;
+  status: string;
+  once_per_tenant: string | null;
+  force_purge: number;
+  marked_for_deletion_on: string | null;
+  marked_for_deletion_by: string | null;
+  latest_run_uuid: string | null;
+  /** Inputs (sensitive ones sealed), parents and the target as sent. */
+  document: string;
+  /** `[{key, value, valueType, isSensitive?}]`, sensitive values sealed. */
+  outputs: string;
+  created_on: string;
+  created_by: string;
+}
+
+export interface BuildingBlockParentTable {
+  block_uuid: string;
+  parent_uuid: string;
+}
+
+export interface RunTable {
+  uuid: string;
+  block_uuid: string;
+  run_number: number;
+  behavior: string;
+  status: string;
+  runner_uuid: string;
+  definition_uuid: string;
+  definition_owner: string;
+  workspace: string;
+  node_id: string | null;
+  /** What the runner needs, resolved when the run was created (sensitive values sealed). */
+  document: string;
+  outputs: string;
+  created_on: string;
+  claimed_on: string | null;
+  ended_on: string | null;
+  updated_on: string;
+}
+
+export interface RunSourceTable {
+  run_uuid: string;
+  source_id: string;
+  document: string;
+  created_on: string;
+}
+
+export interface RunStepTable {
+  run_uuid: string;
+  source_id: string;
+  step_id: string;
+  position: number;
+  display_name: string;
+  status: string;
+  user_message: string | null;
+  system_message: string | null;
+  outputs: string;
+  updated_on: string;
+}
+
 export interface Tables {
   api_keys: ApiKeyTable;
   api_users: ApiUserTable;
@@ -120,4 +193,9 @@ export interface Tables {
   runners: RunnerTable;
   definitions: DefinitionTable;
   definition_versions: DefinitionVersionTable;
+  building_blocks: BuildingBlockTable;
+  building_block_parents: BuildingBlockParentTable;
+  runs: RunTable;
+  run_sources: RunSourceTable;
+  run_steps: RunStepTable;
 }

@@ -9,7 +9,7 @@ import type { Definition, DefinitionVersion, VersionSummary } from './model.js';
 import type { VersionSpec } from './wire/version-schema.js';
 
 /** What keeps a definition from being deleted (building blocks add themselves here). */
-export const DEFINITION_DEPENDENTS: Dependent[] = [];
+export const DEFINITION_DEPENDENTS: Dependent[] = [{ kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['definition_uuid'] }];
 
 export interface DefinitionFilter {
   ownedBy?: string;

@@ -7,7 +7,7 @@ import { parseDocument, serializeDocument } from '../document.js';
 import type { Tenant, TenantDeletionState } from './model.js';
 
 /** What keeps a tenant from being deleted (building blocks add themselves here). */
-export const TENANT_DEPENDENTS: Dependent[] = [];
+export const TENANT_DEPENDENTS: Dependent[] = [{ kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['tenant_uuid'] }];
 
 const PLATFORM_COLUMNS = ['platforms.name as platform_name', 'platforms.location as platform_location', 'platforms.platform_type as platform_type'] as const;
 

@@ -13,6 +13,7 @@ export const WORKSPACE_DEPENDENTS: Dependent[] = [
   { kind: 'meshLocations', table: 'locations', columns: ['owned_by_workspace'] },
   { kind: 'meshBuildingBlockDefinitions', table: 'definitions', columns: ['owned_by_workspace'] },
   { kind: 'meshBuildingBlockRunners', table: 'runners', columns: ['owned_by_workspace'] },
+  { kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['workspace'] },
 ];
 
 const toModel = (row: Selectable<WorkspaceTable>): Workspace => ({ name: row.name, createdOn: row.created_on, document: parseDocument(row.document) });

@@ -4,12 +4,14 @@ import type { Tables } from '../schema.js';
 import * as m0001 from './0001_identity.js';
 import * as m0002 from './0002_structure.js';
 import * as m0003 from './0003_definitions.js';
+import * as m0004 from './0004_blocks.js';
 
 /** Versioned migrations, applied in name order at start. Never edit a released one: add a new file. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_identity': m0001,
   '0002_structure': m0002,
   '0003_definitions': m0003,
+  '0004_blocks': m0004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

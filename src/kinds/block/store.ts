@@ -1,0 +1,152 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { PageRequest } from '../../http/paging.js';
+import { fetchPage } from '../../store/paged.js';
+import type { BuildingBlockTable, Tables } from '../../store/schema.js';
+import type { Block, BlockStatus, ParentRef, SentTargetRef, TargetKind, ValueRow } from './model.js';
+
+/** Every list filter of spec endpoints 4 and 9, each served by an index of 0004_blocks. */
+export interface BlockFilter {
+  workspace?: string;
+  project?: string;
+  platformIdentifier?: string;
+  displayName?: string;
+  definitionName?: string;
+  definitionUuid?: string;
+  versionNumber?: number;
+  versionUuid?: string;
+  tenantUuid?: string;
+  targetKind?: TargetKind;
+  status?: BlockStatus;
+  definitionOwner?: string;
+}
+
+interface BlockDocument {
+  inputs: ValueRow[];
+  parents: ParentRef[];
+  targetRef?: SentTargetRef;
+}
+
+function toModel(row: Selectable<BuildingBlockTable>): Block {
+  const document = JSON.parse(row.document) as BlockDocument;
+  return {
+    uuid: row.uuid,
+    workspace: row.workspace,
+    targetKind: row.target_kind as TargetKind,
+    ...(row.tenant_uuid !== null ? { tenant: { uuid: row.tenant_uuid, project: row.project!, platformIdentifier: row.platform_identifier! } } : {}),
+    definitionUuid: row.definition_uuid,
+    definitionOwner: row.definition_owner,
+    versionUuid: row.version_uuid,
+    versionNumber: Number(row.version_number),
+    displayName: row.display_name,
+    status: row.status as BlockStatus,
+    forcePurge: Boolean(row.force_purge),
+    ...(row.marked_for_deletion_on !== null ? { markedForDeletionOn: row.marked_for_deletion_on } : {}),
+    ...(row.marked_for_deletion_by !== null ? { markedForDeletionBy: row.marked_for_deletion_by } : {}),
+    ...(row.latest_run_uuid !== null ? { latestRunUuid: row.latest_run_uuid } : {}),
+    createdOn: row.created_on,
+    createdBy: row.created_by,
+    inputs: document.inputs,
+    parents: document.parents,
+    outputs: JSON.parse(row.outputs) as ValueRow[],
+    ...(document.targetRef ? { targetRef: document.targetRef } : {}),
+  };
+}
+
+function toRow(block: Block, oncePerTenant: string | null): BuildingBlockTable {
+  const document: BlockDocument = { inputs: block.inputs, parents: block.parents, ...(block.targetRef ? { targetRef: block.targetRef } : {}) };
+  return {
+    uuid: block.uuid,
+    workspace: block.workspace,
+    project: block.tenant?.project ?? null,
+    tenant_uuid: block.tenant?.uuid ?? null,
+    platform_identifier: block.tenant?.platformIdentifier ?? null,
+    target_kind: block.targetKind,
+    definition_uuid: block.definitionUuid,
+    definition_owner: block.definitionOwner,
+    version_uuid: block.versionUuid,
+    version_number: block.versionNumber,
+    display_name: block.displayName,
+    status: block.status,
+    once_per_tenant: oncePerTenant,
+    force_purge: block.forcePurge ? 1 : 0,
+    marked_for_deletion_on: block.markedForDeletionOn ?? null,
+    marked_for_deletion_by: block.markedForDeletionBy ?? null,
+    latest_run_uuid: block.latestRunUuid ?? null,
+    document: JSON.stringify(document),
+    outputs: JSON.stringify(block.outputs),
+    created_on: block.createdOn,
+    created_by: block.createdBy,
+  };
+}
+
+export class BlockStore {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  /** Inserts the block and its parent links (the caller holds the transaction). */
+  async insert(block: Block, oncePerTenant: boolean): Promise<void> {
+    await this.db.insertInto('building_blocks').values(toRow(block, oncePerTenant ? block.definitionUuid : null)).execute();
+    for (const parent of block.parents) await this.db.insertInto('building_block_parents').values({ block_uuid: block.uuid, parent_uuid: parent.buildingBlockUuid }).execute();
+  }
+
+  async find(uuid: string): Promise<Block | undefined> {
+    const row = await this.db.selectFrom('building_blocks').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+    return row ? toModel(row) : undefined;
+  }
+
+  async findMany(uuids: readonly string[]): Promise<Block[]> {
+    if (uuids.length === 0) return [];
+    const rows = await this.db.selectFrom('building_blocks').selectAll().where('uuid', 'in', [...uuids]).execute();
+    return rows.map(toModel);
+  }
+
+  async list(filter: BlockFilter, page: PageRequest): Promise<{ items: Block[]; total: number }> {
+    let query = this.db.selectFrom('building_blocks');
+    if (filter.workspace !== undefined) query = query.where('workspace', '=', filter.workspace);
+    if (filter.project !== undefined) query = query.where('project', '=', filter.project);
+    if (filter.platformIdentifier !== undefined) query = query.where('platform_identifier', '=', filter.platformIdentifier);
+    if (filter.displayName !== undefined) query = query.where('display_name', '=', filter.displayName);
+    if (filter.definitionUuid !== undefined) query = query.where('definition_uuid', '=', filter.definitionUuid);
+    if (filter.definitionName !== undefined) {
+      const name = filter.definitionName;
+      query = query.where('definition_uuid', 'in', (eb) => eb.selectFrom('definitions').select('uuid').where('display_name', '=', name));
+    }
+    if (filter.versionNumber !== undefined) query = query.where('version_number', '=', filter.versionNumber);
+    if (filter.versionUuid !== undefined) query = query.where('version_uuid', '=', filter.versionUuid);
+    if (filter.tenantUuid !== undefined) query = query.where('tenant_uuid', '=', filter.tenantUuid);
+    if (filter.targetKind !== undefined) query = query.where('target_kind', '=', filter.targetKind);
+    if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+    if (filter.definitionOwner !== undefined) query = query.where('definition_owner', '=', filter.definitionOwner);
+    const { rows, total } = await fetchPage(query, (q) => q.selectAll().orderBy('created_on').orderBy('uuid'), page);
+    return { items: rows.map(toModel), total };
+  }
+
+  /** Everything but identity, target and creation (which never change). */
+  async update(block: Block): Promise<void> {
+    const { uuid, created_on: _c, created_by: _b, once_per_tenant: _o, workspace: _w, project: _p, tenant_uuid: _t, platform_identifier: _pi, target_kind: _k, ...rest } = toRow(block, null);
+    await this.db.updateTable('building_blocks').set(rest).where('uuid', '=', uuid).execute();
+  }
+
+  async setStatus(uuid: string, status: BlockStatus, latestRunUuid?: string): Promise<void> {
+    await this.db
+      .updateTable('building_blocks')
+      .set({ status, ...(latestRunUuid ? { latest_run_uuid: latestRunUuid } : {}) })
+      .where('uuid', '=', uuid)
+      .execute();
+  }
+
+  /** Blocks naming this one as a parent. */
+  async children(uuid: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('building_block_parents').select('block_uuid').where('parent_uuid', '=', uuid).execute();
+    return rows.map((row) => row.block_uuid);
+  }
+
+  async replaceParents(uuid: string, parents: readonly ParentRef[]): Promise<void> {
+    await this.db.deleteFrom('building_block_parents').where('block_uuid', '=', uuid).execute();
+    for (const parent of parents) await this.db.insertInto('building_block_parents').values({ block_uuid: uuid, parent_uuid: parent.buildingBlockUuid }).execute();
+  }
+
+  async delete(uuid: string): Promise<void> {
+    await this.db.deleteFrom('building_block_parents').where('block_uuid', '=', uuid).execute();
+    await this.db.deleteFrom('building_blocks').where('uuid', '=', uuid).execute();
+  }
+}

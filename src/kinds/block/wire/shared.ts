@@ -1,0 +1,52 @@
+import { Type } from '@sinclair/typebox';
+import { hideSecrets } from '../../../crypto/secret-values.js';
+import { badRequest } from '../../../errors.js';
+import { StringEnum } from '../../../http/validation.js';
+import { Uuid } from '../../../http/wire-schemas.js';
+import { VALUE_TYPES } from '../../definition/enums.js';
+import { InputKey } from '../../definition/wire/version-schema.js';
+import type { Block, BlockRequest, SentInputs, ValueRow } from '../model.js';
+
+/** What v1 and v2-preview share on the wire: input rows, parents, output rows. */
+export const BLOCKS_PATH = '/api/meshobjects/meshbuildingblocks';
+
+export const InputRowSchema = Type.Object({ key: InputKey, value: Type.Optional(Type.Unknown()), valueType: Type.Optional(StringEnum(VALUE_TYPES)) });
+export const KeyedInputSchema = Type.Object({ value: Type.Optional(Type.Unknown()), valueType: Type.Optional(StringEnum(VALUE_TYPES)), isSensitive: Type.Optional(Type.Boolean()) });
+export const ParentSchema = Type.Object({ buildingBlockUuid: Uuid, definitionUuid: Type.Optional(Uuid) });
+
+type Row = { key: string; value?: unknown; valueType?: (typeof VALUE_TYPES)[number] };
+
+/** Spec-form rows, or the keyed form real clients send (COMPAT §1 "Colliding forms"). */
+export function decodeInputs(inputs: Row[] | SentInputs): SentInputs {
+  if (!Array.isArray(inputs)) return inputs;
+  const byKey: SentInputs = {};
+  inputs.forEach((row, index) => {
+    if (Object.hasOwn(byKey, row.key)) throw badRequest(`spec.inputs[${index}].key: "${row.key}" is given twice`);
+    byKey[row.key] = { value: row.value, ...(row.valueType ? { valueType: row.valueType } : {}) };
+  });
+  return byKey;
+}
+
+/** Parents from `parentBuildingBlocks` and/or TF's `parentBuildingBlockRefs`; both sent must agree. */
+export function decodeParents(parents: { buildingBlockUuid: string; definitionUuid?: string }[] | undefined, refs: { uuid: string }[] | undefined): BlockRequest['parents'] {
+  if (parents === undefined && refs === undefined) throw badRequest('spec.parentBuildingBlocks: required (send [] when there are none)');
+  if (parents !== undefined && refs !== undefined) {
+    const a = parents.map((p) => p.buildingBlockUuid.toLowerCase()).sort();
+    const b = refs.map((r) => r.uuid.toLowerCase()).sort();
+    if (a.join() !== b.join()) throw badRequest('spec.parentBuildingBlockRefs: names other blocks than spec.parentBuildingBlocks');
+  }
+  return parents ?? refs!.map((ref) => ({ buildingBlockUuid: ref.uuid }));
+}
+
+/** Rows as responses show them: values as stored, secrets as `{hash}`. */
+export const encodeRows = (rows: ValueRow[]) => rows.map((row) => hideSecrets({ ...row, isSensitive: row.isSensitive ?? false }));
+
+export const blockLinks = (block: Block, baseUrl: string, showPurge: boolean) => ({
+  self: { href: `${baseUrl}${BLOCKS_PATH}/${block.uuid}` },
+  ...(showPurge ? { forcePurge: { href: `${baseUrl}${BLOCKS_PATH}/${block.uuid}/purge` } } : {}),
+});
+
+export const deletionMetadata = (block: Block) => ({
+  ...(block.markedForDeletionOn ? { markedForDeletionOn: block.markedForDeletionOn } : {}),
+  ...(block.markedForDeletionBy ? { markedForDeletionBy: block.markedForDeletionBy } : {}),
+});

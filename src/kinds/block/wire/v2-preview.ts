@@ -1,0 +1,73 @@
+import { Type } from '@sinclair/typebox';
+import { badRequest } from '../../../errors.js';
+import { compileDecoder } from '../../../http/validation.js';
+import { Identifier, KindOf, NonEmptyShortString, Uuid } from '../../../http/wire-schemas.js';
+import type { Block, BlockRequest, BlockUpdate, SentTargetRef } from '../model.js';
+import { blockLinks, decodeInputs, decodeParents, deletionMetadata, encodeRows, InputRowSchema, KeyedInputSchema, ParentSchema } from './shared.js';
+
+/** meshBuildingBlock v2-preview (spec §2.5): tenant or workspace targets, the version named by uuid. */
+const Inputs = Type.Union([Type.Array(InputRowSchema, { maxItems: 500 }), Type.Record(Type.String({ maxLength: 255 }), KeyedInputSchema, { maxProperties: 500 })]);
+const Spec = Type.Object({
+  displayName: NonEmptyShortString,
+  buildingBlockDefinitionVersionRef: Type.Object({ uuid: Uuid, kind: KindOf('meshBuildingBlockDefinitionVersion') }),
+  targetRef: Type.Object({ kind: Type.Union([Type.Literal('meshTenant'), Type.Literal('meshWorkspace')]), uuid: Type.Optional(Uuid), identifier: Type.Optional(Identifier), name: Type.Optional(Identifier) }),
+  inputs: Type.Optional(Inputs),
+  parentBuildingBlocks: Type.Optional(Type.Array(ParentSchema, { maxItems: 100 })),
+  parentBuildingBlockRefs: Type.Optional(Type.Array(Type.Object({ uuid: Uuid, kind: KindOf('meshBuildingBlock') }), { maxItems: 100 })),
+});
+const decodeBody = compileDecoder(Type.Object({ kind: KindOf('meshBuildingBlock'), spec: Spec }));
+
+function decodeTarget(ref: { kind: 'meshTenant' | 'meshWorkspace'; uuid?: string; identifier?: string; name?: string }): Pick<BlockRequest, 'target' | 'targetRef'> {
+  if (ref.kind === 'meshTenant') {
+    if (ref.uuid === undefined) throw badRequest('spec.targetRef.uuid: required for a meshTenant target');
+    return { target: { tenantUuid: ref.uuid.toLowerCase() }, targetRef: { kind: 'meshTenant', uuid: ref.uuid } };
+  }
+  const identifier = ref.identifier ?? ref.name;
+  if (identifier === undefined) throw badRequest('spec.targetRef.identifier: required for a meshWorkspace target');
+  if (ref.identifier !== undefined && ref.name !== undefined && ref.identifier !== ref.name) throw badRequest('spec.targetRef: identifier and name differ');
+  const sent: SentTargetRef = ref.identifier !== undefined ? { kind: 'meshWorkspace', identifier } : { kind: 'meshWorkspace', name: identifier };
+  return { target: { workspace: identifier }, targetRef: sent };
+}
+
+export function decodeBlockV2(body: unknown): BlockRequest {
+  const { spec } = decodeBody(body);
+  return {
+    ...decodeTarget(spec.targetRef),
+    version: { uuid: spec.buildingBlockDefinitionVersionRef.uuid.toLowerCase() },
+    displayName: spec.displayName,
+    inputs: decodeInputs(spec.inputs ?? []),
+    parents: decodeParents(spec.parentBuildingBlocks, spec.parentBuildingBlockRefs),
+  };
+}
+
+/** A PUT names what it changes; parents only matter with a version change (COMPAT §9). */
+export function decodeBlockUpdateV2(body: unknown): BlockUpdate & { request: BlockRequest } {
+  const request = decodeBlockV2(body);
+  return { request, displayName: request.displayName, inputs: request.inputs, versionUuid: (request.version as { uuid: string }).uuid, parents: request.parents };
+}
+
+export function encodeBlockV2(block: Block, baseUrl: string, showPurge: boolean) {
+  const targetRef: SentTargetRef = block.targetRef ?? (block.tenant ? { kind: 'meshTenant', uuid: block.tenant.uuid } : { kind: 'meshWorkspace', identifier: block.workspace });
+  return {
+    apiVersion: 'v2-preview',
+    kind: 'meshBuildingBlock',
+    metadata: { uuid: block.uuid, ownedByWorkspace: block.workspace, createdOn: block.createdOn, ...deletionMetadata(block) },
+    spec: {
+      displayName: block.displayName,
+      buildingBlockDefinitionVersionRef: { kind: 'meshBuildingBlockDefinitionVersion', uuid: block.versionUuid },
+      targetRef,
+      inputs: encodeRows(block.inputs),
+      parentBuildingBlocks: block.parents,
+      parentBuildingBlockRefs: block.parents.map((parent) => ({ kind: 'meshBuildingBlock', uuid: parent.buildingBlockUuid })),
+    },
+    status: {
+      status: block.status,
+      outputs: encodeRows(block.outputs),
+      forcePurge: block.forcePurge,
+      lifecycle: { state: block.markedForDeletionOn ? 'MARKED_FOR_DELETION' : 'ACTIVE' },
+      latestRunUuid: block.latestRunUuid ?? null,
+      latestDryRunUuid: null,
+    },
+    _links: { ...blockLinks(block, baseUrl, showPurge), ...(block.tenant ? { meshtenant: { href: `${baseUrl}/api/meshobjects/meshtenants/${block.tenant.uuid}` } } : {}) },
+  };
+}

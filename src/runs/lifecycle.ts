@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import type { SecretBox } from '../crypto/secret-box.js';
+import { isSealedSecret, sealSecrets } from '../crypto/secret-values.js';
+import { nativeValue, missingInputState } from '../kinds/block/block-inputs.js';
+import type { Block, BlockStatus, ValueRow } from '../kinds/block/model.js';
+import { IMPLEMENTATIONS, type ImplementationType, type ValueType } from '../kinds/definition/enums.js';
+import type { DefinitionVersion } from '../kinds/definition/model.js';
+import { sharedRunnerFor } from '../kinds/runner/shared-runners.js';
+import type { Repositories } from '../store/repositories.js';
+import { isUuid } from '../http/validation.js';
+import { isFinal, type ResolvedInput, type Run, type RunBehavior, type RunStatus } from './model.js';
+
+/**
+ * The building block lifecycle (spec §3.1, issues 6 and 7): what a block waits for, when its runs
+ * start, and how a run's end moves the block on. Every method runs inside the caller's transaction
+ * (`tx`), so a block never exists without the run its status promises.
+ */
+export class BlockLifecycle {
+  constructor(private readonly secrets: SecretBox) {}
+
+  /** The version a block uses (it exists: blocks hold a foreign key to it). */
+  async versionOf(tx: Repositories, block: Pick<Block, 'versionUuid'>): Promise<DefinitionVersion> {
+    return (await tx.definitions.findVersion(block.versionUuid))!;
+  }
+
+  /**
+   * Parents not all SUCCEEDED → WAITING_FOR_DEPENDENT_INPUT; a required operator or user input
+   * without value → WAITING_FOR_OPERATOR_INPUT / WAITING_FOR_USER_INPUT; else an APPLY run starts.
+   */
+  async advance(tx: Repositories, block: Block, reason: string): Promise<BlockStatus> {
+    const version = await this.versionOf(tx, block);
+    const parents = await tx.blocks.findMany(block.parents.map((parent) => parent.buildingBlockUuid));
+    let waiting: BlockStatus | undefined;
+    if (parents.length < block.parents.length || parents.some((parent) => parent.status !== 'SUCCEEDED')) waiting = 'WAITING_FOR_DEPENDENT_INPUT';
+    else waiting = missingInputState(version.spec, block.inputs);
+    if (waiting) {
+      await tx.blocks.setStatus(block.uuid, waiting);
+      return waiting;
+    }
+    await this.startRun(tx, block, version, 'APPLY', reason);
+    return 'PENDING';
+  }
+
+  /** A new run of the block, bound to its version's runner (or the shared one), waiting to be claimed. */
+  async startRun(tx: Repositories, block: Block, version: DefinitionVersion, behavior: RunBehavior, reason: string): Promise<Run> {
+    const now = new Date().toISOString();
+    const implementationType = version.spec.implementation.type as ImplementationType;
+    const runnerUuid = version.spec.runnerRef?.uuid ?? sharedRunnerFor(IMPLEMENTATIONS[implementationType].runnerType)!.uuid;
+    const run: Run = {
+      uuid: randomUUID(),
+      blockUuid: block.uuid,
+      runNumber: await tx.runs.nextRunNumber(block.uuid),
+      behavior,
+      status: 'PENDING',
+      runnerUuid,
+      definitionUuid: block.definitionUuid,
+      definitionOwner: block.definitionOwner,
+      workspace: block.workspace,
+      createdOn: now,
+      updatedOn: now,
+      snapshot: {
+        buildingBlock: {
+          uuid: block.uuid,
+          spec: {
+            displayName: block.displayName,
+            workspaceIdentifier: block.workspace,
+            ...(block.tenant ? { projectIdentifier: block.tenant.project, fullPlatformIdentifier: block.tenant.platformIdentifier } : {}),
+            inputs: await this.resolveInputs(tx, block, version),
+            parentBuildingBlocks: block.parents,
+          },
+        },
+        buildingBlockDefinition: {
+          uuid: block.definitionUuid,
+          spec: { workspaceIdentifier: block.definitionOwner, version: version.spec.versionNumber, implementation: version.spec.implementation },
+        },
+        // API keys are known by their uuid (client id), API users by name.
+        trigger: { reason, author: { identifier: block.createdBy, type: isUuid(block.createdBy) ? 'ApiKey' : 'ApiUser' } },
+      },
+      outputs: {},
+    };
+    await tx.runs.insert(run);
+    await tx.blocks.setStatus(block.uuid, 'PENDING', run.uuid);
+    return run;
+  }
+
+  /**
+   * Every input of the version with its value (COMPAT §10): user and operator values or defaults,
+   * static arguments, parent outputs, tenant and workspace identifiers. Inputs without a value are
+   * left out (no `null` ever reaches a runner); sensitive values stay sealed until a runner claims.
+   */
+  private async resolveInputs(tx: Repositories, block: Block, version: DefinitionVersion): Promise<ResolvedInput[]> {
+    const rows = new Map(block.inputs.map((row) => [row.key, row]));
+    const parents = await tx.blocks.findMany(block.parents.map((parent) => parent.buildingBlockUuid));
+    const tenant = block.tenant ? await tx.tenants.find(block.tenant.uuid) : undefined;
+    const resolved: ResolvedInput[] = [];
+    for (const [key, input] of Object.entries(version.spec.inputs)) {
+      let value: unknown;
+      switch (input.assignmentType) {
+        case 'USER_INPUT':
+        case 'PLATFORM_OPERATOR_MANUAL_INPUT':
+          value = rows.has(key) ? rows.get(key)!.value : input.defaultValue;
+          break;
+        case 'STATIC':
+          value = input.argument;
+          break;
+        case 'BUILDING_BLOCK_OUTPUT': {
+          const argument = String(input.argument);
+          const dot = argument.indexOf('.');
+          const parent = parents.find((p) => p.definitionUuid === argument.slice(0, dot).toLowerCase());
+          value = parent?.outputs.find((output: ValueRow) => output.key === argument.slice(dot + 1))?.value;
+          break;
+        }
+        case 'PLATFORM_TENANT_ID':
+          value = tenant?.platformTenantId;
+          break;
+        case 'MESHSTACK_TENANT_UUID':
+          value = tenant?.uuid;
+          break;
+        case 'WORKSPACE_IDENTIFIER':
+          value = block.workspace;
+          break;
+        case 'PROJECT_IDENTIFIER':
+          value = block.tenant?.project;
+          break;
+        case 'FULL_PLATFORM_IDENTIFIER':
+          value = block.tenant?.platformIdentifier;
+          break;
+        case 'TENANT_BUILDING_BLOCK_UUID':
+          value = block.uuid;
+          break;
+        case 'AUTHOR':
+          value = block.createdBy;
+          break;
+        case 'USER_PERMISSIONS':
+          value = '[]';
+          break;
+      }
+      if (value === undefined || value === null) continue;
+      const sealed = isSealedSecret(value);
+      const isSensitive = (input.isSensitive ?? false) || sealed;
+      if (isSensitive && !sealed) value = sealSecrets(typeof value === 'string' ? { plaintext: value } : value, undefined, this.secrets, key);
+      else if (!sealed) value = nativeValue(input.type as ValueType, value);
+      resolved.push({ key, value, type: input.type as ValueType, isSensitive, isEnvironment: input.isEnvironment ?? false });
+    }
+    return resolved;
+  }
+
+  /** A runner took the run: the block is IN_PROGRESS while this is its latest run. */
+  async claimed(tx: Repositories, run: Run): Promise<void> {
+    const block = await tx.blocks.find(run.blockUuid);
+    if (block?.latestRunUuid === run.uuid) await tx.blocks.setStatus(block.uuid, 'IN_PROGRESS');
+  }
+
+  /**
+   * A run ended (spec §3.1, §3.2): the block takes its status; a successful APPLY gives the block its
+   * outputs and lets blocks waiting on it start; a successful DESTROY removes the block; a block
+   * marked for deletion during an APPLY now gets its DESTROY run.
+   */
+  async finish(tx: Repositories, run: Run, status: RunStatus): Promise<void> {
+    const now = new Date().toISOString();
+    const ended: Run = { ...run, status, endedOn: now, updatedOn: now };
+    await tx.runs.update(ended);
+    const block = await tx.blocks.find(run.blockUuid);
+    if (!block || block.latestRunUuid !== run.uuid) return;
+    if (run.behavior === 'DESTROY') {
+      if (status === 'SUCCEEDED') await this.remove(tx, block);
+      else await tx.blocks.setStatus(block.uuid, status === 'ABORTED' ? 'ABORTED' : 'FAILED');
+      return;
+    }
+    const outputs: ValueRow[] = Object.entries(ended.outputs).map(([key, output]) => ({ key, value: output.value, valueType: output.type as ValueType, isSensitive: output.isSensitive }));
+    const updated: Block = { ...block, status: status as BlockStatus, outputs: status === 'SUCCEEDED' ? outputs : block.outputs };
+    await tx.blocks.update(updated);
+    if (block.markedForDeletionOn) {
+      await this.startRun(tx, updated, await this.versionOf(tx, block), 'DESTROY', 'BUILDING_BLOCK_DELETION');
+      return;
+    }
+    if (status === 'SUCCEEDED') {
+      for (const child of await tx.blocks.findMany(await tx.blocks.children(block.uuid))) {
+        if (child.status === 'WAITING_FOR_DEPENDENT_INPUT' && !child.markedForDeletionOn) await this.advance(tx, child, 'DEPENDENCY_SUCCEEDED');
+      }
+    }
+  }
+
+  /**
+   * DELETE (spec §3.1): PURGE mode removes the block at once; DELETE mode runs DESTROY — right away,
+   * or when the APPLY in flight ends. A block that never ran has nothing to destroy and goes at once.
+   */
+  async requestDeletion(tx: Repositories, block: Block, by: string): Promise<void> {
+    if (block.markedForDeletionOn) return;
+    const marked: Block = { ...block, markedForDeletionOn: new Date().toISOString(), markedForDeletionBy: by };
+    await tx.blocks.update(marked);
+    const version = await this.versionOf(tx, block);
+    if (version.spec.deletionMode === 'PURGE') return this.remove(tx, marked);
+    const active = await tx.runs.activeRun(block.uuid);
+    if (active?.status === 'IN_PROGRESS') return; // finish() starts the DESTROY run
+    if (active) await this.abort(tx, active);
+    if (!active && block.latestRunUuid === undefined) return this.remove(tx, marked);
+    await this.startRun(tx, marked, version, 'DESTROY', 'BUILDING_BLOCK_DELETION');
+  }
+
+  /** Purge (spec endpoint 8): gone from the service whatever runs; a run in flight is aborted. */
+  async purge(tx: Repositories, block: Block, by: string): Promise<void> {
+    await tx.blocks.update({ ...block, forcePurge: true, markedForDeletionOn: block.markedForDeletionOn ?? new Date().toISOString(), markedForDeletionBy: block.markedForDeletionBy ?? by });
+    const active = await tx.runs.activeRun(block.uuid);
+    if (active) await this.abort(tx, active);
+    await this.remove(tx, block);
+  }
+
+  private async abort(tx: Repositories, run: Run): Promise<void> {
+    const now = new Date().toISOString();
+    await tx.runs.update({ ...run, status: 'ABORTED', endedOn: now, updatedOn: now });
+  }
+
+  private async remove(tx: Repositories, block: Block): Promise<void> {
+    const active = await tx.runs.activeRun(block.uuid);
+    if (active && !isFinal(active.status)) await this.abort(tx, active);
+    await tx.blocks.delete(block.uuid);
+  }
+}

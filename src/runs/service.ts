@@ -1,0 +1,185 @@
+import type { TokenService } from '../auth/tokens.js';
+import { RUN_TOKEN_PREFIX } from '../auth/authenticate.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import { encryptForRunner, runnerPublicKey } from '../crypto/runner-encryption.js';
+import { isSealedSecret, sealSecrets } from '../crypto/secret-values.js';
+import { badRequest, notFound } from '../errors.js';
+import type { PageRequest } from '../http/paging.js';
+import { isUuid } from '../http/validation.js';
+import { IMPLEMENTATIONS, type ImplementationType } from '../kinds/definition/enums.js';
+import type { RunnerStore } from '../kinds/runner/store.js';
+import type { Repositories } from '../store/repositories.js';
+import type { BlockLifecycle } from './lifecycle.js';
+import { isFinal, MAX_STEPS_PER_SOURCE, RUN_STATUSES, STEP_REGISTRATION_STATUSES, STEP_STATUSES, type Run, type RunOutput, type RunStatus } from './model.js';
+import type { StepRow } from './store.js';
+import type { Registration, StepUpdate } from './wire.js';
+
+/** A claimed run with what only its runner may read: the token and the runner-encrypted values. */
+export interface ClaimedRun {
+  run: Run;
+  runToken: string;
+  inputs: unknown[];
+  implementation: Record<string, unknown>;
+}
+
+/** Raised when a run's secrets cannot be encrypted for its runner (no or unusable public key). */
+class CannotFillRun extends Error {}
+
+/** Runs as runners drive them (issue 7, COMPAT §10): claiming, status sources and steps, outputs. */
+export class RunService {
+  constructor(
+    private readonly repos: Repositories,
+    private readonly lifecycle: BlockLifecycle,
+    private readonly runners: RunnerStore,
+    private readonly secrets: SecretBox,
+    private readonly tokens: TokenService,
+    private readonly runTimeoutSeconds: number,
+  ) {}
+
+  async get(uuid: string): Promise<Run> {
+    const run = isUuid(uuid) ? await this.repos.runs.find(uuid.toLowerCase()) : undefined;
+    if (!run) throw notFound(`meshBuildingBlockRun ${uuid} not found`);
+    return run;
+  }
+
+  list(filter: { blockUuid?: string; nodeId?: string; workspaces?: readonly string[] }, page: PageRequest) {
+    return this.repos.runs.list(filter, page);
+  }
+
+  /**
+   * Hands the oldest waiting run of these runners to this caller (atomic across instances), with a
+   * run token and its secrets encrypted for the runner. A run whose secrets cannot be encrypted for
+   * its runner fails at once (a runner could not use it) and the next one is tried.
+   */
+  async claim(runnerUuids: readonly string[], nodeId: string | undefined): Promise<ClaimedRun | undefined> {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const now = new Date().toISOString();
+      const run = await this.repos.transaction(async (tx) => {
+        const claimed = await tx.runs.claim(runnerUuids, nodeId, now);
+        if (claimed) await this.lifecycle.claimed(tx, claimed);
+        return claimed;
+      });
+      if (!run) return undefined;
+      await this.runners.touch(run.runnerUuid, now);
+      try {
+        const { inputs, implementation } = await this.forRunner(run);
+        const { access_token } = await this.tokens.issue(`${RUN_TOKEN_PREFIX}${run.uuid}`, this.runTimeoutSeconds + 3600);
+        return { run, runToken: access_token, inputs, implementation };
+      } catch (error) {
+        if (!(error instanceof CannotFillRun)) throw error;
+        await this.repos.transaction(async (tx) => {
+          await tx.runs.upsertSource(run.uuid, 'blockyard', { id: 'blockyard' }, now);
+          await tx.runs.putStep(run.uuid, { sourceId: 'blockyard', stepId: 'prepare', position: 0, displayName: 'Prepare run', status: 'FAILED', systemMessage: error.message, outputs: {} }, now);
+          await this.lifecycle.finish(tx, run, 'FAILED');
+        });
+      }
+    }
+    return undefined;
+  }
+
+  /** Inputs and implementation as the runner receives them: sensitive values encrypted with its key. */
+  private async forRunner(run: Run): Promise<{ inputs: unknown[]; implementation: Record<string, unknown> }> {
+    const runner = await this.runners.find(run.runnerUuid);
+    let key: ReturnType<typeof runnerPublicKey> | undefined;
+    const encrypt = (sealed: unknown) => {
+      if (!isSealedSecret(sealed)) return sealed;
+      if (!runner?.publicKey) throw new CannotFillRun(`runner ${run.runnerUuid} has no public key to encrypt this run's sensitive values for`);
+      key ??= runnerPublicKey(runner.publicKey);
+      return encryptForRunner(key, this.secrets.decrypt(sealed.ciphertext));
+    };
+    const inputs = run.snapshot.buildingBlock.spec.inputs.map((input) => ({ ...input, value: encrypt(input.value) }));
+    const { type, ...rest } = run.snapshot.buildingBlockDefinition.spec.implementation as { type: ImplementationType } & Record<string, unknown>;
+    const details = { ...((rest[type] as Record<string, unknown> | undefined) ?? {}) };
+    if (details.sshKnownHost !== undefined) {
+      details.knownHost = details.sshKnownHost;
+      delete details.sshKnownHost;
+    }
+    for (const [field, value] of Object.entries(details)) details[field] = encrypt(value);
+    return { inputs, implementation: { type: IMPLEMENTATIONS[type].runType, ...details } };
+  }
+
+  /** Endpoint 17: registers (or updates) a source and its steps, in the order given. */
+  async registerSource(run: Run, registration: Registration): Promise<void> {
+    for (const step of registration.steps) {
+      if (step.status !== undefined && !(STEP_REGISTRATION_STATUSES as readonly string[]).includes(step.status)) {
+        throw badRequest(`steps: status of step "${step.id}" must be one of ${STEP_REGISTRATION_STATUSES.join(', ')}`);
+      }
+    }
+    if (isFinal(run.status)) return;
+    const now = new Date().toISOString();
+    await this.repos.transaction(async (tx) => {
+      await tx.runs.upsertSource(run.uuid, registration.sourceId, registration.source, now);
+      const existing = await tx.runs.steps(run.uuid, registration.sourceId);
+      const steps = mergeSteps(registration.sourceId, existing, registration.steps.map((step) => ({ ...step, status: step.status ?? 'PENDING' })));
+      for (const step of steps) await tx.runs.putStep(run.uuid, step, now);
+      await tx.runs.update({ ...run, updatedOn: now });
+    });
+  }
+
+  /**
+   * Endpoint 18: step results, outputs and the run status. An ended run changes no more (200 all the
+   * same: CI actions keep reporting). Answers whether the run is aborted.
+   */
+  async updateSource(run: Run, sourceId: string, update: { status?: string; steps: StepUpdate[] }): Promise<boolean> {
+    if (update.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(update.status)) throw badRequest(`status: must be one of ${RUN_STATUSES.join(', ')}, got "${update.status}"`);
+    for (const step of update.steps) {
+      if (step.status !== undefined && !(STEP_STATUSES as readonly string[]).includes(step.status)) throw badRequest(`steps: status of step "${step.id}" must be one of ${STEP_STATUSES.join(', ')}`);
+    }
+    return this.repos.transaction(async (tx) => {
+      const current = (await tx.runs.find(run.uuid))!;
+      if (isFinal(current.status)) return current.status === 'ABORTED';
+      const now = new Date().toISOString();
+      if (!(await tx.runs.sourceExists(run.uuid, sourceId))) await tx.runs.upsertSource(run.uuid, sourceId, { id: sourceId }, now);
+      const existing = await tx.runs.steps(run.uuid, sourceId);
+      const outputs: Record<string, RunOutput> = { ...current.outputs };
+      const changes = update.steps.map((step) => {
+        const stepOutputs = this.sealOutputs(step.outputs ?? {}, current.outputs);
+        Object.assign(outputs, stepOutputs);
+        return { ...step, outputs: stepOutputs };
+      });
+      for (const step of mergeSteps(sourceId, existing, changes)) await tx.runs.putStep(run.uuid, step, now);
+      const status = (update.status as RunStatus | undefined) ?? current.status;
+      const next: Run = { ...current, outputs, updatedOn: now, status: isFinal(status) ? current.status : status };
+      await tx.runs.update(next);
+      if (isFinal(status)) await this.lifecycle.finish(tx, next, status);
+      else if (status !== current.status) await tx.blocks.setStatus(current.blockUuid, status === 'PENDING' ? 'PENDING' : 'IN_PROGRESS');
+      return status === 'ABORTED';
+    });
+  }
+
+  /** Outputs are stored per step and merged into the run, last wins; sensitive ones sealed. */
+  private sealOutputs(outputs: NonNullable<StepUpdate['outputs']>, previous: Record<string, RunOutput>): Record<string, RunOutput> {
+    const sealed: Record<string, RunOutput> = {};
+    for (const [name, output] of Object.entries(outputs)) {
+      if (output.value === undefined) continue;
+      const isSensitive = output.isSensitive ?? false;
+      const value = isSensitive ? sealSecrets(typeof output.value === 'string' ? { plaintext: output.value } : output.value, previous[name]?.value, this.secrets, `steps.outputs.${name}`) : output.value;
+      sealed[name] = { value, type: output.type ?? (typeof output.value === 'number' ? 'INTEGER' : typeof output.value === 'boolean' ? 'BOOLEAN' : 'STRING'), isSensitive };
+    }
+    return sealed;
+  }
+}
+
+/**
+ * Steps of one source after a change: known steps keep their place and take the new values;
+ * unknown ones are appended (registered on the fly). At most 50 per source (spec §2.7).
+ */
+function mergeSteps(sourceId: string, existing: StepRow[], changes: (Partial<StepUpdate> & { id: string; outputs?: Record<string, RunOutput> })[]): StepRow[] {
+  const steps = new Map(existing.map((step) => [step.stepId, step]));
+  const touched = new Set<string>();
+  for (const change of changes) {
+    const current = steps.get(change.id);
+    const step: StepRow = current ?? { sourceId, stepId: change.id, position: steps.size, displayName: change.displayName ?? change.id, status: 'PENDING', outputs: {} };
+    steps.set(change.id, {
+      ...step,
+      ...(change.displayName ? { displayName: change.displayName } : {}),
+      ...(change.status ? { status: change.status } : {}),
+      ...(change.userMessage !== undefined ? { userMessage: change.userMessage } : {}),
+      ...(change.systemMessage !== undefined ? { systemMessage: change.systemMessage } : {}),
+      outputs: { ...step.outputs, ...(change.outputs ?? {}) },
+    });
+    touched.add(change.id);
+  }
+  if (steps.size > MAX_STEPS_PER_SOURCE) throw badRequest(`steps: a source has at most ${MAX_STEPS_PER_SOURCE} steps (spec §2.7); this one would have ${steps.size}`);
+  return [...steps.values()].filter((step) => touched.has(step.stepId));
+}

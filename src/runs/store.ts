@@ -1,0 +1,178 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { PageRequest } from '../http/paging.js';
+import { fetchPage } from '../store/paged.js';
+import type { RunStepTable, RunTable, Tables } from '../store/schema.js';
+import type { Run, RunBehavior, RunOutput, RunSnapshot, RunStatus } from './model.js';
+
+const toModel = (row: Selectable<RunTable>): Run => ({
+  uuid: row.uuid,
+  blockUuid: row.block_uuid,
+  runNumber: Number(row.run_number),
+  behavior: row.behavior as RunBehavior,
+  status: row.status as RunStatus,
+  runnerUuid: row.runner_uuid,
+  definitionUuid: row.definition_uuid,
+  definitionOwner: row.definition_owner,
+  workspace: row.workspace,
+  ...(row.node_id !== null ? { nodeId: row.node_id } : {}),
+  createdOn: row.created_on,
+  ...(row.claimed_on !== null ? { claimedOn: row.claimed_on } : {}),
+  ...(row.ended_on !== null ? { endedOn: row.ended_on } : {}),
+  updatedOn: row.updated_on,
+  snapshot: JSON.parse(row.document) as RunSnapshot,
+  outputs: JSON.parse(row.outputs) as Record<string, RunOutput>,
+});
+
+export interface StepRow {
+  sourceId: string;
+  stepId: string;
+  position: number;
+  displayName: string;
+  status: string;
+  userMessage?: string;
+  systemMessage?: string;
+  outputs: Record<string, RunOutput>;
+}
+
+const toStep = (row: Selectable<RunStepTable>): StepRow => ({
+  sourceId: row.source_id,
+  stepId: row.step_id,
+  position: Number(row.position),
+  displayName: row.display_name,
+  status: row.status,
+  ...(row.user_message !== null ? { userMessage: row.user_message } : {}),
+  ...(row.system_message !== null ? { systemMessage: row.system_message } : {}),
+  outputs: JSON.parse(row.outputs) as Record<string, RunOutput>,
+});
+
+export class RunStore {
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly dialect: 'sqlite' | 'postgres',
+  ) {}
+
+  async insert(run: Run): Promise<void> {
+    await this.db
+      .insertInto('runs')
+      .values({
+        uuid: run.uuid,
+        block_uuid: run.blockUuid,
+        run_number: run.runNumber,
+        behavior: run.behavior,
+        status: run.status,
+        runner_uuid: run.runnerUuid,
+        definition_uuid: run.definitionUuid,
+        definition_owner: run.definitionOwner,
+        workspace: run.workspace,
+        node_id: null,
+        document: JSON.stringify(run.snapshot),
+        outputs: JSON.stringify(run.outputs),
+        created_on: run.createdOn,
+        claimed_on: null,
+        ended_on: null,
+        updated_on: run.updatedOn,
+      })
+      .execute();
+  }
+
+  async find(uuid: string): Promise<Run | undefined> {
+    const row = await this.db.selectFrom('runs').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+    return row ? toModel(row) : undefined;
+  }
+
+  async nextRunNumber(blockUuid: string): Promise<number> {
+    const row = await this.db.selectFrom('runs').select((eb) => eb.fn.max('run_number').as('max')).where('block_uuid', '=', blockUuid).executeTakeFirst();
+    return Number(row?.max ?? 0) + 1;
+  }
+
+  async update(run: Run): Promise<void> {
+    await this.db
+      .updateTable('runs')
+      .set({
+        status: run.status,
+        node_id: run.nodeId ?? null,
+        outputs: JSON.stringify(run.outputs),
+        claimed_on: run.claimedOn ?? null,
+        ended_on: run.endedOn ?? null,
+        updated_on: run.updatedOn,
+      })
+      .where('uuid', '=', run.uuid)
+      .execute();
+  }
+
+  /**
+   * Hands the oldest waiting run of these runners to one caller: a single UPDATE … RETURNING, with
+   * `FOR UPDATE SKIP LOCKED` on PostgreSQL so concurrent claimers on any instance never get the same run.
+   */
+  async claim(runnerUuids: readonly string[], nodeId: string | undefined, now: string): Promise<Run | undefined> {
+    if (runnerUuids.length === 0) return undefined;
+    let next = this.db.selectFrom('runs').select('uuid').where('runner_uuid', 'in', [...runnerUuids]).where('status', '=', 'PENDING').orderBy('created_on').orderBy('uuid').limit(1);
+    if (this.dialect === 'postgres') next = next.forUpdate().skipLocked();
+    const row = await this.db
+      .updateTable('runs')
+      .set({ status: 'IN_PROGRESS', node_id: nodeId ?? null, claimed_on: now, updated_on: now })
+      .where('uuid', '=', next)
+      .where('status', '=', 'PENDING')
+      .returningAll()
+      .executeTakeFirst();
+    return row ? toModel(row) : undefined;
+  }
+
+  /** The run of a block that has not ended (at most one at a time). */
+  async activeRun(blockUuid: string): Promise<Run | undefined> {
+    const row = await this.db.selectFrom('runs').selectAll().where('block_uuid', '=', blockUuid).where('status', 'in', ['PENDING', 'IN_PROGRESS']).executeTakeFirst();
+    return row ? toModel(row) : undefined;
+  }
+
+  async list(filter: { blockUuid?: string; nodeId?: string; workspaces?: readonly string[] }, page: PageRequest): Promise<{ items: Run[]; total: number }> {
+    let query = this.db.selectFrom('runs');
+    if (filter.blockUuid !== undefined) query = query.where('block_uuid', '=', filter.blockUuid);
+    if (filter.nodeId !== undefined) query = query.where('node_id', '=', filter.nodeId);
+    if (filter.workspaces !== undefined) query = query.where('definition_owner', 'in', [...filter.workspaces, '']);
+    const { rows, total } = await fetchPage(query, (q) => q.selectAll().orderBy('created_on').orderBy('uuid'), page);
+    return { items: rows.map(toModel), total };
+  }
+
+  async upsertSource(runUuid: string, sourceId: string, document: object, now: string): Promise<void> {
+    await this.db
+      .insertInto('run_sources')
+      .values({ run_uuid: runUuid, source_id: sourceId, document: JSON.stringify(document), created_on: now })
+      .onConflict((oc) => oc.columns(['run_uuid', 'source_id']).doUpdateSet({ document: JSON.stringify(document) }))
+      .execute();
+  }
+
+  async sourceExists(runUuid: string, sourceId: string): Promise<boolean> {
+    return (await this.db.selectFrom('run_sources').select('source_id').where('run_uuid', '=', runUuid).where('source_id', '=', sourceId).executeTakeFirst()) !== undefined;
+  }
+
+  async steps(runUuid: string, sourceId?: string): Promise<StepRow[]> {
+    let query = this.db.selectFrom('run_steps').selectAll().where('run_uuid', '=', runUuid);
+    if (sourceId !== undefined) query = query.where('source_id', '=', sourceId);
+    const rows = await query.orderBy('source_id').orderBy('position').execute();
+    return rows.map(toStep);
+  }
+
+  async putStep(runUuid: string, step: StepRow, now: string): Promise<void> {
+    const values = {
+      run_uuid: runUuid,
+      source_id: step.sourceId,
+      step_id: step.stepId,
+      position: step.position,
+      display_name: step.displayName,
+      status: step.status,
+      user_message: step.userMessage ?? null,
+      system_message: step.systemMessage ?? null,
+      outputs: JSON.stringify(step.outputs),
+      updated_on: now,
+    };
+    const { run_uuid: _r, source_id: _s, step_id: _i, ...changes } = values;
+    await this.db.insertInto('run_steps').values(values).onConflict((oc) => oc.columns(['run_uuid', 'source_id', 'step_id']).doUpdateSet(changes)).execute();
+  }
+
+  /** Runs claimed but silent since `before` (the run timeout). */
+  async silentSince(before: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('runs').select('uuid').where('status', 'in', ['PENDING', 'IN_PROGRESS']).where('updated_on', '<', before).limit(1000).execute();
+    return rows.map((row) => row.uuid);
+  }
+}
+
