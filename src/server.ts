@@ -18,6 +18,7 @@ import { importRoutes } from './import/routes.js';
 import { definitionRoutes } from './kinds/definition/routes.js';
 import { blockRoutes } from './kinds/block/routes.js';
 import { runRoutes } from './runs/routes.js';
+import { runnerRoutes } from './kinds/runner/routes.js';
 import { createServices } from './services.js';
 import { createLogger } from './logging.js';
 import { openDatabase, type Database } from './store/database.js';
@@ -34,7 +35,7 @@ export interface RunningServer {
 }
 
 /** Every route module, in registration order. */
-const ROUTES = [healthRoutes, loginRoutes, indexRoutes, apiKeyRoutes, apiUserRoutes, workspaceRoutes, projectRoutes, locationRoutes, platformRoutes, tenantRoutes, definitionRoutes, blockRoutes, runRoutes, importRoutes];
+const ROUTES = [healthRoutes, loginRoutes, indexRoutes, apiKeyRoutes, apiUserRoutes, workspaceRoutes, projectRoutes, locationRoutes, platformRoutes, tenantRoutes, definitionRoutes, blockRoutes, runnerRoutes, runRoutes, importRoutes];
 
 export interface StartOptions {
   logDestination?: DestinationStream;
@@ -65,6 +66,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await database.close();
     throw error;
   }
+  // Runs whose runner went silent fail after the run timeout (issue 7); every instance sweeps.
+  const sweepMs = Math.min(60_000, Math.max(500, (config.runTimeoutSeconds * 1000) / 2));
+  const sweeper = setInterval(() => {
+    context.services.runService.expireSilentRuns().catch((error: unknown) => log.warn({ err: error }, 'expiring silent runs failed'));
+  }, sweepMs);
+  sweeper.unref();
   let closing: Promise<void> | undefined;
   return {
     url: context.baseUrl(),
@@ -74,6 +81,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     log,
     close: () =>
       (closing ??= (async () => {
+        clearInterval(sweeper);
         await app.close();
         await database.close();
       })()),

@@ -33,6 +33,8 @@ import { BlockLifecycle } from './runs/lifecycle.js';
 import { Repositories } from './store/repositories.js';
 import { AuthorizedRunService } from './runs/authorized-service.js';
 import { RunService } from './runs/service.js';
+import { AuthorizedRunnerService } from './kinds/runner/authorized-service.js';
+import { RunnerService } from './kinds/runner/service.js';
 
 /** The service graph: plain services, their authorized wrappers, identity. Built once per process. */
 export interface Services {
@@ -55,6 +57,8 @@ export interface Services {
   lifecycle: BlockLifecycle;
   blocks: AuthorizedBlockService;
   runs: AuthorizedRunService;
+  runners: AuthorizedRunnerService;
+  runService: RunService;
 }
 
 export async function createServices(config: Config, database: Database, log: Logger): Promise<Services> {
@@ -96,5 +100,7 @@ export async function createServices(config: Config, database: Database, log: Lo
     lifecycle,
     blocks: new AuthorizedBlockService(blockService, definitionService),
     runs: new AuthorizedRunService(runService, runnerStore),
+    runners: new AuthorizedRunnerService(new RunnerService(runnerStore, workspaceService)),
+    runService,
   };
 }

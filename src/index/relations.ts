@@ -43,4 +43,5 @@ export const MESHOBJECT_RELATIONS: readonly Relation[] = [
   { rel: 'meshbuildingblockdefinitionversions', path: '/api/meshobjects/meshbuildingblockdefinitionversions', template: form('buildingBlockDefinitionUuid') },
   { rel: 'meshplatforms', path: '/api/meshobjects/meshplatforms', template: form('identifier', 'locationIdentifier', 'ownedByWorkspace', 'platformTypeIdentifier') },
   { rel: 'meshlocations', path: '/api/meshobjects/meshlocations', template: form('displayName') },
+  { rel: 'meshbuildingblockrunners', path: '/api/meshobjects/meshbuildingblockrunners', template: form('workspaceIdentifier') },
 ];

@@ -8,6 +8,7 @@ import type { PageRequest } from '../http/paging.js';
 import { isUuid } from '../http/validation.js';
 import { IMPLEMENTATIONS, type ImplementationType } from '../kinds/definition/enums.js';
 import type { RunnerStore } from '../kinds/runner/store.js';
+import { publicKeyOf } from '../kinds/runner/model.js';
 import type { Repositories } from '../store/repositories.js';
 import type { BlockLifecycle } from './lifecycle.js';
 import { isFinal, MAX_STEPS_PER_SOURCE, RUN_STATUSES, STEP_REGISTRATION_STATUSES, STEP_STATUSES, type Run, type RunOutput, type RunStatus } from './model.js';
@@ -83,8 +84,9 @@ export class RunService {
     let key: ReturnType<typeof runnerPublicKey> | undefined;
     const encrypt = (sealed: unknown) => {
       if (!isSealedSecret(sealed)) return sealed;
-      if (!runner?.publicKey) throw new CannotFillRun(`runner ${run.runnerUuid} has no public key to encrypt this run's sensitive values for`);
-      key ??= runnerPublicKey(runner.publicKey);
+      const pem = runner && publicKeyOf(runner);
+      if (!pem) throw new CannotFillRun(`runner ${run.runnerUuid} has no public key to encrypt this run's sensitive values for`);
+      key ??= runnerPublicKey(pem);
       return encryptForRunner(key, this.secrets.decrypt(sealed.ciphertext));
     };
     const inputs = run.snapshot.buildingBlock.spec.inputs.map((input) => ({ ...input, value: encrypt(input.value) }));
@@ -96,6 +98,28 @@ export class RunService {
     }
     for (const [field, value] of Object.entries(details)) details[field] = encrypt(value);
     return { inputs, implementation: { type: IMPLEMENTATIONS[type].runType, ...details } };
+  }
+
+  /**
+   * A claimed run whose runner has said nothing for the run timeout fails (issue 7), with a step
+   * saying so; its block follows. Safe on several instances: each run is re-checked in its transaction.
+   */
+  async expireSilentRuns(now = Date.now()): Promise<number> {
+    const before = new Date(now - this.runTimeoutSeconds * 1000).toISOString();
+    let expired = 0;
+    for (const uuid of await this.repos.runs.silentSince(before)) {
+      await this.repos.transaction(async (tx) => {
+        const run = await tx.runs.find(uuid);
+        if (!run || run.status !== 'IN_PROGRESS' || run.updatedOn >= before) return;
+        const at = new Date(now).toISOString();
+        await tx.runs.upsertSource(run.uuid, 'blockyard', { id: 'blockyard' }, at);
+        const message = `no status report for ${this.runTimeoutSeconds} s (BLOCKYARD_RUN_TIMEOUT_SECONDS): the run timed out`;
+        await tx.runs.putStep(run.uuid, { sourceId: 'blockyard', stepId: 'timeout', position: 0, displayName: 'Run timeout', status: 'FAILED', systemMessage: message, outputs: {} }, at);
+        await this.lifecycle.finish(tx, run, 'FAILED');
+        expired++;
+      });
+    }
+    return expired;
   }
 
   /** Endpoint 17: registers (or updates) a source and its steps, in the order given. */

@@ -171,7 +171,7 @@ export class RunStore {
 
   /** Runs claimed but silent since `before` (the run timeout). */
   async silentSince(before: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('runs').select('uuid').where('status', 'in', ['PENDING', 'IN_PROGRESS']).where('updated_on', '<', before).limit(1000).execute();
+    const rows = await this.db.selectFrom('runs').select('uuid').where('status', '=', 'IN_PROGRESS').where('updated_on', '<', before).limit(1000).execute();
     return rows.map((row) => row.uuid);
   }
 }

@@ -113,10 +113,12 @@ export class DefinitionService {
   }
 
   /** The rules needing the database: the runner exists and runs this implementation, dependencies exist. */
-  private async checkReferences(spec: VersionSpec): Promise<void> {
+  private async checkReferences(spec: VersionSpec, owner: string): Promise<void> {
     if (spec.runnerRef) {
-      const runnerType = await this.runners.implementationType(spec.runnerRef.uuid);
-      if (runnerType === undefined) throw unprocessable(`spec.runnerRef.uuid: meshBuildingBlockRunner "${spec.runnerRef.uuid}" does not exist`);
+      const runner = await this.runners.find(spec.runnerRef.uuid.toLowerCase());
+      // A private runner of another workspace is as good as unknown to this one.
+      if (!runner || (runner.restriction !== 'PUBLIC' && runner.ownedByWorkspace !== owner)) throw unprocessable(`spec.runnerRef.uuid: meshBuildingBlockRunner "${spec.runnerRef.uuid}" does not exist`);
+      const runnerType = runner.implementationType;
       const needed = IMPLEMENTATIONS[spec.implementation.type as ImplementationType].runnerType;
       if (runnerType !== needed && runnerType !== 'ALL') throw unprocessable(`spec.runnerRef: runner ${spec.runnerRef.uuid} runs ${runnerType}, this version needs ${needed}`);
     }
@@ -126,9 +128,9 @@ export class DefinitionService {
   }
 
   /** Validates, checks references and seals secrets (`{hash}` keeps the one of `previous`). */
-  private async prepare(spec: VersionSpec, previous: VersionSpec | undefined): Promise<VersionSpec> {
+  private async prepare(spec: VersionSpec, previous: VersionSpec | undefined, owner: string): Promise<VersionSpec> {
     const checked = checkVersionSpec(spec);
-    await this.checkReferences(checked);
+    await this.checkReferences(checked, owner);
     return sealSecrets(checked, previous, this.secrets, 'spec') as VersionSpec;
   }
 
@@ -146,7 +148,7 @@ export class DefinitionService {
       definitionUuid: definition.uuid,
       ownedByWorkspace: definition.ownedByWorkspace,
       createdOn: new Date().toISOString(),
-      spec: await this.prepare(spec, previous),
+      spec: await this.prepare(spec, previous, definition.ownedByWorkspace),
     };
     try {
       await this.store.transaction((store) => store.insertVersion(version));
@@ -164,7 +166,7 @@ export class DefinitionService {
   async updateVersion(existing: DefinitionVersion, spec: VersionSpec): Promise<DefinitionVersion> {
     if (spec.buildingBlockDefinitionRef.uuid.toLowerCase() !== existing.definitionUuid) throw badRequest('spec.buildingBlockDefinitionRef.uuid: a version cannot move to another definition');
     if (spec.versionNumber !== existing.spec.versionNumber) throw badRequest(`spec.versionNumber: this is version ${existing.spec.versionNumber}`);
-    const prepared = await this.prepare(spec, existing.spec);
+    const prepared = await this.prepare(spec, existing.spec, existing.ownedByWorkspace);
     if (existing.spec.state === 'RELEASED') {
       if (canonical(versionView(prepared)) === canonical(versionView(existing.spec))) return existing;
       throw conflict(`version ${existing.spec.versionNumber} of meshBuildingBlockDefinition ${existing.definitionUuid} is released and cannot change; create a new draft`);

@@ -1,15 +1,65 @@
-import type { Kysely } from 'kysely';
-import type { Tables } from '../../store/schema.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { PageRequest } from '../../http/paging.js';
+import { findDependents, type Dependent } from '../../store/dependents.js';
+import { fetchPage } from '../../store/paged.js';
+import type { RunnerTable, Tables } from '../../store/schema.js';
+import { parseDocument, serializeDocument } from '../document.js';
+import type { Runner, RunnerImplementationType } from './model.js';
 
-/** Runners (issue 7 adds their API); definition versions name them. */
+/** A runner cannot be deleted while runs wait for or run on it, or versions name it (issue 7). */
+const RUNNER_DEPENDENTS: Dependent[] = [
+  { kind: 'waiting or running meshBuildingBlockRuns', table: 'runs', columns: ['runner_uuid'], unlessSet: 'ended_on' },
+  { kind: 'meshBuildingBlockDefinitionVersions', table: 'definition_versions', columns: ['runner_uuid'] },
+];
+
+const toModel = (row: Selectable<RunnerTable>): Runner => ({
+  uuid: row.uuid,
+  ownedByWorkspace: row.owned_by_workspace,
+  implementationType: row.implementation_type as RunnerImplementationType,
+  restriction: row.restriction as Runner['restriction'],
+  createdOn: row.created_on,
+  ...(row.last_seen !== null ? { lastSeen: row.last_seen } : {}),
+  document: parseDocument(row.document),
+});
+
 export class RunnerStore {
   constructor(private readonly db: Kysely<Tables>) {}
 
-  async find(uuid: string): Promise<{ uuid: string; ownedByWorkspace: string; implementationType: string; publicKey?: string } | undefined> {
+  async insert(runner: Runner): Promise<void> {
+    await this.db
+      .insertInto('runners')
+      .values({ uuid: runner.uuid, owned_by_workspace: runner.ownedByWorkspace, implementation_type: runner.implementationType, restriction: runner.restriction, document: serializeDocument(runner.document), created_on: runner.createdOn, last_seen: null })
+      .execute();
+  }
+
+  async update(runner: Runner): Promise<void> {
+    await this.db
+      .updateTable('runners')
+      .set({ owned_by_workspace: runner.ownedByWorkspace, implementation_type: runner.implementationType, restriction: runner.restriction, document: serializeDocument(runner.document) })
+      .where('uuid', '=', runner.uuid)
+      .execute();
+  }
+
+  async find(uuid: string): Promise<Runner | undefined> {
     const row = await this.db.selectFrom('runners').selectAll().where('uuid', '=', uuid).executeTakeFirst();
-    if (!row) return undefined;
-    const publicKey = (JSON.parse(row.document) as { spec?: { publicKey?: string } }).spec?.publicKey;
-    return { uuid: row.uuid, ownedByWorkspace: row.owned_by_workspace, implementationType: row.implementation_type, ...(publicKey ? { publicKey } : {}) };
+    return row ? toModel(row) : undefined;
+  }
+
+  async list(filter: { workspace?: string; orPublic?: boolean }, page: PageRequest): Promise<{ items: Runner[]; total: number }> {
+    let query = this.db.selectFrom('runners');
+    const { workspace, orPublic } = filter;
+    if (workspace !== undefined && orPublic) query = query.where((eb) => eb.or([eb('owned_by_workspace', '=', workspace), eb('restriction', '=', 'PUBLIC')]));
+    else if (workspace !== undefined) query = query.where('owned_by_workspace', '=', workspace);
+    const { rows, total } = await fetchPage(query, (q) => q.selectAll().orderBy('created_on').orderBy('uuid'), page);
+    return { items: rows.map(toModel), total };
+  }
+
+  dependents(uuid: string): Promise<string[]> {
+    return findDependents(this.db, RUNNER_DEPENDENTS, [uuid]);
+  }
+
+  async delete(uuid: string): Promise<void> {
+    await this.db.deleteFrom('runners').where('uuid', '=', uuid).execute();
   }
 
   async touch(uuid: string, at: string): Promise<void> {

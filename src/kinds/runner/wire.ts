@@ -1,0 +1,54 @@
+import { Type } from '@sinclair/typebox';
+import { badRequest } from '../../errors.js';
+import { runnerPublicKey } from '../../crypto/runner-encryption.js';
+import { compileDecoder, StringEnum } from '../../http/validation.js';
+import { Identifier, KindOf, NonEmptyShortString } from '../../http/wire-schemas.js';
+import { sentObject } from '../document.js';
+import { RUNNER_IMPLEMENTATION_TYPES, RUNNER_RESTRICTIONS, type Runner, type RunnerInput } from './model.js';
+
+/** meshBuildingBlockRunner v1-preview (COMPAT §10). */
+export const RUNNER_VERSIONS = [{ kind: 'meshbuildingblockrunner', version: 'v1-preview' }] as const;
+export const RUNNERS_PATH = '/api/meshobjects/meshbuildingblockrunners';
+
+const decodeBody = compileDecoder(
+  Type.Object({
+    kind: KindOf('meshBuildingBlockRunner'),
+    metadata: Type.Object({ ownedByWorkspace: Identifier, uuid: Type.Optional(Type.String()) }),
+    spec: Type.Object({
+      displayName: NonEmptyShortString,
+      publicKey: Type.Optional(Type.String({ maxLength: 65536 })),
+      implementationType: StringEnum(RUNNER_IMPLEMENTATION_TYPES),
+      restriction: Type.Optional(StringEnum(RUNNER_RESTRICTIONS)),
+      isSelfHosted: Type.Optional(Type.Boolean()),
+    }),
+  }),
+);
+
+/** A runner's public key: a PEM X.509 certificate (or public key) holding an RSA key; anything else is 400. */
+export function checkPublicKey(pem: string): void {
+  try {
+    runnerPublicKey(pem);
+  } catch (error) {
+    throw badRequest(`spec.publicKey: must be a PEM X.509 certificate with an RSA key (${(error as Error).message})`);
+  }
+}
+
+export function decodeRunner(body: unknown): { input: RunnerInput; uuid?: string; sentRestriction: boolean } {
+  const { metadata, spec } = decodeBody(body);
+  if (spec.publicKey !== undefined) checkPublicKey(spec.publicKey);
+  return {
+    input: { ownedByWorkspace: metadata.ownedByWorkspace, implementationType: spec.implementationType, restriction: spec.restriction ?? 'PRIVATE', document: sentObject(metadata, spec) },
+    ...(metadata.uuid ? { uuid: metadata.uuid } : {}),
+    sentRestriction: spec.restriction !== undefined,
+  };
+}
+
+export function encodeRunner(runner: Runner, version: string, baseUrl: string) {
+  return {
+    apiVersion: version,
+    kind: 'meshBuildingBlockRunner',
+    metadata: { ...runner.document.metadata, uuid: runner.uuid, ownedByWorkspace: runner.ownedByWorkspace, createdOn: runner.createdOn, lastSeen: runner.lastSeen ?? null },
+    spec: { ...runner.document.spec, implementationType: runner.implementationType, restriction: runner.restriction },
+    _links: { self: { href: `${baseUrl}${RUNNERS_PATH}/${runner.uuid}` } },
+  };
+}
