@@ -183,7 +183,7 @@ export class BlockLifecycle {
 
   /**
    * DELETE (spec §3.1): PURGE mode removes the block at once; DELETE mode runs DESTROY — right away,
-   * or when the APPLY in flight ends. A block that never ran has nothing to destroy and goes at once.
+   * or when the run in flight ends. A block no runner ever took has nothing to destroy and goes at once.
    */
   async requestDeletion(tx: Repositories, block: Block, by: string): Promise<void> {
     if (block.markedForDeletionOn) return;
@@ -194,8 +194,14 @@ export class BlockLifecycle {
     const active = await tx.runs.activeRun(block.uuid);
     if (active?.status === 'IN_PROGRESS') return; // finish() starts the DESTROY run
     if (active) await this.abort(tx, active);
-    if (!active && block.latestRunUuid === undefined) return this.remove(tx, marked);
+    if (!(await tx.runs.everClaimed(block.uuid))) return this.remove(tx, marked);
     await this.startRun(tx, marked, version, 'DESTROY', 'BUILDING_BLOCK_DELETION');
+  }
+
+  /** A runner reported a non-final run status: the block shows it while this is its latest run. */
+  async reported(tx: Repositories, run: Run, status: RunStatus): Promise<void> {
+    const block = await tx.blocks.find(run.blockUuid);
+    if (block?.latestRunUuid === run.uuid) await tx.blocks.setStatus(block.uuid, status === 'PENDING' ? 'PENDING' : 'IN_PROGRESS');
   }
 
   /** Purge (spec endpoint 8): gone from the service whatever runs; a run in flight is aborted. */

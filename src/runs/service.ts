@@ -166,7 +166,7 @@ export class RunService {
       const next: Run = { ...current, outputs, updatedOn: now, status: isFinal(status) ? current.status : status };
       await tx.runs.update(next);
       if (isFinal(status)) await this.lifecycle.finish(tx, next, status);
-      else if (status !== current.status) await tx.blocks.setStatus(current.blockUuid, status === 'PENDING' ? 'PENDING' : 'IN_PROGRESS');
+      else if (status !== current.status) await this.lifecycle.reported(tx, next, status);
       return status === 'ABORTED';
     });
   }

@@ -118,6 +118,11 @@ export class RunStore {
     return row ? toModel(row) : undefined;
   }
 
+  /** Whether a runner ever took a run of this block (else nothing was provisioned). */
+  async everClaimed(blockUuid: string): Promise<boolean> {
+    return (await this.db.selectFrom('runs').select('uuid').where('block_uuid', '=', blockUuid).where('claimed_on', 'is not', null).executeTakeFirst()) !== undefined;
+  }
+
   /** The run of a block that has not ended (at most one at a time). */
   async activeRun(blockUuid: string): Promise<Run | undefined> {
     const row = await this.db.selectFrom('runs').selectAll().where('block_uuid', '=', blockUuid).where('status', 'in', ['PENDING', 'IN_PROGRESS']).executeTakeFirst();
