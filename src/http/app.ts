@@ -44,7 +44,8 @@ export function mayCall(request: FastifyRequest, access: RouteAccess): boolean {
   if (access === 'public' || access === 'authenticated') return true;
   if (access === 'admin') return isAdmin(request.principal);
   if ('managed' in access) return holdsManaged(request.principal, access.managed);
-  return access.adminOnly ? isAdminFor(request.principal, access.resource, access.action) : isAllowed(request.principal, access.resource, access.action);
+  if (access.adminOnly) return isAdminFor(request.principal, access.resource, access.action);
+  return isAllowed(request.principal, access.resource, access.action) || (access.orManaged === true && holdsManaged(request.principal, `${access.resource}_${access.action}`));
 }
 
 export async function createApp(config: Config, tls: TlsMaterial, database: Database, services: Services, logger: Logger): Promise<{ app: FastifyInstance; context: AppContext }> {

@@ -7,7 +7,13 @@ import type { Negotiated, RouteMedia } from './negotiation.js';
  * users and keys with admin permissions), a caller holding the permission in some workspace, or one
  * holding the `MANAGED_`/`ADM_` form of a code (runs). The per-object rules live in services.
  */
-export type RouteAccess = 'public' | 'authenticated' | 'admin' | { resource: Resource; action: Action; adminOnly?: boolean } | { managed: string };
+export type RouteAccess =
+  | 'public'
+  | 'authenticated'
+  | 'admin'
+  /** `orManaged`: the `MANAGED_<R>_<A>` form counts too (definition owners acting on their blocks). */
+  | { resource: Resource; action: Action; adminOnly?: boolean; orManaged?: boolean }
+  | { managed: string };
 
 /** What routes declare in `config` and what hooks attach to requests. */
 declare module 'fastify' {

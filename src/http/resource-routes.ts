@@ -24,6 +24,8 @@ export interface ResourceDefinition<T> {
   resource: Resource;
   /** Route-level access of reads when it differs (locations and platforms are readable by all). */
   readAccess?: RouteAccess;
+  /** Reads and writes are open to `MANAGED_` holders too (the service decides per object). */
+  managed?: boolean;
   encode(item: T, request: FastifyRequest): { _links: HalLinks & { self: { href: string } } };
   get(request: FastifyRequest, id: string): Promise<T>;
   list(request: FastifyRequest, query: Query, page: PageRequest): Promise<{ items: T[]; total: number }>;
@@ -34,8 +36,9 @@ export interface ResourceDefinition<T> {
 
 export function registerResourceRoutes<T>(app: FastifyInstance, context: AppContext, resource: ResourceDefinition<T>): void {
   const { path, versions: produces } = resource;
-  const read = resource.readAccess ?? { resource: resource.resource, action: 'LIST' as const };
-  const save = { resource: resource.resource, action: 'SAVE' as const };
+  const orManaged = resource.managed === true;
+  const read = resource.readAccess ?? { resource: resource.resource, action: 'LIST' as const, orManaged };
+  const save = { resource: resource.resource, action: 'SAVE' as const, orManaged };
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
   if (resource.create) {

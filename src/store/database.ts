@@ -58,7 +58,7 @@ function openSqlite(config: Config): Database {
   // FULL: a commit is on disk before the response that acknowledges it (DESIGN.md, "durable").
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     dialect: 'sqlite',
@@ -69,6 +69,30 @@ function openSqlite(config: Config): Database {
       await db.destroy();
     },
   };
+}
+
+/**
+ * better-sqlite3 compiles a statement per `prepare`, and Kysely prepares per query: keep the prepared
+ * statements by SQL text (the service issues a bounded set of query shapes), so a request costs
+ * binding and stepping only. Statements run synchronously, so one can be reused by the next query.
+ */
+function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepare = sqlite.prepare.bind(sqlite);
+  return new Proxy(sqlite, {
+    get(target, property, receiver) {
+      if (property !== 'prepare') return Reflect.get(target, property, receiver) as unknown;
+      return (text: string) => {
+        let statement = cache.get(text);
+        if (!statement) {
+          statement = prepare(text);
+          if (cache.size >= 2000) cache.clear();
+          cache.set(text, statement);
+        }
+        return statement;
+      };
+    },
+  });
 }
 
 function openPostgres(config: Config, log: Logger): Database {

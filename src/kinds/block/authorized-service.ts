@@ -88,7 +88,8 @@ export class AuthorizedBlockService {
       const { rows, version } = await this.inner.changedInputs(block, update);
       for (const row of rows) {
         const input = version.spec.inputs[row.key]!;
-        const supplying = !block.inputs.some((current) => current.key === row.key) && input.assignmentType === 'USER_INPUT';
+        // Supplying a user input the block lacks (no value, no default) is the consumer's part.
+        const supplying = !block.inputs.some((current) => current.key === row.key) && input.defaultValue === undefined && input.assignmentType === 'USER_INPUT';
         if (input.assignmentType === 'PLATFORM_OPERATOR_MANUAL_INPUT' || (!input.updateableByConsumer && !supplying)) {
           throw forbidden(`${INSUFFICIENT}: input "${row.key}" cannot be changed by a consumer`);
         }

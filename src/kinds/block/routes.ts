@@ -23,6 +23,7 @@ export async function blockRoutes(app: FastifyInstance, context: AppContext): Pr
     versions: BLOCK_VERSIONS,
     embedded: 'meshBuildingBlocks',
     resource: 'BUILDINGBLOCK',
+    managed: true,
     encode: (block, request) => {
       const purge = blocks.mayPurge(request.principal);
       return isV1(request) ? encodeBlockV1(block, context.baseUrl(), purge) : encodeBlockV2(block, context.baseUrl(), purge);

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { PageRequest } from '../../http/paging.js';
+import { CompiledQueries } from '../../store/compiled-queries.js';
 import { fetchPage } from '../../store/paged.js';
 import type { BuildingBlockTable, Tables } from '../../store/schema.js';
 import type { Block, BlockStatus, ParentRef, SentTargetRef, TargetKind, ValueRow } from './model.js';
@@ -80,7 +81,11 @@ function toRow(block: Block, oncePerTenant: string | null): BuildingBlockTable {
 }
 
 export class BlockStore {
-  constructor(private readonly db: Kysely<Tables>) {}
+  private readonly queries: CompiledQueries;
+
+  constructor(private readonly db: Kysely<Tables>) {
+    this.queries = new CompiledQueries(db);
+  }
 
   /** Inserts the block and its parent links (the caller holds the transaction). */
   async insert(block: Block, oncePerTenant: boolean): Promise<void> {
@@ -89,7 +94,7 @@ export class BlockStore {
   }
 
   async find(uuid: string): Promise<Block | undefined> {
-    const row = await this.db.selectFrom('building_blocks').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+    const [row] = await this.queries.execute('find', [uuid], (id) => this.db.selectFrom('building_blocks').selectAll().where('uuid', '=', id as string));
     return row ? toModel(row) : undefined;
   }
 
