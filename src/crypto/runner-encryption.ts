@@ -18,7 +18,10 @@ export function encryptForRunner(publicKey: KeyObject, plaintext: string): strin
 
 /** The RSA public key of a runner's PEM: an X.509 certificate (what runners register) or a bare public key. */
 export function runnerPublicKey(pem: string): KeyObject {
-  const key = pem.includes('BEGIN CERTIFICATE') ? new X509Certificate(pem).publicKey : createPublicKey(pem);
+  const label = /-----BEGIN ([A-Z ]+)-----/.exec(pem)?.[1];
+  // Never a private key (createPublicKey would derive one from it, and the PEM is echoed to readers).
+  if (label !== 'CERTIFICATE' && label !== 'PUBLIC KEY' && label !== 'RSA PUBLIC KEY') throw new Error(`a ${label ?? 'non-PEM'} block is no certificate or public key`);
+  const key = label === 'CERTIFICATE' ? new X509Certificate(pem).publicKey : createPublicKey(pem);
   if (key.asymmetricKeyType !== 'rsa') throw new Error(`the key is ${key.asymmetricKeyType ?? 'unknown'}, not RSA`);
   return key;
 }

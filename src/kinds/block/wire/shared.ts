@@ -39,7 +39,7 @@ export function decodeParents(parents: { buildingBlockUuid: string; definitionUu
 }
 
 /** Rows as responses show them: values as stored, secrets as `{hash}`. */
-export const encodeRows = (rows: ValueRow[]) => rows.map((row) => hideSecrets({ ...row, isSensitive: row.isSensitive ?? false }));
+export const encodeRows = (rows: ValueRow[]) => rows.map((row) => (row.isSensitive ? hideSecrets(row) : { ...row, isSensitive: false }));
 
 export const blockLinks = (block: Block, baseUrl: string, showPurge: boolean) => ({
   self: { href: `${baseUrl}${BLOCKS_PATH}/${block.uuid}` },
