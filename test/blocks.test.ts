@@ -592,6 +592,23 @@ describeEachDatabase('building blocks', (ctx) => {
       });
     }
 
+    it('starts a new APPLY run on POST …/trigger-run (202, no body) and refuses one while a run is pending (409)', async () => {
+      const w = await world();
+      const block = await settledBlock(ctx.client, { versionUuid: w.defs.dependency.versionUuid, target: tenantTarget(w.tenant) }, 'SUCCEEDED', { vpc_id: 'vpc-1' });
+      const before = await readBlock(ctx.client, block.metadata.uuid);
+      const trigger = await ctx.client.post(`${BLOCKS}/${block.metadata.uuid}/trigger-run`, undefined, { headers: { 'content-type': 'application/json' } });
+      assert.equal(trigger.status, 202, trigger.text);
+      assert.equal(trigger.text, '');
+      const after = await readBlock(ctx.client, block.metadata.uuid);
+      assert.equal(after.status.status, 'PENDING');
+      assert.notEqual(after.status.latestRunUuid, before.status.latestRunUuid);
+      const again = await ctx.client.post(`${BLOCKS}/${block.metadata.uuid}/trigger-run`, undefined);
+      assert.equal(again.status, 409, again.text);
+      const run = await claimRun(ctx.client, RUNNER, block.metadata.uuid);
+      assert.equal(run.spec.runNumber, 2);
+      await finishRun(ctx.client, run, 'SUCCEEDED', { vpc_id: 'vpc-1' });
+    });
+
     it('creates the run at once for a child whose parent already SUCCEEDED', async () => {
       const w = await world();
       const vpc = `vpc-${randomUUID()}`;

@@ -99,6 +99,12 @@ export class AuthorizedBlockService {
     return this.inner.update(block, update);
   }
 
+  async triggerRun(principal: Principal, uuid: string): Promise<void> {
+    const block = await this.get(principal, uuid);
+    if (!this.isOperator(principal, block)) requireAllowed(principal, 'BUILDINGBLOCK', 'SAVE', block.workspace);
+    await this.inner.triggerRun(block);
+  }
+
   async delete(principal: Principal, uuid: string): Promise<void> {
     const block = await this.get(principal, uuid);
     requireAllowed(principal, 'BUILDINGBLOCK', 'DELETE', block.workspace);

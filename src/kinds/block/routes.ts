@@ -45,6 +45,12 @@ export async function blockRoutes(app: FastifyInstance, context: AppContext): Pr
     remove: { status: 202, run: (request, uuid) => blocks.delete(request.principal, uuid) },
   });
 
+  // No body (whatever Content-Type is sent); 202 with an empty body (COMPAT §9).
+  app.post(`${BLOCKS_PATH}/:id/trigger-run`, { config: { access: { resource: 'BUILDINGBLOCK', action: 'SAVE', orManaged: true } } }, async (request, reply) => {
+    await blocks.triggerRun(request.principal, (request.params as { id: string }).id);
+    return reply.code(202).send();
+  });
+
   app.delete(`${BLOCKS_PATH}/:id/purge`, { config: { access: { resource: 'BUILDINGBLOCK', action: 'DELETE' } } }, async (request, reply) => {
     await blocks.purge(request.principal, (request.params as { id: string }).id);
     return reply.code(202).send();

@@ -205,6 +205,15 @@ export class BlockService {
     return updated;
   }
 
+  /** `POST /{uuid}/trigger-run` (COMPAT §9): a new APPLY run now — or the waiting state it is in. */
+  async triggerRun(block: Block): Promise<void> {
+    if (block.markedForDeletionOn) throw conflict(`meshBuildingBlock ${block.uuid} is being deleted`);
+    await this.repos.transaction(async (tx) => {
+      if (await tx.runs.activeRun(block.uuid)) throw conflict(`meshBuildingBlock ${block.uuid} has a run in progress`);
+      await this.lifecycle.advance(tx, block, 'MANUAL_TRIGGER');
+    });
+  }
+
   /** 409 while other blocks name it as a parent (the message names them). */
   private async requireNoChildren(block: Block): Promise<void> {
     const children = await this.repos.blocks.children(block.uuid);
