@@ -76,6 +76,7 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
         target_type: 'TENANT_LEVEL',
         latest_version: 1,
         latest_released_version: 1,
+        usage_count: Math.floor(blocks / DEFINITIONS) + (definitions.indexOf(d) < blocks % DEFINITIONS ? 1 : 0),
         document: doc({ ownedByWorkspace: 'platform-team', tags: {} }, { displayName: d.name, description: 'bench', targetType: 'TENANT_LEVEL', supportedPlatforms: ['AZURE'] }),
         created_on: now,
       })),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import type { ApiClient, Response } from './support/client.js';
+import { media, type ApiClient, type Response } from './support/client.js';
 import {
   addTenant,
   BLOCK_V1,
@@ -992,6 +992,20 @@ describeEachDatabase('building blocks', (ctx) => {
       assertAccepted(await ctx.client.delete(`${BLOCKS}/${child.metadata.uuid}`), 'DELETE of the child');
       await assertGone(ctx.client, child.metadata.uuid, 'the waiting child never had a run');
       assertAccepted(await ctx.client.delete(`${BLOCKS}/${parent.metadata.uuid}`), 'DELETE of the parent once alone');
+    });
+
+    it('counts the blocks of a definition in its status.usageCount and in the managedByDefinitionUuid list total', async () => {
+      const w = await world();
+      const usage = async () => (await ctx.client.get(`/api/meshobjects/meshbuildingblockdefinitions/${w.defs.purge.uuid}`, { headers: { accept: media('meshbuildingblockdefinition', 'v1-preview') } })).json.status.usageCount as number;
+      const total = async () => (await ctx.client.get(`${BLOCKS}?managedByDefinitionUuid=${w.defs.purge.uuid}`, { headers: { accept: BLOCK_V2 } })).json.page.totalElements as number;
+      const before = await usage();
+      assert.equal(await total(), before);
+      const block = await createBlockV2(ctx.client, { versionUuid: w.defs.purge.versionUuid, target: tenantTarget(w.tenant) });
+      assert.equal(await usage(), before + 1);
+      assert.equal(await total(), before + 1);
+      assertAccepted(await ctx.client.delete(`${BLOCKS}/${block.metadata.uuid}`), 'purge-mode delete');
+      assert.equal(await usage(), before);
+      assert.equal(await total(), before);
     });
 
     it('purge: admin (API user) → 202 and 404; a consumer key with BUILDINGBLOCK_DELETE → 403; an ADM_BUILDINGBLOCK_DELETE key → 202 (COMPAT 21)', async () => {

@@ -9,10 +9,12 @@ export async function fetchPage<DB, TB extends keyof DB, Row>(
   filtered: SelectQueryBuilder<DB, TB, object>,
   select: (query: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, Row>,
   page: PageRequest,
+  /** The total when the caller knows it without counting. */
+  knownTotal?: number,
 ): Promise<{ rows: Row[]; total: number }> {
-  const [rows, count] = await Promise.all([
+  const [rows, total] = await Promise.all([
     select(filtered).limit(page.size).offset(page.page * page.size).execute(),
-    filtered.select(sql<number | string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
+    knownTotal ?? filtered.select(sql<number | string>`count(*)`.as('total')).executeTakeFirstOrThrow().then((count) => Number((count as { total: number | string }).total)),
   ]);
-  return { rows: rows as Row[], total: Number((count as { total: number | string }).total) };
+  return { rows: rows as Row[], total };
 }

@@ -92,6 +92,8 @@ export interface DefinitionTable {
   latest_version: number;
   /** Highest released version number; 0 when none is released. */
   latest_released_version: number;
+  /** Building blocks of this definition. */
+  usage_count: number;
   document: string;
   created_on: string;
 }

@@ -90,6 +90,7 @@ export class BlockStore {
   /** Inserts the block and its parent links (the caller holds the transaction). */
   async insert(block: Block, oncePerTenant: boolean): Promise<void> {
     await this.db.insertInto('building_blocks').values(toRow(block, oncePerTenant ? block.definitionUuid : null)).execute();
+    await this.countUsage(block.definitionUuid, 1);
     for (const parent of block.parents) await this.db.insertInto('building_block_parents').values({ block_uuid: block.uuid, parent_uuid: parent.buildingBlockUuid }).execute();
   }
 
@@ -121,8 +122,20 @@ export class BlockStore {
     if (filter.targetKind !== undefined) query = query.where('target_kind', '=', filter.targetKind);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     if (filter.definitionOwner !== undefined) query = query.where('definition_owner', '=', filter.definitionOwner);
-    const { rows, total } = await fetchPage(query, (q) => q.selectAll().orderBy('created_on').orderBy('uuid'), page);
+    const { rows, total } = await fetchPage(query, (q) => q.selectAll().orderBy('created_on').orderBy('uuid'), page, await this.knownTotal(filter));
     return { items: rows.map(toModel), total };
+  }
+
+  /**
+   * Totals kept elsewhere, so a list's cost does not grow with the data: the blocks of one definition
+   * (the managedBy filters) are its usage count. Other filters are counted by their index.
+   */
+  private async knownTotal(filter: BlockFilter): Promise<number | undefined> {
+    const keys = Object.keys(filter).filter((key) => key !== 'definitionOwner');
+    if (keys.length !== 1 || filter.definitionUuid === undefined) return undefined;
+    const row = await this.db.selectFrom('definitions').select(['usage_count', 'owned_by_workspace']).where('uuid', '=', filter.definitionUuid).executeTakeFirst();
+    if (!row || (filter.definitionOwner !== undefined && row.owned_by_workspace !== filter.definitionOwner)) return 0;
+    return Number(row.usage_count);
   }
 
   /** Everything but identity, target and creation (which never change). */
@@ -152,6 +165,12 @@ export class BlockStore {
 
   async delete(uuid: string): Promise<void> {
     await this.db.deleteFrom('building_block_parents').where('block_uuid', '=', uuid).execute();
-    await this.db.deleteFrom('building_blocks').where('uuid', '=', uuid).execute();
+    const deleted = await this.db.deleteFrom('building_blocks').where('uuid', '=', uuid).returning('definition_uuid').executeTakeFirst();
+    if (deleted) await this.countUsage(deleted.definition_uuid, -1);
+  }
+
+  /** The definition's block count moves with every insert and delete (the caller holds the transaction). */
+  private async countUsage(definitionUuid: string, by: number): Promise<void> {
+    await this.db.updateTable('definitions').set((eb) => ({ usage_count: eb('usage_count', '+', by) })).where('uuid', '=', definitionUuid).execute();
   }
 }

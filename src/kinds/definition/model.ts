@@ -13,6 +13,8 @@ export interface Definition {
   document: SentObject;
   /** Every version, oldest first. */
   versions: VersionSummary[];
+  /** Building blocks of the definition. */
+  usageCount: number;
 }
 
 export interface VersionSummary {

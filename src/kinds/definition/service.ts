@@ -67,7 +67,7 @@ export class DefinitionService {
       if (isUniqueViolation(error)) throw conflict(`meshBuildingBlockDefinition ${uuid} already exists`);
       throw error;
     }
-    return { ...definition, versions: [{ uuid: first.uuid, versionNumber: 1, state: 'DRAFT' }] };
+    return { ...definition, versions: [{ uuid: first.uuid, versionNumber: 1, state: 'DRAFT' }], usageCount: 0 };
   }
 
   async find(uuid: string): Promise<Definition | undefined> {

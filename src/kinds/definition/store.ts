@@ -47,10 +47,11 @@ export class DefinitionStore {
       createdOn: row.created_on,
       document: parseDocument(row.document),
       versions: byDefinition.get(row.uuid) ?? [],
+      usageCount: Number(row.usage_count),
     }));
   }
 
-  async insertDefinition(definition: Omit<Definition, 'versions'>): Promise<void> {
+  async insertDefinition(definition: Omit<Definition, 'versions' | 'usageCount'>): Promise<void> {
     await this.db
       .insertInto('definitions')
       .values({
@@ -60,13 +61,14 @@ export class DefinitionStore {
         target_type: definition.targetType,
         latest_version: 0,
         latest_released_version: 0,
+        usage_count: 0,
         document: serializeDocument(definition.document),
         created_on: definition.createdOn,
       })
       .execute();
   }
 
-  async updateDefinition(definition: Omit<Definition, 'versions'>): Promise<void> {
+  async updateDefinition(definition: Omit<Definition, 'versions' | 'usageCount'>): Promise<void> {
     await this.db
       .updateTable('definitions')
       .set({ display_name: definition.displayName, target_type: definition.targetType, document: serializeDocument(definition.document) })

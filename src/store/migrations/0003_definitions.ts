@@ -33,6 +33,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('target_type', 'varchar(32)', (c) => c.notNull())
     .addColumn('latest_version', 'integer', (c) => c.notNull())
     .addColumn('latest_released_version', 'integer', (c) => c.notNull())
+    // Building blocks of the definition, kept with every block insert and delete (status.usageCount, list totals).
+    .addColumn('usage_count', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('document', 'text', (c) => c.notNull())
     .addColumn('created_on', 'varchar(32)', (c) => c.notNull())
     .execute();

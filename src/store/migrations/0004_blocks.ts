@@ -73,7 +73,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_on', 'varchar(32)', (c) => c.notNull())
     .addUniqueConstraint('runs_block_number', ['block_uuid', 'run_number'])
     .execute();
-  await db.schema.createIndex('runs_claim').on('runs').columns(['runner_uuid', 'status', 'created_on']).execute();
+  // The claim's "oldest waiting run of this runner" is the first entry of this index: no sort, however many wait.
+  await db.schema.createIndex('runs_claim').on('runs').columns(['runner_uuid', 'status', 'created_on', 'uuid']).execute();
   await db.schema.createIndex('runs_node').on('runs').columns(['node_id', 'created_on']).execute();
   await db.schema.createIndex('runs_active').on('runs').columns(['status', 'updated_on']).execute();
 

@@ -59,6 +59,7 @@ export function encodeDefinition(definition: Definition, version: string, baseUr
     status: {
       versions: definition.versions.map((v) => ({ versionUuid: v.uuid, versionNumber: v.versionNumber, state: v.state })),
       ...versionStatus(definition.versions),
+      usageCount: definition.usageCount,
     },
     _links: {
       self: { href: `${baseUrl}${DEFINITIONS_PATH}/${definition.uuid}` },
