@@ -174,6 +174,14 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
     const base = await measure('baseline (static JSON over HTTPS)', `${baselineUrl}/`, {});
     await stop(baseline);
     baseline = undefined;
+    if (dialect === 'sqlite') {
+      baseline = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const referenceUrl = await waitForLine(baseline, /listening on (https:\/\/\S+)/);
+      const reference = await measure('reference: bare Fastify + SQLite row by uuid', referenceUrl, { requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/api/meshobjects/meshbuildingblocks/${pick(data.sampleBlocks)}` }) }] });
+      rows.push({ dialect, blocks, ...reference, ratio: Math.round((reference.requestsPerSecond / base.requestsPerSecond) * 100) / 100 });
+      await stop(baseline);
+      baseline = undefined;
+    }
 
     // Run tokens of claimed runs, for the status-update scenario.
     const claimUrl = `${url}/api/meshobjects/meshbuildingblockruns/create?forRunnerUuid=${data.runnerUuid}`;
@@ -223,7 +231,7 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
       ['claim a run', claimUrl, { method: 'POST', headers: { ...auth, accept: RUN } }],
       ['login (/oauth/token)', `${url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&client_id=${CLIENT_ID}&client_secret=${CLIENT_SECRET}` }],
     ];
-    rows.push({ dialect, blocks, ...base, ratio: 1 });
+    rows.splice(rows.length - (dialect === 'sqlite' ? 1 : 0), 0, { dialect, blocks, ...base, ratio: 1 });
     for (const [name, target, options] of scenarios) {
       const measured = await measure(name, target, options);
       rows.push({ dialect, blocks, ...measured, ratio: Math.round((measured.requestsPerSecond / base.requestsPerSecond) * 100) / 100, ...(TARGETS[name] !== undefined ? { target: TARGETS[name] } : {}) });
