@@ -79,10 +79,12 @@ function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
 }
 
 async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
+  const forced = setTimeout(() => child.kill('SIGKILL'), 10_000);
   await exited;
+  clearTimeout(forced);
 }
 
 function residentMemoryMb(pid: number): number {
@@ -172,6 +174,7 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
     baseline = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/baseline-server.ts'), path.join(dataDir, 'tls/cert.pem'), path.join(dataDir, 'tls/key.pem'), bodyFile], { stdio: ['ignore', 'pipe', 'inherit'] });
     const baselineUrl = await waitForLine(baseline, /listening on (https:\/\/\S+)/);
     const base = await measure('baseline (static JSON over HTTPS)', `${baselineUrl}/`, {});
+    log(`  baseline: ${base.requestsPerSecond} req/s`);
     await stop(baseline);
     baseline = undefined;
     if (dialect === 'sqlite') {
@@ -179,6 +182,7 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
       const referenceUrl = await waitForLine(baseline, /listening on (https:\/\/\S+)/);
       const reference = await measure('reference: bare Fastify + SQLite row by uuid', referenceUrl, { requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/api/meshobjects/meshbuildingblocks/${pick(data.sampleBlocks)}` }) }] });
       rows.push({ dialect, blocks, ...reference, ratio: Math.round((reference.requestsPerSecond / base.requestsPerSecond) * 100) / 100 });
+      log(`  reference: ${reference.requestsPerSecond} req/s`);
       await stop(baseline);
       baseline = undefined;
     }

@@ -68,7 +68,7 @@ export class AuthorizedRunService {
   async list(principal: Principal, filter: { blockUuid?: string; nodeId?: string }, page: PageRequest) {
     if (isAdminFor(principal, 'BUILDINGBLOCKRUN', 'LIST')) return this.inner.list(filter, page);
     if (principal.type !== 'apiKey') throw forbidden(`${INSUFFICIENT}: MANAGED_BUILDINGBLOCKRUN_LIST is required`);
-    if (isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_LIST', principal.workspace)) return this.inner.list({ ...filter, workspaces: [principal.workspace] }, page);
+    if (isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_LIST', principal.workspace)) return this.inner.list({ ...filter, definitionOwner: principal.workspace }, page);
     throw forbidden(`${INSUFFICIENT}: MANAGED_BUILDINGBLOCKRUN_LIST is required`);
   }
 

@@ -43,7 +43,7 @@ export class RunService {
     return run;
   }
 
-  list(filter: { blockUuid?: string; nodeId?: string; workspaces?: readonly string[] }, page: PageRequest) {
+  list(filter: { blockUuid?: string; nodeId?: string; definitionOwner?: string }, page: PageRequest) {
     return this.repos.runs.list(filter, page);
   }
 

@@ -129,11 +129,12 @@ export class RunStore {
     return row ? toModel(row) : undefined;
   }
 
-  async list(filter: { blockUuid?: string; nodeId?: string; workspaces?: readonly string[] }, page: PageRequest): Promise<{ items: Run[]; total: number }> {
+  /** `definitionOwner`: only runs of that workspace's definitions. */
+  async list(filter: { blockUuid?: string; nodeId?: string; definitionOwner?: string }, page: PageRequest): Promise<{ items: Run[]; total: number }> {
     let query = this.db.selectFrom('runs');
     if (filter.blockUuid !== undefined) query = query.where('block_uuid', '=', filter.blockUuid);
     if (filter.nodeId !== undefined) query = query.where('node_id', '=', filter.nodeId);
-    if (filter.workspaces !== undefined) query = query.where('definition_owner', 'in', [...filter.workspaces, '']);
+    if (filter.definitionOwner !== undefined) query = query.where('definition_owner', '=', filter.definitionOwner);
     const { rows, total } = await fetchPage(query, (q) => q.selectAll().orderBy('created_on').orderBy('uuid'), page);
     return { items: rows.map(toModel), total };
   }

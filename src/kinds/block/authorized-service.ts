@@ -83,9 +83,8 @@ export class AuthorizedBlockService {
 
   async update(principal: Principal, uuid: string, update: BlockUpdate): Promise<Block> {
     const block = await this.get(principal, uuid);
-    const operator = this.isOperator(principal, block);
-    if (!operator) requireAllowed(principal, 'BUILDINGBLOCK', 'SAVE', block.workspace);
-    if (!operator) {
+    if (!this.isOperator(principal, block)) {
+      requireAllowed(principal, 'BUILDINGBLOCK', 'SAVE', block.workspace);
       const { rows, version } = await this.inner.changedInputs(block, update);
       for (const row of rows) {
         const input = version.spec.inputs[row.key]!;

@@ -76,6 +76,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // The claim's "oldest waiting run of this runner" is the first entry of this index: no sort, however many wait.
   await db.schema.createIndex('runs_claim').on('runs').columns(['runner_uuid', 'status', 'created_on', 'uuid']).execute();
   await db.schema.createIndex('runs_node').on('runs').columns(['node_id', 'created_on']).execute();
+  await db.schema.createIndex('runs_definition_owner').on('runs').columns(['definition_owner', 'created_on', 'uuid']).execute();
   await db.schema.createIndex('runs_active').on('runs').columns(['status', 'updated_on']).execute();
 
   await db.schema
