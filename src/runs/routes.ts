@@ -50,11 +50,22 @@ export async function runRoutes(app: FastifyInstance, context: AppContext): Prom
 
   app.get(`${RUNS_PATH}/:id`, { config: { media: { produces } } }, async (request) => encodeRun(await runs.get(request.principal, (request.params as { id: string }).id), base()));
 
-  // The step log the Terraform provider shows for a failed block (COMPAT §9).
+  // The step log the Terraform provider shows for a failed block (COMPAT §9), with each step's source,
+  // id and time of its last change: the run's history stays readable after it ended.
   app.get(`${RUNS_PATH}/:id/logs`, { config: { media: { produces } } }, async (request) => {
     const run = await runs.get(request.principal, (request.params as { id: string }).id);
     const steps = await context.services.repositories.runs.steps(run.uuid);
-    return { steps: steps.map((step) => ({ displayName: step.displayName, status: step.status, userMessage: step.userMessage ?? null, systemMessage: step.systemMessage ?? null })) };
+    return {
+      steps: steps.map((step) => ({
+        displayName: step.displayName,
+        status: step.status,
+        userMessage: step.userMessage ?? null,
+        systemMessage: step.systemMessage ?? null,
+        id: step.stepId,
+        sourceId: step.sourceId,
+        updatedOn: step.updatedOn,
+      })),
+    };
   });
 
   app.post(`${RUNS_PATH}/:id/status/source`, { config: { media: { produces, consumes: produces } } }, async (request, reply) => {

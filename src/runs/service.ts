@@ -194,15 +194,17 @@ function mergeSteps(sourceId: string, existing: StepRow[], changes: (Partial<Ste
   for (const change of changes) {
     const current = steps.get(change.id);
     const step: StepRow = current ?? { sourceId, stepId: change.id, position: steps.size, displayName: change.displayName ?? change.id, status: 'PENDING', outputs: {} };
-    steps.set(change.id, {
+    const next: StepRow = {
       ...step,
       ...(change.displayName ? { displayName: change.displayName } : {}),
       ...(change.status ? { status: change.status } : {}),
       ...(change.userMessage !== undefined ? { userMessage: change.userMessage } : {}),
       ...(change.systemMessage !== undefined ? { systemMessage: change.systemMessage } : {}),
       outputs: { ...step.outputs, ...(change.outputs ?? {}) },
-    });
-    touched.add(change.id);
+    };
+    steps.set(change.id, next);
+    // A step named without any change keeps its time of last change.
+    if (!current || JSON.stringify({ ...next, updatedOn: undefined }) !== JSON.stringify({ ...current, updatedOn: undefined })) touched.add(change.id);
   }
   if (steps.size > MAX_STEPS_PER_SOURCE) throw badRequest(`steps: a source has at most ${MAX_STEPS_PER_SOURCE} steps (spec §2.7); this one would have ${steps.size}`);
   return [...steps.values()].filter((step) => touched.has(step.stepId));

@@ -32,6 +32,8 @@ export interface StepRow {
   userMessage?: string;
   systemMessage?: string;
   outputs: Record<string, RunOutput>;
+  /** Set when read: the time of the step's last change. */
+  updatedOn?: string;
 }
 
 const toStep = (row: Selectable<RunStepTable>): StepRow => ({
@@ -43,6 +45,7 @@ const toStep = (row: Selectable<RunStepTable>): StepRow => ({
   ...(row.user_message !== null ? { userMessage: row.user_message } : {}),
   ...(row.system_message !== null ? { systemMessage: row.system_message } : {}),
   outputs: JSON.parse(row.outputs) as Record<string, RunOutput>,
+  updatedOn: row.updated_on,
 });
 
 export class RunStore {

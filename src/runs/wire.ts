@@ -96,7 +96,7 @@ export function encodeRun(run: Run, baseUrl: string, claimed?: { runToken: strin
   return {
     kind: 'meshBuildingBlockRun',
     apiVersion: 'v1',
-    metadata: { uuid: run.uuid, createdOn: run.createdOn },
+    metadata: { uuid: run.uuid, createdOn: run.createdOn, ...(run.claimedOn ? { claimedOn: run.claimedOn } : {}), ...(run.endedOn ? { endedOn: run.endedOn } : {}) },
     spec: {
       runNumber: run.runNumber,
       behavior: run.behavior,
