@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Database } from '../store/database.js';
 import { registerContentParsers } from './content-parsers.js';
+import { SharedRateCounter } from './shared-rate-limit.js';
 import { registerErrorHandling } from './error-handler.js';
 import type { RouteAccess } from './fastify-types.js';
 import { formatMediaType } from './media-types.js';
@@ -90,8 +91,12 @@ export async function createApp(config: Config, tls: TlsMaterial, database: Data
     if (accessOf(request) !== 'public') request.principal = await services.authenticator.authenticate(request.headers.authorization);
   });
 
-  // 2. Rate limit per credential (per address for anonymous calls); health checks are exempt.
+  // 2. Rate limit per credential (per address for anonymous calls); health checks are exempt. Instances
+  // sharing a PostgreSQL database share their counts.
+  const shared = database.dialect === 'postgres' ? new SharedRateCounter(database.db, config.rateLimit.windowSeconds * 1000, logger) : undefined;
+  if (shared) app.addHook('onClose', async () => shared.close());
   await app.register(rateLimit, {
+    ...(shared ? { store: shared.storeClass() } : {}),
     global: true,
     hook: 'onRequest',
     max: config.rateLimit.max,

@@ -183,6 +183,13 @@ export interface RunStepTable {
   updated_on: string;
 }
 
+export interface RateLimitWindowTable {
+  key: string;
+  /** Milliseconds since the epoch at which the fixed window starts. */
+  window_start: number | string;
+  count: number;
+}
+
 export interface Tables {
   api_keys: ApiKeyTable;
   api_users: ApiUserTable;
@@ -200,4 +207,5 @@ export interface Tables {
   runs: RunTable;
   run_sources: RunSourceTable;
   run_steps: RunStepTable;
+  rate_limit_windows: RateLimitWindowTable;
 }

@@ -1,0 +1,117 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Tables } from '../store/schema.js';
+
+interface Window {
+  start: number;
+  /** The count all instances reported for this key and window at the last flush. */
+  global: number;
+  /** Requests counted here since then. */
+  pending: number;
+}
+
+/** How often an instance adds its counts to the shared ones and reads theirs back. */
+const FLUSH_MS = 250;
+
+/**
+ * Rate limits across the instances of one PostgreSQL database (issue 9): each instance counts
+ * locally and, every 250 ms, adds its counts per credential and fixed window to the database in one
+ * statement and reads back the sums. A request is judged by the last known sum plus the local
+ * requests since, so the limit holds across instances within a quarter second, without a database
+ * round trip per request.
+ */
+export class SharedRateCounter {
+  private readonly windows = new Map<string, Window>();
+  private readonly timer: NodeJS.Timeout;
+  private flushing: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly windowMs: number,
+    private readonly log: Logger,
+  ) {
+    this.timer = setInterval(() => void this.flush(), FLUSH_MS);
+    this.timer.unref();
+  }
+
+  /**
+   * Counts a request. The first request of a key in a window reads the shared count once (other
+   * instances may have counted it already); later ones are judged locally.
+   */
+  async hit(key: string, now = Date.now()): Promise<{ current: number; ttl: number }> {
+    const start = Math.floor(now / this.windowMs) * this.windowMs;
+    let window = this.windows.get(key);
+    if (!window || window.start !== start) {
+      const loading = this.loading.get(key) ?? this.load(key, start);
+      this.loading.set(key, loading);
+      window = await loading;
+      this.loading.delete(key);
+    }
+    window.pending++;
+    return { current: window.global + window.pending, ttl: start + this.windowMs - now };
+  }
+
+  private readonly loading = new Map<string, Promise<Window>>();
+
+  private async load(key: string, start: number): Promise<Window> {
+    let global = 0;
+    try {
+      const row = await this.db.selectFrom('rate_limit_windows').select('count').where('key', '=', key).where('window_start', '=', start).executeTakeFirst();
+      global = Number(row?.count ?? 0);
+    } catch (error) {
+      this.log.warn({ err: error }, 'reading the shared rate-limit count failed');
+    }
+    const current = this.windows.get(key);
+    if (current && current.start === start) return current;
+    const window = { start, global, pending: 0 };
+    this.windows.set(key, window);
+    return window;
+  }
+
+  flush(): Promise<void> {
+    return (this.flushing ??= this.write().finally(() => (this.flushing = undefined)));
+  }
+
+  private async write(): Promise<void> {
+    const now = Date.now();
+    const batch = [...this.windows.entries()].filter(([, window]) => window.pending > 0);
+    for (const [key, window] of this.windows) if (window.start + this.windowMs <= now) this.windows.delete(key);
+    if (batch.length === 0) return;
+    const sent = batch.map(([key, window]) => ({ key, window_start: window.start, count: window.pending }));
+    for (const [, window] of batch) window.pending = 0;
+    try {
+      const rows = await this.db
+        .insertInto('rate_limit_windows')
+        .values(sent)
+        .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_limit_windows.count', '+', eb.ref('excluded.count')) })))
+        .returning(['key', 'window_start', 'count'])
+        .execute();
+      for (const row of rows) {
+        const window = this.windows.get(row.key);
+        if (window && window.start === Number(row.window_start)) window.global = Number(row.count);
+      }
+      await this.db.deleteFrom('rate_limit_windows').where('window_start', '<', now - 2 * this.windowMs).execute();
+    } catch (error) {
+      // Counts stay local until the database answers again (the limit then holds per instance).
+      for (const [index, [, window]] of batch.entries()) window.pending += sent[index]!.count;
+      this.log.warn({ err: error }, 'sharing rate-limit counts failed');
+    }
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+
+  /** A store class for @fastify/rate-limit (it instantiates the class it is given). */
+  storeClass() {
+    const counter = this;
+    return class SharedRateLimitStore {
+      incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void): void {
+        counter.hit(key).then((result) => callback(null, result), (error: Error) => callback(error));
+      }
+      child() {
+        return this;
+      }
+    };
+  }
+}
