@@ -104,10 +104,10 @@ export class SharedRateCounter {
 
   /** A store class for @fastify/rate-limit (it instantiates the class it is given). */
   storeClass() {
-    const counter = this;
+    const hit = (key: string) => this.hit(key);
     return class SharedRateLimitStore {
       incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void): void {
-        counter.hit(key).then((result) => callback(null, result), (error: Error) => callback(error));
+        hit(key).then((result) => callback(null, result), (error: Error) => callback(error));
       }
       child() {
         return this;
