@@ -104,8 +104,10 @@ function openPostgres(config: Config, log: Logger): Database {
     query_timeout: config.dbTimeoutMs + 1000,
     idleTimeoutMillis: 30_000,
   });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
+  // A client losing its connection must not crash the process, idle (pool 'error') or checked out
+  // between queries (the client's own 'error'): its query fails (503) and the next one reconnects.
   pool.on('error', (error) => log.warn({ err: error }, 'idle PostgreSQL connection failed'));
+  pool.on('connect', (client) => client.on('error', (error) => log.warn({ err: error }, 'PostgreSQL connection failed')));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
