@@ -1,4 +1,5 @@
 import { Agent, request } from 'undici';
+import { recordExchange } from './secrets.js';
 
 export interface Response {
   status: number;
@@ -46,6 +47,7 @@ export class ApiClient {
     const url = path.startsWith('https://') ? path : `${this.baseUrl}${path}`;
     const response = await request(url, { method: method as 'GET', headers, body: body as string | Buffer | undefined, dispatcher: this.agent });
     const text = await response.body.text();
+    recordExchange(path, typeof body === 'string' ? body : undefined, text);
     const flat: Record<string, string> = {};
     for (const [key, value] of Object.entries(response.headers)) flat[key] = Array.isArray(value) ? value.join(', ') : String(value);
     return {

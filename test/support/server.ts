@@ -6,6 +6,7 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { ApiClient } from './client.js';
+import { secretsAtRest } from './secrets.js';
 import { createPostgresDatabase, DIALECTS, postgresAvailable, type Dialect } from './databases.js';
 
 /** Credentials of the API user every test server is bootstrapped with (admin-equivalent, Basic). */
@@ -77,9 +78,12 @@ export async function startTestServer(dialect: Dialect, options: TestServerOptio
     },
     async stop() {
       await test.client.close();
+      // Issue 9: no secret the tests saw is in this server's log or database in plaintext.
+      const leaked = await secretsAtRest(logFile, dataDir, server.database);
       await server.close();
       if (pgDatabase) await pgDatabase.drop();
       if (!shared) await rm(dataDir, { recursive: true, force: true });
+      if (leaked.length > 0) throw new Error(`secrets in plaintext at rest (log ${logFile} or database): ${leaked.map((s) => `${s.slice(0, 4)}…`).join(', ')}`);
     },
   };
   return test;
