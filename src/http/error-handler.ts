@@ -6,11 +6,20 @@ import { JSON_CONTENT_TYPE } from './media-types.js';
 
 const CODE_BY_STATUS = new Map<number, ErrorCode>(Object.entries(ERROR_STATUS).map(([code, status]) => [status, code as ErrorCode]));
 
+/** What the operator has to fix, said plainly (the request changed nothing). */
+function unavailableMessage(error: unknown): string {
+  const code = (error as { code?: string }).code ?? '';
+  if (code === 'SQLITE_FULL') return 'the database disk is full: nothing was stored; retry when space has been freed';
+  if (code.startsWith('SQLITE_READONLY')) return 'the database file is read-only: nothing was stored; retry when it is writable again';
+  if (code.startsWith('SQLITE_IOERR')) return 'the database file cannot be written (I/O error): nothing was stored; retry later';
+  return 'the database is unavailable; retry later';
+}
+
 /** Fastify's own errors (body parsing, limits) and anything unexpected, as ApiErrors. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (isDatabaseUnavailable(error)) {
-    return new ApiError('ServiceUnavailable', 'the database is unavailable; retry later', { 'retry-after': '5' });
+    return new ApiError('ServiceUnavailable', unavailableMessage(error), { 'retry-after': '5' });
   }
   const fastifyError = error as Partial<FastifyError>;
   switch (fastifyError.code) {

@@ -26,7 +26,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | undefined;
   if (!e || typeof e !== 'object') return false;
   if (e.code && PG_UNAVAILABLE.has(e.code)) return true;
-  if (e.code === 'SQLITE_BUSY' || e.code === 'SQLITE_FULL' || e.code === 'SQLITE_READONLY' || e.code === 'SQLITE_IOERR') return true;
+  if (e.code && /^SQLITE_(BUSY|FULL|READONLY|IOERR|CANTOPEN)/.test(e.code)) return true;
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? '');
 }
 
