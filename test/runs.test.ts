@@ -657,7 +657,8 @@ describeEachDatabase('runs and runners', (ctx) => {
       ]);
 
       assertError(await claim(lister.client, runner), 403);
-      assertError(await claim(strangerClaimer.client, runner), 403);
+      // Another workspace's private runner is invisible to it, as its GET is (404, not 403).
+      assertError(await claim(strangerClaimer.client, runner), 404);
       assertError(await claim(ctx.client, runner, { headers: { authorization: undefined } }), 401);
       assertError(await claim(claimer.client, SHARED_RUNNERS.TERRAFORM), 403);
       assertError(await claim(claimer.client, randomUUID()), 404);
@@ -680,7 +681,8 @@ describeEachDatabase('runs and runners', (ctx) => {
       assert.equal(byLister.status, 200, byLister.text);
       assert.equal(byLister.json.spec.runToken, undefined);
       assert.equal((await getRun(consumerReader.client, runUuid)).status, 200, 'BUILDINGBLOCK_LIST of the block’s workspace reads its runs');
-      assertError(await getRun(strangerLister.client, runUuid), 403);
+      // Another workspace does not learn the run exists (404); another run's token gets 403 (tested above).
+      assertError(await getRun(strangerLister.client, runUuid), 404);
       const listed = await lister.client.get(`${RUNS}?buildingBlockUuid=${block.metadata.uuid}`, { headers: { accept: RUN } });
       assert.equal(listed.status, 200, listed.text);
       assert.deepEqual(

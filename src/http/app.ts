@@ -42,7 +42,10 @@ const accessOf = (request: FastifyRequest): RouteAccess => request.routeOptions.
 
 /** May this principal call a route at all (some workspace, some object)? */
 export function mayCall(request: FastifyRequest, access: RouteAccess): boolean {
-  if (access === 'public' || access === 'authenticated') return true;
+  if (access === 'public' || access === 'run') return true;
+  // A run token opens its run's endpoints and nothing else (issue 7).
+  if (request.principal.type === 'runToken') return false;
+  if (access === 'authenticated') return true;
   if (access === 'admin') return isAdmin(request.principal);
   if ('managed' in access) return holdsManaged(request.principal, access.managed);
   if (access.adminOnly) return isAdminFor(request.principal, access.resource, access.action);
@@ -126,6 +129,7 @@ export async function createApp(config: Config, tls: TlsMaterial, database: Data
   app.addHook('onRequest', async (request) => {
     const access = accessOf(request);
     if (mayCall(request, access)) return;
+    if (request.principal.type === 'runToken') throw forbidden("you don't have sufficient permissions: a run token only reports and reads its own run");
     if (access === 'admin') throw forbidden("you don't have sufficient permissions: only API users and keys with admin (ADM_) permissions may call this");
     if (typeof access === 'object' && 'managed' in access) throw forbidden(`you don't have sufficient permissions: MANAGED_${access.managed} or ADM_${access.managed} is required`);
     if (typeof access === 'object') throw forbidden(`you don't have sufficient permissions: ${access.adminOnly ? 'ADM_' : ''}${access.resource}_${access.action} is required`);

@@ -4,6 +4,7 @@ import { forbidden, notFound } from '../errors.js';
 import type { PageRequest } from '../http/paging.js';
 import { isUuid } from '../http/validation.js';
 import type { RunnerStore } from '../kinds/runner/store.js';
+import type { Runner } from '../kinds/runner/model.js';
 import { SHARED_RUNNERS, sharedRunnerFor } from '../kinds/runner/shared-runners.js';
 import type { Run } from './model.js';
 import type { ClaimedRun, RunService } from './service.js';
@@ -27,7 +28,7 @@ export class AuthorizedRunService {
   /** `create?forRunnerUuid=<uuid>` (real runners). */
   async claimForRunner(principal: Principal, runnerUuid: string, nodeId: string | undefined): Promise<ClaimedRun | undefined> {
     const runner = isUuid(runnerUuid) ? await this.runners.find(runnerUuid.toLowerCase()) : undefined;
-    if (!runner) throw notFound(`meshBuildingBlockRunner ${runnerUuid} not found`);
+    if (!runner || !this.seesRunner(principal, runner)) throw notFound(`meshBuildingBlockRunner ${runnerUuid} not found`);
     this.requireClaim(principal, runner.ownedByWorkspace);
     return this.inner.claim([runner.uuid], nodeId ?? runnerUuid);
   }
@@ -40,6 +41,7 @@ export class AuthorizedRunService {
   async claimForNode(principal: Principal, nodeId: string, selector: string | undefined): Promise<ClaimedRun | undefined> {
     const named = UUID_IN.exec(nodeId)?.[0];
     const runner = named ? await this.runners.find(named.toLowerCase()) : undefined;
+    if (runner && !this.seesRunner(principal, runner)) throw notFound(`meshBuildingBlockRunner ${named} not found`);
     if (runner) {
       this.requireClaim(principal, runner.ownedByWorkspace);
       return this.inner.claim([runner.uuid], nodeId);
@@ -50,6 +52,11 @@ export class AuthorizedRunService {
     return this.inner.claim(shared ? [shared.uuid] : SHARED_RUNNERS.map((r) => r.uuid), nodeId);
   }
 
+  /** A private runner of another workspace is invisible (404), as its GET is. */
+  private seesRunner(principal: Principal, runner: Runner): boolean {
+    return runner.restriction === 'PUBLIC' || isAllowed(principal, 'BUILDINGBLOCKRUNNER', 'LIST', runner.ownedByWorkspace) || isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_SAVE', runner.ownedByWorkspace);
+  }
+
   private requireClaim(principal: Principal, runnerWorkspace: string): void {
     if (!isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_SAVE', runnerWorkspace)) throw forbidden(`${INSUFFICIENT}: claiming this runner's runs needs MANAGED_BUILDINGBLOCKRUN_SAVE of workspace ${runnerWorkspace} (or ADM_BUILDINGBLOCKRUN_SAVE)`);
   }
@@ -58,11 +65,16 @@ export class AuthorizedRunService {
     return principal.type === 'runToken' && principal.runUuid === run.uuid;
   }
 
+  /** Another run's token: 403 (COMPAT §10); a key that may not see the run: 404, as for any object. */
   async get(principal: Principal, uuid: string): Promise<Run> {
     const run = await this.inner.get(uuid);
-    const allowed = this.ownToken(principal, run) || isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_LIST', run.definitionOwner) || isAllowed(principal, 'BUILDINGBLOCK', 'LIST', run.workspace);
-    if (!allowed) throw forbidden(`${INSUFFICIENT}: run ${run.uuid} is not yours to read`);
-    return run;
+    if (this.ownToken(principal, run) || isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_LIST', run.definitionOwner) || isAllowed(principal, 'BUILDINGBLOCK', 'LIST', run.workspace)) return run;
+    if (principal.type === 'runToken') throw forbidden(`${INSUFFICIENT}: a run token only reads its own run`);
+    // The run's own workspaces learn what they lack; others do not learn the run exists.
+    if (principal.type === 'apiKey' && (principal.workspace === run.workspace || principal.workspace === run.definitionOwner)) {
+      throw forbidden(`${INSUFFICIENT}: BUILDINGBLOCK_LIST or MANAGED_BUILDINGBLOCKRUN_LIST is required to read runs`);
+    }
+    throw notFound(`meshBuildingBlockRun ${uuid} not found`);
   }
 
   async list(principal: Principal, filter: { blockUuid?: string; nodeId?: string }, page: PageRequest) {
@@ -76,7 +88,7 @@ export class AuthorizedRunService {
   private async reportable(principal: Principal, uuid: string): Promise<Run> {
     const run = await this.inner.get(uuid);
     if (!this.ownToken(principal, run) && !isAllowedAsManager(principal, 'BUILDINGBLOCKRUNSOURCE_SAVE', run.definitionOwner)) {
-      throw forbidden(`${INSUFFICIENT}: report status for run ${run.uuid} with its run token or MANAGED_BUILDINGBLOCKRUNSOURCE_SAVE of workspace ${run.definitionOwner}`);
+      throw forbidden(`${INSUFFICIENT}: report a run's status with its run token or MANAGED_BUILDINGBLOCKRUNSOURCE_SAVE of the workspace owning its definition`);
     }
     return run;
   }

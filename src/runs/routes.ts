@@ -48,11 +48,11 @@ export async function runRoutes(app: FastifyInstance, context: AppContext): Prom
     return halPage('meshBuildingBlockRuns', items.map((run) => encodeRun(run, base())), info, pageLinks(base(), request.url, info));
   });
 
-  app.get(`${RUNS_PATH}/:id`, { config: { media: { produces } } }, async (request) => encodeRun(await runs.get(request.principal, (request.params as { id: string }).id), base()));
+  app.get(`${RUNS_PATH}/:id`, { config: { media: { produces }, access: 'run' } }, async (request) => encodeRun(await runs.get(request.principal, (request.params as { id: string }).id), base()));
 
   // The step log the Terraform provider shows for a failed block (COMPAT §9), with each step's source,
   // id and time of its last change: the run's history stays readable after it ended.
-  app.get(`${RUNS_PATH}/:id/logs`, { config: { media: { produces } } }, async (request) => {
+  app.get(`${RUNS_PATH}/:id/logs`, { config: { media: { produces }, access: 'run' } }, async (request) => {
     const run = await runs.get(request.principal, (request.params as { id: string }).id);
     const steps = await context.services.repositories.runs.steps(run.uuid);
     return {
@@ -68,12 +68,12 @@ export async function runRoutes(app: FastifyInstance, context: AppContext): Prom
     };
   });
 
-  app.post(`${RUNS_PATH}/:id/status/source`, { config: { media: { produces, consumes: produces } } }, async (request, reply) => {
+  app.post(`${RUNS_PATH}/:id/status/source`, { config: { media: { produces, consumes: produces }, access: 'run' } }, async (request, reply) => {
     await runs.registerSource(request.principal, (request.params as { id: string }).id, decodeRunRegistration(request.body));
     return reply.code(200).send();
   });
 
-  app.patch(`${RUNS_PATH}/:id/status/source/:sourceId`, { config: { media: { produces, consumes: produces } } }, async (request) => {
+  app.patch(`${RUNS_PATH}/:id/status/source/:sourceId`, { config: { media: { produces, consumes: produces }, access: 'run' } }, async (request) => {
     const { id, sourceId } = request.params as { id: string; sourceId: string };
     return { runAborted: await runs.updateSource(request.principal, id, sourceId, decodeRunUpdate(request.body)) };
   });
