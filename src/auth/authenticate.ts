@@ -51,6 +51,7 @@ export class Authenticator {
     const colon = decoded.indexOf(':');
     if (colon <= 0) throw unauthorized('malformed Basic credentials');
     const username = decoded.slice(0, colon);
+    if (username.includes('\u0000')) throw unauthorized('invalid username or password');
     if (!(await this.apiUsers.verify(username, decoded.slice(colon + 1)))) throw unauthorized('invalid username or password');
     return { type: 'apiUser', id: username };
   }

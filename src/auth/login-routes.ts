@@ -26,11 +26,16 @@ function credentialsOf(body: unknown, authorization: string | undefined, require
     const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon > 0) {
-      clientId = decodeURIComponent(decoded.slice(0, colon));
-      clientSecret = decodeURIComponent(decoded.slice(colon + 1));
+      try {
+        clientId = decodeURIComponent(decoded.slice(0, colon));
+        clientSecret = decodeURIComponent(decoded.slice(colon + 1));
+      } catch {
+        throw unauthorized('malformed Basic client credentials');
+      }
     }
   }
   if (clientId === undefined) throw badRequest('client_id: is required');
+  if (clientId.includes('\u0000')) throw unauthorized('invalid client credentials');
   if (clientSecret === undefined) throw badRequest('client_secret: is required');
   return { clientId, clientSecret };
 }

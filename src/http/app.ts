@@ -1,15 +1,16 @@
 import type { AddressInfo } from 'node:net';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { Duplex } from 'node:stream';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { holdsManaged, isAdmin, isAdminFor, isAllowed } from '../auth/policy.js';
-import { forbidden, tooManyRequests } from '../errors.js';
+import { badRequest, forbidden, notFound, tooManyRequests } from '../errors.js';
 import type { Services } from '../services.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Database } from '../store/database.js';
 import { registerContentParsers } from './content-parsers.js';
 import { SharedRateCounter } from './shared-rate-limit.js';
-import { registerErrorHandling } from './error-handler.js';
+import { registerErrorHandling, sendError, writeClientError } from './error-handler.js';
 import type { RouteAccess } from './fastify-types.js';
 import { formatMediaType } from './media-types.js';
 import { negotiate, type MediaRef } from './negotiation.js';
@@ -57,8 +58,12 @@ export async function createApp(config: Config, tls: TlsMaterial, database: Data
     loggerInstance: logger,
     https: { cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' },
     bodyLimit: config.bodyLimitBytes,
-    // Path ids go up to a full tenant name: four 255-character identifiers and three dots.
-    routerOptions: { maxParamLength: 1100 },
+    routerOptions: {
+      // Path ids go up to a full tenant name: four 255-character identifiers and three dots.
+      maxParamLength: 1100,
+      // A repeated query parameter counts once (the last), so every filter and paging value is a string.
+      querystringParser: (text: string) => Object.fromEntries(new URLSearchParams(text)),
+    },
     // Slow or stalled clients cannot hold a connection forever.
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
@@ -66,6 +71,13 @@ export async function createApp(config: Config, tls: TlsMaterial, database: Data
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     genReqId: () => crypto.randomUUID(),
+    // Malformed percent-escapes and over-long path ids answer in the error format, like every error.
+    frameworkErrors: (error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
+      const api = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? notFound('no object has an id that long') : badRequest('the URL is malformed (an invalid percent-escape)');
+      sendError(request, reply, api);
+    },
+    // Requests the HTTP parser refuses (oversized headers, garbage) get a JSON error before closing.
+    clientErrorHandler: (error: Error & { code?: string }, socket: Duplex) => writeClientError(error, socket),
   }) as unknown as FastifyInstance; // an HTTPS server with a pino logger: same surface for route modules
 
   let baseUrl: string | undefined = config.publicUrl;
@@ -87,6 +99,11 @@ export async function createApp(config: Config, tls: TlsMaterial, database: Data
     for (const method of [route.method].flat()) context.access.set(`${method} ${route.url}`, route.config?.access ?? 'authenticated');
     const media = route.config?.media;
     for (const ref of [...(media?.produces ?? []), ...(media?.consumes ?? [])]) context.served.set(`${ref.kind}.${ref.version}.${ref.format ?? 'hal+json'}`, ref);
+  });
+
+  // 0. NUL characters cannot be stored or looked up (PostgreSQL refuses them): refuse them in URLs.
+  app.addHook('onRequest', async (request) => {
+    if (request.url.includes('\u0000') || /%00/i.test(request.url)) throw badRequest('the URL must not contain NUL characters');
   });
 
   // 1. Who is calling (401 before anything else is looked at).

@@ -7,15 +7,40 @@ import { essence } from './media-types.js';
 /** Deeper bodies are rejected before any code walks them recursively. */
 export const MAX_BODY_DEPTH = 64;
 
-function depthExceeds(root: unknown, limit: number): boolean {
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Text a database column can hold and a response can carry: no NUL, no lone UTF-16 surrogate. */
+function textProblem(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'NUL characters are not allowed';
+  if (LONE_SURROGATE.test(text)) return 'text must be valid Unicode (a lone surrogate was sent)';
+  return undefined;
+}
+
+/**
+ * Every parsed body (JSON, YAML, form) passes here before any code walks it: at most 64 levels deep,
+ * no `__proto__` or `constructor.prototype` keys (YAML and forms as well as JSON), only storable text.
+ */
+export function checkBody(root: unknown): void {
   const stack: [unknown, number][] = [[root, 0]];
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;
+    if (typeof value === 'string') {
+      const problem = textProblem(value);
+      if (problem) throw badRequest(`body: ${problem}`);
+      continue;
+    }
     if (value === null || typeof value !== 'object') continue;
-    if (depth >= limit) return true;
-    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+    if (depth >= MAX_BODY_DEPTH) throw badRequest(`body: nested deeper than ${MAX_BODY_DEPTH} levels`);
+    for (const key of Object.keys(value)) {
+      const child = (value as Record<string, unknown>)[key];
+      if (key === '__proto__' || (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype'))) {
+        throw badRequest('body: __proto__ and constructor.prototype keys are not allowed');
+      }
+      const problem = textProblem(key);
+      if (problem) throw badRequest(`body: ${problem} (in a key)`);
+      stack.push([child, depth + 1]);
+    }
   }
-  return false;
 }
 
 function parseJson(text: string): unknown {
@@ -26,7 +51,7 @@ function parseJson(text: string): unknown {
   } catch (error) {
     throw badRequest(`body: malformed JSON (${(error as Error).message})`);
   }
-  if (depthExceeds(value, MAX_BODY_DEPTH)) throw badRequest(`body: nested deeper than ${MAX_BODY_DEPTH} levels`);
+  checkBody(value);
   return value;
 }
 
@@ -36,10 +61,16 @@ function parseYamlStream(text: string): unknown[] {
   const values: unknown[] = [];
   documents.forEach((document, index) => {
     if (document.errors.length > 0) throw badRequest(`body: YAML document ${index + 1}: ${document.errors[0]!.message.split('\n')[0]}`);
-    const value = document.toJS({ maxAliasCount: 100 }) as unknown;
+    let value: unknown;
+    try {
+      value = document.toJS({ maxAliasCount: 100 }) as unknown;
+    } catch (error) {
+      // Unresolved aliases, alias bombs: the document is unusable, not the server broken.
+      throw badRequest(`body: YAML document ${index + 1}: ${(error as Error).message.split('\n')[0]}`);
+    }
     if (value !== null && value !== undefined) values.push(value);
   });
-  if (depthExceeds(values, MAX_BODY_DEPTH)) throw badRequest(`body: nested deeper than ${MAX_BODY_DEPTH} levels`);
+  checkBody(values);
   return values;
 }
 
@@ -56,7 +87,11 @@ export function registerContentParsers(app: FastifyInstance): void {
     if (text.trim() === '' || (!media?.consumes && !media?.plainBodies)) return done(null, undefined);
     const type = essence(request.headers['content-type']);
     try {
-      if (type === 'application/x-www-form-urlencoded') return done(null, Object.fromEntries(new URLSearchParams(text)));
+      if (type === 'application/x-www-form-urlencoded') {
+        const form = Object.fromEntries(new URLSearchParams(text));
+        checkBody(form);
+        return done(null, form);
+      }
       if (type.endsWith('+yaml')) return done(null, parseYamlStream(text));
       return done(null, parseJson(text));
     } catch (error) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { isDatabaseUnavailable } from '../store/database.js';
 import { JSON_CONTENT_TYPE } from './media-types.js';
@@ -37,18 +38,29 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError('InternalError', 'internal error');
 }
 
+/** `{message, errorCode, errorId}` as JSON; the errorId is in the log line of the same error. */
+export function sendError(request: FastifyRequest, reply: FastifyReply, api: ApiError, cause?: unknown) {
+  const errorId = randomUUID();
+  if (api.status >= 500) request.log.error({ err: cause ?? api, errorId }, api.message);
+  else request.log.info({ errorId, errorCode: api.errorCode, status: api.status }, api.message);
+  return reply.code(api.status).headers(api.headers).type(JSON_CONTENT_TYPE).send({ message: api.message, errorCode: api.errorCode, errorId });
+}
+
+/** What the HTTP parser refuses before Fastify sees a request, answered in the same format. */
+export function writeClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) return void socket.destroy();
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const body = JSON.stringify({ message: tooLarge ? 'request headers are too large' : 'the request could not be parsed', errorCode: 'BadRequest', errorId: randomUUID() });
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
 /**
- * The one place where errors become responses: `{message, errorCode, errorId}` as JSON. The errorId
- * appears in the log line of the same error; stack traces stay in the log.
+ * The one place where errors become responses: `{message, errorCode, errorId}` as JSON. Stack traces
+ * stay in the log.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error, request, reply) => {
-    const api = toApiError(error);
-    const errorId = randomUUID();
-    if (api.status >= 500) request.log.error({ err: error, errorId }, api.message);
-    else request.log.info({ errorId, errorCode: api.errorCode, status: api.status }, api.message);
-    return reply.code(api.status).headers(api.headers).type(JSON_CONTENT_TYPE).send({ message: api.message, errorCode: api.errorCode, errorId });
-  });
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, toApiError(error), error));
   app.setNotFoundHandler((request, reply) => {
     const errorId = randomUUID();
     request.log.info({ errorId }, 'no route');

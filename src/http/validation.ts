@@ -33,7 +33,8 @@ export function withoutNulls(value: unknown): unknown {
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      if (item !== null) out[key] = withoutNulls(item);
+      // defineProperty: a key named `__proto__` stays a key and never becomes the prototype.
+      if (item !== null) Object.defineProperty(out, key, { value: withoutNulls(item), enumerable: true, writable: true, configurable: true });
     }
     return out;
   }

@@ -15,3 +15,6 @@ export const Tags = Type.Record(Type.String({ maxLength: MAX_STRING }), Type.Arr
 
 /** `kind` may be omitted in a body; when sent it must name the resource. */
 export const KindOf = (kind: string) => Type.Optional(Type.Literal(kind));
+
+/** Integers stored in 32-bit integer columns (PostgreSQL `integer`): larger ones are 400, not an overflow. */
+export const Int32 = (options: { minimum?: number } = {}) => Type.Integer({ maximum: 2_147_483_647, minimum: -2_147_483_648, ...options });

@@ -75,6 +75,7 @@ export async function runRoutes(app: FastifyInstance, context: AppContext): Prom
 
   app.patch(`${RUNS_PATH}/:id/status/source/:sourceId`, { config: { media: { produces, consumes: produces }, access: 'run' } }, async (request) => {
     const { id, sourceId } = request.params as { id: string; sourceId: string };
+    if (sourceId.length > 255) throw badRequest('sourceId: at most 255 characters');
     return { runAborted: await runs.updateSource(request.principal, id, sourceId, decodeRunUpdate(request.body)) };
   });
 }

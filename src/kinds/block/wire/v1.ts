@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../http/validation.js';
-import { KindOf, NonEmptyShortString, Uuid } from '../../../http/wire-schemas.js';
+import { Int32, KindOf, NonEmptyShortString, Uuid } from '../../../http/wire-schemas.js';
 import { tenantIdentifierOf, type Block, type BlockRequest } from '../model.js';
 import { blockLinks, decodeInputs, decodeParents, deletionMetadata, encodeRows, InputRowSchema, ParentSchema } from './shared.js';
 
@@ -11,7 +11,7 @@ const decodeBody = compileDecoder(
     metadata: Type.Object({
       definitionUuid: Uuid,
       // A number; `"v3"` and `"3"` are taken as well (the list filter's forms).
-      definitionVersion: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^v?[1-9][0-9]{0,8}$' })]),
+      definitionVersion: Type.Union([Int32({ minimum: 1 }), Type.String({ pattern: '^v?[1-9][0-9]{0,8}$' })]),
       tenantIdentifier: Type.String({ minLength: 1, maxLength: 1023 }),
     }),
     spec: Type.Object({

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../../../http/validation.js';
-import { KindOf, NonEmptyShortString, ShortString, Uuid } from '../../../http/wire-schemas.js';
+import { Int32, KindOf, NonEmptyShortString, ShortString, Uuid } from '../../../http/wire-schemas.js';
 import { DELETION_MODES, IMPLEMENTATION_TYPES, INPUT_ASSIGNMENT_TYPES, OUTPUT_ASSIGNMENT_TYPES, OUTPUT_TYPES, VALUE_TYPES, VERSION_STATES } from '../enums.js';
 
 /**
@@ -20,7 +20,7 @@ export const VersionInputSchema = Type.Object({
   isEnvironment: Type.Optional(Type.Boolean()),
   isSensitive: Type.Optional(Type.Boolean()),
   updateableByConsumer: Type.Optional(Type.Boolean()),
-  displayOrder: Type.Optional(Type.Integer()),
+  displayOrder: Type.Optional(Int32()),
   argument: Type.Optional(SecretOrValue),
   defaultValue: Type.Optional(SecretOrValue),
   selectableValues: Type.Optional(Type.Array(ShortString, { maxItems: 1000 })),
@@ -33,14 +33,14 @@ export const VersionOutputSchema = Type.Object({
   displayName: Type.Optional(NonEmptyShortString),
   type: Type.Optional(StringEnum(OUTPUT_TYPES)),
   assignmentType: Type.Optional(StringEnum(OUTPUT_ASSIGNMENT_TYPES)),
-  displayOrder: Type.Optional(Type.Integer()),
+  displayOrder: Type.Optional(Int32()),
 });
 
 const Ref = (kind: string) => Type.Object({ uuid: Uuid, kind: KindOf(kind) });
 
 export const VersionSpecSchema = Type.Object({
   buildingBlockDefinitionRef: Ref('meshBuildingBlockDefinition'),
-  versionNumber: Type.Integer({ minimum: 1 }),
+  versionNumber: Int32({ minimum: 1 }),
   state: Type.Optional(StringEnum(VERSION_STATES)),
   onlyApplyOncePerTenant: Type.Optional(Type.Boolean()),
   deletionMode: Type.Optional(StringEnum(DELETION_MODES)),
