@@ -147,7 +147,7 @@ export class BlockLifecycle {
 
   /** A runner took the run: the block is IN_PROGRESS while this is its latest run. */
   async claimed(tx: Repositories, run: Run): Promise<void> {
-    const block = await tx.blocks.find(run.blockUuid);
+    const block = await tx.blocks.findForUpdate(run.blockUuid);
     if (block?.latestRunUuid === run.uuid) await tx.blocks.setStatus(block.uuid, 'IN_PROGRESS');
   }
 
@@ -160,7 +160,7 @@ export class BlockLifecycle {
     const now = new Date().toISOString();
     const ended: Run = { ...run, status, endedOn: now, updatedOn: now };
     await tx.runs.update(ended);
-    const block = await tx.blocks.find(run.blockUuid);
+    const block = await tx.blocks.findForUpdate(run.blockUuid);
     if (!block || block.latestRunUuid !== run.uuid) return;
     if (run.behavior === 'DESTROY') {
       if (status === 'SUCCEEDED') await this.remove(tx, block);
@@ -185,8 +185,9 @@ export class BlockLifecycle {
    * DELETE (spec §3.1): PURGE mode removes the block at once; DELETE mode runs DESTROY — right away,
    * or when the run in flight ends. A block no runner ever took has nothing to destroy and goes at once.
    */
-  async requestDeletion(tx: Repositories, block: Block, by: string): Promise<void> {
-    if (block.markedForDeletionOn) return;
+  async requestDeletion(tx: Repositories, stale: Block, by: string): Promise<void> {
+    const block = await tx.blocks.findForUpdate(stale.uuid);
+    if (!block || block.markedForDeletionOn) return;
     const marked: Block = { ...block, markedForDeletionOn: new Date().toISOString(), markedForDeletionBy: by };
     await tx.blocks.update(marked);
     const version = await this.versionOf(tx, block);
@@ -200,12 +201,14 @@ export class BlockLifecycle {
 
   /** A runner reported a non-final run status: the block shows it while this is its latest run. */
   async reported(tx: Repositories, run: Run, status: RunStatus): Promise<void> {
-    const block = await tx.blocks.find(run.blockUuid);
+    const block = await tx.blocks.findForUpdate(run.blockUuid);
     if (block?.latestRunUuid === run.uuid) await tx.blocks.setStatus(block.uuid, status === 'PENDING' ? 'PENDING' : 'IN_PROGRESS');
   }
 
   /** Purge (spec endpoint 8): gone from the service whatever runs; a run in flight is aborted. */
-  async purge(tx: Repositories, block: Block, by: string): Promise<void> {
+  async purge(tx: Repositories, stale: Block, by: string): Promise<void> {
+    const block = await tx.blocks.findForUpdate(stale.uuid);
+    if (!block) return;
     await tx.blocks.update({ ...block, forcePurge: true, markedForDeletionOn: block.markedForDeletionOn ?? new Date().toISOString(), markedForDeletionBy: block.markedForDeletionBy ?? by });
     const active = await tx.runs.activeRun(block.uuid);
     if (active) await this.abort(tx, active);
@@ -213,8 +216,7 @@ export class BlockLifecycle {
   }
 
   private async abort(tx: Repositories, run: Run): Promise<void> {
-    const now = new Date().toISOString();
-    await tx.runs.update({ ...run, status: 'ABORTED', endedOn: now, updatedOn: now });
+    await tx.runs.endIfActive(run.uuid, 'ABORTED', new Date().toISOString());
   }
 
   private async remove(tx: Repositories, block: Block): Promise<void> {

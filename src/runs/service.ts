@@ -109,7 +109,7 @@ export class RunService {
     let expired = 0;
     for (const uuid of await this.repos.runs.silentSince(before)) {
       await this.repos.transaction(async (tx) => {
-        const run = await tx.runs.find(uuid);
+        const run = await tx.runs.findForUpdate(uuid);
         if (!run || run.status !== 'IN_PROGRESS' || run.updatedOn >= before) return;
         const at = new Date(now).toISOString();
         await tx.runs.upsertSource(run.uuid, 'blockyard', { id: 'blockyard' }, at);
@@ -132,11 +132,13 @@ export class RunService {
     if (isFinal(run.status)) return;
     const now = new Date().toISOString();
     await this.repos.transaction(async (tx) => {
+      const current = await tx.runs.findForUpdate(run.uuid);
+      if (!current || isFinal(current.status)) return;
       await tx.runs.upsertSource(run.uuid, registration.sourceId, registration.source, now);
       const existing = await tx.runs.steps(run.uuid, registration.sourceId);
       const steps = mergeSteps(registration.sourceId, existing, registration.steps.map((step) => ({ ...step, status: step.status ?? 'PENDING' })));
       for (const step of steps) await tx.runs.putStep(run.uuid, step, now);
-      await tx.runs.update({ ...run, updatedOn: now });
+      await tx.runs.touch(run.uuid, now);
     });
   }
 
@@ -150,7 +152,7 @@ export class RunService {
       if (step.status !== undefined && !(STEP_STATUSES as readonly string[]).includes(step.status)) throw badRequest(`steps: status of step "${step.id}" must be one of ${STEP_STATUSES.join(', ')}`);
     }
     return this.repos.transaction(async (tx) => {
-      const current = (await tx.runs.find(run.uuid))!;
+      const current = (await tx.runs.findForUpdate(run.uuid))!;
       if (isFinal(current.status)) return current.status === 'ABORTED';
       const now = new Date().toISOString();
       if (!(await tx.runs.sourceExists(run.uuid, sourceId))) await tx.runs.upsertSource(run.uuid, sourceId, { id: sourceId }, now);

@@ -83,6 +83,24 @@ export class RunStore {
     return row ? toModel(row) : undefined;
   }
 
+  /** The run as it is now, locked until the transaction ends (PostgreSQL; SQLite transactions are serial). */
+  async findForUpdate(uuid: string): Promise<Run | undefined> {
+    let query = this.db.selectFrom('runs').selectAll().where('uuid', '=', uuid);
+    if (this.dialect === 'postgres') query = query.forUpdate();
+    const row = await query.executeTakeFirst();
+    return row ? toModel(row) : undefined;
+  }
+
+  /** A status report arrived: the run is not silent (the timeout counts from here). */
+  async touch(uuid: string, at: string): Promise<void> {
+    await this.db.updateTable('runs').set({ updated_on: at }).where('uuid', '=', uuid).execute();
+  }
+
+  /** Ends the run unless it ended already (column-level: no stale read can undo another change). */
+  async endIfActive(uuid: string, status: 'ABORTED' | 'FAILED', at: string): Promise<void> {
+    await this.db.updateTable('runs').set({ status, ended_on: at, updated_on: at }).where('uuid', '=', uuid).where('status', 'in', ['PENDING', 'IN_PROGRESS']).execute();
+  }
+
   async nextRunNumber(blockUuid: string): Promise<number> {
     const row = await this.db.selectFrom('runs').select((eb) => eb.fn.max('run_number').as('max')).where('block_uuid', '=', blockUuid).executeTakeFirst();
     return Number(row?.max ?? 0) + 1;

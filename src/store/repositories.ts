@@ -22,14 +22,27 @@ export class Repositories {
     private readonly dialect: Database['dialect'],
     private readonly inTransaction = false,
   ) {
-    this.blocks = new BlockStore(db);
+    this.blocks = new BlockStore(db, dialect);
     this.runs = new RunStore(db, dialect);
     this.definitions = new DefinitionStore(db);
     this.tenants = new TenantStore(db);
   }
 
-  transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in a transaction. On PostgreSQL two lifecycle transactions can lock the same block and
+   * run in opposite orders (a claim takes the run first, a delete the block): the database breaks the
+   * deadlock by failing one, which is retried here (as are serialization failures).
+   */
+  async transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this);
-    return this.db.transaction().execute((trx) => work(new Repositories(trx, this.dialect, true)));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction().execute((trx) => work(new Repositories(trx, this.dialect, true)));
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if ((code !== '40P01' && code !== '40001') || attempt >= 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      }
+    }
   }
 }

@@ -198,6 +198,9 @@ export class BlockService {
       parents,
     };
     await this.repos.transaction(async (tx) => {
+      // What was checked above must still hold: a concurrent delete or run wins, this PUT is refused.
+      const fresh = await tx.blocks.findForUpdate(block.uuid);
+      if (!fresh || fresh.markedForDeletionOn || fresh.latestRunUuid !== block.latestRunUuid) throw conflict(`meshBuildingBlock ${block.uuid} changed while this update was checked; read it again`);
       await tx.blocks.update(updated);
       if (versionChanged) await tx.blocks.replaceParents(block.uuid, parents);
       if (runNeeded) updated.status = await this.lifecycle.advance(tx, updated, 'BUILDING_BLOCK_UPDATE');
@@ -209,8 +212,10 @@ export class BlockService {
   async triggerRun(block: Block): Promise<void> {
     if (block.markedForDeletionOn) throw conflict(`meshBuildingBlock ${block.uuid} is being deleted`);
     await this.repos.transaction(async (tx) => {
+      const fresh = await tx.blocks.findForUpdate(block.uuid);
+      if (!fresh || fresh.markedForDeletionOn) throw conflict(`meshBuildingBlock ${block.uuid} is being deleted`);
       if (await tx.runs.activeRun(block.uuid)) throw conflict(`meshBuildingBlock ${block.uuid} has a run in progress`);
-      await this.lifecycle.advance(tx, block, 'MANUAL_TRIGGER');
+      await this.lifecycle.advance(tx, fresh, 'MANUAL_TRIGGER');
     });
   }
 

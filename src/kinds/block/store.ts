@@ -83,8 +83,22 @@ function toRow(block: Block, oncePerTenant: string | null): BuildingBlockTable {
 export class BlockStore {
   private readonly queries: CompiledQueries;
 
-  constructor(private readonly db: Kysely<Tables>) {
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly dialect: 'sqlite' | 'postgres' = 'sqlite',
+  ) {
     this.queries = new CompiledQueries(db);
+  }
+
+  /**
+   * The block as it is now, locked until the transaction ends (PostgreSQL; SQLite transactions are
+   * serial): lifecycle changes start from this, never from a read made before their transaction.
+   */
+  async findForUpdate(uuid: string): Promise<Block | undefined> {
+    let query = this.db.selectFrom('building_blocks').selectAll().where('uuid', '=', uuid);
+    if (this.dialect === 'postgres') query = query.forUpdate();
+    const row = await query.executeTakeFirst();
+    return row ? toModel(row) : undefined;
   }
 
   /** Inserts the block and its parent links (the caller holds the transaction). */
