@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import pino from 'pino';
+import { Agent, request as send } from 'undici';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/store/database.js';
 import { loadData, type DataSet } from './load-data.js';
@@ -100,9 +101,13 @@ async function measure(name: string, url: string, options: Partial<autocannon.Op
 
 const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)]!;
 
+/** One keep-alive connection pool per server certificate, for the setup requests. */
+const agents = new Map<string, Agent>();
+
 async function request(url: string, init: { method?: string; headers?: Record<string, string>; body?: string }, ca: string): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const { Agent, request: send } = await import('undici');
-  const response = await send(url, { method: (init.method ?? 'GET') as 'GET', headers: init.headers, body: init.body, dispatcher: new Agent({ connect: { ca } }) });
+  let agent = agents.get(ca);
+  if (!agent) agents.set(ca, (agent = new Agent({ connect: { ca } })));
+  const response = await send(url, { method: (init.method ?? 'GET') as 'GET', headers: init.headers, body: init.body, dispatcher: agent });
   const text = await response.body.text();
   return { status: response.statusCode, json: text ? JSON.parse(text) : undefined };
 }
@@ -245,6 +250,8 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
   } finally {
     if (baseline) await stop(baseline);
     await stop(server);
+    for (const agent of agents.values()) await agent.close();
+    agents.clear();
     rmSync(dataDir, { recursive: true, force: true });
     await dropDatabase?.();
   }

@@ -65,9 +65,4 @@ export class RunnerStore {
   async touch(uuid: string, at: string): Promise<void> {
     await this.db.updateTable('runners').set({ last_seen: at }).where('uuid', '=', uuid).execute();
   }
-
-  async implementationType(uuid: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('runners').select('implementation_type').where('uuid', '=', uuid).executeTakeFirst();
-    return row?.implementation_type;
-  }
 }

@@ -25,7 +25,7 @@ const decodeBody = compileDecoder(
 );
 
 /** A runner's public key: a PEM X.509 certificate (or public key) holding an RSA key; anything else is 400. */
-export function checkPublicKey(pem: string): void {
+function checkPublicKey(pem: string): void {
   try {
     runnerPublicKey(pem);
   } catch (error) {
