@@ -274,6 +274,106 @@ describeEachDatabase('identity and access', (ctx) => {
     assert.equal((await asOps.get(KEYS, { headers: { accept: API_KEY } })).status, 401);
   });
 
+  it('reads an API user at its self link: 200 as listed, 404 in the error format for unknown names, admins only', async () => {
+    const users = media('apiuser', 'v1');
+    const password = 'reader-password-123';
+    secrets.push(password);
+    // Characters a URL path must escape: the self link encodes them, the route decodes them.
+    for (const username of ['reader', 'reader/ü%2F?#+&.x', `${'ß'.repeat(254)}x`]) {
+      const created = await ctx.client.post('/api/admin/apiusers', { username, password }, { headers: { accept: users, 'content-type': users } });
+      assert.equal(created.status, 201, created.text);
+      const self = created.json._links.self.href as string;
+      assert.equal(created.headers.location, self);
+      const read = await ctx.client.get(self, { headers: { accept: users } });
+      assert.equal(read.status, 200, `${username}: ${read.text.slice(0, 200)}`);
+      assert.match(String(read.headers['content-type']), /^application\/vnd\.vendor\.api\.apiuser\.v1\.hal\+json/);
+      assert.deepEqual(read.json, created.json);
+      const list = await ctx.client.get('/api/admin/apiusers', { headers: { accept: users } });
+      assert.deepEqual(list.json._embedded.apiUsers.find((u: { username: string }) => u.username === username), read.json, 'the list item is the same representation');
+      // Every link of the list and of its items is reachable.
+      for (const href of [list.json._links.self.href, ...list.json._embedded.apiUsers.map((u: { _links: { self: { href: string } } }) => u._links.self.href)]) {
+        assert.equal((await ctx.client.get(href, { headers: { accept: users } })).status, 200, href);
+      }
+      const removed = await ctx.client.delete(self);
+      assert.equal(removed.status, 204);
+      const gone = await ctx.client.get(self, { headers: { accept: users } });
+      assert.equal(gone.status, 404);
+      assert.equal(gone.json.errorCode, 'NotFound');
+    }
+    // URL clients resolve `.` and `..` segments away (escaped too): such a user's self link could never be reached.
+    for (const username of ['.', '..']) {
+      const refused = await ctx.client.post('/api/admin/apiusers', { username, password }, { headers: { accept: users, 'content-type': users } });
+      assert.equal(refused.status, 400, username);
+      assert.match(refused.json.message, /^username: /);
+    }
+    const unknown = await ctx.client.get('/api/admin/apiusers/nobody-here', { headers: { accept: users } });
+    assert.equal(unknown.status, 404);
+    assert.deepEqual(Object.keys(unknown.json).sort(), ['errorCode', 'errorId', 'message']);
+    assert.equal((await ctx.client.get(`/api/admin/apiusers/${TEST_ADMIN.username}`, { headers: { accept: API_KEY } })).status, 406);
+
+    const keyReader = await clientWithKey(ctx.client, 'ws-c', ['APIKEY_LIST', 'APIKEY_SAVE']);
+    const admin = await clientWithKey(ctx.client, 'admin', ['ADM_USER_LIST']);
+    secrets.push(keyReader.key.clientSecret, admin.key.clientSecret);
+    const denied = await keyReader.client.get(`/api/admin/apiusers/${TEST_ADMIN.username}`, { headers: { accept: users } });
+    assert.equal(denied.status, 403);
+    assert.equal(denied.json.errorCode, 'Forbidden');
+    const allowed = await admin.client.get(`/api/admin/apiusers/${TEST_ADMIN.username}`, { headers: { accept: users } });
+    assert.equal(allowed.status, 200);
+    assert.equal(allowed.json.username, TEST_ADMIN.username);
+  });
+
+  it('refuses impossible calendar dates and times in expiresAt with 400 naming spec.expiresAt, storing nothing', async () => {
+    await ensureWorkspace(ctx.client, 'ws-dates');
+    const body = (expiresAt: string) => ({ apiVersion: 'v1-preview', kind: 'meshApiKey', metadata: { ownedByWorkspace: 'ws-dates' }, spec: { displayName: 'dates', permissions: ['APIKEY_LIST'], expiresAt } });
+    const count = async () => (await ctx.client.get(`${KEYS}?workspaceIdentifier=ws-dates`, { headers: { accept: API_KEY } })).json.page.totalElements as number;
+    const impossible = [
+      '2025-02-30',
+      '2025-02-29',
+      '2100-02-29',
+      '2025-04-31',
+      '2025-13-01',
+      '2025-00-10',
+      '2025-01-00',
+      '2025-02-30T00:00:00Z',
+      '2025-13-01T00:00:00Z',
+      '2025-01-01T24:00:00Z',
+      '2025-01-01T23:60:00Z',
+      '2025-01-01T23:59:60Z',
+      '2025-01-01T00:00:00+24:00',
+      '2025-01-01T00:00:00+01:60',
+    ];
+    for (const expiresAt of impossible) {
+      const response = await ctx.client.post(KEYS, body(expiresAt), { headers: keyHeaders });
+      assert.equal(response.status, 400, `${expiresAt}: ${response.text}`);
+      assert.equal(response.json.errorCode, 'BadRequest');
+      assert.match(response.json.message, /^spec\.expiresAt: /, expiresAt);
+      assert.deepEqual(Object.keys(response.json).sort(), ['errorCode', 'errorId', 'message']);
+    }
+    assert.equal(await count(), 0, 'no key was stored');
+
+    const created = await ctx.client.post(KEYS, body('2028-02-29'), { headers: keyHeaders });
+    assert.equal(created.status, 201, created.text);
+    secrets.push(created.json.status.clientSecret);
+    const uuid = created.json.metadata.uuid as string;
+    const before = await ctx.client.get(`${KEYS}/${uuid}`, { headers: { accept: API_KEY } });
+    for (const expiresAt of ['2029-02-29', '2028-02-29T25:00:00Z']) {
+      const put = await ctx.client.put(`${KEYS}/${uuid}`, body(expiresAt), { headers: keyHeaders });
+      assert.equal(put.status, 400, `${expiresAt}: ${put.text}`);
+      assert.match(put.json.message, /^spec\.expiresAt: /);
+    }
+    assert.deepEqual((await ctx.client.get(`${KEYS}/${uuid}`, { headers: { accept: API_KEY } })).json, before.json, 'the key is unchanged');
+    await login(ctx.client, { clientId: uuid, clientSecret: created.json.status.clientSecret });
+
+    // Real dates at the edges of the calendar are accepted and echoed as sent.
+    for (const expiresAt of ['2000-02-29', '2099-12-31T23:59:59.999+14:00', '2099-01-31T00:00:00-23:59']) {
+      const response = await ctx.client.post(KEYS, body(expiresAt), { headers: keyHeaders });
+      assert.equal(response.status, 201, `${expiresAt}: ${response.text}`);
+      assert.equal(response.json.spec.expiresAt, expiresAt);
+      secrets.push(response.json.status.clientSecret);
+    }
+    assert.equal(await count(), 4);
+  });
+
   after(async () => {
     // No secret, password or token ever reaches the log.
     const log = await readFile(ctx.server.logFile, 'utf8');
@@ -335,6 +435,12 @@ for (const dialect of DIALECTS) {
         const bad = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'admin', 'create-key', '--workspace', 'ws-cli', '--permission', 'NOPE'], { env: { ...process.env, ...server.env }, encoding: 'utf8' });
         assert.equal(bad.status, 2);
         assert.match(bad.stderr, /NOPE/);
+        // The command checks the expiry like the API does: an impossible date is refused, no key is made.
+        const before = (await server.client.get(`${KEYS}?workspaceIdentifier=ws-cli`, { headers: { accept: API_KEY } })).json.page.totalElements;
+        const badDate = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'admin', 'create-key', '--workspace', 'ws-cli', '--permission', 'APIKEY_LIST', '--expires-at', '2025-02-30'], { env: { ...process.env, ...server.env }, encoding: 'utf8' });
+        assert.equal(badDate.status, 2, badDate.stdout);
+        assert.match(badDate.stderr, /expiresAt/);
+        assert.equal((await server.client.get(`${KEYS}?workspaceIdentifier=ws-cli`, { headers: { accept: API_KEY } })).json.page.totalElements, before);
       } finally {
         await server.stop();
       }

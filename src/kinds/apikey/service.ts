@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { PageRequest } from '../../http/paging.js';
+import { isDate, isDateTime } from '../../http/validation.js';
 import { PERMISSION_CODES } from '../../auth/permissions.js';
 import { isExpired, type ApiKey, type ApiKeyInput } from './model.js';
 import type { ApiKeyStore } from './store.js';
@@ -38,6 +39,10 @@ export class ApiKeyService {
   private validate(input: ApiKeyInput): void {
     const unknown = input.permissions.find((code) => !PERMISSION_CODES.has(code));
     if (unknown !== undefined) throw badRequest(`spec.permissions: unknown permission "${unknown}"`);
+    // The wire codec checks this too; callers without it (the admin CLI) must not store an expiry nobody can compute.
+    if (input.expiresAt !== undefined && !isDate(input.expiresAt) && !isDateTime(input.expiresAt)) {
+      throw badRequest('spec.expiresAt: must be a calendar date (YYYY-MM-DD) or an RFC 3339 date-time (YYYY-MM-DDThh:mm:ssZ)');
+    }
   }
 
   async create(input: ApiKeyInput, clientId: string = randomUUID(), secret: string = generateClientSecret()): Promise<{ key: ApiKey; secret: string }> {

@@ -1,13 +1,22 @@
 import type { Kysely } from 'kysely';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { digest } from '../../crypto/secret-box.js';
-import { conflict, notFound } from '../../errors.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
 import type { Tables } from '../../store/schema.js';
 
 export interface ApiUser {
   username: string;
   createdOn: string;
 }
+
+/**
+ * A username: 1–255 characters, no colon (Basic splits there) or whitespace, and not `.` or `..`: URL
+ * clients resolve those path segments away (even escaped as `%2E`), so the user's self link could
+ * never be reached.
+ */
+export const USERNAME_PATTERN = '^(?!\\.{1,2}$)[^:\\s]+$';
+const USERNAME = new RegExp(USERNAME_PATTERN);
+export const USERNAME_MAX_LENGTH = 255;
 
 /** How long a verified username/password pair is trusted without running scrypt again. */
 const VERIFIED_CACHE_MS = 60_000;
@@ -23,6 +32,10 @@ export class ApiUserService {
   constructor(private readonly db: Kysely<Tables>) {}
 
   async create(username: string, password: string): Promise<ApiUser> {
+    // The API's codec checks this too; the admin CLI calls here directly.
+    if (username.length > USERNAME_MAX_LENGTH || !USERNAME.test(username)) {
+      throw badRequest('username: 1 to 255 characters without colons or whitespace, and not "." or ".."');
+    }
     const createdOn = new Date().toISOString();
     const existing = await this.db.selectFrom('api_users').select('username').where('username', '=', username).executeTakeFirst();
     if (existing) throw conflict(`API user ${username} already exists`);
@@ -46,6 +59,12 @@ export class ApiUserService {
   async list(): Promise<ApiUser[]> {
     const rows = await this.db.selectFrom('api_users').select(['username', 'created_on']).orderBy('created_on').orderBy('username').execute();
     return rows.map((row) => ({ username: row.username, createdOn: row.created_on }));
+  }
+
+  async get(username: string): Promise<ApiUser> {
+    const row = await this.db.selectFrom('api_users').select(['username', 'created_on']).where('username', '=', username).executeTakeFirst();
+    if (!row) throw notFound(`API user ${username} not found`);
+    return { username: row.username, createdOn: row.created_on };
   }
 
   async delete(username: string): Promise<void> {
