@@ -1,12 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { migrateToLatest } from './migrations/index.js';
 import type { Tables } from './schema.js';
+import { assertSqliteWritable } from './sqlite-writable.js';
+import { groupCommitDialect } from './sqlite-group-commit.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -53,46 +55,24 @@ export async function openDatabase(config: Config, log: Logger): Promise<Databas
 function openSqlite(config: Config): Database {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(config.dataDir, 'blockyard.db');
-  const sqlite = new SQLite(file, { timeout: config.dbTimeoutMs });
-  sqlite.pragma('journal_mode = WAL');
+  assertSqliteWritable(config.dataDir, file);
+  const writer = new SQLite(file, { timeout: config.dbTimeoutMs });
+  writer.pragma('journal_mode = WAL');
   // FULL: a commit is on disk before the response that acknowledges it (DESIGN.md, "durable").
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  writer.pragma('synchronous = FULL');
+  writer.pragma('foreign_keys = ON');
+  const reader = new SQLite(file, { readonly: true, timeout: config.dbTimeoutMs });
+  const db = new Kysely<Tables>({ dialect: groupCommitDialect(writer, reader) });
   return {
     db,
     dialect: 'sqlite',
     async ping() {
-      sqlite.prepare('select 1').get();
+      reader.prepare('select 1').get();
     },
     async close() {
       await db.destroy();
     },
   };
-}
-
-/**
- * better-sqlite3 compiles a statement per `prepare`, and Kysely prepares per query: keep the prepared
- * statements by SQL text (the service issues a bounded set of query shapes), so a request costs
- * binding and stepping only. Statements run synchronously, so one can be reused by the next query.
- */
-function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
-  const cache = new Map<string, SQLite.Statement>();
-  const prepare = sqlite.prepare.bind(sqlite);
-  return new Proxy(sqlite, {
-    get(target, property, receiver) {
-      if (property !== 'prepare') return Reflect.get(target, property, receiver) as unknown;
-      return (text: string) => {
-        let statement = cache.get(text);
-        if (!statement) {
-          statement = prepare(text);
-          if (cache.size >= 2000) cache.clear();
-          cache.set(text, statement);
-        }
-        return statement;
-      };
-    },
-  });
 }
 
 function openPostgres(config: Config, log: Logger): Database {

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import SQLite from 'better-sqlite3';
+import { Kysely } from 'kysely';
+import { groupCommitDialect } from './sqlite-group-commit.js';
+
+interface Db {
+  items: { id: string; note: string | null };
+}
+
+/** Real SQLite files: what each commit promises is checked through a separate connection. */
+describe('SQLite group commit', () => {
+  let dir: string;
+  let file: string;
+  let db: Kysely<Db>;
+  /** A connection of its own, as another process would read the file. */
+  const committedIds = () => {
+    const other = new SQLite(file, { readonly: true });
+    try {
+      return (other.prepare('select id from items order by id').all() as { id: string }[]).map((row) => row.id);
+    } finally {
+      other.close();
+    }
+  };
+  const ids = async () => (await db.selectFrom('items').select('id').orderBy('id').execute()).map((row) => row.id);
+  const insert = (id: string) => db.transaction().execute((trx) => trx.insertInto('items').values({ id, note: null }).execute());
+
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'blockyard-group-commit-'));
+    file = path.join(dir, 'test.db');
+    const writer = new SQLite(file);
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('synchronous = FULL');
+    writer.exec('create table items (id text primary key, note text)');
+    db = new Kysely<Db>({ dialect: groupCommitDialect(writer, new SQLite(file, { readonly: true })) });
+  });
+
+  after(async () => {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('acknowledges concurrent transactions only once they are on disk', async () => {
+    await Promise.all(Array.from({ length: 20 }, (_, i) => insert(`a${String(i).padStart(2, '0')}`).then(() => assert.ok(committedIds().includes(`a${String(i).padStart(2, '0')}`)))));
+    assert.equal(committedIds().filter((id) => id.startsWith('a')).length, 20);
+  });
+
+  it('shows no one what a group wrote before it commits', async () => {
+    const pending = insert('b1');
+    for (let i = 0; i < 20; i++) await null; // the transaction has run; its group commits on the next turn of the loop
+    assert.ok(!(await ids()).includes('b1'));
+    await pending;
+    assert.ok((await ids()).includes('b1'));
+  });
+
+  it('rolls back only the failing transaction of a group', async () => {
+    const results = await Promise.allSettled([
+      insert('c1'),
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('items').values({ id: 'c2', note: null }).execute();
+        throw new Error('refused');
+      }),
+      insert('c1'), // primary key taken within the same group
+      insert('c3'),
+    ]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'rejected', 'fulfilled'],
+    );
+    assert.deepEqual(committedIds().filter((id) => id.startsWith('c')), ['c1', 'c3']);
+  });
+
+  it('commits a write outside a transaction before it returns', async () => {
+    await db.insertInto('items').values({ id: 'd1', note: 'alone' }).execute();
+    assert.ok(committedIds().includes('d1'));
+    const updated = await db.updateTable('items').set({ note: 'changed' }).where('id', '=', 'd1').executeTakeFirst();
+    assert.equal(updated.numUpdatedRows, 1n);
+    await assert.rejects(db.insertInto('items').values({ id: 'd1', note: null }).execute(), /UNIQUE/);
+    assert.deepEqual(await db.selectFrom('items').select('note').where('id', '=', 'd1').execute(), [{ note: 'changed' }]);
+  });
+});

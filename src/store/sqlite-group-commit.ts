@@ -1,0 +1,248 @@
+import type SQLite from 'better-sqlite3';
+import type { CompiledQuery} from 'kysely';
+import { SelectQueryNode, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult } from 'kysely';
+
+/**
+ * SQLite with group commit, for Kysely.
+ *
+ * A commit with `synchronous=FULL` waits for an fsync of the WAL (about a millisecond here, and the
+ * event loop waits with it). Writes from concurrent requests therefore share one outer transaction:
+ * each Kysely transaction (and each write outside one) runs inside a savepoint of the open group, and
+ * the group commits once the requests that arrived together have had their turn (`setImmediate`), in
+ * one fsync. Each request's transaction returns only after the group's commit, so nothing is
+ * acknowledged before it is on disk; if the commit fails, every transaction of the group fails with it.
+ *
+ * Reads outside a transaction go to a second, read-only connection: in WAL mode it sees only
+ * committed data, so no one reads what a not-yet-committed group wrote, and reads never wait for
+ * the writer.
+ */
+export function groupCommitDialect(writer: SQLite.Database, reader: SQLite.Database): Dialect {
+  return {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new GroupCommitDriver(writer, reader),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+    createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
+  };
+}
+
+/** better-sqlite3 compiles a statement per `prepare`, Kysely prepares per query: keep them by SQL text. */
+class StatementCache {
+  private readonly statements = new Map<string, SQLite.Statement>();
+
+  constructor(private readonly sqlite: SQLite.Database) {}
+
+  get(sql: string): SQLite.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.sqlite.prepare(sql);
+      // The service issues a bounded set of query shapes; the bound only guards against a leak.
+      if (this.statements.size >= 2000) this.statements.clear();
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  run(query: CompiledQuery): QueryResult<unknown> {
+    const statement = this.get(query.sql);
+    const parameters = query.parameters as unknown[];
+    if (statement.reader) return { rows: statement.all(parameters) };
+    const { changes } = statement.run(parameters);
+    return { numAffectedRows: BigInt(changes), rows: [] };
+  }
+}
+
+/** First come, first served: the group's commit queues behind the transactions already waiting. */
+class Mutex {
+  private locked = false;
+  private readonly waiting: (() => void)[] = [];
+
+  lock(): Promise<void> {
+    if (!this.locked) {
+      this.locked = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  unlock(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.locked = false;
+  }
+}
+
+/** The open outer transaction and the promise its members wait on. */
+interface Group {
+  committed: Promise<void>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+function openGroup(): Group {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const committed = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  committed.catch(() => undefined); // a group whose members all rolled back has no one waiting
+  return { committed, resolve, reject };
+}
+
+const SAVEPOINT = 'request';
+
+/** What one acquired connection is doing: reading, or holding the writer for a transaction. */
+class Session implements DatabaseConnection {
+  inTransaction = false;
+
+  constructor(private readonly driver: GroupCommitDriver) {}
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.inTransaction) return Promise.resolve(this.driver.write(query) as QueryResult<R>);
+    if (SelectQueryNode.is(query.query)) return Promise.resolve(this.driver.read(query) as QueryResult<R>);
+    return this.driver.writeAlone(query) as Promise<QueryResult<R>>;
+  }
+
+  // eslint-disable-next-line require-yield -- the interface asks for a generator; the service never streams
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming is not supported');
+  }
+}
+
+class GroupCommitDriver implements Driver {
+  private readonly mutex = new Mutex();
+  private readonly writerStatements: StatementCache;
+  private readonly readerStatements: StatementCache;
+  private group: Group | undefined;
+  private flushScheduled = false;
+
+  constructor(
+    private readonly writer: SQLite.Database,
+    private readonly reader: SQLite.Database,
+  ) {
+    this.writerStatements = new StatementCache(writer);
+    this.readerStatements = new StatementCache(reader);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new Session(this);
+  }
+
+  async releaseConnection(): Promise<void> {}
+
+  read(query: CompiledQuery): QueryResult<unknown> {
+    return this.readerStatements.run(query);
+  }
+
+  /** A statement of the transaction that holds the writer. */
+  write(query: CompiledQuery): QueryResult<unknown> {
+    try {
+      return this.writerStatements.run(query);
+    } catch (error) {
+      this.noticeLostGroup(error);
+      throw error;
+    }
+  }
+
+  /** A write outside a transaction: one statement in the group, acknowledged with it. */
+  async writeAlone(query: CompiledQuery): Promise<QueryResult<unknown>> {
+    await this.mutex.lock();
+    let group: Group;
+    let result: QueryResult<unknown>;
+    try {
+      group = this.joinGroup();
+      result = this.write(query);
+    } finally {
+      this.mutex.unlock();
+    }
+    this.scheduleCommit();
+    await group.committed;
+    return result;
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await this.mutex.lock();
+    try {
+      this.joinGroup();
+      this.writer.exec(`savepoint ${SAVEPOINT}`);
+    } catch (error) {
+      this.mutex.unlock();
+      throw error;
+    }
+    (connection as Session).inTransaction = true;
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const group = this.group;
+    try {
+      if (!group || !this.writer.inTransaction) throw new Error('the group this transaction belonged to was rolled back');
+      this.writer.exec(`release ${SAVEPOINT}`);
+    } catch (error) {
+      this.noticeLostGroup(error);
+      throw error; // Kysely rolls back next, which releases the writer
+    }
+    (connection as Session).inTransaction = false;
+    this.mutex.unlock();
+    this.scheduleCommit();
+    await group.committed;
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const session = connection as Session;
+    if (!session.inTransaction) return; // the commit itself failed: the writer is released already
+    session.inTransaction = false;
+    try {
+      // An I/O error or a full disk may have rolled the whole group back already.
+      if (this.writer.inTransaction) this.writer.exec(`rollback to ${SAVEPOINT}; release ${SAVEPOINT}`);
+    } finally {
+      this.mutex.unlock();
+    }
+  }
+
+  async destroy(): Promise<void> {
+    await this.commitGroup();
+    this.reader.close();
+    this.writer.close();
+  }
+
+  private joinGroup(): Group {
+    if (!this.group) {
+      this.writer.exec('begin immediate');
+      this.group = openGroup();
+    }
+    return this.group;
+  }
+
+  /** SQLite rolls the whole transaction back on some errors (SQLITE_FULL, SQLITE_IOERR, ...): the group is lost. */
+  private noticeLostGroup(error: unknown): void {
+    if (this.group && !this.writer.inTransaction) {
+      this.group.reject(error);
+      this.group = undefined;
+    }
+  }
+
+  private scheduleCommit(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => void this.commitGroup());
+  }
+
+  private async commitGroup(): Promise<void> {
+    this.flushScheduled = false;
+    await this.mutex.lock();
+    const group = this.group;
+    this.group = undefined;
+    try {
+      if (!group) return;
+      this.writer.exec('commit');
+      group.resolve();
+    } catch (error) {
+      group?.reject(error);
+      if (this.writer.inTransaction) this.writer.exec('rollback');
+    } finally {
+      this.mutex.unlock();
+    }
+  }
+}
