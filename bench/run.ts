@@ -179,6 +179,7 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
     baseline = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/baseline-server.ts'), path.join(dataDir, 'tls/cert.pem'), path.join(dataDir, 'tls/key.pem'), bodyFile], { stdio: ['ignore', 'pipe', 'inherit'] });
     const baselineUrl = await waitForLine(baseline, /listening on (https:\/\/\S+)/);
     const base = await measure('baseline (static JSON over HTTPS)', `${baselineUrl}/`, {});
+    rows.push({ dialect, blocks, ...base, ratio: 1 });
     log(`  baseline: ${base.requestsPerSecond} req/s`);
     await stop(baseline);
     baseline = undefined;
@@ -186,8 +187,11 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
       baseline = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
       const referenceUrl = await waitForLine(baseline, /listening on (https:\/\/\S+)/);
       const reference = await measure('reference: bare Fastify + SQLite row by uuid', referenceUrl, { requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/api/meshobjects/meshbuildingblocks/${pick(data.sampleBlocks)}` }) }] });
-      rows.push({ dialect, blocks, ...reference, ratio: Math.round((reference.requestsPerSecond / base.requestsPerSecond) * 100) / 100 });
-      log(`  reference: ${reference.requestsPerSecond} req/s`);
+      const referenceList = await measure('reference: bare Fastify + SQLite list of 50', referenceUrl, { requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/list?workspace=${pick(data.workspaces)}&status=SUCCEEDED` }) }] });
+      for (const row of [reference, referenceList]) {
+        rows.push({ dialect, blocks, ...row, ratio: Math.round((row.requestsPerSecond / base.requestsPerSecond) * 100) / 100 });
+        log(`  ${row.scenario}: ${row.requestsPerSecond} req/s`);
+      }
       await stop(baseline);
       baseline = undefined;
     }
@@ -240,7 +244,6 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
       ['claim a run', claimUrl, { method: 'POST', headers: { ...auth, accept: RUN } }],
       ['login (/oauth/token)', `${url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&client_id=${CLIENT_ID}&client_secret=${CLIENT_SECRET}` }],
     ];
-    rows.splice(rows.length - (dialect === 'sqlite' ? 1 : 0), 0, { dialect, blocks, ...base, ratio: 1 });
     for (const [name, target, options] of scenarios) {
       const measured = await measure(name, target, options);
       rows.push({ dialect, blocks, ...measured, ratio: Math.round((measured.requestsPerSecond / base.requestsPerSecond) * 100) / 100, ...(TARGETS[name] !== undefined ? { target: TARGETS[name] } : {}) });
