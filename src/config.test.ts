@@ -48,6 +48,7 @@ describe('loadConfig defaults', () => {
     assert.equal(config.runTimeoutSeconds, 3 * 3600);
     assert.equal(config.dbPoolSize, 10);
     assert.equal(config.dbTimeoutMs, 5000);
+    assert.deepEqual(config.clientTimeouts, { headersSeconds: 10, requestSeconds: 30, idleSeconds: 72 });
   });
   it('has no bootstrap credentials and no master key', () => {
     assert.deepEqual(config.bootstrap, { adminClientId: undefined, adminClientSecret: undefined, adminUsername: undefined, adminPassword: undefined });
@@ -82,6 +83,9 @@ describe('loadConfig values', () => {
       BLOCKYARD_RUN_TIMEOUT_SECONDS: '60',
       BLOCKYARD_DB_POOL_SIZE: '3',
       BLOCKYARD_DB_TIMEOUT_MS: '100',
+      BLOCKYARD_HEADERS_TIMEOUT_SECONDS: '5',
+      BLOCKYARD_REQUEST_TIMEOUT_SECONDS: '120',
+      BLOCKYARD_IDLE_TIMEOUT_SECONDS: '15',
     });
     assert.deepEqual(config, {
       host: '127.0.0.1',
@@ -100,6 +104,7 @@ describe('loadConfig values', () => {
       runTimeoutSeconds: 60,
       dbPoolSize: 3,
       dbTimeoutMs: 100,
+      clientTimeouts: { headersSeconds: 5, requestSeconds: 120, idleSeconds: 15 },
     });
   });
   it('accepts the port bounds 0 and 65535', () => {
@@ -108,6 +113,10 @@ describe('loadConfig values', () => {
   });
   it('accepts postgres:// as well as postgresql://', () => {
     assert.equal(loadConfig({ BLOCKYARD_DATABASE_URL: 'postgres://localhost/db' }).databaseUrl, 'postgres://localhost/db');
+  });
+  it('lets an unset headers timeout follow a request timeout shorter than its default', () => {
+    assert.deepEqual(loadConfig({ BLOCKYARD_REQUEST_TIMEOUT_SECONDS: '4' }).clientTimeouts, { headersSeconds: 4, requestSeconds: 4, idleSeconds: 72 });
+    assert.equal(loadConfig({ BLOCKYARD_HEADERS_TIMEOUT_SECONDS: '30' }).clientTimeouts.headersSeconds, 30);
   });
   it('resolves a relative data directory', () => {
     assert.equal(loadConfig({ BLOCKYARD_DATA_DIR: 'state' }).dataDir, path.resolve('state'));
@@ -187,9 +196,17 @@ describe('loadConfig validation', () => {
     ['BLOCKYARD_RUN_TIMEOUT_SECONDS', '0'],
     ['BLOCKYARD_DB_POOL_SIZE', '501'],
     ['BLOCKYARD_DB_TIMEOUT_MS', '99'],
+    ['BLOCKYARD_HEADERS_TIMEOUT_SECONDS', '0'],
+    ['BLOCKYARD_REQUEST_TIMEOUT_SECONDS', '3601'],
+    ['BLOCKYARD_REQUEST_TIMEOUT_SECONDS', '2.5'],
+    ['BLOCKYARD_IDLE_TIMEOUT_SECONDS', '0'],
   ] as const) {
     it(`rejects ${name}=${value}`, () => rejects({ [name]: value }, name));
   }
+  it('rejects a headers timeout longer than the request timeout, naming both', () => {
+    rejects({ BLOCKYARD_HEADERS_TIMEOUT_SECONDS: '31' }, 'BLOCKYARD_HEADERS_TIMEOUT_SECONDS', /BLOCKYARD_REQUEST_TIMEOUT_SECONDS \(30\), got 31/);
+    rejects({ BLOCKYARD_HEADERS_TIMEOUT_SECONDS: '20', BLOCKYARD_REQUEST_TIMEOUT_SECONDS: '10' }, 'BLOCKYARD_HEADERS_TIMEOUT_SECONDS', /\(10\), got 20/);
+  });
 });
 
 describe('blockyard CLI', () => {

@@ -28,6 +28,12 @@ export interface Config {
   runTimeoutSeconds: number;
   dbPoolSize: number;
   dbTimeoutMs: number;
+  /**
+   * Limits against slow clients (issue 9, item 6): the request head must arrive within
+   * `headersSeconds` (the TLS handshake too), the whole request with its body within
+   * `requestSeconds`; a kept-alive connection without a request is closed after `idleSeconds`.
+   */
+  clientTimeouts: { headersSeconds: number; requestSeconds: number; idleSeconds: number };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -131,6 +137,13 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('BLOCKYARD_MASTER_KEY', 'expected 32 bytes in base64 (44 characters), e.g. from `openssl rand -base64 32`');
   }
 
+  const requestSeconds = integer(env, 'BLOCKYARD_REQUEST_TIMEOUT_SECONDS', 30, 1, 3600);
+  // Node requires headers timeout <= request timeout; an unset headers timeout follows a short request timeout.
+  const headersSeconds = integer(env, 'BLOCKYARD_HEADERS_TIMEOUT_SECONDS', Math.min(10, requestSeconds), 1, 3600);
+  if (headersSeconds > requestSeconds) {
+    throw new ConfigError('BLOCKYARD_HEADERS_TIMEOUT_SECONDS', `must not exceed BLOCKYARD_REQUEST_TIMEOUT_SECONDS (${requestSeconds}), got ${headersSeconds}`);
+  }
+
   return {
     host: read(env, 'BLOCKYARD_HOST') ?? '0.0.0.0',
     port: integer(env, 'BLOCKYARD_PORT', 8443, 0, 65535),
@@ -151,5 +164,6 @@ export function loadConfig(env: Env = process.env): Config {
     runTimeoutSeconds: integer(env, 'BLOCKYARD_RUN_TIMEOUT_SECONDS', 3 * 3600, 1, 30 * 86_400),
     dbPoolSize: integer(env, 'BLOCKYARD_DB_POOL_SIZE', 10, 1, 500),
     dbTimeoutMs: integer(env, 'BLOCKYARD_DB_TIMEOUT_MS', 5000, 100, 600_000),
+    clientTimeouts: { headersSeconds, requestSeconds, idleSeconds: integer(env, 'BLOCKYARD_IDLE_TIMEOUT_SECONDS', 72, 1, 3600) },
   };
 }

@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   Forbidden: 403,
   NotFound: 404,
   NotAcceptable: 406,
+  RequestTimeout: 408,
   Conflict: 409,
   PayloadTooLarge: 413,
   UnsupportedMediaType: 415,

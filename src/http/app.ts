@@ -56,7 +56,7 @@ export function mayCall(request: FastifyRequest, access: RouteAccess): boolean {
 export async function createApp(config: Config, tls: TlsMaterial, database: Database, services: Services, logger: Logger): Promise<{ app: FastifyInstance; context: AppContext }> {
   const app = Fastify({
     loggerInstance: logger,
-    https: { cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' },
+    https: { cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2', ...slowClientLimits(config) },
     bodyLimit: config.bodyLimitBytes,
     routerOptions: {
       // Path ids go up to a full tenant name: four 255-character identifiers and three dots.
@@ -64,10 +64,10 @@ export async function createApp(config: Config, tls: TlsMaterial, database: Data
       // A repeated query parameter counts once (the last), so every filter and paging value is a string.
       querystringParser: (text: string) => Object.fromEntries(new URLSearchParams(text)),
     },
-    // Slow or stalled clients cannot hold a connection forever.
-    requestTimeout: 30_000,
+    // Slow or stalled clients cannot hold a connection forever (the rest is in slowClientLimits).
+    requestTimeout: config.clientTimeouts.requestSeconds * 1000,
     connectionTimeout: 60_000,
-    keepAliveTimeout: 72_000,
+    keepAliveTimeout: config.clientTimeouts.idleSeconds * 1000,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     genReqId: () => crypto.randomUUID(),
@@ -158,4 +158,20 @@ export async function createApp(config: Config, tls: TlsMaterial, database: Data
   });
 
   return { app, context };
+}
+
+/**
+ * Node options Fastify does not pass through (issue 9, item 6): the request head within the headers
+ * timeout, the whole request within the request timeout, both checked every second at most (Node's
+ * default of 30 s would let a slowloris client stay that much longer), and the TLS handshake within
+ * the headers timeout (Node's default is 120 s).
+ */
+function slowClientLimits(config: Config) {
+  const headersTimeout = config.clientTimeouts.headersSeconds * 1000;
+  return {
+    handshakeTimeout: headersTimeout,
+    headersTimeout,
+    requestTimeout: config.clientTimeouts.requestSeconds * 1000,
+    connectionsCheckingInterval: Math.min(1000, Math.max(250, headersTimeout / 4)),
+  };
 }

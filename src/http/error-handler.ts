@@ -12,7 +12,7 @@ function unavailableMessage(error: unknown): string {
   const code = (error as { code?: string }).code ?? '';
   if (code === 'SQLITE_FULL') return 'the database disk is full: nothing was stored; retry when space has been freed';
   if (code.startsWith('SQLITE_READONLY')) return 'the database file is read-only: nothing was stored; retry when it is writable again';
-  if (code.startsWith('SQLITE_IOERR')) return 'the database file cannot be written (I/O error): nothing was stored; retry later';
+  if (code.startsWith('SQLITE_IOERR')) return 'the database file cannot be written (I/O error: read-only or failing storage): nothing was stored; retry later';
   return 'the database is unavailable; retry later';
 }
 
@@ -46,13 +46,25 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, api: Api
   return reply.code(api.status).headers(api.headers).type(JSON_CONTENT_TYPE).send({ message: api.message, errorCode: api.errorCode, errorId });
 }
 
-/** What the HTTP parser refuses before Fastify sees a request, answered in the same format. */
+/**
+ * What the HTTP parser refuses before Fastify sees a request, and requests that did not arrive within
+ * the headers or request timeout, answered in the same format. Anything else (a failed or timed-out
+ * TLS handshake, a reset socket, an answer already under way) just closes the connection.
+ */
 export function writeClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable) return void socket.destroy();
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const body = JSON.stringify({ message: tooLarge ? 'request headers are too large' : 'the request could not be parsed', errorCode: 'BadRequest', errorId: randomUUID() });
-  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const code = error.code ?? '';
+  const timeout = code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (!socket.writable || answering || !(timeout || code.startsWith('HPE_'))) return void socket.destroy();
+  const tooLarge = code === 'HPE_HEADER_OVERFLOW';
+  const message = timeout ? 'the request did not arrive in time (request head or body too slow)' : tooLarge ? 'request headers are too large' : 'the request could not be parsed';
+  const errorCode: ErrorCode = timeout ? 'RequestTimeout' : 'BadRequest';
+  const body = JSON.stringify({ message, errorCode, errorId: randomUUID() });
+  const status = timeout ? '408 Request Timeout' : tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  // A client gets a second to read the answer and close; one that keeps its side open (a slow client
+  // would) is cut then. Closing at once could reset the connection before the answer is read.
+  setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 /**
