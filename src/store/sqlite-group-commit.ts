@@ -25,30 +25,42 @@ export function groupCommitDialect(writer: SQLite.Database, reader: SQLite.Datab
   };
 }
 
-/** better-sqlite3 compiles a statement per `prepare`, Kysely prepares per query: keep them by SQL text. */
+/**
+ * better-sqlite3 compiles a statement per `prepare`, Kysely prepares per query: keep them by SQL text.
+ * Rows are fetched as arrays and turned into objects by a function compiled once per statement: an
+ * object literal of fixed shape is built several times faster than better-sqlite3 sets properties
+ * one by one (a page of 50 blocks: ~0.3 ms less).
+ */
 class StatementCache {
-  private readonly statements = new Map<string, SQLite.Statement>();
+  private readonly statements = new Map<string, { statement: SQLite.Statement; toRow?: (values: unknown[]) => unknown }>();
 
   constructor(private readonly sqlite: SQLite.Database) {}
 
-  get(sql: string): SQLite.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.sqlite.prepare(sql);
+  private get(sql: string) {
+    let entry = this.statements.get(sql);
+    if (!entry) {
+      const statement = this.sqlite.prepare(sql);
+      entry = { statement, ...(statement.reader ? { toRow: rowBuilder(statement.raw(true).columns().map((column) => column.name)) } : {}) };
       // The service issues a bounded set of query shapes; the bound only guards against a leak.
       if (this.statements.size >= 2000) this.statements.clear();
-      this.statements.set(sql, statement);
+      this.statements.set(sql, entry);
     }
-    return statement;
+    return entry;
   }
 
   run(query: CompiledQuery): QueryResult<unknown> {
-    const statement = this.get(query.sql);
+    const { statement, toRow } = this.get(query.sql);
     const parameters = query.parameters as unknown[];
-    if (statement.reader) return { rows: statement.all(parameters) };
+    if (toRow) return { rows: (statement.all(parameters) as unknown[][]).map(toRow) };
     const { changes } = statement.run(parameters);
     return { numAffectedRows: BigInt(changes), rows: [] };
   }
+}
+
+/** `(values) => ({ "a": values[0], "b": values[1] })`; a repeated name keeps the last value, as object rows do. */
+function rowBuilder(names: readonly string[]): (values: unknown[]) => unknown {
+  // The names come from SQLite's column list and are quoted as JSON strings.
+  return new Function('values', `return { ${names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`).join(', ')} };`) as (values: unknown[]) => unknown;
 }
 
 /** First come, first served: the group's commit queues behind the transactions already waiting. */
