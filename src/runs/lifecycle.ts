@@ -27,18 +27,18 @@ export class BlockLifecycle {
    * Parents not all SUCCEEDED → WAITING_FOR_DEPENDENT_INPUT; a required operator or user input
    * without value → WAITING_FOR_OPERATOR_INPUT / WAITING_FOR_USER_INPUT; else an APPLY run starts.
    */
-  async advance(tx: Repositories, block: Block, reason: string): Promise<BlockStatus> {
-    const version = await this.versionOf(tx, block);
+  async advance(tx: Repositories, block: Block, reason: string, knownVersion?: DefinitionVersion): Promise<{ status: BlockStatus; runUuid?: string }> {
+    const version = knownVersion ?? (await this.versionOf(tx, block));
     const parents = await tx.blocks.findMany(block.parents.map((parent) => parent.buildingBlockUuid));
     let waiting: BlockStatus | undefined;
     if (parents.length < block.parents.length || parents.some((parent) => parent.status !== 'SUCCEEDED')) waiting = 'WAITING_FOR_DEPENDENT_INPUT';
     else waiting = missingInputState(version.spec, block.inputs);
     if (waiting) {
       await tx.blocks.setStatus(block.uuid, waiting);
-      return waiting;
+      return { status: waiting };
     }
-    await this.startRun(tx, block, version, 'APPLY', reason);
-    return 'PENDING';
+    const run = await this.startRun(tx, block, version, 'APPLY', reason);
+    return { status: 'PENDING', runUuid: run.uuid };
   }
 
   /** A new run of the block, bound to its version's runner (or the shared one), waiting to be claimed. */
@@ -91,7 +91,9 @@ export class BlockLifecycle {
   private async resolveInputs(tx: Repositories, block: Block, version: DefinitionVersion): Promise<ResolvedInput[]> {
     const rows = new Map(block.inputs.map((row) => [row.key, row]));
     const parents = await tx.blocks.findMany(block.parents.map((parent) => parent.buildingBlockUuid));
-    const tenant = block.tenant ? await tx.tenants.find(block.tenant.uuid) : undefined;
+    // Only the platform's tenant id needs the tenant row; everything else about the tenant is on the block.
+    const needsTenant = block.tenant !== undefined && Object.values(version.spec.inputs).some((input) => input.assignmentType === 'PLATFORM_TENANT_ID');
+    const tenant = needsTenant ? await tx.tenants.find(block.tenant!.uuid) : undefined;
     const resolved: ResolvedInput[] = [];
     for (const [key, input] of Object.entries(version.spec.inputs)) {
       let value: unknown;

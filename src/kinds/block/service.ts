@@ -137,16 +137,15 @@ export class BlockService {
   async commit(prepared: PreparedBlock): Promise<Block> {
     const { block, version } = prepared;
     try {
-      await this.repos.transaction(async (tx) => {
+      const { runUuid } = await this.repos.transaction(async (tx) => {
         await tx.blocks.insert(block, version.spec.onlyApplyOncePerTenant === true && block.tenant !== undefined);
-        await this.lifecycle.advance(tx, block, 'BUILDING_BLOCK_CREATION');
+        return this.lifecycle.advance(tx, block, 'BUILDING_BLOCK_CREATION', version);
       });
+      return { ...block, status: 'PENDING', ...(runUuid ? { latestRunUuid: runUuid } : {}) };
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`definition ${block.definitionUuid} applies once per tenant, and tenant ${block.tenant?.uuid} already has a block of it`);
       throw error;
     }
-    const stored = (await this.repos.blocks.find(block.uuid)) ?? block;
-    return { ...stored, status: 'PENDING' };
   }
 
   async get(uuid: string): Promise<Block> {
@@ -203,7 +202,11 @@ export class BlockService {
       if (!fresh || fresh.markedForDeletionOn || fresh.latestRunUuid !== block.latestRunUuid) throw conflict(`meshBuildingBlock ${block.uuid} changed while this update was checked; read it again`);
       await tx.blocks.update(updated);
       if (versionChanged) await tx.blocks.replaceParents(block.uuid, parents);
-      if (runNeeded) updated.status = await this.lifecycle.advance(tx, updated, 'BUILDING_BLOCK_UPDATE');
+      if (runNeeded) {
+        const { status, runUuid } = await this.lifecycle.advance(tx, updated, 'BUILDING_BLOCK_UPDATE', version);
+        updated.status = status;
+        if (runUuid) updated.latestRunUuid = runUuid;
+      }
     });
     return updated;
   }
