@@ -2,9 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { ApiClient, media, type Response } from './client.js';
@@ -16,8 +18,12 @@ import { io, type Json } from './structure.js';
  * Crash safety (issue 9, item 1): the real server as a child process under a steady concurrent mix of
  * block creates and deletes, run claims and status reports, killed with SIGKILL at a random moment and
  * started again on the same database, cycle after cycle. Every request that got a 2xx is remembered
- * with what it acknowledged; after each restart the objects the cycle touched are read back (and at
- * the end all of them), and the database is searched for half-written objects.
+ * with what it acknowledged; after each restart the objects the cycle and the one before touched are
+ * read back (and at the end all of them), and the database is searched for half-written objects.
+ *
+ * With several instances (issue 9, item 2; PostgreSQL) they share the one database, each request goes
+ * to one picked at random, one is killed per cycle while the load goes on on the survivors, and the
+ * check reads through the survivors before the killed one is started again.
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -36,6 +42,16 @@ export interface ChaosOptions {
   concurrency?: number;
   /** The kill comes this many ms into a cycle's load, uniformly at random (default 50–400). */
   killWindowMs?: readonly [number, number];
+  /**
+   * Server instances on the one database (PostgreSQL only; default 1). Each load request goes to one
+   * picked at random, with no load balancer; each cycle SIGKILLs one of them, lets the load go on (the
+   * dead one's requests fail to connect), checks through the survivors and starts it again.
+   */
+  instances?: number;
+  /** With several instances: the load goes on this many ms after the kill, uniformly at random (default 300–800). */
+  survivorLoadMs?: readonly [number, number];
+  /** Restart from a process that loaded the code in advance (default true; see `Child`). false: a fresh `node --import tsx src/main.ts serve` each time. */
+  warmStart?: boolean;
   /** Progress lines (one per cycle). */
   log?: (line: string) => void;
   /** Keep the data directory and the PostgreSQL database after the run (the server log is always kept). */
@@ -51,11 +67,16 @@ export interface OperationCounts {
 export interface ChaosResult {
   dialect: Dialect;
   cycles: number;
-  /** Server starts (cycles + 1). */
+  instances: number;
+  /** Server starts (instances + cycles). */
   starts: number;
   /** Requests of the load (reads made to check are not counted). */
   requests: number;
   acknowledged: number;
+  /** Acknowledged while one instance was dead (several instances: the survivors' share of the load). */
+  acknowledgedWhileDown: number;
+  /** Requests that failed to connect or lost their connection because their instance was killed (expected; never acknowledged). */
+  connectionErrors: number;
   /** Acknowledged requests whose effect was not found after a restart. */
   lost: number;
   byOperation: Record<OperationKind, OperationCounts>;
@@ -70,7 +91,7 @@ export interface ChaosResult {
   blocksAtEnd: number;
   runsAtEnd: number;
   durationMs: number;
-  /** The server's stdout and stderr of every start, with a marker line per kill. */
+  /** The server's stdout and stderr of every start, with a marker line per kill (lines prefixed `[instance N]` when there are several). */
   serverLog: string;
 }
 
@@ -134,46 +155,119 @@ async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Prom
 // ---------------------------------------------------------------------------------------------
 // The server as a child process
 
-interface Child {
+/**
+ * A server process. Cold, it is `node --import tsx src/main.ts serve`, as before every restart. Warm, it
+ * is a process that has already loaded the packages the server imports (fastify, kysely, pg, ...) and
+ * waits; `start()` then imports the server, compiled from src/ once per run into one file, which runs
+ * `serve` as src/main.ts does. The driver keeps two warm processes in reserve, so a restart after a
+ * SIGKILL costs the server's own start on the crashed database (open, migrate, bootstrap, listen), not
+ * a second or two of loading code. Nothing a warm process does before `start()` touches the database,
+ * the data directory or a port.
+ */
+export interface Child {
   process: ChildProcess;
-  url: string;
   exited: Promise<void>;
+  /** Lets the server start (warm) and resolves with its URL once it listens. */
+  start(): Promise<string>;
+  /** Prefix of this process's lines in the shared log (several instances). */
+  label: string;
 }
 
-async function startChild(env: NodeJS.ProcessEnv, log: WriteStream): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.pipe(log, { end: false });
-  child.stderr!.pipe(log, { end: false });
+/** The warm process: `node --input-type=module -e STANDBY <bundle> <package>...` (bare imports resolve from the project root, its cwd). */
+const STANDBY = `
+const [bundle, ...packages] = process.argv.slice(1);
+await Promise.all(packages.map((name) => import(name)));
+await new Promise((resolve) => process.stdin.once('data', resolve));
+process.stdin.destroy();
+process.argv = [process.argv[0], bundle, 'serve'];
+await import(bundle);
+`;
+
+/** src/main.ts compiled into one ES module (esbuild, the compiler tsx runs) and the packages it imports. */
+export interface ServerBundle {
+  file: string;
+  packages: string[];
+  remove(): Promise<void>;
+}
+
+interface Esbuild {
+  build(options: Record<string, unknown>): Promise<{ metafile: { outputs: Record<string, { imports: { path: string; external?: boolean }[] }> } }>;
+}
+
+/**
+ * Compiles the server once. The file lives under the project's node_modules/.cache, so its package
+ * imports resolve to the project's packages; esbuild is tsx's own (tsx is how the server runs here).
+ */
+export async function bundleServer(): Promise<ServerBundle> {
+  const require = createRequire(import.meta.url);
+  const esbuild = createRequire(require.resolve('tsx/package.json'))('esbuild') as Esbuild;
+  const cache = path.join(ROOT, 'node_modules', '.cache');
+  await mkdir(cache, { recursive: true });
+  const dir = await mkdtemp(path.join(cache, 'blockyard-chaos-'));
+  const file = path.join(dir, 'main.mjs');
+  const { metafile } = await esbuild.build({
+    entryPoints: [path.join(ROOT, 'src', 'main.ts')],
+    outfile: file,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const packages = new Set<string>();
+  for (const output of Object.values(metafile.outputs)) for (const { path: name, external } of output.imports) if (external && !name.startsWith('node:')) packages.add(name);
+  return { file, packages: [...packages].sort(), remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Spawns a server process whose output goes, line by line, to the log (prefixed with its label when there are several instances). */
+export function spawnChild(env: NodeJS.ProcessEnv, log: WriteStream, options: { warm?: ServerBundle; prefixLines?: boolean } = {}): Child {
+  const { warm, prefixLines = false } = options;
+  const args = warm ? ['--input-type=module', '-e', STANDBY, pathToFileURL(warm.file).href, ...warm.packages] : ['--import', 'tsx', 'src/main.ts', 'serve'];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: [warm ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  child.stdin?.on('error', () => undefined);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`no "listening on" line within 60 s: ${out.slice(-2000)}`)), 60_000);
-      child.stdout!.on('data', (chunk: Buffer) => {
-        if (out.length < 100_000) out += chunk.toString();
-        const match = /listening on (https:\/\/localhost:\d+)/.exec(out);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      });
-      child.stderr!.on('data', (chunk: Buffer) => {
-        if (out.length < 100_000) out += chunk.toString();
-      });
-      child.once('exit', (code, signal) => {
-        clearTimeout(timer);
-        reject(new Error(`the server exited before listening (code ${code}, signal ${signal}): ${out.slice(-2000)}`));
-      });
+  const result: Child = { process: child, exited, label: warm ? 'standby' : 'server', start: async () => '' };
+  let out = '';
+  let url: string | undefined;
+  let onLine = () => {};
+  for (const stream of [child.stdout!, child.stderr!]) {
+    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
+      log.write(prefixLines ? `[${result.label}] ${line}\n` : `${line}\n`);
+      if (out.length < 100_000) out += `${line}\n`;
+      const match = url ? null : /listening on (https:\/\/localhost:\d+)/.exec(line);
+      if (match) url = match[1];
+      onLine();
     });
-    return { process: child, url, exited };
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw error;
   }
+  result.start = async () => {
+    if (warm) child.stdin!.end('go\n');
+    try {
+      return await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no "listening on" line within 60 s: ${out.slice(-2000)}`)), 60_000);
+        onLine = () => {
+          if (!url) return;
+          clearTimeout(timer);
+          resolve(url);
+        };
+        onLine();
+        child.once('exit', (code, signal) => {
+          clearTimeout(timer);
+          reject(new Error(`the server exited before listening (code ${code}, signal ${signal}): ${out.slice(-2000)}`));
+        });
+        if (child.exitCode !== null || child.signalCode !== null) reject(new Error(`the server exited before listening (code ${child.exitCode}, signal ${child.signalCode}): ${out.slice(-2000)}`));
+      });
+    } catch (error) {
+      child.kill('SIGKILL');
+      throw error;
+    }
+  };
+  return result;
 }
 
 /** The environment of every start: the same data directory or database, master key and admin key. */
-function serverEnv(dataDir: string, databaseUrl: string | undefined): NodeJS.ProcessEnv {
+export function serverEnv(dataDir: string, databaseUrl: string | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   // Nothing of the caller's own BLOCKYARD_* configuration may leak into the child (test settings may).
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('BLOCKYARD_') || key.startsWith('BLOCKYARD_TEST_')) env[key] = value;
@@ -250,6 +344,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const { dialect, cycles } = options;
   const concurrency = options.concurrency ?? 6;
   const [killMin, killMax] = options.killWindowMs ?? [50, 400];
+  const [survivorMin, survivorMax] = options.survivorLoadMs ?? [300, 800];
+  const instanceCount = options.instances ?? 1;
+  const warmStart = options.warmStart ?? true;
+  if (!Number.isInteger(instanceCount) || instanceCount < 1) throw new Error(`instances: a positive integer, got ${instanceCount}`);
+  if (instanceCount > 1 && dialect !== 'postgres') throw new Error('several instances need PostgreSQL');
   const say = options.log ?? (() => undefined);
   const started = Date.now();
 
@@ -272,55 +371,86 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const counts = Object.fromEntries(OPERATIONS.map((kind) => [kind, { sent: 0, acknowledged: 0, lost: 0 }])) as Record<OperationKind, OperationCounts>;
   let cycle = 0;
   let sequence = 0;
+  /** An instance is dead (several instances: the survivors carry the load). */
+  let down = false;
+  let acknowledgedWhileDown = 0;
+  let connectionErrors = 0;
 
   const acknowledge = (kind: OperationKind, what: string): Ack => {
     const ack = { id: acks.length, cycle, kind, what };
     acks.push(ack);
+    if (down && instanceCount > 1) acknowledgedWhileDown++;
     counts[kind].acknowledged++;
     return ack;
   };
   const markLost = (ack: Ack, found: string) => {
     if (lost.has(ack.id)) return;
-    lost.set(ack.id, `cycle ${ack.cycle}: acknowledged ${ack.kind} (${ack.what}); after the restart: ${found}`);
+    lost.set(ack.id, `cycle ${ack.cycle}: acknowledged ${ack.kind} (${ack.what}); after cycle ${cycle}: ${found}`);
     counts[ack.kind].lost++;
   };
   const violation = (text: string) => {
     if (!halfWritten.has(text)) halfWritten.set(text, `after cycle ${cycle}: ${text}`);
   };
 
-  // --- the server
-  let child: Child | undefined;
-  let admin: ApiClient | undefined;
+  // --- the servers: `instanceCount` instances on the one database, each a child process
+  interface Instance {
+    index: number;
+    child?: Child;
+    /** The admin's client for this instance (its connections die with the process). */
+    client?: ApiClient;
+    /** Killed and not started again yet: its requests fail to connect. */
+    dead: boolean;
+    kills: number;
+  }
+  const instances: Instance[] = Array.from({ length: instanceCount }, (_, index) => ({ index, dead: true, kills: 0 }));
+  const several = instanceCount > 1;
+  /** Warm processes in reserve (two, so each has had a cycle or two to load before it is needed). */
+  const reserve: Child[] = [];
   let adminToken = '';
   let ca = '';
   let starts = 0;
-  const start = async () => {
-    child = await startChild(env, log);
+  const bundle = warmStart ? await bundleServer() : undefined;
+  const spawnServer = () => spawnChild(env, log, { warm: bundle, prefixLines: several });
+  const start = async (instance: Instance) => {
+    const child = reserve.shift() ?? spawnServer();
+    child.label = `instance ${instance.index}`;
+    instance.child = child;
+    const url = await child.start();
     starts++;
     ca ||= await readFile(path.join(dataDir, 'tls', 'cert.pem'), 'utf8');
-    const anonymous = new ApiClient(child.url, ca);
+    const anonymous = new ApiClient(url, ca);
     if (!adminToken) {
       const response = await anonymous.post('/api/login', ADMIN_KEY, { headers: { 'content-type': 'application/json' } });
       if (response.status !== 200) throw new Error(`admin login: ${response.status} ${response.text}`);
       adminToken = response.json.access_token;
     }
-    admin = anonymous.with({ authorization: `Bearer ${adminToken}` });
+    instance.client = anonymous.with({ authorization: `Bearer ${adminToken}` });
+    instance.dead = false;
+    // Replacements load their code while this one serves.
+    while (bundle && reserve.length < 2) reserve.push(spawnServer());
   };
-  const closeClient = async () => {
-    if (admin) await admin.agent.destroy().catch(() => undefined);
-    admin = undefined;
+  const closeClient = async (instance: Instance) => {
+    if (instance.client) await instance.client.agent.destroy().catch(() => undefined);
+    instance.client = undefined;
   };
+  /** Any instance, dead or alive: the load has no load balancer and learns of a dead instance by failing to connect. */
+  const anyInstance = () => pick(instances)!;
+  /** A live instance's client, for setting up and for checking. */
+  const live = () => pick(instances.filter((instance) => !instance.dead))!.client!;
 
   try {
-    await start();
+    // The first instance creates the data directory's certificate and migrates; the others join it.
+    await start(instances[0]!);
+    await Promise.all(instances.slice(1).map((instance) => start(instance)));
+    const admin = live();
 
     // --- the world: a tenant, a runner with an RSA certificate, a released terraform definition on it
     // whose blocks carry a sensitive input (encrypted for the runner at each claim) and get outputs.
-    const world = await runWorld(admin!);
-    const runner = await registerRunner(admin!, world.provider, { implementationType: 'TERRAFORM' });
+    const world = await runWorld(admin);
+    const runner = await registerRunner(admin, world.provider, { implementationType: 'TERRAFORM' });
     const runnerUuid = runner.metadata.uuid as string;
     const user = (type: string, extra: Json = {}) => ({ displayName: `A ${type}`, type, assignmentType: 'USER_INPUT', updateableByConsumer: true, ...extra });
-    const definition = await runnerDefinition(admin!, world.provider, runnerUuid, {
+    const definition = await runnerDefinition(admin, world.provider, runnerUuid, {
       inputs: { name: user('STRING'), secret: user('STRING', { isSensitive: true }) },
       outputs: {
         [OUTPUT_PLAIN]: { displayName: 'Result', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 },
@@ -329,9 +459,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     });
 
     // --- what one cycle's load does
-    const touchedBlocks = new Set<string>();
-    const touchedRuns = new Set<string>();
-    let killed = false;
+    let touchedBlocks = new Set<string>();
+    let touchedRuns = new Set<string>();
+    /** The load's workers stop when this is set. */
+    let stopped = false;
 
     const blockRecord = (uuid: string): BlockRecord => {
       let record = blocks.get(uuid);
@@ -339,17 +470,25 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       return record;
     };
 
-    /** One load request: counted, and classified when it failed in a way the load does not expect. */
-    const send = async (kind: OperationKind, what: string, request: () => Promise<Response>, expected: number[] = []): Promise<Response | undefined> => {
+    /**
+     * One load request to an instance picked at random: counted, and classified when it failed in a way
+     * the load does not expect. A connection error is expected only from an instance that was killed.
+     */
+    const send = async (kind: OperationKind, what: string, request: (client: ApiClient) => Promise<Response>, expected: number[] = []): Promise<Response | undefined> => {
       counts[kind].sent++;
+      const instance = anyInstance();
       try {
-        const response = await request();
+        const response = await request(instance.client!);
         if ((response.status < 200 || response.status > 299) && !expected.includes(response.status)) {
-          unexpected.push(`cycle ${cycle}: ${kind} ${what}: ${response.status} ${response.text.slice(0, 500)}`);
+          unexpected.push(`cycle ${cycle}: ${kind} ${what} on instance ${instance.index}: ${response.status} ${response.text.slice(0, 500)}`);
         }
         return response;
       } catch (error) {
-        if (!killed) unexpected.push(`cycle ${cycle}: ${kind} ${what}: ${(error as Error).message} (before the kill)`);
+        if (instance.dead) {
+          connectionErrors++;
+          // As a client without a load balancer would, it pauses before its next try.
+          await sleep(10);
+        } else unexpected.push(`cycle ${cycle}: ${kind} ${what}: ${(error as Error).message} (instance ${instance.index}, ${several ? 'a survivor' : 'before the kill'})`);
         return undefined;
       }
     };
@@ -370,8 +509,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
           parentBuildingBlocks: [],
         },
       };
-      const client = admin!;
-      const response = await send('create', name, () => client.post(BLOCKS, body, { headers: io(BLOCK_V2) }));
+      const response = await send('create', name, (client) => client.post(BLOCKS, body, { headers: io(BLOCK_V2) }));
       if (response?.status !== 201) return;
       const json = response.json;
       const record = blockRecord(json.metadata.uuid);
@@ -385,15 +523,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       if (!record) return create();
       record.deleteSent = true;
       touchedBlocks.add(record.uuid);
-      const client = admin!;
       // 404: an earlier DELETE whose answer was lost removed it already.
-      const response = await send('delete', record.uuid, () => client.delete(`${BLOCKS}/${record.uuid}`), [404]);
+      const response = await send('delete', record.uuid, (client) => client.delete(`${BLOCKS}/${record.uuid}`), [404]);
       if (response?.status === 202) record.deleted = acknowledge('delete', `block ${record.uuid}`);
     };
 
     const claim = async () => {
-      const client = admin!;
-      const response = await send('claim', `runner ${runnerUuid}`, () => client.post(`${RUNS}/create?forRunnerUuid=${runnerUuid}`, undefined, { headers: { accept: RUN } }), [404]);
+      const response = await send('claim', `runner ${runnerUuid}`, (client) => client.post(`${RUNS}/create?forRunnerUuid=${runnerUuid}`, undefined, { headers: { accept: RUN } }), [404]);
       if (response?.status !== 201) return;
       const json = response.json;
       const uuid = json.metadata.uuid as string;
@@ -428,11 +564,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       try {
         const phase = run.next;
         const { method, path: target, body, kind } = reportBody(run, phase);
-        const client = admin!.with({ authorization: `Bearer ${run.token}` });
         touchedRuns.add(run.uuid);
         touchedBlocks.add(run.blockUuid);
         run.sent = Math.max(run.sent, phase);
-        const response = await send(kind, `run ${run.uuid}`, () => client.request(method, target, { body, headers: io(RUN) }));
+        const response = await send(kind, `run ${run.uuid}`, (client) => client.with({ authorization: `Bearer ${run.token}` }).request(method, target, { body, headers: io(RUN) }));
         if (response?.status !== 200) return;
         if (phase > 0 && response.json.runAborted !== false) unexpected.push(`cycle ${cycle}: ${kind} run ${run.uuid}: answered ${response.text} (nothing aborts a claimed run here)`);
         const ack = acknowledge(kind, `${run.behavior} run ${run.uuid} of block ${run.blockUuid}: ${phase === 2 ? run.final : phase === 1 ? 'IN_PROGRESS, step prepare SUCCEEDED' : 'source and steps registered'}`);
@@ -460,19 +595,24 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
 
     // --- checking after a restart
     const ADMIN_ACCEPT = { accept: BLOCK_V2 };
-    const getRun = (uuid: string) => admin!.get(`${RUNS}/${uuid}`, { headers: { accept: RUN } });
+    const getRun = (uuid: string) => live().get(`${RUNS}/${uuid}`, { headers: { accept: RUN } });
 
+    /** Every live instance answers normally (the restarted one and, with several, the survivors). */
     const checkService = async () => {
-      const api = await admin!.get('/api', { headers: { accept: media('', 'v1') } });
-      if (api.status !== 200) violation(`GET /api after the restart: ${api.status} ${api.text.slice(0, 300)}`);
-      for (const probePath of ['/readyz', '/healthz']) {
-        const response = await admin!.get(probePath, { anonymous: true });
-        if (response.status !== 200) violation(`GET ${probePath} after the restart: ${response.status} ${response.text.slice(0, 300)}`);
+      for (const instance of instances.filter((i) => !i.dead)) {
+        const client = instance.client!;
+        const where = several ? ` on instance ${instance.index}` : '';
+        const api = await client.get('/api', { headers: { accept: media('', 'v1') } });
+        if (api.status !== 200) violation(`GET /api${where} after the kill: ${api.status} ${api.text.slice(0, 300)}`);
+        for (const probePath of ['/readyz', '/healthz']) {
+          const response = await client.get(probePath, { anonymous: true });
+          if (response.status !== 200) violation(`GET ${probePath}${where} after the kill: ${response.status} ${response.text.slice(0, 300)}`);
+        }
       }
     };
 
     const checkBlock = async (record: BlockRecord) => {
-      const response = await admin!.get(`${BLOCKS}/${record.uuid}`, { headers: ADMIN_ACCEPT });
+      const response = await live().get(`${BLOCKS}/${record.uuid}`, { headers: ADMIN_ACCEPT });
       if (response.status === 404) {
         if (!record.deleteSent) {
           if (record.created) markLost(record.created, `GET block ${record.uuid} is 404 and no DELETE was ever sent`);
@@ -532,7 +672,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         markLost(record.acks.at(-1) ?? record.claimed, `run ${record.uuid} is ${status} (claimed, finish ${record.sent >= 2 ? `${record.final} sent, unanswered` : 'not sent'})`);
       }
       if (record.acked >= 0) {
-        const logs = await admin!.get(`${RUNS}/${record.uuid}/logs`, { headers: { accept: RUN } });
+        const logs = await live().get(`${RUNS}/${record.uuid}/logs`, { headers: { accept: RUN } });
         if (logs.status !== 200) {
           markLost(record.acks[0]!, `GET run ${record.uuid}/logs: ${logs.status} ${logs.text.slice(0, 300)}`);
         } else {
@@ -548,7 +688,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         }
       }
       // The block of a run: there, or deleted by a DELETE (a successful DESTROY removes it).
-      const block = await admin!.get(`${BLOCKS}/${record.blockUuid}`, { headers: ADMIN_ACCEPT });
+      const block = await live().get(`${BLOCKS}/${record.blockUuid}`, { headers: ADMIN_ACCEPT });
       const blockRecordOf = blocks.get(record.blockUuid);
       if (block.status === 404 && !blockRecordOf?.deleteSent) violation(`run ${record.uuid} (${record.behavior}, ${status}) belongs to block ${record.blockUuid}, which is gone though it was never deleted`);
       if (finishAck && record.behavior === 'DESTROY' && record.final === 'SUCCEEDED' && block.status !== 404) markLost(finishAck, `block ${record.blockUuid} still exists (${block.status}) after its DESTROY run succeeded`);
@@ -606,38 +746,65 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       }
     };
 
+    /**
+     * After a cycle: the service, every block and run this cycle and the one before touched (a request
+     * of the cycle before may have been in flight at its kill; on PostgreSQL a commit sent just before
+     * the kill can land after it), and the whole database scanned for half-written objects. After the
+     * last cycle (`all`): every block and run ever acknowledged.
+     */
+    let previousBlocks = new Set<string>();
+    let previousRuns = new Set<string>();
     const check = async (all: boolean) => {
       await checkService();
-      const blockList = all ? [...blocks.values()] : [...touchedBlocks].map((uuid) => blocks.get(uuid)!).filter(Boolean);
-      const runList = all ? [...runs.values()] : [...touchedRuns].map((uuid) => runs.get(uuid)!).filter(Boolean);
-      await pool(blockList, 8, checkBlock);
-      await pool(runList, 8, checkRun);
+      const blockUuids = all ? [...blocks.keys()] : [...new Set([...previousBlocks, ...touchedBlocks])];
+      const runUuids = all ? [...runs.keys()] : [...new Set([...previousRuns, ...touchedRuns])];
+      await pool(blockUuids.map((uuid) => blocks.get(uuid)!).filter(Boolean), 8, checkBlock);
+      await pool(runUuids.map((uuid) => runs.get(uuid)!).filter(Boolean), 8, checkRun);
       await checkDatabase();
+      return { blocks: blockUuids.length, runs: runUuids.length };
     };
 
     // --- the cycles
     for (cycle = 1; cycle <= cycles; cycle++) {
-      touchedBlocks.clear();
-      touchedRuns.clear();
-      killed = false;
+      [previousBlocks, previousRuns] = [touchedBlocks, touchedRuns];
+      touchedBlocks = new Set();
+      touchedRuns = new Set();
+      stopped = false;
       const killAt = killMin + Math.random() * (killMax - killMin);
       const workers = Array.from({ length: concurrency }, async () => {
-        while (!killed) await operation();
+        while (!stopped) await operation();
       });
       await sleep(killAt);
-      killed = true;
-      const victim = child!;
-      log.write(`\n--- chaos: cycle ${cycle}: SIGKILL ${Math.round(killAt)} ms into the load ---\n`);
-      victim.process.kill('SIGKILL');
-      await victim.exited;
+      // At random among those killed least often, so every instance is killed within each round of cycles.
+      const fewest = Math.min(...instances.map((instance) => instance.kills));
+      const victim = pick(instances.filter((instance) => instance.kills === fewest))!;
+      victim.kills++;
+      const survivorLoad = several ? survivorMin + Math.random() * (survivorMax - survivorMin) : 0;
+      // Dead before the signal: every request failing from here on to this instance is the kill's.
+      victim.dead = true;
+      down = true;
+      stopped = !several;
+      const where = several ? ` instance ${victim.index} of ${instanceCount}` : '';
+      log.write(`\n--- chaos: cycle ${cycle}: SIGKILL${where} ${Math.round(killAt)} ms into the load ---\n`);
+      victim.child!.process.kill('SIGKILL');
+      await victim.child!.exited;
+      if (several) await sleep(survivorLoad);
+      stopped = true;
       await Promise.all(workers);
-      await closeClient();
-      const restarting = Date.now();
-      await start();
+      await closeClient(victim);
+      // Several instances: checked through the survivors while the victim is still dead.
       const checking = Date.now();
-      await check(false);
+      const checked = several ? await check(false) : undefined;
+      const restarting = Date.now();
+      await start(victim);
+      down = false;
+      const restarted = Date.now();
+      const { blocks: checkedBlocks, runs: checkedRuns } = checked ?? (await check(false));
+      if (several) await checkService();
+      const checkMs = several ? restarting - checking : Date.now() - restarted;
       say(
-        `[${dialect}] cycle ${cycle}/${cycles}: killed ${Math.round(killAt)} ms into the load; restart ${checking - restarting} ms, check ${Date.now() - checking} ms; ` +
+        `[${dialect}${several ? ` ×${instanceCount}` : ''}] cycle ${cycle}/${cycles}: killed${where} ${Math.round(killAt)} ms into the load${several ? `, load on the survivors for ${Math.round(survivorLoad)} ms` : ''}; ` +
+          `restart ${restarted - restarting} ms, check ${checkMs} ms (${checkedBlocks} blocks, ${checkedRuns} runs); ` +
           `${acks.length} acknowledged so far, ${lost.size} lost, ${halfWritten.size} half-written, ${unexpected.length} unexpected`,
       );
     }
@@ -651,9 +818,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     return {
       dialect,
       cycles,
+      instances: instanceCount,
       starts,
       requests,
       acknowledged: acks.length,
+      acknowledgedWhileDown,
+      connectionErrors,
       lost: lost.size,
       byOperation: counts,
       lostDetails: [...lost.values()],
@@ -666,12 +836,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       serverLog,
     };
   } finally {
-    if (child) {
+    for (const child of [...instances.map((instance) => instance.child), ...reserve]) {
+      if (!child) continue;
       child.process.kill('SIGKILL');
       await child.exited;
     }
-    await closeClient();
+    for (const instance of instances) await closeClient(instance);
     await probe.close().catch(() => undefined);
+    await bundle?.remove();
     await new Promise((resolve) => log.end(resolve));
     if (!options.keep) {
       await database?.drop().catch(() => undefined);
@@ -682,8 +854,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
 
 /** The counts as a small table (one row per result). */
 export function formatChaosTable(results: readonly ChaosResult[]): string {
-  const header = ['database', 'cycles', 'requests', 'acknowledged', 'lost', 'half-written', 'unexpected', 'seconds'];
-  const rows = results.map((r) => [r.dialect, r.cycles, r.requests, r.acknowledged, r.lost, r.halfWritten.length, r.unexpected.length, Math.round(r.durationMs / 1000)].map(String));
+  const header = ['database', 'instances', 'cycles', 'requests', 'acknowledged', 'lost', 'half-written', 'unexpected', 'seconds'];
+  const rows = results.map((r) => [r.dialect, r.instances, r.cycles, r.requests, r.acknowledged, r.lost, r.halfWritten.length, r.unexpected.length, Math.round(r.durationMs / 1000)].map(String));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;
   return [line(header), `|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...rows.map(line)].join('\n');
@@ -693,7 +865,7 @@ export function formatChaosTable(results: readonly ChaosResult[]): string {
 export function describeChaosFailure(result: ChaosResult, limit = 20): string {
   const list = (title: string, items: string[]) => (items.length === 0 ? [] : [`${title} (${items.length}):`, ...items.slice(0, limit).map((item) => `  - ${item}`), ...(items.length > limit ? [`  … ${items.length - limit} more`] : [])]);
   return [
-    `[${result.dialect}] ${result.cycles} cycles, ${result.requests} requests, ${result.acknowledged} acknowledged, ${result.lost} lost; server log: ${result.serverLog}`,
+    `[${result.dialect}${result.instances > 1 ? ` ×${result.instances}` : ''}] ${result.cycles} cycles, ${result.requests} requests, ${result.acknowledged} acknowledged, ${result.lost} lost; server log: ${result.serverLog}`,
     ...list('lost acknowledgments', result.lostDetails),
     ...list('half-written objects', result.halfWritten),
     ...list('unexpected answers', result.unexpected),
