@@ -194,6 +194,7 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
     // per request), so the ratio measures the server's work, not a difference in the client's.
     const blockPath = () => `/api/meshobjects/meshbuildingblocks/${pick(data.sampleBlocks)}`;
     const getBlock = { headers: { ...auth, accept: V2 }, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: blockPath() }) }] };
+    await warmUp(baselineUrl, getBlock);
     const base = await measure('baseline (static JSON over HTTPS)', baselineUrl, getBlock);
     rows.push({ dialect, blocks, ...base, ratio: 1 });
     log(`  baseline: ${base.requestsPerSecond} req/s`);

@@ -150,6 +150,8 @@ class GroupCommitDriver implements Driver {
 
   /** A statement of the transaction that holds the writer. */
   write(query: CompiledQuery): QueryResult<unknown> {
+    // After SQLite rolled the group back, a statement would run on its own, outside any transaction.
+    if (!this.writer.inTransaction) throw new Error('the group this transaction belonged to was rolled back');
     try {
       return this.writerStatements.run(query);
     } catch (error) {
