@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
+import { decodeJwt } from 'jose';
 import { fetch } from 'undici';
 import { media } from './support/client.js';
 import { DIALECTS, postgresAvailable } from './support/databases.js';
@@ -91,7 +92,9 @@ describeEachDatabase('identity and access', (ctx) => {
 
     const listA = await a.client.get(KEYS, { headers: { accept: API_KEY } });
     assert.equal(listA.status, 200);
-    assert.ok(listA.json._embedded.meshApiKeys.every((k: { metadata: { ownedByWorkspace: string } }) => k.metadata.ownedByWorkspace === 'ws-a'));
+    const keysOfA: { metadata: { uuid: string; ownedByWorkspace: string } }[] = listA.json._embedded.meshApiKeys;
+    assert.ok(keysOfA.some((k) => k.metadata.uuid === a.key.uuid), `A's own key is listed: ${listA.text}`);
+    assert.ok(keysOfA.every((k) => k.metadata.ownedByWorkspace === 'ws-a'));
     const listOther = await a.client.get(`${KEYS}?workspaceIdentifier=ws-b`, { headers: { accept: API_KEY } });
     assert.deepEqual(listOther.json._embedded.meshApiKeys, []);
     assert.equal(listOther.json.page.totalElements, 0);
@@ -385,12 +388,54 @@ describeEachDatabase('identity and access', (ctx) => {
 for (const dialect of DIALECTS) {
   describe(`identity edge cases [${dialect}]`, { skip: dialect === 'postgres' && !postgresAvailable ? 'PostgreSQL is not reachable' : false }, () => {
     it('expires tokens after BLOCKYARD_TOKEN_TTL_SECONDS', async () => {
-      const server = await startTestServer(dialect, { env: { BLOCKYARD_TOKEN_TTL_SECONDS: '1' } });
+      const TTL_SECONDS = 1;
+      const server = await startTestServer(dialect, { env: { BLOCKYARD_TOKEN_TTL_SECONDS: String(TTL_SECONDS) } });
       try {
-        const { client } = await clientWithKey(server.client, 'ws-t', ['APIKEY_LIST']);
-        assert.equal((await client.get(KEYS, { headers: { accept: API_KEY } })).status, 200);
-        await new Promise((resolve) => setTimeout(resolve, 2100));
-        assert.equal((await client.get(KEYS, { headers: { accept: API_KEY } })).status, 401);
+        const key = await createKey(server.client, 'ws-t', ['APIKEY_LIST']);
+        const list = (token: string) => server.client.get(KEYS, { headers: { accept: API_KEY, authorization: `Bearer ${token}` } });
+        const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+        /** Sleeps until this process's clock (the server's clock too) reads at least `epochMs`. */
+        const sleepUntil = async (epochMs: number) => {
+          while (Date.now() < epochMs) await sleep(epochMs - Date.now());
+        };
+        /**
+         * A fresh token and the instant it stops working: its `exp` (whole seconds) times 1000. Tokens are
+         * asked for early in a second, so that one rarely has only milliseconds left.
+         */
+        const fresh = async () => {
+          if (Date.now() % 1000 > 300) await sleepUntil(Math.ceil(Date.now() / 1000) * 1000);
+          const token = await login(server.client, key);
+          const { iat, exp } = decodeJwt(token);
+          assert.ok(Number.isInteger(iat) && Number.isInteger(exp), `whole-second iat and exp: ${iat} ${exp}`);
+          assert.equal(exp! - iat!, TTL_SECONDS, 'the token lives BLOCKYARD_TOKEN_TTL_SECONDS');
+          return { token, expiresAt: exp! * 1000 };
+        };
+
+        // Before its exp a token works. The server checks it between our send and its answer, so a 200
+        // sent at or after exp, or a 401 answered before exp, is wrong; a 401 answered after exp (this
+        // process stalled past it) proves nothing, and a new token is tried.
+        let used: { token: string; expiresAt: number } | undefined;
+        for (let attempt = 1; !used; attempt++) {
+          const candidate = await fresh();
+          const sent = Date.now();
+          const response = await list(candidate.token);
+          const answered = Date.now();
+          if (response.status === 200) {
+            assert.ok(sent < candidate.expiresAt, `accepted although sent ${sent - candidate.expiresAt} ms after its exp`);
+            used = candidate;
+          } else {
+            assert.equal(response.status, 401, response.text);
+            assert.ok(answered >= candidate.expiresAt, `refused ${candidate.expiresAt - answered} ms before its exp`);
+            assert.ok(attempt < 5, `no token could be tried before its exp in ${attempt} attempts (this process stalls)`);
+          }
+        }
+
+        // At and after its exp the token is refused: the one used above (which the server has verified
+        // before) as much as one never shown before.
+        const unused = await fresh();
+        await sleepUntil(Math.max(used.expiresAt, unused.expiresAt));
+        assert.equal((await list(used.token)).status, 401, 'a token used before its exp is refused after it');
+        assert.equal((await list(unused.token)).status, 401, 'a token first shown after its exp is refused');
       } finally {
         await server.stop();
       }
