@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { SYSTEM } from './auth/context.js';
 import type { Config } from './config.js';
 import { createLogger } from './logging.js';
 import { createServices } from './services.js';
@@ -34,7 +35,7 @@ export async function runAdminCommand(config: Config, argv: string[], out: (line
     switch (command) {
       case 'create-key': {
         if (!values.workspace) throw new Error('--workspace is required');
-        const { key, secret } = await services.apiKeyService.create({
+        const { key, secret } = await services.system.apiKeys.create(SYSTEM, {
           ownedByWorkspace: values.workspace,
           displayName: values.name ?? 'created by blockyard admin',
           permissions: values.permission ?? [],
@@ -44,20 +45,21 @@ export async function runAdminCommand(config: Config, argv: string[], out: (line
         return;
       }
       case 'list-keys': {
-        const { items } = await services.apiKeyService.list(values.workspace ? { workspace: values.workspace } : {}, { page: 0, size: 350 });
+        const { items } = await services.system.apiKeys.list(values.workspace ? { workspace: values.workspace } : {}, { page: 0, size: 350 });
         for (const key of items) out(`${key.uuid}\t${key.ownedByWorkspace}\t${key.displayName}\t${key.permissions.join(',')}\n`);
         return;
       }
       case 'delete-key': {
         if (!positionals[0]) throw new Error('the client id is required');
-        await services.apiKeyService.delete(positionals[0]);
+        await services.system.apiKeys.delete(SYSTEM, positionals[0]);
         out(`deleted ${positionals[0]}\n`);
         return;
       }
       case 'create-user': {
         const password = process.env.BLOCKYARD_NEW_USER_PASSWORD;
-        if (!values.username || !password || password.length < 12) throw new Error('--username and BLOCKYARD_NEW_USER_PASSWORD (12+ characters) are required');
-        await services.apiUsers.create(values.username, password);
+        // The API's username and password rules apply (kinds/apiuser/model.ts); the service says which one failed.
+        if (!values.username || !password) throw new Error('--username and BLOCKYARD_NEW_USER_PASSWORD are required');
+        await services.system.apiUsers.create(SYSTEM, values.username, password);
         out(`created API user ${values.username}\n`);
         return;
       }

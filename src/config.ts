@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { passwordProblem, usernameProblem } from './kinds/apiuser/model.js';
 
 /**
  * The whole configuration of a Blockyard process, read once from `BLOCKYARD_*` variables.
@@ -118,12 +119,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (adminClientSecret !== undefined && adminClientSecret.length < 16) {
     throw new ConfigError('BLOCKYARD_ADMIN_CLIENT_SECRET', 'must be at least 16 characters');
   }
-  if (adminPassword !== undefined && adminPassword.length < 12) {
-    throw new ConfigError('BLOCKYARD_ADMIN_PASSWORD', 'must be at least 12 characters');
-  }
-  if (adminUsername !== undefined && (adminUsername.includes(':') || adminUsername.length > 255)) {
-    throw new ConfigError('BLOCKYARD_ADMIN_USERNAME', 'must be at most 255 characters and contain no colon');
-  }
+  // The API's own username and password rules, so the bootstrap user could also be made through the API.
+  const passwordIssue = adminPassword === undefined ? undefined : passwordProblem(adminPassword);
+  if (passwordIssue) throw new ConfigError('BLOCKYARD_ADMIN_PASSWORD', `must have ${passwordIssue}`);
+  const usernameIssue = adminUsername === undefined ? undefined : usernameProblem(adminUsername);
+  if (usernameIssue) throw new ConfigError('BLOCKYARD_ADMIN_USERNAME', `must have ${usernameIssue}`);
 
   const vendorsRaw = read(env, 'BLOCKYARD_MEDIA_VENDORS') ?? 'vendor,meshcloud';
   const mediaVendors = vendorsRaw.split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);

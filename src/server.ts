@@ -1,27 +1,31 @@
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
+import { bootstrapCredentials } from './auth/bootstrap.js';
 import type { Config } from './config.js';
 import { createApp, type AppContext } from './http/app.js';
 import { healthRoutes } from './http/health.js';
+import { indexRoutes } from './http/index-routes.js';
+import { loginRoutes } from './http/login-routes.js';
+import { registerOperations } from './http/operations.js';
 import { loadTlsMaterial } from './http/tls.js';
-import { bootstrapCredentials } from './auth/bootstrap.js';
-import { loginRoutes } from './auth/login-routes.js';
-import { indexRoutes } from './index/routes.js';
-import { apiKeyRoutes } from './kinds/apikey/routes.js';
-import { apiUserRoutes } from './kinds/apiuser/routes.js';
-import { workspaceRoutes } from './kinds/workspace/routes.js';
-import { projectRoutes } from './kinds/project/routes.js';
-import { locationRoutes } from './kinds/location/routes.js';
-import { platformRoutes } from './kinds/platform/routes.js';
-import { tenantRoutes } from './kinds/tenant/routes.js';
-import { importRoutes } from './import/routes.js';
-import { definitionRoutes } from './kinds/definition/routes.js';
-import { blockRoutes } from './kinds/block/routes.js';
-import { runRoutes } from './runs/routes.js';
-import { runnerRoutes } from './kinds/runner/routes.js';
-import { createServices } from './services.js';
+import { importOperations } from './import/routes.js';
+import { apiKeyOperations } from './kinds/apikey/routes.js';
+import { apiUserOperations } from './kinds/apiuser/routes.js';
+import { blockOperations } from './kinds/block/routes.js';
+import { definitionOperations } from './kinds/definition/routes.js';
+import { locationOperations } from './kinds/location/routes.js';
+import type { Operation } from './kinds/operation.js';
+import { platformOperations } from './kinds/platform/routes.js';
+import { projectOperations } from './kinds/project/routes.js';
+import { runOperations } from './kinds/run/routes.js';
+import { runnerOperations } from './kinds/runner/routes.js';
+import type { AuthorizedServices } from './kinds/services.js';
+import { tenantOperations } from './kinds/tenant/routes.js';
+import { workspaceOperations } from './kinds/workspace/routes.js';
 import { createLogger } from './logging.js';
+import { createServices } from './services.js';
 import { openDatabase, type Database } from './store/database.js';
+import { SharedRateCounter } from './store/shared-rate-counter.js';
 
 export interface RunningServer {
   /** The URL the server listens on, e.g. `https://localhost:8443`. */
@@ -34,8 +38,23 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Every route module, in registration order. */
-const ROUTES = [healthRoutes, loginRoutes, indexRoutes, apiKeyRoutes, apiUserRoutes, workspaceRoutes, projectRoutes, locationRoutes, platformRoutes, tenantRoutes, definitionRoutes, blockRoutes, runnerRoutes, runRoutes, importRoutes];
+/** Every operation of the API, in registration order. */
+function operations(services: AuthorizedServices, log: Logger): Operation[] {
+  return [
+    ...apiKeyOperations(services.apiKeys),
+    ...apiUserOperations(services.apiUsers),
+    ...workspaceOperations(services.workspaces),
+    ...projectOperations(services.projects),
+    ...locationOperations(services.locations),
+    ...platformOperations(services.platforms),
+    ...tenantOperations(services.tenants),
+    ...definitionOperations(services.definitions),
+    ...blockOperations(services.blocks),
+    ...runnerOperations(services.runners),
+    ...runOperations(services.runs),
+    ...importOperations(services, log),
+  ];
+}
 
 export interface StartOptions {
   logDestination?: DestinationStream;
@@ -50,12 +69,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const database = await openDatabase(config, log);
   let app: FastifyInstance;
   let context: AppContext;
+  let sharedRateCounter: SharedRateCounter | undefined;
+  let services: Awaited<ReturnType<typeof createServices>>;
   try {
-    const services = await createServices(config, database, log);
-    await bootstrapCredentials(config, services.apiKeyService, services.apiUsers, log, options.print ?? ((line) => process.stdout.write(line)));
-    ({ app, context } = await createApp(config, tls, database, services, log));
-    for (const routes of ROUTES) await app.register(routes, context);
+    services = await createServices(config, database, log);
+    await bootstrapCredentials(config, services.system.apiKeys, services.system.apiUsers, log, options.print ?? ((line) => process.stdout.write(line)));
+    if (database.dialect === 'postgres') sharedRateCounter = new SharedRateCounter(database.db, config.rateLimit.windowSeconds * 1000, log);
+    ({ app, context } = await createApp(config, tls, { identity: services.identity, services: services.authorized, ping: () => database.ping(), ...(sharedRateCounter ? { sharedRateCounter } : {}) }, log));
+    for (const routes of [healthRoutes, loginRoutes, indexRoutes]) await app.register(routes, context);
+    registerOperations(app, operations(services.authorized, log), context.baseUrl);
   } catch (error) {
+    sharedRateCounter?.close();
     await database.close();
     throw error;
   }
@@ -63,13 +87,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
+    sharedRateCounter?.close();
     await database.close();
     throw error;
   }
   // Runs whose runner went silent fail after the run timeout (issue 7); every instance sweeps.
   const sweepMs = Math.min(60_000, Math.max(500, (config.runTimeoutSeconds * 1000) / 2));
   const sweeper = setInterval(() => {
-    context.services.runService.expireSilentRuns().catch((error: unknown) => log.warn({ err: error }, 'expiring silent runs failed'));
+    services.system.runs.expireSilentRuns().catch((error: unknown) => log.warn({ err: error }, 'expiring silent runs failed'));
   }, sweepMs);
   sweeper.unref();
   let closing: Promise<void> | undefined;
@@ -83,6 +108,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       (closing ??= (async () => {
         clearInterval(sweeper);
         await app.close();
+        sharedRateCounter?.close();
         await database.close();
       })()),
   };

@@ -379,10 +379,10 @@ describeEachDatabase(
             if (visibility === 'forbidden') return { statuses: [403], rule: 'README: visible definition, forbidden version (403)' };
             return { statuses: [404], rule: 'invisible → 404' };
           case 'write':
-            // COMPAT §10: a status report without the run's token or the permission is 403 ("wrong run or permission").
-            if (plan.runEndpoint) return { statuses: [403], rule: 'COMPAT §10: status reports without the right → 403' };
+            // Issue 14: A's run is invisible to B's key whatever it holds, as for a run that does not exist.
             return visibility === 'hidden' ? { statuses: [404], rule: 'invisible → 404' } : { statuses: [403], rule: 'forbidden write → 403' };
           case 'create':
+            if (plan.spec?.bCreateStatus) return { statuses: [plan.spec.bCreateStatus], rule: 'a body naming A’s invisible objects → 422 (they do not exist for B)' };
             return { statuses: [403], rule: 'creating in another workspace → 403' };
           case 'claim':
             return { statuses: [404], rule: 'A’s private runner is invisible → 404' };

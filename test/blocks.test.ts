@@ -1066,7 +1066,10 @@ describeEachDatabase('building blocks', (ctx) => {
         assert.ok(read._links.self, 'self is still there');
       }
       const listed = await key.get(`${BLOCKS}?tenantUuid=${w.tenant.uuid}&size=350`, { headers: { accept: BLOCK_V2 } });
-      assert.ok(listed.json._embedded.meshBuildingBlocks.every((b: Json) => b._links?.forcePurge === undefined), 'no forcePurge in a consumer list');
+      assert.equal(listed.status, 200, listed.text);
+      const consumerList: Json[] = listed.json._embedded.meshBuildingBlocks;
+      assert.ok(consumerList.length > 0, `the consumer lists the tenant's blocks: ${listed.text.slice(0, 300)}`);
+      assert.ok(consumerList.every((b) => b._links?.forcePurge === undefined), 'no forcePurge in a consumer list');
       const purger = (await clientWithKey(ctx.client, 'admin', [ADM_LIST, ADM_DELETE])).client;
       assert.ok((await readBlock(purger, uuid))._links.forcePurge, 'ADM_BUILDINGBLOCK_DELETE sees it');
       const reader = (await clientWithKey(ctx.client, 'admin', [ADM_LIST])).client;
@@ -1162,6 +1165,7 @@ describeEachDatabase('building blocks', (ctx) => {
         const uuids = items.map((b) => b.metadata.uuid);
         for (const u of includes) assert.ok(uuids.includes(u), `${query} includes ${u}`);
         for (const u of excludes) assert.ok(!uuids.includes(u), `${query} excludes ${u}`);
+        assert.ok(items.length > 0, `${query}: some items`);
         assert.ok(items.every(check), `${query}: every item matches`);
       }
 
@@ -1326,9 +1330,10 @@ describeEachDatabase('building blocks', (ctx) => {
       assert.ok(visibleV1.includes(own) && !visibleV1.includes(foreign));
       assert.ok(!(await blockUuids(key, `tenantUuid=${w.other.tenant.uuid}`)).includes(foreign), 'not even by filter');
 
-      assertError(await postBlock(key, v2Body({ versionUuid: w.defs.plain.versionUuid, target: tenantTarget(w.other.tenant) })), 403);
-      assertError(await postBlock(key, v1Body({ definitionUuid: w.defs.plain.uuid, tenantIdentifier: w.other.tenant.identifier }), 'v1'), 403);
-      assertError(await postBlock(key, v2Body({ versionUuid: w.defs.workspaceLevel.versionUuid, target: workspaceTarget(w.other.workspace) })), 403);
+      // Another workspace's tenant or workspace is invisible: a target that does not exist (422), never a 403 naming it.
+      assertError(await postBlock(key, v2Body({ versionUuid: w.defs.plain.versionUuid, target: tenantTarget(w.other.tenant) })), 422);
+      assertError(await postBlock(key, v1Body({ definitionUuid: w.defs.plain.uuid, tenantIdentifier: w.other.tenant.identifier }), 'v1'), 422);
+      assertError(await postBlock(key, v2Body({ versionUuid: w.defs.workspaceLevel.versionUuid, target: workspaceTarget(w.other.workspace) })), 422);
       const deleted = await key.delete(`${BLOCKS}/${foreign}`);
       assert.ok(deleted.status === 403 || deleted.status === 404, `DELETE of another workspace's block: ${deleted.status} ${deleted.text}`);
       const put = await putBlock(key, foreign, v2Body({ versionUuid: w.defs.plain.versionUuid, target: tenantTarget(w.other.tenant), displayName: 'hijacked' }));

@@ -882,7 +882,9 @@ describeEachDatabase('building block definitions', (ctx) => {
       assert.equal((await listVersions(ctx.client, uuid)).length, 1);
       const draft = await postVersion(saver.client, versionSpec(uuid, 2));
       assert.equal(draft.status, 201, draft.text);
-      assertError(await putVersion(stranger.client, draft.json.metadata.uuid, versionSpec(uuid, 2, 'manual', { deletionMode: 'PURGE' })), 403);
+      // A published definition's draft is invisible to other workspaces (404); its released versions are visible, not theirs (403).
+      assertError(await putVersion(stranger.client, draft.json.metadata.uuid, versionSpec(uuid, 2, 'manual', { deletionMode: 'PURGE' })), 404);
+      assertError(await putVersion(stranger.client, versionUuid, renamed), 403);
     });
   });
 

@@ -59,6 +59,25 @@ function step(steps: Json[], displayName: string): Json {
   return found[0]!;
 }
 
+/**
+ * Declares the steps of one story as `it`s of the enclosing describe (node:test runs them in order;
+ * they share state through its variables). A step runs only when every step before it passed: after a
+ * failure the rest are skipped, so the first failure is the one reported.
+ */
+function storySteps(): (name: string, fn: () => Promise<void>) => void {
+  let failed: string | undefined;
+  return (name, fn) =>
+    it(name, async (t) => {
+      if (failed !== undefined) return t.skip(`an earlier step failed: ${failed}`);
+      try {
+        await fn();
+      } catch (error) {
+        failed = name;
+        throw error;
+      }
+    });
+}
+
 const CLAIM = 'MANAGED_BUILDINGBLOCKRUN_SAVE';
 const RUN_LIST = 'MANAGED_BUILDINGBLOCKRUN_LIST';
 const SOURCE = 'MANAGED_BUILDINGBLOCKRUNSOURCE_SAVE';
@@ -85,13 +104,8 @@ describeEachDatabase('runs and runners', (ctx) => {
   }
 
   describe('the runner protocol end to end', () => {
-    it('plays a runner: claim, decrypt, register, report steps and outputs, finish; the child runs with the parent’s outputs; DELETE runs DESTROY', async () => {
-      const w = await world();
-      const certificate = await runnerCertificate();
-      const runner = await registerRunner(ctx.client, w.provider, { implementationType: 'TERRAFORM' });
-      const runnerUuid = runner.metadata.uuid as string;
-      const { client: runnerClient } = await clientWithKey(ctx.client, w.provider, [CLAIM]);
-
+    describe('plays a runner: claim, decrypt, register, report steps and outputs, finish; the child runs with the parent’s outputs; DELETE runs DESTROY', () => {
+      const story = storySteps();
       const SECRET = `p@ss w0rd ünïcode ${randomBytes(4).toString('hex')}`;
       const FILE = `data:application/x-pem-file;base64,${Buffer.from(`-----BEGIN KEY-----\n${randomBytes(24).toString('hex')}\n-----END KEY-----\n`).toString('base64')}`;
       const STATIC_SECRET = `static-${randomBytes(6).toString('hex')}`;
@@ -104,277 +118,328 @@ describeEachDatabase('runs and runners', (ctx) => {
         repositoryPath: 'modules/network',
         refName: 'main',
       };
-      const parentDef = await runnerDefinition(ctx.client, w.provider, runnerUuid, {
-        implementation: { type: 'terraform', terraform },
-        inputs: {
-          secret: user('STRING', { isSensitive: true }),
-          keyfile: user('FILE', { isSensitive: true }),
-          empty: user('STRING', { isSensitive: true }),
-          debug: user('BOOLEAN', { defaultValue: true }),
-          size: user('INTEGER', { defaultValue: 16 }),
-          region: { displayName: 'Region', type: 'STRING', assignmentType: 'STATIC', argument: 'eu-west-1', isEnvironment: true },
-          replicas: { displayName: 'Replicas', type: 'INTEGER', assignmentType: 'STATIC', argument: 3 },
-          static_secret: { displayName: 'Static secret', type: 'STRING', assignmentType: 'STATIC', argument: { plaintext: STATIC_SECRET }, isSensitive: true },
-          tenant_id: { displayName: 'Tenant id', type: 'STRING', assignmentType: 'PLATFORM_TENANT_ID' },
-          workspace: { displayName: 'Workspace', type: 'STRING', assignmentType: 'WORKSPACE_IDENTIFIER' },
-        },
-        outputs: {
-          vpc_id: { displayName: 'VPC id', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 },
-          db_password: { displayName: 'DB password', type: 'STRING', assignmentType: 'NONE', displayOrder: 1 },
-        },
-      });
-      const childDef = await runnerDefinition(ctx.client, w.provider, runnerUuid, {
-        deletionMode: 'DELETE',
-        dependencyDefinitionRefs: [{ uuid: parentDef.uuid, kind: 'meshBuildingBlockDefinition' }],
-        inputs: {
-          upstream: { displayName: 'Upstream', type: 'STRING', assignmentType: 'BUILDING_BLOCK_OUTPUT', argument: `${parentDef.uuid}.vpc_id` },
-          label: user('STRING', { defaultValue: 'child' }),
-        },
-      });
-
-      const parentName = unique('Parent');
-      const parent = await createBlock(ctx.client, {
-        versionUuid: parentDef.versionUuid,
-        target: tenantTarget(w.tenantUuid),
-        displayName: parentName,
-        inputs: [row('secret', { plaintext: SECRET }, 'STRING'), row('keyfile', { plaintext: FILE }, 'FILE'), row('empty', { plaintext: '' }, 'STRING'), row('debug', false, 'BOOLEAN')],
-      });
-      const parentUuid = parent.metadata.uuid as string;
-      assert.equal(parent.status.status, 'PENDING', JSON.stringify(parent.status));
-      const child = await createBlock(ctx.client, {
-        versionUuid: childDef.versionUuid,
-        target: tenantTarget(w.tenantUuid),
-        parents: [{ buildingBlockUuid: parentUuid, definitionUuid: parentDef.uuid }],
-      });
-      const childUuid = child.metadata.uuid as string;
-      assert.equal((await readBlock(ctx.client, childUuid)).status.status, 'WAITING_FOR_DEPENDENT_INPUT');
-
-      // --- claim as the Go runner does: a run media type with an empty body, a node header
-      const claimed = await claim(runnerClient, runnerUuid, { headers: { 'content-type': RUN, 'x-block-runner-node-id': `${runnerUuid}-worker-1` } });
-      assert.equal(claimed.status, 201, claimed.text);
-      const run = claimed.json;
-      const runUuid = run.metadata?.uuid as string;
-
-      assert.deepEqual(Object.keys(run).sort(), ['_links', 'apiVersion', 'kind', 'metadata', 'spec', 'status']);
-      assert.equal(run.kind, 'meshBuildingBlockRun');
-      assert.equal(run.apiVersion, 'v1');
-      assert.match(runUuid, UUID);
-      assert.match(run.metadata.createdOn, ISO);
-      assert.equal(run.status, 'IN_PROGRESS');
-      assert.deepEqual(nullPaths(run), [], 'a claimed run has no null values');
-      assert.equal(run.spec.runNumber, 1);
-      assert.equal(run.spec.behavior, 'APPLY');
-      assert.equal(typeof run.spec.runToken, 'string');
-      assert.ok(run.spec.runToken.length >= 16, 'a run token');
-      assert.equal(typeof run.spec.trigger?.reason, 'string', JSON.stringify(run.spec.trigger));
-      assert.equal(typeof run.spec.trigger?.author, 'object', JSON.stringify(run.spec.trigger));
-      assert.equal(runUuid, parent.status.latestRunUuid, 'the claimed run is the block’s latest run');
-
-      const bb = run.spec.buildingBlock;
-      assert.equal(bb.uuid, parentUuid);
-      assert.equal(bb.spec.displayName, parentName);
-      assert.equal(bb.spec.workspaceIdentifier, w.consumer);
-      assert.ok([w.project, `${w.consumer}.${w.project}`].includes(bb.spec.projectIdentifier), `projectIdentifier ${bb.spec.projectIdentifier}`);
-      assert.equal(bb.spec.fullPlatformIdentifier, `${w.platform}.${w.location}`);
-      assert.deepEqual(bb.spec.parentBuildingBlocks, []);
-      assert.ok(Array.isArray(bb.spec.inputs));
-      const inputs = [...bb.spec.inputs].sort(byKey);
-      assert.deepEqual(
-        inputs.map((i: Json) => i.key),
-        ['debug', 'empty', 'keyfile', 'region', 'replicas', 'secret', 'size', 'static_secret', 'tenant_id', 'workspace'],
-        'every input with a value, fully resolved',
-      );
-      const plain = (key: string, value: unknown, type: string, isEnvironment = false) => ({ key, value, type, isSensitive: false, isEnvironment });
-      const get = (key: string) => inputs.find((i: Json) => i.key === key);
-      assert.deepEqual(get('debug'), plain('debug', false, 'BOOLEAN'), 'the user value, native boolean');
-      assert.deepEqual(get('size'), plain('size', 16, 'INTEGER'), 'the default, native number');
-      assert.deepEqual(get('region'), plain('region', 'eu-west-1', 'STRING', true), 'a STATIC argument, isEnvironment kept');
-      assert.deepEqual(get('replicas'), plain('replicas', 3, 'INTEGER'));
-      assert.deepEqual(get('tenant_id'), plain('tenant_id', w.platformTenantId, 'STRING'), 'PLATFORM_TENANT_ID');
-      assert.deepEqual(get('workspace'), plain('workspace', w.consumer, 'STRING'), 'WORKSPACE_IDENTIFIER');
-      for (const [key, type, expected] of [
-        ['secret', 'STRING', SECRET],
-        ['keyfile', 'FILE', FILE],
-        ['empty', 'STRING', ''],
-        ['static_secret', 'STRING', STATIC_SECRET],
-      ] as const) {
-        const sensitive = get(key);
-        assert.deepEqual(Object.keys(sensitive).sort(), ['isEnvironment', 'isSensitive', 'key', 'type', 'value'], key);
-        assert.equal(sensitive.type, type, key);
-        assert.equal(sensitive.isSensitive, true, key);
-        assert.equal(sensitive.isEnvironment, false, key);
-        assert.notEqual(sensitive.value, expected, `${key} is not handed out in plaintext`);
-        const decrypted = decryptForRunner(certificate.privateKey, sensitive.value);
-        assert.equal(decrypted.plaintext.toString('utf8'), expected, `${key} decrypts to its value`);
-        assert.equal(decrypted.key.length, 16, `${key}: an AES-128 key`);
-        assert.equal(decrypted.raw.length, 512 + 4 + 12 + Buffer.byteLength(expected, 'utf8') + 16, `${key}: length 512+4+12+n+16`);
-        assert.deepEqual([...decrypted.raw.subarray(512, 516)], [0, 0, 0, 12], `${key}: bytes 512–515 = 00 00 00 0c`);
-      }
-      assert.equal(decryptForRunner(certificate.privateKey, get('empty').value).raw.length, 544, 'an empty value is 544 bytes');
-
-      const definition = run.spec.buildingBlockDefinition;
-      assert.equal(definition.uuid, parentDef.uuid);
-      assert.equal(definition.spec.workspaceIdentifier, w.provider);
-      assert.equal(definition.spec.version, 1);
-      assert.equal(definition.spec.implementation.type, 'TERRAFORM');
-      for (const [field, value] of Object.entries(terraform)) assert.deepEqual(definition.spec.implementation[field], value, `implementation.${field}`);
-
-      const self = run._links.self.href as string;
-      assert.equal(linkPath(self), `${RUNS}/${runUuid}`);
-      assert.match(self, /^https:\/\//, 'absolute links');
-      assert.equal(run._links.registerSource.href, `${self}/status/source`);
-      assert.equal(run._links.updateSource.href, `${self}/status/source/{sourceId}`, 'a literal {sourceId}');
-      assert.equal(run._links.updateSource.templated, true);
-      assert.equal(`${String(run._links.meshstackBaseUrl.href).replace(/\/$/, '')}${RUNS}/${runUuid}`, self, 'meshstackBaseUrl is the base of self');
-
-      assert.equal((await readBlock(ctx.client, parentUuid)).status.status, 'IN_PROGRESS', 'a claimed block is IN_PROGRESS');
-      assert.equal((await claim(runnerClient, runnerUuid)).status, 404, 'the run is handed out once; the child still waits');
-
-      // --- GET shows the real status, no token, secrets as {hash}
-      const read = await getRun(ctx.client, runUuid);
-      assert.equal(read.status, 200, read.text);
-      assert.equal(read.json.status, 'IN_PROGRESS');
-      assert.equal(read.json.spec.runToken, undefined, 'GET carries no runToken');
-      assert.ok(!read.text.includes(run.spec.runToken), 'the token is not in a GET');
-      for (const key of ['secret', 'keyfile', 'empty', 'static_secret']) {
-        const value = read.json.spec.buildingBlock.spec.inputs.find((i: Json) => i.key === key)?.value;
-        assert.deepEqual(Object.keys(value ?? {}), ['hash'], `${key} as {hash}: ${JSON.stringify(value)}`);
-        assert.match(value.hash, HASH);
-      }
-
-      // --- register a source as the Kotlin runners do, twice (merged, order kept)
-      const asRunner = asRun(ctx.client, run);
       const kotlin = { accept: RUN_KOTLIN.replace('; charset=utf-8', ''), 'content-type': RUN_KOTLIN };
-      const first = await register(
-        asRunner,
-        runUuid,
-        { source: { id: 'github', externalRunId: 987654321, externalRunUrl: 'https://github.com/example/actions/runs/987654321' }, steps: [{ id: 'plan', displayName: 'Plan', status: 'PENDING' }, { id: 'apply', displayName: 'Apply' }] },
-        kotlin,
-      );
-      assert.equal(first.status, 200, first.text);
-      assert.equal(first.text, '', 'registration answers an empty body');
-      const again = await register(asRunner, runUuid, { source: { id: 'github' }, steps: [{ id: 'plan', displayName: 'Plan' }, { id: 'apply', displayName: 'Apply' }, { id: 'verify' }] }, kotlin);
-      assert.equal(again.status, 200, `re-registering answers 200, never 409: ${again.text}`);
-      assert.deepEqual(
-        (await logs(ctx.client, runUuid)).map((s) => [s.displayName, s.status]),
-        [
-          ['Plan', 'PENDING'],
-          ['Apply', 'PENDING'],
-          ['verify', 'PENDING'],
-        ],
-        'steps in registered order; a missing displayName defaults to the id',
-      );
 
-      // --- report steps, outputs (one sensitive) and the end
-      const update = (body: Json) => patch(asRunner, runUuid, 'github', body, kotlin);
-      for (const body of [
-        { status: 'IN_PROGRESS', steps: [{ id: 'plan', status: 'IN_PROGRESS', userMessage: 'Planning' }] },
-        { steps: [{ id: 'plan', status: 'SUCCEEDED', userMessage: 'Plan: 1 to add', systemMessage: 'terraform plan\n+ aws_vpc.this' }] },
-        {
-          status: 'SUCCEEDED',
-          steps: [
-            {
-              id: 'apply',
-              status: 'SUCCEEDED',
-              outputs: { vpc_id: { value: 'vpc-0a1b2c', type: 'STRING', isSensitive: false }, db_password: { value: OUTPUT_SECRET, type: 'STRING', isSensitive: true } },
-            },
-            { id: 'verify', status: 'SUCCEEDED' },
-          ],
-        },
-      ]) {
-        const response = await update(body);
-        assert.equal(response.status, 200, response.text);
-        assert.deepEqual(response.json, { runAborted: false });
-      }
-      const steps = await logs(ctx.client, runUuid);
-      assert.deepEqual(
-        steps.map((s) => [s.displayName, s.status]),
-        [
-          ['Plan', 'SUCCEEDED'],
-          ['Apply', 'SUCCEEDED'],
-          ['verify', 'SUCCEEDED'],
-        ],
-      );
-      assert.equal(step(steps, 'Plan').userMessage, 'Plan: 1 to add');
-      assert.equal(step(steps, 'Plan').systemMessage, 'terraform plan\n+ aws_vpc.this');
-      assert.equal((await readRun(ctx.client, runUuid)).status, 'SUCCEEDED');
+      // What the steps hand on to the next ones.
+      let w: RunWorld;
+      let certificate: Awaited<ReturnType<typeof runnerCertificate>>;
+      let runnerUuid: string;
+      let runnerClient: ApiClient;
+      let parentDef: Definition;
+      let childDef: Definition;
+      let parentName: string;
+      let parent: Json;
+      let parentUuid: string;
+      let childUuid: string;
+      /** The parent's run as claimed (with its run token and the inputs for the runner). */
+      let run: Json;
+      let runUuid: string;
+      /** The API as the parent's run (its run token). */
+      let asRunner: ApiClient;
+      /** The finished parent, read with the v1 representation. */
+      let v1: Response;
+      /** An input of the claimed run, by key. */
+      const input = (key: string): Json => run.spec.buildingBlock.spec.inputs.find((i: Json) => i.key === key);
 
-      const done = await readBlock(ctx.client, parentUuid);
-      assert.equal(done.status.status, 'SUCCEEDED');
-      const outputs = [...done.status.outputs].sort(byKey);
-      assert.equal(outputs.length, 2, JSON.stringify(outputs));
-      assert.deepEqual(outputs[1], { key: 'vpc_id', value: 'vpc-0a1b2c', valueType: 'STRING', isSensitive: false });
-      assert.deepEqual({ ...outputs[0], value: undefined }, { key: 'db_password', value: undefined, valueType: 'STRING', isSensitive: true });
-      assert.deepEqual(Object.keys(outputs[0].value), ['hash'], 'a sensitive output as {hash}');
-      assert.match(outputs[0].value.hash, HASH);
-      const v1 = await getBlock(ctx.client, parentUuid, BLOCK_V1);
-      assert.equal(v1.status, 200, v1.text);
-      assert.equal(v1.json.status.status, 'SUCCEEDED');
-      assert.deepEqual([...v1.json.status.outputs].sort(byKey), outputs, 'v1 shows the same outputs');
-
-      // --- the run history of the block
-      const history = await ctx.client.get(`${RUNS}?buildingBlockUuid=${parentUuid}`, { headers: { accept: RUN } });
-      assert.equal(history.status, 200, history.text);
-      assert.deepEqual(
-        history.json._embedded.meshBuildingBlockRuns.map((r: Json) => r.metadata.uuid),
-        [runUuid],
-      );
-      assert.equal(history.json.page.totalElements, 1);
-
-      // --- the child starts by itself, with the parent's output
-      const waiting = await waitFor('the child to get a run', async () => {
-        const b = await readBlock(ctx.client, childUuid);
-        return b.status.status === 'PENDING' ? b : undefined;
+      story('sets up a TERRAFORM runner with its key, a parent definition with every kind of input, and a child definition fed by the parent’s output', async () => {
+        w = await world();
+        certificate = await runnerCertificate();
+        const runner = await registerRunner(ctx.client, w.provider, { implementationType: 'TERRAFORM' });
+        runnerUuid = runner.metadata.uuid as string;
+        runnerClient = (await clientWithKey(ctx.client, w.provider, [CLAIM])).client;
+        parentDef = await runnerDefinition(ctx.client, w.provider, runnerUuid, {
+          implementation: { type: 'terraform', terraform },
+          inputs: {
+            secret: user('STRING', { isSensitive: true }),
+            keyfile: user('FILE', { isSensitive: true }),
+            empty: user('STRING', { isSensitive: true }),
+            debug: user('BOOLEAN', { defaultValue: true }),
+            size: user('INTEGER', { defaultValue: 16 }),
+            region: { displayName: 'Region', type: 'STRING', assignmentType: 'STATIC', argument: 'eu-west-1', isEnvironment: true },
+            replicas: { displayName: 'Replicas', type: 'INTEGER', assignmentType: 'STATIC', argument: 3 },
+            static_secret: { displayName: 'Static secret', type: 'STRING', assignmentType: 'STATIC', argument: { plaintext: STATIC_SECRET }, isSensitive: true },
+            tenant_id: { displayName: 'Tenant id', type: 'STRING', assignmentType: 'PLATFORM_TENANT_ID' },
+            workspace: { displayName: 'Workspace', type: 'STRING', assignmentType: 'WORKSPACE_IDENTIFIER' },
+          },
+          outputs: {
+            vpc_id: { displayName: 'VPC id', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 },
+            db_password: { displayName: 'DB password', type: 'STRING', assignmentType: 'NONE', displayOrder: 1 },
+          },
+        });
+        childDef = await runnerDefinition(ctx.client, w.provider, runnerUuid, {
+          deletionMode: 'DELETE',
+          dependencyDefinitionRefs: [{ uuid: parentDef.uuid, kind: 'meshBuildingBlockDefinition' }],
+          inputs: {
+            upstream: { displayName: 'Upstream', type: 'STRING', assignmentType: 'BUILDING_BLOCK_OUTPUT', argument: `${parentDef.uuid}.vpc_id` },
+            label: user('STRING', { defaultValue: 'child' }),
+          },
+        });
       });
-      const childRun = await claimRun(runnerClient, runnerUuid);
-      assert.equal(childRun.spec.buildingBlock.uuid, childUuid);
-      assert.equal(childRun.metadata.uuid, waiting.status.latestRunUuid, 'the claimed run is the child’s latest run');
-      assert.equal(childRun.spec.behavior, 'APPLY');
-      assert.equal(childRun.spec.runNumber, 1);
-      assert.deepEqual(nullPaths(childRun), []);
-      assert.deepEqual(
-        [...childRun.spec.buildingBlock.spec.inputs].sort(byKey),
-        [
-          { key: 'label', value: 'child', type: 'STRING', isSensitive: false, isEnvironment: false },
-          { key: 'upstream', value: 'vpc-0a1b2c', type: 'STRING', isSensitive: false, isEnvironment: false },
-        ],
-        'the BUILDING_BLOCK_OUTPUT input carries the parent’s output',
-      );
-      assert.equal(childRun.spec.buildingBlock.spec.parentBuildingBlocks.length, 1);
-      assert.ok(JSON.stringify(childRun.spec.buildingBlock.spec.parentBuildingBlocks).includes(parentUuid), 'the parent is named');
-      assert.equal(await report(asRun(ctx.client, childRun), childRun.metadata.uuid, 'ci', { status: 'SUCCEEDED', steps: [{ id: 'apply', status: 'SUCCEEDED' }] }), false);
-      assert.equal((await readBlock(ctx.client, childUuid)).status.status, 'SUCCEEDED');
 
-      // --- delete in DELETE mode: a DESTROY run, then the block is gone
-      const deleted = await ctx.client.delete(`${BLOCKS}/${childUuid}`);
-      assert.equal(deleted.status, 202, deleted.text);
-      assert.equal((await readBlock(ctx.client, childUuid)).status.status, 'PENDING');
-      const destroy = await claimRun(runnerClient, runnerUuid);
-      assert.equal(destroy.spec.behavior, 'DESTROY');
-      assert.equal(destroy.spec.buildingBlock.uuid, childUuid);
-      assert.equal(destroy.spec.runNumber, 2, 'runNumber counts per block');
-      assert.equal(destroy.status, 'IN_PROGRESS');
-      assert.equal((await readBlock(ctx.client, childUuid)).status.status, 'IN_PROGRESS');
-      assert.equal(await report(asRun(ctx.client, destroy), destroy.metadata.uuid, 'ci', { status: 'SUCCEEDED', steps: [{ id: 'destroy', status: 'SUCCEEDED' }] }), false);
-      await waitFor('the destroyed block to disappear', async () => ((await getBlock(ctx.client, childUuid)).status === 404 ? true : undefined));
-      const destroyRead = await readRun(ctx.client, destroy.metadata.uuid);
-      assert.equal(destroyRead.status, 'SUCCEEDED', 'the run stays readable');
-      assert.equal(destroyRead.spec.behavior, 'DESTROY');
+      story('creates the parent PENDING and its child WAITING_FOR_DEPENDENT_INPUT', async () => {
+        parentName = unique('Parent');
+        parent = await createBlock(ctx.client, {
+          versionUuid: parentDef.versionUuid,
+          target: tenantTarget(w.tenantUuid),
+          displayName: parentName,
+          inputs: [row('secret', { plaintext: SECRET }, 'STRING'), row('keyfile', { plaintext: FILE }, 'FILE'), row('empty', { plaintext: '' }, 'STRING'), row('debug', false, 'BOOLEAN')],
+        });
+        parentUuid = parent.metadata.uuid as string;
+        assert.equal(parent.status.status, 'PENDING', JSON.stringify(parent.status));
+        const child = await createBlock(ctx.client, {
+          versionUuid: childDef.versionUuid,
+          target: tenantTarget(w.tenantUuid),
+          parents: [{ buildingBlockUuid: parentUuid, definitionUuid: parentDef.uuid }],
+        });
+        childUuid = child.metadata.uuid as string;
+        assert.equal((await readBlock(ctx.client, childUuid)).status.status, 'WAITING_FOR_DEPENDENT_INPUT');
+      });
 
-      // --- plaintext secrets appear nowhere
-      const texts: Response[] = [
-        await getBlock(ctx.client, parentUuid),
-        v1,
-        await getRun(ctx.client, runUuid),
-        await ctx.client.get(`${RUNS}/${runUuid}/logs`, { headers: { accept: RUN } }),
-        await ctx.client.get(`${RUNS}?buildingBlockUuid=${parentUuid}`, { headers: { accept: RUN } }),
-        await ctx.client.get(`${BLOCKS}?workspaceIdentifier=${w.consumer}`, { headers: { accept: BLOCK_V1 } }),
-      ];
-      const log = await readFile(ctx.server.logFile, 'utf8');
-      for (const secret of [SECRET, STATIC_SECRET, OUTPUT_SECRET]) {
-        for (const response of texts) assert.ok(!response.text.includes(secret), `a plaintext secret in a response: ${response.text.slice(0, 500)}`);
-        assert.ok(!log.includes(secret), 'a plaintext secret in the server log');
-      }
+      story('claims the parent’s run as the Go runner does (run media type, empty body, node header): IN_PROGRESS, run 1, APPLY, a run token, no nulls', async () => {
+        const claimed = await claim(runnerClient, runnerUuid, { headers: { 'content-type': RUN, 'x-block-runner-node-id': `${runnerUuid}-worker-1` } });
+        assert.equal(claimed.status, 201, claimed.text);
+        run = claimed.json;
+        runUuid = run.metadata?.uuid as string;
+
+        assert.deepEqual(Object.keys(run).sort(), ['_links', 'apiVersion', 'kind', 'metadata', 'spec', 'status']);
+        assert.equal(run.kind, 'meshBuildingBlockRun');
+        assert.equal(run.apiVersion, 'v1');
+        assert.match(runUuid, UUID);
+        assert.match(run.metadata.createdOn, ISO);
+        assert.equal(run.status, 'IN_PROGRESS');
+        assert.deepEqual(nullPaths(run), [], 'a claimed run has no null values');
+        assert.equal(run.spec.runNumber, 1);
+        assert.equal(run.spec.behavior, 'APPLY');
+        assert.equal(typeof run.spec.runToken, 'string');
+        assert.ok(run.spec.runToken.length >= 16, 'a run token');
+        assert.equal(typeof run.spec.trigger?.reason, 'string', JSON.stringify(run.spec.trigger));
+        assert.equal(typeof run.spec.trigger?.author, 'object', JSON.stringify(run.spec.trigger));
+        assert.equal(runUuid, parent.status.latestRunUuid, 'the claimed run is the block’s latest run');
+      });
+
+      story('describes the building block in the claimed run, with every input that has a value', async () => {
+        const bb = run.spec.buildingBlock;
+        assert.equal(bb.uuid, parentUuid);
+        assert.equal(bb.spec.displayName, parentName);
+        assert.equal(bb.spec.workspaceIdentifier, w.consumer);
+        assert.ok([w.project, `${w.consumer}.${w.project}`].includes(bb.spec.projectIdentifier), `projectIdentifier ${bb.spec.projectIdentifier}`);
+        assert.equal(bb.spec.fullPlatformIdentifier, `${w.platform}.${w.location}`);
+        assert.deepEqual(bb.spec.parentBuildingBlocks, []);
+        assert.ok(Array.isArray(bb.spec.inputs));
+        assert.deepEqual(
+          [...bb.spec.inputs].sort(byKey).map((i: Json) => i.key),
+          ['debug', 'empty', 'keyfile', 'region', 'replicas', 'secret', 'size', 'static_secret', 'tenant_id', 'workspace'],
+          'every input with a value, fully resolved',
+        );
+      });
+
+      story('resolves plain inputs: user values and defaults with native types, STATIC arguments, PLATFORM_TENANT_ID, WORKSPACE_IDENTIFIER', async () => {
+        const plain = (key: string, value: unknown, type: string, isEnvironment = false) => ({ key, value, type, isSensitive: false, isEnvironment });
+        assert.deepEqual(input('debug'), plain('debug', false, 'BOOLEAN'), 'the user value, native boolean');
+        assert.deepEqual(input('size'), plain('size', 16, 'INTEGER'), 'the default, native number');
+        assert.deepEqual(input('region'), plain('region', 'eu-west-1', 'STRING', true), 'a STATIC argument, isEnvironment kept');
+        assert.deepEqual(input('replicas'), plain('replicas', 3, 'INTEGER'));
+        assert.deepEqual(input('tenant_id'), plain('tenant_id', w.platformTenantId, 'STRING'), 'PLATFORM_TENANT_ID');
+        assert.deepEqual(input('workspace'), plain('workspace', w.consumer, 'STRING'), 'WORKSPACE_IDENTIFIER');
+      });
+
+      story('encrypts sensitive inputs (user, FILE, empty, STATIC) for the runner’s certificate: AES-128, 512+4+12+n+16 bytes', async () => {
+        for (const [key, type, expected] of [
+          ['secret', 'STRING', SECRET],
+          ['keyfile', 'FILE', FILE],
+          ['empty', 'STRING', ''],
+          ['static_secret', 'STRING', STATIC_SECRET],
+        ] as const) {
+          const sensitive = input(key);
+          assert.deepEqual(Object.keys(sensitive).sort(), ['isEnvironment', 'isSensitive', 'key', 'type', 'value'], key);
+          assert.equal(sensitive.type, type, key);
+          assert.equal(sensitive.isSensitive, true, key);
+          assert.equal(sensitive.isEnvironment, false, key);
+          assert.notEqual(sensitive.value, expected, `${key} is not handed out in plaintext`);
+          const decrypted = decryptForRunner(certificate.privateKey, sensitive.value);
+          assert.equal(decrypted.plaintext.toString('utf8'), expected, `${key} decrypts to its value`);
+          assert.equal(decrypted.key.length, 16, `${key}: an AES-128 key`);
+          assert.equal(decrypted.raw.length, 512 + 4 + 12 + Buffer.byteLength(expected, 'utf8') + 16, `${key}: length 512+4+12+n+16`);
+          assert.deepEqual([...decrypted.raw.subarray(512, 516)], [0, 0, 0, 12], `${key}: bytes 512–515 = 00 00 00 0c`);
+        }
+        assert.equal(decryptForRunner(certificate.privateKey, input('empty').value).raw.length, 544, 'an empty value is 544 bytes');
+      });
+
+      story('carries the definition with its TERRAFORM implementation', async () => {
+        const definition = run.spec.buildingBlockDefinition;
+        assert.equal(definition.uuid, parentDef.uuid);
+        assert.equal(definition.spec.workspaceIdentifier, w.provider);
+        assert.equal(definition.spec.version, 1);
+        assert.equal(definition.spec.implementation.type, 'TERRAFORM');
+        for (const [field, value] of Object.entries(terraform)) assert.deepEqual(definition.spec.implementation[field], value, `implementation.${field}`);
+      });
+
+      story('links absolutely: self, registerSource, a literal {sourceId} template, meshstackBaseUrl as the base of self', async () => {
+        const self = run._links.self.href as string;
+        assert.equal(linkPath(self), `${RUNS}/${runUuid}`);
+        assert.match(self, /^https:\/\//, 'absolute links');
+        assert.equal(run._links.registerSource.href, `${self}/status/source`);
+        assert.equal(run._links.updateSource.href, `${self}/status/source/{sourceId}`, 'a literal {sourceId}');
+        assert.equal(run._links.updateSource.templated, true);
+        assert.equal(`${String(run._links.meshstackBaseUrl.href).replace(/\/$/, '')}${RUNS}/${runUuid}`, self, 'meshstackBaseUrl is the base of self');
+      });
+
+      story('puts the claimed block IN_PROGRESS and hands its run out once (the child still waits)', async () => {
+        assert.equal((await readBlock(ctx.client, parentUuid)).status.status, 'IN_PROGRESS', 'a claimed block is IN_PROGRESS');
+        assert.equal((await claim(runnerClient, runnerUuid)).status, 404, 'the run is handed out once; the child still waits');
+      });
+
+      story('shows the real status on GET, without the run token, secrets as {hash}', async () => {
+        const read = await getRun(ctx.client, runUuid);
+        assert.equal(read.status, 200, read.text);
+        assert.equal(read.json.status, 'IN_PROGRESS');
+        assert.equal(read.json.spec.runToken, undefined, 'GET carries no runToken');
+        assert.ok(!read.text.includes(run.spec.runToken), 'the token is not in a GET');
+        for (const key of ['secret', 'keyfile', 'empty', 'static_secret']) {
+          const value = read.json.spec.buildingBlock.spec.inputs.find((i: Json) => i.key === key)?.value;
+          assert.deepEqual(Object.keys(value ?? {}), ['hash'], `${key} as {hash}: ${JSON.stringify(value)}`);
+          assert.match(value.hash, HASH);
+        }
+      });
+
+      story('registers a source as the Kotlin runners do, twice: 200 with an empty body, never 409; steps merged in registered order', async () => {
+        asRunner = asRun(ctx.client, run);
+        const first = await register(
+          asRunner,
+          runUuid,
+          { source: { id: 'github', externalRunId: 987654321, externalRunUrl: 'https://github.com/example/actions/runs/987654321' }, steps: [{ id: 'plan', displayName: 'Plan', status: 'PENDING' }, { id: 'apply', displayName: 'Apply' }] },
+          kotlin,
+        );
+        assert.equal(first.status, 200, first.text);
+        assert.equal(first.text, '', 'registration answers an empty body');
+        const again = await register(asRunner, runUuid, { source: { id: 'github' }, steps: [{ id: 'plan', displayName: 'Plan' }, { id: 'apply', displayName: 'Apply' }, { id: 'verify' }] }, kotlin);
+        assert.equal(again.status, 200, `re-registering answers 200, never 409: ${again.text}`);
+        assert.deepEqual(
+          (await logs(ctx.client, runUuid)).map((s) => [s.displayName, s.status]),
+          [
+            ['Plan', 'PENDING'],
+            ['Apply', 'PENDING'],
+            ['verify', 'PENDING'],
+          ],
+          'steps in registered order; a missing displayName defaults to the id',
+        );
+      });
+
+      story('takes reports of steps, messages, outputs (one sensitive) and the end: run and block SUCCEEDED, outputs on v2 and v1, the sensitive one as {hash}', async () => {
+        const update = (body: Json) => patch(asRunner, runUuid, 'github', body, kotlin);
+        for (const body of [
+          { status: 'IN_PROGRESS', steps: [{ id: 'plan', status: 'IN_PROGRESS', userMessage: 'Planning' }] },
+          { steps: [{ id: 'plan', status: 'SUCCEEDED', userMessage: 'Plan: 1 to add', systemMessage: 'terraform plan\n+ aws_vpc.this' }] },
+          {
+            status: 'SUCCEEDED',
+            steps: [
+              {
+                id: 'apply',
+                status: 'SUCCEEDED',
+                outputs: { vpc_id: { value: 'vpc-0a1b2c', type: 'STRING', isSensitive: false }, db_password: { value: OUTPUT_SECRET, type: 'STRING', isSensitive: true } },
+              },
+              { id: 'verify', status: 'SUCCEEDED' },
+            ],
+          },
+        ]) {
+          const response = await update(body);
+          assert.equal(response.status, 200, response.text);
+          assert.deepEqual(response.json, { runAborted: false });
+        }
+        const steps = await logs(ctx.client, runUuid);
+        assert.deepEqual(
+          steps.map((s) => [s.displayName, s.status]),
+          [
+            ['Plan', 'SUCCEEDED'],
+            ['Apply', 'SUCCEEDED'],
+            ['verify', 'SUCCEEDED'],
+          ],
+        );
+        assert.equal(step(steps, 'Plan').userMessage, 'Plan: 1 to add');
+        assert.equal(step(steps, 'Plan').systemMessage, 'terraform plan\n+ aws_vpc.this');
+        assert.equal((await readRun(ctx.client, runUuid)).status, 'SUCCEEDED');
+
+        const done = await readBlock(ctx.client, parentUuid);
+        assert.equal(done.status.status, 'SUCCEEDED');
+        const outputs = [...done.status.outputs].sort(byKey);
+        assert.equal(outputs.length, 2, JSON.stringify(outputs));
+        assert.deepEqual(outputs[1], { key: 'vpc_id', value: 'vpc-0a1b2c', valueType: 'STRING', isSensitive: false });
+        assert.deepEqual({ ...outputs[0], value: undefined }, { key: 'db_password', value: undefined, valueType: 'STRING', isSensitive: true });
+        assert.deepEqual(Object.keys(outputs[0].value), ['hash'], 'a sensitive output as {hash}');
+        assert.match(outputs[0].value.hash, HASH);
+        v1 = await getBlock(ctx.client, parentUuid, BLOCK_V1);
+        assert.equal(v1.status, 200, v1.text);
+        assert.equal(v1.json.status.status, 'SUCCEEDED');
+        assert.deepEqual([...v1.json.status.outputs].sort(byKey), outputs, 'v1 shows the same outputs');
+      });
+
+      story('lists the run in the block’s run history', async () => {
+        const history = await ctx.client.get(`${RUNS}?buildingBlockUuid=${parentUuid}`, { headers: { accept: RUN } });
+        assert.equal(history.status, 200, history.text);
+        assert.deepEqual(
+          history.json._embedded.meshBuildingBlockRuns.map((r: Json) => r.metadata.uuid),
+          [runUuid],
+        );
+        assert.equal(history.json.page.totalElements, 1);
+      });
+
+      story('starts the child by itself, with the parent’s output as its BUILDING_BLOCK_OUTPUT input, and finishes it', async () => {
+        const waiting = await waitFor('the child to get a run', async () => {
+          const b = await readBlock(ctx.client, childUuid);
+          return b.status.status === 'PENDING' ? b : undefined;
+        });
+        const childRun = await claimRun(runnerClient, runnerUuid);
+        assert.equal(childRun.spec.buildingBlock.uuid, childUuid);
+        assert.equal(childRun.metadata.uuid, waiting.status.latestRunUuid, 'the claimed run is the child’s latest run');
+        assert.equal(childRun.spec.behavior, 'APPLY');
+        assert.equal(childRun.spec.runNumber, 1);
+        assert.deepEqual(nullPaths(childRun), []);
+        assert.deepEqual(
+          [...childRun.spec.buildingBlock.spec.inputs].sort(byKey),
+          [
+            { key: 'label', value: 'child', type: 'STRING', isSensitive: false, isEnvironment: false },
+            { key: 'upstream', value: 'vpc-0a1b2c', type: 'STRING', isSensitive: false, isEnvironment: false },
+          ],
+          'the BUILDING_BLOCK_OUTPUT input carries the parent’s output',
+        );
+        assert.equal(childRun.spec.buildingBlock.spec.parentBuildingBlocks.length, 1);
+        assert.ok(JSON.stringify(childRun.spec.buildingBlock.spec.parentBuildingBlocks).includes(parentUuid), 'the parent is named');
+        assert.equal(await report(asRun(ctx.client, childRun), childRun.metadata.uuid, 'ci', { status: 'SUCCEEDED', steps: [{ id: 'apply', status: 'SUCCEEDED' }] }), false);
+        assert.equal((await readBlock(ctx.client, childUuid)).status.status, 'SUCCEEDED');
+      });
+
+      story('deletes the child in DELETE mode with a DESTROY run (run 2); once it succeeds the block is gone and the run stays readable', async () => {
+        const deleted = await ctx.client.delete(`${BLOCKS}/${childUuid}`);
+        assert.equal(deleted.status, 202, deleted.text);
+        assert.equal((await readBlock(ctx.client, childUuid)).status.status, 'PENDING');
+        const destroy = await claimRun(runnerClient, runnerUuid);
+        assert.equal(destroy.spec.behavior, 'DESTROY');
+        assert.equal(destroy.spec.buildingBlock.uuid, childUuid);
+        assert.equal(destroy.spec.runNumber, 2, 'runNumber counts per block');
+        assert.equal(destroy.status, 'IN_PROGRESS');
+        assert.equal((await readBlock(ctx.client, childUuid)).status.status, 'IN_PROGRESS');
+        assert.equal(await report(asRun(ctx.client, destroy), destroy.metadata.uuid, 'ci', { status: 'SUCCEEDED', steps: [{ id: 'destroy', status: 'SUCCEEDED' }] }), false);
+        await waitFor('the destroyed block to disappear', async () => ((await getBlock(ctx.client, childUuid)).status === 404 ? true : undefined));
+        const destroyRead = await readRun(ctx.client, destroy.metadata.uuid);
+        assert.equal(destroyRead.status, 'SUCCEEDED', 'the run stays readable');
+        assert.equal(destroyRead.spec.behavior, 'DESTROY');
+      });
+
+      story('shows plaintext secrets nowhere: not in block, run, log or list responses, not in the server log', async () => {
+        const texts: Response[] = [
+          await getBlock(ctx.client, parentUuid),
+          v1,
+          await getRun(ctx.client, runUuid),
+          await ctx.client.get(`${RUNS}/${runUuid}/logs`, { headers: { accept: RUN } }),
+          await ctx.client.get(`${RUNS}?buildingBlockUuid=${parentUuid}`, { headers: { accept: RUN } }),
+          await ctx.client.get(`${BLOCKS}?workspaceIdentifier=${w.consumer}`, { headers: { accept: BLOCK_V1 } }),
+        ];
+        const log = await readFile(ctx.server.logFile, 'utf8');
+        for (const secret of [SECRET, STATIC_SECRET, OUTPUT_SECRET]) {
+          for (const response of texts) assert.ok(!response.text.includes(secret), `a plaintext secret in a response: ${response.text.slice(0, 500)}`);
+          assert.ok(!log.includes(secret), 'a plaintext secret in the server log');
+        }
+      });
     });
 
     it('hands a waiting run to exactly one of many concurrent claimers (PostgreSQL: across two server instances)', async () => {
@@ -670,8 +735,9 @@ describeEachDatabase('runs and runners', (ctx) => {
       assert.equal(registered.status, 200, registered.text);
       assert.equal(await report(sourceSaver.client, runUuid, 'ops', { steps: [{ id: 'check', status: 'IN_PROGRESS' }] }), false);
       const before = await logs(ctx.client, runUuid);
-      assertError(await patch(strangerSource.client, runUuid, 'ops', { status: 'SUCCEEDED' }), 403);
-      assertError(await register(strangerSource.client, runUuid, { source: { id: 'x' }, steps: [{ id: 'y' }] }), 403);
+      // Another workspace's run is invisible, whatever the key holds (404, as for a run that does not exist).
+      assertError(await patch(strangerSource.client, runUuid, 'ops', { status: 'SUCCEEDED' }), 404);
+      assertError(await register(strangerSource.client, runUuid, { source: { id: 'x' }, steps: [{ id: 'y' }] }), 404);
       assertError(await patch(claimer.client, runUuid, 'ops', { status: 'SUCCEEDED' }), 403);
       assertError(await patch(lister.client, runUuid, 'ops', { status: 'SUCCEEDED' }), 403);
       assert.deepEqual(await logs(ctx.client, runUuid), before, 'refused reports change nothing');
@@ -862,68 +928,128 @@ describeEachDatabase('runs and runners', (ctx) => {
   });
 
   describe('timeout', () => {
+    const TIMEOUT_MS = 1_000;
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+    interface Timed<T> {
+      value: T;
+      /** This process's clock (the in-process server's clock too) just before the request was sent… */
+      sent: number;
+      /** …and just after its answer arrived: the server handled the request in between. */
+      answered: number;
+    }
+    async function timed<T>(request: () => Promise<T>): Promise<Timed<T>> {
+      const sent = Date.now();
+      const value = await request();
+      return { value, sent, answered: Date.now() };
+    }
+
+    /**
+     * Reports on a claimed run every 200 ms while `during` runs, then stops reporting and reads the run.
+     *
+     * The server stamps the claim and each report at a moment between its request's send and answer,
+     * and a sweep fails a run only when the latest stamp is older than the timeout. A sweep that fails
+     * the run before the final read therefore finds some report i the latest while report i + 1 (or
+     * the read) is still unanswered: it sees a silence of at most `answered(i + 1) − sent(i)`.
+     * `longestSilence`, the largest such bound over claim → reports → read, stays well under the
+     * timeout unless this process (the server included) stalled.
+     */
+    async function keepReporting(client: ApiClient, claimed: Timed<Json>, during: () => Promise<void>) {
+      const run = claimed.value;
+      const asRunner = asRun(client, run);
+      const reports: Timed<Response>[] = [];
+      let reporting = true;
+      const heartbeat = (async () => {
+        while (reporting) {
+          reports.push(await timed(() => patch(asRunner, run.metadata.uuid, 'heartbeat', { status: 'IN_PROGRESS' })));
+          if (reporting) await pause(200);
+        }
+      })();
+      try {
+        await during();
+      } finally {
+        reporting = false;
+        await heartbeat;
+      }
+      const read = await timed(() => readRun(client, run.metadata.uuid));
+      const timeline: Omit<Timed<unknown>, 'value'>[] = [claimed, ...reports, read];
+      const longestSilence = Math.max(...timeline.slice(1).map((event, i) => event.answered - timeline[i]!.sent));
+      return { status: read.value.status as string, reports, longestSilence };
+    }
+
     it('fails a claimed run that goes silent past BLOCKYARD_RUN_TIMEOUT_SECONDS, not one that keeps reporting', async () => {
-      const server = await startTestServer(ctx.server.dialect, { env: { BLOCKYARD_RUN_TIMEOUT_SECONDS: '1' } });
-      let beating = true;
-      let heartbeat: Promise<Response[]> | undefined;
+      const server = await startTestServer(ctx.server.dialect, { env: { BLOCKYARD_RUN_TIMEOUT_SECONDS: String(TIMEOUT_MS / 1000) } });
       try {
         const client = server.client;
         const ws = unique('run-to');
         await createWorkspace(client, ws);
         const runner = (await registerRunner(client, ws)).metadata.uuid as string;
         const def = await runnerDefinition(client, ws, runner, {}, WORKSPACE_LEVEL);
-        const silentBlock = await createBlock(client, { versionUuid: def.versionUuid, target: workspaceTarget(ws) });
-        const chattyBlock = await createBlock(client, { versionUuid: def.versionUuid, target: workspaceTarget(ws) });
-        const claimedAt = Date.now();
-        const runs = [await claimRun(client, runner), await claimRun(client, runner)];
-        const silent = runs.find((r) => r.spec.buildingBlock.uuid === silentBlock.metadata.uuid)!;
-        const chatty = runs.find((r) => r.spec.buildingBlock.uuid === chattyBlock.metadata.uuid)!;
-        assert.ok(silent && chatty, 'both runs claimed');
-        const asChatty = asRun(client, chatty);
-        heartbeat = (async () => {
-          const answers: Response[] = [];
-          while (beating) {
-            answers.push(await patch(asChatty, chatty.metadata.uuid, 'heartbeat', { status: 'IN_PROGRESS' }));
-            await new Promise((resolve) => setTimeout(resolve, 200));
+        const newBlock = () => createBlock(client, { versionUuid: def.versionUuid, target: workspaceTarget(ws) });
+
+        /**
+         * One round: a run that keeps reporting, and a run claimed after it that goes silent. The
+         * silent one times out; the sweep that fails it finds the reporting one claimed even longer
+         * ago, so it is spared only for its reports. Returns the reporting run's fate.
+         */
+        const round = async () => {
+          const chattyBlock = await newBlock();
+          const chatty = await timed(() => claimRun(client, runner));
+          assert.equal(chatty.value.spec.buildingBlock.uuid, chattyBlock.metadata.uuid);
+          const kept = await keepReporting(client, chatty, async () => {
+            const silentBlock = await newBlock();
+            const claimedAt = Date.now();
+            const silent = await claimRun(client, runner);
+            assert.equal(silent.spec.buildingBlock.uuid, silentBlock.metadata.uuid);
+            const failed = await waitFor(
+              'the silent run to time out',
+              async () => {
+                const run = await readRun(client, silent.metadata.uuid);
+                return run.status === 'FAILED' ? run : undefined;
+              },
+              10_000,
+              100,
+            );
+            // stamped at its claim, no earlier than claimedAt: no sweep may fail it before claimedAt + timeout
+            const failedAfter = Date.now() - claimedAt;
+            assert.ok(failedAfter >= TIMEOUT_MS, `not before the timeout: failed after ${failedAfter} ms`);
+            assert.equal(failed.status, 'FAILED');
+            assert.equal((await readBlock(client, silentBlock.metadata.uuid)).status.status, 'FAILED');
+            const steps = await logs(client, silent.metadata.uuid);
+            assert.ok(
+              steps.some((s) => /timed? ?out|timeout/i.test(String(s.systemMessage ?? ''))),
+              `a step says the run timed out: ${JSON.stringify(steps)}`,
+            );
+            // a late report changes nothing
+            const late = await patch(asRun(client, silent), silent.metadata.uuid, 'ci', { status: 'SUCCEEDED' });
+            assert.equal(late.status, 200, late.text);
+            assert.equal((await readRun(client, silent.metadata.uuid)).status, 'FAILED');
+            // the reporting run goes on past more sweeps (one every half timeout)
+            await pause(1_500);
+          });
+          assert.ok(kept.reports.length >= 1, 'the reporting run reported');
+          for (const { value: answer } of kept.reports) {
+            assert.equal(answer.status, 200, answer.text);
+            assert.deepEqual(answer.json, { runAborted: false });
           }
-          return answers;
-        })();
+          return { ...kept, chatty: chatty.value, chattyBlock };
+        };
 
-        const failed = await waitFor(
-          'the silent run to time out',
-          async () => {
-            const run = await readRun(client, silent.metadata.uuid);
-            return run.status === 'FAILED' ? run : undefined;
-          },
-          10_000,
-          100,
-        );
-        const failedAfter = Date.now() - claimedAt;
-        assert.ok(failedAfter >= 900, `not before the timeout: failed after ${failedAfter} ms`);
-        assert.equal(failed.status, 'FAILED');
-        assert.equal((await readBlock(client, silentBlock.metadata.uuid)).status.status, 'FAILED');
-        const steps = await logs(client, silent.metadata.uuid);
-        assert.ok(
-          steps.some((s) => /timed? ?out|timeout/i.test(String(s.systemMessage ?? ''))),
-          `a step says the run timed out: ${JSON.stringify(steps)}`,
-        );
-        // a late report changes nothing
-        const late = await patch(asRun(client, silent), silent.metadata.uuid, 'ci', { status: 'SUCCEEDED' });
-        assert.equal(late.status, 200, late.text);
-        assert.equal((await readRun(client, silent.metadata.uuid)).status, 'FAILED');
-
-        // the reporting run outlives the timeout
-        await new Promise((resolve) => setTimeout(resolve, 1_500));
-        assert.equal((await readRun(client, chatty.metadata.uuid)).status, 'IN_PROGRESS', 'a run that reports does not time out');
-        beating = false;
-        const answers = await heartbeat;
-        assert.ok(answers.length >= 5, `heartbeats sent: ${answers.length}`);
-        for (const answer of answers) assert.equal(answer.status, 200, answer.text);
-        assert.equal(await report(asChatty, chatty.metadata.uuid, 'ci', { status: 'SUCCEEDED' }), false);
-        assert.equal((await readBlock(client, chattyBlock.metadata.uuid)).status.status, 'SUCCEEDED');
+        // The reporting run outlives the timeout. Failing with no silence that reached the timeout is a
+        // bug; a stall of this process longer than the timeout may fail it legitimately, which proves
+        // nothing either way, and the round is played again.
+        const stalls: number[] = [];
+        let kept = await round();
+        while (kept.status !== 'IN_PROGRESS') {
+          assert.equal(kept.status, 'FAILED', 'the reporting run is running or timed out');
+          assert.ok(kept.longestSilence > TIMEOUT_MS, `a run that reported at most ${kept.longestSilence} ms apart timed out`);
+          stalls.push(kept.longestSilence);
+          assert.ok(stalls.length < 5, `inconclusive: this process stalled past the timeout in every round (silences ${stalls.join(', ')} ms)`);
+          kept = await round();
+        }
+        assert.equal(await report(asRun(client, kept.chatty), kept.chatty.metadata.uuid, 'ci', { status: 'SUCCEEDED' }), false);
+        assert.equal((await readBlock(client, kept.chattyBlock.metadata.uuid)).status.status, 'SUCCEEDED');
       } finally {
-        beating = false;
-        await heartbeat?.catch(() => undefined);
         await server.stop();
       }
     });

@@ -1,12 +1,9 @@
-import { unauthorized } from '../errors.js';
+import { unauthorized } from '../lib/errors.js';
 import type { ApiKey } from '../kinds/apikey/model.js';
 import type { ApiKeyService } from '../kinds/apikey/service.js';
 import type { ApiUserService } from '../kinds/apiuser/service.js';
 import type { Principal } from './principal.js';
-import type { TokenService } from './tokens.js';
-
-/** Subject of run tokens: `run:<run uuid>` (issued when a runner claims the run). */
-export const RUN_TOKEN_PREFIX = 'run:';
+import { RUN_TOKEN_PREFIX, type TokenService } from './tokens.js';
 
 /**
  * Turns an Authorization header into a Principal or a 401 (spec 5.1): `Bearer <token>` of an API key

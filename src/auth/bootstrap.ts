@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { ApiKeyService } from '../kinds/apikey/service.js';
 import type { ApiUserService } from '../kinds/apiuser/service.js';
+import { SYSTEM } from './context.js';
 import { PERMISSION_CODES } from './permissions.js';
 
 /** The workspace that owns admin keys made by the service itself. */
@@ -18,15 +19,15 @@ export async function bootstrapCredentials(config: Config, apiKeys: ApiKeyServic
   const { adminClientId, adminClientSecret, adminUsername, adminPassword } = config.bootstrap;
   const adminKey = { ownedByWorkspace: ADMIN_WORKSPACE, displayName: 'Bootstrap admin key', permissions: ALL_PERMISSIONS() };
   if (adminClientId && adminClientSecret) {
-    await apiKeys.put(adminClientId, adminKey, adminClientSecret);
+    await apiKeys.put(SYSTEM, adminClientId, adminKey, adminClientSecret);
     log.info({ clientId: adminClientId }, 'bootstrap admin API key ready');
   }
   if (adminUsername && adminPassword) {
-    await apiUsers.put(adminUsername, adminPassword);
+    await apiUsers.put(SYSTEM, adminUsername, adminPassword);
     log.info({ username: adminUsername }, 'bootstrap API user ready');
   }
   if (!adminClientId && !adminUsername && (await apiKeys.count()) === 0 && (await apiUsers.list()).length === 0) {
-    const { key, secret } = await apiKeys.create({ ...adminKey, displayName: 'Generated admin key' });
+    const { key, secret } = await apiKeys.create(SYSTEM, { ...adminKey, displayName: 'Generated admin key' });
     log.info({ clientId: key.uuid }, 'generated an admin API key (credentials printed once on stdout)');
     print(`Generated admin API key (shown once, store it now):\n  client id:     ${key.uuid}\n  client secret: ${secret}\n`);
   }

@@ -1,20 +1,23 @@
-import { forbidden } from '../errors.js';
+import { insufficientPermissions } from '../lib/errors.js';
 import { isAdminCode, type Action, type Resource } from './permissions.js';
 import type { Principal } from './principal.js';
 
 /**
- * The one answer to "may principal P do action A on resource R (of workspace W)". Handlers and
- * services never test permission codes themselves; the Authorized* service wrappers call this.
+ * The one answer to "may principal P see or do action A on resource R (of workspace W)". Handlers and
+ * services never test permission codes themselves; the Authorized* services call this.
  *
  * - API users (Basic) hold every permission (spec 5.1: admin-equivalent).
  * - `ADM_<R>_<A>` allows A on R in every workspace.
  * - `<R>_<A>` allows A on R in the key's own workspace.
+ * - `MANAGED_<R>_<A>` allows A on objects of definitions (or platforms) the key's workspace owns.
  * Without a workspace the question is "in some workspace" (route-level checks, indexes).
  * - Run tokens allow nothing here (their run endpoints check the run themselves).
+ * "Admin" always means these permissions, never the name of the caller's workspace.
  */
 export function isAllowed(principal: Principal, resource: Resource, action: Action, workspace?: string): boolean {
   switch (principal.type) {
     case 'apiUser':
+    case 'system':
       return true;
     case 'runToken':
       return false;
@@ -27,15 +30,41 @@ export function isAllowed(principal: Principal, resource: Resource, action: Acti
 
 /** Admin rights for R/A: every workspace (API users, `ADM_` codes). */
 export function isAdminFor(principal: Principal, resource: Resource, action: Action): boolean {
-  return principal.type === 'apiUser' || (principal.type === 'apiKey' && principal.permissions.has(`ADM_${resource}_${action}`));
+  return principal.type === 'apiUser' || principal.type === 'system' || (principal.type === 'apiKey' && principal.permissions.has(`ADM_${resource}_${action}`));
 }
 
 /** Admin of anything: API users, and keys holding at least one `ADM_` permission (the admin area). */
 export function isAdmin(principal: Principal): boolean {
-  if (principal.type === 'apiUser') return true;
+  if (principal.type === 'apiUser' || principal.type === 'system') return true;
   if (principal.type !== 'apiKey') return false;
   for (const code of principal.permissions) if (isAdminCode(code)) return true;
   return false;
+}
+
+/**
+ * Visibility, the first question about any object: does the caller see objects of kind R owned by
+ * workspace W at all? Its own workspace's objects, yes (a missing permission on them is a 403, not a
+ * 404); every workspace's with an `ADM_` code of R (API users hold them all). Kinds add what they
+ * share (the marketplace, public platforms and runners, objects of managed definitions).
+ */
+export function seesWorkspace(principal: Principal, resource: Resource, workspace: string): boolean {
+  switch (principal.type) {
+    case 'apiUser':
+    case 'system':
+      return true;
+    case 'runToken':
+      return false;
+    case 'apiKey':
+      return principal.workspace === workspace || seesEveryWorkspace(principal, resource);
+  }
+}
+
+/** Whether the caller sees R in every workspace: API users, and keys with any `ADM_<R>_*` code. */
+export function seesEveryWorkspace(principal: Principal, resource: Resource): boolean {
+  if (principal.type === 'apiUser' || principal.type === 'system') return true;
+  if (principal.type !== 'apiKey') return false;
+  const { permissions } = principal;
+  return permissions.has(`ADM_${resource}_LIST`) || permissions.has(`ADM_${resource}_SAVE`) || permissions.has(`ADM_${resource}_DELETE`);
 }
 
 /**
@@ -45,13 +74,11 @@ export function isAdmin(principal: Principal): boolean {
 export function listScope(principal: Principal, resource: Resource): 'all' | { workspace: string } {
   if (isAdminFor(principal, resource, 'LIST')) return 'all';
   if (principal.type === 'apiKey' && principal.permissions.has(`${resource}_LIST`)) return { workspace: principal.workspace };
-  throw forbidden(`you don't have sufficient permissions: ${resource}_LIST is required`);
+  throw insufficientPermissions(`${resource}_LIST is required`);
 }
 
 export function requireAllowed(principal: Principal, resource: Resource, action: Action, workspace?: string): void {
-  if (!isAllowed(principal, resource, action, workspace)) {
-    throw forbidden(`you don't have sufficient permissions: ${resource}_${action}${workspace ? ` for workspace ${workspace}` : ''} is required`);
-  }
+  if (!isAllowed(principal, resource, action, workspace)) throw insufficientPermissions(`${resource}_${action}${workspace ? ` for workspace ${workspace}` : ''} is required`);
 }
 
 /**
@@ -61,6 +88,7 @@ export function requireAllowed(principal: Principal, resource: Resource, action:
 export function isAllowedAsManager(principal: Principal, code: string, managingWorkspace: string): boolean {
   switch (principal.type) {
     case 'apiUser':
+    case 'system':
       return true;
     case 'runToken':
       return false;
@@ -71,6 +99,6 @@ export function isAllowedAsManager(principal: Principal, code: string, managingW
 
 /** Whether the principal holds `ADM_<code>` or `MANAGED_<code>` at all (route-level checks, indexes). */
 export function holdsManaged(principal: Principal, code: string): boolean {
-  if (principal.type === 'apiUser') return true;
+  if (principal.type === 'apiUser' || principal.type === 'system') return true;
   return principal.type === 'apiKey' && (principal.permissions.has(`ADM_${code}`) || principal.permissions.has(`MANAGED_${code}`));
 }

@@ -3,5 +3,6 @@ export type Principal =
   | { type: 'apiKey'; id: string; workspace: string; permissions: ReadonlySet<string>; displayName: string }
   | { type: 'apiUser'; id: string }
   /** A run token: may only report status for (and read) its own run. */
-  | { type: 'runToken'; id: string; runUuid: string };
-
+  | { type: 'runToken'; id: string; runUuid: string }
+  /** The service itself (bootstrap, the admin CLI, background work): never from a request. */
+  | { type: 'system'; id: string };

@@ -11,6 +11,9 @@ const ROTATE_AFTER_MS = 30 * 86_400_000;
 /** Keys older than this sign nothing and verify nothing any more (far beyond any token lifetime). */
 const RETIRE_AFTER_MS = 90 * 86_400_000;
 const AUDIENCE = 'blockyard-api';
+
+/** Subject of run tokens: `run:<run uuid>` (issued when a runner claims the run). */
+export const RUN_TOKEN_PREFIX = 'run:';
 const VERIFIED_CACHE_LIMIT = 50_000;
 
 export interface IssuedToken {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ApiError } from '../errors.js';
+import type { ApiError } from '../lib/errors.js';
 import { SecretBox } from './secret-box.js';
 import { hideSecrets, isSealedSecret, sealSecrets } from './secret-values.js';
 

@@ -1,4 +1,4 @@
-import { badRequest, conflict } from '../errors.js';
+import { badRequest, conflict } from '../lib/errors.js';
 import type { SecretBox } from './secret-box.js';
 
 /**
@@ -16,15 +16,22 @@ type Json = unknown;
 
 const isObject = (value: Json): value is Record<string, Json> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** `{plaintext}` or `{hash}` (nulls already removed): the only shapes a client uses for a secret. */
-function secretInput(value: Json): { plaintext: string } | { hash: string } | undefined {
+/**
+ * The one secret-shape predicate: `{plaintext: <any JSON value>}` or `{hash: "<string>"}` (nulls
+ * already removed), the only shapes a client uses for a secret. Every place a sensitive value enters
+ * asks this, so a secret is recognised (and sealed) whatever the JSON type of its plaintext.
+ */
+export function secretInput(value: Json): { plaintext: unknown } | { hash: string } | undefined {
   if (!isObject(value)) return undefined;
   const keys = Object.keys(value);
   if (keys.length !== 1) return undefined;
-  if (keys[0] === 'plaintext' && typeof value.plaintext === 'string') return { plaintext: value.plaintext };
+  if (keys[0] === 'plaintext') return { plaintext: value.plaintext };
   if (keys[0] === 'hash' && typeof value.hash === 'string') return { hash: value.hash };
   return undefined;
 }
+
+/** A plaintext as it is sealed: strings as they are, other JSON values as their JSON text. */
+const secretText = (plaintext: unknown) => (typeof plaintext === 'string' ? plaintext : JSON.stringify(plaintext));
 
 export function isSealedSecret(value: Json): value is SealedSecret {
   return isObject(value) && typeof value.hash === 'string' && typeof value.ciphertext === 'string' && Object.keys(value).length === 2;
@@ -36,7 +43,10 @@ export function isSealedSecret(value: Json): value is SealedSecret {
  */
 export function sealSecrets(value: Json, previous: Json, box: SecretBox, field: string): Json {
   const secret = secretInput(value);
-  if (secret && 'plaintext' in secret) return { hash: box.hash(secret.plaintext), ciphertext: box.encrypt(secret.plaintext) } satisfies SealedSecret;
+  if (secret && 'plaintext' in secret) {
+    const text = secretText(secret.plaintext);
+    return { hash: box.hash(text), ciphertext: box.encrypt(text) } satisfies SealedSecret;
+  }
   if (secret && 'hash' in secret) {
     if (isSealedSecret(previous) && previous.hash === secret.hash) return previous;
     throw conflict(`${field}: the secret's hash does not match the stored secret; send {"plaintext": …} to set a new value`);
@@ -49,6 +59,11 @@ export function sealSecrets(value: Json, previous: Json, box: SecretBox, field: 
     return out;
   }
   return value;
+}
+
+/** A sensitive value as sent — bare (any JSON type) or in a secret shape — sealed: never stored in plaintext. */
+export function sealSensitive(value: Json, previous: Json, box: SecretBox, field: string): Json {
+  return sealSecrets(secretInput(value) ? value : { plaintext: value }, previous, box, field);
 }
 
 /** The client's view of stored values: sealed secrets become `{hash}`. */

@@ -1,33 +1,53 @@
 import type { AddressInfo } from 'node:net';
-import rateLimit from '@fastify/rate-limit';
 import type { Duplex } from 'node:stream';
+import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { holdsManaged, isAdmin, isAdminFor, isAllowed } from '../auth/policy.js';
-import { badRequest, forbidden, notFound, tooManyRequests } from '../errors.js';
-import type { Services } from '../services.js';
 import type { Logger } from 'pino';
+import type { Authenticator } from '../auth/authenticate.js';
+import { mayCall, routeDenial, type RouteAccess } from '../auth/route-access.js';
+import type { TokenService } from '../auth/tokens.js';
 import type { Config } from '../config.js';
-import type { Database } from '../store/database.js';
+import type { ApiKey } from '../kinds/apikey/model.js';
+import type { AuthorizedServices } from '../kinds/services.js';
+import { badRequest, notFound, tooManyRequests } from '../lib/errors.js';
+import { formatMediaType, type MediaRef } from '../lib/media-types.js';
+import { deprecationHeaders } from '../lib/versions.js';
+import type { SharedRateCounter } from '../store/shared-rate-counter.js';
 import { registerContentParsers } from './content-parsers.js';
-import { SharedRateCounter } from './shared-rate-limit.js';
 import { registerErrorHandling, sendError, writeClientError } from './error-handler.js';
-import type { RouteAccess } from './fastify-types.js';
-import { formatMediaType } from './media-types.js';
-import { negotiate, type MediaRef } from './negotiation.js';
-import { deprecationHeaders } from './versions.js';
+import './fastify-types.js';
+import { negotiate } from './negotiation.js';
 import type { TlsMaterial } from './tls.js';
 
-/** What every route module receives: configuration, storage and the public base URL for links. */
+/** The embedded identity provider's parts the transport needs: who is calling, and the login. */
+export interface Identity {
+  authenticator: Authenticator;
+  tokens: TokenService;
+  credentials: { verifyCredentials(clientId: string, secret: string): Promise<ApiKey | undefined> };
+}
+
+/** What the HTTP layer is given: configuration, the kinds (authorized only), identity and the public base URL. */
 export interface AppContext {
   config: Config;
-  database: Database;
-  services: Services;
+  /** The authorized services: the only way routes, the import and the index reach the kinds. */
+  services: AuthorizedServices;
+  identity: Identity;
+  /** A cheap round trip to the database (readiness). */
+  ping(): Promise<void>;
   /** `BLOCKYARD_PUBLIC_URL`, or `https://localhost:<listening port>`. */
   baseUrl(): string;
   /** Every (kind, version) some route produces or consumes, filled as routes register. */
   served: Map<string, MediaRef>;
   /** Access rule of every route, by `METHOD path` (indexes and the access-control tests read it). */
   access: Map<string, RouteAccess>;
+}
+
+export interface AppParts {
+  identity: Identity;
+  services: AuthorizedServices;
+  ping(): Promise<void>;
+  /** Instances sharing a PostgreSQL database share their rate-limit counts through this. */
+  sharedRateCounter?: SharedRateCounter;
 }
 
 const SECURITY_HEADERS = {
@@ -41,19 +61,7 @@ const SECURITY_HEADERS = {
 
 const accessOf = (request: FastifyRequest): RouteAccess => request.routeOptions.config?.access ?? 'authenticated';
 
-/** May this principal call a route at all (some workspace, some object)? */
-export function mayCall(request: FastifyRequest, access: RouteAccess): boolean {
-  if (access === 'public' || access === 'run') return true;
-  // A run token opens its run's endpoints and nothing else (issue 7).
-  if (request.principal.type === 'runToken') return false;
-  if (access === 'authenticated') return true;
-  if (access === 'admin') return isAdmin(request.principal);
-  if ('managed' in access) return holdsManaged(request.principal, access.managed);
-  if (access.adminOnly) return isAdminFor(request.principal, access.resource, access.action);
-  return isAllowed(request.principal, access.resource, access.action) || (access.orManaged === true && holdsManaged(request.principal, `${access.resource}_${access.action}`));
-}
-
-export async function createApp(config: Config, tls: TlsMaterial, database: Database, services: Services, logger: Logger): Promise<{ app: FastifyInstance; context: AppContext }> {
+export async function createApp(config: Config, tls: TlsMaterial, parts: AppParts, logger: Logger): Promise<{ app: FastifyInstance; context: AppContext }> {
   const app = Fastify({
     loggerInstance: logger,
     https: { cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2', ...slowClientLimits(config) },
@@ -83,8 +91,9 @@ export async function createApp(config: Config, tls: TlsMaterial, database: Data
   let baseUrl: string | undefined = config.publicUrl;
   const context: AppContext = {
     config,
-    database,
-    services,
+    services: parts.services,
+    identity: parts.identity,
+    ping: parts.ping,
     baseUrl: () => (baseUrl ??= `https://localhost:${(app.server.address() as AddressInfo).port}`),
     served: new Map(),
     access: new Map(),
@@ -108,13 +117,12 @@ export async function createApp(config: Config, tls: TlsMaterial, database: Data
 
   // 1. Who is calling (401 before anything else is looked at).
   app.addHook('onRequest', async (request) => {
-    if (accessOf(request) !== 'public') request.principal = await services.authenticator.authenticate(request.headers.authorization);
+    if (accessOf(request) !== 'public') request.principal = await parts.identity.authenticator.authenticate(request.headers.authorization);
   });
 
   // 2. Rate limit per credential (per address for anonymous calls); health checks are exempt. Instances
   // sharing a PostgreSQL database share their counts.
-  const shared = database.dialect === 'postgres' ? new SharedRateCounter(database.db, config.rateLimit.windowSeconds * 1000, logger) : undefined;
-  if (shared) app.addHook('onClose', async () => shared.close());
+  const shared = parts.sharedRateCounter;
   await app.register(rateLimit, {
     ...(shared ? { store: shared.storeClass() } : {}),
     global: true,
@@ -145,11 +153,7 @@ export async function createApp(config: Config, tls: TlsMaterial, database: Data
   // 4. Route-level permission (the per-object rules are in the Authorized* services).
   app.addHook('onRequest', async (request) => {
     const access = accessOf(request);
-    if (mayCall(request, access)) return;
-    if (request.principal.type === 'runToken') throw forbidden("you don't have sufficient permissions: a run token only reports and reads its own run");
-    if (access === 'admin') throw forbidden("you don't have sufficient permissions: only API users and keys with admin (ADM_) permissions may call this");
-    if (typeof access === 'object' && 'managed' in access) throw forbidden(`you don't have sufficient permissions: MANAGED_${access.managed} or ADM_${access.managed} is required`);
-    if (typeof access === 'object') throw forbidden(`you don't have sufficient permissions: ${access.adminOnly ? 'ADM_' : ''}${access.resource}_${access.action} is required`);
+    if (!mayCall(request.principal, access)) throw routeDenial(request.principal, access);
   });
 
   app.addHook('onSend', async (_request, reply, payload) => {

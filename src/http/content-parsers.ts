@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { parseAllDocuments } from 'yaml';
-import { badRequest } from '../errors.js';
-import { essence } from './media-types.js';
+import { badRequest } from '../lib/errors.js';
+import { essence } from '../lib/media-types.js';
 
 /** Deeper bodies are rejected before any code walks them recursively. */
 export const MAX_BODY_DEPTH = 64;

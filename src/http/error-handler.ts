@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, ERROR_STATUS, type ErrorCode } from '../errors.js';
+import { ApiError, ERROR_STATUS, type ErrorCode } from '../lib/errors.js';
 import { isDatabaseUnavailable } from '../store/database.js';
-import { JSON_CONTENT_TYPE } from './media-types.js';
+import { JSON_CONTENT_TYPE } from '../lib/media-types.js';
 
 const CODE_BY_STATUS = new Map<number, ErrorCode>(Object.entries(ERROR_STATUS).map(([code, status]) => [status, code as ErrorCode]));
 

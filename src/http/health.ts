@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app.js';
-import { JSON_CONTENT_TYPE } from './media-types.js';
+import { JSON_CONTENT_TYPE } from '../lib/media-types.js';
 
 /** Liveness and readiness for load balancers and orchestrators: no auth, plain JSON. */
 export async function healthRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
@@ -8,7 +8,7 @@ export async function healthRoutes(app: FastifyInstance, context: AppContext): P
 
   app.get('/readyz', { config: { access: 'public' } }, async (request, reply) => {
     try {
-      await withTimeout(context.database.ping(), 2000);
+      await withTimeout(context.ping(), 2000);
       return reply.type(JSON_CONTENT_TYPE).send({ status: 'UP', database: 'UP' });
     } catch (error) {
       request.log.warn({ err: error }, 'readiness check failed');

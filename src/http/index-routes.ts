@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { mayCall, type AppContext } from '../http/app.js';
-import type { HalLinks } from '../http/hal.js';
-import { notFound } from '../errors.js';
-import { LIFECYCLE, isRetired, lifecycleOf, retiredKinds, retiredMessage } from '../http/versions.js';
-import { MESHOBJECT_RELATIONS } from './relations.js';
 import { ADMIN_WORKSPACE } from '../auth/bootstrap.js';
-import { JSON_CONTENT_TYPE } from '../http/media-types.js';
+import { mayCall } from '../auth/route-access.js';
+import { MESHOBJECT_RELATIONS } from '../kinds/relations.js';
+import { notFound } from '../lib/errors.js';
+import type { HalLinks } from '../lib/hal.js';
+import { JSON_CONTENT_TYPE } from '../lib/media-types.js';
+import { LIFECYCLE, isRetired, lifecycleOf, retiredKinds, retiredMessage } from '../lib/versions.js';
+import type { AppContext } from './app.js';
 
 /** The release of the original system whose API this service matches (clients require ≥ 2026.34.0). */
 export const COMPATIBLE_VERSION = '2026.34.0';
@@ -22,7 +23,7 @@ export async function indexRoutes(app: FastifyInstance, context: AppContext): Pr
   const usable = (request: FastifyRequest, path: string) =>
     ['GET', 'POST'].some((method) => {
       const access = context.access.get(`${method} ${path}`);
-      return access !== undefined && mayCall(request, access);
+      return access !== undefined && mayCall(request.principal, access);
     });
 
   app.get('/api/meshobjects', { config: { media: { produces: [{ kind: 'meshobjects', version: 'v2' }, { kind: 'meshobjects', version: 'v1' }] } } }, async (request) => {

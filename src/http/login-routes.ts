@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../http/app.js';
-import { badRequest, unauthorized } from '../errors.js';
-import { JSON_CONTENT_TYPE } from '../http/media-types.js';
+import { badRequest, unauthorized } from '../lib/errors.js';
+import { JSON_CONTENT_TYPE } from '../lib/media-types.js';
+import type { AppContext } from './app.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
@@ -45,10 +45,10 @@ function credentialsOf(body: unknown, authorization: string | undefined, require
  * OpenID discovery and the JWKS with the signing keys.
  */
 export async function loginRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const { tokens, apiKeyService: apiKeys } = context.services;
+  const { tokens, credentials } = context.identity;
 
-  const issue = async (credentials: ClientCredentials) => {
-    const key = await apiKeys.verifyCredentials(credentials.clientId, credentials.clientSecret);
+  const issue = async (sent: ClientCredentials) => {
+    const key = await credentials.verifyCredentials(sent.clientId, sent.clientSecret);
     if (!key) throw unauthorized('invalid client credentials');
     const token = await tokens.issue(key.uuid);
     return { ...token, refresh_expires_in: 0, 'not-before-policy': 0, scope: 'profile email', token_type: 'Bearer' };

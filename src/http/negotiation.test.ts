@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError } from '../errors.js';
-import { negotiate, type RouteMedia } from './negotiation.js';
-import { lifecycleOf } from './versions.js';
+import { ApiError } from '../lib/errors.js';
+import type { RouteMedia } from '../lib/media-types.js';
+import { negotiate } from './negotiation.js';
+import { lifecycleOf } from '../lib/versions.js';
 
 const VENDORS = ['vendor', 'meshcloud'] as const;
 /** A fixed clock after every end-of-life date in the spec (the latest is 2025-10-01). */

@@ -1,21 +1,6 @@
-import { notAcceptable, unsupportedMediaType } from '../errors.js';
-import { acceptedRanges, essence, formatMediaType, parseVersionedMediaType, type VersionedMediaType } from './media-types.js';
-import { isRetired, lifecycleOf, retiredMessage, type LifecycleEntry, type VersionRef } from './versions.js';
-
-/** A representation a route speaks: a versioned kind, as HAL+JSON unless another format is named. */
-export interface MediaRef extends VersionRef {
-  format?: VersionedMediaType['format'];
-}
-
-/** What a route speaks, declared in its `config.media`. */
-export interface RouteMedia {
-  /** Representations the route answers with: the Accept header must name one (spec §7 rule 1). */
-  produces?: readonly MediaRef[];
-  /** Representations the route takes as body: the Content-Type must name one (spec §7 rule 2). */
-  consumes?: readonly MediaRef[];
-  /** Unversioned body types a route takes as well (login: forms and plain JSON), as essences. */
-  plainBodies?: readonly string[];
-}
+import { notAcceptable, unsupportedMediaType } from '../lib/errors.js';
+import { acceptedRanges, essence, formatMediaType, parseVersionedMediaType, type MediaRef, type RouteMedia, type VersionedMediaType, type VersionRef } from '../lib/media-types.js';
+import { isRetired, lifecycleOf, retiredMessage, type LifecycleEntry } from '../lib/versions.js';
 
 export interface Negotiated {
   /** The vendor segment the client used; responses answer in it. */

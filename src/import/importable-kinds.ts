@@ -1,112 +1,98 @@
-import type { Principal } from '../auth/principal.js';
-import type { Services } from '../services.js';
-import { decodeLocation } from '../kinds/location/wire.js';
-import { decodePlatform } from '../kinds/platform/wire.js';
-import { decodeProject } from '../kinds/project/wire.js';
+import type { RequestContext } from '../auth/context.js';
+import { badRequest } from '../lib/errors.js';
+import { isUuid } from '../lib/validation.js';
+import type { Codec, CodecRegistry } from '../kinds/codec.js';
+import { DEFINITION_CODECS, VERSION_CODECS } from '../kinds/definition/wire/index.js';
+import { LOCATION_CODECS } from '../kinds/location/wire/index.js';
+import { PLATFORM_CODECS } from '../kinds/platform/wire/index.js';
+import { PROJECT_CODECS } from '../kinds/project/wire/index.js';
+import type { AuthorizedServices } from '../kinds/services.js';
 import { tenantName } from '../kinds/tenant/model.js';
-import { decodeTenant } from '../kinds/tenant/wire.js';
-import { decodeWorkspace } from '../kinds/workspace/wire.js';
-import { badRequest } from '../errors.js';
-import { isUuid } from '../http/validation.js';
-import { decodeDefinition } from '../kinds/definition/wire/definition-v1-preview.js';
-import { decodeVersion } from '../kinds/definition/wire/version-v1-preview.js';
+import { TENANT_CODECS } from '../kinds/tenant/wire/index.js';
+import { WORKSPACE_CODECS } from '../kinds/workspace/wire/index.js';
+
+export type RawObject = Record<string, unknown> & { metadata?: unknown; spec?: unknown };
 
 /**
- * The kinds the declarative import takes (spec §1), each with the versions it accepts and how one
- * object is created or updated by its identity. Later kinds add an entry here.
+ * A kind the declarative import takes (spec §1): how one object is named and created or updated by
+ * its identity. The versions it takes are its kind's codecs, so a new codec is importable at once.
  */
 export interface ImportableKind {
   kind: string;
   versions: readonly string[];
   /** `<kind>[<name>]`'s name, from the raw object before it is validated. */
   name(object: RawObject): string;
-  /** Creates or updates the object as the principal; returns its name and what happened. */
-  save(principal: Principal, object: RawObject): Promise<{ name: string; created: boolean }>;
+  /** Creates or updates the object as the caller; returns its name and what happened. */
+  save(ctx: RequestContext, object: RawObject, version: string): Promise<{ name: string; created: boolean }>;
 }
-
-export type RawObject = Record<string, unknown> & { metadata?: unknown; spec?: unknown };
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '?');
 const field = (object: RawObject, part: 'metadata' | 'spec', key: string) => {
   const holder = object[part];
   return holder !== null && typeof holder === 'object' ? (holder as Record<string, unknown>)[key] : undefined;
 };
+const metadataName = (object: RawObject) => text(field(object, 'metadata', 'name'));
 
-export function importableKinds(services: Services): ImportableKind[] {
+/** One importable kind from its codecs: decode with the object's version, then save the decoded value. */
+function importable<D>(
+  codecs: CodecRegistry<Codec<never, never> & { decode(body: unknown): D }>,
+  name: (object: RawObject) => string,
+  save: (ctx: RequestContext, decoded: D) => Promise<{ name: string; created: boolean }>,
+): ImportableKind {
+  return { kind: codecs.kind, versions: codecs.media.map((media) => media.version), name, save: (ctx, object, version) => save(ctx, codecs.of(version).decode(object)) };
+}
+
+export function importableKinds(services: AuthorizedServices): ImportableKind[] {
   const { workspaces, projects, locations, platforms, tenants, definitions } = services;
   return [
-    {
-      kind: 'meshWorkspace',
-      versions: ['v2'],
-      name: (object) => text(field(object, 'metadata', 'name')),
-      save: async (principal, object) => {
-        const { workspace, created } = await workspaces.save(principal, decodeWorkspace(object));
-        return { name: workspace.name, created };
-      },
-    },
-    {
-      kind: 'meshProject',
-      versions: ['v2'],
-      name: (object) => text(field(object, 'metadata', 'name')),
-      save: async (principal, object) => {
-        const { project, created } = await projects.save(principal, decodeProject(object));
-        return { name: project.name, created };
-      },
-    },
-    {
-      kind: 'meshLocation',
-      versions: ['v1', 'v1-preview'],
-      name: (object) => text(field(object, 'metadata', 'name')),
-      save: async (principal, object) => {
-        const { location, created } = await locations.save(principal, decodeLocation(object));
-        return { name: location.name, created };
-      },
-    },
-    {
-      kind: 'meshPlatform',
-      versions: ['v2', 'v2-preview'],
-      name: (object) => text(field(object, 'metadata', 'name')),
-      save: async (principal, object) => {
-        const { platform, created } = await platforms.save(principal, decodePlatform(object).input);
-        return { name: platform.name, created };
-      },
-    },
-    {
-      kind: 'meshTenant',
-      versions: ['v4', 'v4-preview'],
-      name: (object) => {
+    importable(WORKSPACE_CODECS, metadataName, async (ctx, input) => {
+      const { workspace, created } = await workspaces.save(ctx, input);
+      return { name: workspace.name, created };
+    }),
+    importable(PROJECT_CODECS, metadataName, async (ctx, input) => {
+      const { project, created } = await projects.save(ctx, input);
+      return { name: project.name, created };
+    }),
+    importable(LOCATION_CODECS, metadataName, async (ctx, input) => {
+      const { location, created } = await locations.save(ctx, input);
+      return { name: location.name, created };
+    }),
+    importable(PLATFORM_CODECS, metadataName, async (ctx, { input }) => {
+      const { platform, created } = await platforms.save(ctx, input);
+      return { name: platform.name, created };
+    }),
+    importable(
+      TENANT_CODECS,
+      (object) => {
         const platformRef = field(object, 'spec', 'platformRef') as { uuid?: unknown } | undefined;
         const platform = field(object, 'spec', 'platformIdentifier') ?? platformRef?.uuid;
         return `${text(field(object, 'metadata', 'ownedByWorkspace'))}.${text(field(object, 'metadata', 'ownedByProject'))}.${text(platform)}`;
       },
-      save: async (principal, object) => {
-        const { tenant, created } = await tenants.save(principal, decodeTenant(object));
+      async (ctx, input) => {
+        const { tenant, created } = await tenants.save(ctx, input);
         return { name: tenantName(tenant), created };
       },
-    },
-    {
-      // Imported definitions name their uuid, so importing the same file again updates them.
-      kind: 'meshBuildingBlockDefinition',
-      versions: ['v1-preview'],
-      name: (object) => text(field(object, 'metadata', 'uuid')),
-      save: async (principal, object) => {
-        const { input, uuid } = decodeDefinition(object);
+    ),
+    // Imported definitions name their uuid, so importing the same file again updates them.
+    importable(
+      DEFINITION_CODECS,
+      (object) => text(field(object, 'metadata', 'uuid')),
+      async (ctx, { input, uuid }) => {
         if (uuid === undefined || !isUuid(uuid)) throw badRequest('metadata.uuid: an imported definition names its uuid');
-        const { definition, created } = await definitions.save(principal, input, uuid);
+        const { definition, created } = await definitions.save(ctx, input, uuid);
         return { name: definition.uuid, created };
       },
-    },
-    {
-      kind: 'meshBuildingBlockDefinitionVersion',
-      versions: ['v1-preview'],
-      name: (object) => {
+    ),
+    importable(
+      VERSION_CODECS,
+      (object) => {
         const ref = field(object, 'spec', 'buildingBlockDefinitionRef') as { uuid?: unknown } | undefined;
         return `${text(ref?.uuid)}.v${String(field(object, 'spec', 'versionNumber'))}`;
       },
-      save: async (principal, object) => {
-        const { version, created } = await definitions.saveVersion(principal, decodeVersion(object));
+      async (ctx, { definitionUuid, spec }) => {
+        const { version, created } = await definitions.saveVersion(ctx, definitionUuid, spec);
         return { name: `${version.definitionUuid}.v${version.spec.versionNumber}`, created };
       },
-    },
+    ),
   ];
 }

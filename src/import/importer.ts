@@ -1,7 +1,5 @@
-import type { Principal } from '../auth/principal.js';
-import type { ApiError} from '../errors.js';
-import { badRequest } from '../errors.js';
-import { toApiError } from '../http/error-handler.js';
+import type { RequestContext } from '../auth/context.js';
+import { ApiError, badRequest } from '../lib/errors.js';
 import { isDatabaseUnavailable } from '../store/database.js';
 import type { ImportableKind, RawObject } from './importable-kinds.js';
 
@@ -44,15 +42,15 @@ export class Importer {
     this.byKind = new Map(kinds.map((kind) => [kind.kind, kind]));
   }
 
-  async import(principal: Principal, body: unknown): Promise<ImportResult[]> {
+  async import(ctx: RequestContext, body: unknown): Promise<ImportResult[]> {
     if (!Array.isArray(body)) throw badRequest('body: a JSON array of meshObjects or a YAML stream of them is required');
     if (body.length > MAX_IMPORT_OBJECTS) throw badRequest(`body: at most ${MAX_IMPORT_OBJECTS} meshObjects per import, got ${body.length}`);
     const results: ImportResult[] = [];
-    for (const [index, object] of body.entries()) results.push(await this.importOne(principal, object, index));
+    for (const [index, object] of body.entries()) results.push(await this.importOne(ctx, object, index));
     return results;
   }
 
-  private async importOne(principal: Principal, object: unknown, index: number): Promise<ImportResult> {
+  private async importOne(ctx: RequestContext, object: unknown, index: number): Promise<ImportResult> {
     const failed = (meshObject: string, resultCode: ImportResultCode, message: string): ImportResult => ({ meshObject, status: 'FAILED', resultCode, message, remarks: [] });
     if (!isRawObject(object)) return failed(`unknown[${index}]`, 'INVALID_MESH_OBJECT', `object ${index + 1}: not a meshObject`);
     const kindName = typeof object.kind === 'string' ? object.kind : 'unknown';
@@ -63,11 +61,11 @@ export class Importer {
       return failed(label, 'INVALID_MESH_OBJECT', `apiVersion: ${kind.kind} is imported as ${kind.versions.join(' or ')}, got "${String(object.apiVersion)}"`);
     }
     try {
-      const { name, created } = await kind.save(principal, object);
+      const { name, created } = await kind.save(ctx, object, object.apiVersion);
       return { meshObject: `${kind.kind}[${name}]`, status: 'SUCCESS', resultCode: null, message: created ? 'created' : 'updated', remarks: [] };
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw error;
-      const api = toApiError(error);
+      const api = error instanceof ApiError ? error : new ApiError('InternalError', 'internal error');
       if (api.status >= 500) this.log.error({ err: error, meshObject: label }, 'import of a meshObject failed');
       return failed(label, resultCodeOf(api), api.message);
     }

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../http/app.js';
+import { ok, type Operation } from '../kinds/operation.js';
+import type { AuthorizedServices } from '../kinds/services.js';
 import { importableKinds } from './importable-kinds.js';
 import { Importer } from './importer.js';
 
@@ -8,9 +8,15 @@ const IMPORT_JSON = { kind: 'meshobjects', version: 'v1', format: 'json' } as co
 const IMPORT_YAML = { kind: 'meshobjects', version: 'v1', format: 'yaml' } as const;
 
 /** The declarative import (spec §1, COMPAT §7): `PUT /api/meshobjects`, admins only. */
-export async function importRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const importer = new Importer(importableKinds(context.services), app.log);
-  app.put('/api/meshobjects', { config: { media: { produces: [IMPORT_JSON], consumes: [IMPORT_JSON, IMPORT_YAML] }, access: 'admin' } }, async (request) =>
-    importer.import(request.principal, request.body),
-  );
+export function importOperations(services: AuthorizedServices, log: { error(details: object, message: string): void }): Operation[] {
+  const importer = new Importer(importableKinds(services), log);
+  return [
+    {
+      method: 'PUT',
+      path: '/api/meshobjects',
+      media: { produces: [IMPORT_JSON], consumes: [IMPORT_JSON, IMPORT_YAML] },
+      access: 'admin',
+      handle: async (call) => ok(await importer.import(call.ctx, call.body)),
+    },
+  ];
 }

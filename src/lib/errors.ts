@@ -55,3 +55,6 @@ export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new ApiError('TooManyRequests', message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const serviceUnavailable = (message: string, retryAfterSeconds = 5) =>
   new ApiError('ServiceUnavailable', message, { 'retry-after': String(retryAfterSeconds) });
+
+/** The one wording of a refused permission (COMPAT §3: clients match "you don't have sufficient permissions"). */
+export const insufficientPermissions = (detail: string) => new ApiError('Forbidden', `you don't have sufficient permissions: ${detail}`);

@@ -7,6 +7,28 @@
  * `charset=UTF-8` are allowed and ignored.
  */
 
+/** A versioned kind: `meshbuildingblock` + `v2-preview` (the lower-case media-type segment). */
+export interface VersionRef {
+  /** Lower-case media-type kind segment, e.g. `meshbuildingblock`; "" for the top-level index. */
+  kind: string;
+  version: string;
+}
+
+/** A representation a route speaks: a versioned kind, as HAL+JSON unless another format is named. */
+export interface MediaRef extends VersionRef {
+  format?: VersionedMediaType['format'];
+}
+
+/** What a route speaks. */
+export interface RouteMedia {
+  /** Representations the route answers with: the Accept header must name one (spec §7 rule 1). */
+  produces?: readonly MediaRef[];
+  /** Representations the route takes as body: the Content-Type must name one (spec §7 rule 2). */
+  consumes?: readonly MediaRef[];
+  /** Unversioned body types a route takes as well (login: forms and plain JSON), as essences. */
+  plainBodies?: readonly string[];
+}
+
 export interface VersionedMediaType {
   vendor: string;
   /** Lower-case kind segment, "" for the top-level index. */

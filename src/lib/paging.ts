@@ -1,4 +1,4 @@
-import { badRequest } from '../errors.js';
+import { badRequest } from './errors.js';
 import type { HalLinks } from './hal.js';
 
 /** Paging rules of spec §2.1 and §8. */
@@ -10,6 +10,14 @@ export interface PageRequest {
   page: number;
   size: number;
 }
+
+/** One page of a list and the total the HAL page needs. */
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+export const emptyPage = <T>(): Page<T> => ({ items: [], total: 0 });
 
 export interface PageInfo {
   size: number;

@@ -1,6 +1,6 @@
 import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { badRequest } from '../errors.js';
+import { badRequest } from './errors.js';
 
 /** Every string the spec does not exempt is limited to 255 characters (spec §2.1, §8). */
 export const MAX_STRING = 255;
@@ -12,6 +12,14 @@ FormatRegistry.Set('date', (value) => isDate(value));
 
 export function isUuid(value: string): boolean {
   return UUID.test(value);
+}
+
+/**
+ * The one form a uuid is stored and compared in (lower case), or undefined when the text is no uuid:
+ * every kind looks objects up by this, so `ABC…` and `abc…` name the same object everywhere.
+ */
+export function canonicalUuid(value: string): string | undefined {
+  return UUID.test(value) ? value.toLowerCase() : undefined;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -10,8 +10,8 @@ import {
   retiredKinds,
   retiredMessage,
   type LifecycleEntry,
-  type VersionRef,
 } from './versions.js';
+import type { VersionRef } from './media-types.js';
 
 const entry = (kind: string, version: string): LifecycleEntry => {
   const found = lifecycleOf({ kind, version });

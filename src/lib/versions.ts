@@ -1,14 +1,11 @@
+import type { VersionRef } from './media-types.js';
+
 /**
  * Lifecycle of media-type versions (spec §3.4, §9): one table drives the Deprecation, Sunset and
  * Link headers, the 406/415 answers for retired versions and the 404 for retired paths.
  * A version whose end-of-life date has passed is retired; one with a future or no date is deprecated.
  */
 
-export interface VersionRef {
-  /** Lower-case media-type kind segment, e.g. `meshbuildingblock`. */
-  kind: string;
-  version: string;
-}
 
 export interface LifecycleEntry extends VersionRef {
   /** ISO date: the last day the version works; undefined = no date announced. */

@@ -1,24 +1,44 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Tables } from './schema.js';
+import type { Db } from './transaction.js';
 
 /**
- * "Still referenced by …": the rows of other kinds that point at an object and keep it from being
- * deleted (409). Each kind lists its dependents declaratively; later kinds add rows here.
+ * "Still referenced by …": the rows that point at an object and keep it from being deleted (409).
+ * The reference graph of the schema, in one place; kinds added later add their rows here.
  */
-export interface Dependent {
+interface Dependent {
   /** Plural kind name used in the message, e.g. `meshProjects`. */
   kind: string;
   table: keyof Tables;
   /** Columns that together hold the reference, in the order of the referenced key's values. */
   columns: readonly string[];
-  /** Soft-deleted rows (this column set) do not count. */
+  /** Soft-deleted or ended rows (this column set) do not count. */
   unlessSet?: string;
 }
 
-/** `["2 meshProjects", "1 meshPlatforms"]` for the dependents that exist, or `[]`. */
-export async function findDependents(db: Kysely<Tables>, dependents: readonly Dependent[], key: readonly string[]): Promise<string[]> {
+const DEPENDENTS = {
+  workspace: [
+    { kind: 'meshProjects', table: 'projects', columns: ['workspace'] },
+    { kind: 'meshPlatforms', table: 'platforms', columns: ['owned_by_workspace'] },
+    { kind: 'meshLocations', table: 'locations', columns: ['owned_by_workspace'] },
+    { kind: 'meshBuildingBlockDefinitions', table: 'definitions', columns: ['owned_by_workspace'] },
+    { kind: 'meshBuildingBlockRunners', table: 'runners', columns: ['owned_by_workspace'] },
+    { kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['workspace'] },
+  ],
+  project: [{ kind: 'meshTenants', table: 'tenants', columns: ['workspace', 'project'], unlessSet: 'deleted_on' }],
+  platform: [{ kind: 'meshTenants', table: 'tenants', columns: ['platform_uuid'], unlessSet: 'deleted_on' }],
+  tenant: [{ kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['tenant_uuid'] }],
+  definition: [{ kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['definition_uuid'] }],
+  runner: [
+    { kind: 'waiting or running meshBuildingBlockRuns', table: 'runs', columns: ['runner_uuid'], unlessSet: 'ended_on' },
+    { kind: 'meshBuildingBlockDefinitionVersions', table: 'definition_versions', columns: ['runner_uuid'] },
+  ],
+} satisfies Record<string, Dependent[]>;
+
+/** `["2 meshProjects", "1 meshPlatforms"]` for the dependents of the object that exist, or `[]`. */
+export async function findDependents(db: Db, of: keyof typeof DEPENDENTS, key: readonly string[]): Promise<string[]> {
   const found: string[] = [];
-  for (const dependent of dependents) {
+  for (const dependent of DEPENDENTS[of] as readonly Dependent[]) {
     const conditions = dependent.columns.map((column, index) => sql`${sql.ref(column)} = ${key[index]}`);
     if (dependent.unlessSet) conditions.push(sql`${sql.ref(dependent.unlessSet)} is null`);
     const { rows } = await sql<{ total: number | string }>`select count(*) as total from ${sql.table(dependent.table)} where ${sql.join(conditions, sql` and `)}`.execute(db);

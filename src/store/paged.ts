@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { PageRequest } from '../http/paging.js';
+import type { PageRequest } from '../lib/paging.js';
 
 /**
  * One page of a filtered query plus the total the HAL page needs. `select` adds the columns and the

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Tables } from '../store/schema.js';
+import type { Tables } from './schema.js';
 
 interface Window {
   start: number;

@@ -205,6 +205,8 @@ export interface CollectionSpec {
   objectCodes?: { read?: string[]; write?: string[] };
   /** The body of `POST <collection>` creating an object of workspace A. */
   create?: (w: World) => unknown;
+  /** What a key of workspace B gets for that create when the body names A's objects rather than owning one in A (issue 14: invisible references are 422). */
+  bCreateStatus?: number;
   /** Routes (`METHOD :param/suffix`) the README reserves for admins although the route table names a workspace code. */
   adminOnly?: string[];
 }
@@ -301,6 +303,8 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     listMarker: (w) => w.a.block,
     // README, "Deletion": "Purge (admins) removes it whatever runs".
     adminOnly: ['DELETE :id/purge'],
+    // The body targets A's tenant, which B cannot see: a reference that does not exist.
+    bCreateStatus: 422,
     create: (w) => ({
       apiVersion: 'v2-preview',
       kind: 'meshBuildingBlock',

@@ -1,63 +1,61 @@
+import type { RequestContext } from '../../auth/context.js';
 import { isAdminCode } from '../../auth/permissions.js';
-import { isAdminFor, isAllowed, listScope, requireAllowed } from '../../auth/policy.js';
-import type { Principal } from '../../auth/principal.js';
-import { forbidden, notFound } from '../../errors.js';
-import type { PageRequest } from '../../http/paging.js';
+import { isAdminFor, listScope, requireAllowed, seesWorkspace } from '../../auth/policy.js';
+import { emptyPage, type Page, type PageRequest } from '../../lib/paging.js';
+import { insufficientPermissions } from '../../lib/errors.js';
+import { CallerView } from '../view.js';
 import type { ApiKey, ApiKeyInput } from './model.js';
 import type { ApiKeyService } from './service.js';
 
 /**
- * The permission rules for API keys, wrapped around the plain service: reads of invisible keys are
- * 404, forbidden writes 403, and only admins may hand out `ADM_` codes (spec 5.1: admin permissions
- * are assigned only from the admin area).
+ * API keys as the caller sees them: its own workspace's, or all with an `ADM_APIKEY_*` code. Forbidden
+ * writes are 403, and only admins may hand out `ADM_` codes (spec 5.1: admin permissions are
+ * assigned only from the admin area).
  */
-export class AuthorizedApiKeyService {
-  constructor(private readonly inner: ApiKeyService) {}
+export class AuthorizedApiKeyService extends CallerView<ApiKey> {
+  protected readonly kindName = 'meshApiKey';
 
-  private visible(principal: Principal, key: ApiKey): boolean {
-    return isAllowed(principal, 'APIKEY', 'LIST', key.ownedByWorkspace) || isAllowed(principal, 'APIKEY', 'SAVE', key.ownedByWorkspace);
+  constructor(private readonly inner: ApiKeyService) {
+    super();
   }
 
-  private checkGrant(principal: Principal, input: ApiKeyInput): void {
-    if (input.permissions.some(isAdminCode) && !isAdminFor(principal, 'APIKEY', 'SAVE')) {
-      throw forbidden("you don't have sufficient permissions: only admins may grant ADM_ permissions");
-    }
+  async find(ctx: RequestContext, uuid: string): Promise<ApiKey | undefined> {
+    const key = await this.inner.find(uuid);
+    return key && seesWorkspace(ctx.principal, 'APIKEY', key.ownedByWorkspace) ? key : undefined;
   }
 
-  async create(principal: Principal, input: ApiKeyInput) {
-    requireAllowed(principal, 'APIKEY', 'SAVE', input.ownedByWorkspace);
-    this.checkGrant(principal, input);
-    return this.inner.create(input);
+  private checkGrant(ctx: RequestContext, input: ApiKeyInput): void {
+    if (input.permissions.some(isAdminCode) && !isAdminFor(ctx.principal, 'APIKEY', 'SAVE')) throw insufficientPermissions('only admins may grant ADM_ permissions');
   }
 
-  async get(principal: Principal, uuid: string): Promise<ApiKey> {
-    const key = await this.inner.get(uuid);
-    if (!this.visible(principal, key)) throw notFound(`meshApiKey ${uuid} not found`);
-    return key;
+  async create(ctx: RequestContext, input: ApiKeyInput) {
+    requireAllowed(ctx.principal, 'APIKEY', 'SAVE', input.ownedByWorkspace);
+    this.checkGrant(ctx, input);
+    return this.inner.create(ctx, input);
   }
 
-  async list(principal: Principal, filter: { workspace?: string }, page: PageRequest) {
-    const scope = listScope(principal, 'APIKEY');
-    if (scope !== 'all' && filter.workspace !== undefined && filter.workspace !== scope.workspace) return { items: [], total: 0 };
+  async list(ctx: RequestContext, filter: { workspace?: string }, page: PageRequest): Promise<Page<ApiKey>> {
+    const scope = listScope(ctx.principal, 'APIKEY');
+    if (scope !== 'all' && filter.workspace !== undefined && filter.workspace !== scope.workspace) return emptyPage();
     return this.inner.list(scope === 'all' ? filter : { workspace: scope.workspace }, page);
   }
 
-  async update(principal: Principal, uuid: string, input: ApiKeyInput) {
-    const existing = await this.get(principal, uuid);
-    requireAllowed(principal, 'APIKEY', 'SAVE', existing.ownedByWorkspace);
-    this.checkGrant(principal, input);
-    return this.inner.update(existing, input);
+  async update(ctx: RequestContext, uuid: string, input: ApiKeyInput) {
+    const existing = await this.get(ctx, uuid);
+    requireAllowed(ctx.principal, 'APIKEY', 'SAVE', existing.ownedByWorkspace);
+    this.checkGrant(ctx, input);
+    return this.inner.update(ctx, existing, input);
   }
 
-  async rotateSecret(principal: Principal, uuid: string) {
-    const existing = await this.get(principal, uuid);
-    requireAllowed(principal, 'APIKEY', 'SAVE', existing.ownedByWorkspace);
-    return this.inner.rotateSecret(existing);
+  async rotateSecret(ctx: RequestContext, uuid: string) {
+    const existing = await this.get(ctx, uuid);
+    requireAllowed(ctx.principal, 'APIKEY', 'SAVE', existing.ownedByWorkspace);
+    return this.inner.rotateSecret(ctx, existing);
   }
 
-  async delete(principal: Principal, uuid: string): Promise<void> {
-    const existing = await this.get(principal, uuid);
-    requireAllowed(principal, 'APIKEY', 'DELETE', existing.ownedByWorkspace);
-    await this.inner.delete(uuid);
+  async delete(ctx: RequestContext, uuid: string): Promise<void> {
+    const existing = await this.get(ctx, uuid);
+    requireAllowed(ctx.principal, 'APIKEY', 'DELETE', existing.ownedByWorkspace);
+    await this.inner.delete(ctx, existing.uuid);
   }
 }

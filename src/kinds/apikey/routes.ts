@@ -1,51 +1,73 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../http/app.js';
-import { halPage, pageInfo, pageLinks, parsePagingParams } from '../../http/paging.js';
-import { API_KEY_V1_PREVIEW, decodeApiKey, encodeApiKey } from './wire/v1-preview.js';
+import { filterValue } from '../../lib/query.js';
+import { halPage, pageInfo, pageLinks, parsePagingParams } from '../../lib/paging.js';
+import { created, empty, ok, type Call, type Operation } from '../operation.js';
+import { PATHS } from '../paths.js';
+import type { AuthorizedApiKeyService } from './authorized-service.js';
+import type { ApiKey } from './model.js';
+import { API_KEY_CODECS } from './wire/index.js';
 
-const produces = [API_KEY_V1_PREVIEW];
-const PATH = '/api/meshobjects/meshapikeys';
+const PATH = PATHS.apiKeys;
 
-export async function apiKeyRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const keys = context.services.apiKeys;
-  const base = context.baseUrl;
-
-  app.post(PATH, { config: { media: { produces, consumes: produces }, access: { resource: 'APIKEY', action: 'SAVE' } } }, async (request, reply) => {
-    const { key, secret } = await keys.create(request.principal, decodeApiKey(request.body));
-    const body = encodeApiKey(key, base(), secret);
-    return reply.code(201).header('location', body._links.self.href).send(body);
-  });
-
-  app.get(PATH, { config: { media: { produces }, access: { resource: 'APIKEY', action: 'LIST' } } }, async (request) => {
-    const query = request.query as Record<string, string | undefined>;
-    const page = parsePagingParams(query);
-    const workspace = query.workspaceIdentifier || undefined;
-    const { items, total } = await keys.list(request.principal, workspace ? { workspace } : {}, page);
-    const info = pageInfo(page, total);
-    return halPage('meshApiKeys', items.map((key) => encodeApiKey(key, base())), info, pageLinks(base(), request.url, info));
-  });
-
-  app.get(`${PATH}/:uuid`, { config: { media: { produces }, access: { resource: 'APIKEY', action: 'LIST' } } }, async (request) => {
-    const { uuid } = request.params as { uuid: string };
-    return encodeApiKey(await keys.get(request.principal, uuid), base());
-  });
-
-  app.put(`${PATH}/:uuid`, { config: { media: { produces, consumes: produces }, access: { resource: 'APIKEY', action: 'SAVE' } } }, async (request) => {
-    const { uuid } = request.params as { uuid: string };
-    const { key, secret } = await keys.update(request.principal, uuid, decodeApiKey(request.body));
-    return encodeApiKey(key, base(), secret);
-  });
-
-  // Explicit rotation: a new secret, returned once; the old one stops working at once.
-  app.post(`${PATH}/:uuid/rotate-secret`, { config: { media: { produces }, access: { resource: 'APIKEY', action: 'SAVE' } } }, async (request) => {
-    const { uuid } = request.params as { uuid: string };
-    const { key, secret } = await keys.rotateSecret(request.principal, uuid);
-    return encodeApiKey(key, base(), secret);
-  });
-
-  app.delete(`${PATH}/:uuid`, { config: { access: { resource: 'APIKEY', action: 'DELETE' } } }, async (request, reply) => {
-    const { uuid } = request.params as { uuid: string };
-    await keys.delete(request.principal, uuid);
-    return reply.code(204).send();
-  });
+export function apiKeyOperations(keys: AuthorizedApiKeyService): Operation[] {
+  const produces = API_KEY_CODECS.media;
+  const encode = (call: Call, key: ApiKey, secret?: string) => API_KEY_CODECS.of(call.produces?.version).encode(key, { baseUrl: call.baseUrl, ...(secret ? { secret } : {}) });
+  const decode = (call: Call) => API_KEY_CODECS.of(call.consumes?.version).decode(call.body);
+  const save = { resource: 'APIKEY', action: 'SAVE' } as const;
+  const list = { resource: 'APIKEY', action: 'LIST' } as const;
+  return [
+    {
+      method: 'POST',
+      path: PATH,
+      media: { produces, consumes: produces },
+      access: save,
+      handle: async (call) => {
+        const { key, secret } = await keys.create(call.ctx, decode(call));
+        return created(encode(call, key, secret));
+      },
+    },
+    {
+      method: 'GET',
+      path: PATH,
+      media: { produces },
+      access: list,
+      handle: async (call) => {
+        const page = parsePagingParams(call.query);
+        const workspace = filterValue(call.query, 'workspaceIdentifier');
+        const { items, total } = await keys.list(call.ctx, workspace ? { workspace } : {}, page);
+        const info = pageInfo(page, total);
+        return ok(halPage('meshApiKeys', items.map((key) => encode(call, key)), info, pageLinks(call.baseUrl, call.url, info)));
+      },
+    },
+    { method: 'GET', path: `${PATH}/:uuid`, media: { produces }, access: list, handle: async (call) => ok(encode(call, await keys.get(call.ctx, call.params.uuid!))) },
+    {
+      method: 'PUT',
+      path: `${PATH}/:uuid`,
+      media: { produces, consumes: produces },
+      access: save,
+      handle: async (call) => {
+        const { key, secret } = await keys.update(call.ctx, call.params.uuid!, decode(call));
+        return ok(encode(call, key, secret));
+      },
+    },
+    {
+      // Explicit rotation: a new secret, returned once; the old one stops working at once.
+      method: 'POST',
+      path: `${PATH}/:uuid/rotate-secret`,
+      media: { produces },
+      access: save,
+      handle: async (call) => {
+        const { key, secret } = await keys.rotateSecret(call.ctx, call.params.uuid!);
+        return ok(encode(call, key, secret));
+      },
+    },
+    {
+      method: 'DELETE',
+      path: `${PATH}/:uuid`,
+      access: { resource: 'APIKEY', action: 'DELETE' },
+      handle: async (call) => {
+        await keys.delete(call.ctx, call.params.uuid!);
+        return empty(204);
+      },
+    },
+  ];
 }

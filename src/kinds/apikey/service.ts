@@ -1,11 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { RequestContext } from '../../auth/context.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import { badRequest, notFound } from '../../errors.js';
-import type { PageRequest } from '../../http/paging.js';
-import { isDate, isDateTime } from '../../http/validation.js';
+import { badRequest } from '../../lib/errors.js';
+import type { PageRequest } from '../../lib/paging.js';
+import { isDate, isDateTime } from '../../lib/validation.js';
 import { PERMISSION_CODES } from '../../auth/permissions.js';
 import { isExpired, type ApiKey, type ApiKeyInput } from './model.js';
-import type { ApiKeyStore } from './store.js';
+import type { Db } from '../../store/transaction.js';
+import { ApiKeyStore } from './store.js';
 import type { WorkspaceService } from '../workspace/service.js';
 
 /** Client secrets: 40 characters of [A-Za-z0-9] (the GitHub auth action does not URL-encode). */
@@ -30,11 +32,15 @@ const ACTIVE_KEY_CACHE_MS = 5_000;
 export class ApiKeyService {
   private readonly active = new Map<string, { key: ApiKey | undefined; until: number }>();
 
+  private readonly store: ApiKeyStore;
+
   constructor(
-    private readonly store: ApiKeyStore,
+    db: Db,
     private readonly secrets: SecretBox,
     private readonly workspaces: WorkspaceService,
-  ) {}
+  ) {
+    this.store = new ApiKeyStore(db);
+  }
 
   private validate(input: ApiKeyInput): void {
     const unknown = input.permissions.find((code) => !PERMISSION_CODES.has(code));
@@ -45,7 +51,7 @@ export class ApiKeyService {
     }
   }
 
-  async create(input: ApiKeyInput, clientId: string = randomUUID(), secret: string = generateClientSecret()): Promise<{ key: ApiKey; secret: string }> {
+  async create(_ctx: RequestContext, input: ApiKeyInput, clientId: string = randomUUID(), secret: string = generateClientSecret()): Promise<{ key: ApiKey; secret: string }> {
     this.validate(input);
     await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
     const key: ApiKey = { uuid: clientId, ...input, permissions: [...new Set(input.permissions)], secretHash: this.secrets.hash(secret), createdOn: new Date().toISOString() };
@@ -54,7 +60,7 @@ export class ApiKeyService {
   }
 
   /** Creates or replaces a key with a given id and secret (bootstrap from configuration). */
-  async put(clientId: string, input: ApiKeyInput, secret: string): Promise<ApiKey> {
+  async put(_ctx: RequestContext, clientId: string, input: ApiKeyInput, secret: string): Promise<ApiKey> {
     const existing = await this.store.find(clientId);
     const key: ApiKey = { uuid: clientId, ...input, secretHash: this.secrets.hash(secret), createdOn: existing?.createdOn ?? new Date().toISOString() };
     await this.store.upsert(key);
@@ -62,10 +68,8 @@ export class ApiKeyService {
     return key;
   }
 
-  async get(uuid: string): Promise<ApiKey> {
-    const key = await this.store.find(uuid);
-    if (!key) throw notFound(`meshApiKey ${uuid} not found`);
-    return key;
+  find(uuid: string): Promise<ApiKey | undefined> {
+    return this.store.find(uuid);
   }
 
   list(filter: { workspace?: string }, page: PageRequest) {
@@ -73,7 +77,7 @@ export class ApiKeyService {
   }
 
   /** A changed `expiresAt` rotates the secret (COMPAT §5): the new one is returned once. */
-  async update(existing: ApiKey, input: ApiKeyInput): Promise<{ key: ApiKey; secret?: string }> {
+  async update(_ctx: RequestContext, existing: ApiKey, input: ApiKeyInput): Promise<{ key: ApiKey; secret?: string }> {
     this.validate(input);
     if (input.ownedByWorkspace !== existing.ownedByWorkspace) throw badRequest('metadata.ownedByWorkspace: a key cannot move to another workspace');
     const rotate = input.expiresAt !== existing.expiresAt;
@@ -85,7 +89,7 @@ export class ApiKeyService {
     return secret ? { key, secret } : { key };
   }
 
-  async rotateSecret(existing: ApiKey): Promise<{ key: ApiKey; secret: string }> {
+  async rotateSecret(_ctx: RequestContext, existing: ApiKey): Promise<{ key: ApiKey; secret: string }> {
     const secret = generateClientSecret();
     const key = { ...existing, secretHash: this.secrets.hash(secret) };
     await this.store.update(key);
@@ -98,7 +102,7 @@ export class ApiKeyService {
     for (const [clientId, cached] of this.active) if (cached.key?.ownedByWorkspace === workspace) this.active.delete(clientId);
   }
 
-  async delete(uuid: string): Promise<void> {
+  async delete(_ctx: RequestContext, uuid: string): Promise<void> {
     await this.store.delete(uuid);
     this.active.delete(uuid);
   }

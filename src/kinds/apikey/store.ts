@@ -1,6 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { PageRequest } from '../../http/paging.js';
-import type { ApiKeyTable, Tables } from '../../store/schema.js';
+import type { Selectable } from 'kysely';
+import type { Page, PageRequest } from '../../lib/paging.js';
+import type { ApiKeyTable } from '../../store/schema.js';
+import type { Db } from '../../store/transaction.js';
 import type { ApiKey } from './model.js';
 
 function toModel(row: Selectable<ApiKeyTable>): ApiKey {
@@ -27,8 +28,9 @@ function toRow(key: ApiKey): ApiKeyTable {
   };
 }
 
+/** The `api_keys` table. */
 export class ApiKeyStore {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(private readonly db: Db) {}
 
   async insert(key: ApiKey): Promise<void> {
     await this.db.insertInto('api_keys').values(toRow(key)).execute();
@@ -49,7 +51,7 @@ export class ApiKeyStore {
     return row ? toModel(row) : undefined;
   }
 
-  async list(filter: { workspace?: string }, page: PageRequest): Promise<{ items: ApiKey[]; total: number }> {
+  async list(filter: { workspace?: string }, page: PageRequest): Promise<Page<ApiKey>> {
     let query = this.db.selectFrom('api_keys');
     if (filter.workspace !== undefined) query = query.where('owned_by_workspace', '=', filter.workspace);
     const [rows, count] = await Promise.all([
@@ -67,6 +69,11 @@ export class ApiKeyStore {
   async delete(uuid: string): Promise<boolean> {
     const result = await this.db.deleteFrom('api_keys').where('uuid', '=', uuid).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
+  }
+
+  /** The keys of a deleted workspace go with it (its unit of work). */
+  async deleteOfWorkspace(workspace: string): Promise<void> {
+    await this.db.deleteFrom('api_keys').where('owned_by_workspace', '=', workspace).execute();
   }
 
   async count(): Promise<number> {

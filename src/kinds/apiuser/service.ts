@@ -1,22 +1,11 @@
-import type { Kysely } from 'kysely';
+import type { RequestContext } from '../../auth/context.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { digest } from '../../crypto/secret-box.js';
-import { badRequest, conflict, notFound } from '../../errors.js';
-import type { Tables } from '../../store/schema.js';
-
-export interface ApiUser {
-  username: string;
-  createdOn: string;
-}
-
-/**
- * A username: 1–255 characters, no colon (Basic splits there) or whitespace, and not `.` or `..`: URL
- * clients resolve those path segments away (even escaped as `%2E`), so the user's self link could
- * never be reached.
- */
-export const USERNAME_PATTERN = '^(?!\\.{1,2}$)[^:\\s]+$';
-const USERNAME = new RegExp(USERNAME_PATTERN);
-export const USERNAME_MAX_LENGTH = 255;
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { isUniqueViolation } from '../../store/database.js';
+import type { Db } from '../../store/transaction.js';
+import { passwordProblem, usernameProblem, type ApiUser } from './model.js';
+import { ApiUserStore } from './store.js';
 
 /** How long a verified username/password pair is trusted without running scrypt again. */
 const VERIFIED_CACHE_MS = 60_000;
@@ -27,49 +16,51 @@ const VERIFIED_CACHE_MS = 60_000;
  * slow hash each time. Any change to users clears that memory.
  */
 export class ApiUserService {
+  private readonly store: ApiUserStore;
   private readonly verified = new Map<string, number>();
 
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(db: Db) {
+    this.store = new ApiUserStore(db);
+  }
 
-  async create(username: string, password: string): Promise<ApiUser> {
-    // The API's codec checks this too; the admin CLI calls here directly.
-    if (username.length > USERNAME_MAX_LENGTH || !USERNAME.test(username)) {
-      throw badRequest('username: 1 to 255 characters without colons or whitespace, and not "." or ".."');
+  private static check(username: string, password: string): void {
+    const nameProblem = usernameProblem(username);
+    if (nameProblem) throw badRequest(`username: ${nameProblem}`);
+    const problem = passwordProblem(password);
+    if (problem) throw badRequest(`password: ${problem}`);
+  }
+
+  async create(_ctx: RequestContext, username: string, password: string): Promise<ApiUser> {
+    ApiUserService.check(username, password);
+    const user = { username, createdOn: new Date().toISOString() };
+    try {
+      await this.store.insert(user, await hashPassword(password));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(`API user ${username} already exists`);
+      throw error;
     }
-    const createdOn = new Date().toISOString();
-    const existing = await this.db.selectFrom('api_users').select('username').where('username', '=', username).executeTakeFirst();
-    if (existing) throw conflict(`API user ${username} already exists`);
-    await this.db.insertInto('api_users').values({ username, password_hash: await hashPassword(password), created_on: createdOn }).execute();
-    return { username, createdOn };
+    return user;
   }
 
   /** Creates the user or sets its password (bootstrap from configuration). */
-  async put(username: string, password: string): Promise<void> {
-    const row = await this.db.selectFrom('api_users').selectAll().where('username', '=', username).executeTakeFirst();
-    if (row && (await verifyPassword(password, row.password_hash))) return;
-    const passwordHash = await hashPassword(password);
-    await this.db
-      .insertInto('api_users')
-      .values({ username, password_hash: passwordHash, created_on: new Date().toISOString() })
-      .onConflict((oc) => oc.column('username').doUpdateSet({ password_hash: passwordHash }))
-      .execute();
+  async put(_ctx: RequestContext, username: string, password: string): Promise<void> {
+    ApiUserService.check(username, password);
+    const stored = await this.store.passwordHash(username);
+    if (stored && (await verifyPassword(password, stored))) return;
+    await this.store.upsert({ username, createdOn: new Date().toISOString() }, await hashPassword(password));
     this.verified.clear();
   }
 
-  async list(): Promise<ApiUser[]> {
-    const rows = await this.db.selectFrom('api_users').select(['username', 'created_on']).orderBy('created_on').orderBy('username').execute();
-    return rows.map((row) => ({ username: row.username, createdOn: row.created_on }));
+  list(): Promise<ApiUser[]> {
+    return this.store.list();
   }
 
-  async get(username: string): Promise<ApiUser> {
-    const row = await this.db.selectFrom('api_users').select(['username', 'created_on']).where('username', '=', username).executeTakeFirst();
-    if (!row) throw notFound(`API user ${username} not found`);
-    return { username: row.username, createdOn: row.created_on };
+  find(username: string): Promise<ApiUser | undefined> {
+    return this.store.find(username);
   }
 
-  async delete(username: string): Promise<void> {
-    const result = await this.db.deleteFrom('api_users').where('username', '=', username).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw notFound(`API user ${username} not found`);
+  async delete(_ctx: RequestContext, username: string): Promise<void> {
+    if (!(await this.store.delete(username))) throw notFound(`API user ${username} not found`);
     this.verified.clear();
   }
 
@@ -77,8 +68,8 @@ export class ApiUserService {
     const key = digest(`${username}\u0000${password}`);
     const until = this.verified.get(key);
     if (until !== undefined && until > Date.now()) return true;
-    const row = await this.db.selectFrom('api_users').select('password_hash').where('username', '=', username).executeTakeFirst();
-    if (!row || !(await verifyPassword(password, row.password_hash))) return false;
+    const stored = await this.store.passwordHash(username);
+    if (!stored || !(await verifyPassword(password, stored))) return false;
     if (this.verified.size > 10_000) this.verified.clear();
     this.verified.set(key, Date.now() + VERIFIED_CACHE_MS);
     return true;

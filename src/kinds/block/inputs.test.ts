@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ApiError } from '../../errors.js';
-import type { VersionSpec } from '../definition/wire/version-schema.js';
-import { checkBlockInputs, mergeRows, missingInputState, nativeValue } from './block-inputs.js';
+import type { ApiError } from '../../lib/errors.js';
+import type { VersionSpec } from '../definition/model.js';
+import { checkBlockInputs, mergeRows, missingInputState, nativeValue } from './inputs.js';
 
 const version = {
   buildingBlockDefinitionRef: { uuid: '00000000-0000-4000-8000-000000000001' },

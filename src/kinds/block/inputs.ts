@@ -1,7 +1,9 @@
-import { badRequest } from '../../errors.js';
+import { secretInput } from '../../crypto/secret-values.js';
+import { badRequest } from '../../lib/errors.js';
+import { matchesPattern } from '../../lib/patterns.js';
 import { SUPPLIED_ASSIGNMENT_TYPES, type ValueType } from '../definition/enums.js';
-import { valueProblem } from '../definition/value-types.js';
-import type { VersionInput, VersionSpec } from '../definition/wire/version-schema.js';
+import type { VersionInput, VersionSpec } from '../definition/model.js';
+import { inputValueProblem } from '../definition/value-types.js';
 import type { SentInputs, ValueRow } from './model.js';
 
 /**
@@ -24,23 +26,18 @@ export function nativeValue(type: ValueType, value: unknown): unknown {
 
 const definitionInput = (version: VersionSpec, key: string): VersionInput | undefined => (Object.hasOwn(version.inputs, key) ? version.inputs[key] : undefined);
 
-const isSecretShape = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && ('plaintext' in value || 'hash' in value);
-
 function checkValue(field: string, key: string, input: VersionInput, value: unknown): void {
-  if (input.isSensitive) {
-    if (typeof value === 'string' || isSecretShape(value)) return;
-    throw badRequest(`${field}: the sensitive input "${key}" takes a string, {"plaintext": …} or {"hash": …}`);
-  }
-  const native = nativeValue(input.type as ValueType, value);
-  const problem = valueProblem(input.type as ValueType, native, input.selectableValues);
-  if (problem) throw badRequest(`${field}: the value of "${key}" ${problem} (the input is of type ${input.type})`);
+  const problem = inputValueProblem(input, input.isSensitive ? value : nativeValue(input.type, value));
+  if (problem) throw badRequest(`${field}: the value of "${key}" ${problem} (the input is of type ${input.type}${input.isSensitive ? ', sensitive' : ''})`);
 }
 
 function checkRegex(field: string, key: string, input: VersionInput, value: unknown): void {
   if (input.valueValidationRegex === undefined) return;
-  const text = typeof value === 'string' ? value : isSecretShape(value) ? (value as { plaintext?: string }).plaintext : JSON.stringify(value);
-  if (text === undefined) return; // a kept secret ({hash}) was checked when it was set
-  if (!new RegExp(input.valueValidationRegex).test(text)) {
+  const secret = input.isSensitive ? secretInput(value) : undefined;
+  if (secret && 'hash' in secret) return; // a kept secret was checked when it was set
+  const plain = secret ? secret.plaintext : value;
+  const text = typeof plain === 'string' ? plain : JSON.stringify(plain);
+  if (!matchesPattern(input.valueValidationRegex, text)) {
     throw badRequest(`${field}: the value of "${key}" is invalid: ${input.validationRegexErrorMessage ?? `it must match ${input.valueValidationRegex}`}`);
   }
 }
@@ -60,7 +57,7 @@ export function checkBlockInputs(sent: SentInputs, version: VersionSpec): ValueR
     if (given.value === undefined) continue;
     checkValue(field, key, input, given.value);
     checkRegex(field, key, input, given.value);
-    rows.push({ key, value: given.value, valueType: input.type as ValueType, isSensitive: input.isSensitive ?? false, assignmentType: input.assignmentType });
+    rows.push({ key, value: given.value, valueType: input.type, isSensitive: input.isSensitive ?? false, assignmentType: input.assignmentType });
   }
   return rows;
 }

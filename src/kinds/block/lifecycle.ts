@@ -1,51 +1,78 @@
 import { randomUUID } from 'node:crypto';
-import type { SecretBox } from '../crypto/secret-box.js';
-import { isSealedSecret, sealSecrets } from '../crypto/secret-values.js';
-import { nativeValue, missingInputState } from '../kinds/block/block-inputs.js';
-import type { Block, BlockStatus, ValueRow } from '../kinds/block/model.js';
-import { IMPLEMENTATIONS, type ImplementationType, type ValueType } from '../kinds/definition/enums.js';
-import type { DefinitionVersion } from '../kinds/definition/model.js';
-import { sharedRunnerFor } from '../kinds/runner/shared-runners.js';
-import type { Repositories } from '../store/repositories.js';
-import { isUuid } from '../http/validation.js';
-import { isFinal, type ResolvedInput, type Run, type RunBehavior, type RunStatus } from './model.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { isSealedSecret, sealSensitive } from '../../crypto/secret-values.js';
+import { isUuid } from '../../lib/validation.js';
+import { IMPLEMENTATIONS } from '../definition/enums.js';
+import type { DefinitionVersion } from '../definition/model.js';
+import type { DefinitionStore } from '../definition/store.js';
+import { sharedRunnerFor } from '../runner/shared-runners.js';
+import type { TenantStore } from '../tenant/store.js';
+import { missingInputState, nativeValue } from './inputs.js';
+import type { Block, BlockStatus, ValueRow } from './model.js';
+import { isFinal, type BlockRuns, type ResolvedInput, type Run, type RunBehavior, type RunStatus } from './run.js';
+import type { BlockStore } from './store.js';
+
+/**
+ * The stores a block's lifecycle writes together, bound to one transaction: the named unit of work of
+ * every block change (a block, its runs and its definition's usage count commit together or not at all).
+ */
+export interface BlockUnit {
+  blocks: BlockStore;
+  runs: BlockRuns;
+  definitions: DefinitionStore;
+  tenants: TenantStore;
+}
+
+/**
+ * Where a block waits before it can run (spec §3.1): for a parent that has not SUCCEEDED, then for an
+ * operator input, then a user input without value or default; undefined when it can run.
+ */
+export function waitingStatus(version: DefinitionVersion, block: Pick<Block, 'parents' | 'inputs'>, parents: readonly Pick<Block, 'status'>[]): BlockStatus | undefined {
+  if (parents.length < block.parents.length || parents.some((parent) => parent.status !== 'SUCCEEDED')) return 'WAITING_FOR_DEPENDENT_INPUT';
+  return missingInputState(version.spec, block.inputs);
+}
+
+/** The block status a run's report means while that run is the block's latest (spec §3.1, §3.2). */
+export function blockStatusFor(behavior: RunBehavior, status: RunStatus): BlockStatus {
+  if (status === 'PENDING') return 'PENDING';
+  if (!isFinal(status)) return 'IN_PROGRESS';
+  if (behavior === 'DESTROY' && status === 'SUCCEEDED') return 'SUCCEEDED'; // the block is removed with it
+  return status as BlockStatus;
+}
 
 /**
  * The building block lifecycle (spec §3.1, issues 6 and 7): what a block waits for, when its runs
- * start, and how a run's end moves the block on. Every method runs inside the caller's transaction
+ * start, and how a run's end moves the block on. Every method runs inside the caller's unit of work
  * (`tx`), so a block never exists without the run its status promises.
  */
 export class BlockLifecycle {
   constructor(private readonly secrets: SecretBox) {}
 
   /** The version a block uses (it exists: blocks hold a foreign key to it). */
-  async versionOf(tx: Repositories, block: Pick<Block, 'versionUuid'>): Promise<DefinitionVersion> {
+  async versionOf(tx: BlockUnit, block: Pick<Block, 'versionUuid'>): Promise<DefinitionVersion> {
     return (await tx.definitions.findVersion(block.versionUuid))!;
   }
 
   /**
-   * Parents not all SUCCEEDED → WAITING_FOR_DEPENDENT_INPUT; a required operator or user input
-   * without value → WAITING_FOR_OPERATOR_INPUT / WAITING_FOR_USER_INPUT; else an APPLY run starts.
+   * Waits (status `waitingStatus`) or starts an APPLY run. `known` carries what the caller read in this
+   * transaction already (a create reads its version and parents once).
    */
-  async advance(tx: Repositories, block: Block, reason: string, knownVersion?: DefinitionVersion): Promise<{ status: BlockStatus; runUuid?: string }> {
-    const version = knownVersion ?? (await this.versionOf(tx, block));
-    const parents = await tx.blocks.findMany(block.parents.map((parent) => parent.buildingBlockUuid));
-    let waiting: BlockStatus | undefined;
-    if (parents.length < block.parents.length || parents.some((parent) => parent.status !== 'SUCCEEDED')) waiting = 'WAITING_FOR_DEPENDENT_INPUT';
-    else waiting = missingInputState(version.spec, block.inputs);
+  async advance(tx: BlockUnit, block: Block, reason: string, known: { version?: DefinitionVersion; parents?: Block[] } = {}): Promise<{ status: BlockStatus; runUuid?: string }> {
+    const version = known.version ?? (await this.versionOf(tx, block));
+    const parents = known.parents ?? (await tx.blocks.findMany(block.parents.map((parent) => parent.buildingBlockUuid), 'share'));
+    const waiting = waitingStatus(version, block, parents);
     if (waiting) {
       await tx.blocks.setStatus(block.uuid, waiting);
       return { status: waiting };
     }
-    const run = await this.startRun(tx, block, version, 'APPLY', reason);
+    const run = await this.startRun(tx, block, version, 'APPLY', reason, parents);
     return { status: 'PENDING', runUuid: run.uuid };
   }
 
   /** A new run of the block, bound to its version's runner (or the shared one), waiting to be claimed. */
-  async startRun(tx: Repositories, block: Block, version: DefinitionVersion, behavior: RunBehavior, reason: string): Promise<Run> {
+  async startRun(tx: BlockUnit, block: Block, version: DefinitionVersion, behavior: RunBehavior, reason: string, parents?: Block[]): Promise<Run> {
     const now = new Date().toISOString();
-    const implementationType = version.spec.implementation.type as ImplementationType;
-    const runnerUuid = version.spec.runnerRef?.uuid ?? sharedRunnerFor(IMPLEMENTATIONS[implementationType].runnerType)!.uuid;
+    const runnerUuid = version.spec.runnerRef?.uuid.toLowerCase() ?? sharedRunnerFor(IMPLEMENTATIONS[version.spec.implementation.type].runnerType)!.uuid;
     const run: Run = {
       uuid: randomUUID(),
       blockUuid: block.uuid,
@@ -65,7 +92,7 @@ export class BlockLifecycle {
             displayName: block.displayName,
             workspaceIdentifier: block.workspace,
             ...(block.tenant ? { projectIdentifier: block.tenant.project, fullPlatformIdentifier: block.tenant.platformIdentifier } : {}),
-            inputs: await this.resolveInputs(tx, block, version),
+            inputs: await this.resolveInputs(tx, block, version, parents ?? (await tx.blocks.findMany(block.parents.map((parent) => parent.buildingBlockUuid)))),
             parentBuildingBlocks: block.parents,
           },
         },
@@ -88,9 +115,8 @@ export class BlockLifecycle {
    * static arguments, parent outputs, tenant and workspace identifiers. Inputs without a value are
    * left out (no `null` ever reaches a runner); sensitive values stay sealed until a runner claims.
    */
-  private async resolveInputs(tx: Repositories, block: Block, version: DefinitionVersion): Promise<ResolvedInput[]> {
+  private async resolveInputs(tx: BlockUnit, block: Block, version: DefinitionVersion, parents: readonly Block[]): Promise<ResolvedInput[]> {
     const rows = new Map(block.inputs.map((row) => [row.key, row]));
-    const parents = await tx.blocks.findMany(block.parents.map((parent) => parent.buildingBlockUuid));
     // Only the platform's tenant id needs the tenant row; everything else about the tenant is on the block.
     const needsTenant = block.tenant !== undefined && Object.values(version.spec.inputs).some((input) => input.assignmentType === 'PLATFORM_TENANT_ID');
     const tenant = needsTenant ? await tx.tenants.find(block.tenant!.uuid) : undefined;
@@ -116,7 +142,7 @@ export class BlockLifecycle {
           value = tenant?.platformTenantId;
           break;
         case 'MESHSTACK_TENANT_UUID':
-          value = tenant?.uuid;
+          value = block.tenant?.uuid;
           break;
         case 'WORKSPACE_IDENTIFIER':
           value = block.workspace;
@@ -140,37 +166,43 @@ export class BlockLifecycle {
       if (value === undefined || value === null) continue;
       const sealed = isSealedSecret(value);
       const isSensitive = (input.isSensitive ?? false) || sealed;
-      if (isSensitive && !sealed) value = sealSecrets(typeof value === 'string' ? { plaintext: value } : value, undefined, this.secrets, key);
-      else if (!sealed) value = nativeValue(input.type as ValueType, value);
-      resolved.push({ key, value, type: input.type as ValueType, isSensitive, isEnvironment: input.isEnvironment ?? false });
+      if (isSensitive && !sealed) value = sealSensitive(value, undefined, this.secrets, key);
+      else if (!sealed) value = nativeValue(input.type, value);
+      resolved.push({ key, value, type: input.type, isSensitive, isEnvironment: input.isEnvironment ?? false });
     }
     return resolved;
   }
 
   /** A runner took the run: the block is IN_PROGRESS while this is its latest run. */
-  async claimed(tx: Repositories, run: Run): Promise<void> {
+  async claimed(tx: BlockUnit, run: Run): Promise<void> {
     const block = await tx.blocks.findForUpdate(run.blockUuid);
     if (block?.latestRunUuid === run.uuid) await tx.blocks.setStatus(block.uuid, 'IN_PROGRESS');
   }
 
+  /** A runner reported a non-final run status: the block shows it while this is its latest run. */
+  async reported(tx: BlockUnit, run: Run, status: RunStatus): Promise<void> {
+    const block = await tx.blocks.findForUpdate(run.blockUuid);
+    if (block?.latestRunUuid === run.uuid) await tx.blocks.setStatus(block.uuid, blockStatusFor(run.behavior, status));
+  }
+
   /**
-   * A run ended (spec §3.1, §3.2): the block takes its status; a successful APPLY gives the block its
-   * outputs and lets blocks waiting on it start; a successful DESTROY removes the block; a block
-   * marked for deletion during an APPLY now gets its DESTROY run.
+   * A run ended (spec §3.1, §3.2), `run` as it is now (its outputs merged): the run is written once,
+   * ended; the block takes its status; a successful APPLY gives the block its outputs and lets blocks
+   * waiting on it start; a successful DESTROY removes the block; a block marked for deletion during an
+   * APPLY now gets its DESTROY run.
    */
-  async finish(tx: Repositories, run: Run, status: RunStatus): Promise<void> {
+  async finish(tx: BlockUnit, run: Run, status: RunStatus): Promise<void> {
     const now = new Date().toISOString();
-    const ended: Run = { ...run, status, endedOn: now, updatedOn: now };
-    await tx.runs.update(ended);
+    await tx.runs.update({ ...run, status, endedOn: now, updatedOn: now });
     const block = await tx.blocks.findForUpdate(run.blockUuid);
     if (!block || block.latestRunUuid !== run.uuid) return;
     if (run.behavior === 'DESTROY') {
       if (status === 'SUCCEEDED') await this.remove(tx, block);
-      else await tx.blocks.setStatus(block.uuid, status === 'ABORTED' ? 'ABORTED' : 'FAILED');
+      else await tx.blocks.setStatus(block.uuid, blockStatusFor('DESTROY', status));
       return;
     }
-    const outputs: ValueRow[] = Object.entries(ended.outputs).map(([key, output]) => ({ key, value: output.value, valueType: output.type as ValueType, isSensitive: output.isSensitive }));
-    const updated: Block = { ...block, status: status as BlockStatus, outputs: status === 'SUCCEEDED' ? outputs : block.outputs };
+    const outputs: ValueRow[] = Object.entries(run.outputs).map(([key, output]) => ({ key, value: output.value, valueType: output.type as ValueRow['valueType'], isSensitive: output.isSensitive }));
+    const updated: Block = { ...block, status: blockStatusFor('APPLY', status), outputs: status === 'SUCCEEDED' ? outputs : block.outputs };
     await tx.blocks.update(updated);
     if (block.markedForDeletionOn) {
       await this.startRun(tx, updated, await this.versionOf(tx, block), 'DESTROY', 'BUILDING_BLOCK_DELETION');
@@ -187,7 +219,7 @@ export class BlockLifecycle {
    * DELETE (spec §3.1): PURGE mode removes the block at once; DELETE mode runs DESTROY — right away,
    * or when the run in flight ends. A block no runner ever took has nothing to destroy and goes at once.
    */
-  async requestDeletion(tx: Repositories, stale: Block, by: string): Promise<void> {
+  async requestDeletion(tx: BlockUnit, stale: Block, by: string): Promise<void> {
     const block = await tx.blocks.findForUpdate(stale.uuid);
     if (!block || block.markedForDeletionOn) return;
     const marked: Block = { ...block, markedForDeletionOn: new Date().toISOString(), markedForDeletionBy: by };
@@ -201,29 +233,22 @@ export class BlockLifecycle {
     await this.startRun(tx, marked, version, 'DESTROY', 'BUILDING_BLOCK_DELETION');
   }
 
-  /** A runner reported a non-final run status: the block shows it while this is its latest run. */
-  async reported(tx: Repositories, run: Run, status: RunStatus): Promise<void> {
-    const block = await tx.blocks.findForUpdate(run.blockUuid);
-    if (block?.latestRunUuid === run.uuid) await tx.blocks.setStatus(block.uuid, status === 'PENDING' ? 'PENDING' : 'IN_PROGRESS');
-  }
-
   /** Purge (spec endpoint 8): gone from the service whatever runs; a run in flight is aborted. */
-  async purge(tx: Repositories, stale: Block, by: string): Promise<void> {
+  async purge(tx: BlockUnit, stale: Block, by: string): Promise<void> {
     const block = await tx.blocks.findForUpdate(stale.uuid);
     if (!block) return;
     await tx.blocks.update({ ...block, forcePurge: true, markedForDeletionOn: block.markedForDeletionOn ?? new Date().toISOString(), markedForDeletionBy: block.markedForDeletionBy ?? by });
-    const active = await tx.runs.activeRun(block.uuid);
-    if (active) await this.abort(tx, active);
     await this.remove(tx, block);
   }
 
-  private async abort(tx: Repositories, run: Run): Promise<void> {
+  private async abort(tx: BlockUnit, run: Run): Promise<void> {
     await tx.runs.endIfActive(run.uuid, 'ABORTED', new Date().toISOString());
   }
 
-  private async remove(tx: Repositories, block: Block): Promise<void> {
+  /** The block goes, with its run in flight aborted; its definition counts one block less. */
+  private async remove(tx: BlockUnit, block: Block): Promise<void> {
     const active = await tx.runs.activeRun(block.uuid);
     if (active && !isFinal(active.status)) await this.abort(tx, active);
-    await tx.blocks.delete(block.uuid);
+    if (await tx.blocks.delete(block.uuid)) await tx.definitions.countUsage(block.definitionUuid, -1);
   }
 }

@@ -1,4 +1,6 @@
 import type { ValueType } from '../definition/enums.js';
+import type { Definition, DefinitionVersion } from '../definition/model.js';
+import type { Tenant } from '../tenant/model.js';
 
 /** Spec §3.1. `WAITING_FOR_APPROVAL` exists only as a list filter value (COMPAT §9). */
 export const BLOCK_STATUSES = [
@@ -82,4 +84,27 @@ export interface BlockUpdate {
   inputs: SentInputs;
   versionUuid?: string;
   parents?: { buildingBlockUuid: string; definitionUuid?: string }[];
+}
+
+/** A create request whose references the caller's view resolved (AuthorizedBlockService does that). */
+export interface ResolvedBlockRequest {
+  request: BlockRequest;
+  definition: Definition;
+  version: DefinitionVersion;
+  /** The tenant of a tenant block; the workspace of a workspace block. */
+  target: { tenant: Tenant } | { workspace: string };
+  /** Parents the caller may see, uuids canonical. */
+  parents: BlockRequest['parents'];
+}
+
+/** A PUT whose version and parents the caller's view resolved, with the inputs it changes. */
+export interface ResolvedBlockUpdate {
+  displayName: string;
+  /** The version the block is to use, with its definition (the current one when unchanged). */
+  definition: Definition;
+  version: DefinitionVersion;
+  /** Only inputs whose value differs from the block's (sensitive ones sealed). */
+  changed: ValueRow[];
+  /** Sent parents (visible to the caller), when the version changes. */
+  parents?: BlockRequest['parents'];
 }

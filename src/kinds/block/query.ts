@@ -1,10 +1,10 @@
-import { badRequest } from '../../errors.js';
-import { filterValue, type Query } from '../../http/resource-routes.js';
-import { isUuid } from '../../http/validation.js';
+import { badRequest } from '../../lib/errors.js';
+import { filterValue, type Query } from '../../lib/query.js';
+import { canonicalUuid } from '../../lib/validation.js';
 import { BLOCK_FILTER_STATUSES, TARGET_KINDS, type BlockStatus, type TargetKind } from './model.js';
 import type { BlockFilter } from './store.js';
 
-/** The list request of spec endpoints 4 (v1) and 9 (v2-preview), parsed; `managedBy*` need their own permission. */
+/** A block list request, parsed; the `managedBy*` filters need their own permission (the service checks). */
 export interface BlockQuery {
   filter: BlockFilter;
   managedByWorkspace?: string;
@@ -13,8 +13,10 @@ export interface BlockQuery {
 
 function uuidParam(query: Query, name: string): string | undefined {
   const value = filterValue(query, name);
-  if (value !== undefined && !isUuid(value)) throw badRequest(`${name}: must be a uuid, got "${value}"`);
-  return value?.toLowerCase();
+  if (value === undefined) return undefined;
+  const uuid = canonicalUuid(value);
+  if (!uuid) throw badRequest(`${name}: must be a uuid, got "${value}"`);
+  return uuid;
 }
 
 function oneOf<T extends string>(query: Query, name: string, allowed: readonly T[]): T | undefined {
@@ -24,11 +26,12 @@ function oneOf<T extends string>(query: Query, name: string, allowed: readonly T
 }
 
 /**
- * Each version's filters (spec §4 endpoints 4 and 9), combined with AND; parameters of the other
- * version are ignored like any unknown parameter. v1 lists hold tenant blocks only. `'none'`: a
- * filter that no block can match (`WAITING_FOR_APPROVAL`: there is no approval step here).
+ * The block list's filters (spec endpoints 4 and 9; the OpenAPI documents all of them on the one list
+ * operation, whichever representation answers), combined with AND. `'none'`: a filter no block can
+ * match (`WAITING_FOR_APPROVAL`: there is no approval step here). The representation may narrow the
+ * result further (v1 shows tenant blocks only: its codec's list hook).
  */
-export function parseBlockFilter(query: Query, version: string): BlockQuery | 'none' {
+export function parseBlockFilter(query: Query): BlockQuery | 'none' {
   const filter: BlockFilter = {};
   const set = <K extends keyof BlockFilter>(key: K, value: BlockFilter[K] | undefined) => {
     if (value !== undefined) filter[key] = value;
@@ -37,23 +40,19 @@ export function parseBlockFilter(query: Query, version: string): BlockQuery | 'n
   set('project', filterValue(query, 'projectIdentifier'));
   set('platformIdentifier', filterValue(query, 'platformIdentifier'));
   set('displayName', filterValue(query, 'name'));
+  set('definitionName', filterValue(query, 'definitionName'));
   set('definitionUuid', uuidParam(query, 'definitionUuid'));
-  const status = oneOf(query, 'status', BLOCK_FILTER_STATUSES);
-  if (status === 'WAITING_FOR_APPROVAL') return 'none';
-  set('status', status as BlockStatus | undefined);
-  if (version === 'v1') {
-    filter.targetKind = 'meshTenant';
-    set('definitionName', filterValue(query, 'definitionName'));
-    const number = filterValue(query, 'versionNumber');
-    if (number !== undefined) {
-      if (!/^v?[1-9][0-9]{0,8}$/.test(number)) throw badRequest(`versionNumber: must be a version number such as 3 or v3, got "${number}"`);
-      filter.versionNumber = Number(number.replace(/^v/, ''));
-    }
-    return { filter };
-  }
   set('versionUuid', uuidParam(query, 'versionUuid'));
   set('tenantUuid', uuidParam(query, 'tenantUuid'));
   set('targetKind', oneOf<TargetKind>(query, 'targetRefKind', TARGET_KINDS));
+  const status = oneOf(query, 'status', BLOCK_FILTER_STATUSES);
+  if (status === 'WAITING_FOR_APPROVAL') return 'none';
+  set('status', status as BlockStatus | undefined);
+  const number = filterValue(query, 'versionNumber');
+  if (number !== undefined) {
+    if (!/^v?[1-9][0-9]{0,8}$/.test(number)) throw badRequest(`versionNumber: must be a version number such as 3 or v3, got "${number}"`);
+    filter.versionNumber = Number(number.replace(/^v/, ''));
+  }
   const managedByWorkspace = filterValue(query, 'managedByWorkspaceIdentifier');
   const managedByDefinition = uuidParam(query, 'managedByDefinitionUuid');
   return { filter, ...(managedByWorkspace !== undefined ? { managedByWorkspace } : {}), ...(managedByDefinition !== undefined ? { managedByDefinition } : {}) };

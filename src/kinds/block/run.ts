@@ -1,18 +1,15 @@
-import type { ValueType } from '../kinds/definition/enums.js';
+import type { ValueType } from '../definition/enums.js';
 
-/** Spec §3.2. SUCCEEDED, FAILED and ABORTED are final. */
+/**
+ * A block's runs as the block lifecycle knows them (spec §3.2): a run belongs to one block and is
+ * made, ended and read by the lifecycle; kinds/run adds what runners do with it (claims, status
+ * sources and steps).
+ */
 export const RUN_STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCEEDED', 'ABORTED', 'FAILED'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
+/** SUCCEEDED, FAILED and ABORTED are final. */
 export const FINAL_RUN_STATUSES: readonly RunStatus[] = ['SUCCEEDED', 'FAILED', 'ABORTED'];
 export const isFinal = (status: RunStatus) => FINAL_RUN_STATUSES.includes(status);
-
-/** Step statuses at registration (spec §2.7); an update may also report ABORTED (spec §3.2). */
-export const STEP_REGISTRATION_STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCEEDED', 'FAILED'] as const;
-export const STEP_STATUSES = [...STEP_REGISTRATION_STATUSES, 'ABORTED'] as const;
-export type StepStatus = (typeof STEP_STATUSES)[number];
-
-/** At most this many steps per source (spec §2.7, §8). */
-export const MAX_STEPS_PER_SOURCE = 50;
 
 export type RunBehavior = 'APPLY' | 'DESTROY';
 
@@ -66,4 +63,20 @@ export interface Run {
   updatedOn: string;
   snapshot: RunSnapshot;
   outputs: Record<string, RunOutput>;
+}
+
+/**
+ * Where the lifecycle keeps runs (implemented by kinds/run's store). A block's unit of work holds
+ * one, bound to its transaction.
+ */
+export interface BlockRuns {
+  insert(run: Run): Promise<void>;
+  update(run: Run): Promise<void>;
+  nextRunNumber(blockUuid: string): Promise<number>;
+  /** The run of a block that has not ended (at most one at a time). */
+  activeRun(blockUuid: string): Promise<Run | undefined>;
+  /** Whether a runner ever took a run of this block (else nothing was provisioned). */
+  everClaimed(blockUuid: string): Promise<boolean>;
+  /** Ends the run unless it ended already (column-level: no stale read can undo another change). */
+  endIfActive(uuid: string, status: 'ABORTED' | 'FAILED', at: string): Promise<void>;
 }

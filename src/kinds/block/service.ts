@@ -1,113 +1,97 @@
 import { randomUUID } from 'node:crypto';
+import type { RequestContext } from '../../auth/context.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import { hideSecrets, sealSecrets } from '../../crypto/secret-values.js';
-import { badRequest, conflict, notFound, unprocessable } from '../../errors.js';
-import type { PageRequest } from '../../http/paging.js';
-import { isUuid } from '../../http/validation.js';
-import type { BlockLifecycle } from '../../runs/lifecycle.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
-import type { Repositories } from '../../store/repositories.js';
-import type { Definition, DefinitionVersion } from '../definition/model.js';
-import type { DefinitionService } from '../definition/service.js';
-import { dependencyUuids } from '../definition/version-rules.js';
-import type { TenantService } from '../tenant/service.js';
-import type { Tenant } from '../tenant/model.js';
-import type { WorkspaceService } from '../workspace/service.js';
-import { checkBlockInputs, mergeRows } from './block-inputs.js';
-import type { Block, BlockRequest, BlockUpdate, ParentRef, ValueRow } from './model.js';
-import type { BlockFilter } from './store.js';
+import { hideSecrets, sealSensitive } from '../../crypto/secret-values.js';
+import { badRequest, conflict, unprocessable } from '../../lib/errors.js';
+import type { PageRequest } from '../../lib/paging.js';
+import { canonicalUuid } from '../../lib/validation.js';
+import { isForeignKeyViolation, isUniqueViolation, type DialectName } from '../../store/database.js';
+import { inTransaction, type Db } from '../../store/transaction.js';
+import { dependencyUuids, latestReleased, type DefinitionVersion } from '../definition/model.js';
+import { checkBlockInputs, mergeRows } from './inputs.js';
+import type { BlockLifecycle, BlockUnit } from './lifecycle.js';
+import type { Block, BlockRequest, ParentRef, ResolvedBlockRequest, ResolvedBlockUpdate, SentInputs, ValueRow } from './model.js';
+import { BlockStore, type BlockFilter } from './store.js';
 
-/** A create request resolved against the database, checked, not yet stored. */
-export interface PreparedBlock {
-  block: Block;
-  definition: Definition;
-  version: DefinitionVersion;
-  /** The given inputs (for the permission check on operator inputs). */
-  given: ValueRow[];
-  parents: Block[];
-}
+/** Binds a block's unit of work to a transaction (the composition root knows the run store). */
+export type BlockUnitFactory = (db: Db) => BlockUnit;
 
 const canonical = (value: unknown) => JSON.stringify(hideSecrets(value));
 
-/** Building blocks without any notion of who asks (AuthorizedBlockService adds that). */
+/**
+ * Building blocks without any notion of who asks: AuthorizedBlockService resolves what a request names
+ * through the caller's view and hands this service the objects; it never looks up an id a client sent.
+ */
 export class BlockService {
+  private readonly store: BlockStore;
+
   constructor(
-    private readonly repos: Repositories,
+    private readonly db: Db,
+    dialect: DialectName,
+    private readonly unitOf: BlockUnitFactory,
     private readonly lifecycle: BlockLifecycle,
-    private readonly workspaces: WorkspaceService,
-    private readonly tenants: TenantService,
-    private readonly definitions: DefinitionService,
     private readonly secrets: SecretBox,
-  ) {}
-
-  private async resolveVersion(request: BlockRequest): Promise<DefinitionVersion> {
-    if ('uuid' in request.version) {
-      const version = await this.definitions.getVersion(request.version.uuid).catch(() => undefined);
-      if (!version) throw unprocessable(`spec.buildingBlockDefinitionVersionRef.uuid: meshBuildingBlockDefinitionVersion "${request.version.uuid}" does not exist`);
-      return version;
-    }
-    const { definitionUuid, versionNumber } = request.version;
-    const definition = await this.definitions.find(definitionUuid);
-    if (!definition) throw unprocessable(`metadata.definitionUuid: meshBuildingBlockDefinition "${definitionUuid}" does not exist`);
-    const version = await this.definitions.findVersionByNumber(definition.uuid, versionNumber);
-    if (!version) throw unprocessable(`metadata.definitionVersion: meshBuildingBlockDefinition "${definitionUuid}" has no version ${versionNumber}`);
-    return version;
+  ) {
+    this.store = new BlockStore(db, dialect);
   }
 
-  private async resolveTenant(request: BlockRequest): Promise<Tenant | undefined> {
-    const { target } = request;
-    if ('workspace' in target) {
-      await this.workspaces.requireExists(target.workspace, 'spec.targetRef.identifier');
-      return undefined;
-    }
-    const id = 'tenantUuid' in target ? target.tenantUuid : target.tenantName;
-    const field = 'tenantUuid' in target ? 'spec.targetRef.uuid' : 'metadata.tenantIdentifier';
-    const tenant = await this.tenants.get(id).catch(() => undefined);
-    if (!tenant || tenant.deletedOn) throw unprocessable(`${field}: meshTenant "${id}" does not exist`, 'OTHER');
-    return tenant;
+  private transaction<T>(work: (unit: BlockUnit) => Promise<T>): Promise<T> {
+    return inTransaction(this.db, (trx) => work(this.unitOf(trx)));
   }
 
-  /** Parents exist, are of the definitions they name, and cover the version's dependencies. */
-  private async resolveParents(sent: BlockRequest['parents'], version: DefinitionVersion): Promise<{ refs: ParentRef[]; blocks: Block[] }> {
-    const blocks = await this.repos.blocks.findMany(sent.map((parent) => parent.buildingBlockUuid.toLowerCase()));
+  async find(uuid: string): Promise<Block | undefined> {
+    const id = canonicalUuid(uuid);
+    return id ? this.store.find(id) : undefined;
+  }
+
+  findMany(uuids: readonly string[]): Promise<Block[]> {
+    return this.store.findMany(uuids);
+  }
+
+  list(filter: BlockFilter, page: PageRequest) {
+    return this.store.list(filter, page);
+  }
+
+  /** Sensitive values are sealed whatever their JSON type; `{hash}` keeps the value stored under the same key. */
+  private seal(rows: ValueRow[], previous: readonly ValueRow[]): ValueRow[] {
+    return rows.map((row) => (row.isSensitive ? { ...row, value: sealSensitive(row.value, previous.find((p) => p.key === row.key)?.value, this.secrets, `spec.inputs.${row.key}`) } : row));
+  }
+
+  /**
+   * The parents as they are now (read once, in the creating transaction): each exists, is of the
+   * definition it names, is not being deleted and lives in the block's workspace; together they cover
+   * the version's dependencies.
+   */
+  private checkParents(sent: BlockRequest['parents'], found: readonly Block[], version: DefinitionVersion, workspace: string): ParentRef[] {
     const refs = sent.map((parent, index) => {
-      const block = blocks.find((b) => b.uuid === parent.buildingBlockUuid.toLowerCase());
-      if (!block) throw unprocessable(`spec.parentBuildingBlocks[${index}].buildingBlockUuid: meshBuildingBlock "${parent.buildingBlockUuid}" does not exist`);
+      const field = `spec.parentBuildingBlocks[${index}]`;
+      const block = found.find((b) => b.uuid === parent.buildingBlockUuid);
+      if (!block) throw unprocessable(`${field}.buildingBlockUuid: meshBuildingBlock "${parent.buildingBlockUuid}" does not exist`);
+      if (block.workspace !== workspace) throw unprocessable(`${field}.buildingBlockUuid: meshBuildingBlock ${block.uuid} is in workspace ${block.workspace}; a parent is in the block's workspace (${workspace})`);
       if (parent.definitionUuid !== undefined && parent.definitionUuid.toLowerCase() !== block.definitionUuid) {
-        throw badRequest(`spec.parentBuildingBlocks[${index}].definitionUuid: block ${block.uuid} is of definition ${block.definitionUuid}`);
+        throw badRequest(`${field}.definitionUuid: block ${block.uuid} is of definition ${block.definitionUuid}`);
       }
-      if (block.markedForDeletionOn) throw conflict(`spec.parentBuildingBlocks[${index}]: meshBuildingBlock ${block.uuid} is being deleted`);
+      if (block.markedForDeletionOn) throw conflict(`${field}: meshBuildingBlock ${block.uuid} is being deleted`);
       return { buildingBlockUuid: block.uuid, definitionUuid: block.definitionUuid };
     });
-    const missing = dependencyUuids(version.spec)
-      .map((uuid) => uuid.toLowerCase())
-      .filter((uuid) => !refs.some((ref) => ref.definitionUuid === uuid));
+    const missing = dependencyUuids(version.spec).filter((uuid) => !refs.some((ref) => ref.definitionUuid === uuid));
     if (missing.length > 0) throw badRequest(`spec.parentBuildingBlocks: the version depends on definitions ${missing.join(', ')}; name a parent block of each`);
-    return { refs, blocks };
+    return refs;
   }
 
-  /** Sensitive values are sealed; `{hash}` keeps the value stored under the same key. */
-  private seal(rows: ValueRow[], previous: readonly ValueRow[]): ValueRow[] {
-    return rows.map((row) => {
-      if (!row.isSensitive) return row;
-      const before = previous.find((p) => p.key === row.key)?.value;
-      const value = typeof row.value === 'string' ? { plaintext: row.value } : row.value;
-      return { ...row, value: sealSecrets(value, before, this.secrets, `spec.inputs.${row.key}`) };
-    });
-  }
-
-  async prepare(request: BlockRequest, creator: string): Promise<PreparedBlock> {
-    const version = await this.resolveVersion(request);
-    const definition = await this.definitions.get(version.definitionUuid);
-    const tenant = await this.resolveTenant(request);
+  /**
+   * Stores the block and decides, in the same transaction, what it waits for or starts its run. The
+   * create response says PENDING (spec §3.1); reads show where it went from there.
+   */
+  async create(ctx: RequestContext, resolved: ResolvedBlockRequest): Promise<Block> {
+    const { request, definition, version, target } = resolved;
+    const tenant = 'tenant' in target ? target.tenant : undefined;
     if (definition.targetType === 'TENANT_LEVEL' && !tenant) throw badRequest(`spec.targetRef: definition ${definition.uuid} is TENANT_LEVEL and needs a meshTenant target`);
     if (definition.targetType === 'WORKSPACE_LEVEL' && tenant) throw badRequest(`spec.targetRef: definition ${definition.uuid} is WORKSPACE_LEVEL and needs a meshWorkspace target`);
-    const workspace = tenant?.workspace ?? (request.target as { workspace: string }).workspace;
+    const workspace = tenant?.workspace ?? (target as { workspace: string }).workspace;
     if (version.spec.state === 'DRAFT' && workspace !== definition.ownedByWorkspace) {
       throw unprocessable(`version ${version.spec.versionNumber} of definition ${definition.uuid} is a draft: only its own workspace may use it`);
     }
-    const given = checkBlockInputs(request.inputs, version.spec);
-    const parents = await this.resolveParents(request.parents, version);
     const block: Block = {
       uuid: randomUUID(),
       workspace,
@@ -121,49 +105,32 @@ export class BlockService {
       status: 'PENDING',
       forcePurge: false,
       createdOn: new Date().toISOString(),
-      createdBy: creator,
-      inputs: this.seal(given, []),
-      parents: parents.refs,
+      createdBy: ctx.principal.id,
+      inputs: this.seal(checkBlockInputs(request.inputs, version.spec), []),
+      parents: [],
       outputs: [],
       ...(request.targetRef ? { targetRef: request.targetRef } : {}),
     };
-    return { block, definition, version, given, parents: parents.blocks };
-  }
-
-  /**
-   * Stores the block and decides, in the same transaction, what it waits for or starts its run. The
-   * create response says PENDING (spec §3.1); reads show where it went from there.
-   */
-  async commit(prepared: PreparedBlock): Promise<Block> {
-    const { block, version } = prepared;
     try {
-      const { runUuid } = await this.repos.transaction(async (tx) => {
-        await tx.blocks.insert(block, version.spec.onlyApplyOncePerTenant === true && block.tenant !== undefined);
-        return this.lifecycle.advance(tx, block, 'BUILDING_BLOCK_CREATION', version);
+      const { runUuid } = await this.transaction(async (tx) => {
+        const parents = await tx.blocks.findMany(resolved.parents.map((parent) => parent.buildingBlockUuid), 'share');
+        block.parents = this.checkParents(resolved.parents, parents, version, workspace);
+        await tx.blocks.insert(block, version.spec.onlyApplyOncePerTenant === true && tenant !== undefined);
+        await tx.definitions.countUsage(definition.uuid, 1);
+        return this.lifecycle.advance(tx, block, 'BUILDING_BLOCK_CREATION', { version, parents });
       });
       return { ...block, status: 'PENDING', ...(runUuid ? { latestRunUuid: runUuid } : {}) };
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`definition ${block.definitionUuid} applies once per tenant, and tenant ${block.tenant?.uuid} already has a block of it`);
+      if (isForeignKeyViolation(error)) throw conflict('a parent block was deleted while this block was created; read the parents again');
       throw error;
     }
   }
 
-  async get(uuid: string): Promise<Block> {
-    const block = isUuid(uuid) ? await this.repos.blocks.find(uuid.toLowerCase()) : undefined;
-    if (!block) throw notFound(`meshBuildingBlock ${uuid} not found`);
-    return block;
-  }
-
-  list(filter: BlockFilter, page: PageRequest) {
-    return this.repos.blocks.list(filter, page);
-  }
-
-  /** The inputs an update changes (for the permission check on non-updateable inputs). */
-  async changedInputs(block: Block, update: BlockUpdate): Promise<{ rows: ValueRow[]; version: DefinitionVersion }> {
-    const version = update.versionUuid && update.versionUuid !== block.versionUuid ? await this.resolveVersion({ version: { uuid: update.versionUuid } } as BlockRequest) : await this.lifecycle.versionOf(this.repos, block);
-    const rows = this.seal(checkBlockInputs(update.inputs, version.spec), block.inputs);
-    const changed = rows.filter((row) => canonical(row.value) !== canonical(block.inputs.find((current) => current.key === row.key)?.value));
-    return { rows: changed, version };
+  /** The inputs a PUT would change, checked against the version and sealed (a question; nothing changes). */
+  changedInputs(block: Block, sent: SentInputs, version: DefinitionVersion): ValueRow[] {
+    const rows = this.seal(checkBlockInputs(sent, version.spec), block.inputs);
+    return rows.filter((row) => canonical(row.value) !== canonical(block.inputs.find((current) => current.key === row.key)?.value));
   }
 
   /**
@@ -171,50 +138,51 @@ export class BlockService {
    * start a new run (or leave the waiting state); 409 while a run is in flight or the block is being
    * deleted. A version change goes only to the definition's latest released version.
    */
-  async update(block: Block, update: BlockUpdate): Promise<Block> {
+  async update(_ctx: RequestContext, block: Block, update: ResolvedBlockUpdate): Promise<Block> {
     if (block.markedForDeletionOn) throw conflict(`meshBuildingBlock ${block.uuid} is being deleted`);
-    const { rows, version } = await this.changedInputs(block, update);
+    const { version, definition, changed } = update;
     const versionChanged = version.uuid !== block.versionUuid;
-    let parents = block.parents;
     if (versionChanged) {
-      const definition = await this.definitions.get(block.definitionUuid);
-      const latestReleased = definition.versions.filter((v) => v.state === 'RELEASED').at(-1);
-      if (version.definitionUuid !== block.definitionUuid || latestReleased?.uuid !== version.uuid) {
-        throw badRequest(`spec.buildingBlockDefinitionVersionRef.uuid: a block moves only to the latest released version of its definition (${latestReleased?.uuid ?? 'none'})`);
+      const target = latestReleased(definition.versions);
+      if (definition.uuid !== block.definitionUuid || target?.uuid !== version.uuid) {
+        throw badRequest(`spec.buildingBlockDefinitionVersionRef.uuid: a block moves only to the latest released version of its definition (${target?.uuid ?? 'none'})`);
       }
-      parents = (await this.resolveParents(update.parents ?? block.parents, version)).refs;
-    } else if (update.parents && canonical(update.parents.map((p) => p.buildingBlockUuid.toLowerCase()).sort()) !== canonical(block.parents.map((p) => p.buildingBlockUuid).sort())) {
+    } else if (update.parents && canonical(update.parents.map((p) => p.buildingBlockUuid).sort()) !== canonical(block.parents.map((p) => p.buildingBlockUuid).sort())) {
       throw badRequest('spec.parentBuildingBlocks: parents change only together with the version');
     }
-    const runNeeded = rows.length > 0 || versionChanged;
-    if (runNeeded && (await this.repos.runs.activeRun(block.uuid))) throw conflict(`meshBuildingBlock ${block.uuid} has a run in progress; change it when the run has ended`);
-    const updated: Block = {
-      ...block,
-      displayName: update.displayName,
-      inputs: mergeRows(block.inputs, rows),
-      versionUuid: version.uuid,
-      versionNumber: version.spec.versionNumber,
-      parents,
-    };
-    await this.repos.transaction(async (tx) => {
-      // What was checked above must still hold: a concurrent delete or run wins, this PUT is refused.
-      const fresh = await tx.blocks.findForUpdate(block.uuid);
-      if (!fresh || fresh.markedForDeletionOn || fresh.latestRunUuid !== block.latestRunUuid) throw conflict(`meshBuildingBlock ${block.uuid} changed while this update was checked; read it again`);
-      await tx.blocks.update(updated);
-      if (versionChanged) await tx.blocks.replaceParents(block.uuid, parents);
-      if (runNeeded) {
-        const { status, runUuid } = await this.lifecycle.advance(tx, updated, 'BUILDING_BLOCK_UPDATE', version);
-        updated.status = status;
-        if (runUuid) updated.latestRunUuid = runUuid;
-      }
-    });
+    const runNeeded = changed.length > 0 || versionChanged;
+    const updated: Block = { ...block, displayName: update.displayName, inputs: mergeRows(block.inputs, changed), versionUuid: version.uuid, versionNumber: version.spec.versionNumber };
+    try {
+      await this.transaction(async (tx) => {
+        // What was checked above must still hold: a concurrent delete or run wins, this PUT is refused.
+        const fresh = await tx.blocks.findForUpdate(block.uuid);
+        if (!fresh || fresh.markedForDeletionOn || fresh.latestRunUuid !== block.latestRunUuid) throw conflict(`meshBuildingBlock ${block.uuid} changed while this update was checked; read it again`);
+        if (runNeeded && (await tx.runs.activeRun(block.uuid))) throw conflict(`meshBuildingBlock ${block.uuid} has a run in progress; change it when the run has ended`);
+        let parents: Block[] | undefined;
+        if (versionChanged) {
+          const sent = update.parents ?? block.parents;
+          parents = await tx.blocks.findMany(sent.map((parent) => parent.buildingBlockUuid), 'share');
+          updated.parents = this.checkParents(sent, parents, version, block.workspace);
+        }
+        await tx.blocks.update(updated);
+        if (versionChanged) await tx.blocks.replaceParents(block.uuid, updated.parents);
+        if (runNeeded) {
+          const { status, runUuid } = await this.lifecycle.advance(tx, updated, 'BUILDING_BLOCK_UPDATE', { version, ...(parents ? { parents } : {}) });
+          updated.status = status;
+          if (runUuid) updated.latestRunUuid = runUuid;
+        }
+      });
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw conflict('a parent block was deleted while this block was changed; read the parents again');
+      throw error;
+    }
     return updated;
   }
 
   /** `POST /{uuid}/trigger-run` (COMPAT §9): a new APPLY run now — or the waiting state it is in. */
-  async triggerRun(block: Block): Promise<void> {
+  async triggerRun(_ctx: RequestContext, block: Block): Promise<void> {
     if (block.markedForDeletionOn) throw conflict(`meshBuildingBlock ${block.uuid} is being deleted`);
-    await this.repos.transaction(async (tx) => {
+    await this.transaction(async (tx) => {
       const fresh = await tx.blocks.findForUpdate(block.uuid);
       if (!fresh || fresh.markedForDeletionOn) throw conflict(`meshBuildingBlock ${block.uuid} is being deleted`);
       if (await tx.runs.activeRun(block.uuid)) throw conflict(`meshBuildingBlock ${block.uuid} has a run in progress`);
@@ -222,27 +190,27 @@ export class BlockService {
     });
   }
 
-  /** 409 while other blocks name it as a parent (the message names them). */
+  /** 409 while other blocks name it as a parent (the message names them: they are the caller's). */
   private async requireNoChildren(block: Block): Promise<void> {
-    const children = await this.repos.blocks.children(block.uuid);
+    const children = await this.store.children(block.uuid);
     if (children.length > 0) throw conflict(`meshBuildingBlock ${block.uuid} is the parent of ${children.join(', ')}; delete those first`);
   }
 
-  async delete(block: Block, by: string): Promise<void> {
+  async delete(ctx: RequestContext, block: Block): Promise<void> {
     if (block.markedForDeletionOn) return; // 202 again (COMPAT §2: clients retry DELETE)
     await this.requireNoChildren(block);
-    await this.removing(block, (tx) => this.lifecycle.requestDeletion(tx, block, by));
+    await this.removing(block, (tx) => this.lifecycle.requestDeletion(tx, block, ctx.principal.id));
   }
 
-  async purge(block: Block, by: string): Promise<void> {
+  async purge(ctx: RequestContext, block: Block): Promise<void> {
     await this.requireNoChildren(block);
-    await this.removing(block, (tx) => this.lifecycle.purge(tx, block, by));
+    await this.removing(block, (tx) => this.lifecycle.purge(tx, block, ctx.principal.id));
   }
 
   /** A child created between the check and the removal makes the parent's row undeletable: 409. */
-  private async removing(block: Block, work: (tx: Repositories) => Promise<void>): Promise<void> {
+  private async removing(block: Block, work: (tx: BlockUnit) => Promise<void>): Promise<void> {
     try {
-      await this.repos.transaction(work);
+      await this.transaction(work);
     } catch (error) {
       if (isForeignKeyViolation(error)) throw conflict(`meshBuildingBlock ${block.uuid} became the parent of another block; delete that first`);
       throw error;

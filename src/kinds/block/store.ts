@@ -1,8 +1,10 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { PageRequest } from '../../http/paging.js';
+import type { Selectable } from 'kysely';
+import type { Page, PageRequest } from '../../lib/paging.js';
 import { CompiledQueries } from '../../store/compiled-queries.js';
+import type { DialectName } from '../../store/database.js';
 import { fetchPage } from '../../store/paged.js';
-import type { BuildingBlockTable, Tables } from '../../store/schema.js';
+import type { BuildingBlockTable } from '../../store/schema.js';
+import type { Db } from '../../store/transaction.js';
 import type { Block, BlockStatus, ParentRef, SentTargetRef, TargetKind, ValueRow } from './model.js';
 
 /** Every list filter of spec endpoints 4 and 9, each served by an index of 0004_blocks. */
@@ -80,12 +82,13 @@ function toRow(block: Block, oncePerTenant: string | null): BuildingBlockTable {
   };
 }
 
+/** The `building_blocks` table and the parent links between blocks. */
 export class BlockStore {
   private readonly queries: CompiledQueries;
 
   constructor(
-    private readonly db: Kysely<Tables>,
-    private readonly dialect: 'sqlite' | 'postgres' = 'sqlite',
+    private readonly db: Db,
+    private readonly dialect: DialectName,
   ) {
     this.queries = new CompiledQueries(db);
   }
@@ -104,7 +107,6 @@ export class BlockStore {
   /** Inserts the block and its parent links (the caller holds the transaction). */
   async insert(block: Block, oncePerTenant: boolean): Promise<void> {
     await this.db.insertInto('building_blocks').values(toRow(block, oncePerTenant ? block.definitionUuid : null)).execute();
-    await this.countUsage(block.definitionUuid, 1);
     for (const parent of block.parents) await this.db.insertInto('building_block_parents').values({ block_uuid: block.uuid, parent_uuid: parent.buildingBlockUuid }).execute();
   }
 
@@ -113,13 +115,19 @@ export class BlockStore {
     return row ? toModel(row) : undefined;
   }
 
-  async findMany(uuids: readonly string[]): Promise<Block[]> {
+  /**
+   * Several blocks by uuid. `share`: locked against changes until the transaction ends (PostgreSQL): a
+   * new child reads its parents so, and a parent's run ending (which locks the parent) waits for it,
+   * then finds it among the children — or ended first, and the child reads the parent's new status.
+   */
+  async findMany(uuids: readonly string[], lock?: 'share'): Promise<Block[]> {
     if (uuids.length === 0) return [];
-    const rows = await this.db.selectFrom('building_blocks').selectAll().where('uuid', 'in', [...uuids]).execute();
-    return rows.map(toModel);
+    let query = this.db.selectFrom('building_blocks').selectAll().where('uuid', 'in', [...uuids]);
+    if (lock === 'share' && this.dialect === 'postgres') query = query.forShare();
+    return (await query.execute()).map(toModel);
   }
 
-  async list(filter: BlockFilter, page: PageRequest): Promise<{ items: Block[]; total: number }> {
+  async list(filter: BlockFilter, page: PageRequest): Promise<Page<Block>> {
     let query = this.db.selectFrom('building_blocks');
     if (filter.workspace !== undefined) query = query.where('workspace', '=', filter.workspace);
     if (filter.project !== undefined) query = query.where('project', '=', filter.project);
@@ -177,14 +185,10 @@ export class BlockStore {
     for (const parent of parents) await this.db.insertInto('building_block_parents').values({ block_uuid: uuid, parent_uuid: parent.buildingBlockUuid }).execute();
   }
 
-  async delete(uuid: string): Promise<void> {
+  /** Removes the block and its parent links; whether it was there (the caller holds the transaction). */
+  async delete(uuid: string): Promise<boolean> {
     await this.db.deleteFrom('building_block_parents').where('block_uuid', '=', uuid).execute();
-    const deleted = await this.db.deleteFrom('building_blocks').where('uuid', '=', uuid).returning('definition_uuid').executeTakeFirst();
-    if (deleted) await this.countUsage(deleted.definition_uuid, -1);
-  }
-
-  /** The definition's block count moves with every insert and delete (the caller holds the transaction). */
-  private async countUsage(definitionUuid: string, by: number): Promise<void> {
-    await this.db.updateTable('definitions').set((eb) => ({ usage_count: eb('usage_count', '+', by) })).where('uuid', '=', definitionUuid).execute();
+    const result = await this.db.deleteFrom('building_blocks').where('uuid', '=', uuid).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 }

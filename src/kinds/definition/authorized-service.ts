@@ -1,42 +1,80 @@
-import { isAdminFor, isAllowed, requireAllowed } from '../../auth/policy.js';
+import type { RequestContext } from '../../auth/context.js';
+import { isAdminFor, isAllowed, requireAllowed, seesWorkspace } from '../../auth/policy.js';
 import type { Principal } from '../../auth/principal.js';
-import { badRequest, forbidden, notFound } from '../../errors.js';
-import type { PageRequest } from '../../http/paging.js';
-import { versionStatus, type Definition, type DefinitionInput, type DefinitionVersion } from './model.js';
-import type { DefinitionService } from './service.js';
+import { badRequest, insufficientPermissions, notFound, unprocessable } from '../../lib/errors.js';
+import { emptyPage, type Page, type PageRequest } from '../../lib/paging.js';
+import type { AuthorizedRunnerService } from '../runner/authorized-service.js';
+import { CallerView } from '../view.js';
+import { dependencyUuids, isPublished, type Definition, type DefinitionInput, type DefinitionVersion, type VersionSpec } from './model.js';
+import type { DefinitionListQuery } from './query.js';
+import type { DefinitionService, VersionReferences } from './service.js';
 import type { DefinitionFilter } from './store.js';
-import type { VersionSpec } from './wire/version-schema.js';
 
-export interface DefinitionListQuery {
-  workspace?: string;
-  /** TF's `includeAllPublished=true`: the workspace's definitions and the whole marketplace. */
-  includeAllPublished?: boolean;
-}
+/** How a block names its version: by uuid (v2-preview), or by definition and number (v1). */
+export type VersionReference = { uuid: string } | { definitionUuid: string; versionNumber: number };
 
 /**
- * Who sees and changes definitions (issue 5): the owning workspace (`BUILDINGBLOCKDEFINITION_*`) sees
- * and edits its own; every caller who may list definitions sees those with a released version (the
- * marketplace); admins see all. Versions are the owner's: a marketplace reader asking for them gets
- * 403 (COMPAT §5; the definition's `status.versions` names them), an invisible definition's 404.
+ * Definitions as the caller sees them: its own workspace's (any state), every published one (the
+ * marketplace), all for admins. Versions: the own workspace's, the released ones of published
+ * definitions; drafts of others are invisible. Reading versions is the owner's (`…DEFINITION_LIST`
+ * of the owning workspace): a marketplace reader gets 403 for a visible version (COMPAT §5).
  */
-export class AuthorizedDefinitionService {
-  constructor(private readonly inner: DefinitionService) {}
+export class AuthorizedDefinitionService extends CallerView<Definition> {
+  protected readonly kindName = 'meshBuildingBlockDefinition';
 
-  private owns(principal: Principal, definition: Pick<Definition, 'ownedByWorkspace'>): boolean {
+  constructor(
+    private readonly inner: DefinitionService,
+    private readonly runners: AuthorizedRunnerService,
+  ) {
+    super();
+  }
+
+  private static sees(principal: Principal, definition: Definition): boolean {
+    return seesWorkspace(principal, 'BUILDINGBLOCKDEFINITION', definition.ownedByWorkspace) || isPublished(definition);
+  }
+
+  private static seesVersion(principal: Principal, definition: Definition, version: DefinitionVersion): boolean {
+    return seesWorkspace(principal, 'BUILDINGBLOCKDEFINITION', definition.ownedByWorkspace) || (isPublished(definition) && version.spec.state === 'RELEASED');
+  }
+
+  /** May the caller read the definition's versions (and change them, with SAVE)? Its owner and admins. */
+  private static owns(principal: Principal, definition: Pick<Definition, 'ownedByWorkspace'>): boolean {
     return isAllowed(principal, 'BUILDINGBLOCKDEFINITION', 'LIST', definition.ownedByWorkspace);
   }
 
-  private visible(principal: Principal, definition: Definition): boolean {
-    return this.owns(principal, definition) || versionStatus(definition.versions).latestReleasedVersion > 0;
+  async find(ctx: RequestContext, uuid: string): Promise<Definition | undefined> {
+    const definition = await this.inner.find(uuid);
+    return definition && AuthorizedDefinitionService.sees(ctx.principal, definition) ? definition : undefined;
   }
 
-  async get(principal: Principal, uuid: string): Promise<Definition> {
-    const definition = await this.inner.get(uuid);
-    if (!this.visible(principal, definition)) throw notFound(`meshBuildingBlockDefinition ${uuid} not found`);
-    return definition;
+  /** A version with its definition, when the caller sees both. */
+  private async findVersion(ctx: RequestContext, uuid: string): Promise<{ definition: Definition; version: DefinitionVersion } | undefined> {
+    const version = await this.inner.findVersion(uuid);
+    const definition = version && (await this.inner.find(version.definitionUuid));
+    return definition && AuthorizedDefinitionService.seesVersion(ctx.principal, definition, version) ? { definition, version } : undefined;
   }
 
-  list(principal: Principal, query: DefinitionListQuery, page: PageRequest) {
+  /**
+   * The version a block names (by uuid, or by definition and number), with its definition: 422 naming
+   * the field when the caller cannot see it — a draft of another workspace reads as absent.
+   */
+  async resolveVersion(ctx: RequestContext, reference: VersionReference, field: { uuid: string } | { definition: string; number: string }): Promise<{ definition: Definition; version: DefinitionVersion }> {
+    if ('uuid' in reference) {
+      const found = await this.findVersion(ctx, reference.uuid);
+      if (!found) throw unprocessable(`${(field as { uuid: string }).uuid}: meshBuildingBlockDefinitionVersion "${reference.uuid}" does not exist`);
+      return found;
+    }
+    const fields = field as { definition: string; number: string };
+    const definition = await this.resolve(ctx, reference.definitionUuid, fields.definition);
+    const version = await this.inner.findVersionByNumber(definition.uuid, reference.versionNumber);
+    if (!version || !AuthorizedDefinitionService.seesVersion(ctx.principal, definition, version)) {
+      throw unprocessable(`${fields.number}: meshBuildingBlockDefinition "${reference.definitionUuid}" has no version ${reference.versionNumber}`);
+    }
+    return { definition, version };
+  }
+
+  list(ctx: RequestContext, query: DefinitionListQuery, page: PageRequest): Promise<Page<Definition>> {
+    const { principal } = ctx;
     const { workspace, includeAllPublished } = query;
     let filter: DefinitionFilter;
     if (isAdminFor(principal, 'BUILDINGBLOCKDEFINITION', 'LIST')) filter = { ...(workspace ? { ownedBy: workspace } : {}), ...(workspace && includeAllPublished ? { released: 'also' as const } : {}) };
@@ -50,83 +88,94 @@ export class AuthorizedDefinitionService {
     return this.inner.list(filter, page);
   }
 
-  async create(principal: Principal, input: DefinitionInput): Promise<Definition> {
-    requireAllowed(principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', input.ownedByWorkspace);
-    return this.inner.create(input);
+  async create(ctx: RequestContext, input: DefinitionInput): Promise<Definition> {
+    requireAllowed(ctx.principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', input.ownedByWorkspace);
+    return this.inner.create(ctx, input);
   }
 
   /** The declarative import: the object names its uuid; create it, or update the existing one. */
-  async save(principal: Principal, input: DefinitionInput, uuid: string): Promise<{ definition: Definition; created: boolean }> {
+  async save(ctx: RequestContext, input: DefinitionInput, uuid: string): Promise<{ definition: Definition; created: boolean }> {
     const existing = await this.inner.find(uuid);
     if (!existing) {
-      requireAllowed(principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', input.ownedByWorkspace);
-      return { definition: await this.inner.create(input, uuid.toLowerCase()), created: true };
+      requireAllowed(ctx.principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', input.ownedByWorkspace);
+      return { definition: await this.inner.create(ctx, input, uuid.toLowerCase()), created: true };
     }
-    return { definition: await this.update(principal, existing.uuid, input), created: false };
+    return { definition: await this.update(ctx, existing.uuid, input), created: false };
+  }
+
+  async update(ctx: RequestContext, uuid: string, input: DefinitionInput, sentUuid?: string): Promise<Definition> {
+    const existing = await this.get(ctx, uuid);
+    if (sentUuid !== undefined && sentUuid.toLowerCase() !== existing.uuid) throw badRequest(`metadata.uuid: "${sentUuid}" does not match the definition ${uuid} of the path`);
+    requireAllowed(ctx.principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', existing.ownedByWorkspace);
+    return this.inner.update(ctx, existing, input);
+  }
+
+  async delete(ctx: RequestContext, uuid: string): Promise<void> {
+    const existing = await this.get(ctx, uuid);
+    requireAllowed(ctx.principal, 'BUILDINGBLOCKDEFINITION', 'DELETE', existing.ownedByWorkspace);
+    await this.inner.delete(ctx, existing);
+  }
+
+  /** The definition whose versions the caller asks for: 404 when invisible, 403 when not its owner. */
+  private async ownedDefinition(ctx: RequestContext, uuid: string, field?: string): Promise<Definition> {
+    const definition = field === undefined ? await this.get(ctx, uuid) : await this.resolve(ctx, uuid, field);
+    if (!AuthorizedDefinitionService.owns(ctx.principal, definition)) throw insufficientPermissions(`the versions of definition ${definition.uuid} are its workspace's`);
+    return definition;
+  }
+
+  async getVersion(ctx: RequestContext, uuid: string): Promise<DefinitionVersion> {
+    const found = await this.findVersion(ctx, uuid);
+    if (!found) throw notFound(`meshBuildingBlockDefinitionVersion ${uuid} not found`);
+    if (!AuthorizedDefinitionService.owns(ctx.principal, found.definition)) throw insufficientPermissions(`the versions of definition ${found.definition.uuid} are its workspace's`);
+    return found.version;
+  }
+
+  async listVersions(ctx: RequestContext, definitionUuid: string | undefined, page: PageRequest): Promise<Page<DefinitionVersion>> {
+    const { principal } = ctx;
+    if (definitionUuid !== undefined) {
+      const definition = await this.ownedDefinition(ctx, definitionUuid);
+      return this.inner.listVersions({ definitionUuid: definition.uuid }, page);
+    }
+    if (isAdminFor(principal, 'BUILDINGBLOCKDEFINITION', 'LIST')) return this.inner.listVersions({}, page);
+    if (principal.type !== 'apiKey') return emptyPage();
+    return this.inner.listVersions({ ownedBy: principal.workspace }, page);
+  }
+
+  /**
+   * What a version names, through the caller's view: its runner (which must also serve the
+   * definition's workspace) and the definitions it depends on.
+   */
+  private async references(ctx: RequestContext, definition: Definition, spec: VersionSpec): Promise<VersionReferences> {
+    for (const uuid of dependencyUuids(spec)) await this.resolve(ctx, uuid, 'spec.dependencyDefinitionRefs');
+    if (!spec.runnerRef) return {};
+    return { runner: await this.runners.resolveFor(ctx, spec.runnerRef.uuid, definition.ownedByWorkspace, 'spec.runnerRef.uuid') };
+  }
+
+  async createVersion(ctx: RequestContext, definitionUuid: string, spec: VersionSpec): Promise<DefinitionVersion> {
+    const definition = await this.ownedDefinition(ctx, definitionUuid, 'spec.buildingBlockDefinitionRef.uuid');
+    requireAllowed(ctx.principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', definition.ownedByWorkspace);
+    return this.inner.createVersion(ctx, definition, spec, await this.references(ctx, definition, spec));
+  }
+
+  async updateVersion(ctx: RequestContext, uuid: string, definitionUuid: string, spec: VersionSpec): Promise<DefinitionVersion> {
+    const existing = await this.getVersion(ctx, uuid);
+    if (definitionUuid !== existing.definitionUuid) throw badRequest('spec.buildingBlockDefinitionRef.uuid: a version cannot move to another definition');
+    requireAllowed(ctx.principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', existing.ownedByWorkspace);
+    const definition = (await this.inner.find(existing.definitionUuid))!;
+    return this.inner.updateVersion(ctx, existing, spec, await this.references(ctx, definition, spec));
   }
 
   /**
    * The declarative import of a version, identified by definition and version number: an existing one
    * is PUT; a new one is created as a draft and, when the object says RELEASED, released.
    */
-  async saveVersion(principal: Principal, spec: VersionSpec): Promise<{ version: DefinitionVersion; created: boolean }> {
-    const definition = await this.ownedDefinition(principal, spec.buildingBlockDefinitionRef.uuid.toLowerCase());
-    requireAllowed(principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', definition.ownedByWorkspace);
+  async saveVersion(ctx: RequestContext, definitionUuid: string, spec: VersionSpec): Promise<{ version: DefinitionVersion; created: boolean }> {
+    const definition = await this.ownedDefinition(ctx, definitionUuid, 'spec.buildingBlockDefinitionRef.uuid');
+    requireAllowed(ctx.principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', definition.ownedByWorkspace);
+    const references = await this.references(ctx, definition, spec);
     const existing = await this.inner.findVersionByNumber(definition.uuid, spec.versionNumber);
-    if (existing) return { version: await this.inner.updateVersion(existing, spec), created: false };
-    const draft = await this.inner.createVersion(definition, { ...spec, state: 'DRAFT' });
-    return { version: spec.state === 'RELEASED' ? await this.inner.updateVersion(draft, spec) : draft, created: true };
-  }
-
-  async update(principal: Principal, uuid: string, input: DefinitionInput, sentUuid?: string): Promise<Definition> {
-    if (sentUuid !== undefined && sentUuid.toLowerCase() !== uuid.toLowerCase()) throw badRequest(`metadata.uuid: "${sentUuid}" does not match the definition ${uuid} of the path`);
-    const existing = await this.get(principal, uuid);
-    requireAllowed(principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', existing.ownedByWorkspace);
-    return this.inner.update(existing, input);
-  }
-
-  async delete(principal: Principal, uuid: string): Promise<void> {
-    const existing = await this.get(principal, uuid);
-    requireAllowed(principal, 'BUILDINGBLOCKDEFINITION', 'DELETE', existing.ownedByWorkspace);
-    await this.inner.delete(existing);
-  }
-
-  /** The definition whose versions the caller asks for: 404 when invisible, 403 when not its owner. */
-  private async ownedDefinition(principal: Principal, uuid: string): Promise<Definition> {
-    const definition = await this.get(principal, uuid);
-    if (!this.owns(principal, definition)) throw forbidden(`you don't have sufficient permissions: the versions of definition ${uuid} are its workspace's`);
-    return definition;
-  }
-
-  async getVersion(principal: Principal, uuid: string): Promise<DefinitionVersion> {
-    const version = await this.inner.getVersion(uuid);
-    if (!this.owns(principal, version)) {
-      const definition = await this.inner.get(version.definitionUuid);
-      if (!this.visible(principal, definition)) throw notFound(`meshBuildingBlockDefinitionVersion ${uuid} not found`);
-      throw forbidden(`you don't have sufficient permissions: the versions of definition ${definition.uuid} are its workspace's`);
-    }
-    return version;
-  }
-
-  async listVersions(principal: Principal, definitionUuid: string | undefined, page: PageRequest) {
-    if (definitionUuid !== undefined) {
-      await this.ownedDefinition(principal, definitionUuid);
-      return this.inner.listVersions({ definitionUuid: definitionUuid.toLowerCase() }, page);
-    }
-    if (isAdminFor(principal, 'BUILDINGBLOCKDEFINITION', 'LIST')) return this.inner.listVersions({}, page);
-    if (principal.type !== 'apiKey') return { items: [], total: 0 };
-    return this.inner.listVersions({ ownedBy: principal.workspace }, page);
-  }
-
-  async createVersion(principal: Principal, spec: VersionSpec): Promise<DefinitionVersion> {
-    const definition = await this.ownedDefinition(principal, spec.buildingBlockDefinitionRef.uuid.toLowerCase());
-    requireAllowed(principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', definition.ownedByWorkspace);
-    return this.inner.createVersion(definition, spec);
-  }
-
-  async updateVersion(principal: Principal, uuid: string, spec: VersionSpec): Promise<DefinitionVersion> {
-    const existing = await this.getVersion(principal, uuid);
-    requireAllowed(principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', existing.ownedByWorkspace);
-    return this.inner.updateVersion(existing, spec);
+    if (existing) return { version: await this.inner.updateVersion(ctx, existing, spec, references), created: false };
+    const draft = await this.inner.createVersion(ctx, definition, { ...spec, state: 'DRAFT' }, references);
+    return { version: spec.state === 'RELEASED' ? await this.inner.updateVersion(ctx, draft, spec, references) : draft, created: true };
   }
 }

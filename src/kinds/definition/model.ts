@@ -1,8 +1,7 @@
 import type { SentObject } from '../document.js';
-import type { TargetType, VersionState } from './enums.js';
-import type { VersionSpec } from './wire/version-schema.js';
+import type { DeletionMode, ImplementationType, InputAssignmentType, OutputType, TargetType, ValueType, VersionState } from './enums.js';
 
-/** The internal building block definition (spec §2.6); its versions are loaded with it. */
+/** The internal building block definition (spec §2.6); its versions' summaries are loaded with it. */
 export interface Definition {
   uuid: string;
   ownedByWorkspace: string;
@@ -30,7 +29,59 @@ export interface DefinitionInput {
   document: SentObject;
 }
 
-/** The internal definition version: its spec as stored (sealed secrets, derived manual outputs). */
+/** An input of a version (COMPAT §8). Fields the service does not interpret are kept and echoed. */
+export interface VersionInput {
+  displayName: string;
+  type: ValueType;
+  assignmentType: InputAssignmentType;
+  isEnvironment?: boolean;
+  isSensitive?: boolean;
+  updateableByConsumer?: boolean;
+  displayOrder?: number;
+  /** A static value, `<definitionUuid>.<output>` of a parent, or a secret; sealed when sensitive. */
+  argument?: unknown;
+  defaultValue?: unknown;
+  selectableValues?: string[];
+  description?: string;
+  valueValidationRegex?: string;
+  validationRegexErrorMessage?: string;
+}
+
+export interface VersionOutput {
+  displayName?: string;
+  type?: OutputType;
+  assignmentType?: string;
+  displayOrder?: number;
+}
+
+/** How a version is carried out: the type and its sub-object (`implementation.<type>`), secrets sealed. */
+export type Implementation = { type: ImplementationType } & Record<string, unknown>;
+
+/**
+ * The content of a definition version, as the service keeps it: the fields it interprets, typed, and
+ * those it does not (`[field]: unknown`), echoed as sent. Secrets are sealed, a manual version's
+ * outputs derived.
+ */
+export interface VersionSpec {
+  versionNumber: number;
+  state: VersionState;
+  onlyApplyOncePerTenant?: boolean;
+  deletionMode?: DeletionMode;
+  runnerRef?: { uuid: string; kind?: string };
+  dependencyDefinitionRefs?: { uuid: string; kind?: string }[];
+  /** The alias some clients send for `dependencyDefinitionRefs`; echoed in the form sent. */
+  dependencyDefinitionUuids?: string[];
+  /** Workspace permission codes a run of the version gets. */
+  permissions?: string[];
+  /** Consumers may read their blocks' runs (user messages and statuses only). */
+  runTransparency?: boolean;
+  implementation: Implementation;
+  inputs: Record<string, VersionInput>;
+  outputs: Record<string, VersionOutput>;
+  [field: string]: unknown;
+}
+
+/** The internal definition version. */
 export interface DefinitionVersion {
   uuid: string;
   definitionUuid: string;
@@ -42,7 +93,7 @@ export interface DefinitionVersion {
 /** Spec 2.6: `latestVersion` includes a draft, `latestReleasedVersion` does not (0 when none). */
 export function versionStatus(versions: readonly VersionSummary[]) {
   const latest = versions.at(-1);
-  const released = versions.filter((version) => version.state === 'RELEASED').at(-1);
+  const released = latestReleased(versions);
   return {
     latestVersion: latest?.versionNumber ?? 0,
     latestReleasedVersion: released?.versionNumber ?? 0,
@@ -50,3 +101,25 @@ export function versionStatus(versions: readonly VersionSummary[]) {
     latestReleasedVersionUuid: released?.uuid ?? null,
   };
 }
+
+/** The latest released version: the one the marketplace offers and blocks move to. */
+export function latestReleased(versions: readonly VersionSummary[]): VersionSummary | undefined {
+  return versions.filter((version) => version.state === 'RELEASED').at(-1);
+}
+
+/** The definitions a version depends on (`dependencyDefinitionRefs`, or the alias `dependencyDefinitionUuids`), lower case. */
+export function dependencyUuids(spec: Pick<VersionSpec, 'dependencyDefinitionRefs' | 'dependencyDefinitionUuids'>): string[] {
+  return [...new Set([...(spec.dependencyDefinitionRefs ?? []).map((ref) => ref.uuid), ...(spec.dependencyDefinitionUuids ?? [])].map((uuid) => uuid.toLowerCase()))];
+}
+
+/**
+ * The spec with what an absent field means filled in (COMPAT §8: inputs always carry `defaultValue`,
+ * null when none). Two specs with the same filled form (secrets compared by hash) are the same content.
+ */
+export function withDefaults(spec: VersionSpec): Record<string, unknown> {
+  const inputs = Object.fromEntries(Object.entries(spec.inputs).map(([key, input]) => [key, { ...input, defaultValue: input.defaultValue ?? null }]));
+  return { deletionMode: 'DELETE', onlyApplyOncePerTenant: false, runnerRef: null, dependencyDefinitionRefs: [], permissions: [], ...spec, inputs };
+}
+
+/** In the marketplace: a definition with a released version is offered to every workspace. */
+export const isPublished = (definition: Pick<Definition, 'versions'>) => latestReleased(definition.versions) !== undefined;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ApiError } from '../../errors.js';
-import { parseDefinitionQuery, parseVersionQuery } from './parse-definition-query.js';
+import type { ApiError } from '../../lib/errors.js';
+import { parseDefinitionQuery, parseVersionQuery } from './query.js';
 
 describe('parseDefinitionQuery', () => {
   it('reads the workspace from the spec parameter or its alias, and the marketplace switch', () => {

@@ -1,7 +1,12 @@
-import { badRequest } from '../../errors.js';
-import { filterValue, type Query } from '../../http/resource-routes.js';
-import { isUuid } from '../../http/validation.js';
-import type { DefinitionListQuery } from './authorized-service.js';
+import { badRequest } from '../../lib/errors.js';
+import { filterValue, type Query } from '../../lib/query.js';
+import { canonicalUuid } from '../../lib/validation.js';
+
+export interface DefinitionListQuery {
+  workspace?: string;
+  /** TF's `includeAllPublished=true`: the workspace's definitions and the whole marketplace. */
+  includeAllPublished?: boolean;
+}
 
 /** Definition list filters: `workspaceIdentifier` (spec), TF's alias `ownedByWorkspace` and `includeAllPublished=true`. */
 export function parseDefinitionQuery(query: Query): DefinitionListQuery {
@@ -13,8 +18,9 @@ export function parseDefinitionQuery(query: Query): DefinitionListQuery {
 
 /** Version list filter: `buildingBlockDefinitionUuid` (a uuid, else 400). */
 export function parseVersionQuery(query: Query): { definitionUuid?: string } {
-  const uuid = filterValue(query, 'buildingBlockDefinitionUuid');
-  if (uuid === undefined) return {};
-  if (!isUuid(uuid)) throw badRequest(`buildingBlockDefinitionUuid: must be a uuid, got "${uuid}"`);
+  const value = filterValue(query, 'buildingBlockDefinitionUuid');
+  if (value === undefined) return {};
+  const uuid = canonicalUuid(value);
+  if (!uuid) throw badRequest(`buildingBlockDefinitionUuid: must be a uuid, got "${value}"`);
   return { definitionUuid: uuid };
 }

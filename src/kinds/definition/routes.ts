@@ -1,39 +1,44 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../http/app.js';
-import { registerResourceRoutes, versionOf } from '../../http/resource-routes.js';
+import { versionOf, type Operation } from '../operation.js';
+import { PATHS } from '../paths.js';
+import { resourceOperations } from '../resource.js';
+import type { AuthorizedDefinitionService } from './authorized-service.js';
 import type { Definition, DefinitionVersion } from './model.js';
-import { parseDefinitionQuery, parseVersionQuery } from './parse-definition-query.js';
-import { decodeDefinition, DEFINITION_VERSIONS, DEFINITIONS_PATH, encodeDefinition } from './wire/definition-v1-preview.js';
-import { decodeVersion, DEFINITION_VERSION_VERSIONS, DEFINITION_VERSIONS_PATH, encodeVersion } from './wire/version-v1-preview.js';
+import { parseDefinitionQuery, parseVersionQuery } from './query.js';
+import { DEFINITION_CODECS, VERSION_CODECS } from './wire/index.js';
 
-export async function definitionRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const definitions = context.services.definitions;
-
-  registerResourceRoutes<Definition>(app, context, {
-    path: DEFINITIONS_PATH,
-    versions: DEFINITION_VERSIONS,
-    embedded: 'meshBuildingBlockDefinitions',
-    resource: 'BUILDINGBLOCKDEFINITION',
-    encode: (definition, request) => encodeDefinition(definition, versionOf(request), context.baseUrl()),
-    get: (request, uuid) => definitions.get(request.principal, uuid),
-    list: (request, query, page) => definitions.list(request.principal, parseDefinitionQuery(query), page),
-    create: (request, body) => definitions.create(request.principal, decodeDefinition(body).input),
-    update: (request, uuid, body) => {
-      const { input, uuid: sentUuid } = decodeDefinition(body);
-      return definitions.update(request.principal, uuid, input, sentUuid);
-    },
-    remove: { status: 202, run: (request, uuid) => definitions.delete(request.principal, uuid) },
-  });
-
-  registerResourceRoutes<DefinitionVersion>(app, context, {
-    path: DEFINITION_VERSIONS_PATH,
-    versions: DEFINITION_VERSION_VERSIONS,
-    embedded: 'meshBuildingBlockDefinitionVersions',
-    resource: 'BUILDINGBLOCKDEFINITION',
-    encode: (version, request) => encodeVersion(version, versionOf(request), context.baseUrl()),
-    get: (request, uuid) => definitions.getVersion(request.principal, uuid),
-    list: (request, query, page) => definitions.listVersions(request.principal, parseVersionQuery(query).definitionUuid, page),
-    create: (request, body) => definitions.createVersion(request.principal, decodeVersion(body)),
-    update: (request, uuid, body) => definitions.updateVersion(request.principal, uuid, decodeVersion(body)),
-  });
+export function definitionOperations(definitions: AuthorizedDefinitionService): Operation[] {
+  return [
+    ...resourceOperations<Definition>({
+      path: PATHS.definitions,
+      versions: DEFINITION_CODECS.media,
+      embedded: 'meshBuildingBlockDefinitions',
+      resource: 'BUILDINGBLOCKDEFINITION',
+      encode: (definition, call) => DEFINITION_CODECS.of(versionOf(call)).encode(definition, call),
+      get: (call, uuid) => definitions.get(call.ctx, uuid),
+      list: (call, page) => definitions.list(call.ctx, parseDefinitionQuery(call.query), page),
+      create: (call) => definitions.create(call.ctx, DEFINITION_CODECS.of(call.consumes?.version).decode(call.body).input),
+      update: (call, uuid) => {
+        const { input, uuid: sentUuid } = DEFINITION_CODECS.of(call.consumes?.version).decode(call.body);
+        return definitions.update(call.ctx, uuid, input, sentUuid);
+      },
+      remove: { status: 202, run: (call, uuid) => definitions.delete(call.ctx, uuid) },
+    }),
+    ...resourceOperations<DefinitionVersion>({
+      path: PATHS.definitionVersions,
+      versions: VERSION_CODECS.media,
+      embedded: 'meshBuildingBlockDefinitionVersions',
+      resource: 'BUILDINGBLOCKDEFINITION',
+      encode: (version, call) => VERSION_CODECS.of(versionOf(call)).encode(version, call),
+      get: (call, uuid) => definitions.getVersion(call.ctx, uuid),
+      list: (call, page) => definitions.listVersions(call.ctx, parseVersionQuery(call.query).definitionUuid, page),
+      create: (call) => {
+        const { definitionUuid, spec } = VERSION_CODECS.of(call.consumes?.version).decode(call.body);
+        return definitions.createVersion(call.ctx, definitionUuid, spec);
+      },
+      update: (call, uuid) => {
+        const { definitionUuid, spec } = VERSION_CODECS.of(call.consumes?.version).decode(call.body);
+        return definitions.updateVersion(call.ctx, uuid, definitionUuid, spec);
+      },
+    }),
+  ];
 }

@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import type { RequestContext } from '../../auth/context.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import { sealSecrets } from '../../crypto/secret-values.js';
-import { badRequest, conflict, notFound, unprocessable } from '../../errors.js';
-import type { PageRequest } from '../../http/paging.js';
-import { isUuid } from '../../http/validation.js';
+import { hideSecrets, sealSecrets } from '../../crypto/secret-values.js';
+import { badRequest, conflict, unprocessable } from '../../lib/errors.js';
+import type { PageRequest } from '../../lib/paging.js';
+import { canonicalUuid } from '../../lib/validation.js';
 import { isUniqueViolation } from '../../store/database.js';
-import type { RunnerStore } from '../runner/store.js';
+import { inTransaction, type Db } from '../../store/transaction.js';
+import type { Runner } from '../runner/model.js';
 import type { WorkspaceService } from '../workspace/service.js';
-import { IMPLEMENTATIONS, type ImplementationType } from './enums.js';
-import type { Definition, DefinitionInput, DefinitionVersion } from './model.js';
-import type { DefinitionFilter, DefinitionStore } from './store.js';
-import { checkVersionSpec, dependencyUuids } from './version-rules.js';
-import type { VersionSpec } from './wire/version-schema.js';
-import { versionView } from './wire/version-v1-preview.js';
+import { IMPLEMENTATIONS } from './enums.js';
+import { withDefaults, type Definition, type DefinitionInput, type DefinitionVersion, type VersionSpec } from './model.js';
+import { DefinitionStore, type DefinitionFilter } from './store.js';
+import { checkVersionSpec } from './version-rules.js';
 
 /** JSON with sorted keys: two specs are the same when these are equal. */
 function canonical(value: unknown): string {
@@ -26,21 +26,33 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Two version specs hold the same content: equal with defaults filled in, secrets compared by hash. */
+const sameContent = (a: VersionSpec, b: VersionSpec) => canonical(hideSecrets(withDefaults(a))) === canonical(hideSecrets(withDefaults(b)));
+
+/** What a version spec names, resolved through the caller's view by the authorized service. */
+export interface VersionReferences {
+  /** The runner of `spec.runnerRef`, when one is named. */
+  runner?: Runner;
+}
+
 /**
  * Definitions and their versions (spec §2.6, §3.3, COMPAT §8), without any notion of who asks.
  * State rules: version 1 is created as a draft with the definition; at most one draft exists; a new
  * draft is latest + 1; a released version never changes.
  */
 export class DefinitionService {
+  private readonly store: DefinitionStore;
+
   constructor(
-    private readonly store: DefinitionStore,
+    private readonly db: Db,
     private readonly workspaces: WorkspaceService,
-    private readonly runners: RunnerStore,
     private readonly secrets: SecretBox,
-  ) {}
+  ) {
+    this.store = new DefinitionStore(db);
+  }
 
   /** `uuid` is chosen by the service, except in the declarative import (which names it for idempotence). */
-  async create(input: DefinitionInput, uuid: string = randomUUID()): Promise<Definition> {
+  async create(_ctx: RequestContext, input: DefinitionInput, uuid: string = randomUUID()): Promise<Definition> {
     await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
     const definition = { ...input, uuid, createdOn: new Date().toISOString() };
     const first: DefinitionVersion = {
@@ -48,18 +60,11 @@ export class DefinitionService {
       definitionUuid: definition.uuid,
       ownedByWorkspace: input.ownedByWorkspace,
       createdOn: definition.createdOn,
-      spec: {
-        buildingBlockDefinitionRef: { uuid: definition.uuid, kind: 'meshBuildingBlockDefinition' },
-        versionNumber: 1,
-        state: 'DRAFT',
-        deletionMode: 'DELETE',
-        implementation: { type: 'manual' },
-        inputs: {},
-        outputs: {},
-      },
+      spec: { versionNumber: 1, state: 'DRAFT', deletionMode: 'DELETE', implementation: { type: 'manual' }, inputs: {}, outputs: {} },
     };
     try {
-      await this.store.transaction(async (store) => {
+      await inTransaction(this.db, async (trx) => {
+        const store = new DefinitionStore(trx);
         await store.insertDefinition(definition);
         await store.insertVersion(first);
       });
@@ -71,24 +76,24 @@ export class DefinitionService {
   }
 
   async find(uuid: string): Promise<Definition | undefined> {
-    return isUuid(uuid) ? this.store.findDefinition(uuid.toLowerCase()) : undefined;
+    const id = canonicalUuid(uuid);
+    return id ? this.store.findDefinition(id) : undefined;
+  }
+
+  async findVersion(uuid: string): Promise<DefinitionVersion | undefined> {
+    const id = canonicalUuid(uuid);
+    return id ? this.store.findVersion(id) : undefined;
   }
 
   findVersionByNumber(definitionUuid: string, versionNumber: number): Promise<DefinitionVersion | undefined> {
     return this.store.findVersionByNumber(definitionUuid, versionNumber);
   }
 
-  async get(uuid: string): Promise<Definition> {
-    const definition = isUuid(uuid) ? await this.store.findDefinition(uuid) : undefined;
-    if (!definition) throw notFound(`meshBuildingBlockDefinition ${uuid} not found`);
-    return definition;
-  }
-
   list(filter: DefinitionFilter, page: PageRequest) {
     return this.store.listDefinitions(filter, page);
   }
 
-  async update(existing: Definition, input: DefinitionInput): Promise<Definition> {
+  async update(_ctx: RequestContext, existing: Definition, input: DefinitionInput): Promise<Definition> {
     if (input.ownedByWorkspace !== existing.ownedByWorkspace) throw badRequest(`metadata.ownedByWorkspace: a definition cannot move to another workspace (is "${existing.ownedByWorkspace}")`);
     const definition = { ...existing, displayName: input.displayName, targetType: input.targetType, document: input.document };
     await this.store.updateDefinition(definition);
@@ -96,62 +101,44 @@ export class DefinitionService {
   }
 
   /** 202: the definition goes with its versions; 409 while building blocks use it. */
-  async delete(definition: Definition): Promise<void> {
+  async delete(_ctx: RequestContext, definition: Definition): Promise<void> {
     const dependents = await this.store.dependents(definition.uuid);
     if (dependents.length > 0) throw conflict(`meshBuildingBlockDefinition ${definition.uuid} is still used by ${dependents.join(', ')}`);
-    await this.store.transaction((store) => store.deleteDefinition(definition.uuid));
+    await inTransaction(this.db, (trx) => new DefinitionStore(trx).deleteDefinition(definition.uuid));
   }
 
-  async getVersion(uuid: string): Promise<DefinitionVersion> {
-    const version = isUuid(uuid) ? await this.store.findVersion(uuid) : undefined;
-    if (!version) throw notFound(`meshBuildingBlockDefinitionVersion ${uuid} not found`);
-    return version;
-  }
-
-  listVersions(filter: { definitionUuid?: string; ownedBy?: string; releasedOnly?: boolean }, page: PageRequest) {
+  listVersions(filter: { definitionUuid?: string; ownedBy?: string }, page: PageRequest) {
     return this.store.listVersions(filter, page);
   }
 
-  /** The rules needing the database: the runner exists and runs this implementation, dependencies exist. */
-  private async checkReferences(spec: VersionSpec, owner: string): Promise<void> {
-    if (spec.runnerRef) {
-      const runner = await this.runners.find(spec.runnerRef.uuid.toLowerCase());
-      // A private runner of another workspace is as good as unknown to this one.
-      if (!runner || (runner.restriction !== 'PUBLIC' && runner.ownedByWorkspace !== owner)) throw unprocessable(`spec.runnerRef.uuid: meshBuildingBlockRunner "${spec.runnerRef.uuid}" does not exist`);
-      const runnerType = runner.implementationType;
-      const needed = IMPLEMENTATIONS[spec.implementation.type as ImplementationType].runnerType;
-      if (runnerType !== needed && runnerType !== 'ALL') throw unprocessable(`spec.runnerRef: runner ${spec.runnerRef.uuid} runs ${runnerType}, this version needs ${needed}`);
-    }
-    for (const uuid of dependencyUuids(spec)) {
-      if (!(await this.store.findDefinition(uuid.toLowerCase()))) throw unprocessable(`spec.dependencyDefinitionRefs: meshBuildingBlockDefinition "${uuid}" does not exist`);
-    }
-  }
-
-  /** Validates, checks references and seals secrets (`{hash}` keeps the one of `previous`). */
-  private async prepare(spec: VersionSpec, previous: VersionSpec | undefined, owner: string): Promise<VersionSpec> {
+  /** Validates, checks the named runner runs this implementation, and seals secrets (`{hash}` keeps those of `previous`). */
+  private prepare(spec: VersionSpec, previous: VersionSpec | undefined, references: VersionReferences): VersionSpec {
     const checked = checkVersionSpec(spec);
-    await this.checkReferences(checked, owner);
+    if (references.runner) {
+      const runnerType = references.runner.implementationType;
+      const needed = IMPLEMENTATIONS[checked.implementation.type].runnerType;
+      if (runnerType !== needed && runnerType !== 'ALL') throw unprocessable(`spec.runnerRef: runner ${references.runner.uuid} runs ${runnerType}, this version needs ${needed}`);
+    }
     return sealSecrets(checked, previous, this.secrets, 'spec') as VersionSpec;
   }
 
   /** A new draft: `versionNumber` latest + 1; secrets may be kept by hash from the latest version. */
-  async createVersion(definition: Definition, spec: VersionSpec): Promise<DefinitionVersion> {
-    if (spec.buildingBlockDefinitionRef.uuid.toLowerCase() !== definition.uuid) throw badRequest('spec.buildingBlockDefinitionRef.uuid: names another definition');
+  async createVersion(_ctx: RequestContext, definition: Definition, spec: VersionSpec, references: VersionReferences): Promise<DefinitionVersion> {
     if (spec.state !== 'DRAFT') throw badRequest('spec.state: a new version starts as DRAFT; release it with PUT');
     if (definition.versions.some((v) => v.state === 'DRAFT')) throw conflict(`meshBuildingBlockDefinition ${definition.uuid} already has a draft version; edit or release it`);
     const latest = definition.versions.at(-1);
     const expected = (latest?.versionNumber ?? 0) + 1;
     if (spec.versionNumber !== expected) throw badRequest(`spec.versionNumber: the next version of this definition is ${expected}`);
-    const previous = latest ? (await this.getVersion(latest.uuid)).spec : undefined;
+    const previous = latest ? (await this.store.findVersion(latest.uuid))?.spec : undefined;
     const version: DefinitionVersion = {
       uuid: randomUUID(),
       definitionUuid: definition.uuid,
       ownedByWorkspace: definition.ownedByWorkspace,
       createdOn: new Date().toISOString(),
-      spec: await this.prepare(spec, previous, definition.ownedByWorkspace),
+      spec: this.prepare(spec, previous, references),
     };
     try {
-      await this.store.transaction((store) => store.insertVersion(version));
+      await inTransaction(this.db, (trx) => new DefinitionStore(trx).insertVersion(version));
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshBuildingBlockDefinition ${definition.uuid} already has a draft or a version ${spec.versionNumber}`);
       throw error;
@@ -163,16 +150,15 @@ export class DefinitionService {
    * PUT: replaces a draft (and releases it with `state: RELEASED`). A released version is immutable:
    * the same content again is answered as it is (idempotent), any change is 409.
    */
-  async updateVersion(existing: DefinitionVersion, spec: VersionSpec): Promise<DefinitionVersion> {
-    if (spec.buildingBlockDefinitionRef.uuid.toLowerCase() !== existing.definitionUuid) throw badRequest('spec.buildingBlockDefinitionRef.uuid: a version cannot move to another definition');
+  async updateVersion(_ctx: RequestContext, existing: DefinitionVersion, spec: VersionSpec, references: VersionReferences): Promise<DefinitionVersion> {
     if (spec.versionNumber !== existing.spec.versionNumber) throw badRequest(`spec.versionNumber: this is version ${existing.spec.versionNumber}`);
-    const prepared = await this.prepare(spec, existing.spec, existing.ownedByWorkspace);
+    const prepared = this.prepare(spec, existing.spec, references);
     if (existing.spec.state === 'RELEASED') {
-      if (canonical(versionView(prepared)) === canonical(versionView(existing.spec))) return existing;
+      if (sameContent(prepared, existing.spec)) return existing;
       throw conflict(`version ${existing.spec.versionNumber} of meshBuildingBlockDefinition ${existing.definitionUuid} is released and cannot change; create a new draft`);
     }
     const version = { ...existing, spec: prepared };
-    await this.store.transaction((store) => store.updateVersion(version));
+    await inTransaction(this.db, (trx) => new DefinitionStore(trx).updateVersion(version));
     return version;
   }
 }

@@ -1,15 +1,11 @@
-import type { Kysely } from 'kysely';
-import type { PageRequest } from '../../http/paging.js';
-import { findDependents, type Dependent } from '../../store/dependents.js';
+import type { Page, PageRequest } from '../../lib/paging.js';
+import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
-import type { DefinitionTable, Tables } from '../../store/schema.js';
+import type { DefinitionTable } from '../../store/schema.js';
+import type { Db } from '../../store/transaction.js';
 import { parseDocument, serializeDocument } from '../document.js';
 import type { TargetType, VersionState } from './enums.js';
-import type { Definition, DefinitionVersion, VersionSummary } from './model.js';
-import type { VersionSpec } from './wire/version-schema.js';
-
-/** What keeps a definition from being deleted (building blocks add themselves here). */
-export const DEFINITION_DEPENDENTS: Dependent[] = [{ kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['definition_uuid'] }];
+import type { Definition, DefinitionVersion, VersionSpec, VersionSummary } from './model.js';
 
 export interface DefinitionFilter {
   ownedBy?: string;
@@ -19,11 +15,7 @@ export interface DefinitionFilter {
 
 /** Definitions and their versions: one aggregate, one store (a version never exists without its definition). */
 export class DefinitionStore {
-  constructor(private readonly db: Kysely<Tables>) {}
-
-  transaction<T>(work: (store: DefinitionStore) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new DefinitionStore(trx as unknown as Kysely<Tables>)));
-  }
+  constructor(private readonly db: Db) {}
 
   private async withVersions(rows: DefinitionTable[]): Promise<Definition[]> {
     if (rows.length === 0) return [];
@@ -81,7 +73,7 @@ export class DefinitionStore {
     return row ? (await this.withVersions([row]))[0] : undefined;
   }
 
-  async listDefinitions(filter: DefinitionFilter, page: PageRequest): Promise<{ items: Definition[]; total: number }> {
+  async listDefinitions(filter: DefinitionFilter, page: PageRequest): Promise<Page<Definition>> {
     let query = this.db.selectFrom('definitions');
     const { ownedBy, released } = filter;
     if (ownedBy !== undefined && released === 'also') query = query.where((eb) => eb.or([eb('owned_by_workspace', '=', ownedBy), eb('latest_released_version', '>', 0)]));
@@ -93,8 +85,14 @@ export class DefinitionStore {
     return { items: await this.withVersions(rows), total };
   }
 
+  /** Building blocks of a definition keep it from being deleted. */
   dependents(uuid: string): Promise<string[]> {
-    return findDependents(this.db, DEFINITION_DEPENDENTS, [uuid]);
+    return findDependents(this.db, 'definition', [uuid]);
+  }
+
+  /** The definition's block count moves with every block insert and delete (the block's unit of work). */
+  async countUsage(uuid: string, by: number): Promise<void> {
+    await this.db.updateTable('definitions').set((eb) => ({ usage_count: eb('usage_count', '+', by) })).where('uuid', '=', uuid).execute();
   }
 
   async deleteDefinition(uuid: string): Promise<void> {
@@ -110,7 +108,7 @@ export class DefinitionStore {
         definition_uuid: version.definitionUuid,
         version_number: version.spec.versionNumber,
         state: version.spec.state,
-        runner_uuid: version.spec.runnerRef?.uuid ?? null,
+        runner_uuid: version.spec.runnerRef?.uuid.toLowerCase() ?? null,
         document: JSON.stringify(version.spec),
         created_on: version.createdOn,
       })
@@ -121,7 +119,7 @@ export class DefinitionStore {
   async updateVersion(version: DefinitionVersion): Promise<void> {
     await this.db
       .updateTable('definition_versions')
-      .set({ state: version.spec.state, runner_uuid: version.spec.runnerRef?.uuid ?? null, document: JSON.stringify(version.spec) })
+      .set({ state: version.spec.state, runner_uuid: version.spec.runnerRef?.uuid.toLowerCase() ?? null, document: JSON.stringify(version.spec) })
       .where('uuid', '=', version.uuid)
       .execute();
     await this.refreshLatest(version.definitionUuid);
@@ -162,11 +160,10 @@ export class DefinitionStore {
     return row ? toVersion(row) : undefined;
   }
 
-  async listVersions(filter: { definitionUuid?: string; ownedBy?: string; releasedOnly?: boolean }, page: PageRequest): Promise<{ items: DefinitionVersion[]; total: number }> {
+  async listVersions(filter: { definitionUuid?: string; ownedBy?: string }, page: PageRequest): Promise<Page<DefinitionVersion>> {
     let query = this.db.selectFrom('definition_versions').innerJoin('definitions', 'definitions.uuid', 'definition_versions.definition_uuid');
     if (filter.definitionUuid !== undefined) query = query.where('definition_versions.definition_uuid', '=', filter.definitionUuid);
     if (filter.ownedBy !== undefined) query = query.where('definitions.owned_by_workspace', '=', filter.ownedBy);
-    if (filter.releasedOnly) query = query.where('definition_versions.state', '=', 'RELEASED');
     const { rows, total } = await fetchPage(
       query,
       (q) =>
@@ -181,10 +178,8 @@ export class DefinitionStore {
 
 }
 
-const toVersion = (row: { uuid: string; definition_uuid: string; document: string; created_on: string; owned_by_workspace: string }): DefinitionVersion => ({
-  uuid: row.uuid,
-  definitionUuid: row.definition_uuid,
-  ownedByWorkspace: row.owned_by_workspace,
-  createdOn: row.created_on,
-  spec: JSON.parse(row.document) as VersionSpec,
-});
+function toVersion(row: { uuid: string; definition_uuid: string; document: string; created_on: string; owned_by_workspace: string }): DefinitionVersion {
+  // Versions stored before the internal model carry the wire's definition reference: the column says it.
+  const { buildingBlockDefinitionRef: _ref, ...spec } = JSON.parse(row.document) as VersionSpec;
+  return { uuid: row.uuid, definitionUuid: row.definition_uuid, ownedByWorkspace: row.owned_by_workspace, createdOn: row.created_on, spec };
+}

@@ -1,4 +1,6 @@
+import { secretInput } from '../../crypto/secret-values.js';
 import type { ValueType } from './enums.js';
+import type { VersionInput } from './model.js';
 
 const DATA_URL = /^data:[\w.+-]+\/[\w.+-]+(;[\w-]+=[\w.-]+)*;base64,[A-Za-z0-9+/]*={0,2}$/;
 
@@ -27,4 +29,15 @@ export function valueProblem(type: ValueType, value: unknown, selectableValues?:
       if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) return 'must be a list of strings';
       return selectableValues && value.some((item) => !selectableValues.includes(item as string)) ? `must hold only selectable values (${selectableValues.join(', ')})` : undefined;
   }
+}
+
+/**
+ * What is wrong with a value given for an input (an argument, a default, a block's value), or
+ * undefined. A sensitive input's value is a secret: its plaintext (bare, or in `{"plaintext": …}`)
+ * must be of the input's type like any value; a kept secret (`{"hash": …}`) was checked when set.
+ */
+export function inputValueProblem(input: Pick<VersionInput, 'type' | 'isSensitive' | 'selectableValues'>, value: unknown): string | undefined {
+  const secret = input.isSensitive ? secretInput(value) : undefined;
+  if (secret && 'hash' in secret) return undefined;
+  return valueProblem(input.type, secret ? secret.plaintext : value, input.selectableValues);
 }

@@ -1,28 +1,15 @@
 import { PERMISSION_CODES, isAdminCode } from '../../auth/permissions.js';
-import { badRequest } from '../../errors.js';
-import { compileDecoder } from '../../http/validation.js';
-import { ARGUMENT_ASSIGNMENT_TYPES, IMPLEMENTATIONS, SELECT_VALUE_TYPES, SENSITIVE_VALUE_TYPES, SUPPLIED_ASSIGNMENT_TYPES, type ImplementationType, type OutputType, type ValueType } from './enums.js';
-import { valueProblem } from './value-types.js';
-import { IMPLEMENTATION_SCHEMAS, type VersionInput, type VersionOutput, type VersionSpec } from './wire/version-schema.js';
+import { secretInput } from '../../crypto/secret-values.js';
+import { badRequest } from '../../lib/errors.js';
+import { patternProblem } from '../../lib/patterns.js';
+import { ARGUMENT_ASSIGNMENT_TYPES, IMPLEMENTATIONS, SELECT_VALUE_TYPES, SENSITIVE_VALUE_TYPES, SUPPLIED_ASSIGNMENT_TYPES, type OutputType, type ValueType } from './enums.js';
+import { dependencyUuids, type Implementation, type VersionInput, type VersionOutput, type VersionSpec } from './model.js';
+import { inputValueProblem } from './value-types.js';
 
-const implementationDecoders = Object.fromEntries(Object.entries(IMPLEMENTATION_SCHEMAS).map(([type, schema]) => [type, compileDecoder(schema)])) as Record<ImplementationType, (value: unknown, prefix?: string) => unknown>;
-
-const isSecretShape = (value: unknown) =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && (typeof (value as { plaintext?: unknown }).plaintext === 'string' || typeof (value as { hash?: unknown }).hash === 'string');
-
-/** The definitions a version depends on (`dependencyDefinitionRefs`, or the alias `dependencyDefinitionUuids`). */
-export function dependencyUuids(spec: Pick<VersionSpec, 'dependencyDefinitionRefs' | 'dependencyDefinitionUuids'>): string[] {
-  return [...new Set([...(spec.dependencyDefinitionRefs ?? []).map((ref) => ref.uuid), ...(spec.dependencyDefinitionUuids ?? [])])];
-}
-
-/** A value of an input (argument or default): the input's type, or a secret when it is sensitive. */
+/** A value of an input (argument or default): of the input's type, a secret when it is sensitive. */
 function checkValue(field: string, input: VersionInput, value: unknown): void {
-  if (input.isSensitive) {
-    if (typeof value === 'string' || isSecretShape(value)) return;
-    throw badRequest(`${field}: a sensitive value is a string, {"plaintext": …} or {"hash": …}`);
-  }
-  const problem = valueProblem(input.type as ValueType, value, input.selectableValues);
-  if (problem) throw badRequest(`${field}: ${problem} (the input is of type ${input.type})`);
+  const problem = inputValueProblem(input, value);
+  if (problem) throw badRequest(`${field}: ${problem} (the input is of type ${input.type}${input.isSensitive ? ', sensitive' : ''})`);
 }
 
 function checkInput(key: string, input: VersionInput, dependencies: readonly string[]): void {
@@ -35,20 +22,15 @@ function checkInput(key: string, input: VersionInput, dependencies: readonly str
     throw badRequest(`${field}.defaultValue: only USER_INPUT and PLATFORM_OPERATOR_MANUAL_INPUT inputs have a default (input "${key}" is ${assignment})`);
   }
   if (input.isSensitive) {
-    if (!SENSITIVE_VALUE_TYPES.includes(input.type as ValueType)) throw badRequest(`${field}.isSensitive: only STRING, CODE and FILE inputs can be sensitive (input "${key}" is ${input.type})`);
+    if (!SENSITIVE_VALUE_TYPES.includes(input.type)) throw badRequest(`${field}.isSensitive: only STRING, CODE and FILE inputs can be sensitive (input "${key}" is ${input.type})`);
     if (![...SUPPLIED_ASSIGNMENT_TYPES, 'STATIC'].includes(assignment)) throw badRequest(`${field}.isSensitive: only user, operator and STATIC inputs can be sensitive (input "${key}" is ${assignment})`);
   }
   if (input.type === 'FILE' && input.isEnvironment) throw badRequest(`${field}.isEnvironment: a FILE input cannot be an environment variable`);
-  const isSelect = SELECT_VALUE_TYPES.includes(input.type as ValueType);
+  const isSelect = SELECT_VALUE_TYPES.includes(input.type);
   if (isSelect && (input.selectableValues === undefined || input.selectableValues.length === 0)) throw badRequest(`${field}.selectableValues: required for ${input.type} input "${key}"`);
   if (!isSelect && input.selectableValues !== undefined) throw badRequest(`${field}.selectableValues: only SINGLE_SELECT and MULTI_SELECT inputs have selectable values`);
-  if (input.valueValidationRegex !== undefined) {
-    try {
-      new RegExp(input.valueValidationRegex);
-    } catch (error) {
-      throw badRequest(`${field}.valueValidationRegex: not a valid regular expression (${(error as Error).message})`);
-    }
-  }
+  const regexProblem = input.valueValidationRegex === undefined ? undefined : patternProblem(input.valueValidationRegex);
+  if (regexProblem) throw badRequest(`${field}.valueValidationRegex: ${regexProblem}`);
   if (assignment === 'BUILDING_BLOCK_OUTPUT') {
     const match = typeof input.argument === 'string' ? /^([0-9a-f-]{36})\.(.+)$/i.exec(input.argument) : null;
     if (!match) throw badRequest(`${field}.argument: "<definitionUuid>.<outputName>" of a dependency definition is required`);
@@ -73,30 +55,27 @@ export function deriveManualOutputs(inputs: Record<string, VersionInput>, sent: 
   for (const [key, output] of Object.entries(sent)) {
     const input = Object.hasOwn(inputs, key) ? inputs[key] : undefined;
     if (!input) throw badRequest(`spec.outputs.${key}: a manual version's outputs mirror its inputs; there is no input "${key}"`);
-    if (output.type !== undefined && output.type !== manualOutputType(input.type as ValueType)) {
-      throw badRequest(`spec.outputs.${key}.type: must be ${manualOutputType(input.type as ValueType)} for the ${input.type} input "${key}"`);
+    if (output.type !== undefined && output.type !== manualOutputType(input.type)) {
+      throw badRequest(`spec.outputs.${key}.type: must be ${manualOutputType(input.type)} for the ${input.type} input "${key}"`);
     }
   }
   const ranked = Object.entries(inputs).sort(([a, x], [b, y]) => (x.displayOrder ?? 0) - (y.displayOrder ?? 0) || (a < b ? -1 : a > b ? 1 : 0));
   const outputs: Record<string, VersionOutput> = {};
   ranked.forEach(([key, input], rank) => {
-    outputs[key] = { displayName: input.displayName, assignmentType: 'NONE', displayOrder: rank, ...sent[key], type: manualOutputType(input.type as ValueType) };
+    outputs[key] = { displayName: input.displayName, assignmentType: 'NONE', displayOrder: rank, ...sent[key], type: manualOutputType(input.type) };
   });
   return outputs;
 }
 
 /**
- * Every rule of a version's spec that needs no database (COMPAT §8): input rules, output shapes, the
- * implementation's fields and the run permissions. Throws 400 naming the field; returns the spec with
+ * Every rule of a version's spec that needs no database (COMPAT §8): input rules, output shapes and
+ * the run permissions (the implementation's fields are the codec's). Throws 400 naming the field; returns the spec with
  * the manual outputs derived and bare strings of secret fields turned into `{plaintext}`.
  */
 export function checkVersionSpec(spec: VersionSpec): VersionSpec {
-  const dependencies = dependencyUuids(spec).map((uuid) => uuid.toLowerCase());
+  const dependencies = dependencyUuids(spec);
   for (const [key, input] of Object.entries(spec.inputs)) checkInput(key, input, dependencies);
-
-  const type = spec.implementation.type as ImplementationType;
-  const details = spec.implementation[type];
-  if (type !== 'manual' || details !== undefined) implementationDecoders[type](details ?? {}, `spec.implementation.${type}`);
+  const type = spec.implementation.type;
 
   for (const code of spec.permissions ?? []) {
     if (!PERMISSION_CODES.has(code)) throw badRequest(`spec.permissions: unknown permission "${code}"`);
@@ -111,12 +90,13 @@ export function checkVersionSpec(spec: VersionSpec): VersionSpec {
       if (output.displayName === undefined) throw badRequest(`spec.outputs.${key}.displayName: required`);
     }
   }
-  return { ...spec, outputs, inputs: secretInputs(spec.inputs), implementation: secretImplementation(spec.implementation, type) };
+  return { ...spec, outputs, inputs: secretInputs(spec.inputs), implementation: secretImplementation(spec.implementation) };
 }
 
-const asSecret = (value: unknown) => (typeof value === 'string' ? { plaintext: value } : value);
+/** A value that is always a secret, sent bare (of any JSON type) or in a secret shape, in the shape sealing takes. */
+const asSecret = (value: unknown) => (secretInput(value) ? value : { plaintext: value });
 
-/** Sensitive arguments and defaults sent as bare strings are secrets to seal. */
+/** Sensitive arguments and defaults sent bare are secrets to seal. */
 function secretInputs(inputs: Record<string, VersionInput>): Record<string, VersionInput> {
   const out: Record<string, VersionInput> = {};
   for (const [key, input] of Object.entries(inputs)) {
@@ -127,7 +107,8 @@ function secretInputs(inputs: Record<string, VersionInput>): Record<string, Vers
   return out;
 }
 
-function secretImplementation<T extends Record<string, unknown>>(implementation: T, type: ImplementationType): T {
+function secretImplementation(implementation: Implementation): Implementation {
+  const { type } = implementation;
   const details = implementation[type] as Record<string, unknown> | undefined;
   const secrets: readonly string[] = IMPLEMENTATIONS[type].secrets;
   if (!details || secrets.length === 0) return implementation;

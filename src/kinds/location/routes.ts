@@ -1,24 +1,25 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../http/app.js';
-import { filterValue, registerResourceRoutes, versionOf } from '../../http/resource-routes.js';
-import { decodeLocation, encodeLocation, LOCATION_VERSIONS, LOCATIONS_PATH } from './wire.js';
+import { filterValue } from '../../lib/query.js';
+import { versionOf, type Operation } from '../operation.js';
+import { PATHS } from '../paths.js';
+import { resourceOperations } from '../resource.js';
+import type { AuthorizedLocationService } from './authorized-service.js';
 import type { Location } from './model.js';
+import { LOCATION_CODECS } from './wire/index.js';
 
-export async function locationRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const locations = context.services.locations;
-  registerResourceRoutes<Location>(app, context, {
-    path: LOCATIONS_PATH,
-    versions: LOCATION_VERSIONS,
+export function locationOperations(locations: AuthorizedLocationService): Operation[] {
+  return resourceOperations<Location>({
+    path: PATHS.locations,
+    versions: LOCATION_CODECS.media,
     embedded: 'meshLocations',
     resource: 'PLATFORMINSTANCE',
     readAccess: 'authenticated',
-    encode: (location, request) => encodeLocation(location, versionOf(request), context.baseUrl()),
-    get: (request, name) => locations.get(request.principal, name),
-    list: (request, query, page) => {
-      const displayName = filterValue(query, 'displayName');
-      return locations.list(request.principal, displayName === undefined ? {} : { displayName }, page);
+    encode: (location, call) => LOCATION_CODECS.of(versionOf(call)).encode(location, call),
+    get: (call, name) => locations.get(call.ctx, name),
+    list: (call, page) => {
+      const displayName = filterValue(call.query, 'displayName');
+      return locations.list(call.ctx, displayName === undefined ? {} : { displayName }, page);
     },
-    create: (request, body) => locations.create(request.principal, decodeLocation(body)),
-    update: (request, name, body) => locations.update(request.principal, name, decodeLocation(body)),
+    create: (call) => locations.create(call.ctx, LOCATION_CODECS.of(call.consumes?.version).decode(call.body)),
+    update: (call, name) => locations.update(call.ctx, name, LOCATION_CODECS.of(call.consumes?.version).decode(call.body)),
   });
 }

@@ -1,18 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { conflict, notFound, unprocessable } from '../../errors.js';
-import type { PageRequest } from '../../http/paging.js';
+import type { RequestContext } from '../../auth/context.js';
+import { conflict, unprocessable } from '../../lib/errors.js';
+import type { PageRequest } from '../../lib/paging.js';
 import { isUniqueViolation } from '../../store/database.js';
+import type { Db } from '../../store/transaction.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import type { Location, LocationInput } from './model.js';
-import type { LocationStore } from './store.js';
+import { LocationStore } from './store.js';
 
+/** Locations without any notion of who asks (AuthorizedLocationService adds that). */
 export class LocationService {
-  constructor(
-    private readonly store: LocationStore,
-    private readonly workspaces: WorkspaceService,
-  ) {}
+  private readonly store: LocationStore;
 
-  async create(input: LocationInput): Promise<Location> {
+  constructor(
+    db: Db,
+    private readonly workspaces: WorkspaceService,
+  ) {
+    this.store = new LocationStore(db);
+  }
+
+  async create(_ctx: RequestContext, input: LocationInput): Promise<Location> {
     if (input.ownedByWorkspace) await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
     const location = { ...input, uuid: randomUUID(), createdOn: new Date().toISOString() };
     try {
@@ -28,12 +35,7 @@ export class LocationService {
     return this.store.find(name);
   }
 
-  async get(name: string): Promise<Location> {
-    const location = await this.store.find(name);
-    if (!location) throw notFound(`meshLocation ${name} not found`);
-    return location;
-  }
-
+  /** 422 naming the field when a body names a location that does not exist (locations are public). */
   async requireExists(name: string, field: string): Promise<void> {
     if (!(await this.store.exists(name))) throw unprocessable(`${field}: meshLocation "${name}" does not exist`, 'LOCATION');
   }
@@ -42,7 +44,7 @@ export class LocationService {
     return this.store.list(filter, page);
   }
 
-  async update(existing: Location, input: LocationInput): Promise<Location> {
+  async update(_ctx: RequestContext, existing: Location, input: LocationInput): Promise<Location> {
     if (input.ownedByWorkspace && input.ownedByWorkspace !== existing.ownedByWorkspace) await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
     const location: Location = { ...existing, ...input };
     if (input.ownedByWorkspace === undefined) delete location.ownedByWorkspace;

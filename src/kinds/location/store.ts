@@ -1,7 +1,8 @@
-import { sql, type Kysely } from 'kysely';
-import type { PageRequest } from '../../http/paging.js';
+import { sql } from 'kysely';
+import type { Page, PageRequest } from '../../lib/paging.js';
 import { fetchPage } from '../../store/paged.js';
-import type { LocationTable, Tables } from '../../store/schema.js';
+import type { LocationTable } from '../../store/schema.js';
+import type { Db } from '../../store/transaction.js';
 import { parseDocument, serializeDocument } from '../document.js';
 import type { Location } from './model.js';
 
@@ -20,8 +21,9 @@ const toModel = (row: Row): Location => ({
   document: parseDocument(row.document),
 });
 
+/** The `locations` table. */
 export class LocationStore {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(private readonly db: Db) {}
 
   private selectRows() {
     return this.db.selectFrom('locations').selectAll('locations').select(isPublic);
@@ -43,7 +45,7 @@ export class LocationStore {
     return (await this.db.selectFrom('locations').select('name').where('name', '=', name).executeTakeFirst()) !== undefined;
   }
 
-  async list(filter: { displayName?: string }, page: PageRequest): Promise<{ items: Location[]; total: number }> {
+  async list(filter: { displayName?: string }, page: PageRequest): Promise<Page<Location>> {
     let query = this.db.selectFrom('locations');
     if (filter.displayName !== undefined) query = query.where('display_name', '=', filter.displayName);
     const { rows, total } = await fetchPage(query, (q) => q.selectAll('locations').select(isPublic).orderBy('created_on').orderBy('name'), page);

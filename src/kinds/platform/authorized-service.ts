@@ -1,54 +1,70 @@
+import type { RequestContext } from '../../auth/context.js';
 import { isAllowed, requireAllowed } from '../../auth/policy.js';
-import type { Principal } from '../../auth/principal.js';
-import { badRequest } from '../../errors.js';
-import type { PageRequest } from '../../http/paging.js';
-import type { Platform, PlatformInput } from './model.js';
+import { badRequest } from '../../lib/errors.js';
+import type { Page, PageRequest } from '../../lib/paging.js';
+import { CallerView } from '../view.js';
+import { parseFullPlatformIdentifier, type Platform, type PlatformInput, type PlatformReference } from './model.js';
 import type { PlatformService } from './service.js';
 import type { PlatformFilter } from './store.js';
 
 /**
- * Platforms are the marketplace: every caller may read them. Their `config` (endpoints, credentials)
- * is only for the owning workspace's platform operators (`PLATFORMINSTANCE_LIST`) and admins; writes
+ * Platforms are the marketplace: every caller sees them. Their `config` (endpoints, credentials) is
+ * only for the owning workspace's platform operators (`PLATFORMINSTANCE_LIST`) and admins; writes
  * need `PLATFORMINSTANCE_SAVE`/`_DELETE` there.
  */
-export class AuthorizedPlatformService {
-  constructor(private readonly inner: PlatformService) {}
+export class AuthorizedPlatformService extends CallerView<Platform> {
+  protected readonly kindName = 'meshPlatform';
+  protected override readonly missing = 'PLATFORM' as const;
 
-  mayReadConfig(principal: Principal, platform: Platform): boolean {
-    return isAllowed(principal, 'PLATFORMINSTANCE', 'LIST', platform.ownedByWorkspace);
+  constructor(private readonly inner: PlatformService) {
+    super();
   }
 
-  get(_principal: Principal, uuid: string): Promise<Platform> {
-    return this.inner.get(uuid);
+  find(_ctx: RequestContext, uuid: string): Promise<Platform | undefined> {
+    return this.inner.find(uuid);
   }
 
-  list(_principal: Principal, filter: PlatformFilter, page: PageRequest) {
+  /** The platform a body names, either way; 422 naming the field when the caller cannot see it. */
+  async resolveReference(ctx: RequestContext, reference: PlatformReference, field: string): Promise<Platform> {
+    if ('uuid' in reference) return this.resolve(ctx, reference.uuid, field);
+    const parts = parseFullPlatformIdentifier(reference.identifier);
+    const platform = parts ? await this.inner.findByIdentifier(parts.name, parts.location) : undefined;
+    if (!platform) throw this.doesNotExist(reference.identifier, field);
+    return platform;
+  }
+
+  mayReadConfig(ctx: RequestContext, platform: Platform): boolean {
+    return isAllowed(ctx.principal, 'PLATFORMINSTANCE', 'LIST', platform.ownedByWorkspace);
+  }
+
+  list(_ctx: RequestContext, filter: PlatformFilter, page: PageRequest): Promise<Page<Platform>> {
     return this.inner.list(filter, page);
   }
 
-  async create(principal: Principal, input: PlatformInput): Promise<Platform> {
-    requireAllowed(principal, 'PLATFORMINSTANCE', 'SAVE', input.ownedByWorkspace);
-    return this.inner.create(input);
+  async create(ctx: RequestContext, input: PlatformInput): Promise<Platform> {
+    requireAllowed(ctx.principal, 'PLATFORMINSTANCE', 'SAVE', input.ownedByWorkspace);
+    return this.inner.create(ctx, input);
   }
 
-  async update(principal: Principal, uuid: string, input: PlatformInput, sentUuid?: string): Promise<Platform> {
-    if (sentUuid !== undefined && sentUuid !== uuid) throw badRequest(`metadata.uuid: "${sentUuid}" does not match the platform ${uuid} of the path`);
-    const existing = await this.inner.get(uuid);
-    requireAllowed(principal, 'PLATFORMINSTANCE', 'SAVE', existing.ownedByWorkspace);
-    requireAllowed(principal, 'PLATFORMINSTANCE', 'SAVE', input.ownedByWorkspace);
-    return this.inner.update(existing, input);
+  async update(ctx: RequestContext, uuid: string, input: PlatformInput, sentUuid?: string): Promise<Platform> {
+    const existing = await this.get(ctx, uuid);
+    if (sentUuid !== undefined && sentUuid.toLowerCase() !== existing.uuid) throw badRequest(`metadata.uuid: "${sentUuid}" does not match the platform ${uuid} of the path`);
+    requireAllowed(ctx.principal, 'PLATFORMINSTANCE', 'SAVE', existing.ownedByWorkspace);
+    requireAllowed(ctx.principal, 'PLATFORMINSTANCE', 'SAVE', input.ownedByWorkspace);
+    return this.inner.update(ctx, existing, input);
   }
 
   /** The declarative import: create or update by full platform identifier. */
-  async save(principal: Principal, input: PlatformInput): Promise<{ platform: Platform; created: boolean }> {
+  async save(ctx: RequestContext, input: PlatformInput): Promise<{ platform: Platform; created: boolean }> {
     const existing = await this.inner.findByIdentifier(input.name, input.location);
-    if (!existing) return { platform: await this.create(principal, input), created: true };
-    return { platform: await this.update(principal, existing.uuid, input), created: false };
+    if (!existing) return { platform: await this.create(ctx, input), created: true };
+    return { platform: await this.update(ctx, existing.uuid, input), created: false };
   }
 
-  async delete(principal: Principal, uuid: string): Promise<void> {
-    const existing = await this.inner.get(uuid);
-    requireAllowed(principal, 'PLATFORMINSTANCE', 'DELETE', existing.ownedByWorkspace);
-    await this.inner.delete(existing);
+  async delete(ctx: RequestContext, uuid: string): Promise<void> {
+    const existing = await this.get(ctx, uuid);
+    requireAllowed(ctx.principal, 'PLATFORMINSTANCE', 'DELETE', existing.ownedByWorkspace);
+    await this.inner.delete(ctx, existing);
   }
 }
+

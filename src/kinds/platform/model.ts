@@ -27,3 +27,6 @@ export function parseFullPlatformIdentifier(identifier: string): { name: string;
   if (parts.length !== 2 || parts[0] === '' || parts[1] === '') return undefined;
   return { name: parts[0]!, location: parts[1]! };
 }
+
+/** How a body names a platform: by uuid (v4 tenants) or by `<platform>.<location>` (v4-preview). */
+export type PlatformReference = { uuid: string } | { identifier: string };

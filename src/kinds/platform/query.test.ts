@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parsePlatformFilter } from './parse-platform-filter.js';
+import { parsePlatformFilter } from './query.js';
 
 describe('parsePlatformFilter', () => {
   it('splits the full identifier and combines it with the other filters', () => {

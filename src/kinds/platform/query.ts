@@ -1,4 +1,4 @@
-import { filterValue, type Query } from '../../http/resource-routes.js';
+import { filterValue, type Query } from '../../lib/query.js';
 import { parseFullPlatformIdentifier } from './model.js';
 import type { PlatformFilter } from './store.js';
 

@@ -1,29 +1,30 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../http/app.js';
-import { registerResourceRoutes, versionOf } from '../../http/resource-routes.js';
-import { parsePlatformFilter } from './parse-platform-filter.js';
-import { decodePlatform, encodePlatform, PLATFORM_VERSIONS, PLATFORMS_PATH } from './wire.js';
+import { emptyPage } from '../../lib/paging.js';
+import { versionOf, type Operation } from '../operation.js';
+import { PATHS } from '../paths.js';
+import { resourceOperations } from '../resource.js';
+import type { AuthorizedPlatformService } from './authorized-service.js';
 import type { Platform } from './model.js';
+import { parsePlatformFilter } from './query.js';
+import { PLATFORM_CODECS } from './wire/index.js';
 
-export async function platformRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const platforms = context.services.platforms;
-  registerResourceRoutes<Platform>(app, context, {
-    path: PLATFORMS_PATH,
-    versions: PLATFORM_VERSIONS,
+export function platformOperations(platforms: AuthorizedPlatformService): Operation[] {
+  return resourceOperations<Platform>({
+    path: PATHS.platforms,
+    versions: PLATFORM_CODECS.media,
     embedded: 'meshPlatforms',
     resource: 'PLATFORMINSTANCE',
     readAccess: 'authenticated',
-    encode: (platform, request) => encodePlatform(platform, versionOf(request), context.baseUrl(), platforms.mayReadConfig(request.principal, platform)),
-    get: (request, uuid) => platforms.get(request.principal, uuid),
-    list: async (request, query, page) => {
-      const filter = parsePlatformFilter(query);
-      return filter === 'none' ? { items: [], total: 0 } : platforms.list(request.principal, filter, page);
+    encode: (platform, call) => PLATFORM_CODECS.of(versionOf(call)).encode(platform, { baseUrl: call.baseUrl, withConfig: platforms.mayReadConfig(call.ctx, platform) }),
+    get: (call, uuid) => platforms.get(call.ctx, uuid),
+    list: async (call, page) => {
+      const filter = parsePlatformFilter(call.query);
+      return filter === 'none' ? emptyPage() : platforms.list(call.ctx, filter, page);
     },
-    create: (request, body) => platforms.create(request.principal, decodePlatform(body).input),
-    update: (request, uuid, body) => {
-      const { input, uuid: sentUuid } = decodePlatform(body);
-      return platforms.update(request.principal, uuid, input, sentUuid);
+    create: (call) => platforms.create(call.ctx, PLATFORM_CODECS.of(call.consumes?.version).decode(call.body).input),
+    update: (call, uuid) => {
+      const { input, uuid: sentUuid } = PLATFORM_CODECS.of(call.consumes?.version).decode(call.body);
+      return platforms.update(call.ctx, uuid, input, sentUuid);
     },
-    remove: { status: 204, run: (request, uuid) => platforms.delete(request.principal, uuid) },
+    remove: { status: 204, run: (call, uuid) => platforms.delete(call.ctx, uuid) },
   });
 }

@@ -1,22 +1,30 @@
 import { randomUUID } from 'node:crypto';
+import type { RequestContext } from '../../auth/context.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { sealSecrets } from '../../crypto/secret-values.js';
-import { badRequest, conflict, notFound, unprocessable } from '../../errors.js';
-import type { PageRequest } from '../../http/paging.js';
-import { isUuid } from '../../http/validation.js';
+import { badRequest, conflict, unprocessable } from '../../lib/errors.js';
+import type { PageRequest } from '../../lib/paging.js';
+import { canonicalUuid } from '../../lib/validation.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
+import { inTransaction, type Db } from '../../store/transaction.js';
 import type { LocationService } from '../location/service.js';
+import { TenantStore } from '../tenant/store.js';
 import type { WorkspaceService } from '../workspace/service.js';
-import { fullPlatformIdentifier, parseFullPlatformIdentifier, type Platform, type PlatformInput } from './model.js';
-import type { PlatformFilter, PlatformStore } from './store.js';
+import { fullPlatformIdentifier, type Platform, type PlatformInput } from './model.js';
+import { PlatformStore, type PlatformFilter } from './store.js';
 
+/** Platforms without any notion of who asks (AuthorizedPlatformService adds that). */
 export class PlatformService {
+  private readonly store: PlatformStore;
+
   constructor(
-    private readonly store: PlatformStore,
+    private readonly db: Db,
     private readonly workspaces: WorkspaceService,
     private readonly locations: LocationService,
     private readonly secrets: SecretBox,
-  ) {}
+  ) {
+    this.store = new PlatformStore(db);
+  }
 
   /** Secrets in `config` are sealed; `{hash}` keeps the one stored at the same place. */
   private sealed(input: PlatformInput, previous?: Platform): PlatformInput {
@@ -26,7 +34,7 @@ export class PlatformService {
     return { ...input, document: { ...input.document, spec } };
   }
 
-  async create(input: PlatformInput): Promise<Platform> {
+  async create(_ctx: RequestContext, input: PlatformInput): Promise<Platform> {
     await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
     await this.locations.requireExists(input.location, 'spec.locationRef');
     const platform: Platform = { ...this.sealed(input), uuid: randomUUID(), createdOn: new Date().toISOString() };
@@ -40,33 +48,20 @@ export class PlatformService {
     return platform;
   }
 
-  async get(uuid: string): Promise<Platform> {
-    const platform = isUuid(uuid) ? await this.store.find(uuid) : undefined;
-    if (!platform) throw notFound(`meshPlatform ${uuid} not found`);
-    return platform;
+  async find(uuid: string): Promise<Platform | undefined> {
+    const id = canonicalUuid(uuid);
+    return id ? this.store.find(id) : undefined;
   }
 
   findByIdentifier(name: string, location: string): Promise<Platform | undefined> {
     return this.store.findByIdentifier(name, location);
   }
 
-  /** The platform a body refers to by uuid or by `<platform>.<location>`, or 422 naming the field. */
-  async requireExisting(reference: { uuid: string } | { identifier: string }, field: string): Promise<Platform> {
-    let platform: Platform | undefined;
-    if ('uuid' in reference) platform = isUuid(reference.uuid) ? await this.store.find(reference.uuid) : undefined;
-    else {
-      const parts = parseFullPlatformIdentifier(reference.identifier);
-      platform = parts ? await this.store.findByIdentifier(parts.name, parts.location) : undefined;
-    }
-    if (!platform) throw unprocessable(`${field}: meshPlatform "${'uuid' in reference ? reference.uuid : reference.identifier}" does not exist`, 'PLATFORM');
-    return platform;
-  }
-
   list(filter: PlatformFilter, page: PageRequest) {
     return this.store.list(filter, page);
   }
 
-  async update(existing: Platform, input: PlatformInput): Promise<Platform> {
+  async update(_ctx: RequestContext, existing: Platform, input: PlatformInput): Promise<Platform> {
     if (input.name !== existing.name) throw badRequest(`metadata.name: a platform's name cannot change (is "${existing.name}")`);
     if (input.location !== existing.location) throw badRequest(`spec.locationRef: a platform's location cannot change (is "${existing.location}")`);
     if (input.ownedByWorkspace !== existing.ownedByWorkspace) await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
@@ -75,11 +70,15 @@ export class PlatformService {
     return platform;
   }
 
-  async delete(platform: Platform): Promise<void> {
+  /** 409 while live tenants stand on it; the records of its deleted tenants go with it, in one transaction. */
+  async delete(_ctx: RequestContext, platform: Platform): Promise<void> {
     const dependents = await this.store.dependents(platform.uuid);
     if (dependents.length > 0) throw conflict(`meshPlatform ${fullPlatformIdentifier(platform)} still has ${dependents.join(', ')}; delete them first`);
     try {
-      await this.store.delete(platform.uuid);
+      await inTransaction(this.db, async (trx) => {
+        await new TenantStore(trx).purgeDeletedOf({ platformUuid: platform.uuid });
+        await new PlatformStore(trx).delete(platform.uuid);
+      });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw conflict(`meshPlatform ${fullPlatformIdentifier(platform)} still has tenants; delete them first`);
       throw error;

@@ -1,13 +1,11 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { PageRequest } from '../../http/paging.js';
-import { findDependents, type Dependent } from '../../store/dependents.js';
+import type { Selectable } from 'kysely';
+import type { Page, PageRequest } from '../../lib/paging.js';
+import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
-import type { PlatformTable, Tables } from '../../store/schema.js';
+import type { PlatformTable } from '../../store/schema.js';
+import type { Db } from '../../store/transaction.js';
 import { parseDocument, serializeDocument } from '../document.js';
 import type { Platform } from './model.js';
-
-/** A platform cannot be deleted while live tenants stand on it (issue 4). */
-const PLATFORM_DEPENDENTS: Dependent[] = [{ kind: 'meshTenants', table: 'tenants', columns: ['platform_uuid'], unlessSet: 'deleted_on' }];
 
 const toModel = (row: Selectable<PlatformTable>): Platform => ({
   uuid: row.uuid,
@@ -38,8 +36,9 @@ export interface PlatformFilter {
   platformType?: string;
 }
 
+/** The `platforms` table. */
 export class PlatformStore {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(private readonly db: Db) {}
 
   async insert(platform: Platform): Promise<void> {
     await this.db.insertInto('platforms').values(toRow(platform)).execute();
@@ -55,7 +54,7 @@ export class PlatformStore {
     return row ? toModel(row) : undefined;
   }
 
-  async list(filter: PlatformFilter, page: PageRequest): Promise<{ items: Platform[]; total: number }> {
+  async list(filter: PlatformFilter, page: PageRequest): Promise<Page<Platform>> {
     let query = this.db.selectFrom('platforms');
     if (filter.name !== undefined) query = query.where('name', '=', filter.name);
     if (filter.location !== undefined) query = query.where('location', '=', filter.location);
@@ -70,15 +69,12 @@ export class PlatformStore {
     await this.db.updateTable('platforms').set(rest).where('uuid', '=', uuid).execute();
   }
 
+  /** A platform cannot be deleted while live tenants stand on it (issue 4). */
   dependents(uuid: string): Promise<string[]> {
-    return findDependents(this.db, PLATFORM_DEPENDENTS, [uuid]);
+    return findDependents(this.db, 'platform', [uuid]);
   }
 
-  /** Removes the platform with the records of its deleted tenants, in one transaction. */
   async delete(uuid: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('tenants').where('platform_uuid', '=', uuid).where('deleted_on', 'is not', null).execute();
-      await trx.deleteFrom('platforms').where('uuid', '=', uuid).execute();
-    });
+    await this.db.deleteFrom('platforms').where('uuid', '=', uuid).execute();
   }
 }

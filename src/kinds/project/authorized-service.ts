@@ -1,49 +1,57 @@
-import { isAllowed, listScope, requireAllowed } from '../../auth/policy.js';
-import type { Principal } from '../../auth/principal.js';
-import { badRequest, notFound } from '../../errors.js';
-import type { PageRequest } from '../../http/paging.js';
-import type { Project, ProjectInput } from './model.js';
+import type { RequestContext } from '../../auth/context.js';
+import { listScope, requireAllowed, seesWorkspace } from '../../auth/policy.js';
+import { badRequest } from '../../lib/errors.js';
+import { emptyPage, type Page, type PageRequest } from '../../lib/paging.js';
+import { CallerView } from '../view.js';
+import { parseProjectIdentifier, projectIdentifier, type Project, type ProjectInput } from './model.js';
 import type { ProjectService } from './service.js';
 import type { ProjectFilter } from './store.js';
 
-/** `PROJECT_*` act on projects of the key's own workspace, `ADM_PROJECT_*` on all. */
-export class AuthorizedProjectService {
-  constructor(private readonly inner: ProjectService) {}
+/** Projects as the caller sees them: its own workspace's (`PROJECT_*`), or all (`ADM_PROJECT_*`). */
+export class AuthorizedProjectService extends CallerView<Project> {
+  protected readonly kindName = 'meshProject';
+  protected override readonly missing = 'PROJECT' as const;
 
-  async get(principal: Principal, workspace: string, name: string): Promise<Project> {
-    if (!isAllowed(principal, 'PROJECT', 'LIST', workspace)) throw notFound(`meshProject ${workspace}.${name} not found`);
-    return this.inner.get(workspace, name);
+  constructor(private readonly inner: ProjectService) {
+    super();
   }
 
-  async list(principal: Principal, filter: ProjectFilter, page: PageRequest) {
-    const scope = listScope(principal, 'PROJECT');
-    if (scope !== 'all' && filter.workspace !== undefined && filter.workspace !== scope.workspace) return { items: [], total: 0 };
+  /** By `<workspace>.<project>`. */
+  async find(ctx: RequestContext, id: string): Promise<Project | undefined> {
+    const parts = parseProjectIdentifier(id);
+    return parts && seesWorkspace(ctx.principal, 'PROJECT', parts.workspace) ? this.inner.find(parts.workspace, parts.name) : undefined;
+  }
+
+  list(ctx: RequestContext, filter: ProjectFilter, page: PageRequest): Promise<Page<Project>> {
+    const scope = listScope(ctx.principal, 'PROJECT');
+    if (scope !== 'all' && filter.workspace !== undefined && filter.workspace !== scope.workspace) return Promise.resolve(emptyPage());
     return this.inner.list(scope === 'all' ? filter : { ...filter, workspace: scope.workspace }, page);
   }
 
-  async create(principal: Principal, input: ProjectInput): Promise<Project> {
-    requireAllowed(principal, 'PROJECT', 'SAVE', input.workspace);
-    return this.inner.create(input);
+  async create(ctx: RequestContext, input: ProjectInput): Promise<Project> {
+    requireAllowed(ctx.principal, 'PROJECT', 'SAVE', input.workspace);
+    return this.inner.create(ctx, input);
   }
 
-  async update(principal: Principal, workspace: string, name: string, input: ProjectInput): Promise<Project> {
-    if (input.workspace !== workspace) throw badRequest(`metadata.ownedByWorkspace: "${input.workspace}" does not match the project "${workspace}.${name}" of the path`);
-    if (input.name !== name) throw badRequest(`metadata.name: "${input.name}" does not match the project "${workspace}.${name}" of the path`);
-    const existing = await this.get(principal, workspace, name);
-    requireAllowed(principal, 'PROJECT', 'SAVE', workspace);
-    return this.inner.update(existing, input);
+  async update(ctx: RequestContext, id: string, input: ProjectInput): Promise<Project> {
+    const existing = await this.get(ctx, id);
+    if (input.workspace !== existing.workspace) throw badRequest(`metadata.ownedByWorkspace: "${input.workspace}" does not match the project "${id}" of the path`);
+    if (input.name !== existing.name) throw badRequest(`metadata.name: "${input.name}" does not match the project "${id}" of the path`);
+    requireAllowed(ctx.principal, 'PROJECT', 'SAVE', existing.workspace);
+    return this.inner.update(ctx, existing, input);
   }
 
-  async save(principal: Principal, input: ProjectInput): Promise<{ project: Project; created: boolean }> {
-    const existing = await this.inner.find(input.workspace, input.name);
-    if (!existing) return { project: await this.create(principal, input), created: true };
-    requireAllowed(principal, 'PROJECT', 'SAVE', input.workspace);
-    return { project: await this.inner.update(existing, input), created: false };
+  /** The declarative import: create or update by workspace and name. */
+  async save(ctx: RequestContext, input: ProjectInput): Promise<{ project: Project; created: boolean }> {
+    const existing = await this.find(ctx, projectIdentifier(input));
+    if (!existing) return { project: await this.create(ctx, input), created: true };
+    requireAllowed(ctx.principal, 'PROJECT', 'SAVE', input.workspace);
+    return { project: await this.inner.update(ctx, existing, input), created: false };
   }
 
-  async delete(principal: Principal, workspace: string, name: string): Promise<void> {
-    const existing = await this.get(principal, workspace, name);
-    requireAllowed(principal, 'PROJECT', 'DELETE', workspace);
-    await this.inner.delete(existing);
+  async delete(ctx: RequestContext, id: string): Promise<void> {
+    const existing = await this.get(ctx, id);
+    requireAllowed(ctx.principal, 'PROJECT', 'DELETE', existing.workspace);
+    await this.inner.delete(ctx, existing);
   }
 }

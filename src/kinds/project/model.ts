@@ -12,3 +12,10 @@ export interface Project {
 export type ProjectInput = Omit<Project, 'createdOn'>;
 
 export const projectIdentifier = (project: Pick<Project, 'workspace' | 'name'>) => `${project.workspace}.${project.name}`;
+
+/** `<workspace>.<project>` → its parts; undefined when it has another shape (it names no project). */
+export function parseProjectIdentifier(id: string): { workspace: string; name: string } | undefined {
+  const dot = id.indexOf('.');
+  if (dot <= 0 || dot === id.length - 1) return undefined;
+  return { workspace: id.slice(0, dot), name: id.slice(dot + 1) };
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ApiError } from '../../errors.js';
-import { parseProjectFilter } from './parse-project-filter.js';
+import type { ApiError } from '../../lib/errors.js';
+import { parseProjectFilter } from './query.js';
 
 describe('parseProjectFilter', () => {
   it('maps the spec parameters and ignores empty ones', () => {

@@ -1,5 +1,5 @@
-import { badRequest } from '../../errors.js';
-import { filterValue, type Query } from '../../http/resource-routes.js';
+import { badRequest } from '../../lib/errors.js';
+import { filterValue, type Query } from '../../lib/query.js';
 import type { ProjectFilter } from './store.js';
 
 export const PROJECT_STATES = ['ACTIVE', 'DELETED'] as const;

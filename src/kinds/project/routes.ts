@@ -1,33 +1,26 @@
-import type { FastifyInstance } from 'fastify';
-import { notFound } from '../../errors.js';
-import type { AppContext } from '../../http/app.js';
-import { registerResourceRoutes, versionOf } from '../../http/resource-routes.js';
-import { parseProjectFilter } from './parse-project-filter.js';
-import { decodeProject, encodeProject, PROJECT_VERSIONS, PROJECTS_PATH } from './wire.js';
+import { emptyPage } from '../../lib/paging.js';
+import { versionOf, type Operation } from '../operation.js';
+import { PATHS } from '../paths.js';
+import { resourceOperations } from '../resource.js';
+import type { AuthorizedProjectService } from './authorized-service.js';
 import type { Project } from './model.js';
+import { parseProjectFilter } from './query.js';
+import { PROJECT_CODECS } from './wire/index.js';
 
-/** `<workspace>.<project>` of a path; anything else names no project (404). */
-function parseProjectIdentifier(id: string): [string, string] {
-  const dot = id.indexOf('.');
-  if (dot <= 0 || dot === id.length - 1) throw notFound(`meshProject ${id} not found`);
-  return [id.slice(0, dot), id.slice(dot + 1)];
-}
-
-export async function projectRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const projects = context.services.projects;
-  registerResourceRoutes<Project>(app, context, {
-    path: PROJECTS_PATH,
-    versions: PROJECT_VERSIONS,
+export function projectOperations(projects: AuthorizedProjectService): Operation[] {
+  return resourceOperations<Project>({
+    path: PATHS.projects,
+    versions: PROJECT_CODECS.media,
     embedded: 'meshProjects',
     resource: 'PROJECT',
-    encode: (project, request) => encodeProject(project, versionOf(request), context.baseUrl()),
-    get: (request, id) => projects.get(request.principal, ...parseProjectIdentifier(id)),
-    list: async (request, query, page) => {
-      const filter = parseProjectFilter(query);
-      return filter === 'none' ? { items: [], total: 0 } : projects.list(request.principal, filter, page);
+    encode: (project, call) => PROJECT_CODECS.of(versionOf(call)).encode(project, call),
+    get: (call, id) => projects.get(call.ctx, id),
+    list: async (call, page) => {
+      const filter = parseProjectFilter(call.query);
+      return filter === 'none' ? emptyPage() : projects.list(call.ctx, filter, page);
     },
-    create: (request, body) => projects.create(request.principal, decodeProject(body)),
-    update: (request, id, body) => projects.update(request.principal, ...parseProjectIdentifier(id), decodeProject(body)),
-    remove: { status: 202, run: (request, id) => projects.delete(request.principal, ...parseProjectIdentifier(id)) },
+    create: (call) => projects.create(call.ctx, PROJECT_CODECS.of(call.consumes?.version).decode(call.body)),
+    update: (call, id) => projects.update(call.ctx, id, PROJECT_CODECS.of(call.consumes?.version).decode(call.body)),
+    remove: { status: 202, run: (call, id) => projects.delete(call.ctx, id) },
   });
 }

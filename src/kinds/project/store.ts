@@ -1,13 +1,11 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { PageRequest } from '../../http/paging.js';
-import { findDependents, type Dependent } from '../../store/dependents.js';
+import type { Selectable } from 'kysely';
+import type { Page, PageRequest } from '../../lib/paging.js';
+import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
-import type { ProjectTable, Tables } from '../../store/schema.js';
+import type { ProjectTable } from '../../store/schema.js';
+import type { Db } from '../../store/transaction.js';
 import { parseDocument, serializeDocument } from '../document.js';
 import type { Project } from './model.js';
-
-/** A project cannot be deleted while live tenants belong to it (issue 4). */
-const PROJECT_DEPENDENTS: Dependent[] = [{ kind: 'meshTenants', table: 'tenants', columns: ['workspace', 'project'], unlessSet: 'deleted_on' }];
 
 const toModel = (row: Selectable<ProjectTable>): Project => ({
   workspace: row.workspace,
@@ -22,8 +20,9 @@ export interface ProjectFilter {
   paymentMethod?: string;
 }
 
+/** The `projects` table. */
 export class ProjectStore {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(private readonly db: Db) {}
 
   async insert(project: Project): Promise<void> {
     await this.db
@@ -37,7 +36,7 @@ export class ProjectStore {
     return row ? toModel(row) : undefined;
   }
 
-  async list(filter: ProjectFilter, page: PageRequest): Promise<{ items: Project[]; total: number }> {
+  async list(filter: ProjectFilter, page: PageRequest): Promise<Page<Project>> {
     let query = this.db.selectFrom('projects');
     if (filter.workspace !== undefined) query = query.where('workspace', '=', filter.workspace);
     if (filter.paymentMethod !== undefined) query = query.where('payment_method', '=', filter.paymentMethod);
@@ -54,15 +53,12 @@ export class ProjectStore {
       .execute();
   }
 
+  /** A project cannot be deleted while live tenants belong to it (issue 4). */
   dependents(project: Project): Promise<string[]> {
-    return findDependents(this.db, PROJECT_DEPENDENTS, [project.workspace, project.name]);
+    return findDependents(this.db, 'project', [project.workspace, project.name]);
   }
 
-  /** Removes the project with the records of its deleted tenants, in one transaction. */
   async delete(project: Project): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('tenants').where('workspace', '=', project.workspace).where('project', '=', project.name).where('deleted_on', 'is not', null).execute();
-      await trx.deleteFrom('projects').where('workspace', '=', project.workspace).where('name', '=', project.name).execute();
-    });
+    await this.db.deleteFrom('projects').where('workspace', '=', project.workspace).where('name', '=', project.name).execute();
   }
 }

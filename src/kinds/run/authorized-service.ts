@@ -1,103 +1,126 @@
-import { isAdminFor, isAllowed, isAllowedAsManager } from '../auth/policy.js';
-import type { Principal } from '../auth/principal.js';
-import { forbidden, notFound } from '../errors.js';
-import type { PageRequest } from '../http/paging.js';
-import { isUuid } from '../http/validation.js';
-import type { RunnerStore } from '../kinds/runner/store.js';
-import type { Runner } from '../kinds/runner/model.js';
-import { SHARED_RUNNERS, sharedRunnerFor } from '../kinds/runner/shared-runners.js';
-import type { Run } from './model.js';
+import type { RequestContext } from '../../auth/context.js';
+import { isAdminFor, isAllowed, isAllowedAsManager, seesEveryWorkspace } from '../../auth/policy.js';
+import type { Principal } from '../../auth/principal.js';
+import { insufficientPermissions, notFound } from '../../lib/errors.js';
+import type { Page, PageRequest } from '../../lib/paging.js';
+import { canonicalUuid } from '../../lib/validation.js';
+import type { Run } from '../block/run.js';
+import type { AuthorizedRunnerService } from '../runner/authorized-service.js';
+import type { Runner } from '../runner/model.js';
+import { SHARED_RUNNERS, sharedRunnerFor } from '../runner/shared-runners.js';
+import { CallerView } from '../view.js';
+import type { RunUpdate, SourceRegistration, StepRow } from './model.js';
 import type { ClaimedRun, RunService } from './service.js';
-import type { Registration, StepUpdate } from './wire.js';
 
-const INSUFFICIENT = "you don't have sufficient permissions";
 const UUID_IN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
+const isOwnToken = (principal: Principal, run: Pick<Run, 'uuid'>) => principal.type === 'runToken' && principal.runUuid === run.uuid;
+
 /**
- * Who may drive runs (spec §4.1, COMPAT §5, §10): a runner's workspace claims its runs with
- * `MANAGED_BUILDINGBLOCKRUN_SAVE` (shared runners: admins); status is reported with the run's own token
- * or `MANAGED_BUILDINGBLOCKRUNSOURCE_SAVE` of the workspace owning the run's definition; runs are read
- * by that workspace (`MANAGED_BUILDINGBLOCKRUN_LIST`) and the block's (`BUILDINGBLOCK_LIST`).
+ * Runs as the caller sees them: its own run (its run token), and those of blocks of its workspace or
+ * of its workspace's definitions (all for admins of blocks or runs). Reading needs the run token,
+ * `MANAGED_BUILDINGBLOCKRUN_LIST` of the definition's workspace or `BUILDINGBLOCK_LIST` of the
+ * block's; reporting the run token or `MANAGED_BUILDINGBLOCKRUNSOURCE_SAVE` of the definition's
+ * workspace (spec §4.1, COMPAT §5, §10); claiming `MANAGED_BUILDINGBLOCKRUN_SAVE` of the runner's
+ * workspace, and `ADM_BUILDINGBLOCKRUN_SAVE` for PUBLIC (shared) runners. A run token never reaches
+ * another run: 403 whether that run exists or not.
  */
-export class AuthorizedRunService {
+export class AuthorizedRunService extends CallerView<Run> {
+  protected readonly kindName = 'meshBuildingBlockRun';
+
   constructor(
     private readonly inner: RunService,
-    private readonly runners: RunnerStore,
-  ) {}
+    private readonly runners: AuthorizedRunnerService,
+  ) {
+    super();
+  }
+
+  private static sees(principal: Principal, run: Run): boolean {
+    switch (principal.type) {
+      case 'runToken':
+        return principal.runUuid === run.uuid;
+      case 'apiKey':
+        return principal.workspace === run.workspace || principal.workspace === run.definitionOwner || seesEveryWorkspace(principal, 'BUILDINGBLOCK') || seesEveryWorkspace(principal, 'BUILDINGBLOCKRUN');
+      default:
+        return true;
+    }
+  }
+
+  async find(ctx: RequestContext, uuid: string): Promise<Run | undefined> {
+    const { principal } = ctx;
+    // A run token asking for another run learns nothing, not even whether that run exists.
+    if (principal.type === 'runToken' && canonicalUuid(uuid) !== principal.runUuid) throw insufficientPermissions('a run token only reads and reports its own run');
+    const run = await this.inner.find(uuid);
+    return run && AuthorizedRunService.sees(principal, run) ? run : undefined;
+  }
+
+  private requireClaim(ctx: RequestContext, runner: Pick<Runner, 'ownedByWorkspace' | 'restriction'>): void {
+    const allowed = runner.restriction === 'PUBLIC' ? isAdminFor(ctx.principal, 'BUILDINGBLOCKRUN', 'SAVE') : isAllowedAsManager(ctx.principal, 'BUILDINGBLOCKRUN_SAVE', runner.ownedByWorkspace);
+    if (!allowed) {
+      throw insufficientPermissions(
+        runner.restriction === 'PUBLIC' ? "claiming a shared runner's runs needs ADM_BUILDINGBLOCKRUN_SAVE" : `claiming this runner's runs needs MANAGED_BUILDINGBLOCKRUN_SAVE of workspace ${runner.ownedByWorkspace} (or ADM_BUILDINGBLOCKRUN_SAVE)`,
+      );
+    }
+  }
 
   /** `create?forRunnerUuid=<uuid>` (real runners). */
-  async claimForRunner(principal: Principal, runnerUuid: string, nodeId: string | undefined): Promise<ClaimedRun | undefined> {
-    const runner = isUuid(runnerUuid) ? await this.runners.find(runnerUuid.toLowerCase()) : undefined;
-    if (!runner || !this.seesRunner(principal, runner)) throw notFound(`meshBuildingBlockRunner ${runnerUuid} not found`);
-    this.requireClaim(principal, runner.ownedByWorkspace);
-    return this.inner.claim([runner.uuid], nodeId ?? runnerUuid);
+  async claimForRunner(ctx: RequestContext, runnerUuid: string, nodeId: string | undefined): Promise<ClaimedRun | undefined> {
+    const runner = await this.runners.get(ctx, runnerUuid);
+    this.requireClaim(ctx, runner);
+    return this.inner.claim(ctx, [runner.uuid], nodeId ?? runnerUuid);
   }
 
   /**
    * `?runnerNodeId=<node>[&selector=<type>]` (the spec's index template): a node id naming a runner
-   * (`<uuid>`, `<uuid>-worker-<n>`, `run-controller-<uuid>`) claims for it; otherwise for the shared
-   * runner of `selector`, or every shared runner.
+   * (`<uuid>`, `<uuid>-worker-<n>`, `run-controller-<uuid>`) claims for it (404 when the caller cannot
+   * see it); otherwise for the shared runner of `selector`, or every shared runner.
    */
-  async claimForNode(principal: Principal, nodeId: string, selector: string | undefined): Promise<ClaimedRun | undefined> {
+  async claimForNode(ctx: RequestContext, nodeId: string, selector: string | undefined): Promise<ClaimedRun | undefined> {
     const named = UUID_IN.exec(nodeId)?.[0];
-    const runner = named ? await this.runners.find(named.toLowerCase()) : undefined;
-    if (runner && !this.seesRunner(principal, runner)) throw notFound(`meshBuildingBlockRunner ${named} not found`);
-    if (runner) {
-      this.requireClaim(principal, runner.ownedByWorkspace);
-      return this.inner.claim([runner.uuid], nodeId);
+    if (named) {
+      const runner = await this.runners.get(ctx, named);
+      this.requireClaim(ctx, runner);
+      return this.inner.claim(ctx, [runner.uuid], nodeId);
     }
     const shared = selector ? sharedRunnerFor(selector.toUpperCase()) : undefined;
     if (selector && !shared) throw notFound(`no shared runner for selector "${selector}"`);
-    this.requireClaim(principal, 'admin');
-    return this.inner.claim(shared ? [shared.uuid] : SHARED_RUNNERS.map((r) => r.uuid), nodeId);
+    this.requireClaim(ctx, { ownedByWorkspace: '', restriction: 'PUBLIC' });
+    return this.inner.claim(ctx, shared ? [shared.uuid] : SHARED_RUNNERS.map((r) => r.uuid), nodeId);
   }
 
-  /** A private runner of another workspace is invisible (404), as its GET is. */
-  private seesRunner(principal: Principal, runner: Runner): boolean {
-    return runner.restriction === 'PUBLIC' || isAllowed(principal, 'BUILDINGBLOCKRUNNER', 'LIST', runner.ownedByWorkspace) || isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_SAVE', runner.ownedByWorkspace);
+  /** A run to read: visible, then the run token or a read permission (403 otherwise). */
+  async read(ctx: RequestContext, uuid: string): Promise<Run> {
+    const run = await this.get(ctx, uuid);
+    const { principal } = ctx;
+    if (isOwnToken(principal, run) || isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_LIST', run.definitionOwner) || isAllowed(principal, 'BUILDINGBLOCK', 'LIST', run.workspace)) return run;
+    throw insufficientPermissions('BUILDINGBLOCK_LIST or MANAGED_BUILDINGBLOCKRUN_LIST is required to read runs');
   }
 
-  private requireClaim(principal: Principal, runnerWorkspace: string): void {
-    if (!isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_SAVE', runnerWorkspace)) throw forbidden(`${INSUFFICIENT}: claiming this runner's runs needs MANAGED_BUILDINGBLOCKRUN_SAVE of workspace ${runnerWorkspace} (or ADM_BUILDINGBLOCKRUN_SAVE)`);
+  async logs(ctx: RequestContext, uuid: string): Promise<StepRow[]> {
+    return this.inner.steps(await this.read(ctx, uuid));
   }
 
-  private ownToken(principal: Principal, run: Run): boolean {
-    return principal.type === 'runToken' && principal.runUuid === run.uuid;
-  }
-
-  /** Another run's token: 403 (COMPAT §10); a key that may not see the run: 404, as for any object. */
-  async get(principal: Principal, uuid: string): Promise<Run> {
-    const run = await this.inner.get(uuid);
-    if (this.ownToken(principal, run) || isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_LIST', run.definitionOwner) || isAllowed(principal, 'BUILDINGBLOCK', 'LIST', run.workspace)) return run;
-    if (principal.type === 'runToken') throw forbidden(`${INSUFFICIENT}: a run token only reads its own run`);
-    // The run's own workspaces learn what they lack; others do not learn the run exists.
-    if (principal.type === 'apiKey' && (principal.workspace === run.workspace || principal.workspace === run.definitionOwner)) {
-      throw forbidden(`${INSUFFICIENT}: BUILDINGBLOCK_LIST or MANAGED_BUILDINGBLOCKRUN_LIST is required to read runs`);
-    }
-    throw notFound(`meshBuildingBlockRun ${uuid} not found`);
-  }
-
-  async list(principal: Principal, filter: { blockUuid?: string; nodeId?: string }, page: PageRequest) {
+  async list(ctx: RequestContext, filter: { blockUuid?: string; nodeId?: string }, page: PageRequest): Promise<Page<Run>> {
+    const { principal } = ctx;
     if (isAdminFor(principal, 'BUILDINGBLOCKRUN', 'LIST')) return this.inner.list(filter, page);
-    if (principal.type !== 'apiKey') throw forbidden(`${INSUFFICIENT}: MANAGED_BUILDINGBLOCKRUN_LIST is required`);
-    if (isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_LIST', principal.workspace)) return this.inner.list({ ...filter, definitionOwner: principal.workspace }, page);
-    throw forbidden(`${INSUFFICIENT}: MANAGED_BUILDINGBLOCKRUN_LIST is required`);
+    if (principal.type === 'apiKey' && isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_LIST', principal.workspace)) return this.inner.list({ ...filter, definitionOwner: principal.workspace }, page);
+    throw insufficientPermissions('MANAGED_BUILDINGBLOCKRUN_LIST is required');
   }
 
   /** Spec §4.1: the run token, or the run-update permission of the workspace owning the run's definition. */
-  private async reportable(principal: Principal, uuid: string): Promise<Run> {
-    const run = await this.inner.get(uuid);
-    if (!this.ownToken(principal, run) && !isAllowedAsManager(principal, 'BUILDINGBLOCKRUNSOURCE_SAVE', run.definitionOwner)) {
-      throw forbidden(`${INSUFFICIENT}: report a run's status with its run token or MANAGED_BUILDINGBLOCKRUNSOURCE_SAVE of the workspace owning its definition`);
+  private async reportable(ctx: RequestContext, uuid: string): Promise<Run> {
+    const run = await this.get(ctx, uuid);
+    if (!isOwnToken(ctx.principal, run) && !isAllowedAsManager(ctx.principal, 'BUILDINGBLOCKRUNSOURCE_SAVE', run.definitionOwner)) {
+      throw insufficientPermissions("report a run's status with its run token or MANAGED_BUILDINGBLOCKRUNSOURCE_SAVE of the workspace owning its definition");
     }
     return run;
   }
 
-  async registerSource(principal: Principal, uuid: string, registration: Registration): Promise<void> {
-    await this.inner.registerSource(await this.reportable(principal, uuid), registration);
+  async registerSource(ctx: RequestContext, uuid: string, registration: SourceRegistration): Promise<void> {
+    await this.inner.registerSource(ctx, await this.reportable(ctx, uuid), registration);
   }
 
-  async updateSource(principal: Principal, uuid: string, sourceId: string, update: { status?: string; steps: StepUpdate[] }): Promise<boolean> {
-    return this.inner.updateSource(await this.reportable(principal, uuid), sourceId, update);
+  async updateSource(ctx: RequestContext, uuid: string, sourceId: string, update: RunUpdate): Promise<boolean> {
+    return this.inner.updateSource(ctx, await this.reportable(ctx, uuid), sourceId, update);
   }
 }

@@ -1,19 +1,20 @@
-import type { TokenService } from '../auth/tokens.js';
-import { RUN_TOKEN_PREFIX } from '../auth/authenticate.js';
-import type { SecretBox } from '../crypto/secret-box.js';
-import { encryptForRunner, runnerPublicKey } from '../crypto/runner-encryption.js';
-import { isSealedSecret, sealSecrets } from '../crypto/secret-values.js';
-import { badRequest, notFound } from '../errors.js';
-import type { PageRequest } from '../http/paging.js';
-import { isUuid } from '../http/validation.js';
-import { IMPLEMENTATIONS, type ImplementationType } from '../kinds/definition/enums.js';
-import type { RunnerStore } from '../kinds/runner/store.js';
-import { publicKeyOf } from '../kinds/runner/model.js';
-import type { Repositories } from '../store/repositories.js';
-import type { BlockLifecycle } from './lifecycle.js';
-import { isFinal, MAX_STEPS_PER_SOURCE, RUN_STATUSES, STEP_REGISTRATION_STATUSES, STEP_STATUSES, type Run, type RunOutput, type RunStatus } from './model.js';
-import type { StepRow } from './store.js';
-import type { Registration, StepUpdate } from './wire.js';
+import type { RequestContext } from '../../auth/context.js';
+import { RUN_TOKEN_PREFIX, type TokenService } from '../../auth/tokens.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { encryptForRunner, runnerPublicKey } from '../../crypto/runner-encryption.js';
+import { isSealedSecret, sealSensitive } from '../../crypto/secret-values.js';
+import { badRequest } from '../../lib/errors.js';
+import type { PageRequest } from '../../lib/paging.js';
+import { canonicalUuid } from '../../lib/validation.js';
+import { inTransaction, type Db } from '../../store/transaction.js';
+import type { BlockLifecycle } from '../block/lifecycle.js';
+import { isFinal, RUN_STATUSES, type Run, type RunOutput, type RunStatus } from '../block/run.js';
+import { IMPLEMENTATIONS, type ImplementationType } from '../definition/enums.js';
+import { publicKeyOf } from '../runner/model.js';
+import type { RunnerService } from '../runner/service.js';
+import { MAX_STEPS_PER_SOURCE, STEP_REGISTRATION_STATUSES, STEP_STATUSES, type RunUpdate, type SourceRegistration, type StepRow, type StepUpdate } from './model.js';
+import type { RunStore } from './store.js';
+import type { RunUnit } from './unit.js';
 
 /** A claimed run with what only its runner may read: the token and the runner-encrypted values. */
 export interface ClaimedRun {
@@ -28,23 +29,36 @@ class CannotFillRun extends Error {}
 
 /** Runs as runners drive them (issue 7, COMPAT §10): claiming, status sources and steps, outputs. */
 export class RunService {
+  private readonly store: RunStore;
+
   constructor(
-    private readonly repos: Repositories,
+    private readonly db: Db,
+    private readonly unitOf: (db: Db) => RunUnit,
     private readonly lifecycle: BlockLifecycle,
-    private readonly runners: RunnerStore,
+    private readonly runners: RunnerService,
     private readonly secrets: SecretBox,
     private readonly tokens: TokenService,
     private readonly runTimeoutSeconds: number,
-  ) {}
+  ) {
+    this.store = unitOf(db).runs;
+  }
 
-  async get(uuid: string): Promise<Run> {
-    const run = isUuid(uuid) ? await this.repos.runs.find(uuid.toLowerCase()) : undefined;
-    if (!run) throw notFound(`meshBuildingBlockRun ${uuid} not found`);
-    return run;
+  private transaction<T>(work: (unit: RunUnit) => Promise<T>): Promise<T> {
+    return inTransaction(this.db, (trx) => work(this.unitOf(trx)));
+  }
+
+  async find(uuid: string): Promise<Run | undefined> {
+    const id = canonicalUuid(uuid);
+    return id ? this.store.find(id) : undefined;
   }
 
   list(filter: { blockUuid?: string; nodeId?: string; definitionOwner?: string }, page: PageRequest) {
-    return this.repos.runs.list(filter, page);
+    return this.store.list(filter, page);
+  }
+
+  /** The steps of every source of a run, in order (the log). */
+  steps(run: Run): Promise<StepRow[]> {
+    return this.store.steps(run.uuid);
   }
 
   /**
@@ -52,10 +66,10 @@ export class RunService {
    * run token and its secrets encrypted for the runner. A run whose secrets cannot be encrypted for
    * its runner fails at once (a runner could not use it) and the next one is tried.
    */
-  async claim(runnerUuids: readonly string[], nodeId: string | undefined): Promise<ClaimedRun | undefined> {
+  async claim(_ctx: RequestContext, runnerUuids: readonly string[], nodeId: string | undefined): Promise<ClaimedRun | undefined> {
     for (let attempt = 0; attempt < 10; attempt++) {
       const now = new Date().toISOString();
-      const run = await this.repos.transaction(async (tx) => {
+      const run = await this.transaction(async (tx) => {
         const claimed = await tx.runs.claim(runnerUuids, nodeId, now);
         if (claimed) await this.lifecycle.claimed(tx, claimed);
         return claimed;
@@ -68,7 +82,7 @@ export class RunService {
         return { run, runToken: access_token, inputs, implementation };
       } catch (error) {
         if (!(error instanceof CannotFillRun)) throw error;
-        await this.repos.transaction(async (tx) => {
+        await this.transaction(async (tx) => {
           await tx.runs.upsertSource(run.uuid, 'blockyard', { id: 'blockyard' }, now);
           await tx.runs.putStep(run.uuid, { sourceId: 'blockyard', stepId: 'prepare', position: 0, displayName: 'Prepare run', status: 'FAILED', systemMessage: error.message, outputs: {} }, now);
           await this.lifecycle.finish(tx, run, 'FAILED');
@@ -107,8 +121,8 @@ export class RunService {
   async expireSilentRuns(now = Date.now()): Promise<number> {
     const before = new Date(now - this.runTimeoutSeconds * 1000).toISOString();
     let expired = 0;
-    for (const uuid of await this.repos.runs.silentSince(before)) {
-      await this.repos.transaction(async (tx) => {
+    for (const uuid of await this.store.silentSince(before)) {
+      await this.transaction(async (tx) => {
         const run = await tx.runs.findForUpdate(uuid);
         if (!run || run.status !== 'IN_PROGRESS' || run.updatedOn >= before) return;
         const at = new Date(now).toISOString();
@@ -123,7 +137,7 @@ export class RunService {
   }
 
   /** Endpoint 17: registers (or updates) a source and its steps, in the order given. */
-  async registerSource(run: Run, registration: Registration): Promise<void> {
+  async registerSource(_ctx: RequestContext, run: Run, registration: SourceRegistration): Promise<void> {
     for (const step of registration.steps) {
       if (step.status !== undefined && !(STEP_REGISTRATION_STATUSES as readonly string[]).includes(step.status)) {
         throw badRequest(`steps: status of step "${step.id}" must be one of ${STEP_REGISTRATION_STATUSES.join(', ')}`);
@@ -131,7 +145,7 @@ export class RunService {
     }
     if (isFinal(run.status)) return;
     const now = new Date().toISOString();
-    await this.repos.transaction(async (tx) => {
+    await this.transaction(async (tx) => {
       const current = await tx.runs.findForUpdate(run.uuid);
       if (!current || isFinal(current.status)) return;
       await tx.runs.upsertSource(run.uuid, registration.sourceId, registration.source, now);
@@ -146,12 +160,12 @@ export class RunService {
    * Endpoint 18: step results, outputs and the run status. An ended run changes no more (200 all the
    * same: CI actions keep reporting). Answers whether the run is aborted.
    */
-  async updateSource(run: Run, sourceId: string, update: { status?: string; steps: StepUpdate[] }): Promise<boolean> {
+  async updateSource(_ctx: RequestContext, run: Run, sourceId: string, update: RunUpdate): Promise<boolean> {
     if (update.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(update.status)) throw badRequest(`status: must be one of ${RUN_STATUSES.join(', ')}, got "${update.status}"`);
     for (const step of update.steps) {
       if (step.status !== undefined && !(STEP_STATUSES as readonly string[]).includes(step.status)) throw badRequest(`steps: status of step "${step.id}" must be one of ${STEP_STATUSES.join(', ')}`);
     }
-    return this.repos.transaction(async (tx) => {
+    return this.transaction(async (tx) => {
       const current = (await tx.runs.findForUpdate(run.uuid))!;
       if (isFinal(current.status)) return current.status === 'ABORTED';
       const now = new Date().toISOString();
@@ -165,10 +179,13 @@ export class RunService {
       });
       for (const step of mergeSteps(sourceId, existing, changes)) await tx.runs.putStep(run.uuid, step, now);
       const status = (update.status as RunStatus | undefined) ?? current.status;
-      const next: Run = { ...current, outputs, updatedOn: now, status: isFinal(status) ? current.status : status };
-      await tx.runs.update(next);
-      if (isFinal(status)) await this.lifecycle.finish(tx, next, status);
-      else if (status !== current.status) await this.lifecycle.reported(tx, next, status);
+      // The run row is written once: ended by the lifecycle, or here.
+      if (isFinal(status)) await this.lifecycle.finish(tx, { ...current, outputs }, status);
+      else {
+        const next: Run = { ...current, outputs, updatedOn: now, status };
+        await tx.runs.update(next);
+        if (status !== current.status) await this.lifecycle.reported(tx, next, status);
+      }
       return status === 'ABORTED';
     });
   }
@@ -179,7 +196,7 @@ export class RunService {
     for (const [name, output] of Object.entries(outputs)) {
       if (output.value === undefined) continue;
       const isSensitive = output.isSensitive ?? false;
-      const value = isSensitive ? sealSecrets(typeof output.value === 'string' ? { plaintext: output.value } : output.value, previous[name]?.value, this.secrets, `steps.outputs.${name}`) : output.value;
+      const value = isSensitive ? sealSensitive(output.value, previous[name]?.value, this.secrets, `steps.outputs.${name}`) : output.value;
       sealed[name] = { value, type: output.type ?? (typeof output.value === 'number' ? 'INTEGER' : typeof output.value === 'boolean' ? 'BOOLEAN' : 'STRING'), isSensitive };
     }
     return sealed;

@@ -1,8 +1,11 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { PageRequest } from '../http/paging.js';
-import { fetchPage } from '../store/paged.js';
-import type { RunStepTable, RunTable, Tables } from '../store/schema.js';
-import type { Run, RunBehavior, RunOutput, RunSnapshot, RunStatus } from './model.js';
+import type { Selectable } from 'kysely';
+import type { Page, PageRequest } from '../../lib/paging.js';
+import type { DialectName } from '../../store/database.js';
+import { fetchPage } from '../../store/paged.js';
+import type { RunStepTable, RunTable } from '../../store/schema.js';
+import type { Db } from '../../store/transaction.js';
+import type { BlockRuns, Run, RunBehavior, RunOutput, RunSnapshot, RunStatus } from '../block/run.js';
+import type { StepRow } from './model.js';
 
 const toModel = (row: Selectable<RunTable>): Run => ({
   uuid: row.uuid,
@@ -23,19 +26,6 @@ const toModel = (row: Selectable<RunTable>): Run => ({
   outputs: JSON.parse(row.outputs) as Record<string, RunOutput>,
 });
 
-export interface StepRow {
-  sourceId: string;
-  stepId: string;
-  position: number;
-  displayName: string;
-  status: string;
-  userMessage?: string;
-  systemMessage?: string;
-  outputs: Record<string, RunOutput>;
-  /** Set when read: the time of the step's last change. */
-  updatedOn?: string;
-}
-
 const toStep = (row: Selectable<RunStepTable>): StepRow => ({
   sourceId: row.source_id,
   stepId: row.step_id,
@@ -48,10 +38,11 @@ const toStep = (row: Selectable<RunStepTable>): StepRow => ({
   updatedOn: row.updated_on,
 });
 
-export class RunStore {
+/** The `runs`, `run_sources` and `run_steps` tables: the block lifecycle's runs, and what runners report. */
+export class RunStore implements BlockRuns {
   constructor(
-    private readonly db: Kysely<Tables>,
-    private readonly dialect: 'sqlite' | 'postgres',
+    private readonly db: Db,
+    private readonly dialect: DialectName,
   ) {}
 
   async insert(run: Run): Promise<void> {
@@ -96,7 +87,6 @@ export class RunStore {
     await this.db.updateTable('runs').set({ updated_on: at }).where('uuid', '=', uuid).execute();
   }
 
-  /** Ends the run unless it ended already (column-level: no stale read can undo another change). */
   async endIfActive(uuid: string, status: 'ABORTED' | 'FAILED', at: string): Promise<void> {
     await this.db.updateTable('runs').set({ status, ended_on: at, updated_on: at }).where('uuid', '=', uuid).where('status', 'in', ['PENDING', 'IN_PROGRESS']).execute();
   }
@@ -139,19 +129,17 @@ export class RunStore {
     return row ? toModel(row) : undefined;
   }
 
-  /** Whether a runner ever took a run of this block (else nothing was provisioned). */
   async everClaimed(blockUuid: string): Promise<boolean> {
     return (await this.db.selectFrom('runs').select('uuid').where('block_uuid', '=', blockUuid).where('claimed_on', 'is not', null).executeTakeFirst()) !== undefined;
   }
 
-  /** The run of a block that has not ended (at most one at a time). */
   async activeRun(blockUuid: string): Promise<Run | undefined> {
     const row = await this.db.selectFrom('runs').selectAll().where('block_uuid', '=', blockUuid).where('status', 'in', ['PENDING', 'IN_PROGRESS']).executeTakeFirst();
     return row ? toModel(row) : undefined;
   }
 
   /** `definitionOwner`: only runs of that workspace's definitions. */
-  async list(filter: { blockUuid?: string; nodeId?: string; definitionOwner?: string }, page: PageRequest): Promise<{ items: Run[]; total: number }> {
+  async list(filter: { blockUuid?: string; nodeId?: string; definitionOwner?: string }, page: PageRequest): Promise<Page<Run>> {
     let query = this.db.selectFrom('runs');
     if (filter.blockUuid !== undefined) query = query.where('block_uuid', '=', filter.blockUuid);
     if (filter.nodeId !== undefined) query = query.where('node_id', '=', filter.nodeId);

@@ -1,24 +1,25 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../http/app.js';
-import { filterValue, registerResourceRoutes, versionOf } from '../../http/resource-routes.js';
+import { filterValue } from '../../lib/query.js';
+import { versionOf, type Operation } from '../operation.js';
+import { PATHS } from '../paths.js';
+import { resourceOperations } from '../resource.js';
+import type { AuthorizedRunnerService } from './authorized-service.js';
 import type { Runner } from './model.js';
-import { decodeRunner, encodeRunner, RUNNER_VERSIONS, RUNNERS_PATH } from './wire.js';
+import { RUNNER_CODECS } from './wire/index.js';
 
-export async function runnerRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const runners = context.services.runners;
-  registerResourceRoutes<Runner>(app, context, {
-    path: RUNNERS_PATH,
-    versions: RUNNER_VERSIONS,
+export function runnerOperations(runners: AuthorizedRunnerService): Operation[] {
+  return resourceOperations<Runner>({
+    path: PATHS.runners,
+    versions: RUNNER_CODECS.media,
     embedded: 'meshBuildingBlockRunners',
     resource: 'BUILDINGBLOCKRUNNER',
-    encode: (runner, request) => encodeRunner(runner, versionOf(request), context.baseUrl()),
-    get: (request, uuid) => runners.get(request.principal, uuid),
-    list: (request, query, page) => runners.list(request.principal, filterValue(query, 'workspaceIdentifier'), page),
-    create: (request, body) => runners.create(request.principal, decodeRunner(body).input),
-    update: (request, uuid, body) => {
-      const { input, sentRestriction, uuid: sentUuid } = decodeRunner(body);
-      return runners.update(request.principal, uuid, input, sentRestriction, sentUuid);
+    encode: (runner, call) => RUNNER_CODECS.of(versionOf(call)).encode(runner, call),
+    get: (call, uuid) => runners.get(call.ctx, uuid),
+    list: (call, page) => runners.list(call.ctx, filterValue(call.query, 'workspaceIdentifier'), page),
+    create: (call) => runners.create(call.ctx, RUNNER_CODECS.of(call.consumes?.version).decode(call.body).input),
+    update: (call, uuid) => {
+      const { input, sentRestriction, uuid: sentUuid } = RUNNER_CODECS.of(call.consumes?.version).decode(call.body);
+      return runners.update(call.ctx, uuid, input, sentRestriction, sentUuid);
     },
-    remove: { status: 204, run: (request, uuid) => runners.delete(request.principal, uuid) },
+    remove: { status: 204, run: (call, uuid) => runners.delete(call.ctx, uuid) },
   });
 }

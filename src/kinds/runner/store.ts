@@ -1,16 +1,11 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { PageRequest } from '../../http/paging.js';
-import { findDependents, type Dependent } from '../../store/dependents.js';
+import type { Selectable } from 'kysely';
+import type { Page, PageRequest } from '../../lib/paging.js';
+import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
-import type { RunnerTable, Tables } from '../../store/schema.js';
+import type { RunnerTable } from '../../store/schema.js';
+import type { Db } from '../../store/transaction.js';
 import { parseDocument, serializeDocument } from '../document.js';
 import type { Runner, RunnerImplementationType } from './model.js';
-
-/** A runner cannot be deleted while runs wait for or run on it, or versions name it (issue 7). */
-const RUNNER_DEPENDENTS: Dependent[] = [
-  { kind: 'waiting or running meshBuildingBlockRuns', table: 'runs', columns: ['runner_uuid'], unlessSet: 'ended_on' },
-  { kind: 'meshBuildingBlockDefinitionVersions', table: 'definition_versions', columns: ['runner_uuid'] },
-];
 
 const toModel = (row: Selectable<RunnerTable>): Runner => ({
   uuid: row.uuid,
@@ -22,8 +17,9 @@ const toModel = (row: Selectable<RunnerTable>): Runner => ({
   document: parseDocument(row.document),
 });
 
+/** The `runners` table. */
 export class RunnerStore {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(private readonly db: Db) {}
 
   async insert(runner: Runner): Promise<void> {
     await this.db
@@ -45,7 +41,7 @@ export class RunnerStore {
     return row ? toModel(row) : undefined;
   }
 
-  async list(filter: { workspace?: string; orPublic?: boolean }, page: PageRequest): Promise<{ items: Runner[]; total: number }> {
+  async list(filter: { workspace?: string; orPublic?: boolean }, page: PageRequest): Promise<Page<Runner>> {
     let query = this.db.selectFrom('runners');
     const { workspace, orPublic } = filter;
     if (workspace !== undefined && orPublic) query = query.where((eb) => eb.or([eb('owned_by_workspace', '=', workspace), eb('restriction', '=', 'PUBLIC')]));
@@ -54,8 +50,9 @@ export class RunnerStore {
     return { items: rows.map(toModel), total };
   }
 
+  /** A runner cannot be deleted while runs wait for or run on it, or versions name it (issue 7). */
   dependents(uuid: string): Promise<string[]> {
-    return findDependents(this.db, RUNNER_DEPENDENTS, [uuid]);
+    return findDependents(this.db, 'runner', [uuid]);
   }
 
   async delete(uuid: string): Promise<void> {

@@ -1,60 +1,81 @@
-import { isAdminFor, isAllowed, isAllowedAsManager, listScope, requireAllowed } from '../../auth/policy.js';
-import type { Principal } from '../../auth/principal.js';
-import { forbidden, notFound } from '../../errors.js';
-import type { PageRequest } from '../../http/paging.js';
+import type { RequestContext } from '../../auth/context.js';
+import { isAdminFor, isAllowedAsManager, listScope, requireAllowed, seesWorkspace } from '../../auth/policy.js';
+import { badRequest, insufficientPermissions } from '../../lib/errors.js';
+import { emptyPage, type Page, type PageRequest } from '../../lib/paging.js';
+import type { AuthorizedPlatformService } from '../platform/authorized-service.js';
 import type { Platform } from '../platform/model.js';
+import { CallerView } from '../view.js';
 import type { Tenant, TenantInput } from './model.js';
 import type { TenantService } from './service.js';
-import type { TenantQuery } from './parse-tenant-filter.js';
+import type { TenantFilter } from './store.js';
 
 /**
- * `TENANT_*` act on tenants of the key's own workspace, `ADM_TENANT_*` on all. Importing a tenant
- * with its platform tenant id needs `ADM_TENANT_IMPORT`, or `MANAGED_TENANT_IMPORT` in the workspace
- * that owns the platform; purging needs admin rights.
+ * Tenants as the caller sees them: its own workspace's (`TENANT_*`), or all (`ADM_TENANT_*`).
+ * Importing a tenant with its platform tenant id needs `ADM_TENANT_IMPORT`, or `MANAGED_TENANT_IMPORT`
+ * in the workspace that owns the platform; purging needs admin rights.
  */
-export class AuthorizedTenantService {
-  constructor(private readonly inner: TenantService) {}
+export class AuthorizedTenantService extends CallerView<Tenant> {
+  protected readonly kindName = 'meshTenant';
 
-  async get(principal: Principal, identifier: string): Promise<Tenant> {
-    const tenant = await this.inner.get(identifier);
-    if (!isAllowed(principal, 'TENANT', 'LIST', tenant.workspace)) throw notFound(`meshTenant ${identifier} not found`);
+  constructor(
+    private readonly inner: TenantService,
+    private readonly platforms: AuthorizedPlatformService,
+  ) {
+    super();
+  }
+
+  /** By uuid, or by the full name of the live tenant. */
+  async find(ctx: RequestContext, identifier: string): Promise<Tenant | undefined> {
+    const tenant = await this.inner.find(identifier);
+    return tenant && seesWorkspace(ctx.principal, 'TENANT', tenant.workspace) ? tenant : undefined;
+  }
+
+  /** A tenant a body targets: it must be visible and not deleted (a deleted one is as good as none). */
+  async resolveLive(ctx: RequestContext, identifier: string, field: string): Promise<Tenant> {
+    const tenant = await this.find(ctx, identifier);
+    if (!tenant || tenant.deletedOn !== undefined) throw this.doesNotExist(identifier, field);
     return tenant;
   }
 
-  async list(principal: Principal, filter: TenantQuery, page: PageRequest) {
-    const scope = listScope(principal, 'TENANT');
-    if (scope !== 'all' && filter.workspace !== undefined && filter.workspace !== scope.workspace) return { items: [], total: 0 };
+  list(ctx: RequestContext, filter: TenantFilter, page: PageRequest): Promise<Page<Tenant>> {
+    const scope = listScope(ctx.principal, 'TENANT');
+    if (scope !== 'all' && filter.workspace !== undefined && filter.workspace !== scope.workspace) return Promise.resolve(emptyPage());
     return this.inner.list(scope === 'all' ? filter : { ...filter, workspace: scope.workspace }, page);
   }
 
-  private requireImport(principal: Principal, input: TenantInput, platform: Platform): void {
-    if (input.platformTenantId !== undefined && !isAllowedAsManager(principal, 'TENANT_IMPORT', platform.ownedByWorkspace)) {
-      throw forbidden("you don't have sufficient permissions: spec.platformTenantId needs ADM_TENANT_IMPORT (or MANAGED_TENANT_IMPORT of the platform's workspace)");
+  /** The owners (permission first, then existence), then the platform through the caller's view. */
+  private async resolveInput(ctx: RequestContext, input: TenantInput): Promise<Platform> {
+    requireAllowed(ctx.principal, 'TENANT', 'SAVE', input.workspace);
+    await this.inner.requireOwners(input);
+    const found: Platform[] = [];
+    for (const reference of input.platformRefs) {
+      found.push(await this.platforms.resolveReference(ctx, reference, 'uuid' in reference ? 'spec.platformRef.uuid' : 'spec.platformIdentifier'));
     }
+    if (found.some((platform) => platform.uuid !== found[0]!.uuid)) throw badRequest('spec.platformRef and spec.platformIdentifier name different platforms');
+    const platform = found[0]!;
+    if (input.platformTenantId !== undefined && !isAllowedAsManager(ctx.principal, 'TENANT_IMPORT', platform.ownedByWorkspace)) {
+      throw insufficientPermissions("spec.platformTenantId needs ADM_TENANT_IMPORT (or MANAGED_TENANT_IMPORT of the platform's workspace)");
+    }
+    return platform;
   }
 
-  async create(principal: Principal, input: TenantInput): Promise<Tenant> {
-    requireAllowed(principal, 'TENANT', 'SAVE', input.workspace);
-    const platform = await this.inner.resolve(input);
-    this.requireImport(principal, input, platform);
-    return this.inner.create(input, platform);
+  async create(ctx: RequestContext, input: TenantInput): Promise<Tenant> {
+    return this.inner.create(ctx, input, await this.resolveInput(ctx, input));
   }
 
   /** The declarative import: create, or update the live tenant of the project on the platform. */
-  async save(principal: Principal, input: TenantInput): Promise<{ tenant: Tenant; created: boolean }> {
-    requireAllowed(principal, 'TENANT', 'SAVE', input.workspace);
-    const platform = await this.inner.resolve(input);
-    this.requireImport(principal, input, platform);
+  async save(ctx: RequestContext, input: TenantInput): Promise<{ tenant: Tenant; created: boolean }> {
+    const platform = await this.resolveInput(ctx, input);
     const existing = await this.inner.findLive(input.workspace, input.project, platform.uuid);
-    if (!existing) return { tenant: await this.inner.create(input, platform), created: true };
-    return { tenant: await this.inner.update(existing, input), created: false };
+    if (!existing) return { tenant: await this.inner.create(ctx, input, platform), created: true };
+    return { tenant: await this.inner.update(ctx, existing, input), created: false };
   }
 
-  async delete(principal: Principal, identifier: string, purge: boolean): Promise<void> {
-    const tenant = await this.get(principal, identifier);
-    requireAllowed(principal, 'TENANT', 'DELETE', tenant.workspace);
-    if (!purge) return this.inner.delete(tenant);
-    if (!isAdminFor(principal, 'TENANT', 'DELETE')) throw forbidden("you don't have sufficient permissions: purging a tenant needs ADM_TENANT_DELETE");
-    await this.inner.purge(tenant);
+  async delete(ctx: RequestContext, identifier: string, purge: boolean): Promise<void> {
+    const tenant = await this.get(ctx, identifier);
+    requireAllowed(ctx.principal, 'TENANT', 'DELETE', tenant.workspace);
+    if (!purge) return this.inner.delete(ctx, tenant);
+    if (!isAdminFor(ctx.principal, 'TENANT', 'DELETE')) throw insufficientPermissions('purging a tenant needs ADM_TENANT_DELETE');
+    await this.inner.purge(ctx, tenant);
   }
 }

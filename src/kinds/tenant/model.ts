@@ -1,4 +1,5 @@
 import type { SentObject } from '../document.js';
+import type { PlatformReference } from '../platform/model.js';
 
 /** The internal tenant (meshTenant v4): one per project and platform, identified by uuid. */
 export interface Tenant {
@@ -12,8 +13,6 @@ export interface Tenant {
   deletedOn?: string;
   document: SentObject;
 }
-
-export type PlatformReference = { uuid: string } | { identifier: string };
 
 export interface TenantInput {
   workspace: string;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ApiError } from '../../errors.js';
-import { parseTenantFilter } from './parse-tenant-filter.js';
+import type { ApiError } from '../../lib/errors.js';
+import { parseTenantFilter } from './query.js';
 
 describe('parseTenantFilter', () => {
   it('defaults to live tenants and maps every spec parameter', () => {

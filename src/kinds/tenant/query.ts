@@ -1,24 +1,17 @@
-import { badRequest } from '../../errors.js';
-import { filterValue, type Query } from '../../http/resource-routes.js';
+import { badRequest } from '../../lib/errors.js';
+import { filterValue, type Query } from '../../lib/query.js';
 import { parseFullPlatformIdentifier } from '../platform/model.js';
 import { TENANT_DELETION_STATES, type TenantDeletionState } from './model.js';
-
-/** The tenant list's filters as asked; the service resolves the platform identifier. */
-export interface TenantQuery {
-  deletionState: TenantDeletionState;
-  workspace?: string;
-  project?: string;
-  platform?: { name: string; location: string };
-}
+import type { TenantFilter } from './store.js';
 
 /**
  * Spec §2.3's filters: `workspaceIdentifier`, `projectIdentifier`, `platformIdentifier` (the full
  * `<platform>.<location>`; another shape matches nothing), `deletionState` (ACTIVE by default).
  */
-export function parseTenantFilter(query: Query): TenantQuery | 'none' {
+export function parseTenantFilter(query: Query): TenantFilter | 'none' {
   const state = filterValue(query, 'deletionState') ?? 'ACTIVE';
   if (!(TENANT_DELETION_STATES as readonly string[]).includes(state)) throw badRequest(`deletionState: must be one of ${TENANT_DELETION_STATES.join(', ')}, got "${state}"`);
-  const filter: TenantQuery = { deletionState: state as TenantDeletionState };
+  const filter: TenantFilter = { deletionState: state as TenantDeletionState };
   const workspace = filterValue(query, 'workspaceIdentifier');
   const project = filterValue(query, 'projectIdentifier');
   const platformIdentifier = filterValue(query, 'platformIdentifier');

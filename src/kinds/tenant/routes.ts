@@ -1,27 +1,25 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../http/app.js';
-import { registerResourceRoutes, versionOf, type Query } from '../../http/resource-routes.js';
-import { parseTenantFilter } from './parse-tenant-filter.js';
-import { decodeTenant, encodeTenant, TENANT_VERSIONS, TENANTS_PATH } from './wire.js';
+import { emptyPage } from '../../lib/paging.js';
+import { versionOf, type Operation } from '../operation.js';
+import { PATHS } from '../paths.js';
+import { resourceOperations } from '../resource.js';
+import type { AuthorizedTenantService } from './authorized-service.js';
 import type { Tenant } from './model.js';
+import { parseTenantFilter } from './query.js';
+import { TENANT_CODECS } from './wire/index.js';
 
-export async function tenantRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const { tenants } = context.services;
-
-  const purgeRequested = (request: FastifyRequest) => (request.query as Query).purge === 'true';
-
-  registerResourceRoutes<Tenant>(app, context, {
-    path: TENANTS_PATH,
-    versions: TENANT_VERSIONS,
+export function tenantOperations(tenants: AuthorizedTenantService): Operation[] {
+  return resourceOperations<Tenant>({
+    path: PATHS.tenants,
+    versions: TENANT_CODECS.media,
     embedded: 'meshTenants',
     resource: 'TENANT',
-    encode: (tenant, request) => encodeTenant(tenant, versionOf(request), context.baseUrl()),
-    get: (request, id) => tenants.get(request.principal, id),
-    list: async (request, query, page) => {
-      const filter = parseTenantFilter(query);
-      return filter === 'none' ? { items: [], total: 0 } : tenants.list(request.principal, filter, page);
+    encode: (tenant, call) => TENANT_CODECS.of(versionOf(call)).encode(tenant, call),
+    get: (call, id) => tenants.get(call.ctx, id),
+    list: async (call, page) => {
+      const filter = parseTenantFilter(call.query);
+      return filter === 'none' ? emptyPage() : tenants.list(call.ctx, filter, page);
     },
-    create: (request, body) => tenants.create(request.principal, decodeTenant(body)),
-    remove: { status: 202, run: (request, id) => tenants.delete(request.principal, id, purgeRequested(request)) },
+    create: (call) => tenants.create(call.ctx, TENANT_CODECS.of(call.consumes?.version).decode(call.body)),
+    remove: { status: 202, run: (call, id) => tenants.delete(call.ctx, id, call.query.purge === 'true') },
   });
 }

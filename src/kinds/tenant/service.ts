@@ -1,41 +1,35 @@
 import { randomUUID } from 'node:crypto';
-import { badRequest, conflict, notFound } from '../../errors.js';
-import type { PageRequest } from '../../http/paging.js';
-import { isUuid } from '../../http/validation.js';
+import type { RequestContext } from '../../auth/context.js';
+import { conflict } from '../../lib/errors.js';
+import type { PageRequest } from '../../lib/paging.js';
+import { canonicalUuid } from '../../lib/validation.js';
 import { isUniqueViolation } from '../../store/database.js';
-import type { PlatformService } from '../platform/service.js';
+import type { Db } from '../../store/transaction.js';
 import type { Platform } from '../platform/model.js';
 import type { ProjectService } from '../project/service.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { parseTenantName, tenantName, type Tenant, type TenantInput } from './model.js';
-import type { TenantQuery } from './parse-tenant-filter.js';
-import type { TenantStore } from './store.js';
+import { TenantStore, type TenantFilter } from './store.js';
 
 /** Tenants without any notion of who asks (AuthorizedTenantService adds that). */
 export class TenantService {
+  private readonly store: TenantStore;
+
   constructor(
-    private readonly store: TenantStore,
+    db: Db,
     private readonly workspaces: WorkspaceService,
     private readonly projects: ProjectService,
-    private readonly platforms: PlatformService,
-  ) {}
-
-  /** The platform a body names; both forms, when sent, must name the same one. */
-  async resolvePlatform(input: TenantInput): Promise<Platform> {
-    const found: Platform[] = [];
-    for (const reference of input.platformRefs) found.push(await this.platforms.requireExisting(reference, 'uuid' in reference ? 'spec.platformRef.uuid' : 'spec.platformIdentifier'));
-    if (found.some((platform) => platform.uuid !== found[0]!.uuid)) throw badRequest('spec.platformRef and spec.platformIdentifier name different platforms');
-    return found[0]!;
+  ) {
+    this.store = new TenantStore(db);
   }
 
-  /** Checks every reference of a new tenant: 422 for a missing workspace, project or platform. */
-  async resolve(input: TenantInput): Promise<Platform> {
+  /** The owning workspace and project of a new tenant exist (the caller may act there: checked before). */
+  async requireOwners(input: TenantInput): Promise<void> {
     await this.workspaces.requireExists(input.workspace, 'metadata.ownedByWorkspace');
     await this.projects.requireExisting(input.workspace, input.project, 'metadata.ownedByProject');
-    return this.resolvePlatform(input);
   }
 
-  async create(input: TenantInput, platform: Platform): Promise<Tenant> {
+  async create(_ctx: RequestContext, input: TenantInput, platform: Platform): Promise<Tenant> {
     const tenant: Tenant = {
       uuid: randomUUID(),
       workspace: input.workspace,
@@ -60,43 +54,37 @@ export class TenantService {
   }
 
   /** The import's update of a live tenant: landing zone, platform tenant id and extra fields. */
-  async update(existing: Tenant, input: TenantInput): Promise<Tenant> {
+  async update(_ctx: RequestContext, existing: Tenant, input: TenantInput): Promise<Tenant> {
     const tenant: Tenant = { ...existing, platformTenantId: input.platformTenantId ?? existing.platformTenantId, document: input.document };
     await this.store.update(tenant);
     return tenant;
   }
 
   /** By uuid, or by its full name `<ws>.<project>.<platform>.<location>` (the live tenant). */
-  async get(identifier: string): Promise<Tenant> {
-    let tenant: Tenant | undefined;
-    if (isUuid(identifier)) tenant = await this.store.find(identifier);
-    else {
-      const name = parseTenantName(identifier);
-      const platform = name && (await this.platforms.findByIdentifier(name.platform, name.location));
-      tenant = name && platform ? await this.store.findLive(name.workspace, name.project, platform.uuid) : undefined;
-    }
-    if (!tenant) throw notFound(`meshTenant ${identifier} not found`);
-    return tenant;
+  async find(identifier: string): Promise<Tenant | undefined> {
+    const uuid = canonicalUuid(identifier);
+    if (uuid) return this.store.find(uuid);
+    const name = parseTenantName(identifier);
+    return name ? this.store.findLiveByName(name) : undefined;
   }
 
-  /** A platform identifier that names no platform matches no tenant. */
-  async list(query: TenantQuery, page: PageRequest): Promise<{ items: Tenant[]; total: number }> {
-    const { platform: platformIdentifier, ...filter } = query;
-    if (platformIdentifier === undefined) return this.store.list(filter, page);
-    const platform = await this.platforms.findByIdentifier(platformIdentifier.name, platformIdentifier.location);
-    return platform ? this.store.list({ ...filter, platformUuid: platform.uuid }, page) : { items: [], total: 0 };
+  list(filter: TenantFilter, page: PageRequest) {
+    return this.store.list(filter, page);
   }
 
   /** Deleting is immediate (there is no replication to undo); the record stays until purged. */
-  async delete(tenant: Tenant): Promise<void> {
-    const dependents = await this.store.dependents(tenant.uuid);
-    if (dependents.length > 0) throw conflict(`meshTenant ${tenantName(tenant)} is still the target of ${dependents.join(', ')}; delete them first`);
+  async delete(_ctx: RequestContext, tenant: Tenant): Promise<void> {
+    await this.requireUnused(tenant);
     await this.store.markDeleted(tenant.uuid, new Date().toISOString());
   }
 
-  async purge(tenant: Tenant): Promise<void> {
+  async purge(_ctx: RequestContext, tenant: Tenant): Promise<void> {
+    await this.requireUnused(tenant);
+    await this.store.purge(tenant.uuid);
+  }
+
+  private async requireUnused(tenant: Tenant): Promise<void> {
     const dependents = await this.store.dependents(tenant.uuid);
     if (dependents.length > 0) throw conflict(`meshTenant ${tenantName(tenant)} is still the target of ${dependents.join(', ')}; delete them first`);
-    await this.store.purge(tenant.uuid);
   }
 }

@@ -1,13 +1,11 @@
-import { sql, type Kysely } from 'kysely';
-import type { PageRequest } from '../../http/paging.js';
-import { findDependents, type Dependent } from '../../store/dependents.js';
+import { sql } from 'kysely';
+import type { Page, PageRequest } from '../../lib/paging.js';
+import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
-import type { Tables, TenantTable } from '../../store/schema.js';
+import type { TenantTable } from '../../store/schema.js';
+import type { Db } from '../../store/transaction.js';
 import { parseDocument, serializeDocument } from '../document.js';
 import type { Tenant, TenantDeletionState } from './model.js';
-
-/** What keeps a tenant from being deleted (building blocks add themselves here). */
-export const TENANT_DEPENDENTS: Dependent[] = [{ kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['tenant_uuid'] }];
 
 const PLATFORM_COLUMNS = ['platforms.name as platform_name', 'platforms.location as platform_location', 'platforms.platform_type as platform_type'] as const;
 
@@ -27,12 +25,14 @@ const toModel = (row: Row): Tenant => ({
 export interface TenantFilter {
   workspace?: string;
   project?: string;
-  platformUuid?: string;
+  /** The platform's full identifier, `<platform>.<location>`. */
+  platform?: { name: string; location: string };
   deletionState: TenantDeletionState;
 }
 
+/** The `tenants` table; reads join the platform a tenant's name and type come from. */
 export class TenantStore {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(private readonly db: Db) {}
 
   private fromJoin() {
     return this.db.selectFrom('tenants').innerJoin('platforms', 'platforms.uuid', 'tenants.platform_uuid');
@@ -83,19 +83,32 @@ export class TenantStore {
     return row ? toModel(row) : undefined;
   }
 
-  async list(filter: TenantFilter, page: PageRequest): Promise<{ items: Tenant[]; total: number }> {
+  /** The live tenant named `<workspace>.<project>.<platform>.<location>`. */
+  async findLiveByName(name: { workspace: string; project: string; platform: string; location: string }): Promise<Tenant | undefined> {
+    const row = await this.joined()
+      .where('tenants.workspace', '=', name.workspace)
+      .where('tenants.project', '=', name.project)
+      .where('platforms.name', '=', name.platform)
+      .where('platforms.location', '=', name.location)
+      .where('tenants.deleted_on', 'is', null)
+      .executeTakeFirst();
+    return row ? toModel(row) : undefined;
+  }
+
+  async list(filter: TenantFilter, page: PageRequest): Promise<Page<Tenant>> {
     let query = this.fromJoin();
     if (filter.workspace !== undefined) query = query.where('tenants.workspace', '=', filter.workspace);
     if (filter.project !== undefined) query = query.where('tenants.project', '=', filter.project);
-    if (filter.platformUuid !== undefined) query = query.where('tenants.platform_uuid', '=', filter.platformUuid);
+    if (filter.platform !== undefined) query = query.where('platforms.name', '=', filter.platform.name).where('platforms.location', '=', filter.platform.location);
     if (filter.deletionState === 'ACTIVE') query = query.where('tenants.deleted_on', 'is', null);
     if (filter.deletionState === 'DELETED') query = query.where('tenants.deleted_on', 'is not', null);
     const { rows, total } = await fetchPage(query, (q) => q.selectAll('tenants').select(PLATFORM_COLUMNS).orderBy('tenants.created_on').orderBy('tenants.uuid'), page);
     return { items: rows.map(toModel), total };
   }
 
+  /** Building blocks that target the tenant keep it from being deleted. */
   dependents(uuid: string): Promise<string[]> {
-    return findDependents(this.db, TENANT_DEPENDENTS, [uuid]);
+    return findDependents(this.db, 'tenant', [uuid]);
   }
 
   /** Marks the tenant deleted (idempotent); the time it was first deleted stays. */
@@ -105,5 +118,12 @@ export class TenantStore {
 
   async purge(uuid: string): Promise<void> {
     await this.db.deleteFrom('tenants').where('uuid', '=', uuid).execute();
+  }
+
+  /** Forgets the deleted tenants of a project or platform that goes (their units of work). */
+  async purgeDeletedOf(of: { workspace: string; project: string } | { platformUuid: string }): Promise<void> {
+    let query = this.db.deleteFrom('tenants').where('deleted_on', 'is not', null);
+    query = 'platformUuid' in of ? query.where('platform_uuid', '=', of.platformUuid) : query.where('workspace', '=', of.workspace).where('project', '=', of.project);
+    await query.execute();
   }
 }

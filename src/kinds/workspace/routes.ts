@@ -1,21 +1,21 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../http/app.js';
-import { registerResourceRoutes, versionOf } from '../../http/resource-routes.js';
-import { decodeWorkspace, encodeWorkspace, WORKSPACE_VERSIONS, WORKSPACES_PATH } from './wire.js';
+import { versionOf, type Operation } from '../operation.js';
+import { PATHS } from '../paths.js';
+import { resourceOperations } from '../resource.js';
+import type { AuthorizedWorkspaceService } from './authorized-service.js';
 import type { Workspace } from './model.js';
+import { WORKSPACE_CODECS } from './wire/index.js';
 
-export async function workspaceRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const workspaces = context.services.workspaces;
-  registerResourceRoutes<Workspace>(app, context, {
-    path: WORKSPACES_PATH,
-    versions: WORKSPACE_VERSIONS,
+export function workspaceOperations(workspaces: AuthorizedWorkspaceService): Operation[] {
+  return resourceOperations<Workspace>({
+    path: PATHS.workspaces,
+    versions: WORKSPACE_CODECS.media,
     embedded: 'meshWorkspaces',
     resource: 'WORKSPACE',
-    encode: (workspace, request) => encodeWorkspace(workspace, versionOf(request), context.baseUrl()),
-    get: (request, name) => workspaces.get(request.principal, name),
-    list: (request, _query, page) => workspaces.list(request.principal, page),
-    create: (request, body) => workspaces.create(request.principal, decodeWorkspace(body)),
-    update: (request, name, body) => workspaces.update(request.principal, name, decodeWorkspace(body)),
-    remove: { status: 204, run: (request, name) => workspaces.delete(request.principal, name) },
+    encode: (workspace, call) => WORKSPACE_CODECS.of(versionOf(call)).encode(workspace, call),
+    get: (call, name) => workspaces.get(call.ctx, name),
+    list: (call, page) => workspaces.list(call.ctx, page),
+    create: (call) => workspaces.create(call.ctx, WORKSPACE_CODECS.of(call.consumes?.version).decode(call.body)),
+    update: (call, name) => workspaces.update(call.ctx, name, WORKSPACE_CODECS.of(call.consumes?.version).decode(call.body)),
+    remove: { status: 204, run: (call, name) => workspaces.delete(call.ctx, name) },
   });
 }

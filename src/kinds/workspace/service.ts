@@ -1,21 +1,27 @@
-import { conflict, notFound, unprocessable } from '../../errors.js';
-import type { PageRequest } from '../../http/paging.js';
+import type { RequestContext } from '../../auth/context.js';
+import { conflict, notFound, unprocessable } from '../../lib/errors.js';
+import type { PageRequest } from '../../lib/paging.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
+import { inTransaction, type Db } from '../../store/transaction.js';
+import { ApiKeyStore } from '../apikey/store.js';
 import type { Workspace, WorkspaceInput } from './model.js';
-import type { WorkspaceStore } from './store.js';
+import { WorkspaceStore } from './store.js';
 
 /** Workspaces without any notion of who asks (AuthorizedWorkspaceService adds that). */
 export class WorkspaceService {
+  private readonly store: WorkspaceStore;
   private readonly deletionListeners: ((name: string) => void)[] = [];
 
-  constructor(private readonly store: WorkspaceStore) {}
+  constructor(private readonly db: Db) {
+    this.store = new WorkspaceStore(db);
+  }
 
   /** Called after a workspace is gone (its API keys went with it: caches must forget them). */
   onDeleted(listener: (name: string) => void): void {
     this.deletionListeners.push(listener);
   }
 
-  async create(input: WorkspaceInput): Promise<Workspace> {
+  async create(_ctx: RequestContext, input: WorkspaceInput): Promise<Workspace> {
     const workspace: Workspace = { ...input, createdOn: new Date().toISOString() };
     try {
       await this.store.insert(workspace);
@@ -26,7 +32,7 @@ export class WorkspaceService {
     return workspace;
   }
 
-  async find(name: string): Promise<Workspace | undefined> {
+  find(name: string): Promise<Workspace | undefined> {
     return this.store.find(name);
   }
 
@@ -36,7 +42,10 @@ export class WorkspaceService {
     return workspace;
   }
 
-  /** 422 naming the field when a body refers to a workspace that does not exist. */
+  /**
+   * 422 naming the field when a body names an owning workspace that does not exist. Callers check the
+   * permission to act in that workspace first (403 whether or not it exists), so this reveals nothing.
+   */
   async requireExists(name: string, field: string): Promise<void> {
     if (!(await this.store.exists(name))) throw unprocessable(`${field}: meshWorkspace "${name}" does not exist`, 'WORKSPACE');
   }
@@ -46,17 +55,21 @@ export class WorkspaceService {
   }
 
   /** PUT replaces the tags and the spec (COMPAT §7); the name is the identity. */
-  async update(existing: Workspace, input: WorkspaceInput): Promise<Workspace> {
+  async update(_ctx: RequestContext, existing: Workspace, input: WorkspaceInput): Promise<Workspace> {
     const workspace = { ...existing, document: input.document };
     await this.store.update(workspace);
     return workspace;
   }
 
-  async delete(workspace: Workspace): Promise<void> {
+  /** 409 while the workspace owns anything; its API keys go with it, in one transaction. */
+  async delete(_ctx: RequestContext, workspace: Workspace): Promise<void> {
     const dependents = await this.store.dependents(workspace.name);
     if (dependents.length > 0) throw conflict(`meshWorkspace ${workspace.name} still owns ${dependents.join(', ')}; delete them first`);
     try {
-      await this.store.delete(workspace.name);
+      await inTransaction(this.db, async (trx) => {
+        await new ApiKeyStore(trx).deleteOfWorkspace(workspace.name);
+        await new WorkspaceStore(trx).delete(workspace.name);
+      });
     } catch (error) {
       // Something was added between the check and the delete.
       if (isForeignKeyViolation(error)) throw conflict(`meshWorkspace ${workspace.name} still owns objects; delete them first`);

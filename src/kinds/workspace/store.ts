@@ -1,25 +1,17 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { PageRequest } from '../../http/paging.js';
+import type { Selectable } from 'kysely';
+import type { Page, PageRequest } from '../../lib/paging.js';
+import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
-import { findDependents, type Dependent } from '../../store/dependents.js';
-import type { Tables, WorkspaceTable } from '../../store/schema.js';
+import type { WorkspaceTable } from '../../store/schema.js';
+import type { Db } from '../../store/transaction.js';
 import { parseDocument, serializeDocument } from '../document.js';
 import type { Workspace } from './model.js';
 
-/** What a workspace owns: it cannot be deleted while any of these exist (issue 4). */
-export const WORKSPACE_DEPENDENTS: Dependent[] = [
-  { kind: 'meshProjects', table: 'projects', columns: ['workspace'] },
-  { kind: 'meshPlatforms', table: 'platforms', columns: ['owned_by_workspace'] },
-  { kind: 'meshLocations', table: 'locations', columns: ['owned_by_workspace'] },
-  { kind: 'meshBuildingBlockDefinitions', table: 'definitions', columns: ['owned_by_workspace'] },
-  { kind: 'meshBuildingBlockRunners', table: 'runners', columns: ['owned_by_workspace'] },
-  { kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['workspace'] },
-];
-
 const toModel = (row: Selectable<WorkspaceTable>): Workspace => ({ name: row.name, createdOn: row.created_on, document: parseDocument(row.document) });
 
+/** The `workspaces` table. */
 export class WorkspaceStore {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(private readonly db: Db) {}
 
   async insert(workspace: Workspace): Promise<void> {
     await this.db.insertInto('workspaces').values({ name: workspace.name, document: serializeDocument(workspace.document), created_on: workspace.createdOn }).execute();
@@ -34,7 +26,7 @@ export class WorkspaceStore {
     return (await this.db.selectFrom('workspaces').select('name').where('name', '=', name).executeTakeFirst()) !== undefined;
   }
 
-  async list(filter: { name?: string }, page: PageRequest): Promise<{ items: Workspace[]; total: number }> {
+  async list(filter: { name?: string }, page: PageRequest): Promise<Page<Workspace>> {
     let query = this.db.selectFrom('workspaces');
     if (filter.name !== undefined) query = query.where('name', '=', filter.name);
     const { rows, total } = await fetchPage(query, (q) => q.selectAll().orderBy('created_on').orderBy('name'), page);
@@ -45,15 +37,13 @@ export class WorkspaceStore {
     await this.db.updateTable('workspaces').set({ document: serializeDocument(workspace.document) }).where('name', '=', workspace.name).execute();
   }
 
+  /** What the workspace still owns (it cannot be deleted while anything is left). */
   dependents(name: string): Promise<string[]> {
-    return findDependents(this.db, WORKSPACE_DEPENDENTS, [name]);
+    return findDependents(this.db, 'workspace', [name]);
   }
 
-  /** Removes the workspace and its API keys in one transaction. */
   async delete(name: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('api_keys').where('owned_by_workspace', '=', name).execute();
-      await trx.deleteFrom('workspaces').where('name', '=', name).execute();
-    });
+    await this.db.deleteFrom('workspaces').where('name', '=', name).execute();
   }
 }
+

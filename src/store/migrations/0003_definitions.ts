@@ -1,5 +1,16 @@
 import { sql, type Kysely } from 'kysely';
-import { SHARED_RUNNERS } from '../../kinds/runner/shared-runners.js';
+
+/**
+ * The shared runners as this migration seeded them (kinds/runner/shared-runners.ts names the same
+ * uuids; a migration keeps its own copy, so it reads the same whatever the code becomes).
+ */
+const SHARED_RUNNERS = [
+  { uuid: '98520496-627d-43e6-82da-ce499179ff3f', implementationType: 'TERRAFORM', displayName: 'Shared Terraform runner' },
+  { uuid: 'a3c3c7f2-6b0e-4d8e-9a55-3f1e0b7c2a11', implementationType: 'GITHUB_WORKFLOW', displayName: 'Shared GitHub Actions runner' },
+  { uuid: 'a3c3c7f2-6b0e-4d8e-9a55-3f1e0b7c2a12', implementationType: 'GITLAB_PIPELINE', displayName: 'Shared GitLab pipeline runner' },
+  { uuid: 'a3c3c7f2-6b0e-4d8e-9a55-3f1e0b7c2a13', implementationType: 'AZURE_DEVOPS_PIPELINE', displayName: 'Shared Azure DevOps pipeline runner' },
+  { uuid: 'a3c3c7f2-6b0e-4d8e-9a55-3f1e0b7c2a14', implementationType: 'MANUAL', displayName: 'Shared manual runner' },
+];
 
 /**
  * Building block definitions, their versions and the runners versions name. A definition keeps its

@@ -1,14 +1,20 @@
 import { Type } from '@sinclair/typebox';
 import { hideSecrets } from '../../../crypto/secret-values.js';
-import { badRequest } from '../../../errors.js';
-import { StringEnum } from '../../../http/validation.js';
-import { Uuid } from '../../../http/wire-schemas.js';
+import { badRequest } from '../../../lib/errors.js';
+import { StringEnum } from '../../../lib/validation.js';
+import { Uuid } from '../../../lib/wire-schemas.js';
 import { VALUE_TYPES } from '../../definition/enums.js';
-import { InputKey } from '../../definition/wire/version-schema.js';
+import { InputKey } from '../../definition/wire/version-v1-preview.js';
+import { objectUrl, PATHS } from '../../paths.js';
 import type { Block, BlockRequest, SentInputs, ValueRow } from '../model.js';
 
-/** What v1 and v2-preview share on the wire: input rows, parents, output rows. */
-export const BLOCKS_PATH = '/api/meshobjects/meshbuildingblocks';
+/** What v1 and v2-preview share on the wire: input rows, parents, output rows, links. */
+
+/** What a reader of a block may see besides the block: whether it may purge (the `forcePurge` link). */
+export interface BlockView {
+  baseUrl: string;
+  showPurge: boolean;
+}
 
 export const InputRowSchema = Type.Object({ key: InputKey, value: Type.Optional(Type.Unknown()), valueType: Type.Optional(StringEnum(VALUE_TYPES)) });
 export const KeyedInputSchema = Type.Object({ value: Type.Optional(Type.Unknown()), valueType: Type.Optional(StringEnum(VALUE_TYPES)), isSensitive: Type.Optional(Type.Boolean()) });
@@ -41,9 +47,9 @@ export function decodeParents(parents: { buildingBlockUuid: string; definitionUu
 /** Rows as responses show them: values as stored, secrets as `{hash}`. */
 export const encodeRows = (rows: ValueRow[]) => rows.map((row) => (row.isSensitive ? hideSecrets(row) : { ...row, isSensitive: false }));
 
-export const blockLinks = (block: Block, baseUrl: string, showPurge: boolean) => ({
-  self: { href: `${baseUrl}${BLOCKS_PATH}/${block.uuid}` },
-  ...(showPurge ? { forcePurge: { href: `${baseUrl}${BLOCKS_PATH}/${block.uuid}/purge` } } : {}),
+export const blockLinks = (block: Block, { baseUrl, showPurge }: BlockView) => ({
+  self: { href: objectUrl(baseUrl, PATHS.blocks, block.uuid) },
+  ...(showPurge ? { forcePurge: { href: `${objectUrl(baseUrl, PATHS.blocks, block.uuid)}/purge` } } : {}),
 });
 
 export const deletionMetadata = (block: Block) => ({

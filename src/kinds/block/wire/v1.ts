@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { compileDecoder } from '../../../http/validation.js';
-import { Int32, KindOf, NonEmptyShortString, Uuid } from '../../../http/wire-schemas.js';
+import { compileDecoder } from '../../../lib/validation.js';
+import { Int32, KindOf, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
+import { objectUrl, PATHS } from '../../paths.js';
 import { tenantIdentifierOf, type Block, type BlockRequest } from '../model.js';
-import { blockLinks, decodeInputs, decodeParents, deletionMetadata, encodeRows, InputRowSchema, ParentSchema } from './shared.js';
+import type { BlockFilter } from '../store.js';
+import { blockLinks, decodeInputs, decodeParents, deletionMetadata, encodeRows, InputRowSchema, ParentSchema, type BlockView } from './rows.js';
 
-/** meshBuildingBlock v1 (spec §2.4, §4.1): tenant blocks only, the version named by its number. */
 const decodeBody = compileDecoder(
   Type.Object({
     kind: KindOf('meshBuildingBlock'),
@@ -22,34 +23,45 @@ const decodeBody = compileDecoder(
   }),
 );
 
-export function decodeBlockV1(body: unknown): BlockRequest {
-  const { metadata, spec } = decodeBody(body);
-  const versionNumber = typeof metadata.definitionVersion === 'number' ? metadata.definitionVersion : Number(metadata.definitionVersion.replace(/^v/, ''));
-  return {
-    target: { tenantName: metadata.tenantIdentifier },
-    version: { definitionUuid: metadata.definitionUuid.toLowerCase(), versionNumber },
-    displayName: spec.displayName,
-    inputs: decodeInputs(spec.inputs),
-    parents: decodeParents(spec.parentBuildingBlocks, undefined),
-  };
-}
-
-export function encodeBlockV1(block: Block, baseUrl: string, showPurge: boolean) {
-  const tenantIdentifier = tenantIdentifierOf(block)!;
-  return {
-    apiVersion: 'v1',
-    kind: 'meshBuildingBlock',
-    metadata: {
-      uuid: block.uuid,
-      definitionUuid: block.definitionUuid,
-      definitionVersion: block.versionNumber,
-      tenantIdentifier,
-      forcePurge: block.forcePurge,
-      createdOn: block.createdOn,
-      ...deletionMetadata(block),
-    },
-    spec: { displayName: block.displayName, inputs: encodeRows(block.inputs), parentBuildingBlocks: block.parents },
-    status: { status: block.status, outputs: encodeRows(block.outputs) },
-    _links: { ...blockLinks(block, baseUrl, showPurge), meshtenant: { href: `${baseUrl}/api/meshobjects/meshtenants/${encodeURIComponent(tenantIdentifier)}` } },
-  };
-}
+/** meshBuildingBlock v1 (spec §2.4, §4.1; deprecated): tenant blocks only, the version named by its number. */
+export const blockV1 = {
+  media: { kind: 'meshbuildingblock', version: 'v1' } as const,
+  decode(body: unknown): BlockRequest {
+    const { metadata, spec } = decodeBody(body);
+    const versionNumber = typeof metadata.definitionVersion === 'number' ? metadata.definitionVersion : Number(metadata.definitionVersion.replace(/^v/, ''));
+    return {
+      target: { tenantName: metadata.tenantIdentifier },
+      version: { definitionUuid: metadata.definitionUuid.toLowerCase(), versionNumber },
+      displayName: spec.displayName,
+      inputs: decodeInputs(spec.inputs),
+      parents: decodeParents(spec.parentBuildingBlocks, undefined),
+    };
+  },
+  /** v1 shows tenant blocks only: a workspace block has no v1 form (406). */
+  unrepresentable(block: Block): string | undefined {
+    return block.tenant ? undefined : `meshBuildingBlock ${block.uuid} targets a workspace and has no v1 representation; request application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json`;
+  },
+  /** A v1 list holds tenant blocks only. */
+  listFilter(filter: BlockFilter): BlockFilter | 'none' {
+    return filter.targetKind === 'meshWorkspace' ? 'none' : { ...filter, targetKind: 'meshTenant' };
+  },
+  encode(block: Block, view: BlockView) {
+    const tenantIdentifier = tenantIdentifierOf(block)!;
+    return {
+      apiVersion: 'v1',
+      kind: 'meshBuildingBlock',
+      metadata: {
+        uuid: block.uuid,
+        definitionUuid: block.definitionUuid,
+        definitionVersion: block.versionNumber,
+        tenantIdentifier,
+        forcePurge: block.forcePurge,
+        createdOn: block.createdOn,
+        ...deletionMetadata(block),
+      },
+      spec: { displayName: block.displayName, inputs: encodeRows(block.inputs), parentBuildingBlocks: block.parents },
+      status: { status: block.status, outputs: encodeRows(block.outputs) },
+      _links: { ...blockLinks(block, view), meshtenant: { href: objectUrl(view.baseUrl, PATHS.tenants, tenantIdentifier) } },
+    };
+  },
+};

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { badRequest } from '../../../errors.js';
-import { compileDecoder } from '../../../http/validation.js';
-import { Identifier, KindOf, NonEmptyShortString, Uuid } from '../../../http/wire-schemas.js';
+import { badRequest } from '../../../lib/errors.js';
+import { compileDecoder } from '../../../lib/validation.js';
+import { Identifier, KindOf, NonEmptyShortString, ShortString, Uuid } from '../../../lib/wire-schemas.js';
+import { objectUrl, PATHS } from '../../paths.js';
 import type { Block, BlockRequest, BlockUpdate, SentTargetRef } from '../model.js';
-import { blockLinks, decodeInputs, decodeParents, deletionMetadata, encodeRows, InputRowSchema, KeyedInputSchema, ParentSchema } from './shared.js';
+import { blockLinks, decodeInputs, decodeParents, deletionMetadata, encodeRows, InputRowSchema, KeyedInputSchema, ParentSchema, type BlockView } from './rows.js';
 
-/** meshBuildingBlock v2-preview (spec §2.5): tenant or workspace targets, the version named by uuid. */
-const Inputs = Type.Union([Type.Array(InputRowSchema, { maxItems: 500 }), Type.Record(Type.String({ maxLength: 255 }), KeyedInputSchema, { maxProperties: 500 })]);
+const Inputs = Type.Union([Type.Array(InputRowSchema, { maxItems: 500 }), Type.Record(ShortString, KeyedInputSchema, { maxProperties: 500 })]);
 const Spec = Type.Object({
   displayName: NonEmptyShortString,
   buildingBlockDefinitionVersionRef: Type.Object({ uuid: Uuid, kind: KindOf('meshBuildingBlockDefinitionVersion') }),
@@ -29,7 +29,7 @@ function decodeTarget(ref: { kind: 'meshTenant' | 'meshWorkspace'; uuid?: string
   return { target: { workspace: identifier }, targetRef: sent };
 }
 
-export function decodeBlockV2(body: unknown): BlockRequest {
+function decode(body: unknown): BlockRequest {
   const { spec } = decodeBody(body);
   return {
     ...decodeTarget(spec.targetRef),
@@ -40,34 +40,38 @@ export function decodeBlockV2(body: unknown): BlockRequest {
   };
 }
 
-/** A PUT names what it changes; parents only matter with a version change (COMPAT §9). */
-export function decodeBlockUpdateV2(body: unknown): BlockUpdate & { request: BlockRequest } {
-  const request = decodeBlockV2(body);
-  return { request, displayName: request.displayName, inputs: request.inputs, versionUuid: (request.version as { uuid: string }).uuid, parents: request.parents };
-}
-
-export function encodeBlockV2(block: Block, baseUrl: string, showPurge: boolean) {
-  const targetRef: SentTargetRef = block.targetRef ?? (block.tenant ? { kind: 'meshTenant', uuid: block.tenant.uuid } : { kind: 'meshWorkspace', identifier: block.workspace });
-  return {
-    apiVersion: 'v2-preview',
-    kind: 'meshBuildingBlock',
-    metadata: { uuid: block.uuid, ownedByWorkspace: block.workspace, createdOn: block.createdOn, ...deletionMetadata(block) },
-    spec: {
-      displayName: block.displayName,
-      buildingBlockDefinitionVersionRef: { kind: 'meshBuildingBlockDefinitionVersion', uuid: block.versionUuid },
-      targetRef,
-      inputs: encodeRows(block.inputs),
-      parentBuildingBlocks: block.parents,
-      parentBuildingBlockRefs: block.parents.map((parent) => ({ kind: 'meshBuildingBlock', uuid: parent.buildingBlockUuid })),
-    },
-    status: {
-      status: block.status,
-      outputs: encodeRows(block.outputs),
-      forcePurge: block.forcePurge,
-      lifecycle: { state: block.markedForDeletionOn ? 'MARKED_FOR_DELETION' : 'ACTIVE' },
-      latestRunUuid: block.latestRunUuid ?? null,
-      latestDryRunUuid: null,
-    },
-    _links: { ...blockLinks(block, baseUrl, showPurge), ...(block.tenant ? { meshtenant: { href: `${baseUrl}/api/meshobjects/meshtenants/${block.tenant.uuid}` } } : {}) },
-  };
-}
+/** meshBuildingBlock v2-preview (spec §2.5): tenant or workspace targets, the version named by uuid. */
+export const blockV2Preview = {
+  media: { kind: 'meshbuildingblock', version: 'v2-preview' } as const,
+  decode,
+  /** A PUT names what it changes; parents only matter with a version change (COMPAT §9). */
+  decodeUpdate(body: unknown): BlockUpdate {
+    const request = decode(body);
+    return { displayName: request.displayName, inputs: request.inputs, versionUuid: (request.version as { uuid: string }).uuid, parents: request.parents };
+  },
+  encode(block: Block, view: BlockView) {
+    const targetRef: SentTargetRef = block.targetRef ?? (block.tenant ? { kind: 'meshTenant', uuid: block.tenant.uuid } : { kind: 'meshWorkspace', identifier: block.workspace });
+    return {
+      apiVersion: 'v2-preview',
+      kind: 'meshBuildingBlock',
+      metadata: { uuid: block.uuid, ownedByWorkspace: block.workspace, createdOn: block.createdOn, ...deletionMetadata(block) },
+      spec: {
+        displayName: block.displayName,
+        buildingBlockDefinitionVersionRef: { kind: 'meshBuildingBlockDefinitionVersion', uuid: block.versionUuid },
+        targetRef,
+        inputs: encodeRows(block.inputs),
+        parentBuildingBlocks: block.parents,
+        parentBuildingBlockRefs: block.parents.map((parent) => ({ kind: 'meshBuildingBlock', uuid: parent.buildingBlockUuid })),
+      },
+      status: {
+        status: block.status,
+        outputs: encodeRows(block.outputs),
+        forcePurge: block.forcePurge,
+        lifecycle: { state: block.markedForDeletionOn ? 'MARKED_FOR_DELETION' : 'ACTIVE' },
+        latestRunUuid: block.latestRunUuid ?? null,
+        latestDryRunUuid: null,
+      },
+      _links: { ...blockLinks(block, view), ...(block.tenant ? { meshtenant: { href: objectUrl(view.baseUrl, PATHS.tenants, block.tenant.uuid) } } : {}) },
+    };
+  },
+};

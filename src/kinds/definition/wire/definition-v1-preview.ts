@@ -1,14 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { badRequest } from '../../../errors.js';
-import { compileDecoder, StringEnum } from '../../../http/validation.js';
-import { Identifier, KindOf, NonEmptyShortString, ShortString, Tags } from '../../../http/wire-schemas.js';
+import { badRequest } from '../../../lib/errors.js';
+import { compileDecoder, StringEnum } from '../../../lib/validation.js';
+import { Identifier, KindOf, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
+import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
+import { objectUrl, PATHS } from '../../paths.js';
 import { TARGET_TYPES } from '../enums.js';
 import { versionStatus, type Definition, type DefinitionInput } from '../model.js';
-
-/** meshBuildingBlockDefinition v1-preview (spec §2.6, §4.1 "Create definition", COMPAT §8). */
-export const DEFINITION_VERSIONS = [{ kind: 'meshbuildingblockdefinition', version: 'v1-preview' }] as const;
-export const DEFINITIONS_PATH = '/api/meshobjects/meshbuildingblockdefinitions';
 
 const Url = Type.String({ maxLength: 2048, pattern: '^https?://' });
 
@@ -33,7 +31,13 @@ const decodeBody = compileDecoder(
   }),
 );
 
-export function decodeDefinition(body: unknown): { input: DefinitionInput; uuid?: string } {
+/** A definition body, and `metadata.uuid` when sent (a PUT must name its path, the import names it). */
+export interface DecodedDefinition {
+  input: DefinitionInput;
+  uuid?: string;
+}
+
+function decode(body: unknown): DecodedDefinition {
   const { metadata, spec } = decodeBody(body);
   if (spec.targetType === 'TENANT_LEVEL' && (spec.supportedPlatforms ?? []).length === 0) {
     throw badRequest('spec.supportedPlatforms: a TENANT_LEVEL definition supports at least one platform type');
@@ -49,10 +53,10 @@ const DEFAULT_SYMBOL =
   'data:image/svg+xml;base64,' +
   Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect x="3" y="3" width="18" height="18" rx="3" fill="#4a6cf7"/></svg>').toString('base64');
 
-export function encodeDefinition(definition: Definition, version: string, baseUrl: string) {
+function encode(definition: Definition, { baseUrl }: EncodeView) {
   const { metadata, spec } = definition.document;
   return {
-    apiVersion: version,
+    apiVersion: 'v1-preview',
     kind: 'meshBuildingBlockDefinition',
     metadata: { ...metadata, uuid: definition.uuid, ownedByWorkspace: definition.ownedByWorkspace, tags: metadata.tags ?? {}, createdOn: definition.createdOn },
     spec: { ...spec, symbol: spec.symbol ?? DEFAULT_SYMBOL },
@@ -62,10 +66,17 @@ export function encodeDefinition(definition: Definition, version: string, baseUr
       usageCount: definition.usageCount,
     },
     _links: {
-      self: { href: `${baseUrl}${DEFINITIONS_PATH}/${definition.uuid}` },
-      owner: { href: `${baseUrl}/api/meshobjects/meshworkspaces/${encodeURIComponent(definition.ownedByWorkspace)}` },
-      buildingblocks: { href: `${baseUrl}/api/meshobjects/meshbuildingblocks?definitionUuid=${definition.uuid}` },
+      self: { href: objectUrl(baseUrl, PATHS.definitions, definition.uuid) },
+      owner: { href: objectUrl(baseUrl, PATHS.workspaces, definition.ownedByWorkspace) },
+      buildingblocks: { href: `${baseUrl}${PATHS.blocks}?definitionUuid=${definition.uuid}` },
     },
   };
 }
 
+
+/** meshBuildingBlockDefinition v1-preview (spec §2.6, §4.1 "Create definition", COMPAT §8). */
+export const definitionV1Preview = {
+  media: { kind: 'meshbuildingblockdefinition', version: 'v1-preview' } as const,
+  decode,
+  encode,
+};

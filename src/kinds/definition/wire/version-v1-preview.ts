@@ -1,40 +1,136 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { hideSecrets } from '../../../crypto/secret-values.js';
-import { compileDecoder } from '../../../http/validation.js';
-import { KindOf } from '../../../http/wire-schemas.js';
-import type { DefinitionVersion } from '../model.js';
-import { VersionSpecSchema, type VersionSpec } from './version-schema.js';
-
-/** meshBuildingBlockDefinitionVersion v1-preview (COMPAT §8). */
-export const DEFINITION_VERSION_VERSIONS = [{ kind: 'meshbuildingblockdefinitionversion', version: 'v1-preview' }] as const;
-export const DEFINITION_VERSIONS_PATH = '/api/meshobjects/meshbuildingblockdefinitionversions';
-
-// `metadata.uuid: ""` and `createdOn: ""` (TF) are ignored: the path names the version.
-const decodeBody = compileDecoder(Type.Object({ kind: KindOf('meshBuildingBlockDefinitionVersion'), spec: VersionSpecSchema }));
-
-export function decodeVersion(body: unknown): VersionSpec {
-  const { spec } = decodeBody(body);
-  return { ...spec, state: spec.state ?? 'DRAFT' } as VersionSpec;
-}
+import { compileDecoder, MAX_STRING, StringEnum } from '../../../lib/validation.js';
+import { Int32, KindOf, NonEmptyShortString, ShortString, Uuid } from '../../../lib/wire-schemas.js';
+import type { EncodeView } from '../../codec.js';
+import { objectUrl, PATHS } from '../../paths.js';
+import { DELETION_MODES, IMPLEMENTATION_TYPES, INPUT_ASSIGNMENT_TYPES, OUTPUT_ASSIGNMENT_TYPES, OUTPUT_TYPES, VALUE_TYPES, VERSION_STATES, type ImplementationType } from '../enums.js';
+import { withDefaults, type DefinitionVersion, type VersionSpec } from '../model.js';
 
 /**
- * The spec as clients see it: defaults filled in, inputs always with `defaultValue` (null when none:
- * COMPAT §8), secrets as `{hash}`. Two specs with the same view are the same version content.
+ * meshBuildingBlockDefinitionVersion v1-preview (COMPAT §8). Objects allow properties the service does
+ * not interpret: they are stored and echoed.
  */
-export function versionView(spec: VersionSpec) {
-  const inputs = Object.fromEntries(Object.entries(spec.inputs).map(([key, input]) => [key, { ...input, defaultValue: input.defaultValue ?? null }]));
-  return hideSecrets({ deletionMode: 'DELETE', onlyApplyOncePerTenant: false, runnerRef: null, dependencyDefinitionRefs: [], permissions: [], ...spec, inputs });
+const Text = (maxLength: number) => Type.String({ maxLength });
+/** A secret as sent: `{plaintext}`, `{hash}`, or (for fields that are always secret) a bare value. */
+const SecretOrValue = Type.Unknown();
+
+export const InputKey = Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_.-]*$', maxLength: MAX_STRING });
+
+const VersionInputSchema = Type.Object({
+  displayName: NonEmptyShortString,
+  type: StringEnum(VALUE_TYPES),
+  assignmentType: StringEnum(INPUT_ASSIGNMENT_TYPES),
+  isEnvironment: Type.Optional(Type.Boolean()),
+  isSensitive: Type.Optional(Type.Boolean()),
+  updateableByConsumer: Type.Optional(Type.Boolean()),
+  displayOrder: Type.Optional(Int32()),
+  argument: Type.Optional(SecretOrValue),
+  defaultValue: Type.Optional(SecretOrValue),
+  selectableValues: Type.Optional(Type.Array(ShortString, { maxItems: 1000 })),
+  description: Type.Optional(Text(4096)),
+  valueValidationRegex: Type.Optional(Text(1024)),
+  validationRegexErrorMessage: Type.Optional(ShortString),
+});
+
+const VersionOutputSchema = Type.Object({
+  displayName: Type.Optional(NonEmptyShortString),
+  type: Type.Optional(StringEnum(OUTPUT_TYPES)),
+  assignmentType: Type.Optional(StringEnum(OUTPUT_ASSIGNMENT_TYPES)),
+  displayOrder: Type.Optional(Int32()),
+});
+
+const Ref = (kind: string) => Type.Object({ uuid: Uuid, kind: KindOf(kind) });
+
+const SpecSchema = Type.Object({
+  buildingBlockDefinitionRef: Ref('meshBuildingBlockDefinition'),
+  versionNumber: Int32({ minimum: 1 }),
+  state: Type.Optional(StringEnum(VERSION_STATES)),
+  onlyApplyOncePerTenant: Type.Optional(Type.Boolean()),
+  deletionMode: Type.Optional(StringEnum(DELETION_MODES)),
+  runnerRef: Type.Optional(Ref('meshBuildingBlockRunner')),
+  dependencyDefinitionRefs: Type.Optional(Type.Array(Ref('meshBuildingBlockDefinition'), { maxItems: 100 })),
+  dependencyDefinitionUuids: Type.Optional(Type.Array(Uuid, { maxItems: 100 })),
+  permissions: Type.Optional(Type.Array(ShortString, { maxItems: 200 })),
+  runTransparency: Type.Optional(Type.Boolean()),
+  implementation: Type.Object({ type: StringEnum(IMPLEMENTATION_TYPES) }),
+  inputs: Type.Record(InputKey, VersionInputSchema, { maxProperties: 500 }),
+  outputs: Type.Record(InputKey, VersionOutputSchema, { maxProperties: 500 }),
+});
+
+const Secret = Type.Unknown();
+const IntegrationRef = Type.Optional(Ref('meshIntegration'));
+
+/** The fields of each implementation's sub-object (`implementation.<type>`), COMPAT §8. */
+const IMPLEMENTATION_SCHEMAS = {
+  manual: Type.Object({}),
+  terraform: Type.Object({
+    terraformVersion: NonEmptyShortString,
+    repositoryUrl: Type.String({ minLength: 1, maxLength: 2048 }),
+    async: Type.Optional(Type.Boolean()),
+    useMeshHttpBackendFallback: Type.Optional(Type.Boolean()),
+    repositoryPath: Type.Optional(Text(1024)),
+    refName: Type.Optional(ShortString),
+    sshKnownHost: Type.Optional(Type.Object({ host: ShortString, keyType: ShortString, keyValue: Text(16384) })),
+    sshPrivateKey: Type.Optional(Secret),
+    preRunScript: Type.Optional(Text(65536)),
+  }),
+  githubWorkflows: Type.Object({
+    repository: NonEmptyShortString,
+    branch: NonEmptyShortString,
+    applyWorkflow: NonEmptyShortString,
+    destroyWorkflow: Type.Optional(ShortString),
+    async: Type.Optional(Type.Boolean()),
+    omitRunObjectInput: Type.Optional(Type.Boolean()),
+    integrationRef: IntegrationRef,
+  }),
+  gitlabPipeline: Type.Object({
+    projectId: Type.Union([NonEmptyShortString, Type.Integer()]),
+    refName: NonEmptyShortString,
+    integrationRef: IntegrationRef,
+    pipelineTriggerToken: Type.Optional(Secret),
+  }),
+  azureDevOpsPipeline: Type.Object({
+    project: NonEmptyShortString,
+    pipelineId: Type.Union([NonEmptyShortString, Type.Integer()]),
+    refName: Type.Optional(ShortString),
+    async: Type.Optional(Type.Boolean()),
+    integrationRef: IntegrationRef,
+  }),
+};
+
+const implementationDecoders = Object.fromEntries(Object.entries(IMPLEMENTATION_SCHEMAS).map(([type, schema]) => [type, compileDecoder(schema)])) as Record<ImplementationType, (value: unknown, prefix?: string) => unknown>;
+
+// `metadata.uuid: ""` and `createdOn: ""` (TF) are ignored: the path names the version.
+const decodeBody = compileDecoder(Type.Object({ kind: KindOf('meshBuildingBlockDefinitionVersion'), spec: SpecSchema }));
+
+/** A version body: the definition it belongs to, and the spec in the service's form. */
+export interface DecodedVersion {
+  definitionUuid: string;
+  spec: VersionSpec;
 }
 
-export function encodeVersion(version: DefinitionVersion, apiVersion: string, baseUrl: string) {
-  return {
-    apiVersion,
-    kind: 'meshBuildingBlockDefinitionVersion',
-    metadata: { uuid: version.uuid, ownedByWorkspace: version.ownedByWorkspace, createdOn: version.createdOn },
-    spec: versionView(version.spec),
-    _links: {
-      self: { href: `${baseUrl}${DEFINITION_VERSIONS_PATH}/${version.uuid}` },
-      buildingBlockDefinition: { href: `${baseUrl}/api/meshobjects/meshbuildingblockdefinitions/${version.definitionUuid}` },
-    },
-  };
-}
+export const versionV1Preview = {
+  media: { kind: 'meshbuildingblockdefinitionversion', version: 'v1-preview' } as const,
+  decode(body: unknown): DecodedVersion {
+    const { spec } = decodeBody(body) as { spec: Static<typeof SpecSchema> & Record<string, unknown> };
+    const { buildingBlockDefinitionRef, ...content } = spec;
+    const type = spec.implementation.type;
+    const details = spec.implementation[type as keyof typeof spec.implementation];
+    if (type !== 'manual' || details !== undefined) implementationDecoders[type](details ?? {}, `spec.implementation.${type}`);
+    return { definitionUuid: buildingBlockDefinitionRef.uuid.toLowerCase(), spec: { ...content, state: spec.state ?? 'DRAFT' } as VersionSpec };
+  },
+  /** The spec as clients see it: defaults filled in, secrets as `{hash}`. */
+  encode(version: DefinitionVersion, { baseUrl }: EncodeView) {
+    return {
+      apiVersion: 'v1-preview',
+      kind: 'meshBuildingBlockDefinitionVersion',
+      metadata: { uuid: version.uuid, ownedByWorkspace: version.ownedByWorkspace, createdOn: version.createdOn },
+      spec: hideSecrets({ buildingBlockDefinitionRef: { uuid: version.definitionUuid, kind: 'meshBuildingBlockDefinition' }, ...withDefaults(version.spec) }),
+      _links: {
+        self: { href: objectUrl(baseUrl, PATHS.definitionVersions, version.uuid) },
+        buildingBlockDefinition: { href: objectUrl(baseUrl, PATHS.definitions, version.definitionUuid) },
+      },
+    };
+  },
+};

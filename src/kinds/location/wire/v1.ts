@@ -1,15 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { compileDecoder } from '../../http/validation.js';
-import { Identifier, KindOf, NonEmptyShortString } from '../../http/wire-schemas.js';
-import { sentObject } from '../document.js';
-import type { Location, LocationInput } from './model.js';
-
-/** meshLocation v1 and the deprecated v1-preview: the same shape (COMPAT §7). */
-export const LOCATION_VERSIONS = [
-  { kind: 'meshlocation', version: 'v1' },
-  { kind: 'meshlocation', version: 'v1-preview' },
-] as const;
-export const LOCATIONS_PATH = '/api/meshobjects/meshlocations';
+import { compileDecoder } from '../../../lib/validation.js';
+import { Identifier, KindOf, NonEmptyShortString } from '../../../lib/wire-schemas.js';
+import type { EncodeView } from '../../codec.js';
+import { sentObject } from '../../document.js';
+import { objectUrl, PATHS } from '../../paths.js';
+import type { Location, LocationInput } from '../model.js';
 
 const decodeBody = compileDecoder(
   Type.Object({
@@ -19,19 +14,21 @@ const decodeBody = compileDecoder(
   }),
 );
 
-export function decodeLocation(body: unknown): LocationInput {
-  const { metadata, spec } = decodeBody(body);
-  return { name: metadata.name, displayName: spec.displayName, ...(metadata.ownedByWorkspace ? { ownedByWorkspace: metadata.ownedByWorkspace } : {}), document: sentObject(metadata, spec) };
-}
-
-export function encodeLocation(location: Location, version: string, baseUrl: string) {
-  return {
-    apiVersion: version,
-    kind: 'meshLocation',
-    metadata: { ...location.document.metadata, name: location.name, uuid: location.uuid, createdOn: location.createdOn },
-    spec: location.document.spec,
-    status: { isPublic: location.isPublic },
-    _links: { self: { href: `${baseUrl}${LOCATIONS_PATH}/${encodeURIComponent(location.name)}` } },
-  };
-}
-
+/** meshLocation v1 (COMPAT §7): identified by `metadata.name`; `metadata.uuid` and `status.isPublic` computed. */
+export const locationV1 = {
+  media: { kind: 'meshlocation', version: 'v1' } as const,
+  decode(body: unknown): LocationInput {
+    const { metadata, spec } = decodeBody(body);
+    return { name: metadata.name, displayName: spec.displayName, ...(metadata.ownedByWorkspace ? { ownedByWorkspace: metadata.ownedByWorkspace } : {}), document: sentObject(metadata, spec) };
+  },
+  encode(location: Location, { baseUrl }: EncodeView, apiVersion = 'v1') {
+    return {
+      apiVersion,
+      kind: 'meshLocation',
+      metadata: { ...location.document.metadata, name: location.name, uuid: location.uuid, createdOn: location.createdOn },
+      spec: location.document.spec,
+      status: { isPublic: location.isPublic },
+      _links: { self: { href: objectUrl(baseUrl, PATHS.locations, location.name) } },
+    };
+  },
+};

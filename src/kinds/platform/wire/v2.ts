@@ -1,20 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { badRequest } from '../../errors.js';
-import { hideSecrets } from '../../crypto/secret-values.js';
-import { compileDecoder } from '../../http/validation.js';
-import { Identifier, KindOf, NonEmptyShortString, ShortString } from '../../http/wire-schemas.js';
-import { sentObject } from '../document.js';
-import type { Platform, PlatformInput } from './model.js';
-
-/**
- * meshPlatform v2 and the deprecated v2-preview: one shape. The location is `locationRef.name` (v2)
- * or `locationRef.identifier` (v1 style); the reference is echoed in the form it was sent.
- */
-export const PLATFORM_VERSIONS = [
-  { kind: 'meshplatform', version: 'v2' },
-  { kind: 'meshplatform', version: 'v2-preview' },
-] as const;
-export const PLATFORMS_PATH = '/api/meshobjects/meshplatforms';
+import { hideSecrets } from '../../../crypto/secret-values.js';
+import { badRequest } from '../../../lib/errors.js';
+import { compileDecoder } from '../../../lib/validation.js';
+import { Identifier, KindOf, NonEmptyShortString, ShortString } from '../../../lib/wire-schemas.js';
+import { sentObject } from '../../document.js';
+import { objectUrl, PATHS } from '../../paths.js';
+import type { Platform, PlatformInput } from '../model.js';
 
 const decodeBody = compileDecoder(
   Type.Object({
@@ -38,38 +29,54 @@ function platformTypeOf(config: Record<string, unknown> | undefined): string {
   return (typeof custom === 'string' && custom !== '' ? custom : type).toUpperCase();
 }
 
-/** The decoded body, and `metadata.uuid` when the client sent one (a PUT must name its path). */
-export function decodePlatform(body: unknown): { input: PlatformInput; uuid?: string } {
-  const { metadata, spec } = decodeBody(body);
-  const { name, identifier } = spec.locationRef;
-  if (name === undefined && identifier === undefined) throw badRequest('spec.locationRef.name: required (the identifier of a meshLocation)');
-  if (name !== undefined && identifier !== undefined && name !== identifier) throw badRequest('spec.locationRef: name and identifier name different locations');
-  return {
-    input: {
-      name: metadata.name,
-      location: (name ?? identifier)!,
-      ownedByWorkspace: metadata.ownedByWorkspace,
-      platformType: platformTypeOf(spec.config),
-      isPublic: spec.availability?.restriction === 'PUBLIC',
-      document: sentObject(metadata, spec),
-    },
-    ...(metadata.uuid ? { uuid: metadata.uuid } : {}),
-  };
+/** A platform body and `metadata.uuid` when the client sent one (a PUT must name its path). */
+export interface DecodedPlatform {
+  input: PlatformInput;
+  uuid?: string;
 }
 
-/** `withConfig` false: the platform as consumers see it in the marketplace (no `config`). */
-export function encodePlatform(platform: Platform, version: string, baseUrl: string, withConfig: boolean) {
-  const { config, ...spec } = platform.document.spec;
-  return {
-    apiVersion: version,
-    kind: 'meshPlatform',
-    metadata: { ...platform.document.metadata, uuid: platform.uuid, name: platform.name, ownedByWorkspace: platform.ownedByWorkspace, createdOn: platform.createdOn },
-    spec: withConfig && config !== undefined ? { ...spec, config: hideSecrets(config) } : spec,
-    status: { platformTypeIdentifier: platform.platformType },
-    _links: {
-      self: { href: `${baseUrl}${PLATFORMS_PATH}/${platform.uuid}` },
-      owner: { href: `${baseUrl}/api/meshobjects/meshworkspaces/${encodeURIComponent(platform.ownedByWorkspace)}` },
-      location: { href: `${baseUrl}/api/meshobjects/meshlocations/${encodeURIComponent(platform.location)}` },
-    },
-  };
+/** What a reader of a platform may see: `withConfig` false is the marketplace view (no `config`). */
+export interface PlatformView {
+  baseUrl: string;
+  withConfig: boolean;
 }
+
+/**
+ * meshPlatform v2 (COMPAT §7): the location is `locationRef.name` (v2) or `locationRef.identifier`
+ * (v1 style); the reference is echoed in the form it was sent.
+ */
+export const platformV2 = {
+  media: { kind: 'meshplatform', version: 'v2' } as const,
+  decode(body: unknown): DecodedPlatform {
+    const { metadata, spec } = decodeBody(body);
+    const { name, identifier } = spec.locationRef;
+    if (name === undefined && identifier === undefined) throw badRequest('spec.locationRef.name: required (the identifier of a meshLocation)');
+    if (name !== undefined && identifier !== undefined && name !== identifier) throw badRequest('spec.locationRef: name and identifier name different locations');
+    return {
+      input: {
+        name: metadata.name,
+        location: (name ?? identifier)!,
+        ownedByWorkspace: metadata.ownedByWorkspace,
+        platformType: platformTypeOf(spec.config),
+        isPublic: spec.availability?.restriction === 'PUBLIC',
+        document: sentObject(metadata, spec),
+      },
+      ...(metadata.uuid ? { uuid: metadata.uuid } : {}),
+    };
+  },
+  encode(platform: Platform, { baseUrl, withConfig }: PlatformView, apiVersion = 'v2') {
+    const { config, ...spec } = platform.document.spec;
+    return {
+      apiVersion,
+      kind: 'meshPlatform',
+      metadata: { ...platform.document.metadata, uuid: platform.uuid, name: platform.name, ownedByWorkspace: platform.ownedByWorkspace, createdOn: platform.createdOn },
+      spec: withConfig && config !== undefined ? { ...spec, config: hideSecrets(config) } : spec,
+      status: { platformTypeIdentifier: platform.platformType },
+      _links: {
+        self: { href: objectUrl(baseUrl, PATHS.platforms, platform.uuid) },
+        owner: { href: objectUrl(baseUrl, PATHS.workspaces, platform.ownedByWorkspace) },
+        location: { href: objectUrl(baseUrl, PATHS.locations, platform.location) },
+      },
+    };
+  },
+};

@@ -1,12 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { compileDecoder } from '../../http/validation.js';
-import { Identifier, KindOf, NonEmptyShortString, ShortString, Tags } from '../../http/wire-schemas.js';
-import { sentObject } from '../document.js';
-import { projectIdentifier, type Project, type ProjectInput } from './model.js';
-
-/** meshProject v2 on the wire (COMPAT §7). */
-export const PROJECT_VERSIONS = [{ kind: 'meshproject', version: 'v2' }] as const;
-export const PROJECTS_PATH = '/api/meshobjects/meshprojects';
+import { compileDecoder } from '../../../lib/validation.js';
+import { Identifier, KindOf, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
+import type { EncodeView } from '../../codec.js';
+import { sentObject } from '../../document.js';
+import { objectUrl, PATHS } from '../../paths.js';
+import { projectIdentifier, type Project, type ProjectInput } from '../model.js';
 
 const decodeBody = compileDecoder(
   Type.Object({
@@ -21,27 +19,30 @@ const decodeBody = compileDecoder(
   }),
 );
 
-export function decodeProject(body: unknown): ProjectInput {
-  const { metadata, spec } = decodeBody(body);
-  return {
-    workspace: metadata.ownedByWorkspace,
-    name: metadata.name,
-    ...(spec.paymentMethodIdentifier !== undefined ? { paymentMethodIdentifier: spec.paymentMethodIdentifier } : {}),
-    document: sentObject(metadata, spec),
-  };
-}
-
-export function encodeProject(project: Project, version: string, baseUrl: string) {
-  const workspace = encodeURIComponent(project.workspace);
-  return {
-    apiVersion: version,
-    kind: 'meshProject',
-    metadata: { ...project.document.metadata, name: project.name, ownedByWorkspace: project.workspace, createdOn: project.createdOn },
-    spec: { ...project.document.spec, tags: project.document.spec.tags ?? {} },
-    _links: {
-      self: { href: `${baseUrl}${PROJECTS_PATH}/${encodeURIComponent(projectIdentifier(project))}` },
-      meshworkspace: { href: `${baseUrl}/api/meshobjects/meshworkspaces/${workspace}` },
-      meshtenants: { href: `${baseUrl}/api/meshobjects/meshtenants?workspaceIdentifier=${workspace}&projectIdentifier=${encodeURIComponent(project.name)}` },
-    },
-  };
-}
+/** meshProject v2 (COMPAT §7), `/<workspace>.<project>`. */
+export const projectV2 = {
+  media: { kind: 'meshproject', version: 'v2' } as const,
+  decode(body: unknown): ProjectInput {
+    const { metadata, spec } = decodeBody(body);
+    return {
+      workspace: metadata.ownedByWorkspace,
+      name: metadata.name,
+      ...(spec.paymentMethodIdentifier !== undefined ? { paymentMethodIdentifier: spec.paymentMethodIdentifier } : {}),
+      document: sentObject(metadata, spec),
+    };
+  },
+  encode(project: Project, { baseUrl }: EncodeView) {
+    const workspace = encodeURIComponent(project.workspace);
+    return {
+      apiVersion: 'v2',
+      kind: 'meshProject',
+      metadata: { ...project.document.metadata, name: project.name, ownedByWorkspace: project.workspace, createdOn: project.createdOn },
+      spec: { ...project.document.spec, tags: project.document.spec.tags ?? {} },
+      _links: {
+        self: { href: objectUrl(baseUrl, PATHS.projects, projectIdentifier(project)) },
+        meshworkspace: { href: objectUrl(baseUrl, PATHS.workspaces, project.workspace) },
+        meshtenants: { href: `${baseUrl}${PATHS.tenants}?workspaceIdentifier=${workspace}&projectIdentifier=${encodeURIComponent(project.name)}` },
+      },
+    };
+  },
+};

@@ -1,16 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import { hideSecrets } from '../crypto/secret-values.js';
-import { compileDecoder } from '../http/validation.js';
-import type { Run } from './model.js';
-
-/** meshBuildingBlockRun v1 (spec §2.7, §4.1, COMPAT §10). */
-export const RUN_VERSIONS = [{ kind: 'meshbuildingblockrun', version: 'v1' }] as const;
-export const RUNS_PATH = '/api/meshobjects/meshbuildingblockruns';
+import { hideSecrets } from '../../../crypto/secret-values.js';
+import { compileDecoder } from '../../../lib/validation.js';
+import { NonEmptyShortString, ShortString } from '../../../lib/wire-schemas.js';
+import { objectUrl, PATHS } from '../../paths.js';
+import type { Run } from '../../block/run.js';
+import type { RunUpdate, SourceRegistration, StepRow } from '../model.js';
 
 /** Messages are advice-limited to 500 characters (spec §8); real runners send whole logs: keep 1 MiB. */
 export const MAX_MESSAGE = 1024 * 1024;
 
-const Id = Type.Union([Type.String({ minLength: 1, maxLength: 255 }), Type.Integer()]);
+const Id = Type.Union([NonEmptyShortString, Type.Integer()]);
 const Text = Type.String({ maxLength: MAX_MESSAGE });
 
 const decodeRegistration = compileDecoder(
@@ -22,18 +21,12 @@ const decodeRegistration = compileDecoder(
       externalRunUrl: Type.Optional(Type.String({ maxLength: 2048 })),
       externalUrl: Type.Optional(Type.String({ maxLength: 2048 })),
     }),
-    steps: Type.Optional(Type.Array(Type.Object({ id: Id, displayName: Type.Optional(Type.String({ maxLength: 255 })), status: Type.Optional(Type.String()) }), { maxItems: 1000 })),
+    steps: Type.Optional(Type.Array(Type.Object({ id: Id, displayName: Type.Optional(ShortString), status: Type.Optional(Type.String()) }), { maxItems: 1000 })),
   }),
 );
 
-export interface Registration {
-  sourceId: string;
-  source: { id: string; externalRunId?: string; externalRunUrl?: string };
-  steps: { id: string; displayName?: string; status?: string }[];
-}
-
 /** Registration payload (spec §2.7); accepts nulls, numeric ids and the aliases real clients send. */
-export function decodeRunRegistration(body: unknown): Registration {
+function decodeRegistrationBody(body: unknown): SourceRegistration {
   const { source, steps } = decodeRegistration(body);
   const externalRunId = source.externalRunId ?? source.externalId;
   const externalRunUrl = source.externalRunUrl ?? source.externalUrl;
@@ -51,11 +44,11 @@ const decodeUpdateBody = compileDecoder(
       Type.Array(
         Type.Object({
           id: Id,
-          displayName: Type.Optional(Type.String({ maxLength: 255 })),
+          displayName: Type.Optional(ShortString),
           status: Type.Optional(Type.String()),
           userMessage: Type.Optional(Text),
           systemMessage: Type.Optional(Text),
-          outputs: Type.Optional(Type.Record(Type.String({ maxLength: 255 }), Type.Object({ value: Type.Optional(Type.Unknown()), type: Type.Optional(Type.String()), isSensitive: Type.Optional(Type.Boolean()) }), { maxProperties: 500 })),
+          outputs: Type.Optional(Type.Record(ShortString, Type.Object({ value: Type.Optional(Type.Unknown()), type: Type.Optional(Type.String()), isSensitive: Type.Optional(Type.Boolean()) }), { maxProperties: 500 })),
         }),
         { maxItems: 1000 },
       ),
@@ -63,17 +56,8 @@ const decodeUpdateBody = compileDecoder(
   }),
 );
 
-export interface StepUpdate {
-  id: string;
-  displayName?: string;
-  status?: string;
-  userMessage?: string;
-  systemMessage?: string;
-  outputs?: Record<string, { value?: unknown; type?: string; isSensitive?: boolean }>;
-}
-
 /** Update payload (spec §4.1): unknown fields ignored, and `null`, absent and `""` all mean "no change". */
-export function decodeRunUpdate(body: unknown): { status?: string; steps: StepUpdate[] } {
+function decodeUpdate(body: unknown): RunUpdate {
   const { status, steps } = decodeUpdateBody(body ?? {});
   const given = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
   return {
@@ -89,9 +73,15 @@ export function decodeRunUpdate(body: unknown): { status?: string; steps: StepUp
   };
 }
 
+/** What a reader of a run may see besides the run: a claim's token and runner-encrypted values. */
+export interface RunView {
+  baseUrl: string;
+  claimed?: { runToken: string; inputs: unknown[]; implementation: Record<string, unknown> };
+}
+
 /** The run as runners and readers see it; a claim adds the run token and runner-encrypted values. */
-export function encodeRun(run: Run, baseUrl: string, claimed?: { runToken: string; inputs: unknown[]; implementation: Record<string, unknown> }) {
-  const self = `${baseUrl}${RUNS_PATH}/${run.uuid}`;
+function encode(run: Run, { baseUrl, claimed }: RunView) {
+  const self = objectUrl(baseUrl, PATHS.runs, run.uuid);
   const { buildingBlock, buildingBlockDefinition, trigger } = run.snapshot;
   return {
     kind: 'meshBuildingBlockRun',
@@ -118,3 +108,27 @@ export function encodeRun(run: Run, baseUrl: string, claimed?: { runToken: strin
     },
   };
 }
+
+/** The step log (COMPAT §9: what the Terraform provider shows for a failed block). */
+function encodeLogs(steps: StepRow[]) {
+  return {
+    steps: steps.map((step) => ({
+      displayName: step.displayName,
+      status: step.status,
+      userMessage: step.userMessage ?? null,
+      systemMessage: step.systemMessage ?? null,
+      id: step.stepId,
+      sourceId: step.sourceId,
+      updatedOn: step.updatedOn,
+    })),
+  };
+}
+
+/** meshBuildingBlockRun v1 (spec §2.7, §4.1, COMPAT §10). */
+export const runV1 = {
+  media: { kind: 'meshbuildingblockrun', version: 'v1' } as const,
+  decodeRegistration: decodeRegistrationBody,
+  decodeUpdate,
+  encode,
+  encodeLogs,
+};

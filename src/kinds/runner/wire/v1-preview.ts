@@ -1,14 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { badRequest } from '../../errors.js';
-import { runnerPublicKey } from '../../crypto/runner-encryption.js';
-import { compileDecoder, StringEnum } from '../../http/validation.js';
-import { Identifier, KindOf, NonEmptyShortString } from '../../http/wire-schemas.js';
-import { sentObject } from '../document.js';
-import { RUNNER_IMPLEMENTATION_TYPES, RUNNER_RESTRICTIONS, type Runner, type RunnerInput } from './model.js';
-
-/** meshBuildingBlockRunner v1-preview (COMPAT §10). */
-export const RUNNER_VERSIONS = [{ kind: 'meshbuildingblockrunner', version: 'v1-preview' }] as const;
-export const RUNNERS_PATH = '/api/meshobjects/meshbuildingblockrunners';
+import { runnerPublicKey } from '../../../crypto/runner-encryption.js';
+import { badRequest } from '../../../lib/errors.js';
+import { compileDecoder, StringEnum } from '../../../lib/validation.js';
+import { Identifier, KindOf, NonEmptyShortString } from '../../../lib/wire-schemas.js';
+import type { EncodeView } from '../../codec.js';
+import { sentObject } from '../../document.js';
+import { objectUrl, PATHS } from '../../paths.js';
+import { RUNNER_IMPLEMENTATION_TYPES, RUNNER_RESTRICTIONS, type Runner, type RunnerInput } from '../model.js';
 
 const decodeBody = compileDecoder(
   Type.Object({
@@ -33,22 +31,32 @@ function checkPublicKey(pem: string): void {
   }
 }
 
-export function decodeRunner(body: unknown): { input: RunnerInput; uuid?: string; sentRestriction: boolean } {
-  const { metadata, spec } = decodeBody(body);
-  if (spec.publicKey !== undefined) checkPublicKey(spec.publicKey);
-  return {
-    input: { ownedByWorkspace: metadata.ownedByWorkspace, implementationType: spec.implementationType, restriction: spec.restriction ?? 'PRIVATE', document: sentObject(metadata, spec) },
-    ...(metadata.uuid ? { uuid: metadata.uuid } : {}),
-    sentRestriction: spec.restriction !== undefined,
-  };
+/** A runner body, with `metadata.uuid` when sent and whether `restriction` was (a PUT keeps what it omits). */
+export interface DecodedRunner {
+  input: RunnerInput;
+  uuid?: string;
+  sentRestriction: boolean;
 }
 
-export function encodeRunner(runner: Runner, version: string, baseUrl: string) {
-  return {
-    apiVersion: version,
-    kind: 'meshBuildingBlockRunner',
-    metadata: { ...runner.document.metadata, uuid: runner.uuid, ownedByWorkspace: runner.ownedByWorkspace, createdOn: runner.createdOn, lastSeen: runner.lastSeen ?? null },
-    spec: { ...runner.document.spec, implementationType: runner.implementationType, restriction: runner.restriction },
-    _links: { self: { href: `${baseUrl}${RUNNERS_PATH}/${runner.uuid}` } },
-  };
-}
+/** meshBuildingBlockRunner v1-preview (COMPAT §10). */
+export const runnerV1Preview = {
+  media: { kind: 'meshbuildingblockrunner', version: 'v1-preview' } as const,
+  decode(body: unknown): DecodedRunner {
+    const { metadata, spec } = decodeBody(body);
+    if (spec.publicKey !== undefined) checkPublicKey(spec.publicKey);
+    return {
+      input: { ownedByWorkspace: metadata.ownedByWorkspace, implementationType: spec.implementationType, restriction: spec.restriction ?? 'PRIVATE', document: sentObject(metadata, spec) },
+      ...(metadata.uuid ? { uuid: metadata.uuid } : {}),
+      sentRestriction: spec.restriction !== undefined,
+    };
+  },
+  encode(runner: Runner, { baseUrl }: EncodeView) {
+    return {
+      apiVersion: 'v1-preview',
+      kind: 'meshBuildingBlockRunner',
+      metadata: { ...runner.document.metadata, uuid: runner.uuid, ownedByWorkspace: runner.ownedByWorkspace, createdOn: runner.createdOn, lastSeen: runner.lastSeen ?? null },
+      spec: { ...runner.document.spec, implementationType: runner.implementationType, restriction: runner.restriction },
+      _links: { self: { href: objectUrl(baseUrl, PATHS.runners, runner.uuid) } },
+    };
+  },
+};

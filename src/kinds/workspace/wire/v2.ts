@@ -1,13 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { compileDecoder } from '../../http/validation.js';
-import { Identifier, KindOf, NonEmptyShortString, Tags } from '../../http/wire-schemas.js';
-import { sentObject } from '../document.js';
-import type { Workspace, WorkspaceInput } from './model.js';
+import { compileDecoder } from '../../../lib/validation.js';
+import { Identifier, KindOf, NonEmptyShortString, Tags } from '../../../lib/wire-schemas.js';
+import type { EncodeView } from '../../codec.js';
+import { sentObject } from '../../document.js';
+import { objectUrl, PATHS } from '../../paths.js';
+import type { Workspace, WorkspaceInput } from '../model.js';
 
-/** meshWorkspace v2 on the wire (COMPAT §7). */
-export const WORKSPACE_VERSIONS = [{ kind: 'meshworkspace', version: 'v2' }] as const;
-export const WORKSPACES_PATH = '/api/meshobjects/meshworkspaces';
-
+/** meshWorkspace v2 (COMPAT §7): `metadata{name, tags}`, `spec{displayName, platformBuilderAccessEnabled}`. */
 const decodeBody = compileDecoder(
   Type.Object({
     kind: KindOf('meshWorkspace'),
@@ -16,23 +15,25 @@ const decodeBody = compileDecoder(
   }),
 );
 
-export function decodeWorkspace(body: unknown): WorkspaceInput {
-  const { metadata, spec } = decodeBody(body);
-  return { name: metadata.name, document: sentObject(metadata, spec) };
-}
-
-export function encodeWorkspace(workspace: Workspace, version: string, baseUrl: string) {
-  const { metadata, spec } = workspace.document;
-  const query = `?workspaceIdentifier=${encodeURIComponent(workspace.name)}`;
-  return {
-    apiVersion: version,
-    kind: 'meshWorkspace',
-    metadata: { ...metadata, name: workspace.name, tags: metadata.tags ?? {}, createdOn: workspace.createdOn },
-    spec,
-    _links: {
-      self: { href: `${baseUrl}${WORKSPACES_PATH}/${encodeURIComponent(workspace.name)}` },
-      meshprojects: { href: `${baseUrl}/api/meshobjects/meshprojects${query}` },
-      meshtenants: { href: `${baseUrl}/api/meshobjects/meshtenants${query}` },
-    },
-  };
-}
+export const workspaceV2 = {
+  media: { kind: 'meshworkspace', version: 'v2' } as const,
+  decode(body: unknown): WorkspaceInput {
+    const { metadata, spec } = decodeBody(body);
+    return { name: metadata.name, document: sentObject(metadata, spec) };
+  },
+  encode(workspace: Workspace, { baseUrl }: EncodeView) {
+    const { metadata, spec } = workspace.document;
+    const query = `?workspaceIdentifier=${encodeURIComponent(workspace.name)}`;
+    return {
+      apiVersion: 'v2',
+      kind: 'meshWorkspace',
+      metadata: { ...metadata, name: workspace.name, tags: metadata.tags ?? {}, createdOn: workspace.createdOn },
+      spec,
+      _links: {
+        self: { href: objectUrl(baseUrl, PATHS.workspaces, workspace.name) },
+        meshprojects: { href: `${baseUrl}${PATHS.projects}${query}` },
+        meshtenants: { href: `${baseUrl}${PATHS.tenants}${query}` },
+      },
+    };
+  },
+};

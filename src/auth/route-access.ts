@@ -1,0 +1,43 @@
+import { insufficientPermissions, type ApiError } from '../lib/errors.js';
+import type { Action, Resource } from './permissions.js';
+import { holdsManaged, isAdmin, isAdminFor, isAllowed } from './policy.js';
+import type { Principal } from './principal.js';
+
+/**
+ * Who may call a route at all, before any object is looked at: nobody needs credentials (`public`),
+ * any API key or API user (`authenticated`), those or a run token (`run`: the run's own endpoints; the
+ * service checks the run), an admin (API users and keys with admin permissions), a caller holding the
+ * permission in some workspace, or one holding the `MANAGED_`/`ADM_` form of a code. The answer never
+ * depends on an object, so it reveals nothing about one; per-object rules live in the Authorized*
+ * services.
+ */
+export type RouteAccess =
+  | 'public'
+  | 'authenticated'
+  | 'run'
+  | 'admin'
+  /** `orManaged`: the `MANAGED_<R>_<A>` form counts too (definition owners acting on their blocks). */
+  | { resource: Resource; action: Action; adminOnly?: boolean; orManaged?: boolean }
+  | { managed: string };
+
+/** May this principal call a route at all (some workspace, some object)? */
+export function mayCall(principal: Principal | undefined, access: RouteAccess): boolean {
+  if (access === 'public' || access === 'run') return true;
+  if (principal === undefined) return false;
+  // A run token opens its run's endpoints and nothing else (issue 7).
+  if (principal.type === 'runToken') return false;
+  if (access === 'authenticated') return true;
+  if (access === 'admin') return isAdmin(principal);
+  if ('managed' in access) return holdsManaged(principal, access.managed);
+  if (access.adminOnly) return isAdminFor(principal, access.resource, access.action);
+  return isAllowed(principal, access.resource, access.action) || (access.orManaged === true && holdsManaged(principal, `${access.resource}_${access.action}`));
+}
+
+/** The 403 for a principal that may not call a route (`mayCall` said no). */
+export function routeDenial(principal: Principal, access: RouteAccess): ApiError {
+  if (principal.type === 'runToken') return insufficientPermissions('a run token only reports and reads its own run');
+  if (access === 'admin') return insufficientPermissions('only API users and keys with admin (ADM_) permissions may call this');
+  if (typeof access === 'object' && 'managed' in access) return insufficientPermissions(`MANAGED_${access.managed} or ADM_${access.managed} is required`);
+  if (typeof access === 'object') return insufficientPermissions(`${access.adminOnly ? 'ADM_' : ''}${access.resource}_${access.action} is required`);
+  return insufficientPermissions('this route is not open to this caller');
+}

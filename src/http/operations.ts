@@ -1,0 +1,38 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Operation, Call } from '../kinds/operation.js';
+import type { Query } from '../lib/query.js';
+
+/**
+ * Registers the kinds' operations as Fastify routes. The hooks of app.ts have run by the time a
+ * handler runs (caller known, representations negotiated, route-level permission checked); here a
+ * request only becomes a `Call` and a `Reply` a response.
+ */
+export function registerOperations(app: FastifyInstance, operations: readonly Operation[], baseUrl: () => string): void {
+  for (const operation of operations) {
+    app.route({
+      method: operation.method,
+      url: operation.path,
+      config: { media: operation.media, access: operation.access },
+      handler: async (request, reply) => {
+        const answer = await operation.handle(callOf(request, baseUrl()));
+        reply.code(answer.status);
+        if (answer.headers) reply.headers(answer.headers);
+        return answer.body === undefined ? reply.send() : reply.send(answer.body);
+      },
+    });
+  }
+}
+
+function callOf(request: FastifyRequest, baseUrl: string): Call {
+  return {
+    ctx: { principal: request.principal },
+    params: request.params as Record<string, string>,
+    query: request.query as Query,
+    body: request.body,
+    headers: request.headers,
+    ...(request.negotiated?.produces ? { produces: request.negotiated.produces } : {}),
+    ...(request.negotiated?.consumes ? { consumes: request.negotiated.consumes } : {}),
+    baseUrl,
+    url: request.url,
+  };
+}

@@ -1,0 +1,9 @@
+import { CodecRegistry, type Codec } from '../../codec.js';
+import type { ApiKey, ApiKeyInput } from '../model.js';
+import { apiKeyV1Preview } from './v1-preview.js';
+
+export interface ApiKeyCodec extends Codec<ApiKey, { baseUrl: string; secret?: string }> {
+  decode(body: unknown): ApiKeyInput;
+}
+
+export const API_KEY_CODECS = new CodecRegistry<ApiKeyCodec>('meshApiKey', [apiKeyV1Preview]);

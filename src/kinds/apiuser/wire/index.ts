@@ -1,0 +1,9 @@
+import { CodecRegistry, type Codec } from '../../codec.js';
+import type { ApiUser } from '../model.js';
+import { apiUserV1 } from './v1.js';
+
+export interface ApiUserCodec extends Codec<ApiUser> {
+  decode(body: unknown): { username: string; password: string };
+}
+
+export const API_USER_CODECS = new CodecRegistry<ApiUserCodec>('apiUser', [apiUserV1]);

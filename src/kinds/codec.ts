@@ -1,0 +1,51 @@
+import type { MediaRef } from '../lib/media-types.js';
+import type { Encoded } from './resource.js';
+
+/** What an encoder needs besides the object: the base of its links. Kinds add what the caller may see. */
+export interface EncodeView {
+  baseUrl: string;
+}
+
+/**
+ * One wire version of a kind (the Kubernetes way: one internal type per kind, one codec per version).
+ * A kind's codec interface extends this with its decoders (`decode` of a create body, `decodeUpdate`,
+ * its version-specific list filters); `wire/index.ts` of the kind lists its codecs.
+ */
+export interface Codec<T, V extends EncodeView = EncodeView> {
+  readonly media: MediaRef;
+  encode(object: T, view: V): Encoded;
+  /** Why this version cannot show the object (answered 406), or undefined when it can. */
+  unrepresentable?(object: T): string | undefined;
+}
+
+/**
+ * A kind's codecs, by version: the versions a route serves and the import takes are derived from
+ * here, so a new wire version is one codec file and one line in the kind's registry.
+ */
+export class CodecRegistry<C extends Codec<never, never>> {
+  private readonly byVersion: ReadonlyMap<string, C>;
+
+  constructor(
+    /** The `kind` of the wire objects, e.g. `meshBuildingBlock`. */
+    readonly kind: string,
+    readonly codecs: readonly C[],
+  ) {
+    this.byVersion = new Map(codecs.map((codec) => [codec.media.version, codec]));
+  }
+
+  /** Every version, for the routes' `produces`/`consumes`. */
+  get media(): MediaRef[] {
+    return this.codecs.map((codec) => codec.media);
+  }
+
+  /** The codec of a negotiated version (negotiation only lets served versions through). */
+  of(version: string | undefined): C {
+    const codec = version === undefined ? undefined : this.byVersion.get(version);
+    if (!codec) throw new Error(`${this.kind} has no codec for version "${version ?? ''}"`);
+    return codec;
+  }
+
+  has(version: string): boolean {
+    return this.byVersion.has(version);
+  }
+}

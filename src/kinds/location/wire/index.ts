@@ -1,0 +1,10 @@
+import { CodecRegistry, type Codec } from '../../codec.js';
+import type { Location, LocationInput } from '../model.js';
+import { locationV1 } from './v1.js';
+import { locationV1Preview } from './v1-preview.js';
+
+export interface LocationCodec extends Codec<Location> {
+  decode(body: unknown): LocationInput;
+}
+
+export const LOCATION_CODECS = new CodecRegistry<LocationCodec>('meshLocation', [locationV1, locationV1Preview]);

@@ -1,0 +1,33 @@
+/**
+ * Every collection path of the API, once: codecs build their links from these, the routes serve
+ * them, the index lists them and the import names its kinds by them.
+ */
+export const PATHS = {
+  apiKeys: '/api/meshobjects/meshapikeys',
+  apiUsers: '/api/admin/apiusers',
+  workspaces: '/api/meshobjects/meshworkspaces',
+  projects: '/api/meshobjects/meshprojects',
+  locations: '/api/meshobjects/meshlocations',
+  platforms: '/api/meshobjects/meshplatforms',
+  tenants: '/api/meshobjects/meshtenants',
+  definitions: '/api/meshobjects/meshbuildingblockdefinitions',
+  definitionVersions: '/api/meshobjects/meshbuildingblockdefinitionversions',
+  blocks: '/api/meshobjects/meshbuildingblocks',
+  runners: '/api/meshobjects/meshbuildingblockrunners',
+  runs: '/api/meshobjects/meshbuildingblockruns',
+  // In the spec's index (§2.3), not served yet.
+  workspaceUserGroups: '/api/meshobjects/meshworkspaceusergroups',
+  projectGroupBindings: '/api/meshobjects/meshprojectbindings/groupbindings',
+  projectUserBindings: '/api/meshobjects/meshprojectbindings/userbindings',
+  workspaceUserBindings: '/api/meshobjects/meshworkspacebindings/userbindings',
+  workspaceGroupBindings: '/api/meshobjects/meshworkspacebindings/groupbindings',
+  paymentMethods: '/api/meshobjects/meshpaymentmethods',
+  users: '/api/meshobjects/meshusers',
+  serviceInstances: '/api/meshobjects/meshserviceinstances',
+  tagDefinitions: '/api/meshobjects/meshtagdefinitions',
+  communicationDefinitions: '/api/meshobjects/meshcommunicationdefinitions',
+  communications: '/api/meshobjects/meshcommunications',
+} as const;
+
+/** `<base><path>/<id>` with the id escaped: the `self` link of an object. */
+export const objectUrl = (baseUrl: string, path: string, id: string) => `${baseUrl}${path}/${encodeURIComponent(id)}`;

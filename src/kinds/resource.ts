@@ -1,0 +1,80 @@
+import type { Resource } from '../auth/permissions.js';
+import type { RouteAccess } from '../auth/route-access.js';
+import type { MediaRef } from '../lib/media-types.js';
+import { halPage, pageInfo, pageLinks, parsePagingParams, type Page, type PageRequest } from '../lib/paging.js';
+import { created, empty, ok, type Call, type Operation } from './operation.js';
+
+/** What every encoded object has: an absolute `self` link (the `Location` of a create). */
+export interface Encoded {
+  _links: { self: { href: string } };
+}
+
+/**
+ * One REST resource of the meshObject API: a collection path, its representations and how the kind's
+ * (authorized) service is called. `resourceOperations` turns it into the operations every kind shares
+ * (spec §2.1, COMPAT §3): POST → 201 + Location, GET one, paged GET list, PUT → 200, DELETE → 202/204.
+ * The functions stay thin: decoding is the codec's, rules are the service's.
+ */
+export interface ResourceDefinition<T> {
+  /** Collection path, e.g. `/api/meshobjects/meshworkspaces`. */
+  path: string;
+  versions: readonly MediaRef[];
+  /** Name of the `_embedded` array of lists, e.g. `meshWorkspaces`. */
+  embedded: string;
+  /** Permission resource: reads need `<R>_LIST`, writes `<R>_SAVE`, deletes `<R>_DELETE`. */
+  resource: Resource;
+  /** Route-level access of reads when it differs (locations and platforms are readable by all). */
+  readAccess?: RouteAccess;
+  /** Reads and writes are open to `MANAGED_` holders too (the service decides per object). */
+  managed?: boolean;
+  encode(item: T, call: Call): Encoded;
+  get(call: Call, id: string): Promise<T>;
+  list(call: Call, page: PageRequest): Promise<Page<T>>;
+  create?(call: Call): Promise<T>;
+  update?(call: Call, id: string): Promise<T>;
+  remove?: { status: 202 | 204; run(call: Call, id: string): Promise<void> };
+}
+
+export function resourceOperations<T>(resource: ResourceDefinition<T>): Operation[] {
+  const { path, versions: produces } = resource;
+  const orManaged = resource.managed === true;
+  const read = resource.readAccess ?? { resource: resource.resource, action: 'LIST' as const, orManaged };
+  const save = { resource: resource.resource, action: 'SAVE' as const, orManaged };
+  const idOf = (call: Call) => call.params.id!;
+  const operations: Operation[] = [];
+
+  if (resource.create) {
+    const create = resource.create;
+    operations.push({ method: 'POST', path, media: { produces, consumes: produces }, access: save, handle: async (call) => created(resource.encode(await create(call), call)) });
+  }
+  operations.push({
+    method: 'GET',
+    path,
+    media: { produces },
+    access: read,
+    handle: async (call) => {
+      const page = parsePagingParams(call.query);
+      const { items, total } = await resource.list(call, page);
+      const info = pageInfo(page, total);
+      return ok(halPage(resource.embedded, items.map((item) => resource.encode(item, call)), info, pageLinks(call.baseUrl, call.url, info)));
+    },
+  });
+  operations.push({ method: 'GET', path: `${path}/:id`, media: { produces }, access: read, handle: async (call) => ok(resource.encode(await resource.get(call, idOf(call)), call)) });
+  if (resource.update) {
+    const update = resource.update;
+    operations.push({ method: 'PUT', path: `${path}/:id`, media: { produces, consumes: produces }, access: save, handle: async (call) => ok(resource.encode(await update(call, idOf(call)), call)) });
+  }
+  if (resource.remove) {
+    const remove = resource.remove;
+    operations.push({
+      method: 'DELETE',
+      path: `${path}/:id`,
+      access: { resource: resource.resource, action: 'DELETE' },
+      handle: async (call) => {
+        await remove.run(call, idOf(call));
+        return empty(remove.status);
+      },
+    });
+  }
+  return operations;
+}

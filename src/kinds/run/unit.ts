@@ -1,0 +1,17 @@
+import type { DialectName } from '../../store/database.js';
+import type { Db } from '../../store/transaction.js';
+import type { BlockUnit } from '../block/lifecycle.js';
+import { BlockStore } from '../block/store.js';
+import { DefinitionStore } from '../definition/store.js';
+import { TenantStore } from '../tenant/store.js';
+import { RunStore } from './store.js';
+
+/** A block's unit of work with the run store itself (what runs need beyond the lifecycle: claims, steps). */
+export interface RunUnit extends BlockUnit {
+  runs: RunStore;
+}
+
+/** The stores of a block's or run's change, bound to one connection or transaction. */
+export function runUnit(db: Db, dialect: DialectName): RunUnit {
+  return { blocks: new BlockStore(db, dialect), runs: new RunStore(db, dialect), definitions: new DefinitionStore(db), tenants: new TenantStore(db) };
+}

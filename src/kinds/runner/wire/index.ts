@@ -1,0 +1,9 @@
+import { CodecRegistry, type Codec } from '../../codec.js';
+import type { Runner } from '../model.js';
+import { runnerV1Preview, type DecodedRunner } from './v1-preview.js';
+
+export interface RunnerCodec extends Codec<Runner> {
+  decode(body: unknown): DecodedRunner;
+}
+
+export const RUNNER_CODECS = new CodecRegistry<RunnerCodec>('meshBuildingBlockRunner', [runnerV1Preview]);

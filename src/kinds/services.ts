@@ -1,0 +1,29 @@
+import type { AuthorizedApiKeyService } from './apikey/authorized-service.js';
+import type { AuthorizedApiUserService } from './apiuser/authorized-service.js';
+import type { AuthorizedBlockService } from './block/authorized-service.js';
+import type { AuthorizedDefinitionService } from './definition/authorized-service.js';
+import type { AuthorizedLocationService } from './location/authorized-service.js';
+import type { AuthorizedPlatformService } from './platform/authorized-service.js';
+import type { AuthorizedProjectService } from './project/authorized-service.js';
+import type { AuthorizedRunService } from './run/authorized-service.js';
+import type { AuthorizedRunnerService } from './runner/authorized-service.js';
+import type { AuthorizedTenantService } from './tenant/authorized-service.js';
+import type { AuthorizedWorkspaceService } from './workspace/authorized-service.js';
+
+/**
+ * The kinds as callers reach them: only through their authorized services. Routes, the import and the
+ * index are given this and nothing else of the kinds.
+ */
+export interface AuthorizedServices {
+  apiKeys: AuthorizedApiKeyService;
+  apiUsers: AuthorizedApiUserService;
+  workspaces: AuthorizedWorkspaceService;
+  projects: AuthorizedProjectService;
+  locations: AuthorizedLocationService;
+  platforms: AuthorizedPlatformService;
+  tenants: AuthorizedTenantService;
+  definitions: AuthorizedDefinitionService;
+  blocks: AuthorizedBlockService;
+  runners: AuthorizedRunnerService;
+  runs: AuthorizedRunService;
+}

@@ -1,0 +1,10 @@
+import { CodecRegistry, type Codec } from '../../codec.js';
+import type { Workspace, WorkspaceInput } from '../model.js';
+import { workspaceV2 } from './v2.js';
+
+export interface WorkspaceCodec extends Codec<Workspace> {
+  decode(body: unknown): WorkspaceInput;
+}
+
+/** meshWorkspace's wire versions (a new one: a codec file and a line here). */
+export const WORKSPACE_CODECS = new CodecRegistry<WorkspaceCodec>('meshWorkspace', [workspaceV2]);
