@@ -41,7 +41,14 @@ export function decodeParents(parents: { buildingBlockUuid: string; definitionUu
     const b = refs.map((r) => r.uuid.toLowerCase()).sort();
     if (a.join() !== b.join()) throw badRequest('spec.parentBuildingBlockRefs: names other blocks than spec.parentBuildingBlocks');
   }
-  return parents ?? refs!.map((ref) => ({ buildingBlockUuid: ref.uuid }));
+  const decoded = parents ?? refs!.map((ref) => ({ buildingBlockUuid: ref.uuid }));
+  const seen = new Set<string>();
+  decoded.forEach((parent, index) => {
+    const uuid = parent.buildingBlockUuid.toLowerCase();
+    if (seen.has(uuid)) throw badRequest(`spec.parentBuildingBlocks[${index}].buildingBlockUuid: "${parent.buildingBlockUuid}" is named twice`);
+    seen.add(uuid);
+  });
+  return decoded;
 }
 
 /** Rows as responses show them: values as stored, secrets as `{hash}`. */
