@@ -76,6 +76,7 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
         target_type: 'TENANT_LEVEL',
         latest_version: 1,
         latest_released_version: 1,
+        latest_published_version: 1,
         usage_count: Math.floor(blocks / DEFINITIONS) + (definitions.indexOf(d) < blocks % DEFINITIONS ? 1 : 0),
         document: doc({ ownedByWorkspace: 'platform-team', tags: {} }, { displayName: d.name, description: 'bench', targetType: 'TENANT_LEVEL', supportedPlatforms: ['AZURE'] }),
         created_on: now,
@@ -92,6 +93,8 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
         runner_uuid: runnerUuid,
         document: JSON.stringify({ buildingBlockDefinitionRef: { uuid: d.uuid, kind: 'meshBuildingBlockDefinition' }, versionNumber: 1, state: 'RELEASED', runnerRef: { uuid: runnerUuid, kind: 'meshBuildingBlockRunner' }, implementation: { type: 'manual' }, inputs, outputs: {} }),
         created_on: now,
+        review_state: 'APPROVED',
+        review: null,
       })),
     );
   });

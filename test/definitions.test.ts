@@ -349,7 +349,7 @@ describeEachDatabase('building block definitions', (ctx) => {
       assert.equal(status.latestReleasedVersion, 1);
       assert.equal(status.latestVersionUuid, v1);
       assert.equal(status.latestReleasedVersionUuid, v1);
-      assert.deepEqual(status.versions, [{ versionUuid: v1, versionNumber: 1, state: 'RELEASED' }]);
+      assert.deepEqual(status.versions, [{ versionUuid: v1, versionNumber: 1, state: 'RELEASED', reviewState: 'APPROVED' }]);
 
       const posted = await postVersion(ctx.client, versionSpec(uuid, 2, 'manual', { inputs: { name: input, size: { displayName: 'Size', type: 'INTEGER', assignmentType: 'USER_INPUT' } } }));
       assert.equal(posted.status, 201, posted.text);
@@ -370,7 +370,7 @@ describeEachDatabase('building block definitions', (ctx) => {
       assert.equal(status.latestReleasedVersion, 1);
       assert.equal(status.latestReleasedVersionUuid, v1);
       assert.deepEqual(byNumber(status.versions), [
-        { versionUuid: v1, versionNumber: 1, state: 'RELEASED' },
+        { versionUuid: v1, versionNumber: 1, state: 'RELEASED', reviewState: 'APPROVED' },
         { versionUuid: v2, versionNumber: 2, state: 'DRAFT' },
       ]);
       assert.deepEqual(
@@ -394,9 +394,10 @@ describeEachDatabase('building block definitions', (ctx) => {
       assert.equal(status.latestReleasedVersion, 2);
       assert.equal(status.latestVersionUuid, v2);
       assert.equal(status.latestReleasedVersionUuid, v2);
+      // Released by an admin (the API user): no publication review needed.
       assert.deepEqual(byNumber(status.versions), [
-        { versionUuid: v1, versionNumber: 1, state: 'RELEASED' },
-        { versionUuid: v2, versionNumber: 2, state: 'RELEASED' },
+        { versionUuid: v1, versionNumber: 1, state: 'RELEASED', reviewState: 'APPROVED' },
+        { versionUuid: v2, versionNumber: 2, state: 'RELEASED', reviewState: 'APPROVED' },
       ]);
       const first = await getVersion(ctx.client, v1);
       assert.deepEqual(first.json.spec, released.json.spec, 'version 1 is untouched');

@@ -746,7 +746,8 @@ describeEachDatabase('runs and runners', (ctx) => {
       const byLister = await getRun(lister.client, runUuid);
       assert.equal(byLister.status, 200, byLister.text);
       assert.equal(byLister.json.spec.runToken, undefined);
-      assert.equal((await getRun(consumerReader.client, runUuid)).status, 200, 'BUILDINGBLOCK_LIST of the block’s workspace reads its runs');
+      // Consumers read a run only when the definition makes runs transparent (issue 15; test/privilege.test.ts).
+      assertError(await getRun(consumerReader.client, runUuid), 403);
       // Another workspace does not learn the run exists (404); another run's token gets 403 (tested above).
       assertError(await getRun(strangerLister.client, runUuid), 404);
       const listed = await lister.client.get(`${RUNS}?buildingBlockUuid=${block.metadata.uuid}`, { headers: { accept: RUN } });

@@ -37,7 +37,7 @@ export class Authenticator {
     if (!key) throw unauthorized('the API key of this token no longer exists or has expired');
     let principal = this.principals.get(key);
     if (!principal) {
-      principal = { type: 'apiKey', id: key.uuid, workspace: key.ownedByWorkspace, permissions: new Set(key.permissions), displayName: key.displayName };
+      principal = { type: 'apiKey', id: key.uuid, workspace: key.ownedByWorkspace, permissions: new Set(key.permissions), displayName: key.displayName, ...(key.expiresAt ? { expiresAt: key.expiresAt } : {}) };
       this.principals.set(key, principal);
     }
     return principal;

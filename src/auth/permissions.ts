@@ -70,3 +70,6 @@ export const PERMISSION_CODES: ReadonlySet<string> = new Set(allCodes());
 
 export const isAdminCode = (code: string) => code.startsWith('ADM_');
 
+/** Every admin code: a key holding all of them is admin-equivalent (as API users are). */
+export const ADMIN_CODES: readonly string[] = [...PERMISSION_CODES].filter(isAdminCode);
+

@@ -1,5 +1,5 @@
 import { insufficientPermissions } from '../lib/errors.js';
-import { isAdminCode, type Action, type Resource } from './permissions.js';
+import { ADMIN_CODES, isAdminCode, type Action, type Resource } from './permissions.js';
 import type { Principal } from './principal.js';
 
 /**
@@ -39,6 +39,17 @@ export function isAdmin(principal: Principal): boolean {
   if (principal.type !== 'apiKey') return false;
   for (const code of principal.permissions) if (isAdminCode(code)) return true;
   return false;
+}
+
+/**
+ * Admin-equivalent: may do everything an API user may (spec 5.1). Only such a caller makes or removes
+ * an API user, so no narrow admin permission becomes every permission.
+ */
+export function isAdminEquivalent(principal: Principal): boolean {
+  if (principal.type === 'apiUser' || principal.type === 'system') return true;
+  if (principal.type !== 'apiKey') return false;
+  for (const code of ADMIN_CODES) if (!principal.permissions.has(code)) return false;
+  return true;
 }
 
 /**
@@ -95,6 +106,12 @@ export function isAllowedAsManager(principal: Principal, code: string, managingW
     case 'apiKey':
       return principal.permissions.has(`ADM_${code}`) || (principal.permissions.has(`MANAGED_${code}`) && principal.workspace === managingWorkspace);
   }
+}
+
+/** Whether the principal holds this exact code (API users hold every code), e.g. `ADM_REVIEW_PUBLICATION`. */
+export function holdsCode(principal: Principal, code: string): boolean {
+  if (principal.type === 'apiUser' || principal.type === 'system') return true;
+  return principal.type === 'apiKey' && principal.permissions.has(code);
 }
 
 /** Whether the principal holds `ADM_<code>` or `MANAGED_<code>` at all (route-level checks, indexes). */

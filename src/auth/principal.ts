@@ -1,6 +1,7 @@
 /** Who is calling. Built once per request by the authentication hook (auth/authenticate.ts). */
 export type Principal =
-  | { type: 'apiKey'; id: string; workspace: string; permissions: ReadonlySet<string>; displayName: string }
+  /** `expiresAt`: the key's own expiry as sent (a key never makes a key that outlives it). */
+  | { type: 'apiKey'; id: string; workspace: string; permissions: ReadonlySet<string>; displayName: string; expiresAt?: string }
   | { type: 'apiUser'; id: string }
   /** A run token: may only report status for (and read) its own run. */
   | { type: 'runToken'; id: string; runUuid: string }

@@ -1,6 +1,6 @@
 import { insufficientPermissions, type ApiError } from '../lib/errors.js';
 import type { Action, Resource } from './permissions.js';
-import { holdsManaged, isAdmin, isAdminFor, isAllowed } from './policy.js';
+import { holdsCode, holdsManaged, isAdmin, isAdminFor, isAllowed } from './policy.js';
 import type { Principal } from './principal.js';
 
 /**
@@ -18,7 +18,9 @@ export type RouteAccess =
   | 'admin'
   /** `orManaged`: the `MANAGED_<R>_<A>` form counts too (definition owners acting on their blocks). */
   | { resource: Resource; action: Action; adminOnly?: boolean; orManaged?: boolean }
-  | { managed: string };
+  | { managed: string }
+  /** One exact code that is no `<resource>_<action>` pair, e.g. `ADM_REVIEW_PUBLICATION`. */
+  | { code: string };
 
 /** May this principal call a route at all (some workspace, some object)? */
 export function mayCall(principal: Principal | undefined, access: RouteAccess): boolean {
@@ -29,6 +31,7 @@ export function mayCall(principal: Principal | undefined, access: RouteAccess): 
   if (access === 'authenticated') return true;
   if (access === 'admin') return isAdmin(principal);
   if ('managed' in access) return holdsManaged(principal, access.managed);
+  if ('code' in access) return holdsCode(principal, access.code);
   if (access.adminOnly) return isAdminFor(principal, access.resource, access.action);
   return isAllowed(principal, access.resource, access.action) || (access.orManaged === true && holdsManaged(principal, `${access.resource}_${access.action}`));
 }
@@ -38,6 +41,7 @@ export function routeDenial(principal: Principal, access: RouteAccess): ApiError
   if (principal.type === 'runToken') return insufficientPermissions('a run token only reports and reads its own run');
   if (access === 'admin') return insufficientPermissions('only API users and keys with admin (ADM_) permissions may call this');
   if (typeof access === 'object' && 'managed' in access) return insufficientPermissions(`MANAGED_${access.managed} or ADM_${access.managed} is required`);
+  if (typeof access === 'object' && 'code' in access) return insufficientPermissions(`${access.code} is required`);
   if (typeof access === 'object') return insufficientPermissions(`${access.adminOnly ? 'ADM_' : ''}${access.resource}_${access.action} is required`);
   return insufficientPermissions('this route is not open to this caller');
 }

@@ -92,6 +92,8 @@ export interface DefinitionTable {
   latest_version: number;
   /** Highest released version number; 0 when none is released. */
   latest_released_version: number;
+  /** Highest released and approved version number (the marketplace's); 0 when none. */
+  latest_published_version: number;
   /** Building blocks of this definition. */
   usage_count: number;
   document: string;
@@ -108,6 +110,10 @@ export interface DefinitionVersionTable {
   /** The version's spec as sent (sealed secrets, derived manual outputs). */
   document: string;
   created_on: string;
+  /** Released versions: APPROVED (in the marketplace), IN_REVIEW or REJECTED; null for drafts. */
+  review_state: string | null;
+  /** JSON `{by, on, reason?}` of the last review decision, or null. */
+  review: string | null;
 }
 
 export interface BuildingBlockTable {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import type { ApiClient, Response } from './client.js';
 import { addTenant, claimRun, createBlockV2, tenantTarget, type TenantRef } from './blocks.js';
-import { createDefinition, createReleasedDefinition, firstVersionUuid } from './definitions.js';
+import { createDefinition, createReleasedDefinition, firstVersionUuid, reviewVersion } from './definitions.js';
 import { clientWithKey } from './identity.js';
 import { asRun, patch, registerRunner, runnerDefinition, TENANT_LEVEL, WORKSPACE_LEVEL } from './runs.js';
 import { createLocation, createPlatform, createWorkspace, unique, type Json } from './structure.js';
@@ -110,6 +110,9 @@ export async function boundaryWorld(admin: ApiClient): Promise<BoundaryWorld> {
   const secretSource = await runnerDefinition(sideB.key, sideB.workspace, sideB.runner, {
     outputs: { secret: { displayName: 'Secret', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 } },
   });
+  // Released by B's key, it reaches the marketplace once an admin approves it (issue 15, item 8).
+  const approval = await reviewVersion(admin, secretSource.versionUuid, 'approve');
+  assert.equal(approval.status, 200, `an admin approves B's release: ${approval.text}`);
   const succeeded = (await createBlockV2(sideB.key, { versionUuid: secretSource.versionUuid, target: tenantTarget(sideB.tenant), displayName: unique('B-secret-holder') })).metadata.uuid as string;
   await succeedWithSecrets(sideB.key, await claimRun(sideB.key, sideB.runner, succeeded), { secret: `b-only-${unique('secret')}` });
   const liveBlock = (await createBlockV2(sideB.key, { versionUuid: secretSource.versionUuid, target: tenantTarget(sideB.tenant), displayName: unique('B-live') })).metadata.uuid as string;

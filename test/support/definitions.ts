@@ -163,3 +163,8 @@ export async function createReleasedDefinition(client: ApiClient, workspace: str
   assert.equal(released.json.spec.state, 'RELEASED');
   return { definition, version: released.json };
 }
+
+/** An admin's publication review of a released version (`ADM_REVIEW_PUBLICATION`): approve or reject. */
+export async function reviewVersion(admin: ApiClient, versionUuid: string, decision: 'approve' | 'reject', reason?: string): Promise<Response> {
+  return admin.post(`${VERSIONS}/${versionUuid}/${decision}${reason ? `?reason=${encodeURIComponent(reason)}` : ''}`, undefined, { headers: { accept: VERSION } });
+}

@@ -21,7 +21,7 @@ export { RUN, RUNNER, RUNNERS, RUNS };
 // The route table
 
 /** A route's access rule as the server declares it (`config.access`). */
-export type AccessRule = 'public' | 'authenticated' | 'admin' | { resource: string; action: string; adminOnly?: boolean; orManaged?: boolean } | { managed: string };
+export type AccessRule = 'public' | 'authenticated' | 'admin' | { resource: string; action: string; adminOnly?: boolean; orManaged?: boolean } | { managed: string } | { code: string };
 
 export interface RouteEntry {
   /** `METHOD /path` as in the route table. */
@@ -530,7 +530,12 @@ export async function keyToken(admin: ApiClient, workspace: string, permissions:
 /** Routes only admins may call: by the route table or by the README. */
 export function adminArea(plan: Plan): boolean {
   const access = plan.route.access;
-  return access === 'admin' || (typeof access === 'object' && 'adminOnly' in access && access.adminOnly === true) || plan.adminOnly === true;
+  return (
+    access === 'admin' ||
+    (typeof access === 'object' && 'adminOnly' in access && access.adminOnly === true) ||
+    (typeof access === 'object' && 'code' in access && access.code.startsWith('ADM_')) ||
+    plan.adminOnly === true
+  );
 }
 
 /** The codes that grant a route, from its access rule (and the collection's per-object rules for `authenticated` routes); none for admin routes. */
@@ -538,6 +543,7 @@ export function grantingCodes(plan: Plan): string[] | undefined {
   const access = plan.route.access;
   if (adminArea(plan)) return undefined;
   if (typeof access === 'object' && 'managed' in access) return [`MANAGED_${access.managed}`];
+  if (typeof access === 'object' && 'code' in access) return [access.code];
   if (typeof access === 'object') return access.adminOnly ? undefined : [`${access.resource}_${access.action}`, `MANAGED_${access.resource}_${access.action}`];
   if (access === 'authenticated' && plan.spec?.objectCodes) return isWrite(plan.route.method) ? plan.spec.objectCodes.write : plan.spec.objectCodes.read;
   return undefined;

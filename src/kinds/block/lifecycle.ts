@@ -98,7 +98,12 @@ export class BlockLifecycle {
         },
         buildingBlockDefinition: {
           uuid: block.definitionUuid,
-          spec: { workspaceIdentifier: block.definitionOwner, version: version.spec.versionNumber, implementation: version.spec.implementation },
+          spec: {
+            workspaceIdentifier: block.definitionOwner,
+            version: version.spec.versionNumber,
+            implementation: version.spec.implementation,
+            runTransparency: version.spec.runTransparency ?? (await tx.definitions.runTransparency(block.definitionUuid)),
+          },
         },
         // API keys are known by their uuid (client id), API users by name.
         trigger: { reason, author: { identifier: block.createdBy, type: isUuid(block.createdBy) ? 'ApiKey' : 'ApiUser' } },

@@ -35,7 +35,11 @@ export interface RunSnapshot {
       parentBuildingBlocks: { buildingBlockUuid: string; definitionUuid: string }[];
     };
   };
-  buildingBlockDefinition: { uuid: string; spec: { workspaceIdentifier: string; version: number; implementation: Record<string, unknown> } };
+  buildingBlockDefinition: {
+    uuid: string;
+    /** `runTransparency`: consumers may read the run (its statuses and user messages), as the version or definition said. */
+    spec: { workspaceIdentifier: string; version: number; implementation: Record<string, unknown>; runTransparency?: boolean };
+  };
   trigger: { reason: string; author: { identifier: string; type: string } };
 }
 

@@ -1,23 +1,27 @@
 import type { RequestContext } from '../../auth/context.js';
-import { isAdminFor, isAllowed, requireAllowed, seesWorkspace } from '../../auth/policy.js';
+import { holdsCode, isAdminFor, isAllowed, requireAllowed, seesWorkspace } from '../../auth/policy.js';
 import type { Principal } from '../../auth/principal.js';
 import { badRequest, insufficientPermissions, notFound, unprocessable } from '../../lib/errors.js';
 import { emptyPage, type Page, type PageRequest } from '../../lib/paging.js';
 import type { AuthorizedRunnerService } from '../runner/authorized-service.js';
 import { CallerView } from '../view.js';
-import { dependencyUuids, isPublished, type Definition, type DefinitionInput, type DefinitionVersion, type VersionSpec } from './model.js';
+import { dependencyUuids, isPublished, latestReleased, type Definition, type DefinitionInput, type DefinitionVersion, type VersionSpec } from './model.js';
 import type { DefinitionListQuery } from './query.js';
-import type { DefinitionService, VersionReferences } from './service.js';
+import type { DefinitionService, Publication, VersionReferences } from './service.js';
 import type { DefinitionFilter } from './store.js';
 
 /** How a block names its version: by uuid (v2-preview), or by definition and number (v1). */
 export type VersionReference = { uuid: string } | { definitionUuid: string; versionNumber: number };
 
+/** Admins who review publications; their releases reach the marketplace without a review. */
+const REVIEWER = 'ADM_REVIEW_PUBLICATION';
+
 /**
  * Definitions as the caller sees them: its own workspace's (any state), every published one (the
- * marketplace), all for admins. Versions: the own workspace's, the released ones of published
- * definitions; drafts of others are invisible. Reading versions is the owner's (`…DEFINITION_LIST`
- * of the owning workspace): a marketplace reader gets 403 for a visible version (COMPAT §5).
+ * marketplace: a released version an admin released or approved), all for admins; reviewers see every
+ * released one. Versions: the own workspace's, and the published ones; drafts and versions in review
+ * are invisible to other workspaces. Reading versions is the owner's (`…DEFINITION_LIST` of the
+ * owning workspace): a marketplace reader gets 403 for a visible version (COMPAT §5).
  */
 export class AuthorizedDefinitionService extends CallerView<Definition> {
   protected readonly kindName = 'meshBuildingBlockDefinition';
@@ -30,11 +34,18 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
   }
 
   private static sees(principal: Principal, definition: Definition): boolean {
-    return seesWorkspace(principal, 'BUILDINGBLOCKDEFINITION', definition.ownedByWorkspace) || isPublished(definition);
+    return seesWorkspace(principal, 'BUILDINGBLOCKDEFINITION', definition.ownedByWorkspace) || isPublished(definition) || (holdsCode(principal, REVIEWER) && latestReleased(definition.versions) !== undefined);
   }
 
   private static seesVersion(principal: Principal, definition: Definition, version: DefinitionVersion): boolean {
-    return seesWorkspace(principal, 'BUILDINGBLOCKDEFINITION', definition.ownedByWorkspace) || (isPublished(definition) && version.spec.state === 'RELEASED');
+    if (seesWorkspace(principal, 'BUILDINGBLOCKDEFINITION', definition.ownedByWorkspace)) return true;
+    if (version.spec.state !== 'RELEASED') return false;
+    return version.review?.state === 'APPROVED' || holdsCode(principal, REVIEWER);
+  }
+
+  /** A release by a reviewer is published at once; a workspace's waits for one. */
+  private static publication(ctx: RequestContext): Publication {
+    return holdsCode(ctx.principal, REVIEWER) ? 'approved' : 'review';
   }
 
   /** May the caller read the definition's versions (and change them, with SAVE)? Its owner and admins. */
@@ -77,13 +88,13 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
     const { principal } = ctx;
     const { workspace, includeAllPublished } = query;
     let filter: DefinitionFilter;
-    if (isAdminFor(principal, 'BUILDINGBLOCKDEFINITION', 'LIST')) filter = { ...(workspace ? { ownedBy: workspace } : {}), ...(workspace && includeAllPublished ? { released: 'also' as const } : {}) };
+    if (isAdminFor(principal, 'BUILDINGBLOCKDEFINITION', 'LIST')) filter = { ...(workspace ? { ownedBy: workspace } : {}), ...(workspace && includeAllPublished ? { published: 'also' as const } : {}) };
     else {
       const own = principal.type === 'apiKey' ? principal.workspace : undefined;
       const target = workspace ?? own;
-      if (target === undefined) filter = { released: 'only' };
-      else if (target === own) filter = { ownedBy: own, ...(workspace === undefined || includeAllPublished ? { released: 'also' as const } : {}) };
-      else filter = includeAllPublished ? { released: 'only' } : { ownedBy: target, released: 'only' };
+      if (target === undefined) filter = { published: 'only' };
+      else if (target === own) filter = { ownedBy: own, ...(workspace === undefined || includeAllPublished ? { published: 'also' as const } : {}) };
+      else filter = includeAllPublished ? { published: 'only' } : { ownedBy: target, published: 'only' };
     }
     return this.inner.list(filter, page);
   }
@@ -162,7 +173,15 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
     if (definitionUuid !== existing.definitionUuid) throw badRequest('spec.buildingBlockDefinitionRef.uuid: a version cannot move to another definition');
     requireAllowed(ctx.principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', existing.ownedByWorkspace);
     const definition = (await this.inner.find(existing.definitionUuid))!;
-    return this.inner.updateVersion(ctx, existing, spec, await this.references(ctx, definition, spec));
+    return this.inner.updateVersion(ctx, existing, spec, await this.references(ctx, definition, spec), AuthorizedDefinitionService.publication(ctx));
+  }
+
+  /** An admin's publication review of a released version (`ADM_REVIEW_PUBLICATION`). */
+  async reviewVersion(ctx: RequestContext, uuid: string, decision: 'APPROVED' | 'REJECTED', reason?: string): Promise<DefinitionVersion> {
+    if (!holdsCode(ctx.principal, REVIEWER)) throw insufficientPermissions(`reviewing a publication needs ${REVIEWER}`);
+    const found = await this.findVersion(ctx, uuid);
+    if (!found) throw notFound(`meshBuildingBlockDefinitionVersion ${uuid} not found`);
+    return this.inner.review(ctx, found.version, decision, reason);
   }
 
   /**
@@ -174,8 +193,9 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
     requireAllowed(ctx.principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', definition.ownedByWorkspace);
     const references = await this.references(ctx, definition, spec);
     const existing = await this.inner.findVersionByNumber(definition.uuid, spec.versionNumber);
-    if (existing) return { version: await this.inner.updateVersion(ctx, existing, spec, references), created: false };
+    const publication = AuthorizedDefinitionService.publication(ctx);
+    if (existing) return { version: await this.inner.updateVersion(ctx, existing, spec, references, publication), created: false };
     const draft = await this.inner.createVersion(ctx, definition, { ...spec, state: 'DRAFT' }, references);
-    return { version: spec.state === 'RELEASED' ? await this.inner.updateVersion(ctx, draft, spec, references) : draft, created: true };
+    return { version: spec.state === 'RELEASED' ? await this.inner.updateVersion(ctx, draft, spec, references, publication) : draft, created: true };
   }
 }

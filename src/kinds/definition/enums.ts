@@ -39,6 +39,14 @@ export type TargetType = (typeof TARGET_TYPES)[number];
 export const VERSION_STATES = ['DRAFT', 'RELEASED'] as const;
 export type VersionState = (typeof VERSION_STATES)[number];
 
+/**
+ * The publication review of a released version (COMPAT §5 "release without review: admin"): released
+ * by an admin, or approved by one, it is in the marketplace (APPROVED); released by a workspace, it
+ * waits for an admin (IN_REVIEW), who approves or rejects it.
+ */
+export const REVIEW_STATES = ['IN_REVIEW', 'APPROVED', 'REJECTED'] as const;
+export type ReviewState = (typeof REVIEW_STATES)[number];
+
 export const DELETION_MODES = ['DELETE', 'PURGE'] as const;
 export type DeletionMode = (typeof DELETION_MODES)[number];
 

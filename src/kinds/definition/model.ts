@@ -1,5 +1,5 @@
 import type { SentObject } from '../document.js';
-import type { DeletionMode, ImplementationType, InputAssignmentType, OutputType, TargetType, ValueType, VersionState } from './enums.js';
+import type { DeletionMode, ImplementationType, InputAssignmentType, OutputType, ReviewState, TargetType, ValueType, VersionState } from './enums.js';
 
 /** The internal building block definition (spec §2.6); its versions' summaries are loaded with it. */
 export interface Definition {
@@ -20,6 +20,17 @@ export interface VersionSummary {
   uuid: string;
   versionNumber: number;
   state: VersionState;
+  /** Released versions only. */
+  review?: ReviewState;
+}
+
+/** The last review decision on a released version. */
+export interface Review {
+  state: ReviewState;
+  /** Who decided (the admin's id), and when; absent while the version waits. */
+  by?: string;
+  on?: string;
+  reason?: string;
 }
 
 export interface DefinitionInput {
@@ -88,6 +99,8 @@ export interface DefinitionVersion {
   ownedByWorkspace: string;
   createdOn: string;
   spec: VersionSpec;
+  /** Released versions: the publication review. */
+  review?: Review;
 }
 
 /** Spec 2.6: `latestVersion` includes a draft, `latestReleasedVersion` does not (0 when none). */
@@ -121,5 +134,18 @@ export function withDefaults(spec: VersionSpec): Record<string, unknown> {
   return { deletionMode: 'DELETE', onlyApplyOncePerTenant: false, runnerRef: null, dependencyDefinitionRefs: [], permissions: [], ...spec, inputs };
 }
 
-/** In the marketplace: a definition with a released version is offered to every workspace. */
-export const isPublished = (definition: Pick<Definition, 'versions'>) => latestReleased(definition.versions) !== undefined;
+/** A version other workspaces may see and use: released and approved (the marketplace's). */
+const isPublishedVersion = (version: Pick<VersionSummary, 'state' | 'review'>) => version.state === 'RELEASED' && version.review === 'APPROVED';
+
+/** In the marketplace: a definition with a released, approved version is offered to every workspace. */
+export const isPublished = (definition: Pick<Definition, 'versions'>) => definition.versions.some(isPublishedVersion);
+
+/**
+ * Where the definition stands in the marketplace (its `status.publicationState`): PUBLISHED with an
+ * approved released version; else as its latest released version's review says; UNPUBLISHED with none.
+ */
+export function publicationState(definition: Pick<Definition, 'versions'>): 'PUBLISHED' | 'IN_REVIEW' | 'REJECTED' | 'UNPUBLISHED' {
+  if (isPublished(definition)) return 'PUBLISHED';
+  const review = latestReleased(definition.versions)?.review;
+  return review === 'IN_REVIEW' || review === 'REJECTED' ? review : 'UNPUBLISHED';
+}

@@ -1,4 +1,7 @@
-import { versionOf, type Operation } from '../operation.js';
+import { badRequest } from '../../lib/errors.js';
+import { filterValue } from '../../lib/query.js';
+import { ok, versionOf, type Call, type Operation } from '../operation.js';
+import { MAX_STRING } from '../../lib/validation.js';
 import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedDefinitionService } from './authorized-service.js';
@@ -7,6 +10,19 @@ import { parseDefinitionQuery, parseVersionQuery } from './query.js';
 import { DEFINITION_CODECS, VERSION_CODECS } from './wire/index.js';
 
 export function definitionOperations(definitions: AuthorizedDefinitionService): Operation[] {
+  /** `POST …/{uuid}/approve` and `…/reject[?reason=…]`: an admin's publication review (no body). */
+  const review = (decision: 'APPROVED' | 'REJECTED', action: string): Operation => ({
+    method: 'POST',
+    path: `${PATHS.definitionVersions}/:id/${action}`,
+    media: { produces: VERSION_CODECS.media },
+    access: { code: 'ADM_REVIEW_PUBLICATION' },
+    handle: async (call: Call) => {
+      const reason = filterValue(call.query, 'reason');
+      if (reason !== undefined && reason.length > MAX_STRING) throw badRequest(`reason: at most ${MAX_STRING} characters`);
+      const version = await definitions.reviewVersion(call.ctx, call.params.id!, decision, reason);
+      return ok(VERSION_CODECS.of(versionOf(call)).encode(version, call));
+    },
+  });
   return [
     ...resourceOperations<Definition>({
       path: PATHS.definitions,
@@ -40,5 +56,7 @@ export function definitionOperations(definitions: AuthorizedDefinitionService): 
         return definitions.updateVersion(call.ctx, uuid, definitionUuid, spec);
       },
     }),
+    review('APPROVED', 'approve'),
+    review('REJECTED', 'reject'),
   ];
 }

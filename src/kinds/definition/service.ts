@@ -10,7 +10,7 @@ import { inTransaction, type Db } from '../../store/transaction.js';
 import type { Runner } from '../runner/model.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { IMPLEMENTATIONS } from './enums.js';
-import { withDefaults, type Definition, type DefinitionInput, type DefinitionVersion, type VersionSpec } from './model.js';
+import { withDefaults, type Definition, type DefinitionInput, type DefinitionVersion, type Review, type VersionSpec } from './model.js';
 import { DefinitionStore, type DefinitionFilter } from './store.js';
 import { checkVersionSpec } from './version-rules.js';
 
@@ -34,6 +34,9 @@ export interface VersionReferences {
   /** The runner of `spec.runnerRef`, when one is named. */
   runner?: Runner;
 }
+
+/** How a release reaches the marketplace: at once (released by an admin) or after an admin's review. */
+export type Publication = 'approved' | 'review';
 
 /**
  * Definitions and their versions (spec §2.6, §3.3, COMPAT §8), without any notion of who asks.
@@ -150,14 +153,30 @@ export class DefinitionService {
    * PUT: replaces a draft (and releases it with `state: RELEASED`). A released version is immutable:
    * the same content again is answered as it is (idempotent), any change is 409.
    */
-  async updateVersion(_ctx: RequestContext, existing: DefinitionVersion, spec: VersionSpec, references: VersionReferences): Promise<DefinitionVersion> {
+  async updateVersion(ctx: RequestContext, existing: DefinitionVersion, spec: VersionSpec, references: VersionReferences, publication: Publication): Promise<DefinitionVersion> {
     if (spec.versionNumber !== existing.spec.versionNumber) throw badRequest(`spec.versionNumber: this is version ${existing.spec.versionNumber}`);
     const prepared = this.prepare(spec, existing.spec, references);
     if (existing.spec.state === 'RELEASED') {
       if (sameContent(prepared, existing.spec)) return existing;
       throw conflict(`version ${existing.spec.versionNumber} of meshBuildingBlockDefinition ${existing.definitionUuid} is released and cannot change; create a new draft`);
     }
-    const version = { ...existing, spec: prepared };
+    const releasing = prepared.state === 'RELEASED';
+    const review: Review | undefined = !releasing ? undefined : publication === 'approved' ? { state: 'APPROVED', by: ctx.principal.id, on: new Date().toISOString() } : { state: 'IN_REVIEW' };
+    const version: DefinitionVersion = { ...existing, spec: prepared, ...(review ? { review } : {}) };
+    await inTransaction(this.db, (trx) => new DefinitionStore(trx).updateVersion(version));
+    return version;
+  }
+
+  /**
+   * An admin's decision on a released version: APPROVED puts it in the marketplace (from IN_REVIEW or
+   * REJECTED); REJECTED keeps it out (from IN_REVIEW). The same decision again changes nothing; an
+   * approved version stays approved (blocks may use it).
+   */
+  async review(ctx: RequestContext, existing: DefinitionVersion, decision: 'APPROVED' | 'REJECTED', reason?: string): Promise<DefinitionVersion> {
+    if (existing.spec.state !== 'RELEASED' || !existing.review) throw conflict(`version ${existing.spec.versionNumber} of meshBuildingBlockDefinition ${existing.definitionUuid} is a draft: only released versions are reviewed`);
+    if (existing.review.state === decision) return existing;
+    if (existing.review.state === 'APPROVED') throw conflict(`version ${existing.spec.versionNumber} of meshBuildingBlockDefinition ${existing.definitionUuid} is approved and stays in the marketplace`);
+    const version: DefinitionVersion = { ...existing, review: { state: decision, by: ctx.principal.id, on: new Date().toISOString(), ...(reason ? { reason } : {}) } };
     await inTransaction(this.db, (trx) => new DefinitionStore(trx).updateVersion(version));
     return version;
   }

@@ -4,14 +4,25 @@ import { fetchPage } from '../../store/paged.js';
 import type { DefinitionTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
 import { parseDocument, serializeDocument } from '../document.js';
-import type { TargetType, VersionState } from './enums.js';
-import type { Definition, DefinitionVersion, VersionSpec, VersionSummary } from './model.js';
+import type { ReviewState, TargetType, VersionState } from './enums.js';
+import type { Definition, DefinitionVersion, Review, VersionSpec, VersionSummary } from './model.js';
 
 export interface DefinitionFilter {
   ownedBy?: string;
-  /** `only`: just definitions with a released version; `also`: those beside the `ownedBy` ones (the marketplace). */
-  released?: 'only' | 'also';
+  /** `only`: just published definitions (the marketplace); `also`: those beside the `ownedBy` ones. */
+  published?: 'only' | 'also';
 }
+
+/** A version's columns, with its definition's workspace (joined). */
+const VERSION_COLUMNS = [
+  'definition_versions.uuid',
+  'definition_versions.definition_uuid',
+  'definition_versions.document',
+  'definition_versions.created_on',
+  'definition_versions.review_state',
+  'definition_versions.review',
+  'definitions.owned_by_workspace',
+] as const;
 
 /** Definitions and their versions: one aggregate, one store (a version never exists without its definition). */
 export class DefinitionStore {
@@ -21,14 +32,14 @@ export class DefinitionStore {
     if (rows.length === 0) return [];
     const versions = await this.db
       .selectFrom('definition_versions')
-      .select(['uuid', 'definition_uuid', 'version_number', 'state'])
+      .select(['uuid', 'definition_uuid', 'version_number', 'state', 'review_state'])
       .where('definition_uuid', 'in', rows.map((row) => row.uuid))
       .orderBy('version_number')
       .execute();
     const byDefinition = new Map<string, VersionSummary[]>();
     for (const v of versions) {
       const list = byDefinition.get(v.definition_uuid) ?? [];
-      list.push({ uuid: v.uuid, versionNumber: Number(v.version_number), state: v.state as VersionState });
+      list.push({ uuid: v.uuid, versionNumber: Number(v.version_number), state: v.state as VersionState, ...(v.review_state ? { review: v.review_state as ReviewState } : {}) });
       byDefinition.set(v.definition_uuid, list);
     }
     return rows.map((row) => ({
@@ -53,6 +64,7 @@ export class DefinitionStore {
         target_type: definition.targetType,
         latest_version: 0,
         latest_released_version: 0,
+        latest_published_version: 0,
         usage_count: 0,
         document: serializeDocument(definition.document),
         created_on: definition.createdOn,
@@ -75,11 +87,11 @@ export class DefinitionStore {
 
   async listDefinitions(filter: DefinitionFilter, page: PageRequest): Promise<Page<Definition>> {
     let query = this.db.selectFrom('definitions');
-    const { ownedBy, released } = filter;
-    if (ownedBy !== undefined && released === 'also') query = query.where((eb) => eb.or([eb('owned_by_workspace', '=', ownedBy), eb('latest_released_version', '>', 0)]));
+    const { ownedBy, published } = filter;
+    if (ownedBy !== undefined && published === 'also') query = query.where((eb) => eb.or([eb('owned_by_workspace', '=', ownedBy), eb('latest_published_version', '>', 0)]));
     else {
       if (ownedBy !== undefined) query = query.where('owned_by_workspace', '=', ownedBy);
-      if (released !== undefined) query = query.where('latest_released_version', '>', 0);
+      if (published !== undefined) query = query.where('latest_published_version', '>', 0);
     }
     const { rows, total } = await fetchPage(query, (q) => q.selectAll().orderBy('created_on').orderBy('uuid'), page);
     return { items: await this.withVersions(rows), total };
@@ -88,6 +100,12 @@ export class DefinitionStore {
   /** Building blocks of a definition keep it from being deleted. */
   dependents(uuid: string): Promise<string[]> {
     return findDependents(this.db, 'definition', [uuid]);
+  }
+
+  /** Whether the definition lets consumers read their blocks' runs (`spec.runTransparency`, default false). */
+  async runTransparency(uuid: string): Promise<boolean> {
+    const row = await this.db.selectFrom('definitions').select('document').where('uuid', '=', uuid).executeTakeFirst();
+    return row !== undefined && parseDocument(row.document).spec.runTransparency === true;
   }
 
   /** The definition's block count moves with every block insert and delete (the block's unit of work). */
@@ -111,6 +129,7 @@ export class DefinitionStore {
         runner_uuid: version.spec.runnerRef?.uuid.toLowerCase() ?? null,
         document: JSON.stringify(version.spec),
         created_on: version.createdOn,
+        ...reviewColumns(version.review),
       })
       .execute();
     await this.refreshLatest(version.definitionUuid);
@@ -119,7 +138,7 @@ export class DefinitionStore {
   async updateVersion(version: DefinitionVersion): Promise<void> {
     await this.db
       .updateTable('definition_versions')
-      .set({ state: version.spec.state, runner_uuid: version.spec.runnerRef?.uuid.toLowerCase() ?? null, document: JSON.stringify(version.spec) })
+      .set({ state: version.spec.state, runner_uuid: version.spec.runnerRef?.uuid.toLowerCase() ?? null, document: JSON.stringify(version.spec), ...reviewColumns(version.review) })
       .where('uuid', '=', version.uuid)
       .execute();
     await this.refreshLatest(version.definitionUuid);
@@ -129,12 +148,16 @@ export class DefinitionStore {
   private async refreshLatest(definitionUuid: string): Promise<void> {
     const row = await this.db
       .selectFrom('definition_versions')
-      .select((eb) => [eb.fn.max('version_number').as('latest'), eb.fn.max(eb.case().when('state', '=', 'RELEASED').then(eb.ref('version_number')).else(0).end()).as('released')])
+      .select((eb) => [
+        eb.fn.max('version_number').as('latest'),
+        eb.fn.max(eb.case().when('state', '=', 'RELEASED').then(eb.ref('version_number')).else(0).end()).as('released'),
+        eb.fn.max(eb.case().when('review_state', '=', 'APPROVED').then(eb.ref('version_number')).else(0).end()).as('published'),
+      ])
       .where('definition_uuid', '=', definitionUuid)
       .executeTakeFirstOrThrow();
     await this.db
       .updateTable('definitions')
-      .set({ latest_version: Number(row.latest ?? 0), latest_released_version: Number(row.released ?? 0) })
+      .set({ latest_version: Number(row.latest ?? 0), latest_released_version: Number(row.released ?? 0), latest_published_version: Number(row.published ?? 0) })
       .where('uuid', '=', definitionUuid)
       .execute();
   }
@@ -143,7 +166,7 @@ export class DefinitionStore {
     const row = await this.db
       .selectFrom('definition_versions')
       .innerJoin('definitions', 'definitions.uuid', 'definition_versions.definition_uuid')
-      .select(['definition_versions.uuid', 'definition_versions.definition_uuid', 'definition_versions.document', 'definition_versions.created_on', 'definitions.owned_by_workspace'])
+      .select(VERSION_COLUMNS)
       .where('definition_versions.uuid', '=', uuid)
       .executeTakeFirst();
     return row ? toVersion(row) : undefined;
@@ -153,7 +176,7 @@ export class DefinitionStore {
     const row = await this.db
       .selectFrom('definition_versions')
       .innerJoin('definitions', 'definitions.uuid', 'definition_versions.definition_uuid')
-      .select(['definition_versions.uuid', 'definition_versions.definition_uuid', 'definition_versions.document', 'definition_versions.created_on', 'definitions.owned_by_workspace'])
+      .select(VERSION_COLUMNS)
       .where('definition_versions.definition_uuid', '=', definitionUuid)
       .where('definition_versions.version_number', '=', versionNumber)
       .executeTakeFirst();
@@ -168,7 +191,7 @@ export class DefinitionStore {
       query,
       (q) =>
         q
-          .select(['definition_versions.uuid', 'definition_versions.definition_uuid', 'definition_versions.document', 'definition_versions.created_on', 'definitions.owned_by_workspace'])
+          .select(VERSION_COLUMNS)
           .orderBy('definition_versions.created_on')
           .orderBy('definition_versions.uuid'),
       page,
@@ -178,8 +201,18 @@ export class DefinitionStore {
 
 }
 
-function toVersion(row: { uuid: string; definition_uuid: string; document: string; created_on: string; owned_by_workspace: string }): DefinitionVersion {
+type VersionRow = { uuid: string; definition_uuid: string; document: string; created_on: string; owned_by_workspace: string; review_state: string | null; review: string | null };
+
+function toVersion(row: VersionRow): DefinitionVersion {
   // Versions stored before the internal model carry the wire's definition reference: the column says it.
   const { buildingBlockDefinitionRef: _ref, ...spec } = JSON.parse(row.document) as VersionSpec;
-  return { uuid: row.uuid, definitionUuid: row.definition_uuid, ownedByWorkspace: row.owned_by_workspace, createdOn: row.created_on, spec };
+  const review: Review | undefined = row.review_state ? { ...(row.review ? (JSON.parse(row.review) as Omit<Review, 'state'>) : {}), state: row.review_state as ReviewState } : undefined;
+  return { uuid: row.uuid, definitionUuid: row.definition_uuid, ownedByWorkspace: row.owned_by_workspace, createdOn: row.created_on, spec, ...(review ? { review } : {}) };
+}
+
+/** The review's columns: its state, and who decided when (and why) as JSON. */
+function reviewColumns(review: Review | undefined): { review_state: string | null; review: string | null } {
+  if (!review) return { review_state: null, review: null };
+  const { state, ...decision } = review;
+  return { review_state: state, review: Object.keys(decision).length > 0 ? JSON.stringify(decision) : null };
 }

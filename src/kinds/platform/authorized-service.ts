@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../auth/context.js';
-import { isAllowed, requireAllowed } from '../../auth/policy.js';
-import { badRequest } from '../../lib/errors.js';
+import { isAdminFor, isAllowed, requireAllowed } from '../../auth/policy.js';
+import { badRequest, insufficientPermissions } from '../../lib/errors.js';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { CallerView } from '../view.js';
 import { parseFullPlatformIdentifier, type Platform, type PlatformInput, type PlatformReference } from './model.js';
@@ -10,7 +10,8 @@ import type { PlatformFilter } from './store.js';
 /**
  * Platforms are the marketplace: every caller sees them. Their `config` (endpoints, credentials) is
  * only for the owning workspace's platform operators (`PLATFORMINSTANCE_LIST`) and admins; writes
- * need `PLATFORMINSTANCE_SAVE`/`_DELETE` there.
+ * need `PLATFORMINSTANCE_SAVE`/`_DELETE` there. A PUBLIC platform (offered to every workspace) is made
+ * and changed only by admins (`ADM_PLATFORMINSTANCE_SAVE`), whatever workspace owns it.
  */
 export class AuthorizedPlatformService extends CallerView<Platform> {
   protected readonly kindName = 'meshPlatform';
@@ -41,8 +42,13 @@ export class AuthorizedPlatformService extends CallerView<Platform> {
     return this.inner.list(filter, page);
   }
 
+  private static requirePublicAllowed(ctx: RequestContext, platform: Pick<Platform, 'isPublic'>): void {
+    if (platform.isPublic && !isAdminFor(ctx.principal, 'PLATFORMINSTANCE', 'SAVE')) throw insufficientPermissions('only admins (ADM_PLATFORMINSTANCE_SAVE) make or change PUBLIC platforms');
+  }
+
   async create(ctx: RequestContext, input: PlatformInput): Promise<Platform> {
     requireAllowed(ctx.principal, 'PLATFORMINSTANCE', 'SAVE', input.ownedByWorkspace);
+    AuthorizedPlatformService.requirePublicAllowed(ctx, input);
     return this.inner.create(ctx, input);
   }
 
@@ -51,6 +57,8 @@ export class AuthorizedPlatformService extends CallerView<Platform> {
     if (sentUuid !== undefined && sentUuid.toLowerCase() !== existing.uuid) throw badRequest(`metadata.uuid: "${sentUuid}" does not match the platform ${uuid} of the path`);
     requireAllowed(ctx.principal, 'PLATFORMINSTANCE', 'SAVE', existing.ownedByWorkspace);
     requireAllowed(ctx.principal, 'PLATFORMINSTANCE', 'SAVE', input.ownedByWorkspace);
+    AuthorizedPlatformService.requirePublicAllowed(ctx, existing);
+    AuthorizedPlatformService.requirePublicAllowed(ctx, input);
     return this.inner.update(ctx, existing, input);
   }
 
@@ -64,6 +72,7 @@ export class AuthorizedPlatformService extends CallerView<Platform> {
   async delete(ctx: RequestContext, uuid: string): Promise<void> {
     const existing = await this.get(ctx, uuid);
     requireAllowed(ctx.principal, 'PLATFORMINSTANCE', 'DELETE', existing.ownedByWorkspace);
+    AuthorizedPlatformService.requirePublicAllowed(ctx, existing);
     await this.inner.delete(ctx, existing);
   }
 }

@@ -19,6 +19,16 @@ export interface Platform {
 
 export type PlatformInput = Omit<Platform, 'uuid' | 'createdOn'>;
 
+/**
+ * May tenants of `workspace` stand on the platform? Its own workspace's, PUBLIC ones, and RESTRICTED
+ * ones naming the workspace in `spec.availability.restrictedToWorkspaces`.
+ */
+export function isAvailableTo(platform: Platform, workspace: string): boolean {
+  if (platform.ownedByWorkspace === workspace || platform.isPublic) return true;
+  const availability = platform.document.spec.availability as { restriction?: unknown; restrictedToWorkspaces?: unknown } | undefined;
+  return availability?.restriction === 'RESTRICTED' && Array.isArray(availability.restrictedToWorkspaces) && availability.restrictedToWorkspaces.includes(workspace);
+}
+
 export const fullPlatformIdentifier = (platform: Pick<Platform, 'name' | 'location'>) => `${platform.name}.${platform.location}`;
 
 /** `<platform>.<location>` → its two parts, or undefined when it has another shape. */

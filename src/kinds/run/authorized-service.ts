@@ -11,6 +11,7 @@ import { SHARED_RUNNERS, sharedRunnerFor } from '../runner/shared-runners.js';
 import { CallerView } from '../view.js';
 import type { RunUpdate, SourceRegistration, StepRow } from './model.js';
 import type { ClaimedRun, RunService } from './service.js';
+import type { RunAudience } from './wire/v1.js';
 
 const UUID_IN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
@@ -88,16 +89,22 @@ export class AuthorizedRunService extends CallerView<Run> {
     return this.inner.claim(ctx, shared ? [shared.uuid] : SHARED_RUNNERS.map((r) => r.uuid), nodeId);
   }
 
-  /** A run to read: visible, then the run token or a read permission (403 otherwise). */
-  async read(ctx: RequestContext, uuid: string): Promise<Run> {
+  /**
+   * A run to read, and as whom: its run token and platform operators (`MANAGED_BUILDINGBLOCKRUN_LIST`
+   * of the definition's workspace, admins) read everything; the block's workspace (`BUILDINGBLOCK_LIST`)
+   * reads a transparent run as a consumer; anyone else who sees the run gets 403.
+   */
+  async read(ctx: RequestContext, uuid: string): Promise<{ run: Run; audience: RunAudience }> {
     const run = await this.get(ctx, uuid);
     const { principal } = ctx;
-    if (isOwnToken(principal, run) || isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_LIST', run.definitionOwner) || isAllowed(principal, 'BUILDINGBLOCK', 'LIST', run.workspace)) return run;
-    throw insufficientPermissions('BUILDINGBLOCK_LIST or MANAGED_BUILDINGBLOCKRUN_LIST is required to read runs');
+    if (isOwnToken(principal, run) || isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_LIST', run.definitionOwner)) return { run, audience: 'operator' };
+    if (isAllowed(principal, 'BUILDINGBLOCK', 'LIST', run.workspace) && run.snapshot.buildingBlockDefinition.spec.runTransparency === true) return { run, audience: 'consumer' };
+    throw insufficientPermissions("reading a run needs MANAGED_BUILDINGBLOCKRUN_LIST of its definition's workspace, or BUILDINGBLOCK_LIST of its block's when the definition makes runs transparent");
   }
 
-  async logs(ctx: RequestContext, uuid: string): Promise<StepRow[]> {
-    return this.inner.steps(await this.read(ctx, uuid));
+  async logs(ctx: RequestContext, uuid: string): Promise<{ steps: StepRow[]; audience: RunAudience }> {
+    const { run, audience } = await this.read(ctx, uuid);
+    return { steps: await this.inner.steps(run), audience };
   }
 
   async list(ctx: RequestContext, filter: { blockUuid?: string; nodeId?: string }, page: PageRequest): Promise<Page<Run>> {

@@ -69,10 +69,28 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
         return ok(halPage('meshBuildingBlockRuns', items.map((run) => codec(call).encode(run, call)), info, pageLinks(call.baseUrl, call.url, info)));
       },
     },
-    { method: 'GET', path: `${PATH}/:id`, media: { produces }, access: 'run', handle: async (call) => ok(codec(call).encode(await runs.read(call.ctx, call.params.id!), call)) },
+    {
+      method: 'GET',
+      path: `${PATH}/:id`,
+      media: { produces },
+      access: 'run',
+      handle: async (call) => {
+        const { run, audience } = await runs.read(call.ctx, call.params.id!);
+        return ok(codec(call).encode(run, { baseUrl: call.baseUrl, audience }));
+      },
+    },
     // The step log the Terraform provider shows for a failed block (COMPAT §9), with each step's source,
     // id and time of its last change: the run's history stays readable after it ended.
-    { method: 'GET', path: `${PATH}/:id/logs`, media: { produces }, access: 'run', handle: async (call) => ok(codec(call).encodeLogs(await runs.logs(call.ctx, call.params.id!))) },
+    {
+      method: 'GET',
+      path: `${PATH}/:id/logs`,
+      media: { produces },
+      access: 'run',
+      handle: async (call) => {
+        const { steps, audience } = await runs.logs(call.ctx, call.params.id!);
+        return ok(codec(call).encodeLogs(steps, audience));
+      },
+    },
     {
       method: 'POST',
       path: `${PATH}/:id/status/source`,

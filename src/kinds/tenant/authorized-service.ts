@@ -3,14 +3,15 @@ import { isAdminFor, isAllowedAsManager, listScope, requireAllowed, seesWorkspac
 import { badRequest, insufficientPermissions } from '../../lib/errors.js';
 import { emptyPage, type Page, type PageRequest } from '../../lib/paging.js';
 import type { AuthorizedPlatformService } from '../platform/authorized-service.js';
-import type { Platform } from '../platform/model.js';
+import { isAvailableTo, type Platform } from '../platform/model.js';
 import { CallerView } from '../view.js';
 import type { Tenant, TenantInput } from './model.js';
 import type { TenantService } from './service.js';
 import type { TenantFilter } from './store.js';
 
 /**
- * Tenants as the caller sees them: its own workspace's (`TENANT_*`), or all (`ADM_TENANT_*`).
+ * Tenants as the caller sees them: its own workspace's (`TENANT_*`), or all (`ADM_TENANT_*`). A tenant
+ * stands only on a platform available to its workspace (admins excepted).
  * Importing a tenant with its platform tenant id needs `ADM_TENANT_IMPORT`, or `MANAGED_TENANT_IMPORT`
  * in the workspace that owns the platform; purging needs admin rights.
  */
@@ -53,6 +54,9 @@ export class AuthorizedTenantService extends CallerView<Tenant> {
     }
     if (found.some((platform) => platform.uuid !== found[0]!.uuid)) throw badRequest('spec.platformRef and spec.platformIdentifier name different platforms');
     const platform = found[0]!;
+    if (!isAvailableTo(platform, input.workspace) && !isAdminFor(ctx.principal, 'TENANT', 'SAVE')) {
+      throw insufficientPermissions(`meshPlatform ${platform.name}.${platform.location} is not available to workspace ${input.workspace} (its own, PUBLIC or RESTRICTED to it)`);
+    }
     if (input.platformTenantId !== undefined && !isAllowedAsManager(ctx.principal, 'TENANT_IMPORT', platform.ownedByWorkspace)) {
       throw insufficientPermissions("spec.platformTenantId needs ADM_TENANT_IMPORT (or MANAGED_TENANT_IMPORT of the platform's workspace)");
     }

@@ -6,6 +6,7 @@ import * as m0002 from './0002_structure.js';
 import * as m0003 from './0003_definitions.js';
 import * as m0004 from './0004_blocks.js';
 import * as m0005 from './0005_rate_limits.js';
+import * as m0007 from './0007_publication_review.js';
 
 /** Versioned migrations, applied in name order at start. Never edit a released one: add a new file. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003_definitions': m0003,
   '0004_blocks': m0004,
   '0005_rate_limits': m0005,
+  '0007_publication_review': m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -6,7 +6,7 @@ import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import { TARGET_TYPES } from '../enums.js';
-import { versionStatus, type Definition, type DefinitionInput } from '../model.js';
+import { publicationState, versionStatus, type Definition, type DefinitionInput } from '../model.js';
 
 const Url = Type.String({ maxLength: 2048, pattern: '^https?://' });
 
@@ -61,8 +61,9 @@ function encode(definition: Definition, { baseUrl }: EncodeView) {
     metadata: { ...metadata, uuid: definition.uuid, ownedByWorkspace: definition.ownedByWorkspace, tags: metadata.tags ?? {}, createdOn: definition.createdOn },
     spec: { ...spec, symbol: spec.symbol ?? DEFAULT_SYMBOL },
     status: {
-      versions: definition.versions.map((v) => ({ versionUuid: v.uuid, versionNumber: v.versionNumber, state: v.state })),
+      versions: definition.versions.map((v) => ({ versionUuid: v.uuid, versionNumber: v.versionNumber, state: v.state, ...(v.review ? { reviewState: v.review } : {}) })),
       ...versionStatus(definition.versions),
+      publicationState: publicationState(definition),
       usageCount: definition.usageCount,
     },
     _links: {

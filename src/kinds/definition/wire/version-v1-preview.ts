@@ -127,6 +127,13 @@ export const versionV1Preview = {
       kind: 'meshBuildingBlockDefinitionVersion',
       metadata: { uuid: version.uuid, ownedByWorkspace: version.ownedByWorkspace, createdOn: version.createdOn },
       spec: hideSecrets({ buildingBlockDefinitionRef: { uuid: version.definitionUuid, kind: 'meshBuildingBlockDefinition' }, ...withDefaults(version.spec) }),
+      // The publication review of a released version (README "Publication review").
+      status: {
+        reviewState: version.review?.state ?? null,
+        reviewedBy: version.review?.by ?? null,
+        reviewedOn: version.review?.on ?? null,
+        reviewReason: version.review?.reason ?? null,
+      },
       _links: {
         self: { href: objectUrl(baseUrl, PATHS.definitionVersions, version.uuid) },
         buildingBlockDefinition: { href: objectUrl(baseUrl, PATHS.definitions, version.definitionUuid) },

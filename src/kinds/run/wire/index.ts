@@ -1,12 +1,12 @@
 import { CodecRegistry, type Codec } from '../../codec.js';
 import type { Run } from '../../block/run.js';
 import type { RunUpdate, SourceRegistration, StepRow } from '../model.js';
-import { runV1, type RunView } from './v1.js';
+import { runV1, type RunAudience, type RunView } from './v1.js';
 
 export interface RunCodec extends Codec<Run, RunView> {
   decodeRegistration(body: unknown): SourceRegistration;
   decodeUpdate(body: unknown): RunUpdate;
-  encodeLogs(steps: StepRow[]): unknown;
+  encodeLogs(steps: StepRow[], audience?: RunAudience): unknown;
 }
 
 export const RUN_CODECS = new CodecRegistry<RunCodec>('meshBuildingBlockRun', [runV1]);

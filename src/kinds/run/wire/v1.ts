@@ -73,16 +73,34 @@ function decodeUpdate(body: unknown): RunUpdate {
   };
 }
 
+/**
+ * Who reads a run: its runner and platform operators see everything; a consumer (a block's own
+ * workspace, when the run is transparent) sees its statuses and user messages, never inputs, the
+ * implementation or system messages.
+ */
+export type RunAudience = 'operator' | 'consumer';
+
 /** What a reader of a run may see besides the run: a claim's token and runner-encrypted values. */
 export interface RunView {
   baseUrl: string;
+  audience?: RunAudience;
   claimed?: { runToken: string; inputs: unknown[]; implementation: Record<string, unknown> };
 }
 
 /** The run as runners and readers see it; a claim adds the run token and runner-encrypted values. */
-function encode(run: Run, { baseUrl, claimed }: RunView) {
+function encode(run: Run, { baseUrl, claimed, audience = 'operator' }: RunView) {
   const self = objectUrl(baseUrl, PATHS.runs, run.uuid);
   const { buildingBlock, buildingBlockDefinition, trigger } = run.snapshot;
+  if (audience === 'consumer') {
+    return {
+      kind: 'meshBuildingBlockRun',
+      apiVersion: 'v1',
+      metadata: { uuid: run.uuid, createdOn: run.createdOn, ...(run.claimedOn ? { claimedOn: run.claimedOn } : {}), ...(run.endedOn ? { endedOn: run.endedOn } : {}) },
+      spec: { runNumber: run.runNumber, behavior: run.behavior, trigger, buildingBlock: { uuid: buildingBlock.uuid }, buildingBlockDefinition: { uuid: buildingBlockDefinition.uuid } },
+      status: run.status,
+      _links: { self: { href: self } },
+    };
+  }
   return {
     kind: 'meshBuildingBlockRun',
     apiVersion: 'v1',
@@ -109,14 +127,14 @@ function encode(run: Run, { baseUrl, claimed }: RunView) {
   };
 }
 
-/** The step log (COMPAT §9: what the Terraform provider shows for a failed block). */
-function encodeLogs(steps: StepRow[]) {
+/** The step log (COMPAT §9: what the Terraform provider shows for a failed block); system messages are the operators'. */
+function encodeLogs(steps: StepRow[], audience: RunAudience = 'operator') {
   return {
     steps: steps.map((step) => ({
       displayName: step.displayName,
       status: step.status,
       userMessage: step.userMessage ?? null,
-      systemMessage: step.systemMessage ?? null,
+      systemMessage: audience === 'operator' ? (step.systemMessage ?? null) : null,
       id: step.stepId,
       sourceId: step.sourceId,
       updatedOn: step.updatedOn,
