@@ -230,6 +230,11 @@ describe('shared rows', () => {
     assert.deepEqual(decodeParents(undefined, [{ uuid: P1 }]), [{ buildingBlockUuid: P1 }]);
     assert.throws(() => decodeParents([], [{ uuid: P1 }]), badField('spec.parentBuildingBlockRefs'));
   });
+
+  it('decodeParents refuses a parent named twice (in any letter case), naming the entry', () => {
+    assert.throws(() => decodeParents([{ buildingBlockUuid: P1 }, { buildingBlockUuid: P1.toUpperCase() }], undefined), badField('spec.parentBuildingBlocks[1].buildingBlockUuid'));
+    assert.throws(() => decodeParents(undefined, [{ uuid: P2 }, { uuid: P2 }]), badField('spec.parentBuildingBlocks[1].buildingBlockUuid'));
+  });
 });
 
 // ---- encoding ----
