@@ -180,5 +180,6 @@ function runRow(uuid: string, blockUuid: string, workspace: string, definitionUu
     claimed_on: status === 'PENDING' ? null : created,
     ended_on: status === 'SUCCEEDED' ? created : null,
     updated_on: created,
+    log_bytes: 0,
   };
 }

@@ -27,6 +27,8 @@ export interface Config {
   };
   masterKey: string | undefined;
   runTimeoutSeconds: number;
+  /** Bytes of step messages a run keeps (beyond: cut, with a visible marker). */
+  runLogMaxBytes: number;
   dbPoolSize: number;
   dbTimeoutMs: number;
   /**
@@ -162,6 +164,7 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrap: { adminClientId, adminClientSecret, adminUsername, adminPassword },
     masterKey,
     runTimeoutSeconds: integer(env, 'BLOCKYARD_RUN_TIMEOUT_SECONDS', 3 * 3600, 1, 30 * 86_400),
+    runLogMaxBytes: integer(env, 'BLOCKYARD_RUN_LOG_MAX_BYTES', 4 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
     dbPoolSize: integer(env, 'BLOCKYARD_DB_POOL_SIZE', 10, 1, 500),
     dbTimeoutMs: integer(env, 'BLOCKYARD_DB_TIMEOUT_MS', 5000, 100, 600_000),
     clientTimeouts: { headersSeconds, requestSeconds, idleSeconds: integer(env, 'BLOCKYARD_IDLE_TIMEOUT_SECONDS', 72, 1, 3600) },

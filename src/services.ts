@@ -61,7 +61,7 @@ export async function createServices(config: Config, database: Database, log: Lo
   const lifecycle = new BlockLifecycle(secrets);
   const unitOf = (trx: typeof db) => runUnit(trx, dialect);
   const blockService = new BlockService(db, dialect, unitOf, lifecycle, secrets);
-  const runService = new RunService(db, unitOf, lifecycle, runnerService, secrets, tokens, config.runTimeoutSeconds);
+  const runService = new RunService(db, unitOf, lifecycle, runnerService, secrets, tokens, { runTimeoutSeconds: config.runTimeoutSeconds, logMaxBytes: config.runLogMaxBytes });
   const apiKeyService = new ApiKeyService(db, secrets, workspaceService);
   const apiUserService = new ApiUserService(db);
   workspaceService.onDeleted((name) => apiKeyService.forgetWorkspace(name));

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Operation, Call } from '../kinds/operation.js';
 import type { Query } from '../lib/query.js';
@@ -17,11 +18,16 @@ export function registerOperations(app: FastifyInstance, operations: readonly Op
         const answer = await operation.handle(callOf(request, baseUrl()));
         reply.code(answer.status);
         if (answer.headers) reply.headers(answer.headers);
-        return answer.body === undefined ? reply.send() : reply.send(answer.body);
+        if (answer.body === undefined) return reply.send();
+        // A streamed body (text chunks): sent as it is produced, never held whole.
+        if (isAsyncIterable(answer.body)) return reply.send(Readable.from(answer.body));
+        return reply.send(answer.body);
       },
     });
   }
 }
+
+const isAsyncIterable = (value: unknown): value is AsyncIterable<string> => typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 
 function callOf(request: FastifyRequest, baseUrl: string): Call {
   return {

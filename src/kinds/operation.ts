@@ -37,7 +37,7 @@ export interface Call {
 
 export interface Reply {
   status: number;
-  /** Sent as JSON in the negotiated media type; absent: an empty body. */
+  /** Sent as JSON in the negotiated media type (an AsyncIterable of text: streamed as is); absent: an empty body. */
   body?: unknown;
   headers?: Record<string, string>;
 }

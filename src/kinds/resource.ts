@@ -27,6 +27,8 @@ export interface ResourceDefinition<T> {
   readAccess?: RouteAccess;
   /** Reads and writes are open to `MANAGED_` holders too (the service decides per object). */
   managed?: boolean;
+  /** A lower maximum page size than 350, for kinds whose objects can be large (lib/limits.ts). */
+  maxPageSize?: number;
   encode(item: T, call: Call): Encoded;
   get(call: Call, id: string): Promise<T>;
   list(call: Call, page: PageRequest): Promise<Page<T>>;
@@ -53,7 +55,7 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
     media: { produces },
     access: read,
     handle: async (call) => {
-      const page = parsePagingParams(call.query);
+      const page = parsePagingParams(call.query, resource.maxPageSize);
       const { items, total } = await resource.list(call, page);
       const info = pageInfo(page, total);
       return ok(halPage(resource.embedded, items.map((item) => resource.encode(item, call)), info, pageLinks(call.baseUrl, call.url, info)));

@@ -34,12 +34,15 @@ function nonNegativeInteger(name: string, raw: unknown): number | undefined {
   return Number(raw);
 }
 
-/** `page` defaults to 0, `size` to 50; sizes above 350 are lowered to 350; `size=0` is rejected. */
-export function parsePagingParams(query: Record<string, unknown>): PageRequest {
+/**
+ * `page` defaults to 0, `size` to 50; sizes above 350 (or a kind's lower maximum) are lowered to it,
+ * and `page.size` says the size used; `size=0` is rejected.
+ */
+export function parsePagingParams(query: Record<string, unknown>, maxSize: number = PAGE_SIZE_MAX): PageRequest {
   const page = nonNegativeInteger('page', query.page) ?? 0;
-  const size = nonNegativeInteger('size', query.size) ?? PAGE_SIZE_DEFAULT;
+  const size = nonNegativeInteger('size', query.size) ?? Math.min(PAGE_SIZE_DEFAULT, maxSize);
   if (size === 0) throw badRequest('size: must be at least 1');
-  return { page, size: Math.min(size, PAGE_SIZE_MAX) };
+  return { page, size: Math.min(size, maxSize, PAGE_SIZE_MAX) };
 }
 
 export function pageInfo(request: PageRequest, totalElements: number): PageInfo {

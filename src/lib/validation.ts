@@ -2,8 +2,6 @@ import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typeb
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { badRequest } from './errors.js';
 
-/** Every string the spec does not exempt is limited to 255 characters (spec §2.1, §8). */
-export const MAX_STRING = 255;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 FormatRegistry.Set('uuid', (value) => UUID.test(value));

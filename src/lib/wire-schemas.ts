@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { MAX_STRING } from './validation.js';
+import { MAX_STRING } from './limits.js';
 
 /** Building blocks of wire schemas shared by every kind. */
 

@@ -167,6 +167,8 @@ export interface RunTable {
   claimed_on: string | null;
   ended_on: string | null;
   updated_on: string;
+  /** UTF-8 bytes of the run's stored step messages (bounded by BLOCKYARD_RUN_LOG_MAX_BYTES). */
+  log_bytes: number;
 }
 
 export interface RunSourceTable {

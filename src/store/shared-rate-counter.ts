@@ -6,7 +6,9 @@ interface Window {
   start: number;
   /** The count all instances reported for this key and window at the last flush. */
   global: number;
-  /** Requests counted here since then. */
+  /** Requests counted here and being written now (not in `global` until the database answers). */
+  inFlight: number;
+  /** Requests counted here since the last flush began. */
   pending: number;
 }
 
@@ -16,8 +18,9 @@ const FLUSH_MS = 250;
 /**
  * Rate limits across the instances of one PostgreSQL database (issue 9): each instance counts
  * locally and, every 250 ms, adds its counts per credential and fixed window to the database in one
- * statement and reads back the sums. A request is judged by the last known sum plus the local
- * requests since, so the limit holds across instances within a quarter second, without a database
+ * statement and reads back the sums. A request is judged by the last known sum plus every request
+ * counted here since (those being written included), so the limit holds exactly on one instance and
+ * across instances up to what the others admitted in the last quarter second, without a database
  * round trip per request.
  */
 export class SharedRateCounter {
@@ -48,7 +51,7 @@ export class SharedRateCounter {
       this.loading.delete(key);
     }
     window.pending++;
-    return { current: window.global + window.pending, ttl: start + this.windowMs - now };
+    return { current: window.global + window.inFlight + window.pending, ttl: start + this.windowMs - now };
   }
 
   private readonly loading = new Map<string, Promise<Window>>();
@@ -63,7 +66,7 @@ export class SharedRateCounter {
     }
     const current = this.windows.get(key);
     if (current && current.start === start) return current;
-    const window = { start, global, pending: 0 };
+    const window = { start, global, inFlight: 0, pending: 0 };
     this.windows.set(key, window);
     return window;
   }
@@ -78,24 +81,38 @@ export class SharedRateCounter {
     for (const [key, window] of this.windows) if (window.start + this.windowMs <= now) this.windows.delete(key);
     if (batch.length === 0) return;
     const sent = batch.map(([key, window]) => ({ key, window_start: window.start, count: window.pending }));
-    for (const [, window] of batch) window.pending = 0;
+    // Counted until the database answers: a request judged meanwhile sees them (exact on one instance).
+    for (const [, window] of batch) {
+      window.inFlight += window.pending;
+      window.pending = 0;
+    }
+    let rows: { key: string; window_start: number | string; count: number }[];
     try {
-      const rows = await this.db
+      rows = await this.db
         .insertInto('rate_limit_windows')
         .values(sent)
         .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_limit_windows.count', '+', eb.ref('excluded.count')) })))
         .returning(['key', 'window_start', 'count'])
         .execute();
-      for (const row of rows) {
-        const window = this.windows.get(row.key);
-        if (window && window.start === Number(row.window_start)) window.global = Number(row.count);
-      }
-      await this.db.deleteFrom('rate_limit_windows').where('window_start', '<', now - 2 * this.windowMs).execute();
     } catch (error) {
       // Counts stay local until the database answers again (the limit then holds per instance).
-      for (const [index, [, window]] of batch.entries()) window.pending += sent[index]!.count;
+      for (const [index, [, window]] of batch.entries()) {
+        window.inFlight -= sent[index]!.count;
+        window.pending += sent[index]!.count;
+      }
       this.log.warn({ err: error }, 'sharing rate-limit counts failed');
+      return;
     }
+    for (const [index, [, window]] of batch.entries()) window.inFlight -= sent[index]!.count;
+    for (const row of rows) {
+      const window = this.windows.get(row.key);
+      if (window && window.start === Number(row.window_start)) window.global = Number(row.count);
+    }
+    await this.db
+      .deleteFrom('rate_limit_windows')
+      .where('window_start', '<', now - 2 * this.windowMs)
+      .execute()
+      .catch((error: unknown) => this.log.warn({ err: error }, 'forgetting old rate-limit windows failed'));
   }
 
   close(): void {

@@ -1,4 +1,4 @@
-import { MAX_STRING } from '../../lib/validation.js';
+import { MAX_STRING } from '../../lib/limits.js';
 
 /** An API user (Basic auth, admin-equivalent, spec 5.1). The password itself is never kept. */
 export interface ApiUser {

@@ -109,6 +109,7 @@ export class BlockLifecycle {
         trigger: { reason, author: { identifier: block.createdBy, type: isUuid(block.createdBy) ? 'ApiKey' : 'ApiUser' } },
       },
       outputs: {},
+      logBytes: 0,
     };
     await tx.runs.insert(run);
     await tx.blocks.setStatus(block.uuid, 'PENDING', run.uuid);

@@ -67,6 +67,8 @@ export interface Run {
   updatedOn: string;
   snapshot: RunSnapshot;
   outputs: Record<string, RunOutput>;
+  /** UTF-8 bytes of the messages its steps hold (kinds/run bounds them). */
+  logBytes: number;
 }
 
 /**

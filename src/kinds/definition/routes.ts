@@ -1,7 +1,7 @@
 import { badRequest } from '../../lib/errors.js';
 import { filterValue } from '../../lib/query.js';
 import { ok, versionOf, type Call, type Operation } from '../operation.js';
-import { MAX_STRING } from '../../lib/validation.js';
+import { DEFINITION_PAGE_MAX, MAX_STRING } from '../../lib/limits.js';
 import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedDefinitionService } from './authorized-service.js';
@@ -29,6 +29,7 @@ export function definitionOperations(definitions: AuthorizedDefinitionService): 
       versions: DEFINITION_CODECS.media,
       embedded: 'meshBuildingBlockDefinitions',
       resource: 'BUILDINGBLOCKDEFINITION',
+      maxPageSize: DEFINITION_PAGE_MAX,
       encode: (definition, call) => DEFINITION_CODECS.of(versionOf(call)).encode(definition, call),
       get: (call, uuid) => definitions.get(call.ctx, uuid),
       list: (call, page) => definitions.list(call.ctx, parseDefinitionQuery(call.query), page),

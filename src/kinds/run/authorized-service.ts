@@ -102,9 +102,9 @@ export class AuthorizedRunService extends CallerView<Run> {
     throw insufficientPermissions("reading a run needs MANAGED_BUILDINGBLOCKRUN_LIST of its definition's workspace, or BUILDINGBLOCK_LIST of its block's when the definition makes runs transparent");
   }
 
-  async logs(ctx: RequestContext, uuid: string): Promise<{ steps: StepRow[]; audience: RunAudience }> {
+  async logs(ctx: RequestContext, uuid: string): Promise<{ steps: AsyncIterable<StepRow>; audience: RunAudience }> {
     const { run, audience } = await this.read(ctx, uuid);
-    return { steps: await this.inner.steps(run), audience };
+    return { steps: this.inner.steps(run), audience };
   }
 
   async list(ctx: RequestContext, filter: { blockUuid?: string; nodeId?: string }, page: PageRequest): Promise<Page<Run>> {

@@ -1,7 +1,8 @@
 import { badRequest, notFound } from '../../lib/errors.js';
 import { halPage, pageInfo, pageLinks, parsePagingParams } from '../../lib/paging.js';
 import { filterValue } from '../../lib/query.js';
-import { canonicalUuid, MAX_STRING } from '../../lib/validation.js';
+import { MAX_STRING } from '../../lib/limits.js';
+import { canonicalUuid } from '../../lib/validation.js';
 import { empty, ok, type Call, type Operation, type Reply } from '../operation.js';
 import { PATHS } from '../paths.js';
 import type { AuthorizedRunService } from './authorized-service.js';

@@ -6,6 +6,7 @@ import { isSealedSecret, sealSensitive } from '../../crypto/secret-values.js';
 import { badRequest } from '../../lib/errors.js';
 import type { PageRequest } from '../../lib/paging.js';
 import { canonicalUuid } from '../../lib/validation.js';
+import { MAX_SOURCES_PER_RUN } from '../../lib/limits.js';
 import { inTransaction, type Db } from '../../store/transaction.js';
 import type { BlockLifecycle } from '../block/lifecycle.js';
 import { isFinal, RUN_STATUSES, type Run, type RunOutput, type RunStatus } from '../block/run.js';
@@ -13,6 +14,7 @@ import { IMPLEMENTATIONS, type ImplementationType } from '../definition/enums.js
 import { publicKeyOf } from '../runner/model.js';
 import type { RunnerService } from '../runner/service.js';
 import { MAX_STEPS_PER_SOURCE, STEP_REGISTRATION_STATUSES, STEP_STATUSES, type RunUpdate, type SourceRegistration, type StepRow, type StepUpdate } from './model.js';
+import { fitLog } from './log-budget.js';
 import type { RunStore } from './store.js';
 import type { RunUnit } from './unit.js';
 
@@ -38,7 +40,7 @@ export class RunService {
     private readonly runners: RunnerService,
     private readonly secrets: SecretBox,
     private readonly tokens: TokenService,
-    private readonly runTimeoutSeconds: number,
+    private readonly limits: { runTimeoutSeconds: number; logMaxBytes: number },
   ) {
     this.store = unitOf(db).runs;
   }
@@ -56,10 +58,6 @@ export class RunService {
     return this.store.list(filter, page);
   }
 
-  /** The steps of every source of a run, in order (the log). */
-  steps(run: Run): Promise<StepRow[]> {
-    return this.store.steps(run.uuid);
-  }
 
   /**
    * Hands the oldest waiting run of these runners to this caller (atomic across instances), with a
@@ -78,7 +76,7 @@ export class RunService {
       await this.runners.touch(run.runnerUuid, now);
       try {
         const { inputs, implementation } = await this.forRunner(run);
-        const { access_token } = await this.tokens.issue(`${RUN_TOKEN_PREFIX}${run.uuid}`, this.runTimeoutSeconds + 3600);
+        const { access_token } = await this.tokens.issue(`${RUN_TOKEN_PREFIX}${run.uuid}`, this.limits.runTimeoutSeconds + 3600);
         return { run, runToken: access_token, inputs, implementation };
       } catch (error) {
         if (!(error instanceof CannotFillRun)) throw error;
@@ -119,7 +117,7 @@ export class RunService {
    * saying so; its block follows. Safe on several instances: each run is re-checked in its transaction.
    */
   async expireSilentRuns(now = Date.now()): Promise<number> {
-    const before = new Date(now - this.runTimeoutSeconds * 1000).toISOString();
+    const before = new Date(now - this.limits.runTimeoutSeconds * 1000).toISOString();
     let expired = 0;
     for (const uuid of await this.store.silentSince(before)) {
       await this.transaction(async (tx) => {
@@ -127,7 +125,7 @@ export class RunService {
         if (!run || run.status !== 'IN_PROGRESS' || run.updatedOn >= before) return;
         const at = new Date(now).toISOString();
         await tx.runs.upsertSource(run.uuid, 'blockyard', { id: 'blockyard' }, at);
-        const message = `no status report for ${this.runTimeoutSeconds} s (BLOCKYARD_RUN_TIMEOUT_SECONDS): the run timed out`;
+        const message = `no status report for ${this.limits.runTimeoutSeconds} s (BLOCKYARD_RUN_TIMEOUT_SECONDS): the run timed out`;
         await tx.runs.putStep(run.uuid, { sourceId: 'blockyard', stepId: 'timeout', position: 0, displayName: 'Run timeout', status: 'FAILED', systemMessage: message, outputs: {} }, at);
         await this.lifecycle.finish(tx, run, 'FAILED');
         expired++;
@@ -148,7 +146,7 @@ export class RunService {
     await this.transaction(async (tx) => {
       const current = await tx.runs.findForUpdate(run.uuid);
       if (!current || isFinal(current.status)) return;
-      await tx.runs.upsertSource(run.uuid, registration.sourceId, registration.source, now);
+      await this.ensureSource(tx, run.uuid, registration.sourceId, registration.source, now);
       const existing = await tx.runs.steps(run.uuid, registration.sourceId);
       const steps = mergeSteps(registration.sourceId, existing, registration.steps.map((step) => ({ ...step, status: step.status ?? 'PENDING' })));
       for (const step of steps) await tx.runs.putStep(run.uuid, step, now);
@@ -169,10 +167,11 @@ export class RunService {
       const current = (await tx.runs.findForUpdate(run.uuid))!;
       if (isFinal(current.status)) return current.status === 'ABORTED';
       const now = new Date().toISOString();
-      if (!(await tx.runs.sourceExists(run.uuid, sourceId))) await tx.runs.upsertSource(run.uuid, sourceId, { id: sourceId }, now);
+      if (!(await tx.runs.sourceExists(run.uuid, sourceId))) await this.ensureSource(tx, run.uuid, sourceId, { id: sourceId }, now);
       const existing = await tx.runs.steps(run.uuid, sourceId);
       const outputs: Record<string, RunOutput> = { ...current.outputs };
-      const changes = update.steps.map((step) => {
+      const fitted = fitLog(update.steps, existing, current.logBytes, this.limits.logMaxBytes);
+      const changes = fitted.changes.map((step) => {
         const stepOutputs = this.sealOutputs(step.outputs ?? {}, current.outputs);
         Object.assign(outputs, stepOutputs);
         return { ...step, outputs: stepOutputs };
@@ -180,14 +179,34 @@ export class RunService {
       for (const step of mergeSteps(sourceId, existing, changes)) await tx.runs.putStep(run.uuid, step, now);
       const status = (update.status as RunStatus | undefined) ?? current.status;
       // The run row is written once: ended by the lifecycle, or here.
-      if (isFinal(status)) await this.lifecycle.finish(tx, { ...current, outputs }, status);
+      if (isFinal(status)) await this.lifecycle.finish(tx, { ...current, outputs, logBytes: fitted.logBytes }, status);
       else {
-        const next: Run = { ...current, outputs, updatedOn: now, status };
+        const next: Run = { ...current, outputs, logBytes: fitted.logBytes, updatedOn: now, status };
         await tx.runs.update(next);
         if (status !== current.status) await this.lifecycle.reported(tx, next, status);
       }
       return status === 'ABORTED';
     });
+  }
+
+  /** Registers or updates a status source; a run has at most MAX_SOURCES_PER_RUN of them (400 beyond). */
+  private async ensureSource(tx: RunUnit, runUuid: string, sourceId: string, document: object, now: string): Promise<void> {
+    if (!(await tx.runs.sourceExists(runUuid, sourceId)) && (await tx.runs.sourceCount(runUuid)) >= MAX_SOURCES_PER_RUN) {
+      throw badRequest(`sourceId: a run has at most ${MAX_SOURCES_PER_RUN} status sources; "${sourceId}" would be one more`);
+    }
+    await tx.runs.upsertSource(runUuid, sourceId, document, now);
+  }
+
+  /** A run's steps in order, read in slices of `slice`: a log of any length is never held whole. */
+  async *steps(run: Run, slice = 50): AsyncIterable<StepRow> {
+    let after: { sourceId: string; position: number } | undefined;
+    for (;;) {
+      const rows = await this.store.stepsAfter(run.uuid, after, slice);
+      yield* rows;
+      if (rows.length < slice) return;
+      const last = rows.at(-1)!;
+      after = { sourceId: last.sourceId, position: last.position };
+    }
   }
 
   /** Outputs are stored per step and merged into the run, last wins; sensitive ones sealed. */

@@ -24,6 +24,7 @@ const toModel = (row: Selectable<RunTable>): Run => ({
   updatedOn: row.updated_on,
   snapshot: JSON.parse(row.document) as RunSnapshot,
   outputs: JSON.parse(row.outputs) as Record<string, RunOutput>,
+  logBytes: Number(row.log_bytes),
 });
 
 const toStep = (row: Selectable<RunStepTable>): StepRow => ({
@@ -65,6 +66,7 @@ export class RunStore implements BlockRuns {
         claimed_on: null,
         ended_on: null,
         updated_on: run.updatedOn,
+        log_bytes: run.logBytes,
       })
       .execute();
   }
@@ -106,6 +108,7 @@ export class RunStore implements BlockRuns {
         claimed_on: run.claimedOn ?? null,
         ended_on: run.endedOn ?? null,
         updated_on: run.updatedOn,
+        log_bytes: run.logBytes,
       })
       .where('uuid', '=', run.uuid)
       .execute();
@@ -154,6 +157,19 @@ export class RunStore implements BlockRuns {
       .values({ run_uuid: runUuid, source_id: sourceId, document: JSON.stringify(document), created_on: now })
       .onConflict((oc) => oc.columns(['run_uuid', 'source_id']).doUpdateSet({ document: JSON.stringify(document) }))
       .execute();
+  }
+
+  async sourceCount(runUuid: string): Promise<number> {
+    const row = await this.db.selectFrom('run_sources').select((eb) => eb.fn.countAll<number>().as('total')).where('run_uuid', '=', runUuid).executeTakeFirstOrThrow();
+    return Number(row.total);
+  }
+
+  /** Up to `limit` steps after `after` (source, then position order): a log is read in slices, never whole. */
+  async stepsAfter(runUuid: string, after: { sourceId: string; position: number } | undefined, limit: number): Promise<StepRow[]> {
+    let query = this.db.selectFrom('run_steps').selectAll().where('run_uuid', '=', runUuid);
+    if (after) query = query.where((eb) => eb.or([eb('source_id', '>', after.sourceId), eb.and([eb('source_id', '=', after.sourceId), eb('position', '>', after.position)])]));
+    const rows = await query.orderBy('source_id').orderBy('position').limit(limit).execute();
+    return rows.map(toStep);
   }
 
   async sourceExists(runUuid: string, sourceId: string): Promise<boolean> {

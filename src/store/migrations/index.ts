@@ -7,6 +7,7 @@ import * as m0003 from './0003_definitions.js';
 import * as m0004 from './0004_blocks.js';
 import * as m0005 from './0005_rate_limits.js';
 import * as m0007 from './0007_publication_review.js';
+import * as m0008 from './0008_run_log_bytes.js';
 
 /** Versioned migrations, applied in name order at start. Never edit a released one: add a new file. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_blocks': m0004,
   '0005_rate_limits': m0005,
   '0007_publication_review': m0007,
+  '0008_run_log_bytes': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { badRequest } from '../../../lib/errors.js';
+import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
 import { Identifier, KindOf, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
@@ -16,16 +17,16 @@ const decodeBody = compileDecoder(
     metadata: Type.Object({ ownedByWorkspace: Identifier, uuid: Type.Optional(Type.String()), tags: Type.Optional(Tags) }),
     spec: Type.Object({
       displayName: NonEmptyShortString,
-      description: Type.String({ maxLength: 65536 }),
+      description: Type.String({ maxLength: TEXT_LIMITS.description }),
       targetType: StringEnum(TARGET_TYPES),
       // Platform type identifiers (`AZURE`), or `{name, kind: "meshPlatformType"}` as newer clients send.
       supportedPlatforms: Type.Optional(Type.Array(Type.Union([NonEmptyShortString, Type.Object({ name: NonEmptyShortString, kind: KindOf('meshPlatformType') })]), { maxItems: 200 })),
       useInLandingZonesOnly: Type.Optional(Type.Boolean()),
       notificationSubscriberUsernames: Type.Optional(Type.Array(ShortString, { maxItems: 500 })),
-      symbol: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+      symbol: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.symbol })),
       supportUrl: Type.Optional(Url),
       documentationUrl: Type.Optional(Url),
-      readme: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+      readme: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.readme })),
       runTransparency: Type.Optional(Type.Boolean()),
     }),
   }),

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { hideSecrets } from '../../../crypto/secret-values.js';
-import { compileDecoder, MAX_STRING, StringEnum } from '../../../lib/validation.js';
+import { MAX_STRING, TEXT_LIMITS } from '../../../lib/limits.js';
+import { compileDecoder, StringEnum } from '../../../lib/validation.js';
 import { Int32, KindOf, NonEmptyShortString, ShortString, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { objectUrl, PATHS } from '../../paths.js';
@@ -28,7 +29,7 @@ const VersionInputSchema = Type.Object({
   argument: Type.Optional(SecretOrValue),
   defaultValue: Type.Optional(SecretOrValue),
   selectableValues: Type.Optional(Type.Array(ShortString, { maxItems: 1000 })),
-  description: Type.Optional(Text(4096)),
+  description: Type.Optional(Text(TEXT_LIMITS.description)),
   valueValidationRegex: Type.Optional(Text(1024)),
   validationRegexErrorMessage: Type.Optional(ShortString),
 });
@@ -73,7 +74,7 @@ const IMPLEMENTATION_SCHEMAS = {
     refName: Type.Optional(ShortString),
     sshKnownHost: Type.Optional(Type.Object({ host: ShortString, keyType: ShortString, keyValue: Text(16384) })),
     sshPrivateKey: Type.Optional(Secret),
-    preRunScript: Type.Optional(Text(65536)),
+    preRunScript: Type.Optional(Text(TEXT_LIMITS.preRunScript)),
   }),
   githubWorkflows: Type.Object({
     repository: NonEmptyShortString,

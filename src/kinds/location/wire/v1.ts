@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder } from '../../../lib/validation.js';
 import { Identifier, KindOf, NonEmptyShortString } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
@@ -10,7 +11,7 @@ const decodeBody = compileDecoder(
   Type.Object({
     kind: KindOf('meshLocation'),
     metadata: Type.Object({ name: Identifier, ownedByWorkspace: Type.Optional(Identifier) }),
-    spec: Type.Object({ displayName: NonEmptyShortString, description: Type.Optional(Type.String({ maxLength: 4096 })) }),
+    spec: Type.Object({ displayName: NonEmptyShortString, description: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.description })) }),
   }),
 );
 

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { hideSecrets } from '../../../crypto/secret-values.js';
 import { badRequest } from '../../../lib/errors.js';
+import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder } from '../../../lib/validation.js';
 import { Identifier, KindOf, NonEmptyShortString, ShortString } from '../../../lib/wire-schemas.js';
 import { sentObject } from '../../document.js';
@@ -13,7 +14,7 @@ const decodeBody = compileDecoder(
     metadata: Type.Object({ name: Identifier, ownedByWorkspace: Identifier, uuid: Type.Optional(Type.String()) }),
     spec: Type.Object({
       displayName: NonEmptyShortString,
-      description: Type.Optional(Type.String({ maxLength: 4096 })),
+      description: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.description })),
       locationRef: Type.Object({ kind: KindOf('meshLocation'), name: Type.Optional(Identifier), identifier: Type.Optional(Identifier) }),
       config: Type.Optional(Type.Object({ type: NonEmptyShortString })),
       availability: Type.Optional(Type.Object({ restriction: Type.Optional(ShortString) })),

@@ -6,7 +6,7 @@ import { runV1, type RunAudience, type RunView } from './v1.js';
 export interface RunCodec extends Codec<Run, RunView> {
   decodeRegistration(body: unknown): SourceRegistration;
   decodeUpdate(body: unknown): RunUpdate;
-  encodeLogs(steps: StepRow[], audience?: RunAudience): unknown;
+  encodeLogs(steps: AsyncIterable<StepRow>, audience?: RunAudience): AsyncIterable<string>;
 }
 
 export const RUN_CODECS = new CodecRegistry<RunCodec>('meshBuildingBlockRun', [runV1]);

@@ -6,7 +6,8 @@ import type { ApiError } from '../../../lib/errors.js';
 import type { Run } from '../../block/run.js';
 import type { StepRow } from '../model.js';
 import { RUN_CODECS } from './index.js';
-import { MAX_MESSAGE, runV1 } from './v1.js';
+import { TEXT_LIMITS } from '../../../lib/limits.js';
+import { runV1 } from './v1.js';
 
 const box = new SecretBox(Buffer.alloc(32, 7));
 const BASE = 'https://blockyard.example';
@@ -111,7 +112,7 @@ describe('runV1.decodeUpdate', () => {
   });
 
   it('keeps messages up to 1 MiB and refuses longer ones, naming the field', () => {
-    const long = 'x'.repeat(MAX_MESSAGE);
+    const long = 'x'.repeat(TEXT_LIMITS.runMessage);
     assert.equal(runV1.decodeUpdate({ steps: [{ id: 's', userMessage: long }] }).steps[0]!.userMessage, long);
     assert.throws(() => runV1.decodeUpdate({ steps: [{ id: 's', systemMessage: `${long}x` }] }), badField('steps[0].systemMessage'));
   });
@@ -130,6 +131,7 @@ const sealedInput = sealSecrets({ plaintext: 'pass' }, undefined, box, 'inputs.p
 const sealedKey = sealSecrets({ plaintext: 'ssh-key' }, undefined, box, 'implementation.sshPrivateKey') as { hash: string; ciphertext: string };
 
 const run: Run = {
+  logBytes: 0,
   uuid: RUN,
   blockUuid: '3b2d9d2f-0000-4000-8000-0000000000b1',
   runNumber: 2,
@@ -265,19 +267,26 @@ const steps: StepRow[] = [
   { sourceId: 'ci', stepId: 'apply', position: 1, displayName: 'Apply', status: 'FAILED', outputs: {}, updatedOn: '2025-01-01T00:02:00Z' },
 ];
 
+/** The streamed log, read whole and parsed. */
+async function logOf(rows: StepRow[], audience?: 'operator' | 'consumer'): Promise<{ steps: Record<string, unknown>[] }> {
+  let text = '';
+  for await (const chunk of runV1.encodeLogs((async function* () { yield* rows; })(), audience)) text += chunk;
+  return JSON.parse(text) as { steps: Record<string, unknown>[] };
+}
+
 describe('runV1.encodeLogs', () => {
-  it('lists steps with null for absent messages', () => {
-    assert.deepEqual(runV1.encodeLogs(steps), {
+  it('lists steps with null for absent messages', async () => {
+    assert.deepEqual(await logOf(steps), {
       steps: [
         { displayName: 'Plan', status: 'SUCCEEDED', userMessage: 'planned', systemMessage: 'ok', id: 'plan', sourceId: 'ci', updatedOn: '2025-01-01T00:01:00Z' },
         { displayName: 'Apply', status: 'FAILED', userMessage: null, systemMessage: null, id: 'apply', sourceId: 'ci', updatedOn: '2025-01-01T00:02:00Z' },
       ],
     });
-    assert.deepEqual(runV1.encodeLogs([]), { steps: [] });
+    assert.deepEqual(await logOf([]), { steps: [] });
   });
 
-  it('shows a consumer user messages but no system messages', () => {
-    const { steps: shown } = runV1.encodeLogs(steps, 'consumer');
+  it('shows a consumer user messages but no system messages', async () => {
+    const { steps: shown } = await logOf(steps, 'consumer');
     assert.deepEqual(
       shown.map((step) => [step.id, step.status, step.userMessage, step.systemMessage]),
       [
@@ -285,7 +294,7 @@ describe('runV1.encodeLogs', () => {
         ['apply', 'FAILED', null, null],
       ],
     );
-    assert.equal(runV1.encodeLogs(steps, 'operator').steps[0]!.systemMessage, 'ok');
+    assert.equal((await logOf(steps, 'operator')).steps[0]!.systemMessage, 'ok');
   });
 });
 

@@ -1,16 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { hideSecrets } from '../../../crypto/secret-values.js';
+import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder } from '../../../lib/validation.js';
 import { NonEmptyShortString, ShortString } from '../../../lib/wire-schemas.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import type { Run } from '../../block/run.js';
 import type { RunUpdate, SourceRegistration, StepRow } from '../model.js';
 
-/** Messages are advice-limited to 500 characters (spec §8); real runners send whole logs: keep 1 MiB. */
-export const MAX_MESSAGE = 1024 * 1024;
 
 const Id = Type.Union([NonEmptyShortString, Type.Integer()]);
-const Text = Type.String({ maxLength: MAX_MESSAGE });
+const Text = Type.String({ maxLength: TEXT_LIMITS.runMessage });
 
 const decodeRegistration = compileDecoder(
   Type.Object({
@@ -127,10 +126,16 @@ function encode(run: Run, { baseUrl, claimed, audience = 'operator' }: RunView) 
   };
 }
 
-/** The step log (COMPAT §9: what the Terraform provider shows for a failed block); system messages are the operators'. */
-function encodeLogs(steps: StepRow[], audience: RunAudience = 'operator') {
-  return {
-    steps: steps.map((step) => ({
+/**
+ * The step log, `{"steps": [...]}` (COMPAT §9: what the Terraform provider shows for a failed block),
+ * written as the steps are read: however long a run's log is, the answer is streamed and never held
+ * whole in memory. System messages are the operators'.
+ */
+async function* encodeLogs(steps: AsyncIterable<StepRow>, audience: RunAudience = 'operator'): AsyncIterable<string> {
+  yield '{"steps":[';
+  let first = true;
+  for await (const step of steps) {
+    const shown = {
       displayName: step.displayName,
       status: step.status,
       userMessage: step.userMessage ?? null,
@@ -138,8 +143,11 @@ function encodeLogs(steps: StepRow[], audience: RunAudience = 'operator') {
       id: step.stepId,
       sourceId: step.sourceId,
       updatedOn: step.updatedOn,
-    })),
-  };
+    };
+    yield `${first ? '' : ','}${JSON.stringify(shown)}`;
+    first = false;
+  }
+  yield ']}';
 }
 
 /** meshBuildingBlockRun v1 (spec §2.7, §4.1, COMPAT §10). */

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { runnerPublicKey } from '../../../crypto/runner-encryption.js';
 import { badRequest } from '../../../lib/errors.js';
+import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
 import { Identifier, KindOf, NonEmptyShortString } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
@@ -14,7 +15,7 @@ const decodeBody = compileDecoder(
     metadata: Type.Object({ ownedByWorkspace: Identifier, uuid: Type.Optional(Type.String()) }),
     spec: Type.Object({
       displayName: NonEmptyShortString,
-      publicKey: Type.Optional(Type.String({ maxLength: 65536 })),
+      publicKey: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.publicKey })),
       implementationType: StringEnum(RUNNER_IMPLEMENTATION_TYPES),
       restriction: Type.Optional(StringEnum(RUNNER_RESTRICTIONS)),
       isSelfHosted: Type.Optional(Type.Boolean()),

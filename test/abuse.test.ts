@@ -1,0 +1,151 @@
+/**
+ * Issue 16: no request can stall the server, no tenant can exhaust it. Each attack of the review,
+ * tried as an attacker would: a catastrophic validation regex, a run log grown without bound through
+ * one run token, a marketplace of definitions with huge readmes.
+ */
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { assertError, createDefinition, createReleasedDefinition, DEFINITION, DEFINITIONS, firstVersionUuid, putVersion, versionSpec } from './support/definitions.js';
+import { clientWithKey } from './support/identity.js';
+import { asRun, BLOCK_V2, BLOCKS, claimRun, createBlock, patch, register, registerRunner, RUN, RUNS } from './support/runs.js';
+import { describeEachDatabase } from './support/server.js';
+import { createWorkspace, io, unique, type Json } from './support/structure.js';
+
+const LOG_LIMIT = 256 * 1024;
+
+describeEachDatabase(
+  'abuse resistance (issue 16)',
+  (ctx) => {
+    describe('1. user-supplied patterns run in linear time', () => {
+      it('the catastrophic regex answers in milliseconds while /healthz stays fast', async () => {
+        const workspace = unique('redos');
+        await createWorkspace(ctx.client, workspace);
+        const input = { displayName: 'Name', type: 'STRING', assignmentType: 'USER_INPUT', valueValidationRegex: '^([a-z0-9]+)*$', validationRegexErrorMessage: 'alphanumeric' };
+        const { version } = await createReleasedDefinition(ctx.client, workspace, 'manual', { inputs: { name: input } }, { displayName: unique('ReDoS'), targetType: 'WORKSPACE_LEVEL' });
+        const body = (value: string) => ({
+          apiVersion: 'v2-preview',
+          kind: 'meshBuildingBlock',
+          spec: { displayName: 'redos', buildingBlockDefinitionVersionRef: { uuid: version.metadata.uuid }, targetRef: { kind: 'meshWorkspace', identifier: workspace }, inputs: [{ key: 'name', value, valueType: 'STRING' }], parentBuildingBlocks: [] },
+        });
+        const started = performance.now();
+        const health = (async () => {
+          const times: number[] = [];
+          for (let i = 0; i < 5; i++) {
+            const t = performance.now();
+            assert.equal((await ctx.client.get('/healthz', { anonymous: true })).status, 200);
+            times.push(performance.now() - t);
+          }
+          return times;
+        })();
+        const attacks = await Promise.all(Array.from({ length: 5 }, () => ctx.client.post(BLOCKS, body(`${'a'.repeat(40)}!`), { headers: io(BLOCK_V2) })));
+        const elapsed = performance.now() - started;
+        for (const attack of attacks) assertError(attack, 400, /alphanumeric/);
+        assert.ok(elapsed < 5000, `five attacks took ${Math.round(elapsed)} ms (a backtracking engine: longer than the age of the universe)`);
+        assert.ok(Math.max(...(await health)) < 2000, 'health checks stayed fast');
+        const fine = await ctx.client.post(BLOCKS, body('abc123'), { headers: io(BLOCK_V2) });
+        assert.equal(fine.status, 201, fine.text);
+      });
+
+      it('refuses at save, naming the field, a pattern RE2 cannot run (backreferences, lookarounds)', async () => {
+        const workspace = unique('re2');
+        await createWorkspace(ctx.client, workspace);
+        const definition = await createDefinition(ctx.client, workspace, { targetType: 'WORKSPACE_LEVEL' });
+        const versionUuid = await firstVersionUuid(ctx.client, definition.metadata.uuid);
+        for (const regex of ['^(a)\\1$', '^(?=a)a$', '^(?<!b)a$']) {
+          const spec = versionSpec(definition.metadata.uuid, 1, 'manual', { inputs: { name: { displayName: 'Name', type: 'STRING', assignmentType: 'USER_INPUT', valueValidationRegex: regex } } });
+          assertError(await putVersion(ctx.client, versionUuid, spec), 400, /spec\.inputs\.name\.valueValidationRegex: .*RE2/);
+        }
+      });
+    });
+
+    describe('3. a run log has bounds', () => {
+      let runToken: ApiClientLike;
+      let runUuid: string;
+      let reader: ApiClientLike;
+
+      type ApiClientLike = typeof ctx.client;
+
+      before(async () => {
+        const workspace = unique('logs');
+        await createWorkspace(ctx.client, workspace);
+        const runner = (await registerRunner(ctx.client, workspace)).metadata.uuid as string;
+        const { version } = await createReleasedDefinition(
+          ctx.client,
+          workspace,
+          'terraform',
+          { runnerRef: { uuid: runner, kind: 'meshBuildingBlockRunner' } },
+          { displayName: unique('Logs'), targetType: 'WORKSPACE_LEVEL', runTransparency: true },
+        );
+        await createBlock(ctx.client, { versionUuid: version.metadata.uuid, target: { kind: 'meshWorkspace', identifier: workspace } });
+        const run = await claimRun(ctx.client, runner);
+        runUuid = run.metadata.uuid;
+        runToken = asRun(ctx.client, run);
+        reader = (await clientWithKey(ctx.client, workspace, ['BUILDINGBLOCK_LIST'])).client;
+      });
+
+      it('at most 20 status sources per run: the 21st is 400 naming sourceId', async () => {
+        for (let i = 0; i < 20; i++) assert.equal((await register(runToken, runUuid, { source: { id: `source-${i}` }, steps: [] })).status, 200);
+        assertError(await register(runToken, runUuid, { source: { id: 'source-20' }, steps: [] }), 400, /^sourceId:/);
+        assertError(await patch(runToken, runUuid, 'source-21', { steps: [{ id: 'x', userMessage: 'y' }] }), 400, /^sourceId:/);
+        assert.equal((await patch(runToken, runUuid, 'source-0', { steps: [{ id: 'x', userMessage: 'known sources go on' }] })).status, 200);
+      });
+
+      it('megabyte messages are kept up to the run’s limit, cut with a visible marker, and every report succeeds', async () => {
+        const megabyte = 'L'.repeat(1024 * 1024);
+        for (let i = 0; i < 6; i++) {
+          const answer = await patch(runToken, runUuid, `source-${i % 3}`, { steps: [{ id: `step-${i}`, status: 'IN_PROGRESS', systemMessage: megabyte, userMessage: `step ${i}` }] });
+          assert.equal(answer.status, 200, answer.text);
+          assert.deepEqual(answer.json, { runAborted: false });
+        }
+        const log = await ctx.client.get(`${RUNS}/${runUuid}/logs`, { headers: { accept: RUN } });
+        assert.equal(log.status, 200, log.text.slice(0, 300));
+        assert.ok(log.text.length < LOG_LIMIT + 64 * 1024, `the log answer is ${log.text.length} bytes for a limit of ${LOG_LIMIT}`);
+        const steps = log.json.steps as Json[];
+        const messages = steps.map((step) => `${step.systemMessage ?? ''}`);
+        assert.ok(messages.some((message) => message.includes('truncated by Blockyard')), 'a cut message says so');
+        assert.ok(messages.some((message) => message.startsWith('LLLL')), 'what fits is kept');
+      });
+
+      it('a reader’s logs answer stays bounded and is complete JSON (streamed)', async () => {
+        const answers = await Promise.all(Array.from({ length: 8 }, () => reader.get(`${RUNS}/${runUuid}/logs`, { headers: { accept: RUN } })));
+        for (const answer of answers) {
+          assert.equal(answer.status, 200, answer.text.slice(0, 200));
+          assert.equal(answer.headers['content-type']?.split(';')[0], 'application/vnd.vendor.api.meshbuildingblockrun.v1.hal+json');
+          const steps = answer.json.steps as Json[];
+          assert.ok(steps.length >= 6);
+          assert.ok(steps.every((step) => step.systemMessage === null), 'consumers never see system messages');
+        }
+      });
+    });
+
+    describe('4. long text has limits and definition pages stay small', () => {
+      it('a readme, description or symbol beyond its documented limit is 400 naming the field; nothing is stored', async () => {
+        const workspace = unique('text');
+        await createWorkspace(ctx.client, workspace);
+        for (const [field, value] of [
+          ['readme', 'r'.repeat(32_769)],
+          ['description', 'd'.repeat(4097)],
+          ['symbol', `data:image/png;base64,${'A'.repeat(65_536)}`],
+        ] as const) {
+          const before = (await ctx.client.get(`${DEFINITIONS}?workspaceIdentifier=${workspace}`, { headers: { accept: DEFINITION } })).json.page.totalElements;
+          const body = { apiVersion: 'v1-preview', kind: 'meshBuildingBlockDefinition', metadata: { ownedByWorkspace: workspace }, spec: { displayName: 'big', description: 'd', targetType: 'WORKSPACE_LEVEL', [field]: value } };
+          assertError(await ctx.client.post(DEFINITIONS, body, { headers: io(DEFINITION) }), 400, new RegExp(`^spec\\.${field}:`));
+          assert.equal((await ctx.client.get(`${DEFINITIONS}?workspaceIdentifier=${workspace}`, { headers: { accept: DEFINITION } })).json.page.totalElements, before);
+        }
+        const atLimit = await createDefinition(ctx.client, workspace, { readme: 'r'.repeat(32_768), targetType: 'WORKSPACE_LEVEL' });
+        assert.equal(atLimit.spec.readme.length, 32_768);
+      });
+
+      it('a definition list page holds at most 50 definitions, and says so in page.size', async () => {
+        const workspace = unique('page');
+        await createWorkspace(ctx.client, workspace);
+        const page = await ctx.client.get(`${DEFINITIONS}?size=350`, { headers: { accept: DEFINITION } });
+        assert.equal(page.status, 200);
+        assert.equal(page.json.page.size, 50);
+        assert.ok((page.json._embedded.meshBuildingBlockDefinitions as Json[]).length <= 50);
+        assert.equal((await ctx.client.get(`${DEFINITIONS}`, { headers: { accept: DEFINITION } })).json.page.size, 50);
+      });
+    });
+  },
+  { BLOCKYARD_RUN_LOG_MAX_BYTES: String(LOG_LIMIT), BLOCKYARD_BODY_LIMIT_BYTES: String(4 * 1024 * 1024) },
+);
