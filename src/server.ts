@@ -65,7 +65,7 @@ export interface StartOptions {
 /** The composition root: TLS, storage, services, routes, listen. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = createLogger(config, options.logDestination);
-  const tls = await loadTlsMaterial(config);
+  const tls = await loadTlsMaterial(config, log);
   const database = await openDatabase(config, log);
   let app: FastifyInstance;
   let context: AppContext;
