@@ -59,12 +59,30 @@ const SECURITY_HEADERS = {
   'cache-control': 'no-store',
 };
 
+/**
+ * TLS 1.2 suites (issue 16, item 6): forward secrecy (ECDHE) and AEAD (AES-GCM, ChaCha20-Poly1305)
+ * only; no CBC, no SHA-1 MAC, no static RSA or finite-field DHE key exchange. ECDSA for the generated
+ * certificate, RSA for a given one. TLS 1.3 keeps Node's defaults, which must be listed too: a cipher
+ * string naming no TLS 1.3 suite would switch TLS 1.3 off.
+ */
+const TLS_CIPHERS = [
+  'TLS_AES_256_GCM_SHA384',
+  'TLS_CHACHA20_POLY1305_SHA256',
+  'TLS_AES_128_GCM_SHA256',
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+].join(':');
+
 const accessOf = (request: FastifyRequest): RouteAccess => request.routeOptions.config?.access ?? 'authenticated';
 
 export async function createApp(config: Config, tls: TlsMaterial, parts: AppParts, logger: Logger): Promise<{ app: FastifyInstance; context: AppContext }> {
   const app = Fastify({
     loggerInstance: logger,
-    https: { cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2', ...slowClientLimits(config) },
+    https: { cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2', ciphers: TLS_CIPHERS, honorCipherOrder: true, ...slowClientLimits(config) },
     bodyLimit: config.bodyLimitBytes,
     routerOptions: {
       // Path ids go up to a full tenant name: four 255-character identifiers and three dots.
