@@ -163,7 +163,7 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
       reply.type(`${formatMediaType(negotiated.vendor, kind, version, format)}`);
     }
     for (const entry of negotiated.deprecated) {
-      const url = `${context.baseUrl()}${request.url.split('?')[0]}`;
+      const url = `${context.baseUrl()}${canonicalPath(request)}`;
       reply.headers(deprecationHeaders(entry, url, (ref) => formatMediaType(negotiated.vendor, ref.kind, ref.version)));
     }
   });
@@ -180,6 +180,18 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
   });
 
   return { app, context };
+}
+
+/**
+ * The path of the matched route with each parameter replaced by its encoded value (issue 16, item 7):
+ * what goes into a header never contains the client's raw request target, so nothing it sent (`>`,
+ * `;`, `"`, spaces) can end the URL or add parameters. The query is not part of it.
+ */
+function canonicalPath(request: FastifyRequest): string {
+  const params = (request.params ?? {}) as Record<string, string | undefined>;
+  return (request.routeOptions.url ?? '')
+    .replace(/:(\w+)/g, (_match, name: string) => encodeURIComponent(params[name] ?? ''))
+    .replace(/\*$/, () => (params['*'] ?? '').split('/').map(encodeURIComponent).join('/'));
 }
 
 /**
