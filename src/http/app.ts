@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import rateLimit from '@fastify/rate-limit';
@@ -17,6 +18,7 @@ import { registerContentParsers } from './content-parsers.js';
 import { registerErrorHandling, sendError, writeClientError } from './error-handler.js';
 import './fastify-types.js';
 import { negotiate } from './negotiation.js';
+import { SECURITY_HEADERS } from './security-headers.js';
 import type { TlsMaterial } from './tls.js';
 
 /** The embedded identity provider's parts the transport needs: who is calling, and the login. */
@@ -49,15 +51,6 @@ export interface AppParts {
   /** Instances sharing a PostgreSQL database share their rate-limit counts through this. */
   sharedRateCounter?: SharedRateCounter;
 }
-
-const SECURITY_HEADERS = {
-  'strict-transport-security': 'max-age=31536000; includeSubDomains',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-};
 
 /**
  * TLS 1.2 suites (issue 16, item 6): forward secrecy (ECDHE) and AEAD (AES-GCM, ChaCha20-Poly1305)
@@ -174,9 +167,12 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     if (!mayCall(request.principal, access)) throw routeDenial(request.principal, access);
   });
 
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.headers(SECURITY_HEADERS);
-    return payload;
+  // Every answer carries the security headers (issue 16, item 9): set on the raw response before
+  // Fastify sees the request, so replies, errors, the not-found handler and Fastify's own 503 while
+  // closing all have them (a reply may still override one). Requests the HTTP parser refuses never
+  // get here: writeClientError writes the same headers.
+  app.server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
   });
 
   return { app, context };

@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, ERROR_STATUS, type ErrorCode } from '../lib/errors.js';
 import { isDatabaseUnavailable } from '../store/database.js';
 import { JSON_CONTENT_TYPE } from '../lib/media-types.js';
+import { SECURITY_HEADER_LINES } from './security-headers.js';
 
 const CODE_BY_STATUS = new Map<number, ErrorCode>(Object.entries(ERROR_STATUS).map(([code, status]) => [status, code as ErrorCode]));
 
@@ -48,8 +49,9 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, api: Api
 
 /**
  * What the HTTP parser refuses before Fastify sees a request, and requests that did not arrive within
- * the headers or request timeout, answered in the same format. Anything else (a failed or timed-out
- * TLS handshake, a reset socket, an answer already under way) just closes the connection.
+ * the headers or request timeout, answered in the same format and with the security headers of every
+ * answer. Anything else (a failed or timed-out TLS handshake, a reset socket, an answer already under
+ * way) just closes the connection.
  */
 export function writeClientError(error: Error & { code?: string }, socket: Duplex): void {
   const code = error.code ?? '';
@@ -61,7 +63,7 @@ export function writeClientError(error: Error & { code?: string }, socket: Duple
   const errorCode: ErrorCode = timeout ? 'RequestTimeout' : 'BadRequest';
   const body = JSON.stringify({ message, errorCode, errorId: randomUUID() });
   const status = timeout ? '408 Request Timeout' : tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${SECURITY_HEADER_LINES}Connection: close\r\n\r\n${body}`);
   // A client gets a second to read the answer and close; one that keeps its side open (a slow client
   // would) is cut then. Closing at once could reset the connection before the answer is read.
   setTimeout(() => socket.destroy(), 1000).unref();
