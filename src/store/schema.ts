@@ -11,6 +11,8 @@ export interface ApiKeyTable {
   expires_at: string | null;
   secret_hash: string;
   created_on: string;
+  /** Bumped at every secret rotation; the key's tokens carry it and older ones are refused. */
+  revision: number;
 }
 
 export interface ApiUserTable {
@@ -23,6 +25,15 @@ export interface SigningKeyTable {
   kid: string;
   public_jwk: string;
   private_jwk_encrypted: string;
+  created_on: string;
+  /** When a newer key replaced it: it signs nothing more and is trusted only until its tokens expired. */
+  retired_on: string | null;
+}
+
+/** Keys of the service itself, each encrypted under the master key (the secret-hash key). */
+export interface KeyringTable {
+  name: string;
+  value_encrypted: string;
   created_on: string;
 }
 
@@ -202,6 +213,7 @@ export interface Tables {
   api_keys: ApiKeyTable;
   api_users: ApiUserTable;
   signing_keys: SigningKeyTable;
+  keyring: KeyringTable;
   workspaces: WorkspaceTable;
   projects: ProjectTable;
   locations: LocationTable;

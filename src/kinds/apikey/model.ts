@@ -9,6 +9,8 @@ export interface ApiKey {
   expiresAt?: string;
   secretHash: string;
   createdOn: string;
+  /** Bumped at every secret rotation; tokens carry the revision they were issued under, older ones are refused. */
+  revision: number;
 }
 
 export interface ApiKeyInput {

@@ -31,6 +31,8 @@ const ACTIVE_KEY_CACHE_MS = 5_000;
  */
 export class ApiKeyService {
   private readonly active = new Map<string, { key: ApiKey | undefined; until: number }>();
+  /** Counts local changes of keys (see forget). */
+  private generation = 0;
 
   private readonly store: ApiKeyStore;
 
@@ -54,7 +56,7 @@ export class ApiKeyService {
   async create(_ctx: RequestContext, input: ApiKeyInput, clientId: string = randomUUID(), secret: string = generateClientSecret()): Promise<{ key: ApiKey; secret: string }> {
     this.validate(input);
     await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
-    const key: ApiKey = { uuid: clientId, ...input, permissions: [...new Set(input.permissions)], secretHash: this.secrets.hash(secret), createdOn: new Date().toISOString() };
+    const key: ApiKey = { uuid: clientId, ...input, permissions: [...new Set(input.permissions)], secretHash: this.secrets.hash(secret), createdOn: new Date().toISOString(), revision: 0 };
     await this.store.insert(key);
     return { key, secret };
   }
@@ -62,9 +64,9 @@ export class ApiKeyService {
   /** Creates or replaces a key with a given id and secret (bootstrap from configuration). */
   async put(_ctx: RequestContext, clientId: string, input: ApiKeyInput, secret: string): Promise<ApiKey> {
     const existing = await this.store.find(clientId);
-    const key: ApiKey = { uuid: clientId, ...input, secretHash: this.secrets.hash(secret), createdOn: existing?.createdOn ?? new Date().toISOString() };
+    const key: ApiKey = { uuid: clientId, ...input, secretHash: this.secrets.hash(secret), createdOn: existing?.createdOn ?? new Date().toISOString(), revision: existing?.revision ?? 0 };
     await this.store.upsert(key);
-    this.active.delete(clientId);
+    this.forget(clientId);
     return key;
   }
 
@@ -84,26 +86,38 @@ export class ApiKeyService {
     const secret = rotate ? generateClientSecret() : undefined;
     const key: ApiKey = { ...existing, ...input, permissions: [...new Set(input.permissions)], secretHash: secret ? this.secrets.hash(secret) : existing.secretHash };
     if (input.expiresAt === undefined) delete key.expiresAt;
-    await this.store.update(key);
-    this.active.delete(key.uuid);
+    key.revision = await this.store.update(key, rotate);
+    this.forget(key.uuid);
     return secret ? { key, secret } : { key };
   }
 
+  /** A new secret; tokens obtained with the old one stop working (the key's revision goes up). */
   async rotateSecret(_ctx: RequestContext, existing: ApiKey): Promise<{ key: ApiKey; secret: string }> {
     const secret = generateClientSecret();
     const key = { ...existing, secretHash: this.secrets.hash(secret) };
-    await this.store.update(key);
-    this.active.delete(key.uuid);
+    key.revision = await this.store.update(key, true);
+    this.forget(key.uuid);
     return { key, secret };
   }
 
   /** Drops cached keys of a deleted workspace, so their tokens stop working at once. */
   forgetWorkspace(workspace: string): void {
+    this.generation++;
     for (const [clientId, cached] of this.active) if (cached.key?.ownedByWorkspace === workspace) this.active.delete(clientId);
   }
 
   async delete(_ctx: RequestContext, uuid: string): Promise<void> {
     await this.store.delete(uuid);
+    this.forget(uuid);
+  }
+
+  /**
+   * A key changed here: its next use reads it again, so the change (a rotation, fewer permissions,
+   * deletion) takes effect at once on this instance. A lookup that was reading meanwhile may have read
+   * the key as it was: the generation tells it not to cache that.
+   */
+  private forget(uuid: string): void {
+    this.generation++;
     this.active.delete(uuid);
   }
 
@@ -115,8 +129,9 @@ export class ApiKeyService {
   }
 
   /**
-   * The current state of a key for authenticating a token: cached briefly, so verification costs no
-   * database round trip per request, while deletion and expiry still take effect within seconds.
+   * The current state of a key for authenticating a token: cached briefly (ACTIVE_KEY_CACHE_MS), so
+   * verification costs no database round trip per request, while deletion, expiry, rotation and
+   * permission changes made on other instances take effect within that time (at once on this one).
    */
   async findActive(clientId: string): Promise<ApiKey | undefined> {
     const cached = this.active.get(clientId);
@@ -124,9 +139,10 @@ export class ApiKeyService {
     let key: ApiKey | undefined;
     if (cached && cached.until > now) key = cached.key;
     else {
+      const generation = this.generation;
       key = await this.store.find(clientId);
       if (this.active.size > 10_000) this.active.clear();
-      this.active.set(clientId, { key, until: now + ACTIVE_KEY_CACHE_MS });
+      if (generation === this.generation) this.active.set(clientId, { key, until: now + ACTIVE_KEY_CACHE_MS });
     }
     return key && !isExpired(key, now) ? key : undefined;
   }

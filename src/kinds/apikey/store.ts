@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import type { ApiKeyTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
@@ -13,6 +13,7 @@ function toModel(row: Selectable<ApiKeyTable>): ApiKey {
     ...(row.expires_at !== null ? { expiresAt: row.expires_at } : {}),
     secretHash: row.secret_hash,
     createdOn: row.created_on,
+    revision: Number(row.revision),
   };
 }
 
@@ -25,6 +26,7 @@ function toRow(key: ApiKey): ApiKeyTable {
     expires_at: key.expiresAt ?? null,
     secret_hash: key.secretHash,
     created_on: key.createdOn,
+    revision: key.revision,
   };
 }
 
@@ -36,13 +38,22 @@ export class ApiKeyStore {
     await this.db.insertInto('api_keys').values(toRow(key)).execute();
   }
 
-  /** Insert or replace (bootstrap keys). */
+  /** Insert or replace (bootstrap keys); a changed secret is a rotation (the revision goes up). */
   async upsert(key: ApiKey): Promise<void> {
     const row = toRow(key);
     await this.db
       .insertInto('api_keys')
       .values(row)
-      .onConflict((oc) => oc.column('uuid').doUpdateSet({ display_name: row.display_name, permissions: row.permissions, expires_at: row.expires_at, secret_hash: row.secret_hash, owned_by_workspace: row.owned_by_workspace }))
+      .onConflict((oc) =>
+        oc.column('uuid').doUpdateSet((eb) => ({
+          display_name: row.display_name,
+          permissions: row.permissions,
+          expires_at: row.expires_at,
+          secret_hash: row.secret_hash,
+          owned_by_workspace: row.owned_by_workspace,
+          revision: eb.case().when('api_keys.secret_hash', '=', row.secret_hash).then(eb.ref('api_keys.revision')).else(sql<number>`api_keys.revision + 1`).end(),
+        })),
+      )
       .execute();
   }
 
@@ -61,9 +72,16 @@ export class ApiKeyStore {
     return { items: rows.map(toModel), total: Number(count.total) };
   }
 
-  async update(key: ApiKey): Promise<void> {
-    const { uuid, created_on: _created, ...rest } = toRow(key);
-    await this.db.updateTable('api_keys').set(rest).where('uuid', '=', uuid).execute();
+  /** Writes the key; `rotated`: its secret changed, so its revision goes up (in SQL: concurrent rotations each count). Answers the stored revision. */
+  async update(key: ApiKey, rotated: boolean): Promise<number> {
+    const { uuid, created_on: _created, revision: _revision, ...rest } = toRow(key);
+    const row = await this.db
+      .updateTable('api_keys')
+      .set({ ...rest, ...(rotated ? { revision: sql<number>`revision + 1` } : {}) })
+      .where('uuid', '=', uuid)
+      .returning('revision')
+      .executeTakeFirst();
+    return Number(row?.revision ?? key.revision);
   }
 
   async delete(uuid: string): Promise<boolean> {

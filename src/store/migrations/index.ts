@@ -6,6 +6,7 @@ import * as m0002 from './0002_structure.js';
 import * as m0003 from './0003_definitions.js';
 import * as m0004 from './0004_blocks.js';
 import * as m0005 from './0005_rate_limits.js';
+import * as m0006 from './0006_revocation.js';
 import * as m0007 from './0007_publication_review.js';
 import * as m0008 from './0008_run_log_bytes.js';
 
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003_definitions': m0003,
   '0004_blocks': m0004,
   '0005_rate_limits': m0005,
+  '0006_revocation': m0006,
   '0007_publication_review': m0007,
   '0008_run_log_bytes': m0008,
 };
@@ -24,10 +26,12 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 /**
  * Brings the schema to the latest version. On PostgreSQL Kysely holds an advisory lock meanwhile, so
- * several instances starting together apply each migration exactly once.
+ * several instances starting together apply each migration exactly once. A migration numbered below
+ * one already applied is applied all the same (0006 was committed after 0007 and 0008; migrations of
+ * parallel work are independent of each other).
  */
 export async function migrateToLatest(db: Kysely<Tables>, log: Logger): Promise<void> {
-  const migrator = new Migrator({ db, provider, migrationTableName: 'blockyard_migrations', migrationLockTableName: 'blockyard_migrations_lock' });
+  const migrator = new Migrator({ db, provider, migrationTableName: 'blockyard_migrations', migrationLockTableName: 'blockyard_migrations_lock', allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   for (const result of results ?? []) {
     if (result.status === 'Success') log.info({ migration: result.migrationName }, 'migration applied');
