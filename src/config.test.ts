@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from './config.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MASTER_KEY = 'q83vEjRWeJq8A2kX8iZy4K2gQ5cQn7jvY0X3bS1tN8o=';
+const PREVIOUS_KEY = 'dGVzdC1tYXN0ZXIta2V5LTMyLWJ5dGVzLWxvbmctISE=';
 
 /** Asserts that loadConfig(env) throws a ConfigError for `variable` whose message starts with it. */
 function rejects(env: Record<string, string>, variable: string, detail?: RegExp): void {
@@ -53,6 +54,7 @@ describe('loadConfig defaults', () => {
   it('has no bootstrap credentials and no master key', () => {
     assert.deepEqual(config.bootstrap, { adminClientId: undefined, adminClientSecret: undefined, adminUsername: undefined, adminPassword: undefined });
     assert.equal(config.masterKey, undefined);
+    assert.deepEqual(config.previousMasterKeys, []);
   });
   it('treats empty and blank variables as unset', () => {
     assert.deepEqual(loadConfig({ BLOCKYARD_PORT: '', BLOCKYARD_MEDIA_VENDORS: '  ', BLOCKYARD_LOG_LEVEL: '', BLOCKYARD_TLS_CERT: ' ' }), config);
@@ -80,6 +82,7 @@ describe('loadConfig values', () => {
       BLOCKYARD_ADMIN_USERNAME: 'admin',
       BLOCKYARD_ADMIN_PASSWORD: 'p'.repeat(12),
       BLOCKYARD_MASTER_KEY: MASTER_KEY,
+      BLOCKYARD_PREVIOUS_MASTER_KEYS: ` ${PREVIOUS_KEY}, ${MASTER_KEY.slice(0, 40)}abc= `,
       BLOCKYARD_RUN_TIMEOUT_SECONDS: '60',
       BLOCKYARD_DB_POOL_SIZE: '3',
       BLOCKYARD_DB_TIMEOUT_MS: '100',
@@ -101,7 +104,9 @@ describe('loadConfig values', () => {
       rateLimit: { max: 10, windowSeconds: 1 },
       bootstrap: { adminClientId: 'admin-client_1.x', adminClientSecret: 's'.repeat(16), adminUsername: 'admin', adminPassword: 'p'.repeat(12) },
       masterKey: MASTER_KEY,
+      previousMasterKeys: [PREVIOUS_KEY, `${MASTER_KEY.slice(0, 40)}abc=`],
       runTimeoutSeconds: 60,
+      runLogMaxBytes: 4 * 1024 * 1024,
       dbPoolSize: 3,
       dbTimeoutMs: 100,
       clientTimeouts: { headersSeconds: 5, requestSeconds: 120, idleSeconds: 15 },
@@ -172,6 +177,7 @@ describe('loadConfig validation', () => {
     ['one byte too many', `${MASTER_KEY.slice(0, 43)}AA=`],
   ] as const) {
     it(`rejects a master key ${label}`, () => rejects({ BLOCKYARD_MASTER_KEY: value }, 'BLOCKYARD_MASTER_KEY'));
+    it(`rejects a previous master key ${label}`, () => rejects({ BLOCKYARD_PREVIOUS_MASTER_KEYS: `${PREVIOUS_KEY},${value}` }, 'BLOCKYARD_PREVIOUS_MASTER_KEYS'));
   }
 
   for (const value of ['verbose', 'warning', '1']) {

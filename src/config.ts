@@ -26,6 +26,11 @@ export interface Config {
     adminPassword: string | undefined;
   };
   masterKey: string | undefined;
+  /**
+   * Further master keys that may decrypt (never encrypt): the keys before a rotation, while
+   * `blockyard admin rotate-master-key` re-encrypts what they sealed (README "Rotating the master key").
+   */
+  previousMasterKeys: readonly string[];
   runTimeoutSeconds: number;
   /** Bytes of step messages a run keeps (beyond: cut, with a visible marker). */
   runLogMaxBytes: number;
@@ -52,6 +57,9 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** A master key: 32 bytes in base64. */
+const MASTER_KEY = /^[A-Za-z0-9+/]{43}=$/;
 
 function read(env: Env, name: string): string | undefined {
   const value = env[name];
@@ -135,8 +143,12 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const masterKey = read(env, 'BLOCKYARD_MASTER_KEY');
-  if (masterKey !== undefined && !/^[A-Za-z0-9+/]{43}=$/.test(masterKey)) {
+  if (masterKey !== undefined && !MASTER_KEY.test(masterKey)) {
     throw new ConfigError('BLOCKYARD_MASTER_KEY', 'expected 32 bytes in base64 (44 characters), e.g. from `openssl rand -base64 32`');
+  }
+  const previousMasterKeys = (read(env, 'BLOCKYARD_PREVIOUS_MASTER_KEYS') ?? '').split(',').map((key) => key.trim()).filter(Boolean);
+  if (previousMasterKeys.some((key) => !MASTER_KEY.test(key))) {
+    throw new ConfigError('BLOCKYARD_PREVIOUS_MASTER_KEYS', 'expected a comma-separated list of master keys, each 32 bytes in base64 (44 characters)');
   }
 
   const requestSeconds = integer(env, 'BLOCKYARD_REQUEST_TIMEOUT_SECONDS', 30, 1, 3600);
@@ -163,6 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     bootstrap: { adminClientId, adminClientSecret, adminUsername, adminPassword },
     masterKey,
+    previousMasterKeys,
     runTimeoutSeconds: integer(env, 'BLOCKYARD_RUN_TIMEOUT_SECONDS', 3 * 3600, 1, 30 * 86_400),
     runLogMaxBytes: integer(env, 'BLOCKYARD_RUN_LOG_MAX_BYTES', 4 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
     dbPoolSize: integer(env, 'BLOCKYARD_DB_POOL_SIZE', 10, 1, 500),

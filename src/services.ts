@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import { Authenticator } from './auth/authenticate.js';
 import { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
-import { loadSecretBox, type SecretBox } from './crypto/secret-box.js';
+import { openSecretBox } from './crypto/keyring.js';
+import type { SecretBox } from './crypto/secret-box.js';
 import type { Identity } from './http/app.js';
 import { AuthorizedApiKeyService } from './kinds/apikey/authorized-service.js';
 import { ApiKeyService } from './kinds/apikey/service.js';
@@ -30,6 +31,7 @@ import { TenantService } from './kinds/tenant/service.js';
 import { AuthorizedWorkspaceService } from './kinds/workspace/authorized-service.js';
 import { WorkspaceService } from './kinds/workspace/service.js';
 import type { Database } from './store/database.js';
+import { KeyringTable } from './store/keyring.js';
 
 /**
  * The service graph, built once per process: plain services (rules, storage), each wrapped by its
@@ -46,8 +48,8 @@ export interface Services {
 }
 
 export async function createServices(config: Config, database: Database, log: Logger): Promise<Services> {
-  const secrets = loadSecretBox(config);
   const { db, dialect } = database;
+  const secrets = await openSecretBox(config, new KeyringTable(db), log);
   const tokens = new TokenService(db, secrets, config.tokenTtlSeconds, config.publicUrl ?? 'blockyard', log);
   await tokens.init();
 

@@ -77,3 +77,43 @@ export function hideSecrets(value: Json): Json {
   }
   return value;
 }
+
+/** What `resealSecrets` did to a value. */
+export interface Resealed {
+  value: Json;
+  /** Sealed secrets now under the current master key that were not before. */
+  resealed: number;
+  /** Sealed secrets no configured master key opens (left as they are). */
+  unreadable: number;
+}
+
+/**
+ * Every sealed secret in `value` re-encrypted under the current master key (a master-key rotation);
+ * hashes stay as they are (the hash key does not change with the master key).
+ */
+export function resealSecrets(value: Json, box: SecretBox): Resealed {
+  let resealed = 0;
+  let unreadable = 0;
+  const walk = (item: Json): Json => {
+    if (isSealedSecret(item)) {
+      if (box.isCurrent(item.ciphertext)) return item;
+      try {
+        const ciphertext = box.reencrypt(item.ciphertext);
+        resealed++;
+        return { hash: item.hash, ciphertext } satisfies SealedSecret;
+      } catch {
+        unreadable++;
+        return item;
+      }
+    }
+    if (Array.isArray(item)) return item.map(walk);
+    if (isObject(item)) {
+      const out: Record<string, Json> = {};
+      for (const [key, inner] of Object.entries(item)) out[key] = walk(inner);
+      return out;
+    }
+    return item;
+  };
+  const out = walk(value);
+  return { value: resealed > 0 ? out : value, resealed, unreadable };
+}

@@ -1,0 +1,24 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from './schema.js';
+
+/** The `keyring` table: the service's own keys, each sealed under the master key (crypto/keyring.ts). */
+export class KeyringTable {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  async read(name: string): Promise<string | undefined> {
+    return (await this.db.selectFrom('keyring').select('value_encrypted').where('name', '=', name).executeTakeFirst())?.value_encrypted;
+  }
+
+  async insertIfAbsent(name: string, sealed: string): Promise<void> {
+    await this.db
+      .insertInto('keyring')
+      .values({ name, value_encrypted: sealed, created_on: new Date().toISOString() })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+  }
+
+  /** The private half of the oldest token signing key: sealed under the master key the database was first written with. */
+  async oldestSealedValue(): Promise<string | undefined> {
+    return (await this.db.selectFrom('signing_keys').select('private_jwk_encrypted').orderBy('created_on').orderBy('kid').limit(1).executeTakeFirst())?.private_jwk_encrypted;
+  }
+}
