@@ -17,7 +17,7 @@ module.exports = {
       severity: 'error',
       comment: 'kinds/ never reaches up: no http/, import, composition root, or the identity layer built on the kinds.',
       from: { path: '^src/kinds/' },
-      to: { path: '^src/(http/|import/|server[.]ts|services[.]ts|main[.]ts|admin-cli[.]ts|auth/(authenticate|bootstrap)[.]ts)' },
+      to: { path: '^src/(http/|import/|server[.]ts|services[.]ts|main[.]ts|admin-cli[.]ts|auth/(authenticate|bootstrap|revocation)[.]ts)' },
     },
     { name: 'blocks-before-runs', severity: 'error', comment: 'kinds/run depends on kinds/block, never the other way.', from: { path: '^src/kinds/block/' }, to: { path: '^src/kinds/run/' } },
     { name: 'import-below-http', severity: 'error', from: { path: '^src/import/' }, to: { path: '^src/(http/|server[.]ts|services[.]ts|main[.]ts)' } },

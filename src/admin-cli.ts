@@ -9,7 +9,8 @@ export const ADMIN_USAGE = `usage:
   blockyard admin create-key --workspace <id> --permission <CODE> [--permission <CODE> ...] [--name <display name>] [--expires-at <date>]
   blockyard admin list-keys [--workspace <id>]
   blockyard admin delete-key <client id>
-  blockyard admin create-user --username <name>      (password read from BLOCKYARD_NEW_USER_PASSWORD)`;
+  blockyard admin create-user --username <name>      (password read from BLOCKYARD_NEW_USER_PASSWORD)
+  blockyard admin rotate-signing-key                  (a new token signing key now; the old ones are trusted until their tokens expire)`;
 
 /**
  * Operator commands against the configured database (the same services the server uses), for getting
@@ -61,6 +62,14 @@ export async function runAdminCommand(config: Config, argv: string[], out: (line
         if (!values.username || !password) throw new Error('--username and BLOCKYARD_NEW_USER_PASSWORD are required');
         await services.system.apiUsers.create(SYSTEM, values.username, password);
         out(`created API user ${values.username}\n`);
+        return;
+      }
+      case 'rotate-signing-key': {
+        const { tokens } = services.identity;
+        const rotated = (await tokens.rotate('now'))!;
+        const until = new Date(Date.now() + tokens.retiredKeyTrustMs()).toISOString();
+        out(`new token signing key ${rotated.kid}; instances sign with it within 5 s\n`);
+        if (rotated.retired.length > 0) out(`retired ${rotated.retired.join(', ')}: trusted and published until their tokens expired, at the latest ${until}\n`);
         return;
       }
       default:

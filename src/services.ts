@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { Authenticator } from './auth/authenticate.js';
-import { TokenService } from './auth/tokens.js';
+import { RevocationRules } from './auth/revocation.js';
+import { RUN_TOKEN_EXTRA_SECONDS, TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import { openSecretBox } from './crypto/keyring.js';
 import type { SecretBox } from './crypto/secret-box.js';
@@ -32,6 +33,7 @@ import { AuthorizedWorkspaceService } from './kinds/workspace/authorized-service
 import { WorkspaceService } from './kinds/workspace/service.js';
 import type { Database } from './store/database.js';
 import { KeyringTable } from './store/keyring.js';
+import { SigningKeyStore } from './store/signing-keys.js';
 
 /**
  * The service graph, built once per process: plain services (rules, storage), each wrapped by its
@@ -50,7 +52,8 @@ export interface Services {
 export async function createServices(config: Config, database: Database, log: Logger): Promise<Services> {
   const { db, dialect } = database;
   const secrets = await openSecretBox(config, new KeyringTable(db), log);
-  const tokens = new TokenService(db, secrets, config.tokenTtlSeconds, config.publicUrl ?? 'blockyard', log);
+  const lifetimes = { tokenTtlSeconds: config.tokenTtlSeconds, runTokenTtlSeconds: config.runTimeoutSeconds + RUN_TOKEN_EXTRA_SECONDS };
+  const tokens = new TokenService(new SigningKeyStore(db, dialect), secrets, lifetimes, config.publicUrl ?? 'blockyard', log);
   await tokens.init();
 
   const workspaceService = new WorkspaceService(db);
@@ -67,6 +70,7 @@ export async function createServices(config: Config, database: Database, log: Lo
   const apiKeyService = new ApiKeyService(db, secrets, workspaceService);
   const apiUserService = new ApiUserService(db);
   workspaceService.onDeleted((name) => apiKeyService.forgetWorkspace(name));
+  tokens.useRevocation(new RevocationRules(apiKeyService, apiUserService, runService));
 
   const workspaces = new AuthorizedWorkspaceService(workspaceService);
   const platforms = new AuthorizedPlatformService(platformService);

@@ -50,7 +50,7 @@ export async function loginRoutes(app: FastifyInstance, context: AppContext): Pr
   const issue = async (sent: ClientCredentials) => {
     const key = await credentials.verifyCredentials(sent.clientId, sent.clientSecret);
     if (!key) throw unauthorized('invalid client credentials');
-    const token = await tokens.issue(key.uuid);
+    const token = await tokens.issueForKey(key);
     return { ...token, refresh_expires_in: 0, 'not-before-policy': 0, scope: 'profile email', token_type: 'Bearer' };
   };
 

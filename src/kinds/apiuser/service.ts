@@ -7,17 +7,27 @@ import type { Db } from '../../store/transaction.js';
 import { passwordProblem, usernameProblem, type ApiUser } from './model.js';
 import { ApiUserStore } from './store.js';
 
-/** How long a verified username/password pair is trusted without running scrypt again. */
-const VERIFIED_CACHE_MS = 60_000;
+/**
+ * How long a user looked up for authentication is trusted before it is read again: a user deleted, or
+ * whose password changed, on another instance stops working here within this time.
+ */
+const USER_CHECK_MS = 5_000;
 
 /**
  * API users (Basic auth, admin-equivalent, spec 5.1). Passwords are hashed with scrypt; a successful
- * verification is remembered (by a digest of the pair) for a minute so repeated requests do not pay the
- * slow hash each time. Any change to users clears that memory.
+ * verification is remembered (by a digest of the pair) with the stored hash it matched, so repeated
+ * requests do not pay the slow hash each time. The stored hash is read again (a cheap lookup, no
+ * scrypt unless it changed) at most every USER_CHECK_MS, so a deletion or a new password on another
+ * instance takes effect within that time; any change here clears that memory at once.
  */
 export class ApiUserService {
   private readonly store: ApiUserStore;
-  private readonly verified = new Map<string, number>();
+  /** By digest of username and password: the stored hash the pair matched, and when that was last read. */
+  private readonly verified = new Map<string, { passwordHash: string; checkedAt: number }>();
+  /** Users looked up for run tokens they claimed runs with: whether they exist, until when that is trusted. */
+  private readonly existing = new Map<string, { exists: boolean; until: number }>();
+  /** Counts local changes of users: a lookup that read meanwhile does not cache what it read. */
+  private generation = 0;
 
   constructor(db: Db) {
     this.store = new ApiUserStore(db);
@@ -48,7 +58,7 @@ export class ApiUserService {
     const stored = await this.store.passwordHash(username);
     if (stored && (await verifyPassword(password, stored))) return;
     await this.store.upsert({ username, createdOn: new Date().toISOString() }, await hashPassword(password));
-    this.verified.clear();
+    this.forgetAll();
   }
 
   list(): Promise<ApiUser[]> {
@@ -61,17 +71,42 @@ export class ApiUserService {
 
   async delete(_ctx: RequestContext, username: string): Promise<void> {
     if (!(await this.store.delete(username))) throw notFound(`API user ${username} not found`);
+    this.forgetAll();
+  }
+
+  private forgetAll(): void {
+    this.generation++;
     this.verified.clear();
+    this.existing.clear();
   }
 
   async verify(username: string, password: string): Promise<boolean> {
     const key = digest(`${username}\u0000${password}`);
-    const until = this.verified.get(key);
-    if (until !== undefined && until > Date.now()) return true;
+    const remembered = this.verified.get(key);
+    const now = Date.now();
+    if (remembered && now - remembered.checkedAt < USER_CHECK_MS) return true;
+    const generation = this.generation;
     const stored = await this.store.passwordHash(username);
+    if (remembered && stored === remembered.passwordHash) {
+      if (generation === this.generation) remembered.checkedAt = now;
+      return true;
+    }
+    this.verified.delete(key);
     if (!stored || !(await verifyPassword(password, stored))) return false;
     if (this.verified.size > 10_000) this.verified.clear();
-    this.verified.set(key, Date.now() + VERIFIED_CACHE_MS);
+    if (generation === this.generation) this.verified.set(key, { passwordHash: stored, checkedAt: now });
     return true;
+  }
+
+  /** Whether the user exists (for the run tokens of runs it claimed): read again at most every USER_CHECK_MS, at once after a change here. */
+  async exists(username: string): Promise<boolean> {
+    const now = Date.now();
+    const cached = this.existing.get(username);
+    if (cached && cached.until > now) return cached.exists;
+    const generation = this.generation;
+    const exists = (await this.store.passwordHash(username)) !== undefined;
+    if (this.existing.size > 10_000) this.existing.clear();
+    if (generation === this.generation) this.existing.set(username, { exists, until: now + USER_CHECK_MS });
+    return exists;
   }
 }

@@ -5,6 +5,12 @@ export const STEP_REGISTRATION_STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCEEDED'
 export const STEP_STATUSES = [...STEP_REGISTRATION_STATUSES, 'ABORTED'] as const;
 export type StepStatus = (typeof STEP_STATUSES)[number];
 
+/**
+ * A run token keeps working this long after its run ended, and not longer: runners and CI actions
+ * send a last report (a final step, the logs) after the run's end, which is answered 200 unchanged.
+ */
+export const RUN_TOKEN_GRACE_SECONDS = 600;
+
 /** At most this many steps per source (spec §2.7, §8). */
 export const MAX_STEPS_PER_SOURCE = 50;
 

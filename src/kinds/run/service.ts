@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../auth/context.js';
-import { RUN_TOKEN_PREFIX, type TokenService } from '../../auth/tokens.js';
+import type { TokenService } from '../../auth/tokens.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { encryptForRunner, runnerPublicKey } from '../../crypto/runner-encryption.js';
 import { isSealedSecret, sealSensitive } from '../../crypto/secret-values.js';
@@ -26,12 +26,17 @@ export interface ClaimedRun {
   implementation: Record<string, unknown>;
 }
 
+/** How long a run's end looked up for its run token is trusted before it is read again. */
+const RUN_END_CACHE_MS = 5_000;
+
 /** Raised when a run's secrets cannot be encrypted for its runner (no or unusable public key). */
 class CannotFillRun extends Error {}
 
 /** Runs as runners drive them (issue 7, COMPAT §10): claiming, status sources and steps, outputs. */
 export class RunService {
   private readonly store: RunStore;
+  /** Ends of runs looked up for their run tokens, each read again after RUN_END_CACHE_MS. */
+  private readonly ends = new Map<string, { endedOn: string | undefined; until: number }>();
 
   constructor(
     private readonly db: Db,
@@ -54,6 +59,20 @@ export class RunService {
     return id ? this.store.find(id) : undefined;
   }
 
+  /**
+   * When the run ended (undefined while it goes on, or when there is no such run), for its run token:
+   * cached briefly, so a token costs no database round trip per request.
+   */
+  async endedOn(uuid: string): Promise<string | undefined> {
+    const now = Date.now();
+    const cached = this.ends.get(uuid);
+    if (cached && cached.until > now) return cached.endedOn;
+    const endedOn = await this.store.endedOn(uuid);
+    if (this.ends.size >= 10_000) this.ends.clear();
+    this.ends.set(uuid, { endedOn, until: now + RUN_END_CACHE_MS });
+    return endedOn;
+  }
+
   list(filter: { blockUuid?: string; nodeId?: string; definitionOwner?: string }, page: PageRequest) {
     return this.store.list(filter, page);
   }
@@ -64,7 +83,7 @@ export class RunService {
    * run token and its secrets encrypted for the runner. A run whose secrets cannot be encrypted for
    * its runner fails at once (a runner could not use it) and the next one is tried.
    */
-  async claim(_ctx: RequestContext, runnerUuids: readonly string[], nodeId: string | undefined): Promise<ClaimedRun | undefined> {
+  async claim(ctx: RequestContext, runnerUuids: readonly string[], nodeId: string | undefined): Promise<ClaimedRun | undefined> {
     for (let attempt = 0; attempt < 10; attempt++) {
       const now = new Date().toISOString();
       const run = await this.transaction(async (tx) => {
@@ -76,7 +95,7 @@ export class RunService {
       await this.runners.touch(run.runnerUuid, now);
       try {
         const { inputs, implementation } = await this.forRunner(run);
-        const { access_token } = await this.tokens.issue(`${RUN_TOKEN_PREFIX}${run.uuid}`, this.limits.runTimeoutSeconds + 3600);
+        const { access_token } = await this.tokens.issueForRun(run.uuid, ctx.principal);
         return { run, runToken: access_token, inputs, implementation };
       } catch (error) {
         if (!(error instanceof CannotFillRun)) throw error;

@@ -76,6 +76,11 @@ export class RunStore implements BlockRuns {
     return row ? toModel(row) : undefined;
   }
 
+  /** When the run ended; undefined while it goes on or when there is no such run. */
+  async endedOn(uuid: string): Promise<string | undefined> {
+    return (await this.db.selectFrom('runs').select('ended_on').where('uuid', '=', uuid).executeTakeFirst())?.ended_on ?? undefined;
+  }
+
   /** The run as it is now, locked until the transaction ends (PostgreSQL; SQLite transactions are serial). */
   async findForUpdate(uuid: string): Promise<Run | undefined> {
     let query = this.db.selectFrom('runs').selectAll().where('uuid', '=', uuid);
