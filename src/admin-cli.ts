@@ -1,16 +1,49 @@
 import { parseArgs } from 'node:util';
 import { SYSTEM } from './auth/context.js';
 import type { Config } from './config.js';
+import type { SecretBox } from './crypto/secret-box.js';
+import { resealSecrets } from './crypto/secret-values.js';
 import { createLogger } from './logging.js';
 import { createServices } from './services.js';
-import { openDatabase } from './store/database.js';
+import { openDatabase, type Database } from './store/database.js';
+import { resealColumns, type ResealReport, type Resealing } from './store/reseal.js';
 
 export const ADMIN_USAGE = `usage:
   blockyard admin create-key --workspace <id> --permission <CODE> [--permission <CODE> ...] [--name <display name>] [--expires-at <date>]
   blockyard admin list-keys [--workspace <id>]
   blockyard admin delete-key <client id>
   blockyard admin create-user --username <name>      (password read from BLOCKYARD_NEW_USER_PASSWORD)
-  blockyard admin rotate-signing-key                  (a new token signing key now; the old ones are trusted until their tokens expire)`;
+  blockyard admin rotate-signing-key                  (a new token signing key now; the old ones are trusted until their tokens expire)
+  blockyard admin rotate-master-key [--batch-size <rows>]
+                                                      (re-encrypts every secret and signing key under BLOCKYARD_MASTER_KEY;
+                                                       BLOCKYARD_PREVIOUS_MASTER_KEYS must name the keys they are sealed under)`;
+
+/** Rows per transaction of rotate-master-key. */
+const DEFAULT_BATCH_SIZE = 200;
+
+/**
+ * Re-encrypts every sealed value (secrets in documents, signing keys, the keyring) under the current
+ * master key, opening it with the current or a previous one (`BLOCKYARD_PREVIOUS_MASTER_KEYS`). Runs
+ * beside serving instances in batches of `batchSize` rows, each in a transaction; running it again
+ * does nothing more. Hashes are not touched: the hash key does not change with the master key.
+ */
+export async function rotateMasterKey(database: Database, secrets: SecretBox, options: { batchSize?: number; progress?: (line: string) => void } = {}): Promise<ResealReport> {
+  const reseal = (text: string, holds: 'sealed' | 'json'): Resealing => {
+    if (holds === 'sealed') {
+      if (secrets.isCurrent(text)) return { text: undefined, resealed: 0, unreadable: 0 };
+      try {
+        return { text: secrets.reencrypt(text), resealed: 1, unreadable: 0 };
+      } catch {
+        return { text: undefined, resealed: 0, unreadable: 1 };
+      }
+    }
+    const { value, resealed, unreadable } = resealSecrets(JSON.parse(text) as unknown, secrets);
+    return { text: resealed > 0 ? JSON.stringify(value) : undefined, resealed, unreadable };
+  };
+  return resealColumns(database.db, database.dialect, reseal, options.batchSize ?? DEFAULT_BATCH_SIZE, (column, report) =>
+    options.progress?.(`${column.table}.${column.column}: ${report.values} values re-encrypted in ${report.rows} rows${report.unreadable.length > 0 ? `, ${report.unreadable.length} rows unreadable` : ''}\n`),
+  );
+}
 
 /**
  * Operator commands against the configured database (the same services the server uses), for getting
@@ -27,6 +60,7 @@ export async function runAdminCommand(config: Config, argv: string[], out: (line
       name: { type: 'string' },
       'expires-at': { type: 'string' },
       username: { type: 'string' },
+      'batch-size': { type: 'string' },
     },
   });
   const log = createLogger({ ...config, logLevel: 'warn' });
@@ -70,6 +104,17 @@ export async function runAdminCommand(config: Config, argv: string[], out: (line
         const until = new Date(Date.now() + tokens.retiredKeyTrustMs()).toISOString();
         out(`new token signing key ${rotated.kid}; instances sign with it within 5 s\n`);
         if (rotated.retired.length > 0) out(`retired ${rotated.retired.join(', ')}: trusted and published until their tokens expired, at the latest ${until}\n`);
+        return;
+      }
+      case 'rotate-master-key': {
+        const batchSize = values['batch-size'] === undefined ? DEFAULT_BATCH_SIZE : Number(values['batch-size']);
+        if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) throw new Error('--batch-size: a number of rows from 1 to 10000');
+        const report = await rotateMasterKey(database, services.secrets, { batchSize, progress: out });
+        out(`re-encrypted ${report.values} sealed values in ${report.rows} rows under master key ${services.secrets.keyId}\n`);
+        if (report.unreadable.length > 0) {
+          throw new Error(`${report.unreadable.length} rows hold values that no configured master key opens (left as they are; set BLOCKYARD_PREVIOUS_MASTER_KEYS to the key they were sealed under and run again):\n  ${report.unreadable.join('\n  ')}`);
+        }
+        out('every sealed value is under the current master key: restart the instances without BLOCKYARD_PREVIOUS_MASTER_KEYS\n');
         return;
       }
       default:
