@@ -46,7 +46,10 @@ describe('loadConfig defaults', () => {
     assert.equal(config.tokenTtlSeconds, 300);
     assert.equal(config.bodyLimitBytes, 1024 * 1024);
     assert.deepEqual(config.rateLimit, { max: 1200, windowSeconds: 60 });
+    assert.deepEqual(config.failedAttempts, { perAddress: 50, perIdentity: 10, windowSeconds: 300 });
+    assert.deepEqual(config.trustedProxies, []);
     assert.equal(config.runTimeoutSeconds, 3 * 3600);
+    assert.equal(config.runLogMaxBytes, 4 * 1024 * 1024);
     assert.equal(config.dbPoolSize, 10);
     assert.equal(config.dbTimeoutMs, 5000);
     assert.deepEqual(config.clientTimeouts, { headersSeconds: 10, requestSeconds: 30, idleSeconds: 72 });
@@ -77,6 +80,10 @@ describe('loadConfig values', () => {
       BLOCKYARD_TOKEN_TTL_SECONDS: '600',
       BLOCKYARD_RATE_LIMIT_MAX: '10',
       BLOCKYARD_RATE_LIMIT_WINDOW_SECONDS: '1',
+      BLOCKYARD_AUTH_FAILURES_PER_ADDRESS: '7',
+      BLOCKYARD_AUTH_FAILURES_PER_IDENTITY: '3',
+      BLOCKYARD_AUTH_FAILURE_WINDOW_SECONDS: '30',
+      BLOCKYARD_TRUSTED_PROXIES: '10.0.0.1, 10.1.0.0/16,loopback,::1',
       BLOCKYARD_ADMIN_CLIENT_ID: 'admin-client_1.x',
       BLOCKYARD_ADMIN_CLIENT_SECRET: 's'.repeat(16),
       BLOCKYARD_ADMIN_USERNAME: 'admin',
@@ -84,6 +91,7 @@ describe('loadConfig values', () => {
       BLOCKYARD_MASTER_KEY: MASTER_KEY,
       BLOCKYARD_PREVIOUS_MASTER_KEYS: ` ${PREVIOUS_KEY}, ${MASTER_KEY.slice(0, 40)}abc= `,
       BLOCKYARD_RUN_TIMEOUT_SECONDS: '60',
+      BLOCKYARD_RUN_LOG_MAX_BYTES: '65536',
       BLOCKYARD_DB_POOL_SIZE: '3',
       BLOCKYARD_DB_TIMEOUT_MS: '100',
       BLOCKYARD_HEADERS_TIMEOUT_SECONDS: '5',
@@ -102,11 +110,13 @@ describe('loadConfig values', () => {
       bodyLimitBytes: 2048,
       tokenTtlSeconds: 600,
       rateLimit: { max: 10, windowSeconds: 1 },
+      failedAttempts: { perAddress: 7, perIdentity: 3, windowSeconds: 30 },
+      trustedProxies: ['10.0.0.1', '10.1.0.0/16', 'loopback', '::1'],
       bootstrap: { adminClientId: 'admin-client_1.x', adminClientSecret: 's'.repeat(16), adminUsername: 'admin', adminPassword: 'p'.repeat(12) },
       masterKey: MASTER_KEY,
       previousMasterKeys: [PREVIOUS_KEY, `${MASTER_KEY.slice(0, 40)}abc=`],
       runTimeoutSeconds: 60,
-      runLogMaxBytes: 4 * 1024 * 1024,
+      runLogMaxBytes: 65536,
       dbPoolSize: 3,
       dbTimeoutMs: 100,
       clientTimeouts: { headersSeconds: 5, requestSeconds: 120, idleSeconds: 15 },
@@ -167,6 +177,7 @@ describe('loadConfig validation', () => {
     rejects({ BLOCKYARD_ADMIN_CLIENT_ID: 'admin', BLOCKYARD_ADMIN_CLIENT_SECRET: 's'.repeat(15) }, 'BLOCKYARD_ADMIN_CLIENT_SECRET');
     rejects({ BLOCKYARD_ADMIN_USERNAME: 'admin', BLOCKYARD_ADMIN_PASSWORD: 'p'.repeat(11) }, 'BLOCKYARD_ADMIN_PASSWORD');
     rejects({ BLOCKYARD_ADMIN_USERNAME: 'ad:min', BLOCKYARD_ADMIN_PASSWORD: 'p'.repeat(12) }, 'BLOCKYARD_ADMIN_USERNAME');
+    rejects({ BLOCKYARD_ADMIN_USERNAME: 'Admin', BLOCKYARD_ADMIN_PASSWORD: 'p'.repeat(12) }, 'BLOCKYARD_ADMIN_USERNAME', /a-z, 0-9/);
   });
 
   for (const [label, value] of [
@@ -200,6 +211,13 @@ describe('loadConfig validation', () => {
     ['BLOCKYARD_RATE_LIMIT_MAX', '0'],
     ['BLOCKYARD_RATE_LIMIT_WINDOW_SECONDS', 'ten'],
     ['BLOCKYARD_RUN_TIMEOUT_SECONDS', '0'],
+    ['BLOCKYARD_RUN_LOG_MAX_BYTES', '1000'],
+    ['BLOCKYARD_AUTH_FAILURES_PER_ADDRESS', '0'],
+    ['BLOCKYARD_AUTH_FAILURES_PER_IDENTITY', 'many'],
+    ['BLOCKYARD_AUTH_FAILURE_WINDOW_SECONDS', '0'],
+    ['BLOCKYARD_TRUSTED_PROXIES', 'proxy.example'],
+    ['BLOCKYARD_TRUSTED_PROXIES', '10.0.0.0/33'],
+    ['BLOCKYARD_TRUSTED_PROXIES', '10.0.0.1,,10.0.0.2/8/1'],
     ['BLOCKYARD_DB_POOL_SIZE', '501'],
     ['BLOCKYARD_DB_TIMEOUT_MS', '99'],
     ['BLOCKYARD_HEADERS_TIMEOUT_SECONDS', '0'],

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { passwordProblem, usernameProblem } from './kinds/apiuser/model.js';
 
@@ -19,6 +20,13 @@ export interface Config {
   bodyLimitBytes: number;
   tokenTtlSeconds: number;
   rateLimit: { max: number; windowSeconds: number };
+  /** Failed authentication allowed per client address and per presented identity within a window (issue 16, item 2). */
+  failedAttempts: { perAddress: number; perIdentity: number; windowSeconds: number };
+  /**
+   * Addresses (or CIDR ranges) of reverse proxies whose `X-Forwarded-For` names the client: the
+   * address limits then apply to the client, not to the proxy. Empty: the peer is the client.
+   */
+  trustedProxies: readonly string[];
   bootstrap: {
     adminClientId: string | undefined;
     adminClientSecret: string | undefined;
@@ -60,6 +68,21 @@ type Env = Record<string, string | undefined>;
 
 /** A master key: 32 bytes in base64. */
 const MASTER_KEY = /^[A-Za-z0-9+/]{43}=$/;
+
+/** Addresses, CIDR ranges, or the names proxy-addr knows (`loopback`, `linklocal`, `uniquelocal`). */
+function proxyList(env: Env, name: string): string[] {
+  const entries = (read(env, name) ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const named = ['loopback', 'linklocal', 'uniquelocal'].includes(entry);
+    const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!named && (family === 0 || !validBits || extra !== undefined)) {
+      throw new ConfigError(name, `expected a comma-separated list of IP addresses or CIDR ranges (or loopback, linklocal, uniquelocal), got "${entry}"`);
+    }
+  }
+  return entries;
+}
 
 function read(env: Env, name: string): string | undefined {
   const value = env[name];
@@ -173,6 +196,12 @@ export function loadConfig(env: Env = process.env): Config {
       max: integer(env, 'BLOCKYARD_RATE_LIMIT_MAX', 1200, 1, 10_000_000),
       windowSeconds: integer(env, 'BLOCKYARD_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
     },
+    failedAttempts: {
+      perAddress: integer(env, 'BLOCKYARD_AUTH_FAILURES_PER_ADDRESS', 50, 1, 1_000_000),
+      perIdentity: integer(env, 'BLOCKYARD_AUTH_FAILURES_PER_IDENTITY', 10, 1, 1_000_000),
+      windowSeconds: integer(env, 'BLOCKYARD_AUTH_FAILURE_WINDOW_SECONDS', 300, 1, 86_400),
+    },
+    trustedProxies: proxyList(env, 'BLOCKYARD_TRUSTED_PROXIES'),
     bootstrap: { adminClientId, adminClientSecret, adminUsername, adminPassword },
     masterKey,
     previousMasterKeys,

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { Authenticator } from './auth/authenticate.js';
+import { FailedAttemptLimiter } from './auth/failed-attempts.js';
 import { RevocationRules } from './auth/revocation.js';
 import { RUN_TOKEN_EXTRA_SECONDS, TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
@@ -92,7 +93,7 @@ export async function createServices(config: Config, database: Database, log: Lo
       runners,
       runs: new AuthorizedRunService(runService, runners),
     },
-    identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService), tokens, credentials: apiKeyService },
+    identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts)), tokens },
     system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService },
   };
 }

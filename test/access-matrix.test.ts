@@ -38,7 +38,7 @@ import {
   type Side,
   type World,
 } from './support/matrix.js';
-import { basic, describeEachDatabase, startTestServer, TEST_ADMIN } from './support/server.js';
+import { basic, describeEachDatabase, startTestServer, TEST_ADMIN, UNLIMITED_AUTH_FAILURES } from './support/server.js';
 import { unique, type Json } from './support/structure.js';
 
 const CONCURRENCY = 6;
@@ -450,5 +450,5 @@ describeEachDatabase(
       if (failures.length > 0) assert.fail(failures.join('\n'));
     });
   },
-  { BLOCKYARD_RATE_LIMIT_MAX: '1000000' },
+  { BLOCKYARD_RATE_LIMIT_MAX: '1000000', ...UNLIMITED_AUTH_FAILURES },
 );

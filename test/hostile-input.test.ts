@@ -26,7 +26,7 @@ import {
   type RouteSpec,
   type World,
 } from './support/hostile.js';
-import { describeEachDatabase } from './support/server.js';
+import { describeEachDatabase, UNLIMITED_AUTH_FAILURES } from './support/server.js';
 import { unique, workspaceBody } from './support/structure.js';
 
 /**
@@ -230,5 +230,5 @@ describeEachDatabase(
       assert.equal(health.status, 200, health.text);
     });
   },
-  { BLOCKYARD_RATE_LIMIT_MAX: '10000000' },
+  { BLOCKYARD_RATE_LIMIT_MAX: '10000000', ...UNLIMITED_AUTH_FAILURES },
 );

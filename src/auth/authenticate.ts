@@ -1,13 +1,17 @@
 import { unauthorized } from '../lib/errors.js';
 import type { ApiKey } from '../kinds/apikey/model.js';
 import type { ApiKeyService } from '../kinds/apikey/service.js';
+import { normalizeUsername } from '../kinds/apiuser/model.js';
 import type { ApiUserService } from '../kinds/apiuser/service.js';
+import type { FailedAttemptLimiter } from './failed-attempts.js';
 import type { Principal } from './principal.js';
 import { RUN_TOKEN_PREFIX, type TokenService } from './tokens.js';
 
 /**
  * Turns an Authorization header into a Principal or a 401 (spec 5.1): `Bearer <token>` of an API key
- * (a JWT from our token endpoint), or `Basic` credentials of an API user.
+ * (a JWT from our token endpoint), or `Basic` credentials of an API user; and client credentials into
+ * the API key they belong to (the token endpoint). Every guessable secret (a password, a client
+ * secret) is checked only after the failed-attempt limits admit the attempt (issue 16, item 2).
  */
 export class Authenticator {
   /** One principal per cached key object: no per-request permission set building. */
@@ -17,15 +21,17 @@ export class Authenticator {
     private readonly tokens: TokenService,
     private readonly apiKeys: ApiKeyService,
     private readonly apiUsers: ApiUserService,
+    private readonly failedAttempts: FailedAttemptLimiter,
   ) {}
 
-  async authenticate(header: string | undefined): Promise<Principal> {
+  /** `address`: the client's address, which failed attempts are limited by. */
+  async authenticate(header: string | undefined, address: string): Promise<Principal> {
     if (header === undefined || header.trim() === '') throw unauthorized('credentials are required: send Authorization: Bearer <token> or Basic');
     const space = header.indexOf(' ');
     const scheme = (space === -1 ? header : header.slice(0, space)).toLowerCase();
     const value = space === -1 ? '' : header.slice(space + 1).trim();
     if (scheme === 'bearer') return this.bearer(value);
-    if (scheme === 'basic') return this.basic(value);
+    if (scheme === 'basic') return this.basic(value, address);
     throw unauthorized('unsupported Authorization scheme: use Bearer or Basic');
   }
 
@@ -43,13 +49,29 @@ export class Authenticator {
     return principal;
   }
 
-  private async basic(encoded: string): Promise<Principal> {
+  private async basic(encoded: string, address: string): Promise<Principal> {
     const decoded = Buffer.from(encoded, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon <= 0) throw unauthorized('malformed Basic credentials');
-    const username = decoded.slice(0, colon);
+    const username = normalizeUsername(decoded.slice(0, colon));
     if (username.includes('\u0000')) throw unauthorized('invalid username or password');
-    if (!(await this.apiUsers.verify(username, decoded.slice(colon + 1)))) throw unauthorized('invalid username or password');
+    const identity = `user:${username}`;
+    this.failedAttempts.check(address, identity);
+    // The slow hash runs only as an attempt the limits admit; recently verified pairs skip it.
+    const valid = await this.apiUsers.verify(username, decoded.slice(colon + 1), { address, begin: () => this.failedAttempts.begin(address, identity) });
+    if (!valid) throw unauthorized('invalid username or password');
     return { type: 'apiUser', id: username };
+  }
+
+  /** The API key whose client credentials these are (the token endpoint), or a 401. */
+  async authenticateClient(clientId: string, clientSecret: string, address: string): Promise<ApiKey> {
+    const identity = `client:${clientId}`;
+    this.failedAttempts.check(address, identity);
+    const key = await this.apiKeys.verifyCredentials(clientId, clientSecret);
+    if (!key) {
+      this.failedAttempts.failed(address, identity);
+      throw unauthorized('invalid client credentials');
+    }
+    return key;
   }
 }

@@ -8,7 +8,6 @@ import type { Authenticator } from '../auth/authenticate.js';
 import { mayCall, routeDenial, type RouteAccess } from '../auth/route-access.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { Config } from '../config.js';
-import type { ApiKey } from '../kinds/apikey/model.js';
 import type { AuthorizedServices } from '../kinds/services.js';
 import { badRequest, notFound, tooManyRequests } from '../lib/errors.js';
 import { formatMediaType, type MediaRef } from '../lib/media-types.js';
@@ -25,7 +24,6 @@ import type { TlsMaterial } from './tls.js';
 export interface Identity {
   authenticator: Authenticator;
   tokens: TokenService;
-  credentials: { verifyCredentials(clientId: string, secret: string): Promise<ApiKey | undefined> };
 }
 
 /** What the HTTP layer is given: configuration, the kinds (authorized only), identity and the public base URL. */
@@ -90,6 +88,8 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     genReqId: () => crypto.randomUUID(),
+    // request.ip is the client's address (the failed-attempt and anonymous rate limits key on it).
+    ...(config.trustedProxies.length > 0 ? { trustProxy: [...config.trustedProxies] } : {}),
     // Malformed percent-escapes and over-long path ids answer in the error format, like every error.
     frameworkErrors: (error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
       const api = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? notFound('no object has an id that long') : badRequest('the URL is malformed (an invalid percent-escape)');
@@ -128,7 +128,7 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
 
   // 1. Who is calling (401 before anything else is looked at).
   app.addHook('onRequest', async (request) => {
-    if (accessOf(request) !== 'public') request.principal = await parts.identity.authenticator.authenticate(request.headers.authorization);
+    if (accessOf(request) !== 'public') request.principal = await parts.identity.authenticator.authenticate(request.headers.authorization, request.ip);
   });
 
   // 2. Rate limit per credential (per address for anonymous calls); health checks are exempt. Instances

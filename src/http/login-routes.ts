@@ -45,11 +45,10 @@ function credentialsOf(body: unknown, authorization: string | undefined, require
  * OpenID discovery and the JWKS with the signing keys.
  */
 export async function loginRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const { tokens, credentials } = context.identity;
+  const { tokens, authenticator } = context.identity;
 
-  const issue = async (sent: ClientCredentials) => {
-    const key = await credentials.verifyCredentials(sent.clientId, sent.clientSecret);
-    if (!key) throw unauthorized('invalid client credentials');
+  const issue = async (sent: ClientCredentials, address: string) => {
+    const key = await authenticator.authenticateClient(sent.clientId, sent.clientSecret, address);
     const token = await tokens.issueForKey(key);
     return { ...token, refresh_expires_in: 0, 'not-before-policy': 0, scope: 'profile email', token_type: 'Bearer' };
   };
@@ -60,14 +59,14 @@ export async function loginRoutes(app: FastifyInstance, context: AppContext): Pr
   // runners, which follow no redirects, gets the token directly (COMPAT §2).
   app.post('/api/login', { config: { media, access: 'public' } }, async (request, reply) => {
     if (request.headers['content-type']?.toLowerCase().startsWith(JSON_TYPE)) {
-      return reply.type(JSON_CONTENT_TYPE).send(await issue(credentialsOf(request.body, request.headers.authorization, false)));
+      return reply.type(JSON_CONTENT_TYPE).send(await issue(credentialsOf(request.body, request.headers.authorization, false), request.ip));
     }
     return reply.code(307).header('location', `${context.baseUrl()}/oauth/token`).send();
   });
 
   app.post('/oauth/token', { config: { media, access: 'public' } }, async (request, reply) => {
     const isForm = request.headers['content-type']?.toLowerCase().startsWith(FORM) ?? false;
-    return reply.type(JSON_CONTENT_TYPE).send(await issue(credentialsOf(request.body, request.headers.authorization, isForm)));
+    return reply.type(JSON_CONTENT_TYPE).send(await issue(credentialsOf(request.body, request.headers.authorization, isForm), request.ip));
   });
 
   app.get('/.well-known/openid-configuration', { config: { access: 'public' } }, async (_request, reply) =>

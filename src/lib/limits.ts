@@ -1,5 +1,5 @@
 /**
- * Every size limit of the API, in one place (README "Limits"). What the spec states as a rule is
+ * Every size limit of the API, in one place (README "Limits" under Reliability). What the spec states as a rule is
  * enforced with a 400 naming the field; long-by-nature values get a documented limit of their own.
  */
 

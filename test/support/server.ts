@@ -12,6 +12,12 @@ import { createPostgresDatabase, DIALECTS, postgresAvailable, type Dialect } fro
 /** Credentials of the API user every test server is bootstrapped with (admin-equivalent, Basic). */
 export const TEST_ADMIN = { username: 'test-admin', password: 'test-admin-password-1' };
 export const TEST_LOG_DIR = path.join(tmpdir(), 'blockyard-test-logs');
+/**
+ * For suites that send wrong credentials by the hundred on purpose (the access matrix, hostile
+ * input) from one address, with the bootstrap user's name: the failed-attempt limits would close
+ * that name and address for the window. The limits themselves are tested in abuse.test.ts.
+ */
+export const UNLIMITED_AUTH_FAILURES = { BLOCKYARD_AUTH_FAILURES_PER_ADDRESS: '1000000', BLOCKYARD_AUTH_FAILURES_PER_IDENTITY: '1000000' };
 export const basic = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 
 export interface TestServer {

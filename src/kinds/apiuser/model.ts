@@ -8,20 +8,24 @@ export interface ApiUser {
 
 /**
  * The username and password rules, for the API, the bootstrap configuration and the admin CLI alike.
- * A username: 1–255 characters (MAX_STRING), no colon (Basic splits there) or whitespace, and not `.` or `..`: URL
- * clients resolve those path segments away (even escaped as `%2E`), so the user's self link could
- * never be reached.
+ * A username is taken in Unicode NFC (names that normalise equal are one name) and drawn from an
+ * unambiguous set: lower-case ASCII letters, digits, `.`, `_`, `-` and `@`, starting and ending with
+ * a letter or digit, at most 255 characters. No look-alikes (a Cyrillic `о` beside a Latin `o`), no
+ * case twins, no colon (Basic splits there), no `.`/`..` (URL clients resolve those path segments
+ * away, so the user's self link could not be reached).
  */
-export const USERNAME_PATTERN = '^(?!\\.{1,2}$)[^:\\s]+$';
 export const USERNAME_MAX_LENGTH = MAX_STRING;
 export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 1024;
-const USERNAME = new RegExp(USERNAME_PATTERN);
+const USERNAME = /^[a-z0-9](?:[a-z0-9._@-]*[a-z0-9])?$/;
 
-/** What is wrong with a username, or undefined. */
+/** The one form a username is compared and stored in. */
+export const normalizeUsername = (username: string) => username.normalize('NFC');
+
+/** What is wrong with a (normalised) username, or undefined. */
 export function usernameProblem(username: string): string | undefined {
   if (username.length === 0 || username.length > USERNAME_MAX_LENGTH || !USERNAME.test(username)) {
-    return `1 to ${USERNAME_MAX_LENGTH} characters without colons or whitespace, and not "." or ".."`;
+    return `1 to ${USERNAME_MAX_LENGTH} characters of a-z, 0-9, ".", "_", "-" and "@", starting and ending with a letter or digit`;
   }
   return undefined;
 }

@@ -1,10 +1,10 @@
 import type { RequestContext } from '../../auth/context.js';
-import { hashPassword, verifyPassword } from '../../auth/passwords.js';
+import { hashPassword, verifyNoPassword, verifyPassword } from '../../auth/passwords.js';
 import { digest } from '../../crypto/secret-box.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
-import { passwordProblem, usernameProblem, type ApiUser } from './model.js';
+import { normalizeUsername, passwordProblem, usernameProblem, type ApiUser } from './model.js';
 import { ApiUserStore } from './store.js';
 
 /**
@@ -12,6 +12,23 @@ import { ApiUserStore } from './store.js';
  * whose password changed, on another instance stops working here within this time.
  */
 const USER_CHECK_MS = 5_000;
+
+/**
+ * How a guess is admitted to the slow hash (the failed-attempt limits, issue 16 item 2): `begin`
+ * refuses (429), or starts an attempt that counts as failed until it succeeds; `address` waits its
+ * turn when the hashing threads are busy.
+ */
+export interface HashingAdmission {
+  address: string;
+  begin(): { succeeded(): void };
+}
+
+const UNLIMITED: HashingAdmission = { address: '', begin: () => ({ succeeded: () => undefined }) };
+
+interface Remembered {
+  passwordHash: string;
+  checkedAt: number;
+}
 
 /**
  * API users (Basic auth, admin-equivalent, spec 5.1). Passwords are hashed with scrypt; a successful
@@ -23,7 +40,9 @@ const USER_CHECK_MS = 5_000;
 export class ApiUserService {
   private readonly store: ApiUserStore;
   /** By digest of username and password: the stored hash the pair matched, and when that was last read. */
-  private readonly verified = new Map<string, { passwordHash: string; checkedAt: number }>();
+  private readonly verified = new Map<string, Remembered>();
+  /** Checks under way, by the same digest: a burst of identical requests waits for one hash. */
+  private readonly checking = new Map<string, Promise<boolean>>();
   /** Users looked up for run tokens they claimed runs with: whether they exist, until when that is trusted. */
   private readonly existing = new Map<string, { exists: boolean; until: number }>();
   /** Counts local changes of users: a lookup that read meanwhile does not cache what it read. */
@@ -33,15 +52,18 @@ export class ApiUserService {
     this.store = new ApiUserStore(db);
   }
 
-  private static check(username: string, password: string): void {
+  /** The normalised username, once the username and password rules hold (else 400 naming the field). */
+  private static check(rawUsername: string, password: string): string {
+    const username = normalizeUsername(rawUsername);
     const nameProblem = usernameProblem(username);
     if (nameProblem) throw badRequest(`username: ${nameProblem}`);
     const problem = passwordProblem(password);
     if (problem) throw badRequest(`password: ${problem}`);
+    return username;
   }
 
-  async create(_ctx: RequestContext, username: string, password: string): Promise<ApiUser> {
-    ApiUserService.check(username, password);
+  async create(_ctx: RequestContext, rawUsername: string, password: string): Promise<ApiUser> {
+    const username = ApiUserService.check(rawUsername, password);
     const user = { username, createdOn: new Date().toISOString() };
     try {
       await this.store.insert(user, await hashPassword(password));
@@ -53,8 +75,8 @@ export class ApiUserService {
   }
 
   /** Creates the user or sets its password (bootstrap from configuration). */
-  async put(_ctx: RequestContext, username: string, password: string): Promise<void> {
-    ApiUserService.check(username, password);
+  async put(_ctx: RequestContext, rawUsername: string, password: string): Promise<void> {
+    const username = ApiUserService.check(rawUsername, password);
     const stored = await this.store.passwordHash(username);
     if (stored && (await verifyPassword(password, stored))) return;
     await this.store.upsert({ username, createdOn: new Date().toISOString() }, await hashPassword(password));
@@ -66,11 +88,11 @@ export class ApiUserService {
   }
 
   find(username: string): Promise<ApiUser | undefined> {
-    return this.store.find(username);
+    return this.store.find(normalizeUsername(username));
   }
 
   async delete(_ctx: RequestContext, username: string): Promise<void> {
-    if (!(await this.store.delete(username))) throw notFound(`API user ${username} not found`);
+    if (!(await this.store.delete(normalizeUsername(username)))) throw notFound(`API user ${username} not found`);
     this.forgetAll();
   }
 
@@ -80,11 +102,25 @@ export class ApiUserService {
     this.existing.clear();
   }
 
-  async verify(username: string, password: string): Promise<boolean> {
+  /**
+   * Whether the password is the user's. A recently verified pair answers at once; otherwise the slow
+   * hash runs only as an attempt `admission` admits, and an unknown username costs a hash as well,
+   * so timing does not tell which usernames exist.
+   */
+  async verify(rawUsername: string, password: string, admission: HashingAdmission = UNLIMITED): Promise<boolean> {
+    const username = normalizeUsername(rawUsername);
     const key = digest(`${username}\u0000${password}`);
     const remembered = this.verified.get(key);
+    if (remembered && Date.now() - remembered.checkedAt < USER_CHECK_MS) return true;
+    const pending = this.checking.get(key);
+    if (pending) return pending;
+    const check = this.checkPassword(username, password, key, remembered, admission).finally(() => this.checking.delete(key));
+    this.checking.set(key, check);
+    return check;
+  }
+
+  private async checkPassword(username: string, password: string, key: string, remembered: Remembered | undefined, admission: HashingAdmission): Promise<boolean> {
     const now = Date.now();
-    if (remembered && now - remembered.checkedAt < USER_CHECK_MS) return true;
     const generation = this.generation;
     const stored = await this.store.passwordHash(username);
     if (remembered && stored === remembered.passwordHash) {
@@ -92,7 +128,16 @@ export class ApiUserService {
       return true;
     }
     this.verified.delete(key);
-    if (!stored || !(await verifyPassword(password, stored))) return false;
+    const attempt = admission.begin();
+    let valid: boolean;
+    try {
+      valid = stored ? await verifyPassword(password, stored, admission.address) : await verifyNoPassword(password, admission.address);
+    } catch (error) {
+      attempt.succeeded(); // not the guess's fault (a full hashing queue): not counted as a failure
+      throw error;
+    }
+    if (!valid || !stored) return false;
+    attempt.succeeded();
     if (this.verified.size > 10_000) this.verified.clear();
     if (generation === this.generation) this.verified.set(key, { passwordHash: stored, checkedAt: now });
     return true;

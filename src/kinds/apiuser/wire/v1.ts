@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
 import { objectUrl, PATHS } from '../../paths.js';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH, USERNAME_PATTERN, type ApiUser } from '../model.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type ApiUser } from '../model.js';
 
 const decodeBody = compileDecoder(
   Type.Object({
-    username: Type.String({ minLength: 1, maxLength: USERNAME_MAX_LENGTH, pattern: USERNAME_PATTERN }),
+    // The username's rules are the kind's (model.ts), checked on its normalised form by the service.
+    username: Type.String({ minLength: 1, maxLength: 1024 }),
     password: Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH }),
   }),
 );
