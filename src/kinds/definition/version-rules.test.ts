@@ -177,7 +177,7 @@ describe('checkVersionSpec: environment, selectable values, regex', () => {
 
   it('refuses an invalid regular expression, naming valueValidationRegex', () => {
     for (const pattern of ['(', '[a-', '*x', 'a{2,1}']) {
-      assert.throws(() => checkOne(input('STRING', 'USER_INPUT', { valueValidationRegex: pattern })), badField('spec.inputs.k.valueValidationRegex', /not a valid regular expression/), pattern);
+      assert.throws(() => checkOne(input('STRING', 'USER_INPUT', { valueValidationRegex: pattern })), badField('spec.inputs.k.valueValidationRegex', /not a regular expression RE2 can run/), pattern);
     }
     assert.doesNotThrow(() => checkOne(input('STRING', 'USER_INPUT', { valueValidationRegex: '^[a-z]+$' })));
   });
