@@ -116,6 +116,7 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
   registerErrorHandling(app);
 
   app.addHook('onRoute', (route) => {
+    if (route.config?.methodNotAllowed) return;
     for (const method of [route.method].flat()) context.access.set(`${method} ${route.url}`, route.config?.access ?? 'authenticated');
     const media = route.config?.media;
     for (const ref of [...(media?.produces ?? []), ...(media?.consumes ?? [])]) context.served.set(`${ref.kind}.${ref.version}.${ref.format ?? 'hal+json'}`, ref);

@@ -9,6 +9,8 @@ declare module 'fastify' {
     media?: RouteMedia;
     /** Defaults to 'authenticated': a route is never public by accident. */
     access?: RouteAccess;
+    /** A route answering 405 for a method its path does not have (not part of the route table). */
+    methodNotAllowed?: boolean;
   }
   interface FastifyRequest {
     negotiated: Negotiated;
