@@ -12,6 +12,7 @@ import type { ApiKey } from '../kinds/apikey/model.js';
 import type { AuthorizedServices } from '../kinds/services.js';
 import { badRequest, notFound, tooManyRequests } from '../lib/errors.js';
 import { formatMediaType, type MediaRef } from '../lib/media-types.js';
+import { parseQueryString } from '../lib/query.js';
 import { deprecationHeaders } from '../lib/versions.js';
 import type { SharedRateCounter } from '../store/shared-rate-counter.js';
 import { registerContentParsers } from './content-parsers.js';
@@ -80,8 +81,9 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     routerOptions: {
       // Path ids go up to a full tenant name: four 255-character identifiers and three dots.
       maxParamLength: 1100,
-      // A repeated query parameter counts once (the last), so every filter and paging value is a string.
-      querystringParser: (text: string) => Object.fromEntries(new URLSearchParams(text)),
+      // A repeated query parameter counts once (the last), so every filter and paging value is a
+      // string; the repeatable filters read every value (lib/query.ts).
+      querystringParser: parseQueryString,
     },
     // Slow or stalled clients cannot hold a connection forever (the rest is in slowClientLimits).
     requestTimeout: config.clientTimeouts.requestSeconds * 1000,
