@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import type { ApiClient, Response } from './support/client.js';
+import { media, type ApiClient, type Response } from './support/client.js';
 import { API_KEY, clientWithKey } from './support/identity.js';
 import { describeEachDatabase } from './support/server.js';
 import {
@@ -61,6 +61,15 @@ const workspaceNames = async (client: ApiClient, query = '') => (await items(cli
 const projectNames = async (client: ApiClient, query: string) => (await items(client, `${PATHS.projects}?size=350&${query}`, PROJECT, 'meshProjects')).map((p) => `${p.metadata.ownedByWorkspace}.${p.metadata.name}`);
 const platformUuids = async (client: ApiClient, query: string) => (await items(client, `${PATHS.platforms}?size=350&${query}`, PLATFORM, 'meshPlatforms')).map((p) => p.metadata.uuid as string);
 const tenantUuids = async (client: ApiClient, query: string) => (await items(client, `${PATHS.tenants}?size=350&${query}`, TENANT, 'meshTenants')).map((t) => t.metadata.uuid as string);
+
+/**
+ * A platform's spec as answered in v2: as sent, plus what the OpenAPI requires of an answer
+ * (`locationRef.name`, the availability's restriction and publication state, `quotaDefinitions`).
+ */
+function platformSpecAnswered(sent: Json): Json {
+  const availability = { restriction: 'PRIVATE', publicationState: 'UNPUBLISHED', ...sent.availability };
+  return { ...sent, locationRef: { ...sent.locationRef, name: sent.locationRef.name ?? sent.locationRef.identifier }, availability, quotaDefinitions: sent.quotaDefinitions ?? [] };
+}
 
 /** A message that names the missing reference, by value or by field. */
 const names = (...alternatives: string[]) => new RegExp(alternatives.map((a) => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
@@ -414,8 +423,8 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.equal(platform.metadata.ownedByWorkspace, ws);
       assert.equal(platform.metadata.customNote, 'kept');
       assert.match(platform.metadata.createdOn, ISO);
-      assert.deepEqual(platform.spec, body.spec);
-      assert.equal(platform.status.platformTypeIdentifier, 'CUSTOM');
+      assert.deepEqual(platform.spec, platformSpecAnswered(body.spec));
+      assert.deepEqual(platform.status, { platformTypeIdentifier: 'CUSTOM', availability: { publicationState: 'UNPUBLISHED' } });
       assert.equal(linkPath(platform._links.self.href), `${PATHS.platforms}/${uuid}`);
       assert.equal(created.headers.location, platform._links.self.href);
       assert.equal(linkPath(platform._links.owner.href), `${PATHS.workspaces}/${ws}`);
@@ -441,9 +450,9 @@ describeEachDatabase('platform structure', (ctx) => {
       const replacement = platformBody(ws, name, loc, { spec: { displayName: 'Renamed', description: 'changed' } });
       const put = await ctx.client.put(`${PATHS.platforms}/${uuid}`, replacement, { headers: io(PLATFORM) });
       assert.equal(put.status, 200, put.text);
-      assert.deepEqual(put.json.spec, replacement.spec);
+      assert.deepEqual(put.json.spec, platformSpecAnswered(replacement.spec));
       assert.equal(put.json.metadata.uuid, uuid);
-      assert.deepEqual((await get(ctx.client, `${PATHS.platforms}/${uuid}`, PLATFORM)).json.spec, replacement.spec);
+      assert.deepEqual((await get(ctx.client, `${PATHS.platforms}/${uuid}`, PLATFORM)).json.spec, platformSpecAnswered(replacement.spec));
       assertError(await ctx.client.put(`${PATHS.platforms}/${uuid}`, platformBody(ws, unique('moved'), loc), { headers: io(PLATFORM) }), 400, /name/);
       const thirdLoc = unique('loc');
       await createLocation(ctx.client, thirdLoc);
@@ -487,6 +496,49 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.deepEqual(await platformUuids(ctx.client, `ownedByWorkspace=${ws1}&platformTypeIdentifier=AZURE`), [pA]);
       assert.deepEqual(await platformUuids(ctx.client, `ownedByWorkspace=${ws1}&platformTypeIdentifier=CUSTOM`), [pB]);
       assert.deepEqual(await platformUuids(ctx.client, `ownedByWorkspace=${ws2}&platformTypeIdentifier=CUSTOM`), []);
+    });
+
+    it('filters platforms by publicationState, restriction, displayName and contributingWorkspace (repeatable: any of them); 400 for values outside the lists', async () => {
+      const owner = unique('pfo');
+      const [c1, c2, c3] = [unique('pfc'), unique('pfc'), unique('pfc')];
+      await createWorkspace(ctx.client, owner);
+      const loc = unique('loc');
+      await createLocation(ctx.client, loc);
+      const shown = unique('Shown Name');
+      const pA = await createPlatform(ctx.client, owner, unique('plf'), loc, { spec: { displayName: shown, availability: { restriction: 'PUBLIC', publicationState: 'PUBLISHED' }, contributingWorkspaces: [c1, c2] } });
+      const pB = await createPlatform(ctx.client, owner, unique('plf'), loc, { spec: { availability: { restriction: 'RESTRICTED', restrictedToWorkspaces: [c3], publicationState: 'REQUESTED' }, contributingWorkspaces: [c2] } });
+      const pC = await createPlatform(ctx.client, owner, unique('plf'), loc);
+      const at = `locationIdentifier=${loc}`;
+
+      assert.deepEqual(await platformUuids(ctx.client, `${at}&publicationState=PUBLISHED`), [pA]);
+      assert.deepEqual(await platformUuids(ctx.client, `${at}&publicationState=REQUESTED`), [pB]);
+      assert.deepEqual(await platformUuids(ctx.client, `${at}&publicationState=UNPUBLISHED`), [pC], 'UNPUBLISHED when not sent');
+      assert.deepEqual(await platformUuids(ctx.client, `${at}&publicationState=REJECTED`), []);
+      assert.deepEqual(await platformUuids(ctx.client, `${at}&restriction=PUBLIC`), [pA]);
+      assert.deepEqual(await platformUuids(ctx.client, `${at}&restriction=RESTRICTED`), [pB]);
+      assert.deepEqual(await platformUuids(ctx.client, `${at}&restriction=PRIVATE`), [pC], 'PRIVATE when not sent');
+      assert.deepEqual(await platformUuids(ctx.client, `displayName=${encodeURIComponent(shown)}`), [pA]);
+      assert.deepEqual(await platformUuids(ctx.client, `displayName=${encodeURIComponent(shown.toUpperCase())}`), [], 'exact match');
+      assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c1}`), [pA]);
+      assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c2}`), [pA, pB]);
+      assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c1}&contributingWorkspace=${c3}`), [pA], 'restrictedToWorkspaces is not contributing');
+      assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c3}&contributingWorkspace=${unique('none')}`), []);
+      assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c2}&restriction=RESTRICTED`), [pB], 'AND with the other filters');
+
+      // A PUT replaces the contributors (and the other filtered fields) at once.
+      const put = await ctx.client.put(`${PATHS.platforms}/${pB}`, platformBody(owner, (await get(ctx.client, `${PATHS.platforms}/${pB}`, PLATFORM)).json.metadata.name, loc, { spec: { contributingWorkspaces: [c3] } }), { headers: io(PLATFORM) });
+      assert.equal(put.status, 200, put.text);
+      assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c2}`), [pA]);
+      assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c3}`), [pB]);
+      assert.deepEqual(await platformUuids(ctx.client, `${at}&restriction=PRIVATE`), [pB, pC]);
+
+      assertError(await get(ctx.client, `${PATHS.platforms}?restriction=EVERYONE`, PLATFORM), 400, /^restriction:/);
+      assertError(await get(ctx.client, `${PATHS.platforms}?publicationState=published`, PLATFORM), 400, /^publicationState:/);
+      assertError(await ctx.client.post(PATHS.platforms, platformBody(owner, unique('plf'), loc, { spec: { availability: { restriction: 'EVERYONE' } } }), { headers: io(PLATFORM) }), 400, /spec\.availability\.restriction/);
+      assertError(await ctx.client.post(PATHS.platforms, platformBody(owner, unique('plf'), loc, { spec: { contributingWorkspaces: ['Not An Identifier'] } }), { headers: io(PLATFORM) }), 400, /spec\.contributingWorkspaces/);
+      // Deleting a platform takes its contributor rows along.
+      assert.equal((await ctx.client.delete(`${PATHS.platforms}/${pA}`)).status, 204);
+      assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c1}`), []);
     });
 
     it('stores config secrets as {hash}: never the plaintext; same hash keeps, another hash 409, new plaintext rotates', async () => {
@@ -623,6 +675,51 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.ok(preview.headers.deprecation, 'Deprecation header');
       assert.match(preview.headers.link ?? '', /rel="successor-version"/);
       assert.match(preview.headers.link ?? '', /meshplatform\.v2\.hal\+json/);
+    });
+
+    it('serves v1 as deprecated: locationRef.identifier and availability.marketplaceStatus, one platform in both shapes', async () => {
+      const ws = unique('v1ws');
+      await createWorkspace(ctx.client, ws);
+      const loc = unique('loc');
+      await createLocation(ctx.client, loc);
+      const V1 = media('meshplatform', 'v1');
+      const name = unique('plf');
+      const body = {
+        apiVersion: 'v1',
+        kind: 'meshPlatform',
+        metadata: { name, ownedByWorkspace: ws },
+        spec: { displayName: 'Old style', locationRef: { kind: 'meshLocation', identifier: loc }, availability: { restriction: 'PUBLIC', restrictedToWorkspaces: [], marketplaceStatus: 'PUBLISHED' }, endpoint: 'https://old.example' },
+      };
+      const created = await ctx.client.post(PATHS.platforms, body, { headers: io(V1) });
+      assert.equal(created.status, 201, created.text);
+      assert.ok(created.headers.deprecation, 'Deprecation header');
+      assert.match(created.headers.link ?? '', /rel="successor-version"; type="application\/vnd\.vendor\.api\.meshplatform\.v2\.hal\+json"/);
+      assert.equal(created.json.apiVersion, 'v1');
+      assert.deepEqual(created.json.spec, body.spec, 'v1 answers in its own shape');
+      assert.equal(created.json.status.marketPlace.status, 'PUBLISHED');
+      const uuid = created.json.metadata.uuid;
+
+      const v2 = await get(ctx.client, `${PATHS.platforms}/${uuid}`, PLATFORM);
+      assert.equal(v2.status, 200, v2.text);
+      assert.deepEqual(v2.json.spec.availability, { restriction: 'PUBLIC', restrictedToWorkspaces: [], publicationState: 'PUBLISHED' });
+      assert.deepEqual(v2.json.spec.locationRef, { kind: 'meshLocation', identifier: loc, name: loc });
+      assert.deepEqual(await platformUuids(ctx.client, `locationIdentifier=${loc}&publicationState=PUBLISHED`), [uuid]);
+
+      const list = await get(ctx.client, `${PATHS.platforms}?locationIdentifier=${loc}`, V1);
+      assert.equal(list.status, 200, list.text);
+      assert.ok(list.headers.deprecation);
+      assert.deepEqual(list.json._embedded.meshPlatforms.map((p: Json) => p.spec.availability.marketplaceStatus), ['PUBLISHED']);
+
+      // A v2 platform read as v1: identifier and marketplaceStatus, never name or publicationState.
+      const modern = await createPlatform(ctx.client, ws, unique('plf'), loc, { spec: { availability: { restriction: 'PRIVATE', publicationState: 'REJECTED' } } });
+      const old = await get(ctx.client, `${PATHS.platforms}/${modern}`, V1);
+      assert.deepEqual(old.json.spec.locationRef, { kind: 'meshLocation', identifier: loc });
+      assert.deepEqual(old.json.spec.availability, { restriction: 'PRIVATE', marketplaceStatus: 'REJECTED' });
+
+      const put = await ctx.client.put(`${PATHS.platforms}/${uuid}`, { ...body, spec: { ...body.spec, availability: { restriction: 'PUBLIC', marketplaceStatus: 'UNPUBLISHED' } } }, { headers: io(V1) });
+      assert.equal(put.status, 200, put.text);
+      assert.deepEqual(await platformUuids(ctx.client, `locationIdentifier=${loc}&publicationState=UNPUBLISHED`), [uuid]);
+      assertError(await ctx.client.post(PATHS.platforms, { ...body, metadata: { name: unique('plf'), ownedByWorkspace: ws }, spec: { ...body.spec, availability: { marketplaceStatus: 'LIVE' } } }, { headers: io(V1) }), 400, /marketplaceStatus/);
     });
   });
 

@@ -58,8 +58,18 @@ export interface PlatformTable {
   platform_type: string;
   /** 0/1: offered to every workspace (spec.availability.restriction PUBLIC). */
   is_public: number;
+  /** `spec.displayName`, `spec.availability.restriction` and `publicationState` (list filters). */
+  display_name: string;
+  restriction: string;
+  publication_state: string;
   document: string;
   created_on: string;
+}
+
+/** A platform's `spec.contributingWorkspaces`, one row each (the repeatable list filter). */
+export interface PlatformContributorTable {
+  platform_uuid: string;
+  workspace: string;
 }
 
 export interface TenantTable {
@@ -206,6 +216,7 @@ export interface Tables {
   projects: ProjectTable;
   locations: LocationTable;
   platforms: PlatformTable;
+  platform_contributors: PlatformContributorTable;
   tenants: TenantTable;
   runners: RunnerTable;
   definitions: DefinitionTable;

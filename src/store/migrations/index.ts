@@ -8,6 +8,7 @@ import * as m0004 from './0004_blocks.js';
 import * as m0005 from './0005_rate_limits.js';
 import * as m0007 from './0007_publication_review.js';
 import * as m0008 from './0008_run_log_bytes.js';
+import * as m0009 from './0009_platform_filters.js';
 
 /** Versioned migrations, applied in name order at start. Never edit a released one: add a new file. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_rate_limits': m0005,
   '0007_publication_review': m0007,
   '0008_run_log_bytes': m0008,
+  '0009_platform_filters': m0009,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
