@@ -54,7 +54,7 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
     insertMany(
       trx,
       'tenants',
-      tenants.map((t) => ({ uuid: t.uuid, workspace: t.workspace, project: 'app', platform_uuid: PLATFORM, platform_tenant_id: `${t.workspace}-app`, document: doc({ ownedByWorkspace: t.workspace, ownedByProject: 'app' }, { platformIdentifier: 'cloud.eu' }), created_on: now, deleted_on: null })),
+      tenants.map((t) => ({ uuid: t.uuid, workspace: t.workspace, project: 'app', platform_uuid: PLATFORM, platform_tenant_id: `${t.workspace}-app`, landing_zone: null, document: doc({ ownedByWorkspace: t.workspace, ownedByProject: 'app' }, { platformIdentifier: 'cloud.eu' }), created_on: now, deleted_on: null })),
     ),
   );
 

@@ -870,6 +870,128 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.equal((await member.client.delete(`${PATHS.tenants}/${second}`)).status, 202, 'TENANT_DELETE suffices for a plain delete');
     });
 
+    it('filters tenants by platformTypeIdentifier, landingZoneIdentifier, platformTenantId and state (repeatable); state=DELETED returns only deleted ones', async () => {
+      const s = await createStructure(ctx.client, 'tf2');
+      const azureName = unique('az');
+      const azure = await createPlatform(ctx.client, s.workspace, azureName, s.location, { spec: { config: { type: 'azure', azure: { entraTenant: 't' } } } });
+      const [p2, p3] = [unique('prj'), unique('prj')];
+      await createProject(ctx.client, s.workspace, p2);
+      await createProject(ctx.client, s.workspace, p3);
+      const t1 = (await createTenant(ctx.client, s.workspace, s.project, s.platformUuid, { spec: { landingZoneRef: { kind: 'meshLandingZone', name: 'lz-dev' } } })).metadata.uuid;
+      const t2 = (await createTenant(ctx.client, s.workspace, s.project, azure, { spec: { landingZoneIdentifier: 'lz-prod', platformTenantId: `sub-${s.workspace}` } })).metadata.uuid;
+      const t3 = (await createTenant(ctx.client, s.workspace, p2, azure)).metadata.uuid;
+      const gone = (await createTenant(ctx.client, s.workspace, p3, azure, { spec: { landingZoneIdentifier: 'lz-dev' } })).metadata.uuid;
+      assert.equal((await ctx.client.delete(`${PATHS.tenants}/${gone}`)).status, 202);
+      const ws = `workspaceIdentifier=${s.workspace}`;
+
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&platformTypeIdentifier=AZURE`), [t2, t3]);
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&platformTypeIdentifier=custom`), [t1], 'case-insensitive, like the platform list');
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&platformTypeIdentifier=AWS`), []);
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&landingZoneIdentifier=lz-dev`), [t1], 'by landingZoneRef.name too');
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&landingZoneIdentifier=lz-prod`), [t2]);
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&landingZoneIdentifier=lz-none`), []);
+      assert.deepEqual(await tenantUuids(ctx.client, `platformTenantId=sub-${s.workspace}`), [t2]);
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&platformTenantId=${s.workspace}-${p2}`), [t3], 'the generated id');
+
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=DELETED`), [gone], 'state=DELETED: the deleted ones only');
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=ACTIVE`), [t1, t2, t3]);
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=ACTIVE&state=DELETED`), [t1, t2, t3, gone]);
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=MARKED_FOR_DELETION`), [], 'deletion is immediate: never marked');
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=MARKED_FOR_DELETION&state=DELETED`), [gone]);
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=DELETED&landingZoneIdentifier=lz-dev`), [gone], 'AND with the other filters');
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=DELETED&deletionState=ALL`), [gone], 'both given: in both');
+      assertError(await get(ctx.client, `${PATHS.tenants}?${ws}&state=GONE`, TENANT), 400, /^state:/);
+      assertError(await get(ctx.client, `${PATHS.tenants}?${ws}&state=ACTIVE&state=deleted`, TENANT), 400, /^state:/);
+      assertError(await ctx.client.post(PATHS.tenants, tenantBody(s.workspace, p2, s.platformUuid, { spec: { landingZoneRef: { kind: 'meshLandingZone', name: 'a' }, landingZoneIdentifier: 'b' } }), { headers: io(TENANT) }), 400, /landingZone/);
+    });
+
+    it('answers v4-preview with spec.quotas ([] when none) and spec.landingZoneIdentifier ("" when none)', async () => {
+      const s = await createStructure(ctx.client, 'tq');
+      const p2 = unique('prj');
+      const p3 = unique('prj');
+      await createProject(ctx.client, s.workspace, p2);
+      await createProject(ctx.client, s.workspace, p3);
+      const plain = (await createTenant(ctx.client, s.workspace, s.project, s.platformUuid)).metadata.uuid;
+      const preview = await get(ctx.client, `${PATHS.tenants}/${plain}`, TENANT_PREVIEW);
+      assert.equal(preview.status, 200, preview.text);
+      assert.deepEqual(preview.json.spec.quotas, []);
+      assert.equal(preview.json.spec.landingZoneIdentifier, '');
+      const quotas = [{ key: 'limits.cpu', value: 2000 }, { key: 'limits.memory', value: 10000 }];
+      const sent = await ctx.client.post(PATHS.tenants, { apiVersion: 'v4-preview', kind: 'meshTenant', metadata: { ownedByWorkspace: s.workspace, ownedByProject: p2 }, spec: { platformIdentifier: `${s.platform}.${s.location}`, landingZoneIdentifier: 'lz', quotas } }, { headers: io(TENANT_PREVIEW) });
+      assert.equal(sent.status, 201, sent.text);
+      assert.deepEqual(sent.json.spec.quotas, quotas);
+      const requested = await createTenant(ctx.client, s.workspace, p3, s.platformUuid, { spec: { requestedQuotas: { 'limits.cpu': { value: 4 } } } });
+      assert.deepEqual(requested.spec.requestedQuotas, { 'limits.cpu': { value: 4 } }, 'v4 echoes what it was sent');
+      const asPreview = await get(ctx.client, `${PATHS.tenants}/${requested.metadata.uuid}`, TENANT_PREVIEW);
+      assert.deepEqual(asPreview.json.spec.quotas, [{ key: 'limits.cpu', value: 4 }]);
+      const list = await get(ctx.client, `${PATHS.tenants}?workspaceIdentifier=${s.workspace}`, TENANT_PREVIEW);
+      assert.ok(list.json._embedded.meshTenants.every((t: Json) => Array.isArray(t.spec.quotas) && typeof t.spec.landingZoneIdentifier === 'string'), list.text);
+      assertError(await ctx.client.post(PATHS.tenants, tenantBody(s.workspace, unique('prj'), s.platformUuid, { spec: { quotas: [{ key: 'cpu', value: 'lots' }] } }), { headers: io(TENANT) }), 400, /spec\.quotas/);
+    });
+
+    it('serves v3 as deprecated: POST with metadata.platformIdentifier and spec.localId, list, GET by full identifier; one tenant in every version', async () => {
+      const s = await createStructure(ctx.client, 'tv3');
+      const V3 = media('meshtenant', 'v3');
+      const identifier = `${s.workspace}.${s.project}.${s.platform}.${s.location}`;
+      const body = {
+        apiVersion: 'v3',
+        kind: 'meshTenant',
+        metadata: { ownedByWorkspace: s.workspace, ownedByProject: s.project, platformIdentifier: `${s.platform}.${s.location}` },
+        spec: { landingZoneIdentifier: 'stage-dev', quotas: [{ key: 'limits.cpu', value: 2000 }], futureField: 'kept' },
+      };
+      const created = await ctx.client.post(PATHS.tenants, body, { headers: io(V3) });
+      assert.equal(created.status, 201, created.text);
+      assert.ok(created.headers.deprecation, 'Deprecation header');
+      assert.match(created.headers.link ?? '', /rel="successor-version"; type="application\/vnd\.vendor\.api\.meshtenant\.v4\.hal\+json"/);
+      const v3 = created.json;
+      assert.equal(v3.apiVersion, 'v3');
+      assert.equal(v3.metadata.tenantIdentifier, identifier);
+      assert.equal(v3.metadata.platformIdentifier, `${s.platform}.${s.location}`);
+      assert.deepEqual(v3.metadata.assignedTags, {});
+      assert.equal(v3.metadata.uuid, undefined, 'v3 names tenants by identifier');
+      assert.deepEqual(v3.spec, { landingZoneIdentifier: 'stage-dev', quotas: [{ key: 'limits.cpu', value: 2000 }], futureField: 'kept', localId: `${s.workspace}-${s.project}` });
+      assert.equal(linkPath(v3._links.self.href), `${PATHS.tenants}/${identifier}`);
+      assert.equal(created.headers.location, v3._links.self.href);
+
+      const byIdentifier = await get(ctx.client, `${PATHS.tenants}/${identifier}`, V3);
+      assert.equal(byIdentifier.status, 200, byIdentifier.text);
+      assert.ok(byIdentifier.headers.deprecation);
+      assert.deepEqual(byIdentifier.json, v3);
+      const list = await get(ctx.client, `${PATHS.tenants}?workspaceIdentifier=${s.workspace}`, V3);
+      assert.equal(list.status, 200, list.text);
+      assert.ok(list.headers.deprecation);
+      assert.deepEqual(list.json._embedded.meshTenants, [v3]);
+
+      const v4 = await get(ctx.client, `${PATHS.tenants}/${identifier}`, TENANT);
+      assert.equal(v4.json.spec.platformIdentifier, `${s.platform}.${s.location}`);
+      assert.equal(v4.json.spec.landingZoneIdentifier, 'stage-dev');
+      assert.equal(v4.json.spec.localId, undefined, 'v4 shows localId as platformTenantId');
+      assert.deepEqual(await tenantUuids(ctx.client, `${`workspaceIdentifier=${s.workspace}`}&landingZoneIdentifier=stage-dev`), [v4.json.metadata.uuid]);
+
+      // localId imports the tenant (needs the import permission, like platformTenantId).
+      const p2 = unique('prj');
+      await createProject(ctx.client, s.workspace, p2);
+      const imported = await ctx.client.post(PATHS.tenants, { ...body, metadata: { ...body.metadata, ownedByProject: p2 }, spec: { localId: 'sub-42' } }, { headers: io(V3) });
+      assert.equal(imported.status, 201, imported.text);
+      assert.equal(imported.json.spec.localId, 'sub-42');
+      assert.deepEqual(imported.json.spec.quotas, []);
+      assert.equal(imported.json.spec.landingZoneIdentifier, '');
+      const member = await clientWithKey(ctx.client, s.workspace, ['TENANT_LIST', 'TENANT_SAVE']);
+      const p3 = unique('prj');
+      await createProject(ctx.client, s.workspace, p3);
+      assertError(await member.client.post(PATHS.tenants, { ...body, metadata: { ...body.metadata, ownedByProject: p3 }, spec: { localId: 'sub-43' } }, { headers: io(V3) }), 403, /platformTenantId|TENANT_IMPORT/);
+      assertError(await ctx.client.post(PATHS.tenants, { ...body, metadata: { ownedByWorkspace: s.workspace, ownedByProject: p3 } }, { headers: io(V3) }), 400, /metadata\.platformIdentifier/);
+
+      // A deleted tenant keeps answering by uuid; its v3 self link is that uuid (its name may be reused).
+      const deleted = await ctx.client.delete(`${PATHS.tenants}/${identifier}`);
+      assert.equal(deleted.status, 202, deleted.text);
+      const deletedList = await get(ctx.client, `${PATHS.tenants}?workspaceIdentifier=${s.workspace}&projectIdentifier=${s.project}&deletionState=DELETED`, V3);
+      const [record] = deletedList.json._embedded.meshTenants;
+      assert.match(record.metadata.deletedOn, ISO);
+      assert.equal(linkPath(record._links.self.href), `${PATHS.tenants}/${v4.json.metadata.uuid}`);
+      assert.equal((await get(ctx.client, record._links.self.href, V3)).status, 200);
+    });
+
     it('needs ADM_TENANT_IMPORT, or MANAGED_TENANT_IMPORT on an own platform, to send platformTenantId', async () => {
       const s = await createStructure(ctx.client, 'timp');
       const foreignWs = unique('fws');

@@ -78,6 +78,8 @@ export interface TenantTable {
   project: string;
   platform_uuid: string;
   platform_tenant_id: string;
+  /** The landing zone's identifier (list filter). */
+  landing_zone: string | null;
   document: string;
   created_on: string;
   deleted_on: string | null;
