@@ -43,6 +43,8 @@ export interface AppContext {
   served: Map<string, MediaRef>;
   /** Access rule of every route, by `METHOD path` (indexes and the access-control tests read it). */
   access: Map<string, RouteAccess>;
+  /** Paths that answer only for retired versions of a kind not served here (http/retired-paths.ts). */
+  unservedPaths: Set<string>;
 }
 
 export interface AppParts {
@@ -110,6 +112,7 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     baseUrl: () => (baseUrl ??= `https://localhost:${(app.server.address() as AddressInfo).port}`),
     served: new Map(),
     access: new Map(),
+    unservedPaths: new Set(),
   };
 
   app.decorateRequest('negotiated', undefined as never);
@@ -119,6 +122,7 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
 
   app.addHook('onRoute', (route) => {
     if (route.config?.methodNotAllowed) return;
+    if (route.config?.unservedKind) context.unservedPaths.add(route.url);
     for (const method of [route.method].flat()) context.access.set(`${method} ${route.url}`, route.config?.access ?? 'authenticated');
     const media = route.config?.media;
     for (const ref of [...(media?.produces ?? []), ...(media?.consumes ?? [])]) context.served.set(`${ref.kind}.${ref.version}.${ref.format ?? 'hal+json'}`, ref);

@@ -11,6 +11,8 @@ declare module 'fastify' {
     access?: RouteAccess;
     /** A route answering 405 for a method its path does not have (not part of the route table). */
     methodNotAllowed?: boolean;
+    /** A path of a deprecation-list kind not served here: it answers for retired versions only. */
+    unservedKind?: boolean;
   }
   interface FastifyRequest {
     negotiated: Negotiated;
