@@ -133,7 +133,7 @@ describeEachDatabase('wire exactness', (ctx) => {
       // Served kinds: their retired versions answer as retired, other kinds' versions as not served.
       assertError(await ctx.client.get(PATHS.tenants, { headers: { accept: media('meshtenant', 'v2') } }), 406, /retired on 2025-07-01; use meshTenant\.v3/);
       assertError(await ctx.client.get(PATHS.projects, { headers: { accept: media('meshproject', 'v1') } }), 406, /retired on 2025-07-01/);
-      assertError(await ctx.client.get(PATHS.projects, { headers: { accept: media('meshtenant', 'v1') } }), 406, /names no version served here/);
+      assertError(await ctx.client.get(PATHS.projects, { headers: { accept: media('meshproject', 'v3') } }), 406, /names no version served here/);
       // Kinds wholly replaced by another kind stay 404 on their paths.
       assertError(await ctx.client.get('/api/meshobjects/meshcustomers/acme', { headers: { accept: media('meshcustomer', 'v1') } }), 404, /every version of meshcustomer was retired on 2025-03-01/);
     });

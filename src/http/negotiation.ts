@@ -17,16 +17,15 @@ function describe(refs: readonly MediaRef[], vendor: string): string {
   return refs.map((ref) => formatMediaType(vendor, ref.kind, ref.version, ref.format)).join(', ');
 }
 
-/** The retired version a media type names, when it is one of the given kinds'. */
-function retiredOf(parsed: VersionedMediaType | undefined, kinds: readonly string[], now: Date): LifecycleEntry | undefined {
-  if (!parsed || !kinds.includes(parsed.kind)) return undefined;
-  const entry = lifecycleOf(parsed);
+/** The retired version a media type names (of any kind: its client learns that it is retired, and why). */
+function retiredOf(parsed: VersionedMediaType | undefined, now: Date): LifecycleEntry | undefined {
+  const entry = parsed && lifecycleOf(parsed);
   return entry && isRetired(entry, now) ? entry : undefined;
 }
 
 function match(parsed: VersionedMediaType | undefined, offered: readonly MediaRef[], now: Date) {
   if (!parsed) return undefined;
-  const retired = retiredOf(parsed, offered.map((o) => o.kind), now);
+  const retired = retiredOf(parsed, now);
   if (retired) return { retired };
   const ref = offered.find((o) => o.kind === parsed.kind && o.version === parsed.version && (o.format ?? 'hal+json') === parsed.format);
   return ref ? { ref, entry: lifecycleOf(parsed) } : undefined;
@@ -34,15 +33,16 @@ function match(parsed: VersionedMediaType | undefined, offered: readonly MediaRe
 
 /**
  * For a path of a kind this server does not serve (yet): the 406 (Accept) or 415 (Content-Type) a
- * request naming a retired version of the kind gets, with the retirement message; undefined otherwise.
+ * request naming a retired version gets, with the retirement message, as on every route; undefined
+ * otherwise (the path then answers 404).
  */
-export function retiredVersionNamed(headers: { accept?: string; 'content-type'?: string }, kind: string, vendors: readonly string[], now: Date = new Date()) {
+export function retiredVersionNamed(headers: { accept?: string; 'content-type'?: string }, vendors: readonly string[], now: Date = new Date()) {
   for (const range of acceptedRanges(headers.accept ?? '')) {
-    const entry = retiredOf(parseVersionedMediaType(range, vendors), [kind], now);
+    const entry = retiredOf(parseVersionedMediaType(range, vendors), now);
     if (entry) return notAcceptable(retiredMessage(entry));
   }
   const contentType = headers['content-type'];
-  const entry = contentType === undefined ? undefined : retiredOf(parseVersionedMediaType(contentType, vendors), [kind], now);
+  const entry = contentType === undefined ? undefined : retiredOf(parseVersionedMediaType(contentType, vendors), now);
   return entry ? unsupportedMediaType(retiredMessage(entry)) : undefined;
 }
 

@@ -9,7 +9,7 @@ import { retiredVersionNamed } from './negotiation.js';
  * retired version keeps answering as retired even where its kind is not built here: a kind whose
  * every version is retired and replaced by another kind (`meshcustomers`) answers 404 saying so; the
  * others answer 406 (Accept) or 415 (Content-Type) with the retirement message for a retired version
- * of the kind (`meshUser.v1`: "retired on 2025-03-01"), and 404 for anything else. Registered once
+ * (`meshUser.v1`: "retired on 2025-03-01"), as every route does, and 404 for anything else. Registered once
  * every route is, from the route table; every method, credentials required (like every route).
  */
 export function registerRetiredPaths(app: FastifyInstance, context: AppContext): void {
@@ -21,7 +21,7 @@ export function registerRetiredPaths(app: FastifyInstance, context: AppContext):
       if (retiredKinds().includes(kind)) {
         throw notFound(retiredMessage(LIFECYCLE.find((entry) => entry.kind === kind)!).replace(/^version \S+ of/, 'every version of'));
       }
-      const retired = retiredVersionNamed(request.headers, kind, context.config.mediaVendors);
+      const retired = retiredVersionNamed(request.headers, context.config.mediaVendors);
       if (retired) throw retired;
       throw notFound(`${path} is not served by this server`);
     };
