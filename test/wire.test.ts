@@ -4,13 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { media, type Response } from './support/client.js';
+import { OPENAPI } from './support/openapi.js';
 import { describeEachDatabase } from './support/server.js';
 import { IMPORT_JSON, io, PATHS, unique, WORKSPACE, type Json } from './support/structure.js';
-
-const OPENAPI = JSON.parse(await readFile(new URL('../../shared/reference/openapi.json', import.meta.url), 'utf8'));
 
 /** Asserts the status and the `{message, errorCode, errorId}` error body; optionally what the message names. */
 function assertError(response: Response, status: number, message?: RegExp): void {
