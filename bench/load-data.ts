@@ -46,7 +46,7 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
     await trx.insertInto('locations').values({ name: 'eu', uuid: randomUUID(), display_name: 'EU', owned_by_workspace: null, document: doc({ name: 'eu' }, { displayName: 'EU' }), created_on: now }).execute();
     await trx
       .insertInto('platforms')
-      .values({ uuid: PLATFORM, name: 'cloud', location: 'eu', owned_by_workspace: 'platform-team', platform_type: 'AZURE', is_public: 1, document: doc({ name: 'cloud', ownedByWorkspace: 'platform-team' }, { displayName: 'Cloud', locationRef: { kind: 'meshLocation', name: 'eu' }, config: { type: 'azure' } }), created_on: now })
+      .values({ uuid: PLATFORM, name: 'cloud', location: 'eu', owned_by_workspace: 'platform-team', platform_type: 'AZURE', is_public: 1, display_name: 'Cloud', restriction: 'PUBLIC', publication_state: 'PUBLISHED', document: doc({ name: 'cloud', ownedByWorkspace: 'platform-team' }, { displayName: 'Cloud', locationRef: { kind: 'meshLocation', name: 'eu' }, config: { type: 'azure' }, availability: { restriction: 'PUBLIC', publicationState: 'PUBLISHED' } }), created_on: now })
       .execute();
   });
   const tenants = workspaces.map((workspace) => ({ uuid: randomUUID(), workspace }));
@@ -54,7 +54,7 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
     insertMany(
       trx,
       'tenants',
-      tenants.map((t) => ({ uuid: t.uuid, workspace: t.workspace, project: 'app', platform_uuid: PLATFORM, platform_tenant_id: `${t.workspace}-app`, document: doc({ ownedByWorkspace: t.workspace, ownedByProject: 'app' }, { platformIdentifier: 'cloud.eu' }), created_on: now, deleted_on: null })),
+      tenants.map((t) => ({ uuid: t.uuid, workspace: t.workspace, project: 'app', platform_uuid: PLATFORM, platform_tenant_id: `${t.workspace}-app`, landing_zone: null, document: doc({ ownedByWorkspace: t.workspace, ownedByProject: 'app' }, { platformIdentifier: 'cloud.eu' }), created_on: now, deleted_on: null })),
     ),
   );
 

@@ -2,6 +2,12 @@ import { ADMIN_USAGE, runAdminCommand } from './admin-cli.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startServer } from './server.js';
 
+export const USAGE = `usage:
+  blockyard [serve]            run the server (every setting is a BLOCKYARD_* environment variable, see the README)
+  blockyard admin <command>    operator commands against the configured database
+  blockyard help | --help | -h this text
+${ADMIN_USAGE.replace(/^usage:\n/, '')}`;
+
 /** CLI: `blockyard serve` (default) runs the server. */
 async function serve(): Promise<void> {
   const config = loadConfig();
@@ -33,6 +39,11 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case 'serve':
       return serve();
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(`${USAGE}\n`);
+      return;
     case 'admin':
       try {
         return await runAdminCommand(loadConfig(), argv.slice(1), (line) => process.stdout.write(line));
@@ -41,7 +52,7 @@ async function main(argv: string[]): Promise<void> {
         throw new UsageError((error as Error).message);
       }
     default:
-      throw new UsageError(`unknown command "${command}"; use: blockyard serve | blockyard admin ...\n${ADMIN_USAGE}`);
+      throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }
 }
 

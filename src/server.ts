@@ -6,6 +6,8 @@ import { createApp, type AppContext } from './http/app.js';
 import { healthRoutes } from './http/health.js';
 import { indexRoutes } from './http/index-routes.js';
 import { loginRoutes } from './http/login-routes.js';
+import { registerMethodNotAllowed } from './http/method-not-allowed.js';
+import { registerRetiredPaths } from './http/retired-paths.js';
 import { registerOperations } from './http/operations.js';
 import { loadTlsMaterial } from './http/tls.js';
 import { importOperations } from './import/routes.js';
@@ -78,6 +80,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     ({ app, context } = await createApp(config, tls, { identity: services.identity, services: services.authorized, ping: () => database.ping(), ...(sharedRateCounter ? { sharedRateCounter } : {}) }, log));
     for (const routes of [healthRoutes, loginRoutes, indexRoutes]) await app.register(routes, context);
     registerOperations(app, operations(services.authorized, log), context.baseUrl);
+    registerRetiredPaths(app, context);
+    registerMethodNotAllowed(app, context);
   } catch (error) {
     sharedRateCounter?.close();
     await database.close();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import type { ApiClient, Response } from './support/client.js';
+import { media, type ApiClient, type Response } from './support/client.js';
 import { API_KEY, clientWithKey } from './support/identity.js';
 import { describeEachDatabase } from './support/server.js';
 import {
@@ -61,6 +61,15 @@ const workspaceNames = async (client: ApiClient, query = '') => (await items(cli
 const projectNames = async (client: ApiClient, query: string) => (await items(client, `${PATHS.projects}?size=350&${query}`, PROJECT, 'meshProjects')).map((p) => `${p.metadata.ownedByWorkspace}.${p.metadata.name}`);
 const platformUuids = async (client: ApiClient, query: string) => (await items(client, `${PATHS.platforms}?size=350&${query}`, PLATFORM, 'meshPlatforms')).map((p) => p.metadata.uuid as string);
 const tenantUuids = async (client: ApiClient, query: string) => (await items(client, `${PATHS.tenants}?size=350&${query}`, TENANT, 'meshTenants')).map((t) => t.metadata.uuid as string);
+
+/**
+ * A platform's spec as answered in v2: as sent, plus what the OpenAPI requires of an answer
+ * (`locationRef.name`, the availability's restriction and publication state, `quotaDefinitions`).
+ */
+function platformSpecAnswered(sent: Json): Json {
+  const availability = { restriction: 'PRIVATE', publicationState: 'UNPUBLISHED', ...sent.availability };
+  return { ...sent, locationRef: { ...sent.locationRef, name: sent.locationRef.name ?? sent.locationRef.identifier }, availability, quotaDefinitions: sent.quotaDefinitions ?? [] };
+}
 
 /** A message that names the missing reference, by value or by field. */
 const names = (...alternatives: string[]) => new RegExp(alternatives.map((a) => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
@@ -414,8 +423,8 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.equal(platform.metadata.ownedByWorkspace, ws);
       assert.equal(platform.metadata.customNote, 'kept');
       assert.match(platform.metadata.createdOn, ISO);
-      assert.deepEqual(platform.spec, body.spec);
-      assert.equal(platform.status.platformTypeIdentifier, 'CUSTOM');
+      assert.deepEqual(platform.spec, platformSpecAnswered(body.spec));
+      assert.deepEqual(platform.status, { platformTypeIdentifier: 'CUSTOM', availability: { publicationState: 'UNPUBLISHED' } });
       assert.equal(linkPath(platform._links.self.href), `${PATHS.platforms}/${uuid}`);
       assert.equal(created.headers.location, platform._links.self.href);
       assert.equal(linkPath(platform._links.owner.href), `${PATHS.workspaces}/${ws}`);
@@ -441,9 +450,9 @@ describeEachDatabase('platform structure', (ctx) => {
       const replacement = platformBody(ws, name, loc, { spec: { displayName: 'Renamed', description: 'changed' } });
       const put = await ctx.client.put(`${PATHS.platforms}/${uuid}`, replacement, { headers: io(PLATFORM) });
       assert.equal(put.status, 200, put.text);
-      assert.deepEqual(put.json.spec, replacement.spec);
+      assert.deepEqual(put.json.spec, platformSpecAnswered(replacement.spec));
       assert.equal(put.json.metadata.uuid, uuid);
-      assert.deepEqual((await get(ctx.client, `${PATHS.platforms}/${uuid}`, PLATFORM)).json.spec, replacement.spec);
+      assert.deepEqual((await get(ctx.client, `${PATHS.platforms}/${uuid}`, PLATFORM)).json.spec, platformSpecAnswered(replacement.spec));
       assertError(await ctx.client.put(`${PATHS.platforms}/${uuid}`, platformBody(ws, unique('moved'), loc), { headers: io(PLATFORM) }), 400, /name/);
       const thirdLoc = unique('loc');
       await createLocation(ctx.client, thirdLoc);
@@ -487,6 +496,49 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.deepEqual(await platformUuids(ctx.client, `ownedByWorkspace=${ws1}&platformTypeIdentifier=AZURE`), [pA]);
       assert.deepEqual(await platformUuids(ctx.client, `ownedByWorkspace=${ws1}&platformTypeIdentifier=CUSTOM`), [pB]);
       assert.deepEqual(await platformUuids(ctx.client, `ownedByWorkspace=${ws2}&platformTypeIdentifier=CUSTOM`), []);
+    });
+
+    it('filters platforms by publicationState, restriction, displayName and contributingWorkspace (repeatable: any of them); 400 for values outside the lists', async () => {
+      const owner = unique('pfo');
+      const [c1, c2, c3] = [unique('pfc'), unique('pfc'), unique('pfc')];
+      await createWorkspace(ctx.client, owner);
+      const loc = unique('loc');
+      await createLocation(ctx.client, loc);
+      const shown = unique('Shown Name');
+      const pA = await createPlatform(ctx.client, owner, unique('plf'), loc, { spec: { displayName: shown, availability: { restriction: 'PUBLIC', publicationState: 'PUBLISHED' }, contributingWorkspaces: [c1, c2] } });
+      const pB = await createPlatform(ctx.client, owner, unique('plf'), loc, { spec: { availability: { restriction: 'RESTRICTED', restrictedToWorkspaces: [c3], publicationState: 'REQUESTED' }, contributingWorkspaces: [c2] } });
+      const pC = await createPlatform(ctx.client, owner, unique('plf'), loc);
+      const at = `locationIdentifier=${loc}`;
+
+      assert.deepEqual(await platformUuids(ctx.client, `${at}&publicationState=PUBLISHED`), [pA]);
+      assert.deepEqual(await platformUuids(ctx.client, `${at}&publicationState=REQUESTED`), [pB]);
+      assert.deepEqual(await platformUuids(ctx.client, `${at}&publicationState=UNPUBLISHED`), [pC], 'UNPUBLISHED when not sent');
+      assert.deepEqual(await platformUuids(ctx.client, `${at}&publicationState=REJECTED`), []);
+      assert.deepEqual(await platformUuids(ctx.client, `${at}&restriction=PUBLIC`), [pA]);
+      assert.deepEqual(await platformUuids(ctx.client, `${at}&restriction=RESTRICTED`), [pB]);
+      assert.deepEqual(await platformUuids(ctx.client, `${at}&restriction=PRIVATE`), [pC], 'PRIVATE when not sent');
+      assert.deepEqual(await platformUuids(ctx.client, `displayName=${encodeURIComponent(shown)}`), [pA]);
+      assert.deepEqual(await platformUuids(ctx.client, `displayName=${encodeURIComponent(shown.toUpperCase())}`), [], 'exact match');
+      assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c1}`), [pA]);
+      assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c2}`), [pA, pB]);
+      assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c1}&contributingWorkspace=${c3}`), [pA], 'restrictedToWorkspaces is not contributing');
+      assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c3}&contributingWorkspace=${unique('none')}`), []);
+      assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c2}&restriction=RESTRICTED`), [pB], 'AND with the other filters');
+
+      // A PUT replaces the contributors (and the other filtered fields) at once.
+      const put = await ctx.client.put(`${PATHS.platforms}/${pB}`, platformBody(owner, (await get(ctx.client, `${PATHS.platforms}/${pB}`, PLATFORM)).json.metadata.name, loc, { spec: { contributingWorkspaces: [c3] } }), { headers: io(PLATFORM) });
+      assert.equal(put.status, 200, put.text);
+      assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c2}`), [pA]);
+      assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c3}`), [pB]);
+      assert.deepEqual(await platformUuids(ctx.client, `${at}&restriction=PRIVATE`), [pB, pC]);
+
+      assertError(await get(ctx.client, `${PATHS.platforms}?restriction=EVERYONE`, PLATFORM), 400, /^restriction:/);
+      assertError(await get(ctx.client, `${PATHS.platforms}?publicationState=published`, PLATFORM), 400, /^publicationState:/);
+      assertError(await ctx.client.post(PATHS.platforms, platformBody(owner, unique('plf'), loc, { spec: { availability: { restriction: 'EVERYONE' } } }), { headers: io(PLATFORM) }), 400, /spec\.availability\.restriction/);
+      assertError(await ctx.client.post(PATHS.platforms, platformBody(owner, unique('plf'), loc, { spec: { contributingWorkspaces: ['Not An Identifier'] } }), { headers: io(PLATFORM) }), 400, /spec\.contributingWorkspaces/);
+      // Deleting a platform takes its contributor rows along.
+      assert.equal((await ctx.client.delete(`${PATHS.platforms}/${pA}`)).status, 204);
+      assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c1}`), []);
     });
 
     it('stores config secrets as {hash}: never the plaintext; same hash keeps, another hash 409, new plaintext rotates', async () => {
@@ -623,6 +675,51 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.ok(preview.headers.deprecation, 'Deprecation header');
       assert.match(preview.headers.link ?? '', /rel="successor-version"/);
       assert.match(preview.headers.link ?? '', /meshplatform\.v2\.hal\+json/);
+    });
+
+    it('serves v1 as deprecated: locationRef.identifier and availability.marketplaceStatus, one platform in both shapes', async () => {
+      const ws = unique('v1ws');
+      await createWorkspace(ctx.client, ws);
+      const loc = unique('loc');
+      await createLocation(ctx.client, loc);
+      const V1 = media('meshplatform', 'v1');
+      const name = unique('plf');
+      const body = {
+        apiVersion: 'v1',
+        kind: 'meshPlatform',
+        metadata: { name, ownedByWorkspace: ws },
+        spec: { displayName: 'Old style', locationRef: { kind: 'meshLocation', identifier: loc }, availability: { restriction: 'PUBLIC', restrictedToWorkspaces: [], marketplaceStatus: 'PUBLISHED' }, endpoint: 'https://old.example' },
+      };
+      const created = await ctx.client.post(PATHS.platforms, body, { headers: io(V1) });
+      assert.equal(created.status, 201, created.text);
+      assert.ok(created.headers.deprecation, 'Deprecation header');
+      assert.match(created.headers.link ?? '', /rel="successor-version"; type="application\/vnd\.vendor\.api\.meshplatform\.v2\.hal\+json"/);
+      assert.equal(created.json.apiVersion, 'v1');
+      assert.deepEqual(created.json.spec, body.spec, 'v1 answers in its own shape');
+      assert.equal(created.json.status.marketPlace.status, 'PUBLISHED');
+      const uuid = created.json.metadata.uuid;
+
+      const v2 = await get(ctx.client, `${PATHS.platforms}/${uuid}`, PLATFORM);
+      assert.equal(v2.status, 200, v2.text);
+      assert.deepEqual(v2.json.spec.availability, { restriction: 'PUBLIC', restrictedToWorkspaces: [], publicationState: 'PUBLISHED' });
+      assert.deepEqual(v2.json.spec.locationRef, { kind: 'meshLocation', identifier: loc, name: loc });
+      assert.deepEqual(await platformUuids(ctx.client, `locationIdentifier=${loc}&publicationState=PUBLISHED`), [uuid]);
+
+      const list = await get(ctx.client, `${PATHS.platforms}?locationIdentifier=${loc}`, V1);
+      assert.equal(list.status, 200, list.text);
+      assert.ok(list.headers.deprecation);
+      assert.deepEqual(list.json._embedded.meshPlatforms.map((p: Json) => p.spec.availability.marketplaceStatus), ['PUBLISHED']);
+
+      // A v2 platform read as v1: identifier and marketplaceStatus, never name or publicationState.
+      const modern = await createPlatform(ctx.client, ws, unique('plf'), loc, { spec: { availability: { restriction: 'PRIVATE', publicationState: 'REJECTED' } } });
+      const old = await get(ctx.client, `${PATHS.platforms}/${modern}`, V1);
+      assert.deepEqual(old.json.spec.locationRef, { kind: 'meshLocation', identifier: loc });
+      assert.deepEqual(old.json.spec.availability, { restriction: 'PRIVATE', marketplaceStatus: 'REJECTED' });
+
+      const put = await ctx.client.put(`${PATHS.platforms}/${uuid}`, { ...body, spec: { ...body.spec, availability: { restriction: 'PUBLIC', marketplaceStatus: 'UNPUBLISHED' } } }, { headers: io(V1) });
+      assert.equal(put.status, 200, put.text);
+      assert.deepEqual(await platformUuids(ctx.client, `locationIdentifier=${loc}&publicationState=UNPUBLISHED`), [uuid]);
+      assertError(await ctx.client.post(PATHS.platforms, { ...body, metadata: { name: unique('plf'), ownedByWorkspace: ws }, spec: { ...body.spec, availability: { marketplaceStatus: 'LIVE' } } }, { headers: io(V1) }), 400, /marketplaceStatus/);
     });
   });
 
@@ -771,6 +868,128 @@ describeEachDatabase('platform structure', (ctx) => {
       assertError(await get(ctx.client, `${PATHS.tenants}/${first}`, TENANT), 404);
       assert.deepEqual(await tenantUuids(ctx.client, `workspaceIdentifier=${s.workspace}&deletionState=ALL`), [second]);
       assert.equal((await member.client.delete(`${PATHS.tenants}/${second}`)).status, 202, 'TENANT_DELETE suffices for a plain delete');
+    });
+
+    it('filters tenants by platformTypeIdentifier, landingZoneIdentifier, platformTenantId and state (repeatable); state=DELETED returns only deleted ones', async () => {
+      const s = await createStructure(ctx.client, 'tf2');
+      const azureName = unique('az');
+      const azure = await createPlatform(ctx.client, s.workspace, azureName, s.location, { spec: { config: { type: 'azure', azure: { entraTenant: 't' } } } });
+      const [p2, p3] = [unique('prj'), unique('prj')];
+      await createProject(ctx.client, s.workspace, p2);
+      await createProject(ctx.client, s.workspace, p3);
+      const t1 = (await createTenant(ctx.client, s.workspace, s.project, s.platformUuid, { spec: { landingZoneRef: { kind: 'meshLandingZone', name: 'lz-dev' } } })).metadata.uuid;
+      const t2 = (await createTenant(ctx.client, s.workspace, s.project, azure, { spec: { landingZoneIdentifier: 'lz-prod', platformTenantId: `sub-${s.workspace}` } })).metadata.uuid;
+      const t3 = (await createTenant(ctx.client, s.workspace, p2, azure)).metadata.uuid;
+      const gone = (await createTenant(ctx.client, s.workspace, p3, azure, { spec: { landingZoneIdentifier: 'lz-dev' } })).metadata.uuid;
+      assert.equal((await ctx.client.delete(`${PATHS.tenants}/${gone}`)).status, 202);
+      const ws = `workspaceIdentifier=${s.workspace}`;
+
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&platformTypeIdentifier=AZURE`), [t2, t3]);
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&platformTypeIdentifier=custom`), [t1], 'case-insensitive, like the platform list');
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&platformTypeIdentifier=AWS`), []);
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&landingZoneIdentifier=lz-dev`), [t1], 'by landingZoneRef.name too');
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&landingZoneIdentifier=lz-prod`), [t2]);
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&landingZoneIdentifier=lz-none`), []);
+      assert.deepEqual(await tenantUuids(ctx.client, `platformTenantId=sub-${s.workspace}`), [t2]);
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&platformTenantId=${s.workspace}-${p2}`), [t3], 'the generated id');
+
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=DELETED`), [gone], 'state=DELETED: the deleted ones only');
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=ACTIVE`), [t1, t2, t3]);
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=ACTIVE&state=DELETED`), [t1, t2, t3, gone]);
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=MARKED_FOR_DELETION`), [], 'deletion is immediate: never marked');
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=MARKED_FOR_DELETION&state=DELETED`), [gone]);
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=DELETED&landingZoneIdentifier=lz-dev`), [gone], 'AND with the other filters');
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=DELETED&deletionState=ALL`), [gone], 'both given: in both');
+      assertError(await get(ctx.client, `${PATHS.tenants}?${ws}&state=GONE`, TENANT), 400, /^state:/);
+      assertError(await get(ctx.client, `${PATHS.tenants}?${ws}&state=ACTIVE&state=deleted`, TENANT), 400, /^state:/);
+      assertError(await ctx.client.post(PATHS.tenants, tenantBody(s.workspace, p2, s.platformUuid, { spec: { landingZoneRef: { kind: 'meshLandingZone', name: 'a' }, landingZoneIdentifier: 'b' } }), { headers: io(TENANT) }), 400, /landingZone/);
+    });
+
+    it('answers v4-preview with spec.quotas ([] when none) and spec.landingZoneIdentifier ("" when none)', async () => {
+      const s = await createStructure(ctx.client, 'tq');
+      const p2 = unique('prj');
+      const p3 = unique('prj');
+      await createProject(ctx.client, s.workspace, p2);
+      await createProject(ctx.client, s.workspace, p3);
+      const plain = (await createTenant(ctx.client, s.workspace, s.project, s.platformUuid)).metadata.uuid;
+      const preview = await get(ctx.client, `${PATHS.tenants}/${plain}`, TENANT_PREVIEW);
+      assert.equal(preview.status, 200, preview.text);
+      assert.deepEqual(preview.json.spec.quotas, []);
+      assert.equal(preview.json.spec.landingZoneIdentifier, '');
+      const quotas = [{ key: 'limits.cpu', value: 2000 }, { key: 'limits.memory', value: 10000 }];
+      const sent = await ctx.client.post(PATHS.tenants, { apiVersion: 'v4-preview', kind: 'meshTenant', metadata: { ownedByWorkspace: s.workspace, ownedByProject: p2 }, spec: { platformIdentifier: `${s.platform}.${s.location}`, landingZoneIdentifier: 'lz', quotas } }, { headers: io(TENANT_PREVIEW) });
+      assert.equal(sent.status, 201, sent.text);
+      assert.deepEqual(sent.json.spec.quotas, quotas);
+      const requested = await createTenant(ctx.client, s.workspace, p3, s.platformUuid, { spec: { requestedQuotas: { 'limits.cpu': { value: 4 } } } });
+      assert.deepEqual(requested.spec.requestedQuotas, { 'limits.cpu': { value: 4 } }, 'v4 echoes what it was sent');
+      const asPreview = await get(ctx.client, `${PATHS.tenants}/${requested.metadata.uuid}`, TENANT_PREVIEW);
+      assert.deepEqual(asPreview.json.spec.quotas, [{ key: 'limits.cpu', value: 4 }]);
+      const list = await get(ctx.client, `${PATHS.tenants}?workspaceIdentifier=${s.workspace}`, TENANT_PREVIEW);
+      assert.ok(list.json._embedded.meshTenants.every((t: Json) => Array.isArray(t.spec.quotas) && typeof t.spec.landingZoneIdentifier === 'string'), list.text);
+      assertError(await ctx.client.post(PATHS.tenants, tenantBody(s.workspace, unique('prj'), s.platformUuid, { spec: { quotas: [{ key: 'cpu', value: 'lots' }] } }), { headers: io(TENANT) }), 400, /spec\.quotas/);
+    });
+
+    it('serves v3 as deprecated: POST with metadata.platformIdentifier and spec.localId, list, GET by full identifier; one tenant in every version', async () => {
+      const s = await createStructure(ctx.client, 'tv3');
+      const V3 = media('meshtenant', 'v3');
+      const identifier = `${s.workspace}.${s.project}.${s.platform}.${s.location}`;
+      const body = {
+        apiVersion: 'v3',
+        kind: 'meshTenant',
+        metadata: { ownedByWorkspace: s.workspace, ownedByProject: s.project, platformIdentifier: `${s.platform}.${s.location}` },
+        spec: { landingZoneIdentifier: 'stage-dev', quotas: [{ key: 'limits.cpu', value: 2000 }], futureField: 'kept' },
+      };
+      const created = await ctx.client.post(PATHS.tenants, body, { headers: io(V3) });
+      assert.equal(created.status, 201, created.text);
+      assert.ok(created.headers.deprecation, 'Deprecation header');
+      assert.match(created.headers.link ?? '', /rel="successor-version"; type="application\/vnd\.vendor\.api\.meshtenant\.v4\.hal\+json"/);
+      const v3 = created.json;
+      assert.equal(v3.apiVersion, 'v3');
+      assert.equal(v3.metadata.tenantIdentifier, identifier);
+      assert.equal(v3.metadata.platformIdentifier, `${s.platform}.${s.location}`);
+      assert.deepEqual(v3.metadata.assignedTags, {});
+      assert.equal(v3.metadata.uuid, undefined, 'v3 names tenants by identifier');
+      assert.deepEqual(v3.spec, { landingZoneIdentifier: 'stage-dev', quotas: [{ key: 'limits.cpu', value: 2000 }], futureField: 'kept', localId: `${s.workspace}-${s.project}` });
+      assert.equal(linkPath(v3._links.self.href), `${PATHS.tenants}/${identifier}`);
+      assert.equal(created.headers.location, v3._links.self.href);
+
+      const byIdentifier = await get(ctx.client, `${PATHS.tenants}/${identifier}`, V3);
+      assert.equal(byIdentifier.status, 200, byIdentifier.text);
+      assert.ok(byIdentifier.headers.deprecation);
+      assert.deepEqual(byIdentifier.json, v3);
+      const list = await get(ctx.client, `${PATHS.tenants}?workspaceIdentifier=${s.workspace}`, V3);
+      assert.equal(list.status, 200, list.text);
+      assert.ok(list.headers.deprecation);
+      assert.deepEqual(list.json._embedded.meshTenants, [v3]);
+
+      const v4 = await get(ctx.client, `${PATHS.tenants}/${identifier}`, TENANT);
+      assert.equal(v4.json.spec.platformIdentifier, `${s.platform}.${s.location}`);
+      assert.equal(v4.json.spec.landingZoneIdentifier, 'stage-dev');
+      assert.equal(v4.json.spec.localId, undefined, 'v4 shows localId as platformTenantId');
+      assert.deepEqual(await tenantUuids(ctx.client, `${`workspaceIdentifier=${s.workspace}`}&landingZoneIdentifier=stage-dev`), [v4.json.metadata.uuid]);
+
+      // localId imports the tenant (needs the import permission, like platformTenantId).
+      const p2 = unique('prj');
+      await createProject(ctx.client, s.workspace, p2);
+      const imported = await ctx.client.post(PATHS.tenants, { ...body, metadata: { ...body.metadata, ownedByProject: p2 }, spec: { localId: 'sub-42' } }, { headers: io(V3) });
+      assert.equal(imported.status, 201, imported.text);
+      assert.equal(imported.json.spec.localId, 'sub-42');
+      assert.deepEqual(imported.json.spec.quotas, []);
+      assert.equal(imported.json.spec.landingZoneIdentifier, '');
+      const member = await clientWithKey(ctx.client, s.workspace, ['TENANT_LIST', 'TENANT_SAVE']);
+      const p3 = unique('prj');
+      await createProject(ctx.client, s.workspace, p3);
+      assertError(await member.client.post(PATHS.tenants, { ...body, metadata: { ...body.metadata, ownedByProject: p3 }, spec: { localId: 'sub-43' } }, { headers: io(V3) }), 403, /platformTenantId|TENANT_IMPORT/);
+      assertError(await ctx.client.post(PATHS.tenants, { ...body, metadata: { ownedByWorkspace: s.workspace, ownedByProject: p3 } }, { headers: io(V3) }), 400, /metadata\.platformIdentifier/);
+
+      // A deleted tenant keeps answering by uuid; its v3 self link is that uuid (its name may be reused).
+      const deleted = await ctx.client.delete(`${PATHS.tenants}/${identifier}`);
+      assert.equal(deleted.status, 202, deleted.text);
+      const deletedList = await get(ctx.client, `${PATHS.tenants}?workspaceIdentifier=${s.workspace}&projectIdentifier=${s.project}&deletionState=DELETED`, V3);
+      const [record] = deletedList.json._embedded.meshTenants;
+      assert.match(record.metadata.deletedOn, ISO);
+      assert.equal(linkPath(record._links.self.href), `${PATHS.tenants}/${v4.json.metadata.uuid}`);
+      assert.equal((await get(ctx.client, record._links.self.href, V3)).status, 200);
     });
 
     it('needs ADM_TENANT_IMPORT, or MANAGED_TENANT_IMPORT on an own platform, to send platformTenantId', async () => {

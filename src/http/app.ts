@@ -11,6 +11,7 @@ import type { Config } from '../config.js';
 import type { AuthorizedServices } from '../kinds/services.js';
 import { badRequest, notFound, tooManyRequests } from '../lib/errors.js';
 import { formatMediaType, type MediaRef } from '../lib/media-types.js';
+import { parseQueryString } from '../lib/query.js';
 import { deprecationHeaders } from '../lib/versions.js';
 import type { SharedRateCounter } from '../store/shared-rate-counter.js';
 import { registerContentParsers } from './content-parsers.js';
@@ -40,6 +41,8 @@ export interface AppContext {
   served: Map<string, MediaRef>;
   /** Access rule of every route, by `METHOD path` (indexes and the access-control tests read it). */
   access: Map<string, RouteAccess>;
+  /** Paths that answer only for retired versions of a kind not served here (http/retired-paths.ts). */
+  unservedPaths: Set<string>;
 }
 
 export interface AppParts {
@@ -78,8 +81,9 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     routerOptions: {
       // Path ids go up to a full tenant name: four 255-character identifiers and three dots.
       maxParamLength: 1100,
-      // A repeated query parameter counts once (the last), so every filter and paging value is a string.
-      querystringParser: (text: string) => Object.fromEntries(new URLSearchParams(text)),
+      // A repeated query parameter counts once (the last), so every filter and paging value is a
+      // string; the repeatable filters read every value (lib/query.ts).
+      querystringParser: parseQueryString,
     },
     // Slow or stalled clients cannot hold a connection forever (the rest is in slowClientLimits).
     requestTimeout: config.clientTimeouts.requestSeconds * 1000,
@@ -108,6 +112,7 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     baseUrl: () => (baseUrl ??= `https://localhost:${(app.server.address() as AddressInfo).port}`),
     served: new Map(),
     access: new Map(),
+    unservedPaths: new Set(),
   };
 
   app.decorateRequest('negotiated', undefined as never);
@@ -116,6 +121,8 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
   registerErrorHandling(app);
 
   app.addHook('onRoute', (route) => {
+    if (route.config?.methodNotAllowed) return;
+    if (route.config?.unservedKind) context.unservedPaths.add(route.url);
     for (const method of [route.method].flat()) context.access.set(`${method} ${route.url}`, route.config?.access ?? 'authenticated');
     const media = route.config?.media;
     for (const ref of [...(media?.produces ?? []), ...(media?.consumes ?? [])]) context.served.set(`${ref.kind}.${ref.version}.${ref.format ?? 'hal+json'}`, ref);

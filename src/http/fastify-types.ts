@@ -9,6 +9,10 @@ declare module 'fastify' {
     media?: RouteMedia;
     /** Defaults to 'authenticated': a route is never public by accident. */
     access?: RouteAccess;
+    /** A route answering 405 for a method its path does not have (not part of the route table). */
+    methodNotAllowed?: boolean;
+    /** A path of a deprecation-list kind not served here: it answers for retired versions only. */
+    unservedKind?: boolean;
   }
   interface FastifyRequest {
     negotiated: Negotiated;

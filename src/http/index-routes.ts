@@ -2,16 +2,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ADMIN_WORKSPACE } from '../auth/bootstrap.js';
 import { mayCall } from '../auth/route-access.js';
 import { MESHOBJECT_RELATIONS } from '../kinds/relations.js';
-import { notFound } from '../lib/errors.js';
 import type { HalLinks } from '../lib/hal.js';
 import { JSON_CONTENT_TYPE } from '../lib/media-types.js';
-import { LIFECYCLE, isRetired, lifecycleOf, retiredKinds, retiredMessage } from '../lib/versions.js';
+import { LIFECYCLE, isRetired, lifecycleOf } from '../lib/versions.js';
 import type { AppContext } from './app.js';
 
 /** The release of the original system whose API this service matches (clients require ≥ 2026.34.0). */
 export const COMPATIBLE_VERSION = '2026.34.0';
 
-/** Endpoints 1 and 3 (spec §2.2, §2.3), the metadata API and the 404s of retired paths (spec §3.4). */
+/** Endpoints 1 and 3 (spec §2.2, §2.3) and the metadata API. */
 export async function indexRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
   const href = (path: string) => ({ href: `${context.baseUrl()}${path}` });
 
@@ -19,8 +18,10 @@ export async function indexRoutes(app: FastifyInstance, context: AppContext): Pr
     _links: { metadata: href('/api/metadata'), meshobjects: href('/api/meshobjects'), self: href('/api') },
   }));
 
-  // A relation is listed when its endpoint is served and the caller may use it (spec §2.2).
+  // A relation is listed when its endpoint is served and the caller may use it (spec §2.2); the
+  // paths that only answer for retired versions (http/retired-paths.ts) are not served.
   const usable = (request: FastifyRequest, path: string) =>
+    !context.unservedPaths.has(path) &&
     ['GET', 'POST'].some((method) => {
       const access = context.access.get(`${method} ${path}`);
       return access !== undefined && mayCall(request.principal, access);
@@ -55,13 +56,4 @@ export async function indexRoutes(app: FastifyInstance, context: AppContext): Pr
   app.get('/mesh/info', { config: { access: 'public' } }, async (_request, reply) =>
     reply.type(JSON_CONTENT_TYPE).send({ version: COMPATIBLE_VERSION, is4EPEnabled: false, metadata: {}, adminWorkspaceIdentifier: ADMIN_WORKSPACE }),
   );
-
-  for (const kind of retiredKinds()) {
-    const entry = LIFECYCLE.find((e) => e.kind === kind)!;
-    const retired = async () => {
-      throw notFound(retiredMessage(entry).replace(/^version \S+ of/, 'every version of'));
-    };
-    app.all(`/api/meshobjects/${kind}s`, retired);
-    app.all(`/api/meshobjects/${kind}s/*`, retired);
-  }
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../lib/errors.js';
 import type { RouteMedia } from '../lib/media-types.js';
-import { negotiate } from './negotiation.js';
+import { negotiate, retiredVersionNamed } from './negotiation.js';
 import { lifecycleOf } from '../lib/versions.js';
 
 const VENDORS = ['vendor', 'meshcloud'] as const;
@@ -88,6 +88,9 @@ describe('negotiate: Accept (406)', () => {
   it('answers 406 for a retired version even on a route that still lists it', () => {
     const legacy: RouteMedia = { produces: [{ kind: 'meshtenant', version: 'v2' }] };
     fails(() => negotiate({ accept: type('meshTenant', 'v2') }, legacy, VENDORS, NOW), 406, /retired/, /meshTenant\.v3/);
+  });
+  it('answers a retired version of another kind than the route speaks as retired too', () => {
+    fails(() => negotiate({ accept: type('meshproject', 'v1') }, TENANTS, VENDORS, NOW), 406, /version v1 of meshproject was retired on 2025-07-01/);
   });
   it('prefers a served version over a retired one named with higher quality', () => {
     const negotiated = negotiate({ accept: `${type('meshtenant', 'v1')}, ${type('meshtenant', 'v4')};q=0.5` }, TENANTS, VENDORS, NOW);
@@ -226,5 +229,23 @@ describe('negotiate: plain bodies', () => {
     assert.equal(negotiated.consumes, undefined);
     assert.deepEqual(negotiated.produces, { kind: 'meshbuildingblock', version: 'v2-preview' });
     fails(() => negotiate({ accept: type('meshbuildingblock', 'v2-preview'), 'content-type': 'text/plain' }, media, VENDORS, NOW), 415);
+  });
+});
+
+describe('retiredVersionNamed (paths of kinds not served here)', () => {
+  it('is a 406 with the retirement message for a retired version of the kind in Accept', () => {
+    const error = retiredVersionNamed({ accept: `application/json, ${type('meshUser', 'v1', 'meshcloud')}` }, VENDORS, NOW);
+    assert.ok(error instanceof ApiError);
+    assert.equal(error.status, 406);
+    assert.equal(error.message, 'version v1 of meshuser was retired on 2025-03-01; use meshUser.v2 instead');
+  });
+  it('is a 415 for a retired version of the kind as the body type', () => {
+    assert.equal(retiredVersionNamed({ accept: type('meshuser', 'v2'), 'content-type': type('meshuser', 'v1') }, VENDORS, NOW)?.status, 415);
+  });
+  it('is nothing for versions not retired, versions before their end of life and no headers', () => {
+    assert.equal(retiredVersionNamed({ accept: type('meshuser', 'v2') }, VENDORS, NOW), undefined);
+    assert.equal(retiredVersionNamed({ accept: type('meshtenant', 'v3') }, VENDORS, NOW), undefined);
+    assert.equal(retiredVersionNamed({ accept: type('meshuser', 'v1') }, VENDORS, new Date('2025-03-01T12:00:00Z')), undefined);
+    assert.equal(retiredVersionNamed({}, VENDORS, NOW), undefined);
   });
 });

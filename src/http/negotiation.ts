@@ -17,12 +17,33 @@ function describe(refs: readonly MediaRef[], vendor: string): string {
   return refs.map((ref) => formatMediaType(vendor, ref.kind, ref.version, ref.format)).join(', ');
 }
 
+/** The retired version a media type names (of any kind: its client learns that it is retired, and why). */
+function retiredOf(parsed: VersionedMediaType | undefined, now: Date): LifecycleEntry | undefined {
+  const entry = parsed && lifecycleOf(parsed);
+  return entry && isRetired(entry, now) ? entry : undefined;
+}
+
 function match(parsed: VersionedMediaType | undefined, offered: readonly MediaRef[], now: Date) {
   if (!parsed) return undefined;
+  const retired = retiredOf(parsed, now);
+  if (retired) return { retired };
   const ref = offered.find((o) => o.kind === parsed.kind && o.version === parsed.version && (o.format ?? 'hal+json') === parsed.format);
-  const entry = lifecycleOf(parsed);
-  if (entry && isRetired(entry, now)) return { retired: entry };
-  return ref ? { ref, entry } : undefined;
+  return ref ? { ref, entry: lifecycleOf(parsed) } : undefined;
+}
+
+/**
+ * For a path of a kind this server does not serve (yet): the 406 (Accept) or 415 (Content-Type) a
+ * request naming a retired version gets, with the retirement message, as on every route; undefined
+ * otherwise (the path then answers 404).
+ */
+export function retiredVersionNamed(headers: { accept?: string; 'content-type'?: string }, vendors: readonly string[], now: Date = new Date()) {
+  for (const range of acceptedRanges(headers.accept ?? '')) {
+    const entry = retiredOf(parseVersionedMediaType(range, vendors), now);
+    if (entry) return notAcceptable(retiredMessage(entry));
+  }
+  const contentType = headers['content-type'];
+  const entry = contentType === undefined ? undefined : retiredOf(parseVersionedMediaType(contentType, vendors), now);
+  return entry ? unsupportedMediaType(retiredMessage(entry)) : undefined;
 }
 
 /**

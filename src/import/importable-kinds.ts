@@ -65,7 +65,7 @@ export function importableKinds(services: AuthorizedServices): ImportableKind[] 
       TENANT_CODECS,
       (object) => {
         const platformRef = field(object, 'spec', 'platformRef') as { uuid?: unknown } | undefined;
-        const platform = field(object, 'spec', 'platformIdentifier') ?? platformRef?.uuid;
+        const platform = field(object, 'spec', 'platformIdentifier') ?? field(object, 'metadata', 'platformIdentifier') ?? platformRef?.uuid;
         return `${text(field(object, 'metadata', 'ownedByWorkspace'))}.${text(field(object, 'metadata', 'ownedByProject'))}.${text(platform)}`;
       },
       async (ctx, input) => {

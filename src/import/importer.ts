@@ -1,5 +1,6 @@
 import type { RequestContext } from '../auth/context.js';
 import { ApiError, badRequest } from '../lib/errors.js';
+import { deprecatedMessage, importLifecycleOf, isRetired, retiredMessage } from '../lib/versions.js';
 import { isDatabaseUnavailable } from '../store/database.js';
 import type { ImportableKind, RawObject } from './importable-kinds.js';
 
@@ -55,6 +56,13 @@ export class Importer {
     if (!isRawObject(object)) return failed(`unknown[${index}]`, 'INVALID_MESH_OBJECT', `object ${index + 1}: not a meshObject`);
     const kindName = typeof object.kind === 'string' ? object.kind : 'unknown';
     const kind = this.byKind.get(kindName);
+    // The spec's deprecation list of import objects (§9): retired versions are refused as retired,
+    // whether or not their kind is imported here; deprecated ones work, with a remark saying so.
+    const lifecycle = typeof object.apiVersion === 'string' ? importLifecycleOf({ kind: kindName, version: object.apiVersion }) : undefined;
+    if (lifecycle && isRetired(lifecycle)) {
+      const name = kind?.name(object) ?? (typeof (object.metadata as { name?: unknown } | undefined)?.name === 'string' ? (object.metadata as { name: string }).name : String(index));
+      return failed(`${kindName}[${name}]`, 'INVALID_MESH_OBJECT', `apiVersion: ${retiredMessage(lifecycle)}`);
+    }
     if (!kind) return failed(`${kindName}[${index}]`, 'INVALID_MESH_OBJECT', `kind: "${kindName}" cannot be imported; supported: ${[...this.byKind.keys()].join(', ')}`);
     const label = `${kind.kind}[${kind.name(object)}]`;
     if (typeof object.apiVersion !== 'string' || !kind.versions.includes(object.apiVersion)) {
@@ -62,7 +70,7 @@ export class Importer {
     }
     try {
       const { name, created } = await kind.save(ctx, object, object.apiVersion);
-      return { meshObject: `${kind.kind}[${name}]`, status: 'SUCCESS', resultCode: null, message: created ? 'created' : 'updated', remarks: [] };
+      return { meshObject: `${kind.kind}[${name}]`, status: 'SUCCESS', resultCode: null, message: created ? 'created' : 'updated', remarks: lifecycle ? [deprecatedMessage(lifecycle)] : [] };
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw error;
       const api = error instanceof ApiError ? error : new ApiError('InternalError', 'internal error');

@@ -8,6 +8,7 @@ export const ERROR_STATUS = {
   Unauthorized: 401,
   Forbidden: 403,
   NotFound: 404,
+  MethodNotAllowed: 405,
   NotAcceptable: 406,
   RequestTimeout: 408,
   Conflict: 409,
@@ -47,6 +48,8 @@ export const unauthorized = (message: string) =>
   new ApiError('Unauthorized', message, { 'www-authenticate': 'Bearer realm="blockyard", Basic realm="blockyard"' });
 export const forbidden = (message: string) => new ApiError('Forbidden', message);
 export const notFound = (message: string) => new ApiError('NotFound', message);
+/** The path exists, the method does not (RFC 9110 §15.5.6: `Allow` lists the methods it has). */
+export const methodNotAllowed = (message: string, allow: readonly string[]) => new ApiError('MethodNotAllowed', message, { allow: allow.join(', ') });
 export const notAcceptable = (message: string) => new ApiError('NotAcceptable', message);
 export const conflict = (message: string) => new ApiError('Conflict', message);
 export const unsupportedMediaType = (message: string) => new ApiError('UnsupportedMediaType', message);

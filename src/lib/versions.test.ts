@@ -2,10 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatMediaType } from './media-types.js';
 import {
+  IMPORT_LIFECYCLE,
   LIFECYCLE,
   UNDATED_DEPRECATION_SINCE,
+  deprecatedMessage,
   deprecationHeaders,
+  importLifecycleOf,
   isRetired,
+  lifecycleKinds,
   lifecycleOf,
   retiredKinds,
   retiredMessage,
@@ -20,17 +24,42 @@ const entry = (kind: string, version: string): LifecycleEntry => {
 };
 const vendorType = (ref: VersionRef) => formatMediaType('vendor', ref.kind, ref.version);
 
-describe('LIFECYCLE', () => {
-  it('has lower-case kinds, unique keys and ISO dates', () => {
-    const keys = new Set<string>();
-    for (const e of LIFECYCLE) {
-      assert.equal(e.kind, e.kind.toLowerCase());
-      assert.match(e.version, /^v\d+(-preview)?$/);
-      if (e.endOfLife !== undefined) assert.match(e.endOfLife, /^\d{4}-\d{2}-\d{2}$/);
-      if (e.successor) assert.equal(e.successor.kind, e.successor.kind.toLowerCase());
-      keys.add(`${e.kind}.${e.version}`);
+describe('LIFECYCLE and IMPORT_LIFECYCLE', () => {
+  it('have lower-case kinds, unique keys and ISO dates', () => {
+    for (const table of [LIFECYCLE, IMPORT_LIFECYCLE]) {
+      const keys = new Set<string>();
+      for (const e of table) {
+        assert.equal(e.kind, e.kind.toLowerCase());
+        assert.match(e.version, /^v\d+(-preview)?$/);
+        if (e.endOfLife !== undefined) assert.match(e.endOfLife, /^\d{4}-\d{2}-\d{2}$/);
+        if (e.successor) assert.equal(e.successor.kind, e.successor.kind.toLowerCase());
+        keys.add(`${e.kind}.${e.version}`);
+      }
+      assert.equal(keys.size, table.length);
     }
-    assert.equal(keys.size, LIFECYCLE.length);
+  });
+  it('keep the spec’s two lists apart where their dates differ (meshUser v1: REST 2025-03-01, import 2025-07-01)', () => {
+    assert.equal(lifecycleOf({ kind: 'meshuser', version: 'v1' })?.endOfLife, '2025-03-01');
+    assert.equal(importLifecycleOf({ kind: 'meshUser', version: 'v1' })?.endOfLife, '2025-07-01');
+    assert.equal(importLifecycleOf({ kind: 'meshWorkspace', version: 'v1' })?.endOfLife, undefined);
+    assert.equal(importLifecycleOf({ kind: 'meshTenant', version: 'v3' })?.replacedBy, 'meshTenant.v4');
+    assert.equal(importLifecycleOf({ kind: 'meshTenant', version: 'v4' }), undefined);
+    assert.equal(importLifecycleOf({ kind: 'meshBuildingBlock', version: 'v1' }), undefined, 'not in the import list');
+  });
+});
+
+describe('lifecycleKinds', () => {
+  it('lists every kind of the REST list once', () => {
+    const kinds = lifecycleKinds();
+    assert.equal(new Set(kinds).size, kinds.length);
+    for (const kind of ['meshuser', 'meshcustomer', 'meshtenant', 'meshlandingzone', 'meshchargeback']) assert.ok(kinds.includes(kind), kind);
+  });
+});
+
+describe('deprecatedMessage', () => {
+  it('says the version is deprecated, until when, and what to use instead', () => {
+    assert.equal(deprecatedMessage(entry('meshtenant', 'v3')), 'version v3 of meshtenant is deprecated (no end-of-life date announced); use meshTenant.v4 instead');
+    assert.equal(deprecatedMessage({ kind: 'x', version: 'v1', endOfLife: '2099-01-31', replacedBy: 'x.v2' }), 'version v1 of x is deprecated, works through 2099-01-31; use x.v2 instead');
   });
 });
 

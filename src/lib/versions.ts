@@ -1,9 +1,11 @@
 import type { VersionRef } from './media-types.js';
 
 /**
- * Lifecycle of media-type versions (spec §3.4, §9): one table drives the Deprecation, Sunset and
- * Link headers, the 406/415 answers for retired versions and the 404 for retired paths.
- * A version whose end-of-life date has passed is retired; one with a future or no date is deprecated.
+ * Lifecycle of versions (spec §3.4, §9): the spec's two deprecation lists — media-type versions of
+ * the REST endpoints (`LIFECYCLE`) and object versions of the declarative import
+ * (`IMPORT_LIFECYCLE`) — drive the Deprecation, Sunset and Link headers, the 406/415 answers for
+ * retired versions, the 404 for retired paths and the import's refusals and remarks. A version whose
+ * end-of-life date has passed is retired; one with a future or no date is deprecated.
  */
 
 
@@ -43,16 +45,46 @@ export const LIFECYCLE: readonly LifecycleEntry[] = [
   { kind: 'meshlocation', version: 'v1-preview', replacedBy: 'meshLocation.v1', successor: { kind: 'meshlocation', version: 'v1' } },
 ];
 
+/** The spec's deprecated objects of the declarative import (§9, its second table), by object version. */
+export const IMPORT_LIFECYCLE: readonly LifecycleEntry[] = [
+  { kind: 'meshcustomer', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshWorkspace' },
+  { kind: 'meshcustomerusergroup', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshWorkspaceUserGroup' },
+  { kind: 'meshcustomeruserbinding', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshWorkspaceUserBinding.v2' },
+  { kind: 'meshcustomergroupbinding', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshWorkspaceGroupBinding.v2' },
+  { kind: 'meshuser', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshUser.v2' },
+  { kind: 'meshpaymentmethod', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshPaymentMethod.v2' },
+  { kind: 'meshproject', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshProject.v2' },
+  { kind: 'meshtenant', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshTenant.v3' },
+  { kind: 'meshtenant', version: 'v2', endOfLife: '2025-07-01', replacedBy: 'meshTenant.v3' },
+  { kind: 'meshserviceinstance', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshServiceInstance.v2' },
+  { kind: 'meshprojectuserbinding', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshProjectUserBinding.v3' },
+  { kind: 'meshprojectgroupbinding', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshProjectGroupBinding.v3' },
+  { kind: 'meshworkspacegroupbinding', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshWorkspaceGroupBinding.v2' },
+  { kind: 'meshworkspace', version: 'v1', replacedBy: 'meshWorkspace.v2' },
+  { kind: 'meshworkspaceuserbinding', version: 'v1', replacedBy: 'meshWorkspaceUserBinding.v2' },
+  { kind: 'meshprojectuserbinding', version: 'v2', replacedBy: 'meshProjectUserBinding.v3' },
+  { kind: 'meshprojectgroupbinding', version: 'v2', replacedBy: 'meshProjectGroupBinding.v3' },
+  { kind: 'meshtenant', version: 'v3', replacedBy: 'meshTenant.v4' },
+];
+
 /**
  * RFC 9745 needs a date for `Deprecation`. The spec's undated entries carry no announcement date, so
  * they report the date this deprecation list was adopted by Blockyard (documented in the README).
  */
 export const UNDATED_DEPRECATION_SINCE = '2025-01-01';
 
-const byKey = new Map(LIFECYCLE.map((entry) => [`${entry.kind}.${entry.version}`, entry]));
+const keyOf = (ref: VersionRef) => `${ref.kind.toLowerCase()}.${ref.version}`;
+const byKey = new Map(LIFECYCLE.map((entry) => [keyOf(entry), entry]));
+const importByKey = new Map(IMPORT_LIFECYCLE.map((entry) => [keyOf(entry), entry]));
 
+/** The REST lifecycle entry of a media-type version (kind case-insensitive). */
 export function lifecycleOf(ref: VersionRef): LifecycleEntry | undefined {
-  return byKey.get(`${ref.kind}.${ref.version}`);
+  return byKey.get(keyOf(ref));
+}
+
+/** The import lifecycle entry of an object version (`meshTenant` + `v3`; kind case-insensitive). */
+export function importLifecycleOf(ref: VersionRef): LifecycleEntry | undefined {
+  return importByKey.get(keyOf(ref));
 }
 
 /** Fully functional through the end-of-life date, retired from the next midnight UTC on (spec §3.4). */
@@ -67,6 +99,17 @@ export function isRetired(entry: LifecycleEntry, now: Date = new Date()): boolea
 
 export function retiredMessage(entry: LifecycleEntry): string {
   return `version ${entry.version} of ${entry.kind} was retired on ${entry.endOfLife}; use ${entry.replacedBy} instead`;
+}
+
+/** What a deprecated (not yet retired) version's users are told: its end of life and replacement. */
+export function deprecatedMessage(entry: LifecycleEntry): string {
+  const until = entry.endOfLife === undefined ? 'deprecated (no end-of-life date announced)' : `deprecated, works through ${entry.endOfLife}`;
+  return `version ${entry.version} of ${entry.kind} is ${until}; use ${entry.replacedBy} instead`;
+}
+
+/** The kinds of the REST deprecation list: their collection paths answer for them even while unbuilt. */
+export function lifecycleKinds(): string[] {
+  return [...new Set(LIFECYCLE.map((entry) => entry.kind))];
 }
 
 /**

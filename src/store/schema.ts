@@ -69,8 +69,18 @@ export interface PlatformTable {
   platform_type: string;
   /** 0/1: offered to every workspace (spec.availability.restriction PUBLIC). */
   is_public: number;
+  /** `spec.displayName`, `spec.availability.restriction` and `publicationState` (list filters). */
+  display_name: string;
+  restriction: string;
+  publication_state: string;
   document: string;
   created_on: string;
+}
+
+/** A platform's `spec.contributingWorkspaces`, one row each (the repeatable list filter). */
+export interface PlatformContributorTable {
+  platform_uuid: string;
+  workspace: string;
 }
 
 export interface TenantTable {
@@ -79,6 +89,8 @@ export interface TenantTable {
   project: string;
   platform_uuid: string;
   platform_tenant_id: string;
+  /** The landing zone's identifier (list filter). */
+  landing_zone: string | null;
   document: string;
   created_on: string;
   deleted_on: string | null;
@@ -218,6 +230,7 @@ export interface Tables {
   projects: ProjectTable;
   locations: LocationTable;
   platforms: PlatformTable;
+  platform_contributors: PlatformContributorTable;
   tenants: TenantTable;
   runners: RunnerTable;
   definitions: DefinitionTable;

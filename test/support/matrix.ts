@@ -42,8 +42,11 @@ export function routesOf(table: Map<string, unknown>): RouteEntry[] {
 export const PUBLIC_PATHS = ['/healthz', '/readyz', '/api/login', '/oauth/token', '/oauth/jwks', '/.well-known/openid-configuration', '/mesh/info'];
 /** Indexes any authenticated caller may read (spec endpoints 1 and 3, the metadata API). */
 export const INDEX_PATHS = ['/api', '/api/meshobjects', '/api/metadata'];
-/** Kinds whose every version is retired: 404 on their paths (README, "Version lifecycle"). */
-export const GONE_COLLECTIONS = ['meshcustomers', 'meshcustomerusergroups', 'meshchargebacks'];
+/**
+ * Paths of the deprecation list's kinds not served here: 404 (README, "Version lifecycle"), or
+ * 406/415 for a retired version of the kind — the matrix names none.
+ */
+export const GONE_COLLECTIONS = ['meshcustomers', 'meshcustomerusergroups', 'meshchargebacks', 'meshusers', 'meshserviceinstances', 'meshpaymentmethods', 'meshlandingzones', 'meshplatformtypes', 'meshintegrations'];
 
 /** Every non-admin permission code: what a workspace key can hold at most. */
 export const NON_ADMIN_CODES = [...PERMISSION_CODES].filter((code) => !code.startsWith('ADM_')).sort();

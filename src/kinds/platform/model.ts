@@ -9,13 +9,32 @@ export interface Platform {
   name: string;
   location: string;
   ownedByWorkspace: string;
+  /** `spec.displayName`. */
+  displayName: string;
   /** `AZURE`, `AWS`, … (upper-cased `config.type`), `CUSTOM` without a config. */
   platformType: string;
-  /** Offered to every workspace: `spec.availability.restriction` is `PUBLIC`. */
+  /** `spec.availability.restriction`, PRIVATE when not sent. */
+  restriction: PlatformRestriction;
+  /** Offered to every workspace: the restriction is `PUBLIC`. */
   isPublic: boolean;
+  /** `spec.availability.publicationState` (v1: `marketplaceStatus`), UNPUBLISHED when not sent. A label: it decides nothing here. */
+  publicationState: PublicationState;
+  /** `spec.contributingWorkspaces`: workspace identifiers, a label for the list filter. */
+  contributingWorkspaces: string[];
   createdOn: string;
   document: SentObject;
 }
+
+/** `spec.availability.restriction` (OpenAPI): who may book tenants on the platform. */
+export const PLATFORM_RESTRICTIONS = ['PUBLIC', 'RESTRICTED', 'PRIVATE'] as const;
+export type PlatformRestriction = (typeof PLATFORM_RESTRICTIONS)[number];
+
+/** `spec.availability.publicationState` (OpenAPI's list filter names these four). */
+export const PUBLICATION_STATES = ['UNPUBLISHED', 'PUBLISHED', 'REQUESTED', 'REJECTED'] as const;
+export type PublicationState = (typeof PUBLICATION_STATES)[number];
+
+/** At most this many contributing workspaces per platform. */
+export const MAX_CONTRIBUTING_WORKSPACES = 100;
 
 export type PlatformInput = Omit<Platform, 'uuid' | 'createdOn'>;
 

@@ -1,10 +1,19 @@
-import { filterValue, type Query } from '../../lib/query.js';
-import { parseFullPlatformIdentifier } from './model.js';
+import { badRequest } from '../../lib/errors.js';
+import { filterValue, filterValues, type Query } from '../../lib/query.js';
+import { parseFullPlatformIdentifier, PLATFORM_RESTRICTIONS, PUBLICATION_STATES } from './model.js';
 import type { PlatformFilter } from './store.js';
 
+function oneOf(query: Query, name: string, allowed: readonly string[]): string | undefined {
+  const value = filterValue(query, name);
+  if (value !== undefined && !allowed.includes(value)) throw badRequest(`${name}: must be one of ${allowed.join(', ')}, got "${value}"`);
+  return value;
+}
+
 /**
- * The platform list's filters: `identifier` (the full `<platform>.<location>`; another shape matches
- * nothing), `locationIdentifier`, `ownedByWorkspace`, `platformTypeIdentifier` (case-insensitive).
+ * The platform list's filters (the OpenAPI's, exact match, combined with AND): `identifier` (the full
+ * `<platform>.<location>`; another shape matches nothing), `locationIdentifier`, `ownedByWorkspace`,
+ * `publicationState`, `restriction` (400 for a value outside their lists), `displayName`,
+ * `contributingWorkspace` (repeatable: any of them), and `platformTypeIdentifier` (case-insensitive).
  */
 export function parsePlatformFilter(query: Query): PlatformFilter | 'none' {
   const filter: PlatformFilter = {};
@@ -23,5 +32,13 @@ export function parsePlatformFilter(query: Query): PlatformFilter | 'none' {
   if (owner !== undefined) filter.ownedByWorkspace = owner;
   const type = filterValue(query, 'platformTypeIdentifier');
   if (type !== undefined) filter.platformType = type.toUpperCase();
+  const publicationState = oneOf(query, 'publicationState', PUBLICATION_STATES);
+  if (publicationState !== undefined) filter.publicationState = publicationState;
+  const restriction = oneOf(query, 'restriction', PLATFORM_RESTRICTIONS);
+  if (restriction !== undefined) filter.restriction = restriction;
+  const displayName = filterValue(query, 'displayName');
+  if (displayName !== undefined) filter.displayName = displayName;
+  const contributors = filterValues(query, 'contributingWorkspace');
+  if (contributors !== undefined) filter.contributingWorkspaces = contributors;
   return filter;
 }

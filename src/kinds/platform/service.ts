@@ -39,7 +39,7 @@ export class PlatformService {
     await this.locations.requireExists(input.location, 'spec.locationRef');
     const platform: Platform = { ...this.sealed(input), uuid: randomUUID(), createdOn: new Date().toISOString() };
     try {
-      await this.store.insert(platform);
+      await inTransaction(this.db, (trx) => new PlatformStore(trx).insert(platform));
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshPlatform ${fullPlatformIdentifier(input)} already exists`);
       if (isForeignKeyViolation(error)) throw unprocessable(`metadata.ownedByWorkspace or spec.locationRef: the workspace or location of meshPlatform ${fullPlatformIdentifier(input)} does not exist`);
@@ -66,7 +66,7 @@ export class PlatformService {
     if (input.location !== existing.location) throw badRequest(`spec.locationRef: a platform's location cannot change (is "${existing.location}")`);
     if (input.ownedByWorkspace !== existing.ownedByWorkspace) await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
     const platform: Platform = { ...this.sealed(input, existing), uuid: existing.uuid, createdOn: existing.createdOn };
-    await this.store.update(platform);
+    await inTransaction(this.db, (trx) => new PlatformStore(trx).update(platform));
     return platform;
   }
 

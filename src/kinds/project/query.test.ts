@@ -10,8 +10,17 @@ describe('parseProjectFilter', () => {
     assert.deepEqual(parseProjectFilter({ workspaceIdentifier: '', state: '' }), {});
   });
 
-  it('matches nothing for DELETED and rejects other states naming the parameter', () => {
+  it('takes comma-separated states (any of them): with ACTIVE every live project, without it nothing', () => {
+    assert.deepEqual(parseProjectFilter({ state: 'DELETED,ACTIVE' }), {});
+    assert.deepEqual(parseProjectFilter({ state: 'ACTIVE, PENDING_DELETION' }), {});
     assert.equal(parseProjectFilter({ state: 'DELETED' }), 'none');
-    assert.throws(() => parseProjectFilter({ state: 'active' }), (error: ApiError) => error.status === 400 && error.message.startsWith('state:'));
+    assert.equal(parseProjectFilter({ state: 'PENDING_DELETION' }), 'none');
+    assert.equal(parseProjectFilter({ state: 'PENDING_DELETION,DELETED' }), 'none');
+  });
+
+  it('rejects other states naming the parameter', () => {
+    for (const state of ['active', 'ACTIVE,GONE', 'ACTIVE,']) {
+      assert.throws(() => parseProjectFilter({ state }), (error: ApiError) => error.status === 400 && error.message.startsWith('state:'), state);
+    }
   });
 });

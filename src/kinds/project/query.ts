@@ -2,16 +2,23 @@ import { badRequest } from '../../lib/errors.js';
 import { filterValue, type Query } from '../../lib/query.js';
 import type { ProjectFilter } from './store.js';
 
-export const PROJECT_STATES = ['ACTIVE', 'DELETED'] as const;
+/** The project states the OpenAPI names for the `state` filter. */
+export const PROJECT_STATES = ['ACTIVE', 'PENDING_DELETION', 'DELETED'] as const;
 
 /**
- * The project list's filters (spec §2.3): `workspaceIdentifier`, `paymentIdentifier`, `state`.
- * Deleted projects are forgotten, so `state=DELETED` matches nothing (`'none'`).
+ * The project list's filters (spec §2.3, OpenAPI): `workspaceIdentifier`, `paymentIdentifier`,
+ * `state` (comma-separated: any of them; ACTIVE by default). Deleted projects are forgotten at once,
+ * so every listed project is ACTIVE: a `state` without ACTIVE matches nothing (`'none'`).
  */
 export function parseProjectFilter(query: Query): ProjectFilter | 'none' {
   const state = filterValue(query, 'state');
-  if (state !== undefined && !(PROJECT_STATES as readonly string[]).includes(state)) throw badRequest(`state: must be one of ${PROJECT_STATES.join(', ')}, got "${state}"`);
-  if (state === 'DELETED') return 'none';
+  if (state !== undefined) {
+    const states = state.split(',').map((value) => value.trim());
+    for (const value of states) {
+      if (!(PROJECT_STATES as readonly string[]).includes(value)) throw badRequest(`state: must be one of ${PROJECT_STATES.join(', ')} (several separated by commas), got "${value}"`);
+    }
+    if (!states.includes('ACTIVE')) return 'none';
+  }
   const workspace = filterValue(query, 'workspaceIdentifier');
   const paymentMethod = filterValue(query, 'paymentIdentifier');
   return { ...(workspace !== undefined ? { workspace } : {}), ...(paymentMethod !== undefined ? { paymentMethod } : {}) };

@@ -8,6 +8,8 @@ export interface Tenant {
   project: string;
   platform: { uuid: string; name: string; location: string; platformType: string };
   platformTenantId: string;
+  /** The landing zone's identifier (v4 `spec.landingZoneRef.name`, v4-preview and v3 `spec.landingZoneIdentifier`). */
+  landingZone?: string;
   createdOn: string;
   /** Set once deleted; the record stays (lifecycle DELETED) until purged. */
   deletedOn?: string;
@@ -20,6 +22,7 @@ export interface TenantInput {
   /** `spec.platformRef.uuid` and/or `spec.platformIdentifier` as sent (v4 and v4-preview). */
   platformRefs: PlatformReference[];
   platformTenantId?: string;
+  landingZone?: string;
   document: SentObject;
 }
 
@@ -33,5 +36,26 @@ export function parseTenantName(name: string): { workspace: string; project: str
   return { workspace, project, platform, location };
 }
 
-export const TENANT_DELETION_STATES = ['ACTIVE', 'DELETED', 'ALL'] as const;
-export type TenantDeletionState = (typeof TENANT_DELETION_STATES)[number];
+/**
+ * A tenant's `status.lifecycle.state` (the list's `state` filter, OpenAPI). There is no replication
+ * here, so a tenant goes from ACTIVE to DELETED at once and is never MARKED_FOR_DELETION.
+ */
+export const TENANT_STATES = ['ACTIVE', 'MARKED_FOR_DELETION', 'DELETED'] as const;
+export type TenantState = (typeof TENANT_STATES)[number];
+
+/** The older single-valued `deletionState` filter: the states, or ALL of them. */
+export const TENANT_DELETION_STATES = [...TENANT_STATES, 'ALL'] as const;
+
+/** A tenant's applied quotas as the OpenAPI shows them (`spec.quotas`): `[{key, value}]`, `[]` when none. */
+export interface TenantQuota {
+  key: string;
+  value: number;
+}
+
+/** The quotas a tenant was given: `spec.quotas` as sent (v4-preview, v3), else v4's `spec.requestedQuotas` map. */
+export function quotasOf(tenant: Pick<Tenant, 'document'>): TenantQuota[] {
+  const { quotas, requestedQuotas } = tenant.document.spec as { quotas?: TenantQuota[]; requestedQuotas?: Record<string, { value: number }> };
+  if (Array.isArray(quotas)) return quotas;
+  if (requestedQuotas !== undefined) return Object.entries(requestedQuotas).map(([key, quota]) => ({ key, value: quota.value }));
+  return [];
+}

@@ -37,6 +37,7 @@ export class TenantService {
       platform: { uuid: platform.uuid, name: platform.name, location: platform.location, platformType: platform.platformType },
       // No replication here: the tenant exists at once, under a generated id unless one was imported.
       platformTenantId: input.platformTenantId ?? `${input.workspace}-${input.project}`,
+      ...(input.landingZone !== undefined ? { landingZone: input.landingZone } : {}),
       createdOn: new Date().toISOString(),
       document: input.document,
     };
@@ -55,7 +56,8 @@ export class TenantService {
 
   /** The import's update of a live tenant: landing zone, platform tenant id and extra fields. */
   async update(_ctx: RequestContext, existing: Tenant, input: TenantInput): Promise<Tenant> {
-    const tenant: Tenant = { ...existing, platformTenantId: input.platformTenantId ?? existing.platformTenantId, document: input.document };
+    const { landingZone: _previous, ...kept } = existing;
+    const tenant: Tenant = { ...kept, platformTenantId: input.platformTenantId ?? existing.platformTenantId, ...(input.landingZone !== undefined ? { landingZone: input.landingZone } : {}), document: input.document };
     await this.store.update(tenant);
     return tenant;
   }

@@ -5,7 +5,7 @@ import { fetchPage } from '../../store/paged.js';
 import type { TenantTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
 import { parseDocument, serializeDocument } from '../document.js';
-import type { Tenant, TenantDeletionState } from './model.js';
+import type { Tenant, TenantState } from './model.js';
 
 const PLATFORM_COLUMNS = ['platforms.name as platform_name', 'platforms.location as platform_location', 'platforms.platform_type as platform_type'] as const;
 
@@ -17,17 +17,24 @@ const toModel = (row: Row): Tenant => ({
   project: row.project,
   platform: { uuid: row.platform_uuid, name: row.platform_name, location: row.platform_location, platformType: row.platform_type },
   platformTenantId: row.platform_tenant_id,
+  ...(row.landing_zone !== null ? { landingZone: row.landing_zone } : {}),
   createdOn: row.created_on,
   ...(row.deleted_on !== null ? { deletedOn: row.deleted_on } : {}),
   document: parseDocument(row.document),
 });
 
+/** The tenant list's filters, combined with AND; `states`: any of them. */
 export interface TenantFilter {
   workspace?: string;
   project?: string;
   /** The platform's full identifier, `<platform>.<location>`. */
   platform?: { name: string; location: string };
-  deletionState: TenantDeletionState;
+  /** The platform's type (upper case). */
+  platformType?: string;
+  landingZone?: string;
+  platformTenantId?: string;
+  /** ACTIVE and/or DELETED (at least one). */
+  states: Exclude<TenantState, 'MARKED_FOR_DELETION'>[];
 }
 
 /** The `tenants` table; reads join the platform a tenant's name and type come from. */
@@ -52,6 +59,7 @@ export class TenantStore {
         project: tenant.project,
         platform_uuid: tenant.platform.uuid,
         platform_tenant_id: tenant.platformTenantId,
+        landing_zone: tenant.landingZone ?? null,
         document: serializeDocument(tenant.document),
         created_on: tenant.createdOn,
         deleted_on: null,
@@ -62,7 +70,7 @@ export class TenantStore {
   async update(tenant: Tenant): Promise<void> {
     await this.db
       .updateTable('tenants')
-      .set({ platform_tenant_id: tenant.platformTenantId, document: serializeDocument(tenant.document) })
+      .set({ platform_tenant_id: tenant.platformTenantId, landing_zone: tenant.landingZone ?? null, document: serializeDocument(tenant.document) })
       .where('uuid', '=', tenant.uuid)
       .execute();
   }
@@ -100,8 +108,13 @@ export class TenantStore {
     if (filter.workspace !== undefined) query = query.where('tenants.workspace', '=', filter.workspace);
     if (filter.project !== undefined) query = query.where('tenants.project', '=', filter.project);
     if (filter.platform !== undefined) query = query.where('platforms.name', '=', filter.platform.name).where('platforms.location', '=', filter.platform.location);
-    if (filter.deletionState === 'ACTIVE') query = query.where('tenants.deleted_on', 'is', null);
-    if (filter.deletionState === 'DELETED') query = query.where('tenants.deleted_on', 'is not', null);
+    if (filter.platformType !== undefined) query = query.where('platforms.platform_type', '=', filter.platformType);
+    if (filter.landingZone !== undefined) query = query.where('tenants.landing_zone', '=', filter.landingZone);
+    if (filter.platformTenantId !== undefined) query = query.where('tenants.platform_tenant_id', '=', filter.platformTenantId);
+    const active = filter.states.includes('ACTIVE');
+    const deleted = filter.states.includes('DELETED');
+    if (active && !deleted) query = query.where('tenants.deleted_on', 'is', null);
+    if (deleted && !active) query = query.where('tenants.deleted_on', 'is not', null);
     const { rows, total } = await fetchPage(query, (q) => q.selectAll('tenants').select(PLATFORM_COLUMNS).orderBy('tenants.created_on').orderBy('tenants.uuid'), page);
     return { items: rows.map(toModel), total };
   }

@@ -9,6 +9,8 @@ import * as m0005 from './0005_rate_limits.js';
 import * as m0006 from './0006_revocation.js';
 import * as m0007 from './0007_publication_review.js';
 import * as m0008 from './0008_run_log_bytes.js';
+import * as m0009 from './0009_platform_filters.js';
+import * as m0010 from './0010_tenant_filters.js';
 
 /** Versioned migrations, applied in name order at start. Never edit a released one: add a new file. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,6 +22,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_revocation': m0006,
   '0007_publication_review': m0007,
   '0008_run_log_bytes': m0008,
+  '0009_platform_filters': m0009,
+  '0010_tenant_filters': m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

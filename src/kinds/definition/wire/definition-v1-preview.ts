@@ -60,7 +60,10 @@ function encode(definition: Definition, { baseUrl }: EncodeView) {
     apiVersion: 'v1-preview',
     kind: 'meshBuildingBlockDefinition',
     metadata: { ...metadata, uuid: definition.uuid, ownedByWorkspace: definition.ownedByWorkspace, tags: metadata.tags ?? {}, createdOn: definition.createdOn },
-    spec: { ...spec, symbol: spec.symbol ?? DEFAULT_SYMBOL },
+    // The flags the OpenAPI requires of an answer, at their defaults when not sent (COMPAT §8:
+    // runTransparency false). Optional URLs and lists the client did not send are not invented
+    // (README, "OpenAPI conformance").
+    spec: { useInLandingZonesOnly: false, runTransparency: false, ...spec, symbol: spec.symbol ?? DEFAULT_SYMBOL },
     status: {
       versions: definition.versions.map((v) => ({ versionUuid: v.uuid, versionNumber: v.versionNumber, state: v.state, ...(v.review ? { reviewState: v.review } : {}) })),
       ...versionStatus(definition.versions),

@@ -1,5 +1,6 @@
 import { CodecRegistry, type Codec } from '../../codec.js';
 import type { Platform } from '../model.js';
+import { platformV1 } from './v1.js';
 import { platformV2, type DecodedPlatform, type PlatformView } from './v2.js';
 import { platformV2Preview } from './v2-preview.js';
 
@@ -7,4 +8,4 @@ export interface PlatformCodec extends Codec<Platform, PlatformView> {
   decode(body: unknown): DecodedPlatform;
 }
 
-export const PLATFORM_CODECS = new CodecRegistry<PlatformCodec>('meshPlatform', [platformV2, platformV2Preview]);
+export const PLATFORM_CODECS = new CodecRegistry<PlatformCodec>('meshPlatform', [platformV2, platformV2Preview, platformV1]);

@@ -2,13 +2,14 @@ import { Type } from '@sinclair/typebox';
 import { hideSecrets } from '../../../crypto/secret-values.js';
 import { badRequest } from '../../../lib/errors.js';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
-import { compileDecoder } from '../../../lib/validation.js';
-import { Identifier, KindOf, NonEmptyShortString, ShortString } from '../../../lib/wire-schemas.js';
+import { compileDecoder, StringEnum } from '../../../lib/validation.js';
+import { Identifier, KindOf, NonEmptyShortString } from '../../../lib/wire-schemas.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
-import type { Platform, PlatformInput } from '../model.js';
+import { MAX_CONTRIBUTING_WORKSPACES, PLATFORM_RESTRICTIONS, PUBLICATION_STATES, type Platform, type PlatformInput } from '../model.js';
 
-const decodeBody = compileDecoder(
+/** The body of every platform version; v1 names the publication state `marketplaceStatus`. */
+const platformSchema = (publicationKey: 'publicationState' | 'marketplaceStatus') =>
   Type.Object({
     kind: KindOf('meshPlatform'),
     metadata: Type.Object({ name: Identifier, ownedByWorkspace: Identifier, uuid: Type.Optional(Type.String()) }),
@@ -17,10 +18,12 @@ const decodeBody = compileDecoder(
       description: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.description })),
       locationRef: Type.Object({ kind: KindOf('meshLocation'), name: Type.Optional(Identifier), identifier: Type.Optional(Identifier) }),
       config: Type.Optional(Type.Object({ type: NonEmptyShortString })),
-      availability: Type.Optional(Type.Object({ restriction: Type.Optional(ShortString) })),
+      availability: Type.Optional(Type.Object({ restriction: Type.Optional(StringEnum(PLATFORM_RESTRICTIONS)), [publicationKey]: Type.Optional(StringEnum(PUBLICATION_STATES)) })),
+      contributingWorkspaces: Type.Optional(Type.Array(Identifier, { maxItems: MAX_CONTRIBUTING_WORKSPACES })),
     }),
-  }),
-);
+  });
+
+const decoders = { publicationState: compileDecoder(platformSchema('publicationState')), marketplaceStatus: compileDecoder(platformSchema('marketplaceStatus')) };
 
 function platformTypeOf(config: Record<string, unknown> | undefined): string {
   if (!config) return 'CUSTOM';
@@ -43,41 +46,73 @@ export interface PlatformView {
 }
 
 /**
- * meshPlatform v2 (COMPAT §7): the location is `locationRef.name` (v2) or `locationRef.identifier`
- * (v1 style); the reference is echoed in the form it was sent.
+ * A platform body of any version. The stored document is v2's: v1's `availability.marketplaceStatus`
+ * is kept as `publicationState`; the location reference is kept in the form it was sent.
+ */
+export function decodePlatform(body: unknown, publicationKey: 'publicationState' | 'marketplaceStatus'): DecodedPlatform {
+  const { metadata, spec } = decoders[publicationKey](body);
+  const { name, identifier } = spec.locationRef;
+  if (name === undefined && identifier === undefined) throw badRequest('spec.locationRef.name: required (the identifier of a meshLocation)');
+  if (name !== undefined && identifier !== undefined && name !== identifier) throw badRequest('spec.locationRef: name and identifier name different locations');
+  const availability = spec.availability as Record<string, unknown> | undefined;
+  const { [publicationKey]: publicationState, ...otherAvailability } = availability ?? {};
+  const restriction = (availability?.restriction as PlatformInput['restriction'] | undefined) ?? 'PRIVATE';
+  const stored = availability === undefined ? spec : { ...spec, availability: { ...otherAvailability, ...(publicationState !== undefined ? { publicationState } : {}) } };
+  return {
+    input: {
+      name: metadata.name,
+      location: (name ?? identifier)!,
+      ownedByWorkspace: metadata.ownedByWorkspace,
+      displayName: spec.displayName,
+      platformType: platformTypeOf(spec.config),
+      restriction,
+      isPublic: restriction === 'PUBLIC',
+      publicationState: (publicationState as PlatformInput['publicationState'] | undefined) ?? 'UNPUBLISHED',
+      contributingWorkspaces: [...new Set(spec.contributingWorkspaces ?? [])],
+      document: sentObject(metadata, stored),
+    },
+    ...(metadata.uuid ? { uuid: metadata.uuid } : {}),
+  };
+}
+
+/** The parts of a platform every version shows the same way. */
+export function encodePlatformCommon(platform: Platform, { baseUrl, withConfig }: PlatformView) {
+  const { config, ...spec } = platform.document.spec;
+  return {
+    metadata: { ...platform.document.metadata, uuid: platform.uuid, name: platform.name, ownedByWorkspace: platform.ownedByWorkspace, createdOn: platform.createdOn },
+    spec: withConfig && config !== undefined ? { ...spec, config: hideSecrets(config) } : spec,
+    _links: {
+      self: { href: objectUrl(baseUrl, PATHS.platforms, platform.uuid) },
+      owner: { href: objectUrl(baseUrl, PATHS.workspaces, platform.ownedByWorkspace) },
+      location: { href: objectUrl(baseUrl, PATHS.locations, platform.location) },
+    },
+  };
+}
+
+/**
+ * meshPlatform v2 (COMPAT §7): the location is `locationRef.name` (v1's `identifier` is accepted and
+ * echoed as well). What the OpenAPI requires of an answer is always there: `locationRef.name`,
+ * `availability.restriction` and `publicationState` (their defaults when not sent) and
+ * `quotaDefinitions` (`[]`).
  */
 export const platformV2 = {
   media: { kind: 'meshplatform', version: 'v2' } as const,
-  decode(body: unknown): DecodedPlatform {
-    const { metadata, spec } = decodeBody(body);
-    const { name, identifier } = spec.locationRef;
-    if (name === undefined && identifier === undefined) throw badRequest('spec.locationRef.name: required (the identifier of a meshLocation)');
-    if (name !== undefined && identifier !== undefined && name !== identifier) throw badRequest('spec.locationRef: name and identifier name different locations');
-    return {
-      input: {
-        name: metadata.name,
-        location: (name ?? identifier)!,
-        ownedByWorkspace: metadata.ownedByWorkspace,
-        platformType: platformTypeOf(spec.config),
-        isPublic: spec.availability?.restriction === 'PUBLIC',
-        document: sentObject(metadata, spec),
-      },
-      ...(metadata.uuid ? { uuid: metadata.uuid } : {}),
-    };
-  },
-  encode(platform: Platform, { baseUrl, withConfig }: PlatformView, apiVersion = 'v2') {
-    const { config, ...spec } = platform.document.spec;
+  decode: (body: unknown): DecodedPlatform => decodePlatform(body, 'publicationState'),
+  encode(platform: Platform, view: PlatformView, apiVersion = 'v2') {
+    const { metadata, spec, _links } = encodePlatformCommon(platform, view);
+    const sent = platform.document.spec;
     return {
       apiVersion,
       kind: 'meshPlatform',
-      metadata: { ...platform.document.metadata, uuid: platform.uuid, name: platform.name, ownedByWorkspace: platform.ownedByWorkspace, createdOn: platform.createdOn },
-      spec: withConfig && config !== undefined ? { ...spec, config: hideSecrets(config) } : spec,
-      status: { platformTypeIdentifier: platform.platformType },
-      _links: {
-        self: { href: objectUrl(baseUrl, PATHS.platforms, platform.uuid) },
-        owner: { href: objectUrl(baseUrl, PATHS.workspaces, platform.ownedByWorkspace) },
-        location: { href: objectUrl(baseUrl, PATHS.locations, platform.location) },
+      metadata,
+      spec: {
+        ...spec,
+        locationRef: { ...(sent.locationRef as object), kind: 'meshLocation', name: platform.location },
+        availability: { ...(sent.availability as object | undefined), restriction: platform.restriction, publicationState: platform.publicationState },
+        quotaDefinitions: sent.quotaDefinitions ?? [],
       },
+      status: { platformTypeIdentifier: platform.platformType, availability: { publicationState: platform.publicationState } },
+      _links,
     };
   },
 };

@@ -1,5 +1,6 @@
 import { CodecRegistry, type Codec } from '../../codec.js';
 import type { Tenant, TenantInput } from '../model.js';
+import { tenantV3 } from './v3.js';
 import { tenantV4 } from './v4.js';
 import { tenantV4Preview } from './v4-preview.js';
 
@@ -7,4 +8,4 @@ export interface TenantCodec extends Codec<Tenant> {
   decode(body: unknown): TenantInput;
 }
 
-export const TENANT_CODECS = new CodecRegistry<TenantCodec>('meshTenant', [tenantV4, tenantV4Preview]);
+export const TENANT_CODECS = new CodecRegistry<TenantCodec>('meshTenant', [tenantV4, tenantV4Preview, tenantV3]);

@@ -1,10 +1,16 @@
 import type { EncodeView } from '../../codec.js';
-import type { Tenant } from '../model.js';
+import { quotasOf, type Tenant } from '../model.js';
 import { tenantV4 } from './v4.js';
 
-/** meshTenant v4-preview (the OpenAPI's): the shape of v4. */
+/**
+ * meshTenant v4-preview (the OpenAPI's): the shape of v4, with what the OpenAPI requires of its
+ * answers: `spec.landingZoneIdentifier` ("" without a landing zone) and `spec.quotas` (`[]` when none).
+ */
 export const tenantV4Preview = {
   media: { kind: 'meshtenant', version: 'v4-preview' } as const,
   decode: tenantV4.decode,
-  encode: (tenant: Tenant, view: EncodeView) => tenantV4.encode(tenant, view, 'v4-preview'),
+  encode(tenant: Tenant, view: EncodeView) {
+    const encoded = tenantV4.encode(tenant, view, 'v4-preview');
+    return { ...encoded, spec: { ...encoded.spec, landingZoneIdentifier: tenant.landingZone ?? '', quotas: quotasOf(tenant) } };
+  },
 };

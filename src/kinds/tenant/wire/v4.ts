@@ -8,6 +8,13 @@ import { objectUrl, PATHS } from '../../paths.js';
 import type { PlatformReference } from '../../platform/model.js';
 import { tenantName, type Tenant, type TenantInput } from '../model.js';
 
+/** At most this many quotas per tenant. */
+const MAX_QUOTAS = 100;
+
+/** Quotas as the OpenAPI writes them (`[{key, value}]`, v4-preview and v3) and as v4 requests them. */
+export const Quotas = Type.Array(Type.Object({ key: NonEmptyShortString, value: Type.Number() }), { maxItems: MAX_QUOTAS });
+const RequestedQuotas = Type.Record(ShortString, Type.Object({ value: Type.Number() }), { maxProperties: MAX_QUOTAS });
+
 const decodeBody = compileDecoder(
   Type.Object({
     kind: KindOf('meshTenant'),
@@ -15,15 +22,28 @@ const decodeBody = compileDecoder(
     spec: Type.Object({
       platformRef: Type.Optional(Type.Object({ kind: KindOf('meshPlatform'), uuid: Uuid })),
       platformIdentifier: Type.Optional(ShortString),
+      landingZoneRef: Type.Optional(Type.Object({ kind: KindOf('meshLandingZone'), name: ShortString })),
       landingZoneIdentifier: Type.Optional(ShortString),
       platformTenantId: Type.Optional(NonEmptyShortString),
+      quotas: Type.Optional(Quotas),
+      requestedQuotas: Type.Optional(RequestedQuotas),
     }),
   }),
 );
 
+/** The landing zone named either way (both: they must agree); "" is none. */
+export function landingZoneOf(spec: { landingZoneRef?: { name: string }; landingZoneIdentifier?: string }): string | undefined {
+  const byRef = spec.landingZoneRef?.name;
+  const byIdentifier = spec.landingZoneIdentifier;
+  if (byRef !== undefined && byIdentifier !== undefined && byRef !== byIdentifier) throw badRequest('spec.landingZoneRef and spec.landingZoneIdentifier name different landing zones');
+  const name = byRef ?? byIdentifier;
+  return name === undefined || name === '' ? undefined : name;
+}
+
 /**
  * meshTenant v4 (COMPAT §7): the platform is `spec.platformRef{kind, uuid}` (v4) or
- * `spec.platformIdentifier` (v4-preview); both are accepted and both are written.
+ * `spec.platformIdentifier` (v4-preview); both are accepted and both are written. The landing zone
+ * likewise (`landingZoneRef.name` or `landingZoneIdentifier`).
  */
 export const tenantV4 = {
   media: { kind: 'meshtenant', version: 'v4' } as const,
@@ -33,11 +53,13 @@ export const tenantV4 = {
     if (spec.platformRef) platformRefs.push({ uuid: spec.platformRef.uuid });
     if (spec.platformIdentifier) platformRefs.push({ identifier: spec.platformIdentifier });
     if (platformRefs.length === 0) throw badRequest('spec.platformRef: required (or spec.platformIdentifier "<platform>.<location>")');
+    const landingZone = landingZoneOf(spec);
     return {
       workspace: metadata.ownedByWorkspace,
       project: metadata.ownedByProject,
       platformRefs,
       ...(spec.platformTenantId !== undefined ? { platformTenantId: spec.platformTenantId } : {}),
+      ...(landingZone !== undefined ? { landingZone } : {}),
       document: sentObject(metadata, spec),
     };
   },

@@ -1,5 +1,6 @@
 import { CodecRegistry, type Codec } from '../../codec.js';
 import type { Workspace, WorkspaceInput } from '../model.js';
+import { workspaceV1 } from './v1.js';
 import { workspaceV2 } from './v2.js';
 
 export interface WorkspaceCodec extends Codec<Workspace> {
@@ -7,4 +8,4 @@ export interface WorkspaceCodec extends Codec<Workspace> {
 }
 
 /** meshWorkspace's wire versions (a new one: a codec file and a line here). */
-export const WORKSPACE_CODECS = new CodecRegistry<WorkspaceCodec>('meshWorkspace', [workspaceV2]);
+export const WORKSPACE_CODECS = new CodecRegistry<WorkspaceCodec>('meshWorkspace', [workspaceV2, workspaceV1]);

@@ -1,0 +1,426 @@
+/**
+ * Conformance with the published OpenAPI (issue 17), derived from `openapi.json`, not from a
+ * hand-written list:
+ * - every list operation this server serves, in every documented representation, applies every
+ *   query parameter the OpenAPI documents for it: a value matching nothing gives an empty page, a
+ *   matching value gives exactly the matching objects (fewer than all), repeatable parameters take
+ *   any of their values, and unknown parameters change nothing;
+ * - every answer of a served operation is valid against its documented response schema (ajv), and
+ *   every documented answer of a served operation is produced at least once; the deviations are
+ *   listed below and in the README ("OpenAPI conformance"), each with its reason.
+ * A documented parameter without a case below fails the test: no filter can be ignored unnoticed.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { before, it } from 'node:test';
+import { media, type ApiClient } from './support/client.js';
+import { createKey } from './support/identity.js';
+import { checkExchanges, coverageKey, documentedValues, isListOperation, isServed, openApiOperations, recording, type Deviation, type Exchange, type OpenApiOperation } from './support/openapi.js';
+import { describeEachDatabase } from './support/server.js';
+import { unique, type Json } from './support/structure.js';
+
+const mc = (kind: string, version: string) => media(kind, version, 'meshcloud');
+const io = (type: string) => ({ accept: type, 'content-type': type });
+const BASE = '/api/meshobjects';
+const TERRAFORM_RUNNER = '98520496-627d-43e6-82da-ce499179ff3f';
+
+/**
+ * Where this server knowingly answers otherwise than the OpenAPI documents (README, "OpenAPI
+ * conformance"). An entry that excuses nothing fails the test, so the list stays true.
+ */
+const DEVIATIONS: Deviation[] = [
+  {
+    operation: 'PUT /api/meshobjects',
+    keyword: 'type',
+    reason: 'The import answers a JSON array of results, as the OpenAPI’s own example and COMPAT §7 show; its schema says object.',
+  },
+  {
+    operation: /^(GET|POST|PUT) \/api\/meshobjects\/meshbuildingblockdefinitions/,
+    instancePath: /\/spec$/,
+    keyword: 'required',
+    reason:
+      'spec.supportUrl, documentationUrl, notificationSubscriberUsernames and supportedPlatforms are answered as sent: optional values the client did not send are not invented (COMPAT §3 echo fidelity; the Terraform provider sends null supportedPlatforms for workspace-level definitions, COMPAT §8; the OpenAPI types the URLs as strings, nullable only in GET answers).',
+  },
+  {
+    operation: 'POST /api/meshobjects/meshbuildingblocks',
+    instancePath: /\/spec\/targetRef$/,
+    keyword: 'required',
+    reason: 'A workspace-level block targets {kind: meshWorkspace, identifier} (spec §2.5); the OpenAPI’s schema knows only the tenant form {kind, uuid}.',
+  },
+  {
+    operation: /^(GET|POST|PUT) \/api\/meshobjects\/meshplatforms/,
+    instancePath: /\/spec$/,
+    keyword: 'required',
+    reason: 'spec.config is shown only to admins and the owning workspace’s PLATFORMINSTANCE_LIST holders (README, "Who may do what"), and a platform without a config (CUSTOM) has none.',
+  },
+];
+
+/** How a list's objects are identified and read (the representation the probes read values from). */
+interface ListCase {
+  embedded: string;
+  probeMedia: string;
+  identity(item: Json): string;
+}
+
+const byUuid = (item: Json) => item.metadata.uuid as string;
+const byName = (item: Json) => item.metadata.name as string;
+
+const LISTS: Record<string, ListCase> = {
+  [`${BASE}/meshworkspaces`]: { embedded: 'meshWorkspaces', probeMedia: mc('meshworkspace', 'v2'), identity: byName },
+  [`${BASE}/meshprojects`]: { embedded: 'meshProjects', probeMedia: mc('meshproject', 'v2'), identity: (p) => `${p.metadata.ownedByWorkspace}.${p.metadata.name}` },
+  [`${BASE}/meshlocations`]: { embedded: 'meshLocations', probeMedia: mc('meshlocation', 'v1-preview'), identity: byName },
+  [`${BASE}/meshplatforms`]: { embedded: 'meshPlatforms', probeMedia: mc('meshplatform', 'v2-preview'), identity: byUuid },
+  [`${BASE}/meshtenants`]: { embedded: 'meshTenants', probeMedia: mc('meshtenant', 'v4-preview'), identity: (t) => (t.apiVersion === 'v3' ? t.metadata.tenantIdentifier : t.status.tenantName) },
+  [`${BASE}/meshbuildingblockdefinitions`]: { embedded: 'meshBuildingBlockDefinitions', probeMedia: mc('meshbuildingblockdefinition', 'v1-preview'), identity: byUuid },
+  [`${BASE}/meshbuildingblocks`]: { embedded: 'meshBuildingBlocks', probeMedia: mc('meshbuildingblock', 'v2-preview'), identity: byUuid },
+};
+
+/** What the fixtures know beyond what an object shows. */
+interface World {
+  versions: Map<string, { definitionUuid: string; definitionName: string; versionNumber: number; owner: string }>;
+  tenants: Map<string, { project: string; platformIdentifier: string }>;
+}
+
+type Value = string | string[] | undefined;
+
+/** How one documented parameter is probed: the object's value, and a value no object has. */
+interface Probe {
+  value(item: Json, world: World): Value;
+  /** A value no object has: a literal, 'documented' (one of the values the description lists that no object has), or null with `noNothing`. */
+  nothing: string | 'documented' | null;
+  noNothing?: string;
+  /** Other spellings of a value (versionNumber `v2`). */
+  variants?(value: string): string[];
+  /** The query whose objects the value is looked for in (states other than the default). */
+  universe?: string;
+  /** Why every object may match (the filter cannot narrow here). */
+  allMatch?: string;
+}
+
+const fresh = () => unique('nothing-matches');
+const blockVersion = (item: Json, world: World) => world.versions.get(item.spec.buildingBlockDefinitionVersionRef.uuid);
+const blockTenant = (item: Json, world: World) => (item.spec.targetRef.kind === 'meshTenant' ? world.tenants.get(item.spec.targetRef.uuid) : undefined);
+
+const PROBES: Record<string, Probe> = {
+  [`${BASE}/meshprojects?workspaceIdentifier`]: { value: (p) => p.metadata.ownedByWorkspace, nothing: 'no-such-workspace' },
+  [`${BASE}/meshprojects?paymentIdentifier`]: { value: (p) => p.spec.paymentMethodIdentifier, nothing: 'no-such-payment-method' },
+  [`${BASE}/meshprojects?state`]: { value: () => 'ACTIVE', nothing: 'documented', allMatch: 'deleted projects are forgotten at once: every listed project is ACTIVE' },
+  [`${BASE}/meshlocations?displayName`]: { value: (l) => l.spec.displayName, nothing: 'No such location' },
+  [`${BASE}/meshplatforms?identifier`]: { value: (p) => `${p.metadata.name}.${p.spec.locationRef.name}`, nothing: 'no-such.platform' },
+  [`${BASE}/meshplatforms?locationIdentifier`]: { value: (p) => p.spec.locationRef.name, nothing: 'no-such-location' },
+  [`${BASE}/meshplatforms?ownedByWorkspace`]: { value: (p) => p.metadata.ownedByWorkspace, nothing: 'no-such-workspace' },
+  [`${BASE}/meshplatforms?publicationState`]: { value: (p) => p.spec.availability.publicationState, nothing: 'documented' },
+  [`${BASE}/meshplatforms?restriction`]: { value: (p) => p.spec.availability.restriction, nothing: 'documented' },
+  [`${BASE}/meshplatforms?displayName`]: { value: (p) => p.spec.displayName, nothing: 'No such platform' },
+  [`${BASE}/meshplatforms?contributingWorkspace`]: { value: (p) => p.spec.contributingWorkspaces ?? [], nothing: 'no-such-workspace' },
+  [`${BASE}/meshtenants?workspaceIdentifier`]: { value: (t) => t.metadata.ownedByWorkspace, nothing: 'no-such-workspace' },
+  [`${BASE}/meshtenants?projectIdentifier`]: { value: (t) => t.metadata.ownedByProject, nothing: 'no-such-project' },
+  [`${BASE}/meshtenants?platformIdentifier`]: { value: (t) => t.spec.platformIdentifier, nothing: 'no-such.platform' },
+  [`${BASE}/meshtenants?platformTypeIdentifier`]: { value: (t) => t.status.platformTypeIdentifier, nothing: 'OPENSTACK' },
+  [`${BASE}/meshtenants?landingZoneIdentifier`]: { value: (t) => t.spec.landingZoneIdentifier || undefined, nothing: 'no-such-landing-zone' },
+  [`${BASE}/meshtenants?platformTenantId`]: { value: (t) => t.spec.platformTenantId, nothing: 'no-such-platform-tenant' },
+  [`${BASE}/meshtenants?state`]: { value: (t) => t.status.lifecycle.state, nothing: 'documented', universe: 'deletionState=ALL' },
+  [`${BASE}/meshtenants?deletionState`]: { value: (t) => t.status.lifecycle.state, nothing: 'documented', universe: 'deletionState=ALL' },
+  [`${BASE}/meshbuildingblockdefinitions?workspaceIdentifier`]: { value: (d) => d.metadata.ownedByWorkspace, nothing: 'no-such-workspace' },
+  [`${BASE}/meshbuildingblocks?workspaceIdentifier`]: { value: (b) => b.metadata.ownedByWorkspace, nothing: 'no-such-workspace' },
+  [`${BASE}/meshbuildingblocks?projectIdentifier`]: { value: (b, w) => blockTenant(b, w)?.project, nothing: 'no-such-project' },
+  [`${BASE}/meshbuildingblocks?platformIdentifier`]: { value: (b, w) => blockTenant(b, w)?.platformIdentifier, nothing: 'no-such.platform' },
+  [`${BASE}/meshbuildingblocks?name`]: { value: (b) => b.spec.displayName, nothing: 'No such block' },
+  [`${BASE}/meshbuildingblocks?definitionName`]: { value: (b, w) => blockVersion(b, w)?.definitionName, nothing: 'No such definition' },
+  [`${BASE}/meshbuildingblocks?definitionUuid`]: { value: (b, w) => blockVersion(b, w)?.definitionUuid, nothing: randomUUID() },
+  [`${BASE}/meshbuildingblocks?versionNumber`]: { value: (b, w) => String(blockVersion(b, w)?.versionNumber), nothing: '99', variants: (v) => [`v${v}`] },
+  [`${BASE}/meshbuildingblocks?status`]: { value: (b) => b.status.status, nothing: 'documented' },
+  [`${BASE}/meshbuildingblocks?versionUuid`]: { value: (b) => b.spec.buildingBlockDefinitionVersionRef.uuid, nothing: randomUUID() },
+  [`${BASE}/meshbuildingblocks?tenantUuid`]: { value: (b) => (b.spec.targetRef.kind === 'meshTenant' ? b.spec.targetRef.uuid : undefined), nothing: randomUUID() },
+  [`${BASE}/meshbuildingblocks?targetRefKind`]: { value: (b) => b.spec.targetRef.kind, nothing: null, noNothing: 'both target kinds are among the fixtures (the narrowing shows the filter applies)' },
+  [`${BASE}/meshbuildingblocks?managedByWorkspaceIdentifier`]: { value: (b, w) => blockVersion(b, w)?.owner, nothing: 'no-such-workspace' },
+  [`${BASE}/meshbuildingblocks?managedByDefinitionUuid`]: { value: (b, w) => blockVersion(b, w)?.definitionUuid, nothing: randomUUID() },
+};
+
+const asList = (value: Value): string[] => (value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)]);
+const sorted = (values: Iterable<string>) => [...values].sort();
+
+describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
+  const exchanges: Exchange[] = [];
+  const world: World = { versions: new Map(), tenants: new Map() };
+  const names: Record<string, string> = {};
+  let admin: ApiClient;
+  let served: OpenApiOperation[] = [];
+
+  const created = async (path: string, type: string, body: Json): Promise<Json> => {
+    const response = await admin.post(path, body, { headers: io(type) });
+    assert.equal(response.status, 201, `POST ${path} (${type}): ${response.status} ${response.text}`);
+    return response.json;
+  };
+  const ok = async (method: string, path: string, type: string | undefined, body?: Json, expected = 200): Promise<Json | undefined> => {
+    const response = await admin.request(method, path, { headers: type ? (body ? io(type) : { accept: type }) : {}, ...(body ? { body } : {}) });
+    assert.equal(response.status, expected, `${method} ${path}: ${response.status} ${response.text}`);
+    return response.text === '' ? undefined : response.json;
+  };
+  const list = async (path: string, type: string, embedded: string, query: string): Promise<Json[]> => {
+    const response = await admin.get(`${path}?size=350${query ? `&${query}` : ''}`, { headers: { accept: type } });
+    assert.equal(response.status, 200, `GET ${path}?${query} (${type}): ${response.status} ${response.text}`);
+    const items = response.json._embedded?.[embedded] as Json[] | undefined;
+    assert.ok(Array.isArray(items), `_embedded.${embedded} in ${response.text}`);
+    assert.equal(response.json.page.totalElements, items.length, `one page holds the whole list: ${path}?${query}`);
+    return items;
+  };
+
+  before(async () => {
+    admin = recording(ctx.client, exchanges);
+    served = openApiOperations().filter((operation) => isServed(operation, ctx.server.server.context.access.keys(), ctx.server.server.context.unservedPaths));
+
+    // Structure: two consumer workspaces, two provider workspaces, two locations, three platforms.
+    for (const key of ['wsA', 'wsB', 'provA', 'provB']) names[key] = unique(key.toLowerCase());
+    for (const key of ['wsA', 'wsB', 'provA', 'provB']) await created(`${BASE}/meshworkspaces`, mc('meshworkspace', 'v2'), { apiVersion: 'v2', kind: 'meshWorkspace', metadata: { name: names[key], tags: {} }, spec: { displayName: `Workspace ${key}` } });
+    for (const key of ['loc1', 'loc2']) {
+      names[key] = unique(key);
+      await created(`${BASE}/meshlocations`, mc('meshlocation', 'v1-preview'), { apiVersion: 'v1-preview', kind: 'meshLocation', metadata: { name: names[key] }, spec: { displayName: `Location ${names[key]}` } });
+    }
+    const platform = (name: string, owner: string, location: string, spec: Json) => ({
+      apiVersion: 'v2-preview',
+      kind: 'meshPlatform',
+      metadata: { name, ownedByWorkspace: owner },
+      spec: { displayName: `Platform ${name}`, locationRef: { kind: 'meshLocation', name: location }, ...spec },
+    });
+    for (const key of ['plat1', 'plat2', 'plat3']) names[key] = unique(key);
+    names.plat1Uuid = (
+      await created(
+        `${BASE}/meshplatforms`,
+        mc('meshplatform', 'v2-preview'),
+        platform(names.plat1!, names.provA!, names.loc1!, { config: { type: 'azure', azure: { entraTenant: 'contoso.example' } }, availability: { restriction: 'PUBLIC', publicationState: 'PUBLISHED' }, contributingWorkspaces: [names.wsA], quotaDefinitions: [] }),
+      )
+    ).metadata.uuid;
+    names.plat2Uuid = (
+      await created(`${BASE}/meshplatforms`, mc('meshplatform', 'v1'), {
+        apiVersion: 'v1',
+        kind: 'meshPlatform',
+        metadata: { name: names.plat2, ownedByWorkspace: names.provB },
+        spec: { displayName: `Platform ${names.plat2}`, locationRef: { kind: 'meshLocation', identifier: names.loc2 }, availability: { restriction: 'RESTRICTED', restrictedToWorkspaces: [names.wsA, names.wsB], marketplaceStatus: 'REQUESTED' }, contributingWorkspaces: [names.wsB, names.wsA] },
+      })
+    ).metadata.uuid;
+    names.plat3Uuid = (await created(`${BASE}/meshplatforms`, mc('meshplatform', 'v2-preview'), platform(names.plat3!, names.provA!, names.loc2!, { availability: { restriction: 'RESTRICTED', restrictedToWorkspaces: [], publicationState: 'UNPUBLISHED' } }))).metadata.uuid;
+
+    // Projects and tenants (one deleted by uuid, one by its full identifier).
+    const project = (workspace: string, name: string, payment?: string) => ({ apiVersion: 'v2', kind: 'meshProject', metadata: { name, ownedByWorkspace: workspace }, spec: { displayName: `Project ${name}`, tags: {}, ...(payment ? { paymentMethodIdentifier: payment } : {}) } });
+    for (const [key, workspace, payment] of [['pa1', 'wsA', 'pm-a'], ['pa2', 'wsA', undefined], ['pb1', 'wsB', 'pm-b']] as const) {
+      names[key] = unique(key);
+      await created(`${BASE}/meshprojects`, mc('meshproject', 'v2'), project(names[workspace]!, names[key]!, payment));
+    }
+    const v4 = (workspace: string, projectName: string, platformIdentifier: string, spec: Json = {}) => ({ apiVersion: 'v4-preview', kind: 'meshTenant', metadata: { ownedByWorkspace: workspace, ownedByProject: projectName }, spec: { platformIdentifier, ...spec } });
+    const v3 = (workspace: string, projectName: string, platformIdentifier: string, spec: Json = {}) => ({ apiVersion: 'v3', kind: 'meshTenant', metadata: { ownedByWorkspace: workspace, ownedByProject: projectName, platformIdentifier }, spec });
+    const full = (key: string, location: string) => `${names[key]}.${names[location]}`;
+    const tA1 = await created(`${BASE}/meshtenants`, mc('meshtenant', 'v4-preview'), v4(names.wsA!, names.pa1!, full('plat1', 'loc1'), { landingZoneIdentifier: 'lz-a', platformTenantId: `sub-${names.wsA}` }));
+    await created(`${BASE}/meshtenants`, mc('meshtenant', 'v3'), v3(names.wsA!, names.pa2!, full('plat2', 'loc2'), { landingZoneIdentifier: 'lz-b', quotas: [{ key: 'limits.cpu', value: 2 }] }));
+    const tA2 = (await ok('GET', `${BASE}/meshtenants/${names.wsA}.${names.pa2}.${full('plat2', 'loc2')}`, mc('meshtenant', 'v4-preview')))!;
+    const tB1 = await created(`${BASE}/meshtenants`, mc('meshtenant', 'v4-preview'), v4(names.wsB!, names.pb1!, full('plat2', 'loc2')));
+    const gone = await created(`${BASE}/meshtenants`, mc('meshtenant', 'v4-preview'), v4(names.wsB!, names.pb1!, full('plat3', 'loc2'), { landingZoneIdentifier: 'lz-a' }));
+    await ok('DELETE', `${BASE}/meshtenants/${gone.metadata.uuid}`, undefined, undefined, 202);
+    await created(`${BASE}/meshtenants`, mc('meshtenant', 'v3'), v3(names.wsA!, names.pa1!, full('plat3', 'loc2')));
+    await ok('DELETE', `${BASE}/meshtenants/${names.wsA}.${names.pa1}.${full('plat3', 'loc2')}`, undefined, undefined, 202);
+    for (const tenant of [tA1, tA2, tB1]) world.tenants.set(tenant.metadata.uuid, { project: tenant.metadata.ownedByProject, platformIdentifier: tenant.spec.platformIdentifier });
+
+    // Definitions: two of provider A (one with versions 1 and 2), one of provider B.
+    const VERSION = media('meshbuildingblockdefinitionversion', 'v1-preview');
+    const terraform = { type: 'terraform', terraform: { terraformVersion: '1.9.8', repositoryUrl: 'https://example.com/modules.git', async: false, useMeshHttpBackendFallback: false } };
+    const definition = async (key: string, owner: string, spec: Json, inputs: Json = {}, versions = 1) => {
+      names[key] = unique(`Definition ${key}`);
+      const made = await created(`${BASE}/meshbuildingblockdefinitions`, mc('meshbuildingblockdefinition', 'v1-preview'), {
+        apiVersion: 'v1-preview',
+        kind: 'meshBuildingBlockDefinition',
+        metadata: { ownedByWorkspace: names[owner] },
+        spec: { displayName: names[key], description: 'conformance fixture', ...spec },
+      });
+      const uuid = made.metadata.uuid as string;
+      const versionSpec = (number: number) => ({ apiVersion: 'v1-preview', kind: 'meshBuildingBlockDefinitionVersion', spec: { buildingBlockDefinitionRef: { kind: 'meshBuildingBlockDefinition', uuid }, versionNumber: number, state: 'RELEASED', implementation: terraform, inputs, outputs: {} } });
+      const uuids: string[] = [made.status.latestVersionUuid];
+      await ok('PUT', `/api/meshobjects/meshbuildingblockdefinitionversions/${uuids[0]}`, VERSION, versionSpec(1));
+      for (let number = 2; number <= versions; number++) {
+        const draft = await created('/api/meshobjects/meshbuildingblockdefinitionversions', VERSION, { ...versionSpec(number), spec: { ...versionSpec(number).spec, state: 'DRAFT' } });
+        await ok('PUT', `/api/meshobjects/meshbuildingblockdefinitionversions/${draft.metadata.uuid}`, VERSION, versionSpec(number));
+        uuids.push(draft.metadata.uuid);
+      }
+      uuids.forEach((versionUuid, index) => world.versions.set(versionUuid, { definitionUuid: uuid, definitionName: names[key]!, versionNumber: index + 1, owner: names[owner]! }));
+      names[`${key}Uuid`] = uuid;
+      return uuids;
+    };
+    const TENANT_LEVEL = { targetType: 'TENANT_LEVEL', supportedPlatforms: ['AZURE', 'CUSTOM'] };
+    const [dA1, dA2] = await definition('dA', 'provA', TENANT_LEVEL, {}, 2);
+    const [dU1] = await definition('dU', 'provA', TENANT_LEVEL, { needed: { displayName: 'Needed', type: 'STRING', assignmentType: 'USER_INPUT', updateableByConsumer: true } });
+    const [dW1] = await definition('dW', 'provB', { targetType: 'WORKSPACE_LEVEL' });
+
+    // Blocks in four states, on tenants and a workspace, in both representations.
+    const BLOCK_V2 = mc('meshbuildingblock', 'v2-preview');
+    const RUN = mc('meshbuildingblockrun', 'v1');
+    const block = (versionUuid: string, targetRef: Json, key: string) => {
+      names[key] = unique(`Block ${key}`);
+      return { apiVersion: 'v2-preview', kind: 'meshBuildingBlock', spec: { displayName: names[key], buildingBlockDefinitionVersionRef: { kind: 'meshBuildingBlockDefinitionVersion', uuid: versionUuid }, targetRef, inputs: [], parentBuildingBlocks: [] } };
+    };
+    const settle = async (blockUuid: string, status: string) => {
+      const run = (await ok('POST', `${BASE}/meshbuildingblockruns/create?forRunnerUuid=${TERRAFORM_RUNNER}`, RUN, undefined, 201))!;
+      assert.equal(run.spec.buildingBlock.uuid, blockUuid, 'the only queued run');
+      await ok('POST', `${BASE}/meshbuildingblockruns/${run.metadata.uuid}/status/source`, RUN, { source: { id: 'conformance' }, steps: [{ id: 'apply', displayName: 'Apply' }] });
+      await ok('PATCH', `${BASE}/meshbuildingblockruns/${run.metadata.uuid}/status/source/conformance`, RUN, { status, steps: [{ id: 'apply', status }] });
+      await ok('GET', `${BASE}/meshbuildingblockruns/${run.metadata.uuid}`, RUN);
+    };
+    names.b1 = (await created(`${BASE}/meshbuildingblocks`, BLOCK_V2, block(dA1!, { kind: 'meshTenant', uuid: tA1.metadata.uuid }, 'b1name'))).metadata.uuid;
+    await settle(names.b1!, 'SUCCEEDED');
+    names.b2name = unique('Block b2name');
+    names.b2 = (
+      await created(`${BASE}/meshbuildingblocks`, mc('meshbuildingblock', 'v1'), {
+        apiVersion: 'v1',
+        kind: 'meshBuildingBlock',
+        metadata: { definitionUuid: names.dAUuid, definitionVersion: 2, tenantIdentifier: tB1.status.tenantName },
+        spec: { displayName: names.b2name, inputs: [], parentBuildingBlocks: [] },
+      })
+    ).metadata.uuid;
+    await settle(names.b2!, 'FAILED');
+    names.b3 = (await created(`${BASE}/meshbuildingblocks`, BLOCK_V2, block(dU1!, { kind: 'meshTenant', uuid: tA2.metadata.uuid }, 'b3name'))).metadata.uuid;
+    names.b4 = (await created(`${BASE}/meshbuildingblocks`, BLOCK_V2, block(dW1!, { kind: 'meshWorkspace', identifier: names.wsB }, 'b4name'))).metadata.uuid;
+    names.b5 = (await created(`${BASE}/meshbuildingblocks`, BLOCK_V2, block(dA2!, { kind: 'meshTenant', uuid: tA2.metadata.uuid }, 'b5name'))).metadata.uuid;
+  });
+
+  it('serves every documented representation of the list operations it serves', async () => {
+    const lists = served.filter(isListOperation);
+    assert.deepEqual(lists.map((operation) => operation.path).sort(), Object.keys(LISTS).sort(), 'the list operations served here (a new one needs a case above)');
+    for (const operation of lists) {
+      for (const response of operation.responses.filter((r) => r.status === 200 && r.mediaType)) {
+        const answer = await admin.get(`${operation.path}?size=1`, { headers: { accept: response.mediaType! } });
+        assert.equal(answer.status, 200, `${operation.key} in ${response.mediaType}: ${answer.status} ${answer.text}`);
+      }
+    }
+  });
+
+  // One test per list operation of the OpenAPI: the operations (and their parameters) come from the document.
+  for (const operation of openApiOperations().filter(isListOperation)) {
+    it(`${operation.key}: applies every documented filter (${operation.queryParameters.map((p) => p.name).join(', ') || 'none'}), ignores unknown ones`, async (t) => {
+      if (!served.some((o) => o.key === operation.key)) return t.skip('not served by this server');
+      const listCase = LISTS[operation.path]!;
+      const mediaTypes = operation.responses.filter((r) => r.status === 200 && r.mediaType).map((r) => r.mediaType!);
+      const failures: string[] = [];
+      const ids = async (type: string, query: string) => (await list(operation.path, type, listCase.embedded, query)).map(listCase.identity);
+
+      for (const parameter of operation.queryParameters) {
+        if (parameter.name === 'page' || parameter.name === 'size') continue;
+        const probe = PROBES[`${operation.path}?${parameter.name}`];
+        if (!probe) {
+          failures.push(`${parameter.name}: documented, but no probe case here`);
+          continue;
+        }
+        const universe = probe.universe ?? '';
+        const probed = (await list(operation.path, listCase.probeMedia, listCase.embedded, universe)).map((item) => ({ id: listCase.identity(item), values: asList(probe.value(item, world)) }));
+        const present = [...new Set(probed.flatMap((p) => p.values))];
+        const matching = (values: string[]) => new Set(probed.filter((p) => p.values.some((v) => values.includes(v))).map((p) => p.id));
+        // The value matching the fewest objects (but some): the page must narrow to exactly them.
+        const value = present.sort((a, b) => matching([a]).size - matching([b]).size)[0];
+        if (value === undefined) {
+          failures.push(`${parameter.name}: no fixture object has a value`);
+          continue;
+        }
+        const nothing = probe.nothing === 'documented' ? documentedValues(parameter).find((v) => !present.includes(v)) : probe.nothing === null ? undefined : probe.nothing;
+        if (probe.nothing !== null && nothing === undefined) failures.push(`${parameter.name}: every documented value occurs; the fixtures need one that does not`);
+        const repeat = /multiple times/i.test(parameter.description) ? 'repeat' : /comma/i.test(parameter.description) ? 'comma' : undefined;
+        const q = (v: string) => `${universe ? `${universe}&` : ''}${parameter.name}=${encodeURIComponent(v)}`;
+
+        for (const type of mediaTypes) {
+          const all = await ids(type, universe);
+          const expect = (values: string[]) => sorted(all.filter((id) => matching(values).has(id)));
+          if (nothing !== undefined) {
+            const none = await ids(type, q(nothing));
+            if (none.length > 0) failures.push(`${parameter.name}=${nothing} (${type}): matches nothing, yet ${none.length} objects came back`);
+          }
+          for (const form of [value, ...(probe.variants?.(value) ?? [])]) {
+            const got = sorted(await ids(type, q(form)));
+            if (JSON.stringify(got) !== JSON.stringify(expect([value]))) failures.push(`${parameter.name}=${form} (${type}): expected ${JSON.stringify(expect([value]))}, got ${JSON.stringify(got)}`);
+          }
+          if (!probe.allMatch && expect([value]).length >= all.length) failures.push(`${parameter.name}=${value} (${type}): the fixtures do not narrow the page (${all.length} objects, all match)`);
+          if (repeat) {
+            const second = present.find((v) => v !== value) ?? nothing!;
+            const query = repeat === 'repeat' ? `${q(value)}&${parameter.name}=${encodeURIComponent(second)}` : q(`${value},${second}`);
+            const got = sorted(await ids(type, query));
+            if (JSON.stringify(got) !== JSON.stringify(expect([value, second]))) failures.push(`${parameter.name} ${value} or ${second} (${type}, ${repeat}): expected ${JSON.stringify(expect([value, second]))}, got ${JSON.stringify(got)}`);
+          }
+        }
+      }
+      for (const type of mediaTypes) {
+        const unknown = sorted(await ids(type, `zzUndocumentedParameter=${fresh()}`));
+        if (JSON.stringify(unknown) !== JSON.stringify(sorted(await ids(type, '')))) failures.push(`an unknown parameter changed the page (${type})`);
+      }
+      assert.deepEqual(failures, []);
+    });
+  }
+
+  it('lets managedByWorkspaceIdentifier take precedence over managedByDefinitionUuid (documented)', async () => {
+    const BLOCK_V2 = mc('meshbuildingblock', 'v2-preview');
+    const both = await list(`${BASE}/meshbuildingblocks`, BLOCK_V2, 'meshBuildingBlocks', `managedByWorkspaceIdentifier=${names.provA}&managedByDefinitionUuid=${names.dWUuid}`);
+    const byWorkspace = await list(`${BASE}/meshbuildingblocks`, BLOCK_V2, 'meshBuildingBlocks', `managedByWorkspaceIdentifier=${names.provA}`);
+    assert.ok(byWorkspace.length > 0);
+    assert.deepEqual(both.map(byUuid), byWorkspace.map(byUuid), 'the definition (of provider B) is ignored when a managing workspace is named');
+  });
+
+  it('answers every served operation as documented (ajv against the response schemas); every documented answer is produced', async () => {
+    // The operations the fixtures have not exercised yet: indexes, login, import, single reads, updates, deletes.
+    await ok('GET', '/api', mc('', 'v1'));
+    await ok('GET', BASE, mc('meshobjects', 'v2'));
+    await ok('GET', BASE, mc('meshobjects', 'v1'));
+    await ok('GET', '/api/metadata', mc('metadata', 'v1'));
+    const key = await createKey(ctx.client, names.wsA!, ['WORKSPACE_LIST']);
+    const json = await admin.post('/api/login', { clientId: key.clientId, clientSecret: key.clientSecret }, { anonymous: true, headers: { 'content-type': 'application/json' } });
+    assert.equal(json.status, 200, json.text);
+    const form = await admin.post('/api/login', `client_id=${key.clientId}&client_secret=${key.clientSecret}&grant_type=client_credentials`, { anonymous: true, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.equal(form.status, 307, form.text);
+    const IMPORT = 'application/vnd.meshcloud.api.meshobjects.v1+json';
+    const imported = await admin.put(BASE, JSON.stringify([{ apiVersion: 'v2', kind: 'meshWorkspace', metadata: { name: unique('imported') }, spec: { displayName: 'Imported' } }]), { headers: io(IMPORT) });
+    assert.equal(imported.status, 200, imported.text);
+
+    const tenantName = `${names.wsA}.${names.pa1}.${names.plat1}.${names.loc1}`;
+    const tenant = (await ok('GET', `${BASE}/meshtenants/${tenantName}`, mc('meshtenant', 'v3')))!;
+    const tenantV4 = (await ok('GET', `${BASE}/meshtenants/${tenantName}`, mc('meshtenant', 'v4')))!;
+    assert.equal(tenant.metadata.tenantIdentifier, tenantName);
+    await ok('GET', `${BASE}/meshtenants/${tenantV4.metadata.uuid}`, mc('meshtenant', 'v4-preview'));
+    await ok('GET', `${BASE}/meshworkspaces/${names.wsA}`, mc('meshworkspace', 'v2'));
+    await ok('PUT', `${BASE}/meshworkspaces/${names.wsA}`, mc('meshworkspace', 'v2'), { apiVersion: 'v2', kind: 'meshWorkspace', metadata: { name: names.wsA, tags: {} }, spec: { displayName: 'Workspace A' } });
+    await ok('GET', `${BASE}/meshprojects/${names.wsA}.${names.pa2}`, mc('meshproject', 'v2'));
+    await ok('PUT', `${BASE}/meshprojects/${names.wsA}.${names.pa2}`, mc('meshproject', 'v2'), { apiVersion: 'v2', kind: 'meshProject', metadata: { name: names.pa2, ownedByWorkspace: names.wsA }, spec: { displayName: 'Project renamed', tags: {} } });
+    await ok('GET', `${BASE}/meshlocations/${names.loc1}`, mc('meshlocation', 'v1-preview'));
+    await ok('PUT', `${BASE}/meshlocations/${names.loc1}`, mc('meshlocation', 'v1-preview'), { apiVersion: 'v1-preview', kind: 'meshLocation', metadata: { name: names.loc1 }, spec: { displayName: 'Location one' } });
+    for (const version of ['v1', 'v2-preview']) await ok('GET', `${BASE}/meshplatforms/${names.plat1Uuid}`, mc('meshplatform', version));
+    await ok('PUT', `${BASE}/meshplatforms/${names.plat3Uuid}`, mc('meshplatform', 'v2-preview'), {
+      apiVersion: 'v2-preview',
+      kind: 'meshPlatform',
+      metadata: { name: names.plat3, ownedByWorkspace: names.provA },
+      spec: { displayName: 'Platform three', locationRef: { kind: 'meshLocation', name: names.loc2 }, availability: { restriction: 'RESTRICTED', restrictedToWorkspaces: [], publicationState: 'UNPUBLISHED' }, quotaDefinitions: [] },
+    });
+    await ok('PUT', `${BASE}/meshplatforms/${names.plat2Uuid}`, mc('meshplatform', 'v1'), {
+      apiVersion: 'v1',
+      kind: 'meshPlatform',
+      metadata: { name: names.plat2, ownedByWorkspace: names.provB },
+      spec: { displayName: 'Platform two', locationRef: { kind: 'meshLocation', identifier: names.loc2 }, availability: { restriction: 'RESTRICTED', restrictedToWorkspaces: [names.wsA], marketplaceStatus: 'REQUESTED' } },
+    });
+    const DEFINITION = mc('meshbuildingblockdefinition', 'v1-preview');
+    const definition = (await ok('GET', `${BASE}/meshbuildingblockdefinitions/${names.dWUuid}`, DEFINITION))!;
+    await ok('PUT', `${BASE}/meshbuildingblockdefinitions/${names.dWUuid}`, DEFINITION, { apiVersion: 'v1-preview', kind: 'meshBuildingBlockDefinition', metadata: { uuid: names.dWUuid, ownedByWorkspace: names.provB }, spec: { ...definition.spec, description: 'changed' } });
+    for (const version of ['v1', 'v2-preview']) await ok('GET', `${BASE}/meshbuildingblocks/${names.b1}`, mc('meshbuildingblock', version));
+
+    // Deletes (after the filter tests: they change what the lists hold).
+    const throwaway = await created(`${BASE}/meshbuildingblockdefinitions`, DEFINITION, { apiVersion: 'v1-preview', kind: 'meshBuildingBlockDefinition', metadata: { ownedByWorkspace: names.provB }, spec: { displayName: unique('Throwaway'), description: 'deleted again', targetType: 'WORKSPACE_LEVEL' } });
+    await ok('DELETE', `${BASE}/meshbuildingblockdefinitions/${throwaway.metadata.uuid}`, undefined, undefined, 202);
+    await ok('DELETE', `${BASE}/meshbuildingblocks/${names.b3}`, undefined, undefined, 202);
+    await ok('DELETE', `${BASE}/meshbuildingblocks/${names.b5}/purge`, undefined, undefined, 202);
+    const spare = unique('spare');
+    const sparePlatform = await created(`${BASE}/meshplatforms`, mc('meshplatform', 'v2-preview'), { apiVersion: 'v2-preview', kind: 'meshPlatform', metadata: { name: spare, ownedByWorkspace: names.provA }, spec: { displayName: 'Spare', locationRef: { kind: 'meshLocation', name: names.loc1 } } });
+    await ok('DELETE', `${BASE}/meshplatforms/${sparePlatform.metadata.uuid}`, undefined, undefined, 204);
+    await created(`${BASE}/meshworkspaces`, mc('meshworkspace', 'v2'), { apiVersion: 'v2', kind: 'meshWorkspace', metadata: { name: spare }, spec: { displayName: 'Spare' } });
+    await ok('DELETE', `${BASE}/meshworkspaces/${spare}`, undefined, undefined, 204);
+
+    const result = checkExchanges(exchanges, served, DEVIATIONS);
+    const uncovered = served.flatMap((operation) =>
+      operation.responses
+        .filter((response) => !result.covered.has(coverageKey(operation, response)))
+        .filter((response) => !DEVIATIONS.some((d) => d.notProduced && (typeof d.operation === 'string' ? d.operation === operation.key : d.operation.test(operation.key)) && (d.mediaType === undefined || d.mediaType === response.mediaType) && (result.used.add(d), true)))
+        .map((response) => coverageKey(operation, response)),
+    );
+    const unused = DEVIATIONS.filter((deviation) => !result.used.has(deviation)).map((deviation) => `${String(deviation.operation)}: ${deviation.reason}`);
+    assert.deepEqual({ failures: result.failures, uncovered, unused }, { failures: [], uncovered: [], unused: [] });
+  });
+});
