@@ -1,5 +1,5 @@
 /**
- * The published OpenAPI of the original system (`../shared/reference/openapi.json`, issue 17) as a
+ * The published OpenAPI of the original system (a copy in `test/reference/original-openapi.json`, issue 17) as a
  * test oracle: its operations, their documented query parameters and response schemas, matched
  * against this server's route table and checked with a maintained JSON Schema validator (ajv).
  */
@@ -8,14 +8,14 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ApiClient, type RequestOptions, type Response } from './client.js';
 import type { Json } from './structure.js';
 
-/** Where the reference lives: beside the repository (README), or where BLOCKYARD_OPENAPI says. */
-export const OPENAPI_FILE = process.env.BLOCKYARD_OPENAPI ?? new URL('../../../shared/reference/openapi.json', import.meta.url).pathname;
+/** Where the reference lives: the copy in the repository (so a fresh clone tests), or where BLOCKYARD_OPENAPI says. */
+export const OPENAPI_FILE = process.env.BLOCKYARD_OPENAPI ?? new URL('../reference/original-openapi.json', import.meta.url).pathname;
 
 function load(): Json {
   try {
     return JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as Json;
   } catch (error) {
-    throw new Error(`the published OpenAPI is needed at ${OPENAPI_FILE} (../shared/reference/openapi.json beside the repository, or BLOCKYARD_OPENAPI): ${(error as Error).message}`);
+    throw new Error(`the published OpenAPI is needed at ${OPENAPI_FILE} (test/reference/original-openapi.json, or BLOCKYARD_OPENAPI): ${(error as Error).message}`);
   }
 }
 
