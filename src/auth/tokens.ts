@@ -14,6 +14,8 @@ const ROTATE_AFTER_MS = 30 * 86_400_000;
  * once when it meets an unknown key id), so it signs with the newest key within this bound.
  */
 export const KEY_REFRESH_MS = 5_000;
+/** At most one read of the keys a second for tokens naming a kid not known here. */
+const UNKNOWN_KID_RELOAD_MS = 1_000;
 /**
  * Tokens signed with a retired key are trusted until its retirement plus this plus their lifetime:
  * instances go on signing with it until they see its successor (KEY_REFRESH_MS), and clocks of
@@ -93,6 +95,10 @@ export class TokenService {
   /** Keys that could not be used, by kid with the stored private half (so each is reported once). */
   private readonly unusable = new Map<string, string>();
   private lastReload = 0;
+  /** Kids no stored key had when a token naming them arrived (invented by whoever made the token). */
+  private readonly inventedKids = new Set<string>();
+  /** Reloads started so far: a request knows whether one has started since it arrived. */
+  private reloads = 0;
   private reloading: Promise<void> | undefined;
   private readonly verified = new Map<string, TokenClaims>();
   private revocation: TokenRevocation | undefined;
@@ -151,6 +157,7 @@ export class TokenService {
   private reload(): Promise<void> {
     return (this.reloading ??= (async () => {
       this.lastReload = Date.now();
+      this.reloads++;
       await this.absorb(await this.store.all());
     })().finally(() => {
       this.reloading = undefined;
@@ -277,14 +284,37 @@ export class TokenService {
 
   private async keyFor(kid: string | undefined): Promise<KeyObject | Uint8Array> {
     if (kid === undefined) throw new Error('token without kid');
+    const seen = this.reloads;
     let key = this.keys.get(kid);
-    // A key made by another instance since our last look: reload, at most once a second.
-    if (!key && Date.now() - this.lastReload > 1000) {
-      await this.reload();
+    if (!key && !this.inventedKids.has(kid)) {
+      // Perhaps a key made by another instance since our last look: read the keys again.
+      await this.reloadAfter(seen);
       key = this.keys.get(kid);
+      // Not there in a read that began after the token arrived: no key had that kid when it was
+      // signed, and kids are random, so none ever will. Later tokens naming it are refused at once.
+      if (!key) {
+        if (this.inventedKids.size >= 10_000) this.inventedKids.clear();
+        this.inventedKids.add(kid);
+      }
     }
     if (!key) throw new Error('unknown signing key');
     return key.publicKey;
+  }
+
+  /**
+   * Returns once a reload that started after `seen` has finished. Reloads for unknown kids happen at
+   * most once a second and are shared by every request waiting: a flood of tokens with invented kids
+   * costs one read a second, and a real new key is trusted at the latest a second after it is seen
+   * (a reload that began just before the key was made does not count).
+   */
+  private async reloadAfter(seen: number): Promise<void> {
+    while (this.reloads === seen) {
+      const wait = this.lastReload + UNKNOWN_KID_RELOAD_MS - Date.now();
+      if (this.reloading) await this.reloading.catch(() => undefined);
+      else if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      else await this.reload().catch((error: unknown) => this.log.warn({ err: error }, 'reading the token signing keys failed'));
+    }
+    await this.reloading?.catch(() => undefined);
   }
 
   /** The published keys: every usable key that still verifies some token. */
