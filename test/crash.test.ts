@@ -6,8 +6,8 @@ import { DIALECTS, postgresAvailable } from './support/databases.js';
 /**
  * Crash safety (issue 9, item 1): the real server, as a child process, under a steady concurrent mix of
  * block creates and deletes, run claims and status reports with outputs, is killed with SIGKILL at a
- * random moment 50–400 ms into the load and started again on the same database — 20 times per
- * database. After each restart every request that got a 2xx is reflected, nothing is half-written
+ * random moment 50–400 ms into the load (timed from the cycle's first 2xx) and started again on the
+ * same database — 20 times per database. After each restart every request that got a 2xx is reflected, nothing is half-written
  * and the service answers normally. `npm run chaos` is the long variant (200 cycles and more).
  */
 const CYCLES = 20;

@@ -340,6 +340,13 @@ function postgresProbe(url: string): DatabaseProbe {
 // ---------------------------------------------------------------------------------------------
 // The driver
 
+/** A promise with its resolve function (Promise.withResolvers needs Node 22). */
+function resolvable(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
 export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const { dialect, cycles } = options;
   const concurrency = options.concurrency ?? 6;
@@ -376,9 +383,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   let acknowledgedWhileDown = 0;
   let connectionErrors = 0;
 
+  /** Resolves at the first acknowledgement of the current cycle (the kill is timed from there). */
+  let firstAck = resolvable();
   const acknowledge = (kind: OperationKind, what: string): Ack => {
     const ack = { id: acks.length, cycle, kind, what };
     acks.push(ack);
+    firstAck.resolve();
     if (down && instanceCount > 1) acknowledgedWhileDown++;
     counts[kind].acknowledged++;
     return ack;
@@ -771,9 +781,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       touchedRuns = new Set();
       stopped = false;
       const killAt = killMin + Math.random() * (killMax - killMin);
+      firstAck = resolvable();
       const workers = Array.from({ length: concurrency }, async () => {
         while (!stopped) await operation();
       });
+      // Timed from the cycle's first acknowledged request, not from its start: a restarted server on a
+      // busy machine may take longer than the whole window to answer at all, and then the kill would
+      // cut nothing but connection attempts (the mix would never reach its later steps).
+      // (A server that acknowledges nothing for 15 s is killed anyway: the checks then say what is wrong.)
+      await Promise.race([firstAck.promise, sleep(15_000)]);
       await sleep(killAt);
       // At random among those killed least often, so every instance is killed within each round of cycles.
       const fewest = Math.min(...instances.map((instance) => instance.kills));
