@@ -221,6 +221,28 @@ export interface RateLimitWindowTable {
   count: number;
 }
 
+/** One entry of the event log; `seq` is the commit order (migration 0011). */
+export interface EventTable {
+  seq: number | string;
+  uuid: string;
+  created_at: string;
+  title: string;
+  event_type: string;
+  description: string;
+  workspace: string | null;
+  author_type: string;
+  author_identifier: string;
+  /** JSON: the object as an admin reads it, secrets as hashes. */
+  content: string;
+  previous_content: string | null;
+}
+
+/** The one row the event numbers are taken from (its lock orders them by commit). */
+export interface EventSequenceTable {
+  id: number;
+  last: number | string;
+}
+
 export interface Tables {
   api_keys: ApiKeyTable;
   api_users: ApiUserTable;
@@ -241,4 +263,6 @@ export interface Tables {
   run_sources: RunSourceTable;
   run_steps: RunStepTable;
   rate_limit_windows: RateLimitWindowTable;
+  events: EventTable;
+  event_sequence: EventSequenceTable;
 }

@@ -1,0 +1,41 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * The event log (issue 18). `seq` is the order in which events committed: every writing transaction
+ * takes its numbers from the one `event_sequence` row as its last step, so the row lock (PostgreSQL)
+ * or the single writer (SQLite) makes the numbers commit-ordered and a reader that has seen `seq = n`
+ * can never later find a committed event below n — which is what resuming a stream relies on.
+ * Each filter's index ends in `seq`, the list order.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('events')
+    .addColumn('seq', 'bigint', (c) => c.primaryKey())
+    .addColumn('uuid', 'varchar(36)', (c) => c.notNull().unique())
+    .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+    .addColumn('title', 'varchar(255)', (c) => c.notNull())
+    .addColumn('event_type', 'varchar(16)', (c) => c.notNull())
+    .addColumn('description', 'text', (c) => c.notNull())
+    .addColumn('workspace', 'varchar(255)')
+    .addColumn('author_type', 'varchar(16)', (c) => c.notNull())
+    .addColumn('author_identifier', 'varchar(255)', (c) => c.notNull())
+    .addColumn('content', 'text', (c) => c.notNull())
+    .addColumn('previous_content', 'text')
+    .execute();
+  await db.schema.createIndex('events_created_at').on('events').columns(['created_at', 'seq']).execute();
+  await db.schema.createIndex('events_workspace').on('events').columns(['workspace', 'seq']).execute();
+  await db.schema.createIndex('events_title').on('events').columns(['title', 'seq']).execute();
+  await db.schema.createIndex('events_event_type').on('events').columns(['event_type', 'seq']).execute();
+  await db.schema.createIndex('events_author').on('events').columns(['author_type', 'author_identifier', 'seq']).execute();
+  await db.schema
+    .createTable('event_sequence')
+    .addColumn('id', 'integer', (c) => c.primaryKey())
+    .addColumn('last', 'bigint', (c) => c.notNull())
+    .execute();
+  await sql`insert into event_sequence (id, last) values (1, 0)`.execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('event_sequence').execute();
+  await db.schema.dropTable('events').execute();
+}
