@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { loadConfig } from '../../config.js';
+import { openDatabase, type Database } from '../../store/database.js';
+import { inTransaction } from '../../store/transaction.js';
+import { EventFeed, type Subscriber } from './feed.js';
+import { matchesFilter } from './match.js';
+import type { EventDraft, EventFilter, EventRecord } from './model.js';
+import { EventStore } from './store.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const draft = (title: string, workspace?: string): EventDraft => ({ title, eventType: 'Created', description: `${title} happened`, ...(workspace ? { workspace } : {}), content: { title } });
+
+function collector(filter: EventFilter = {}) {
+  const received: EventRecord[] = [];
+  const subscriber: Subscriber & { received: EventRecord[]; failures: unknown[] } = {
+    filter,
+    received,
+    failures: [],
+    deliver: (records) => void received.push(...records),
+    ready: () => Promise.resolve(),
+    fail: (error) => void subscriber.failures.push(error),
+  };
+  return subscriber;
+}
+
+async function until(check: () => boolean, what: string, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+/** The feed over a real (SQLite) events table: one read per wake-up, fanned out, resumes exact. */
+describe('EventFeed', () => {
+  let dir: string;
+  let database: Database;
+  let store: EventStore;
+  let feed: EventFeed;
+  let reads = 0;
+  const append = async (...drafts: EventDraft[]) => {
+    const records = await inTransaction(database.db, (trx) => new EventStore(trx).append(drafts, { authorType: 'System', identifier: 'system' }));
+    feed.wake();
+    return records;
+  };
+
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'blockyard-feed-'));
+    database = await openDatabase(loadConfig({ BLOCKYARD_DATA_DIR: dir }), pino({ level: 'silent' }));
+    store = new EventStore(database.db);
+    feed = new EventFeed(database.db, { batch: 50, pollMs: 60_000 });
+    // Count the feed's reads of new events.
+    const inner = (feed as unknown as { store: EventStore }).store;
+    const after = inner.after.bind(inner);
+    inner.after = (seq, limit) => {
+      reads++;
+      return after(seq, limit);
+    };
+  });
+  after(async () => {
+    feed.close();
+    await database.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('fans each new batch out to every subscriber with one read, each filtering in memory', async () => {
+    const subscribers = Array.from({ length: 20 }, (_, i) => collector(i % 2 === 0 ? { workspaces: ['alpha'] } : { title: 'BETA' }));
+    const subscriptions = await Promise.all(subscribers.map((s) => feed.subscribe(s)));
+    const before = reads;
+    await append(draft('alpha one', 'alpha'), draft('beta one', 'beta'), draft('nothing'));
+    await until(() => subscribers.every((s) => s.received.length === 1), 'deliveries');
+    assert.ok(reads - before <= 2, `${reads - before} reads for one commit and 20 subscribers`);
+    for (const [i, s] of subscribers.entries()) assert.deepEqual(s.received.map((r) => r.title), [i % 2 === 0 ? 'alpha one' : 'beta one']);
+    for (const subscription of subscriptions) subscription.close();
+    assert.equal(feed.size, 0);
+  });
+
+  it('starts a subscriber without a position at the present: nothing from before', async () => {
+    await append(draft('old'));
+    const s = collector();
+    const subscription = await feed.subscribe(s);
+    await append(draft('new'));
+    await until(() => s.received.length === 1, 'the new event');
+    await sleep(50);
+    assert.deepEqual(s.received.map((r) => r.title), ['new']);
+    subscription.close();
+  });
+
+  it('resumes after a position while events keep coming: nothing missed, nothing twice, in commit order', async () => {
+    const live = collector();
+    const liveSubscription = await feed.subscribe(live);
+    const first = await append(...Array.from({ length: 120 }, (_, i) => draft(`backlog ${i}`)));
+    const resumeAfter = first[9]!.seq;
+    let writing = true;
+    const writer = (async () => {
+      for (let i = 0; writing; i++) {
+        await append(draft(`during ${i}`));
+        await sleep(1);
+      }
+    })();
+    await sleep(20);
+    const resumed = collector();
+    const subscription = await feed.subscribe(resumed, resumeAfter);
+    await sleep(150);
+    writing = false;
+    await writer;
+    const last = await store.lastSeq();
+    await until(() => resumed.received.at(-1)?.seq === last && live.received.at(-1)?.seq === last, 'both at the end');
+    const seqs = resumed.received.map((r) => r.seq);
+    const expected = (await store.after(resumeAfter, 10_000)).map((r) => r.seq);
+    assert.deepEqual(seqs, expected);
+    assert.deepEqual(live.received.map((r) => r.seq), (await store.after(first[0]!.seq - 1, 10_000)).map((r) => r.seq));
+    subscription.close();
+    liveSubscription.close();
+  });
+});
+
+describe('matchesFilter', () => {
+  const event: EventRecord = {
+    seq: 1,
+    uuid: 'u',
+    createdAt: '2025-05-29T12:00:00.000Z',
+    title: 'Workspace Created',
+    eventType: 'Created',
+    description: 'Workspace Likvid Mobile was created',
+    workspace: 'likvid',
+    content: {},
+    author: { authorType: 'ApiKey', identifier: 'k1' },
+  };
+  it('treats from as inclusive and until as exclusive', () => {
+    assert.equal(matchesFilter(event, { from: event.createdAt }), true);
+    assert.equal(matchesFilter(event, { until: event.createdAt }), false);
+    assert.equal(matchesFilter(event, { until: '2025-05-29T12:00:00.001Z' }), true);
+    assert.equal(matchesFilter(event, { from: '2025-05-29T12:00:00.001Z' }), false);
+  });
+  it('matches title and description by contains, case-insensitive', () => {
+    assert.equal(matchesFilter(event, { title: 'space cre' }), true);
+    assert.equal(matchesFilter(event, { description: 'LIKVID' }), true);
+    assert.equal(matchesFilter(event, { title: 'Deleted' }), false);
+  });
+  it('excludes exact titles only', () => {
+    assert.equal(matchesFilter(event, { excludeTitles: ['Workspace Created'] }), false);
+    assert.equal(matchesFilter(event, { excludeTitles: ['Workspace'] }), true);
+  });
+  it('keeps only the listed workspaces, never an event of none', () => {
+    assert.equal(matchesFilter(event, { workspaces: ['likvid'] }), true);
+    assert.equal(matchesFilter(event, { workspaces: ['other'] }), false);
+    assert.equal(matchesFilter(event, { workspaces: [] }), false);
+    const { workspace: _, ...global } = event;
+    assert.equal(matchesFilter(global, { workspaces: ['likvid'] }), false);
+    assert.equal(matchesFilter(global, {}), true);
+  });
+  it('matches author and event type exactly', () => {
+    assert.equal(matchesFilter(event, { authorType: 'ApiKey', authorIdentifier: 'k1', eventType: 'Created' }), true);
+    assert.equal(matchesFilter(event, { authorType: 'ApiUser' }), false);
+    assert.equal(matchesFilter(event, { authorIdentifier: 'K1' }), false);
+    assert.equal(matchesFilter(event, { eventType: 'Changed' }), false);
+  });
+});

@@ -1,0 +1,195 @@
+import type { Db } from '../../store/transaction.js';
+import { matchesFilter } from './match.js';
+import type { EventFilter, EventRecord } from './model.js';
+import { EventStore } from './store.js';
+
+/** What a stream gives the feed: its filter, and where matching events go. */
+export interface Subscriber {
+  readonly filter: EventFilter;
+  /**
+   * Matching events in commit order, each once. `catchUp`: read from the table for this subscriber
+   * alone (it resumed behind the live position); the feed waits for `ready` before the next batch.
+   */
+  deliver(records: readonly EventRecord[], catchUp: boolean): void;
+  /** Resolves when the subscriber can take another catch-up batch (its buffer has drained). */
+  ready(): Promise<void>;
+  /** Catching up failed (the database): the stream ends, the client resumes. */
+  fail(error: unknown): void;
+}
+
+export interface Subscription {
+  /** The last position delivered (or skipped as not matching). */
+  readonly cursor: number;
+  close(): void;
+}
+
+export interface FeedOptions {
+  /** Events read at once, live and catching up (default 500). */
+  batch?: number;
+  /** The safety-net poll (ms) beside the wake-ups (default 5000). */
+  pollMs?: number;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+interface Entry extends Subscription {
+  subscriber: Subscriber;
+  cursor: number;
+  live: boolean;
+  closed: boolean;
+}
+
+/**
+ * The one reader of new events in a process. Woken after local commits (the recorder), by PostgreSQL
+ * notifications (other instances), and by a slow poll, it reads what was committed after its position
+ * once and fans it out to every live subscriber, each filtering in memory (`matchesFilter`): the
+ * number of watchers adds no query. The table is the source of truth: positions are `seq`, the commit
+ * order (a reader that has seen n never later finds a committed event below n), so a subscriber that
+ * resumes at position c reads `after(c)` on its own until it reaches the live position, then switches
+ * to the fan-out without a gap or a repeat. With no subscriber the feed reads nothing.
+ */
+export class EventFeed {
+  private readonly store: EventStore;
+  private readonly batch: number;
+  private readonly entries = new Set<Entry>();
+  /** The last position fanned out; undefined while nobody subscribes. */
+  private position: number | undefined;
+  /** Bumped whenever `position` is set from outside the pump (a read in flight is then stale). */
+  private epoch = 0;
+  private pumping = false;
+  private again = false;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    db: Db,
+    private readonly options: FeedOptions = {},
+  ) {
+    this.store = new EventStore(db);
+    this.batch = options.batch ?? 500;
+    this.timer = setInterval(() => this.wake(), options.pollMs ?? 5000);
+    this.timer.unref();
+  }
+
+  /** Subscribers in this process (live or catching up). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Something may have been committed: read it (coalesced: at most one read at a time, then one more). */
+  wake(): void {
+    if (this.position === undefined) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    void this.pump();
+  }
+
+  /** The position of an event (Last-Event-ID), undefined when it is not (or no longer) in the log. */
+  seqOf(uuid: string): Promise<number | undefined> {
+    return this.store.seqOf(uuid);
+  }
+
+  /**
+   * Starts delivering events committed after `after` (undefined: from now on). Resolves once the
+   * subscriber is registered: every event committed after that reaches it.
+   */
+  async subscribe(subscriber: Subscriber, after?: number): Promise<Subscription> {
+    const head = await this.store.lastSeq();
+    if (this.position === undefined) {
+      this.position = head;
+      this.epoch++;
+    }
+    const cursor = after ?? head;
+    const entry: Entry = {
+      subscriber,
+      cursor,
+      live: cursor >= this.position,
+      closed: false,
+      close: () => {
+        entry.closed = true;
+        this.entries.delete(entry);
+        if (this.entries.size === 0) {
+          this.position = undefined;
+          this.epoch++;
+        }
+      },
+    };
+    this.entries.add(entry);
+    if (!entry.live) void this.catchUp(entry);
+    return entry;
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    for (const entry of [...this.entries]) entry.close();
+  }
+
+  private async catchUp(entry: Entry): Promise<void> {
+    try {
+      while (!entry.closed) {
+        const records = await this.store.after(entry.cursor, this.batch);
+        if (entry.closed) return;
+        const last = records.at(-1);
+        if (last) {
+          const matching = records.filter((record) => matchesFilter(record, entry.subscriber.filter));
+          entry.cursor = last.seq;
+          if (matching.length > 0) entry.subscriber.deliver(matching, true);
+        }
+        // Live once nothing is left below the fan-out's position (read again if it moved meanwhile).
+        if (records.length < this.batch && (this.position === undefined || entry.cursor >= this.position)) {
+          if (this.position === undefined) {
+            this.position = entry.cursor;
+            this.epoch++;
+          }
+          entry.live = true;
+          return;
+        }
+        await entry.subscriber.ready();
+      }
+    } catch (error) {
+      if (!entry.closed) entry.subscriber.fail(error);
+    }
+  }
+
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    try {
+      do {
+        this.again = false;
+        const epoch = this.epoch;
+        const from = this.position;
+        if (from === undefined) return;
+        const records = await this.store.after(from, this.batch);
+        if (epoch !== this.epoch) {
+          this.again = true;
+          continue;
+        }
+        const last = records.at(-1);
+        if (!last) continue;
+        this.position = last.seq;
+        this.fanOut(records);
+        if (records.length === this.batch) this.again = true;
+      } while (this.again);
+    } catch (error) {
+      // The next wake-up or poll reads again from the same position: nothing is skipped.
+      this.options.log?.warn({ err: error }, 'reading new events for the streams failed');
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private fanOut(records: readonly EventRecord[]): void {
+    const last = records.at(-1)!.seq;
+    for (const entry of this.entries) {
+      if (!entry.live || entry.closed) continue;
+      const matching = records.filter((record) => record.seq > entry.cursor && matchesFilter(record, entry.subscriber.filter));
+      entry.cursor = Math.max(entry.cursor, last);
+      if (matching.length === 0) continue;
+      try {
+        entry.subscriber.deliver(matching, false);
+      } catch (error) {
+        entry.subscriber.fail(error);
+      }
+    }
+  }
+}
