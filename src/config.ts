@@ -50,6 +50,11 @@ export interface Config {
    * `requestSeconds`; a kept-alive connection without a request is closed after `idleSeconds`.
    */
   clientTimeouts: { headersSeconds: number; requestSeconds: number; idleSeconds: number };
+  /**
+   * The event stream (issue 18, item 3): open streams per credential and instance, the heartbeat
+   * comment's interval, and the bytes a stream may hold for a reader that does not read.
+   */
+  eventStreams: { perCredential: number; heartbeatSeconds: number; bufferBytes: number };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -210,5 +215,10 @@ export function loadConfig(env: Env = process.env): Config {
     dbPoolSize: integer(env, 'BLOCKYARD_DB_POOL_SIZE', 10, 1, 500),
     dbTimeoutMs: integer(env, 'BLOCKYARD_DB_TIMEOUT_MS', 5000, 100, 600_000),
     clientTimeouts: { headersSeconds, requestSeconds, idleSeconds: integer(env, 'BLOCKYARD_IDLE_TIMEOUT_SECONDS', 72, 1, 3600) },
+    eventStreams: {
+      perCredential: integer(env, 'BLOCKYARD_EVENT_STREAMS_PER_CREDENTIAL', 10, 1, 10_000),
+      heartbeatSeconds: integer(env, 'BLOCKYARD_EVENT_STREAM_HEARTBEAT_SECONDS', 15, 1, 300),
+      bufferBytes: integer(env, 'BLOCKYARD_EVENT_STREAM_BUFFER_BYTES', 1024 * 1024, 16 * 1024, 1024 * 1024 * 1024),
+    },
   };
 }

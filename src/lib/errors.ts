@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   NotAcceptable: 406,
   RequestTimeout: 408,
   Conflict: 409,
+  Gone: 410,
   PayloadTooLarge: 413,
   UnsupportedMediaType: 415,
   UnprocessableEntity: 422,
@@ -52,6 +53,7 @@ export const notFound = (message: string) => new ApiError('NotFound', message);
 export const methodNotAllowed = (message: string, allow: readonly string[]) => new ApiError('MethodNotAllowed', message, { allow: allow.join(', ') });
 export const notAcceptable = (message: string) => new ApiError('NotAcceptable', message);
 export const conflict = (message: string) => new ApiError('Conflict', message);
+export const gone = (message: string) => new ApiError('Gone', message);
 export const unsupportedMediaType = (message: string) => new ApiError('UnsupportedMediaType', message);
 export const unprocessable = (message: string, missing: MissingReference = 'OTHER') => new ApiError('UnprocessableEntity', message, {}, missing);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
