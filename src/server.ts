@@ -15,6 +15,7 @@ import { apiKeyOperations } from './kinds/apikey/routes.js';
 import { apiUserOperations } from './kinds/apiuser/routes.js';
 import { blockOperations } from './kinds/block/routes.js';
 import { definitionOperations } from './kinds/definition/routes.js';
+import { eventLogOperations } from './kinds/eventlog/routes.js';
 import { locationOperations } from './kinds/location/routes.js';
 import type { Operation } from './kinds/operation.js';
 import { platformOperations } from './kinds/platform/routes.js';
@@ -54,6 +55,7 @@ function operations(services: AuthorizedServices, log: Logger): Operation[] {
     ...blockOperations(services.blocks),
     ...runnerOperations(services.runners),
     ...runOperations(services.runs),
+    ...eventLogOperations(services.events),
     ...importOperations(services, log),
   ];
 }

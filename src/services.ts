@@ -16,6 +16,9 @@ import { BlockLifecycle } from './kinds/block/lifecycle.js';
 import { BlockService } from './kinds/block/service.js';
 import { AuthorizedDefinitionService } from './kinds/definition/authorized-service.js';
 import { DefinitionService } from './kinds/definition/service.js';
+import { AuthorizedEventLogService } from './kinds/eventlog/authorized-service.js';
+import { EventRecorder } from './kinds/eventlog/recorder.js';
+import { EventLogService } from './kinds/eventlog/service.js';
 import { AuthorizedLocationService } from './kinds/location/authorized-service.js';
 import { LocationService } from './kinds/location/service.js';
 import { AuthorizedPlatformService } from './kinds/platform/authorized-service.js';
@@ -47,7 +50,9 @@ export interface Services {
   authorized: AuthorizedServices;
   identity: Identity;
   /** The service acting on its own behalf: bootstrap and the admin CLI. */
-  system: { apiKeys: ApiKeyService; apiUsers: ApiUserService; runs: RunService };
+  system: { apiKeys: ApiKeyService; apiUsers: ApiUserService; runs: RunService; events: EventLogService };
+  /** The unit of work of every change; streams listen to its commits. */
+  recorder: EventRecorder;
 }
 
 export async function createServices(config: Config, database: Database, log: Logger): Promise<Services> {
@@ -57,7 +62,9 @@ export async function createServices(config: Config, database: Database, log: Lo
   const tokens = new TokenService(new SigningKeyStore(db, dialect), secrets, lifetimes, config.publicUrl ?? 'blockyard', log);
   await tokens.init();
 
-  const workspaceService = new WorkspaceService(db);
+  const recorder = new EventRecorder(db, dialect);
+  const workspaceService = new WorkspaceService(db, recorder);
+  const eventLogService = new EventLogService(db, workspaceService);
   const projectService = new ProjectService(db, workspaceService);
   const locationService = new LocationService(db, workspaceService);
   const platformService = new PlatformService(db, workspaceService, locationService, secrets);
@@ -92,8 +99,10 @@ export async function createServices(config: Config, database: Database, log: Lo
       blocks: new AuthorizedBlockService(blockService, definitions, tenants, workspaces),
       runners,
       runs: new AuthorizedRunService(runService, runners),
+      events: new AuthorizedEventLogService(eventLogService),
     },
     identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts)), tokens },
-    system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService },
+    system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService, events: eventLogService },
+    recorder,
   };
 }

@@ -27,7 +27,8 @@ export const RESOURCES = [
   'TFSTATE',
 ] as const;
 
-export type Resource = (typeof RESOURCES)[number] | 'BUILDINGBLOCKRUN' | 'BUILDINGBLOCKRUNSOURCE' | 'USER';
+/** `EVENTLOG` has only `EVENTLOG_LIST` and `ADM_EVENTLOG_LIST`. */
+export type Resource = (typeof RESOURCES)[number] | 'BUILDINGBLOCKRUN' | 'BUILDINGBLOCKRUNSOURCE' | 'USER' | 'EVENTLOG';
 
 function allCodes(): string[] {
   const codes = RESOURCES.flatMap((r) => CRUD.flatMap((a) => [`${r}_${a}`, `ADM_${r}_${a}`]));

@@ -15,6 +15,7 @@ export const PATHS = {
   blocks: '/api/meshobjects/meshbuildingblocks',
   runners: '/api/meshobjects/meshbuildingblockrunners',
   runs: '/api/meshobjects/meshbuildingblockruns',
+  eventLogs: '/api/meshobjects/mesheventlogs',
   // In the spec's index (§2.3), not served yet.
   workspaceUserGroups: '/api/meshobjects/meshworkspaceusergroups',
   projectGroupBindings: '/api/meshobjects/meshprojectbindings/groupbindings',

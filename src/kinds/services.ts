@@ -2,6 +2,7 @@ import type { AuthorizedApiKeyService } from './apikey/authorized-service.js';
 import type { AuthorizedApiUserService } from './apiuser/authorized-service.js';
 import type { AuthorizedBlockService } from './block/authorized-service.js';
 import type { AuthorizedDefinitionService } from './definition/authorized-service.js';
+import type { AuthorizedEventLogService } from './eventlog/authorized-service.js';
 import type { AuthorizedLocationService } from './location/authorized-service.js';
 import type { AuthorizedPlatformService } from './platform/authorized-service.js';
 import type { AuthorizedProjectService } from './project/authorized-service.js';
@@ -26,4 +27,5 @@ export interface AuthorizedServices {
   blocks: AuthorizedBlockService;
   runners: AuthorizedRunnerService;
   runs: AuthorizedRunService;
+  events: AuthorizedEventLogService;
 }

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
-import type { EventTable } from '../../store/schema.js';
+import type { Page, PageRequest } from '../../lib/paging.js';
+import { fetchPage } from '../../store/paged.js';
+import type { EventTable, Tables } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
-import type { Author, AuthorType, EventDraft, EventRecord, EventType } from './model.js';
+import type { Author, AuthorType, EventDraft, EventFilter, EventRecord, EventType } from './model.js';
 
 const toModel = (row: Selectable<EventTable>): EventRecord => ({
   seq: Number(row.seq),
@@ -16,6 +18,9 @@ const toModel = (row: Selectable<EventTable>): EventRecord => ({
   content: JSON.parse(row.content) as unknown,
   ...(row.previous_content !== null ? { previousContent: JSON.parse(row.previous_content) as unknown } : {}),
 });
+
+/** A case-insensitive "contains" pattern for LIKE (`\\` escapes the wildcards the text holds). */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The `events` table. */
 export class EventStore {
@@ -59,6 +64,28 @@ export class EventStore {
   async find(uuid: string): Promise<EventRecord | undefined> {
     const row = await this.db.selectFrom('events').selectAll().where('uuid', '=', uuid).executeTakeFirst();
     return row ? toModel(row) : undefined;
+  }
+
+  /**
+   * One page of the events an `EventFilter` admits, newest first (by commit order). The SQL twin of
+   * the stream's in-memory `matchesFilter`: both must admit the same events.
+   */
+  async list(filter: EventFilter, page: PageRequest): Promise<Page<EventRecord>> {
+    let query = this.db.selectFrom('events');
+    if (filter.workspaces !== undefined) {
+      if (filter.workspaces.length === 0) return { items: [], total: 0 };
+      query = query.where('workspace', 'in', [...filter.workspaces]);
+    }
+    if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
+    if (filter.until !== undefined) query = query.where('created_at', '<', filter.until);
+    if (filter.title !== undefined) query = query.where(sql<boolean>`lower(title) like lower(${containing(filter.title)}) escape '\\'`);
+    if (filter.description !== undefined) query = query.where(sql<boolean>`lower(description) like lower(${containing(filter.description)}) escape '\\'`);
+    if (filter.authorType !== undefined) query = query.where('author_type', '=', filter.authorType);
+    if (filter.authorIdentifier !== undefined) query = query.where('author_identifier', '=', filter.authorIdentifier);
+    if (filter.eventType !== undefined) query = query.where('event_type', '=', filter.eventType);
+    if (filter.excludeTitles !== undefined && filter.excludeTitles.length > 0) query = query.where('title', 'not in', [...filter.excludeTitles]);
+    const { rows, total } = await fetchPage<Tables, 'events', Selectable<EventTable>>(query, (q) => q.selectAll().orderBy('seq', 'desc'), page);
+    return { items: rows.map(toModel), total };
   }
 
   /** The position of an event in the commit order (a stream resumes after it). */

@@ -2,17 +2,25 @@ import type { RequestContext } from '../../auth/context.js';
 import { conflict, notFound, unprocessable } from '../../lib/errors.js';
 import type { PageRequest } from '../../lib/paging.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
-import { inTransaction, type Db } from '../../store/transaction.js';
+import type { Db } from '../../store/transaction.js';
 import { ApiKeyStore } from '../apikey/store.js';
+import type { EventRecorder } from '../eventlog/recorder.js';
+import { differs, eventOf, type EventKey } from '../eventlog/titles.js';
 import type { Workspace, WorkspaceInput } from './model.js';
 import { WorkspaceStore } from './store.js';
+
+/** What a workspace's events say about it. */
+const subject = (workspace: Workspace) => ({ kind: 'meshWorkspace', id: workspace.name, workspace: workspace.name, content: workspace });
 
 /** Workspaces without any notion of who asks (AuthorizedWorkspaceService adds that). */
 export class WorkspaceService {
   private readonly store: WorkspaceStore;
   private readonly deletionListeners: ((name: string) => void)[] = [];
 
-  constructor(private readonly db: Db) {
+  constructor(
+    db: Db,
+    private readonly events: EventRecorder,
+  ) {
     this.store = new WorkspaceStore(db);
   }
 
@@ -21,10 +29,13 @@ export class WorkspaceService {
     this.deletionListeners.push(listener);
   }
 
-  async create(_ctx: RequestContext, input: WorkspaceInput): Promise<Workspace> {
+  async create(ctx: RequestContext, input: WorkspaceInput): Promise<Workspace> {
     const workspace: Workspace = { ...input, createdOn: new Date().toISOString() };
     try {
-      await this.store.insert(workspace);
+      await this.events.change(ctx, async (trx, events) => {
+        await new WorkspaceStore(trx).insert(workspace);
+        events.push(eventOf('workspaceCreated', subject(workspace)));
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshWorkspace ${input.name} already exists`);
       throw error;
@@ -50,25 +61,38 @@ export class WorkspaceService {
     if (!(await this.store.exists(name))) throw unprocessable(`${field}: meshWorkspace "${name}" does not exist`, 'WORKSPACE');
   }
 
+  namesWithDisplayNameContaining(text: string): Promise<string[]> {
+    return this.store.namesWithDisplayNameContaining(text);
+  }
+
   list(filter: { name?: string }, page: PageRequest) {
     return this.store.list(filter, page);
   }
 
   /** PUT replaces the tags and the spec (COMPAT §7); the name is the identity. */
-  async update(_ctx: RequestContext, existing: Workspace, input: WorkspaceInput): Promise<Workspace> {
+  async update(ctx: RequestContext, existing: Workspace, input: WorkspaceInput): Promise<Workspace> {
     const workspace = { ...existing, document: input.document };
-    await this.store.update(workspace);
+    const keys: EventKey[] = [];
+    if (differs(existing.document.spec.displayName, workspace.document.spec.displayName)) keys.push('workspaceNameChanged');
+    if (differs(existing.document.metadata.tags ?? {}, workspace.document.metadata.tags ?? {})) keys.push('workspaceTagsChanged');
+    if (keys.length === 0 && differs(existing.document, workspace.document)) keys.push('workspaceChanged');
+    if (keys.length === 0) return workspace; // nothing changed: nothing to write, no event
+    await this.events.change(ctx, async (trx, events) => {
+      await new WorkspaceStore(trx).update(workspace);
+      for (const key of keys) events.push(eventOf(key, { ...subject(workspace), previous: existing }));
+    });
     return workspace;
   }
 
   /** 409 while the workspace owns anything; its API keys go with it, in one transaction. */
-  async delete(_ctx: RequestContext, workspace: Workspace): Promise<void> {
+  async delete(ctx: RequestContext, workspace: Workspace): Promise<void> {
     const dependents = await this.store.dependents(workspace.name);
     if (dependents.length > 0) throw conflict(`meshWorkspace ${workspace.name} still owns ${dependents.join(', ')}; delete them first`);
     try {
-      await inTransaction(this.db, async (trx) => {
+      await this.events.change(ctx, async (trx, events) => {
         await new ApiKeyStore(trx).deleteOfWorkspace(workspace.name);
         await new WorkspaceStore(trx).delete(workspace.name);
+        events.push(eventOf('workspaceDeleted', subject(workspace)));
       });
     } catch (error) {
       // Something was added between the check and the delete.

@@ -33,6 +33,19 @@ export class WorkspaceStore {
     return { items: rows.map(toModel), total };
   }
 
+  /** Identifiers of the workspaces whose `spec.displayName` contains `text` (case-insensitive), at most 1000. */
+  async namesWithDisplayNameContaining(text: string): Promise<string[]> {
+    const needle = text.toLowerCase();
+    const rows = await this.db.selectFrom('workspaces').select(['name', 'document']).orderBy('name').execute();
+    return rows
+      .filter((row) => {
+        const displayName = parseDocument(row.document).spec.displayName;
+        return typeof displayName === 'string' && displayName.toLowerCase().includes(needle);
+      })
+      .map((row) => row.name)
+      .slice(0, 1000);
+  }
+
   async update(workspace: Workspace): Promise<void> {
     await this.db.updateTable('workspaces').set({ document: serializeDocument(workspace.document) }).where('name', '=', workspace.name).execute();
   }

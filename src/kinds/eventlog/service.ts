@@ -1,0 +1,37 @@
+import type { Page, PageRequest } from '../../lib/paging.js';
+import { canonicalUuid } from '../../lib/validation.js';
+import type { Db } from '../../store/transaction.js';
+import type { WorkspaceService } from '../workspace/service.js';
+import type { EventFilter, EventRecord } from './model.js';
+import { EventStore } from './store.js';
+
+/** The event log without any notion of who asks (AuthorizedEventLogService adds that). */
+export class EventLogService {
+  private readonly store: EventStore;
+
+  constructor(
+    db: Db,
+    private readonly workspaces: WorkspaceService,
+  ) {
+    this.store = new EventStore(db);
+  }
+
+  async find(uuid: string): Promise<EventRecord | undefined> {
+    const id = canonicalUuid(uuid);
+    return id ? this.store.find(id) : undefined;
+  }
+
+  list(filter: EventFilter, page: PageRequest): Promise<Page<EventRecord>> {
+    return this.store.list(filter, page);
+  }
+
+  /** The identifiers of the workspaces whose display name contains `text` (case-insensitive). */
+  workspacesNamed(text: string): Promise<string[]> {
+    return this.workspaces.namesWithDisplayNameContaining(text);
+  }
+
+  /** Deletes at most `limit` events created before `before`; answers how many went. */
+  prune(before: string, limit: number): Promise<number> {
+    return this.store.prune(before, limit);
+  }
+}

@@ -1,0 +1,141 @@
+import { hideSecrets } from '../../crypto/secret-values.js';
+import type { EventDraft, EventType } from './model.js';
+
+/**
+ * Every event this server writes, once: its title (the OpenAPI's list where it has one, the same
+ * style where it has none — marked "new") and its `eventType`. Services name an event by its key.
+ */
+export const EVENT_TITLES = {
+  workspaceCreated: { title: 'Workspace Created', eventType: 'Created' },
+  workspaceNameChanged: { title: 'Workspace Name Changed', eventType: 'Changed' },
+  workspaceTagsChanged: { title: 'Workspace Tags Changed', eventType: 'Changed' },
+  /** new: a change of neither name nor tags (`platformBuilderAccessEnabled`). */
+  workspaceChanged: { title: 'Workspace Changed', eventType: 'Changed' },
+  workspaceDeleted: { title: 'Workspace Deleted', eventType: 'Deleted' },
+
+  projectCreated: { title: 'Project Created', eventType: 'Created' },
+  projectNameChanged: { title: 'Project Name Changed', eventType: 'Changed' },
+  projectTagsChanged: { title: 'Project Tags Changed', eventType: 'Changed' },
+  /** new */
+  projectChanged: { title: 'Project Changed', eventType: 'Changed' },
+  projectDeleted: { title: 'Project Deleted', eventType: 'Deleted' },
+
+  /** new (the OpenAPI's list has no locations) */
+  locationCreated: { title: 'Location Created', eventType: 'Created' },
+  /** new */
+  locationChanged: { title: 'Location Changed', eventType: 'Changed' },
+
+  platformCreated: { title: 'Platform Created', eventType: 'Created' },
+  platformNameChanged: { title: 'Platform Name Changed', eventType: 'Changed' },
+  platformConfigurationChanged: { title: 'Platform Configuration Changed', eventType: 'Changed' },
+  platformSettingsChanged: { title: 'Platform Settings Changed', eventType: 'Changed' },
+  platformDeleted: { title: 'Platform Deleted', eventType: 'Deleted' },
+
+  tenantCreated: { title: 'Tenant Created', eventType: 'Created' },
+  /** new */
+  tenantChanged: { title: 'Tenant Changed', eventType: 'Changed' },
+  tenantDeleted: { title: 'Tenant Deleted', eventType: 'Deleted' },
+  tenantPurged: { title: 'Tenant Purged', eventType: 'Deleted' },
+
+  runnerCreated: { title: 'Building Block Runner Created', eventType: 'Created' },
+  runnerChanged: { title: 'Building Block Runner Changed', eventType: 'Changed' },
+  runnerDeleted: { title: 'Building Block Runner Deleted', eventType: 'Deleted' },
+
+  definitionCreated: { title: 'Building Block Definition Created', eventType: 'Created' },
+  definitionModified: { title: 'Building Block Definition Modified', eventType: 'Changed' },
+  definitionDeleted: { title: 'Building Block Definition Deleted', eventType: 'Deleted' },
+  versionAdded: { title: 'Building Block Definition Version Added', eventType: 'Added' },
+  versionModified: { title: 'Building Block Definition Version Modified', eventType: 'Changed' },
+  versionReleased: { title: 'Building Block Definition Version Released', eventType: 'Changed' },
+  publicationRequested: { title: 'Building Block Definition Marketplace Publication Request', eventType: 'Requested' },
+  publicationApproved: { title: 'Building Block Definition Marketplace Publication Request Approved', eventType: 'Approved' },
+  publicationRejected: { title: 'Building Block Definition Marketplace Publication Request Rejected', eventType: 'Rejected' },
+
+  blockCreated: { title: 'Building Block Created', eventType: 'Created' },
+  /** new: a PUT (inputs, version, name) */
+  blockChanged: { title: 'Building Block Changed', eventType: 'Changed' },
+  /** new: the block follows its run (PENDING → IN_PROGRESS → SUCCEEDED …) */
+  blockStatusChanged: { title: 'Building Block Status Changed', eventType: 'Changed' },
+  /** new: DELETE accepted (the block is marked; a DESTROY run may follow) */
+  blockDeletionRequested: { title: 'Building Block Deletion Requested', eventType: 'Requested' },
+  blockDeleted: { title: 'Building Block Deleted', eventType: 'Deleted' },
+  runRequested: { title: 'Building Block Run Requested', eventType: 'Requested' },
+  /** new */
+  runClaimed: { title: 'Building Block Run Claimed', eventType: 'Changed' },
+  /** new: a status report changed the run's status */
+  runStatusChanged: { title: 'Building Block Run Status Changed', eventType: 'Changed' },
+  /** new: a status report changed steps, messages or outputs but not the status */
+  runStepsChanged: { title: 'Building Block Run Steps Changed', eventType: 'Changed' },
+  /** new: a run aborted (its block was purged) */
+  runCancelled: { title: 'Building Block Run Cancelled', eventType: 'Cancelled' },
+
+  apiKeyCreated: { title: 'API Key Created', eventType: 'Created' },
+  apiKeyChanged: { title: 'API Key Changed', eventType: 'Changed' },
+  /** new (like "API User Password Rotated") */
+  apiKeySecretRotated: { title: 'API Key Secret Rotated', eventType: 'Changed' },
+  apiKeyDeleted: { title: 'API Key Deleted', eventType: 'Deleted' },
+
+  apiUserCreated: { title: 'API User Created', eventType: 'Created' },
+  apiUserChanged: { title: 'API User Changed', eventType: 'Changed' },
+  apiUserPasswordRotated: { title: 'API User Password Rotated', eventType: 'Changed' },
+  apiUserDeleted: { title: 'API User Deleted', eventType: 'Deleted' },
+} as const satisfies Record<string, { title: string; eventType: EventType }>;
+
+export type EventKey = keyof typeof EVENT_TITLES;
+
+/** Every title this server writes (README, tests). */
+export const ALL_TITLES: readonly string[] = [...new Set(Object.values(EVENT_TITLES).map((entry) => entry.title))];
+
+/**
+ * An object as an event carries it: plain JSON (dates as strings), sealed secrets as `{hash}` and
+ * never their ciphertext, and no other secret (secret hashes of keys are hashes already).
+ */
+export function contentOf(value: unknown): Record<string, unknown> {
+  const json = JSON.parse(JSON.stringify(value ?? {})) as unknown;
+  const hidden = hideSecrets(json);
+  return hidden !== null && typeof hidden === 'object' && !Array.isArray(hidden) ? (hidden as Record<string, unknown>) : { value: hidden };
+}
+
+/** What an event says about the changed object. */
+export interface EventSubject {
+  /** e.g. `meshWorkspace` */
+  kind: string;
+  /** Its identity as clients name it (name, uuid, full identifier). */
+  id: string;
+  /** Its workspace: the members (and admins) see the event. */
+  workspace?: string | undefined;
+  /** The object after the change (before it, for a deletion). */
+  content: unknown;
+  /** The object before the change (only `Changed` events keep it). */
+  previous?: unknown;
+  /** A sentence replacing the generated description. */
+  description?: string;
+}
+
+const VERB: Record<EventType, string> = {
+  Added: 'was added',
+  Approved: 'was approved',
+  Cancelled: 'was cancelled',
+  Changed: 'was changed',
+  Created: 'was created',
+  Deleted: 'was deleted',
+  Rejected: 'was rejected',
+  Removed: 'was removed',
+  Requested: 'was requested',
+};
+
+/** The draft of event `key` about `subject`: e.g. "Workspace Created", "meshWorkspace my-team was created". */
+export function eventOf(key: EventKey, subject: EventSubject): EventDraft {
+  const { title, eventType } = EVENT_TITLES[key];
+  return {
+    title,
+    eventType,
+    description: subject.description ?? `${subject.kind} ${subject.id} ${VERB[eventType]}`,
+    ...(subject.workspace !== undefined ? { workspace: subject.workspace } : {}),
+    content: contentOf(subject.content),
+    ...(eventType === 'Changed' && subject.previous !== undefined ? { previousContent: contentOf(subject.previous) } : {}),
+  };
+}
+
+/** Whether two objects differ as JSON (a PUT that changes nothing writes no event). */
+export const differs = (a: unknown, b: unknown) => JSON.stringify(a) !== JSON.stringify(b);
