@@ -3,6 +3,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { bootstrapCredentials } from './auth/bootstrap.js';
 import type { Config } from './config.js';
 import { createApp, type AppContext } from './http/app.js';
+import { registerEventStream } from './http/event-stream.js';
 import { healthRoutes } from './http/health.js';
 import { indexRoutes } from './http/index-routes.js';
 import { loginRoutes } from './http/login-routes.js';
@@ -15,6 +16,8 @@ import { apiKeyOperations } from './kinds/apikey/routes.js';
 import { apiUserOperations } from './kinds/apiuser/routes.js';
 import { blockOperations } from './kinds/block/routes.js';
 import { definitionOperations } from './kinds/definition/routes.js';
+import { EventFeed } from './kinds/eventlog/feed.js';
+import { EVENTS_CHANNEL } from './kinds/eventlog/recorder.js';
 import { eventLogOperations } from './kinds/eventlog/routes.js';
 import { locationOperations } from './kinds/location/routes.js';
 import type { Operation } from './kinds/operation.js';
@@ -28,6 +31,7 @@ import { workspaceOperations } from './kinds/workspace/routes.js';
 import { createLogger } from './logging.js';
 import { createServices } from './services.js';
 import { openDatabase, type Database } from './store/database.js';
+import { listen, type Listening } from './store/notifications.js';
 import { SharedRateCounter } from './store/shared-rate-counter.js';
 
 export interface RunningServer {
@@ -75,6 +79,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let context: AppContext;
   let sharedRateCounter: SharedRateCounter | undefined;
   let services: Awaited<ReturnType<typeof createServices>>;
+  // The event streams' one reader of new events: woken by this process's commits, by the other
+  // instances' (PostgreSQL notifications), and by a slow poll.
+  const feed = new EventFeed(database.db, { log });
+  let listening: Listening | undefined;
   try {
     services = await createServices(config, database, log);
     await bootstrapCredentials(config, services.system.apiKeys, services.system.apiUsers, log, options.print ?? ((line) => process.stdout.write(line)));
@@ -82,9 +90,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     ({ app, context } = await createApp(config, tls, { identity: services.identity, services: services.authorized, ping: () => database.ping(), ...(sharedRateCounter ? { sharedRateCounter } : {}) }, log));
     for (const routes of [healthRoutes, loginRoutes, indexRoutes]) await app.register(routes, context);
     registerOperations(app, operations(services.authorized, log), context.baseUrl);
+    const { eventStreams } = config;
+    registerEventStream(app, context, feed, { perCredential: eventStreams.perCredential, heartbeatMs: eventStreams.heartbeatSeconds * 1000, bufferBytes: eventStreams.bufferBytes });
+    services.recorder.onCommitted(() => feed.wake());
+    if (database.dialect === 'postgres' && config.databaseUrl) listening = listen(config.databaseUrl, EVENTS_CHANNEL, () => feed.wake(), log, config.dbTimeoutMs);
     registerRetiredPaths(app, context);
     registerMethodNotAllowed(app, context);
   } catch (error) {
+    feed.close();
+    await listening?.close();
     sharedRateCounter?.close();
     await database.close();
     throw error;
@@ -93,6 +107,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
+    feed.close();
+    await listening?.close();
     sharedRateCounter?.close();
     await database.close();
     throw error;
@@ -113,7 +129,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     close: () =>
       (closing ??= (async () => {
         clearInterval(sweeper);
+        // app.close() ends the event streams first (their preClose hook), then waits for requests.
         await app.close();
+        feed.close();
+        await listening?.close();
         sharedRateCounter?.close();
         await database.close();
       })()),

@@ -1,0 +1,276 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from '../auth/principal.js';
+import type { EventFeed, Subscriber, Subscription } from '../kinds/eventlog/feed.js';
+import type { EventFilter, EventRecord } from '../kinds/eventlog/model.js';
+import { parseEventQuery } from '../kinds/eventlog/query.js';
+import { EVENTLOG_CODECS } from '../kinds/eventlog/wire/index.js';
+import { PATHS } from '../kinds/paths.js';
+import { badRequest, gone, tooManyRequests } from '../lib/errors.js';
+import { acceptedRanges, essence } from '../lib/media-types.js';
+import type { AppContext } from './app.js';
+
+/** The SSE event name of every event (its `data` is the v1-preview meshEventLog, as in the list). */
+export const SSE_EVENT_NAME = 'meshEventLog';
+export const EVENT_STREAM_TYPE = 'text/event-stream';
+/** How often a stream's credentials are checked again (revocation takes effect within 5 s, README). */
+const RECHECK_MS = 5000;
+/** What EventSource clients wait before reconnecting (the `retry:` field). */
+const RETRY_MS = 2000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface EventStreamLimits {
+  /** Open streams per credential in this process; beyond: 429. */
+  perCredential: number;
+  heartbeatMs: number;
+  /** Bytes a stream may hold while its reader does not read; beyond: the stream is closed. */
+  bufferBytes: number;
+}
+
+/** True when the client prefers an event stream: the highest-ranked range of its Accept is `text/event-stream`. */
+export function wantsEventStream(accept: string | string[] | undefined): boolean {
+  const header = Array.isArray(accept) ? accept.join(',') : accept;
+  if (header === undefined) return false;
+  const first = acceptedRanges(header)[0];
+  return first !== undefined && essence(first) === EVENT_STREAM_TYPE;
+}
+
+/**
+ * Encoded once per event, whoever receives it: the feed hands the same record object to every
+ * subscriber, and the text does not depend on the caller (links are absolute, from the public URL).
+ */
+class EventText {
+  private readonly cache = new WeakMap<EventRecord, string>();
+  constructor(private readonly baseUrl: () => string) {}
+
+  of(record: EventRecord): string {
+    let text = this.cache.get(record);
+    if (text === undefined) {
+      const data = JSON.stringify(EVENTLOG_CODECS.of('v1-preview').encode(record, { baseUrl: this.baseUrl() }));
+      text = `id: ${record.uuid}\nevent: ${SSE_EVENT_NAME}\ndata: ${data}\n\n`;
+      this.cache.set(record, text);
+    }
+    return text;
+  }
+}
+
+const credentialKey = (principal: Principal) => `${principal.type}:${principal.id}`;
+
+/** Who a principal is and what it may see: a stream ends when this changes under it. */
+const standing = (principal: Principal) =>
+  principal.type === 'apiKey' ? `${principal.id}|${principal.workspace}|${[...principal.permissions].sort().join(',')}` : credentialKey(principal);
+
+/**
+ * `GET /api/meshobjects/mesheventlogs` with `Accept: text/event-stream` (README "Event stream"): the
+ * list's filters and visibility, each event as `id: <uuid>`, `event: meshEventLog`, `data: <the
+ * v1-preview JSON>`, heartbeat comments, `Last-Event-ID` to resume. Registered on the list's path with a
+ * route constraint on Accept, so the list keeps its own route; the hooks of app.ts (authentication,
+ * rate limit, route-level permission) run before it as for any route.
+ */
+export function registerEventStream(app: FastifyInstance, context: AppContext, feed: EventFeed, limits: EventStreamLimits): { close(): void } {
+  const open = new Map<string, number>();
+  const connections = new Set<Connection>();
+  const text = new EventText(context.baseUrl);
+
+  app.addConstraintStrategy({
+    name: 'eventStream',
+    storage() {
+      const handlers = new Map<string, unknown>();
+      return { get: (value: string) => (handlers.get(value) ?? null) as never, set: (value: string, handler: unknown) => void handlers.set(value, handler) };
+    },
+    deriveConstraint: (request: { headers: Record<string, string | string[] | undefined> }) => (wantsEventStream(request.headers.accept) ? 'yes' : undefined) as never,
+    mustMatchWhenDerived: false,
+  });
+
+  app.route({
+    method: 'GET',
+    url: PATHS.eventLogs,
+    constraints: { eventStream: 'yes' },
+    exposeHeadRoute: false,
+    config: { access: { resource: 'EVENTLOG', action: 'LIST' } },
+    handler: async (request, reply) => {
+      const principal = request.principal;
+      const ctx = { principal };
+      const events = context.services.events;
+      const filter = await events.filterFor(ctx, parseEventQuery(request.query as Record<string, string | undefined>));
+      const after = await resumePosition(request, (uuid) => events.find(ctx, uuid));
+      const key = credentialKey(principal);
+      const count = open.get(key) ?? 0;
+      if (count >= limits.perCredential) {
+        throw tooManyRequests(`at most ${limits.perCredential} event streams may be open per credential (on this instance); close one first (BLOCKYARD_EVENT_STREAMS_PER_CREDENTIAL)`, RETRY_MS / 1000);
+      }
+      open.set(key, count + 1);
+      const release = () => {
+        const left = (open.get(key) ?? 1) - 1;
+        if (left <= 0) open.delete(key);
+        else open.set(key, left);
+      };
+      const connection = new Connection(reply.raw, filter, limits, text, request.log, () => {
+        connections.delete(connection);
+        release();
+      });
+      connections.add(connection);
+      try {
+        connection.subscription = await feed.subscribe(connection, after);
+      } catch (error) {
+        connection.finish();
+        throw error;
+      }
+      reply.hijack();
+      // A long-lived response: the socket's inactivity limit must outlast the heartbeats.
+      request.raw.socket.setTimeout(Math.max(60_000, 3 * limits.heartbeatMs));
+      const authorization = request.headers.authorization;
+      const initial = standing(principal);
+      connection.recheck = async () => {
+        try {
+          const now = await context.identity.authenticator.authenticate(authorization, request.ip);
+          return standing(now) === initial ? undefined : 'the credential\'s permissions changed';
+        } catch (error) {
+          return (error as Error).message;
+        }
+      };
+      connection.open();
+    },
+  });
+
+  // Shutdown (and every `app.close()`): streams end before the server waits for its connections.
+  const close = () => {
+    for (const connection of [...connections]) connection.end('the server is shutting down; reconnect with Last-Event-ID');
+  };
+  app.addHook('preClose', async () => close());
+  return { close };
+}
+
+/** `Last-Event-ID`: the position after that event, or 400 (malformed) / 410 (not in the log, or not the caller's to see). */
+async function resumePosition(request: FastifyRequest, find: (uuid: string) => Promise<EventRecord | undefined>): Promise<number | undefined> {
+  const raw = request.headers['last-event-id'];
+  const id = (Array.isArray(raw) ? raw.at(-1) : raw)?.trim();
+  if (id === undefined || id === '') return undefined;
+  if (!UUID.test(id)) throw badRequest(`Last-Event-ID must be the id of an event (a UUID), got "${id.slice(0, 100)}"`);
+  const event = await find(id.toLowerCase());
+  if (!event) {
+    throw gone(
+      `Last-Event-ID ${id} names no event in the log (unknown, or pruned after the retention): the stream cannot resume after it without a gap. ` +
+        'Reconnect without Last-Event-ID to follow from now, and list the events since the last one you saw (from=) to fill the gap',
+    );
+  }
+  return event.seq;
+}
+
+/** One open stream: a subscriber of the feed writing to one response, with a bounded buffer. */
+class Connection implements Subscriber {
+  subscription: Subscription | undefined;
+  recheck: (() => Promise<string | undefined>) | undefined;
+  private queue: string[] = [];
+  private queuedBytes = 0;
+  private opened = false;
+  private blocked = false;
+  private ended = false;
+  private waiters: (() => void)[] = [];
+  private heartbeat: NodeJS.Timeout | undefined;
+  private checker: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly response: ServerResponse,
+    readonly filter: EventFilter,
+    private readonly limits: EventStreamLimits,
+    private readonly text: EventText,
+    private readonly log: FastifyRequest['log'],
+    private readonly onFinished: () => void,
+  ) {
+    response.on('close', () => this.finish());
+    response.on('drain', () => {
+      this.blocked = false;
+      this.flush();
+    });
+  }
+
+  open(): void {
+    if (this.ended) return;
+    this.response.writeHead(200, {
+      'content-type': `${EVENT_STREAM_TYPE}; charset=utf-8`,
+      'cache-control': 'no-cache, no-store',
+      'x-accel-buffering': 'no',
+    });
+    this.response.flushHeaders();
+    this.opened = true;
+    this.write(`retry: ${RETRY_MS}\n: following meshEventLog v1-preview events\n\n`);
+    this.heartbeat = setInterval(() => {
+      if (!this.blocked) this.write(`: heartbeat ${new Date().toISOString()}\n\n`);
+    }, this.limits.heartbeatMs);
+    this.checker = setInterval(() => {
+      void this.recheck?.().then((problem) => {
+        if (problem !== undefined) this.end(`the credentials no longer hold (${problem})`);
+      });
+    }, RECHECK_MS);
+    this.flush();
+  }
+
+  deliver(records: readonly EventRecord[], catchUp: boolean): void {
+    if (this.ended) return;
+    for (const record of records) {
+      const text = this.text.of(record);
+      this.queue.push(text);
+      this.queuedBytes += text.length;
+    }
+    // A reader that does not read: its socket is full and what waits for it passed the bound.
+    if (!catchUp && this.blocked && this.queuedBytes + this.response.writableLength > this.limits.bufferBytes) {
+      this.log.warn({ buffered: this.queuedBytes + this.response.writableLength, limit: this.limits.bufferBytes }, 'event stream closed: its reader is too slow');
+      this.destroy();
+      return;
+    }
+    this.flush();
+  }
+
+  ready(): Promise<void> {
+    if (this.ended || (!this.blocked && this.queue.length === 0)) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  fail(error: unknown): void {
+    this.log.warn({ err: error }, 'event stream closed: reading the events failed');
+    this.end('reading the events failed; reconnect with Last-Event-ID');
+  }
+
+  /** Ends the stream with a last comment saying why (clients reconnect, with Last-Event-ID). */
+  end(reason: string): void {
+    if (this.ended) return;
+    if (this.opened && !this.blocked) this.response.write(`: closed: ${reason}\n\n`);
+    this.finish();
+    if (this.opened) this.response.end();
+  }
+
+  /** Stops everything without writing (the response is closed, or was never opened). */
+  finish(): void {
+    if (this.ended) return;
+    this.ended = true;
+    clearInterval(this.heartbeat);
+    clearInterval(this.checker);
+    this.subscription?.close();
+    this.queue = [];
+    this.queuedBytes = 0;
+    for (const waiter of this.waiters.splice(0)) waiter();
+    this.onFinished();
+  }
+
+  private destroy(): void {
+    this.finish();
+    this.response.destroy();
+  }
+
+  private write(chunk: string): void {
+    if (this.ended) return;
+    if (!this.response.write(chunk)) this.blocked = true;
+  }
+
+  private flush(): void {
+    if (!this.opened || this.ended) return;
+    if (!this.blocked && this.queue.length > 0) {
+      const chunk = this.queue.length === 1 ? this.queue[0]! : this.queue.join('');
+      this.queue = [];
+      this.queuedBytes = 0;
+      this.write(chunk);
+    }
+    if (!this.blocked && this.queue.length === 0) for (const waiter of this.waiters.splice(0)) waiter();
+  }
+}
