@@ -67,7 +67,7 @@ const standing = (principal: Principal) =>
  * route constraint on Accept, so the list keeps its own route; the hooks of app.ts (authentication,
  * rate limit, route-level permission) run before it as for any route.
  */
-export function registerEventStream(app: FastifyInstance, context: AppContext, feed: EventFeed, limits: EventStreamLimits): { close(): void } {
+export function registerEventStream(app: FastifyInstance, context: AppContext, feed: EventFeed, limits: EventStreamLimits): { close(): Promise<void> } {
   const open = new Map<string, number>();
   const connections = new Set<Connection>();
   const text = new EventText(context.baseUrl);
@@ -133,11 +133,13 @@ export function registerEventStream(app: FastifyInstance, context: AppContext, f
     },
   });
 
-  // Shutdown (and every `app.close()`): streams end before the server waits for its connections.
-  const close = () => {
-    for (const connection of [...connections]) connection.end('the server is shutting down; reconnect with Last-Event-ID');
+  // Shutdown (and every `app.close()`): streams end before the server waits for its connections, and
+  // their last words are flushed (at most 1 s) before idle connections are closed.
+  const close = async () => {
+    const ending = [...connections].map((connection) => connection.end('the server is shutting down; reconnect with Last-Event-ID'));
+    await Promise.race([Promise.all(ending), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
   };
-  app.addHook('preClose', async () => close());
+  app.addHook('preClose', close);
   return { close };
 }
 
@@ -200,7 +202,7 @@ class Connection implements Subscriber {
     }, this.limits.heartbeatMs);
     this.checker = setInterval(() => {
       void this.recheck?.().then((problem) => {
-        if (problem !== undefined) this.end(`the credentials no longer hold (${problem})`);
+        if (problem !== undefined) void this.end(`the credentials no longer hold (${problem})`);
       });
     }, RECHECK_MS);
     this.flush();
@@ -229,15 +231,22 @@ class Connection implements Subscriber {
 
   fail(error: unknown): void {
     this.log.warn({ err: error }, 'event stream closed: reading the events failed');
-    this.end('reading the events failed; reconnect with Last-Event-ID');
+    void this.end('reading the events failed; reconnect with Last-Event-ID');
   }
 
-  /** Ends the stream with a last comment saying why (clients reconnect, with Last-Event-ID). */
-  end(reason: string): void {
-    if (this.ended) return;
-    if (this.opened && !this.blocked) this.response.write(`: closed: ${reason}\n\n`);
+  /** Ends the stream with a last comment saying why (clients reconnect, with Last-Event-ID); resolves once flushed. */
+  end(reason: string): Promise<void> {
+    if (this.ended) return Promise.resolve();
+    const response = this.response;
+    const flushed = new Promise<void>((resolve) => {
+      response.once('finish', resolve);
+      response.once('close', resolve);
+    });
+    if (this.opened && !this.blocked) response.write(`: closed: ${reason}\n\n`);
     this.finish();
-    if (this.opened) this.response.end();
+    if (!this.opened) return Promise.resolve();
+    response.end();
+    return flushed;
   }
 
   /** Stops everything without writing (the response is closed, or was never opened). */
