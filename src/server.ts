@@ -15,6 +15,7 @@ import { apiKeyOperations } from './kinds/apikey/routes.js';
 import { apiUserOperations } from './kinds/apiuser/routes.js';
 import { blockOperations } from './kinds/block/routes.js';
 import { definitionOperations } from './kinds/definition/routes.js';
+import { EventRetention } from './kinds/eventlog/retention.js';
 import { eventLogOperations } from './kinds/eventlog/routes.js';
 import { locationOperations } from './kinds/location/routes.js';
 import type { Operation } from './kinds/operation.js';
@@ -103,6 +104,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     services.system.runs.expireSilentRuns().catch((error: unknown) => log.warn({ err: error }, 'expiring silent runs failed'));
   }, sweepMs);
   sweeper.unref();
+  // Events older than the retention go, in bounded batches (issue 18); every instance prunes.
+  const retention = new EventRetention(services.system.events, { days: config.eventRetentionDays, onError: (error) => log.warn({ err: error }, 'pruning old events failed') });
+  retention.start();
   let closing: Promise<void> | undefined;
   return {
     url: context.baseUrl(),
@@ -113,6 +117,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     close: () =>
       (closing ??= (async () => {
         clearInterval(sweeper);
+        await retention.stop();
         await app.close();
         sharedRateCounter?.close();
         await database.close();
