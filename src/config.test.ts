@@ -50,6 +50,7 @@ describe('loadConfig defaults', () => {
     assert.deepEqual(config.trustedProxies, []);
     assert.equal(config.runTimeoutSeconds, 3 * 3600);
     assert.equal(config.runLogMaxBytes, 4 * 1024 * 1024);
+    assert.equal(config.eventRetentionDays, 400);
     assert.equal(config.dbPoolSize, 10);
     assert.equal(config.dbTimeoutMs, 5000);
     assert.deepEqual(config.clientTimeouts, { headersSeconds: 10, requestSeconds: 30, idleSeconds: 72 });
@@ -93,6 +94,7 @@ describe('loadConfig values', () => {
       BLOCKYARD_PREVIOUS_MASTER_KEYS: ` ${PREVIOUS_KEY}, ${MASTER_KEY.slice(0, 40)}abc= `,
       BLOCKYARD_RUN_TIMEOUT_SECONDS: '60',
       BLOCKYARD_RUN_LOG_MAX_BYTES: '65536',
+      BLOCKYARD_EVENT_RETENTION_DAYS: '30',
       BLOCKYARD_DB_POOL_SIZE: '3',
       BLOCKYARD_DB_TIMEOUT_MS: '100',
       BLOCKYARD_HEADERS_TIMEOUT_SECONDS: '5',
@@ -121,6 +123,7 @@ describe('loadConfig values', () => {
       previousMasterKeys: [PREVIOUS_KEY, `${MASTER_KEY.slice(0, 40)}abc=`],
       runTimeoutSeconds: 60,
       runLogMaxBytes: 65536,
+      eventRetentionDays: 30,
       dbPoolSize: 3,
       dbTimeoutMs: 100,
       clientTimeouts: { headersSeconds: 5, requestSeconds: 120, idleSeconds: 15 },
@@ -217,6 +220,8 @@ describe('loadConfig validation', () => {
     ['BLOCKYARD_RATE_LIMIT_WINDOW_SECONDS', 'ten'],
     ['BLOCKYARD_RUN_TIMEOUT_SECONDS', '0'],
     ['BLOCKYARD_RUN_LOG_MAX_BYTES', '1000'],
+    ['BLOCKYARD_EVENT_RETENTION_DAYS', '0'],
+    ['BLOCKYARD_EVENT_RETENTION_DAYS', 'a year'],
     ['BLOCKYARD_AUTH_FAILURES_PER_ADDRESS', '0'],
     ['BLOCKYARD_AUTH_FAILURES_PER_IDENTITY', 'many'],
     ['BLOCKYARD_AUTH_FAILURE_WINDOW_SECONDS', '0'],

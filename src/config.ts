@@ -42,6 +42,8 @@ export interface Config {
   runTimeoutSeconds: number;
   /** Bytes of step messages a run keeps (beyond: cut, with a visible marker). */
   runLogMaxBytes: number;
+  /** Events older than this many days are pruned in the background (issue 18). */
+  eventRetentionDays: number;
   dbPoolSize: number;
   dbTimeoutMs: number;
   /**
@@ -212,6 +214,7 @@ export function loadConfig(env: Env = process.env): Config {
     previousMasterKeys,
     runTimeoutSeconds: integer(env, 'BLOCKYARD_RUN_TIMEOUT_SECONDS', 3 * 3600, 1, 30 * 86_400),
     runLogMaxBytes: integer(env, 'BLOCKYARD_RUN_LOG_MAX_BYTES', 4 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
+    eventRetentionDays: integer(env, 'BLOCKYARD_EVENT_RETENTION_DAYS', 400, 1, 36_500),
     dbPoolSize: integer(env, 'BLOCKYARD_DB_POOL_SIZE', 10, 1, 500),
     dbTimeoutMs: integer(env, 'BLOCKYARD_DB_TIMEOUT_MS', 5000, 100, 600_000),
     clientTimeouts: { headersSeconds, requestSeconds, idleSeconds: integer(env, 'BLOCKYARD_IDLE_TIMEOUT_SECONDS', 72, 1, 3600) },

@@ -18,6 +18,7 @@ import { blockOperations } from './kinds/block/routes.js';
 import { definitionOperations } from './kinds/definition/routes.js';
 import { EventFeed } from './kinds/eventlog/feed.js';
 import { EVENTS_CHANNEL } from './kinds/eventlog/recorder.js';
+import { EventRetention } from './kinds/eventlog/retention.js';
 import { eventLogOperations } from './kinds/eventlog/routes.js';
 import { locationOperations } from './kinds/location/routes.js';
 import type { Operation } from './kinds/operation.js';
@@ -119,6 +120,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     services.system.runs.expireSilentRuns().catch((error: unknown) => log.warn({ err: error }, 'expiring silent runs failed'));
   }, sweepMs);
   sweeper.unref();
+  // Events older than the retention go, in bounded batches (issue 18); every instance prunes.
+  const retention = new EventRetention(services.system.events, { days: config.eventRetentionDays, onError: (error) => log.warn({ err: error }, 'pruning old events failed') });
+  retention.start();
   let closing: Promise<void> | undefined;
   return {
     url: context.baseUrl(),
@@ -129,6 +133,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     close: () =>
       (closing ??= (async () => {
         clearInterval(sweeper);
+        await retention.stop();
         // app.close() ends the event streams first (their preClose hook), then waits for requests.
         await app.close();
         feed.close();

@@ -8,6 +8,10 @@ import { PERMISSION_CODES } from '../../auth/permissions.js';
 import { isExpired, type ApiKey, type ApiKeyInput } from './model.js';
 import type { Db } from '../../store/transaction.js';
 import { ApiKeyStore } from './store.js';
+import type { EventRecorder } from '../eventlog/recorder.js';
+import { differs, eventOf } from '../eventlog/titles.js';
+
+const subject = (key: ApiKey) => ({ kind: 'meshApiKey', id: key.uuid, workspace: key.ownedByWorkspace, content: key });
 import type { WorkspaceService } from '../workspace/service.js';
 
 /** Client secrets: 40 characters of [A-Za-z0-9] (the GitHub auth action does not URL-encode). */
@@ -40,6 +44,7 @@ export class ApiKeyService {
     db: Db,
     private readonly secrets: SecretBox,
     private readonly workspaces: WorkspaceService,
+    private readonly events: EventRecorder,
   ) {
     this.store = new ApiKeyStore(db);
   }
@@ -53,19 +58,27 @@ export class ApiKeyService {
     }
   }
 
-  async create(_ctx: RequestContext, input: ApiKeyInput, clientId: string = randomUUID(), secret: string = generateClientSecret()): Promise<{ key: ApiKey; secret: string }> {
+  async create(ctx: RequestContext, input: ApiKeyInput, clientId: string = randomUUID(), secret: string = generateClientSecret()): Promise<{ key: ApiKey; secret: string }> {
     this.validate(input);
     await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
     const key: ApiKey = { uuid: clientId, ...input, permissions: [...new Set(input.permissions)], secretHash: this.secrets.hash(secret), createdOn: new Date().toISOString(), revision: 0 };
-    await this.store.insert(key);
+    await this.events.change(ctx, async (trx, events) => {
+      await new ApiKeyStore(trx).insert(key);
+      events.push(eventOf('apiKeyCreated', subject(key)));
+    });
     return { key, secret };
   }
 
   /** Creates or replaces a key with a given id and secret (bootstrap from configuration). */
-  async put(_ctx: RequestContext, clientId: string, input: ApiKeyInput, secret: string): Promise<ApiKey> {
+  async put(ctx: RequestContext, clientId: string, input: ApiKeyInput, secret: string): Promise<ApiKey> {
     const existing = await this.store.find(clientId);
     const key: ApiKey = { uuid: clientId, ...input, secretHash: this.secrets.hash(secret), createdOn: existing?.createdOn ?? new Date().toISOString(), revision: existing?.revision ?? 0 };
-    await this.store.upsert(key);
+    if (existing && !differs(existing, key)) return existing;
+    await this.events.change(ctx, async (trx, events) => {
+      await new ApiKeyStore(trx).upsert(key);
+      if (!existing) events.push(eventOf('apiKeyCreated', subject(key)));
+      else events.push(eventOf(existing.secretHash !== key.secretHash ? 'apiKeySecretRotated' : 'apiKeyChanged', { ...subject(key), previous: existing }));
+    });
     this.forget(clientId);
     return key;
   }
@@ -79,23 +92,30 @@ export class ApiKeyService {
   }
 
   /** A changed `expiresAt` rotates the secret (COMPAT §5): the new one is returned once. */
-  async update(_ctx: RequestContext, existing: ApiKey, input: ApiKeyInput): Promise<{ key: ApiKey; secret?: string }> {
+  async update(ctx: RequestContext, existing: ApiKey, input: ApiKeyInput): Promise<{ key: ApiKey; secret?: string }> {
     this.validate(input);
     if (input.ownedByWorkspace !== existing.ownedByWorkspace) throw badRequest('metadata.ownedByWorkspace: a key cannot move to another workspace');
     const rotate = input.expiresAt !== existing.expiresAt;
     const secret = rotate ? generateClientSecret() : undefined;
     const key: ApiKey = { ...existing, ...input, permissions: [...new Set(input.permissions)], secretHash: secret ? this.secrets.hash(secret) : existing.secretHash };
     if (input.expiresAt === undefined) delete key.expiresAt;
-    key.revision = await this.store.update(key, rotate);
+    if (!rotate && !differs(existing, key)) return { key };
+    await this.events.change(ctx, async (trx, events) => {
+      key.revision = await new ApiKeyStore(trx).update(key, rotate);
+      events.push(eventOf(rotate ? 'apiKeySecretRotated' : 'apiKeyChanged', { ...subject(key), previous: existing }));
+    });
     this.forget(key.uuid);
     return secret ? { key, secret } : { key };
   }
 
   /** A new secret; tokens obtained with the old one stop working (the key's revision goes up). */
-  async rotateSecret(_ctx: RequestContext, existing: ApiKey): Promise<{ key: ApiKey; secret: string }> {
+  async rotateSecret(ctx: RequestContext, existing: ApiKey): Promise<{ key: ApiKey; secret: string }> {
     const secret = generateClientSecret();
     const key = { ...existing, secretHash: this.secrets.hash(secret) };
-    key.revision = await this.store.update(key, true);
+    await this.events.change(ctx, async (trx, events) => {
+      key.revision = await new ApiKeyStore(trx).update(key, true);
+      events.push(eventOf('apiKeySecretRotated', { ...subject(key), previous: existing }));
+    });
     this.forget(key.uuid);
     return { key, secret };
   }
@@ -106,8 +126,12 @@ export class ApiKeyService {
     for (const [clientId, cached] of this.active) if (cached.key?.ownedByWorkspace === workspace) this.active.delete(clientId);
   }
 
-  async delete(_ctx: RequestContext, uuid: string): Promise<void> {
-    await this.store.delete(uuid);
+  async delete(ctx: RequestContext, uuid: string): Promise<void> {
+    await this.events.change(ctx, async (trx, events) => {
+      const store = new ApiKeyStore(trx);
+      const key = await store.find(uuid);
+      if (key && (await store.delete(uuid))) events.push(eventOf('apiKeyDeleted', subject(key)));
+    });
     this.forget(uuid);
   }
 

@@ -6,6 +6,10 @@ import { isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
 import { normalizeUsername, passwordProblem, usernameProblem, type ApiUser } from './model.js';
 import { ApiUserStore } from './store.js';
+import type { EventRecorder } from '../eventlog/recorder.js';
+import { eventOf } from '../eventlog/titles.js';
+
+const subject = (user: ApiUser) => ({ kind: 'API user', id: user.username, content: user });
 
 /**
  * How long a user looked up for authentication is trusted before it is read again: a user deleted, or
@@ -48,7 +52,10 @@ export class ApiUserService {
   /** Counts local changes of users: a lookup that read meanwhile does not cache what it read. */
   private generation = 0;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly events: EventRecorder,
+  ) {
     this.store = new ApiUserStore(db);
   }
 
@@ -62,11 +69,15 @@ export class ApiUserService {
     return username;
   }
 
-  async create(_ctx: RequestContext, rawUsername: string, password: string): Promise<ApiUser> {
+  async create(ctx: RequestContext, rawUsername: string, password: string): Promise<ApiUser> {
     const username = ApiUserService.check(rawUsername, password);
     const user = { username, createdOn: new Date().toISOString() };
+    const passwordHash = await hashPassword(password);
     try {
-      await this.store.insert(user, await hashPassword(password));
+      await this.events.change(ctx, async (trx, events) => {
+        await new ApiUserStore(trx).insert(user, passwordHash);
+        events.push(eventOf('apiUserCreated', subject(user)));
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`API user ${username} already exists`);
       throw error;
@@ -75,11 +86,18 @@ export class ApiUserService {
   }
 
   /** Creates the user or sets its password (bootstrap from configuration). */
-  async put(_ctx: RequestContext, rawUsername: string, password: string): Promise<void> {
+  async put(ctx: RequestContext, rawUsername: string, password: string): Promise<void> {
     const username = ApiUserService.check(rawUsername, password);
     const stored = await this.store.passwordHash(username);
     if (stored && (await verifyPassword(password, stored))) return;
-    await this.store.upsert({ username, createdOn: new Date().toISOString() }, await hashPassword(password));
+    const passwordHash = await hashPassword(password);
+    await this.events.change(ctx, async (trx, events) => {
+      const store = new ApiUserStore(trx);
+      const existing = await store.find(username);
+      const user = existing ?? { username, createdOn: new Date().toISOString() };
+      await store.upsert(user, passwordHash);
+      events.push(eventOf(existing ? 'apiUserPasswordRotated' : 'apiUserCreated', { ...subject(user), ...(existing ? { previous: existing } : {}) }));
+    });
     this.forgetAll();
   }
 
@@ -91,8 +109,16 @@ export class ApiUserService {
     return this.store.find(normalizeUsername(username));
   }
 
-  async delete(_ctx: RequestContext, username: string): Promise<void> {
-    if (!(await this.store.delete(normalizeUsername(username)))) throw notFound(`API user ${username} not found`);
+  async delete(ctx: RequestContext, username: string): Promise<void> {
+    const name = normalizeUsername(username);
+    const deleted = await this.events.change(ctx, async (trx, events) => {
+      const store = new ApiUserStore(trx);
+      const user = await store.find(name);
+      if (!user || !(await store.delete(name))) return false;
+      events.push(eventOf('apiUserDeleted', subject(user)));
+      return true;
+    });
+    if (!deleted) throw notFound(`API user ${username} not found`);
     this.forgetAll();
   }
 

@@ -5,6 +5,8 @@ import { isUuid } from '../../lib/validation.js';
 import { IMPLEMENTATIONS } from '../definition/enums.js';
 import type { DefinitionVersion } from '../definition/model.js';
 import type { DefinitionStore } from '../definition/store.js';
+import type { EventDraft } from '../eventlog/model.js';
+import { eventOf, type EventKey } from '../eventlog/titles.js';
 import { sharedRunnerFor } from '../runner/shared-runners.js';
 import type { TenantStore } from '../tenant/store.js';
 import { missingInputState, nativeValue } from './inputs.js';
@@ -21,6 +23,38 @@ export interface BlockUnit {
   runs: BlockRuns;
   definitions: DefinitionStore;
   tenants: TenantStore;
+  /** The events of this change (the recorder appends them last, in the same transaction). */
+  events: EventDraft[];
+}
+
+/** What a block's events say about it. */
+export const blockSubject = (block: Block) => ({ kind: 'meshBuildingBlock', id: block.uuid, workspace: block.workspace, content: block });
+
+/** A run as its events carry it: what happened to it, without the inputs and implementation it was started with. */
+export function runContent(run: Run): Record<string, unknown> {
+  const { snapshot, ...rest } = run;
+  return { ...rest, trigger: snapshot.trigger, buildingBlock: { uuid: run.blockUuid, displayName: snapshot.buildingBlock.spec.displayName } };
+}
+
+/** The event of a run (`runRequested`, `runClaimed`, …) in its block's workspace. */
+export function runEvent(key: EventKey, run: Run, previous?: Run, extra: Record<string, unknown> = {}): EventDraft {
+  return eventOf(key, {
+    kind: 'meshBuildingBlockRun',
+    id: run.uuid,
+    workspace: run.workspace,
+    content: { ...runContent(run), ...extra },
+    ...(previous ? { previous: runContent(previous) } : {}),
+    description: `run ${run.runNumber} (${run.behavior}) of meshBuildingBlock ${run.blockUuid} is ${run.status}`,
+  });
+}
+
+/** Sets a block's status (and latest run); a status it did not have before is an event. */
+async function setStatus(tx: BlockUnit, block: Block, status: BlockStatus, latestRunUuid?: string): Promise<void> {
+  await tx.blocks.setStatus(block.uuid, status, latestRunUuid);
+  if (block.status !== status) {
+    const after: Block = { ...block, status, ...(latestRunUuid ? { latestRunUuid } : {}) };
+    tx.events.push(eventOf('blockStatusChanged', { ...blockSubject(after), previous: block, description: `meshBuildingBlock ${block.uuid} went from ${block.status} to ${status}` }));
+  }
 }
 
 /**
@@ -62,7 +96,7 @@ export class BlockLifecycle {
     const parents = known.parents ?? (await tx.blocks.findMany(block.parents.map((parent) => parent.buildingBlockUuid), 'share'));
     const waiting = waitingStatus(version, block, parents);
     if (waiting) {
-      await tx.blocks.setStatus(block.uuid, waiting);
+      await setStatus(tx, block, waiting);
       return { status: waiting };
     }
     const run = await this.startRun(tx, block, version, 'APPLY', reason, parents);
@@ -112,7 +146,8 @@ export class BlockLifecycle {
       logBytes: 0,
     };
     await tx.runs.insert(run);
-    await tx.blocks.setStatus(block.uuid, 'PENDING', run.uuid);
+    tx.events.push(runEvent('runRequested', run));
+    await setStatus(tx, block, 'PENDING', run.uuid);
     return run;
   }
 
@@ -182,13 +217,13 @@ export class BlockLifecycle {
   /** A runner took the run: the block is IN_PROGRESS while this is its latest run. */
   async claimed(tx: BlockUnit, run: Run): Promise<void> {
     const block = await tx.blocks.findForUpdate(run.blockUuid);
-    if (block?.latestRunUuid === run.uuid) await tx.blocks.setStatus(block.uuid, 'IN_PROGRESS');
+    if (block?.latestRunUuid === run.uuid) await setStatus(tx, block, 'IN_PROGRESS');
   }
 
   /** A runner reported a non-final run status: the block shows it while this is its latest run. */
   async reported(tx: BlockUnit, run: Run, status: RunStatus): Promise<void> {
     const block = await tx.blocks.findForUpdate(run.blockUuid);
-    if (block?.latestRunUuid === run.uuid) await tx.blocks.setStatus(block.uuid, blockStatusFor(run.behavior, status));
+    if (block?.latestRunUuid === run.uuid) await setStatus(tx, block, blockStatusFor(run.behavior, status));
   }
 
   /**
@@ -204,12 +239,15 @@ export class BlockLifecycle {
     if (!block || block.latestRunUuid !== run.uuid) return;
     if (run.behavior === 'DESTROY') {
       if (status === 'SUCCEEDED') await this.remove(tx, block);
-      else await tx.blocks.setStatus(block.uuid, blockStatusFor('DESTROY', status));
+      else await setStatus(tx, block, blockStatusFor('DESTROY', status));
       return;
     }
     const outputs: ValueRow[] = Object.entries(run.outputs).map(([key, output]) => ({ key, value: output.value, valueType: output.type as ValueRow['valueType'], isSensitive: output.isSensitive }));
     const updated: Block = { ...block, status: blockStatusFor('APPLY', status), outputs: status === 'SUCCEEDED' ? outputs : block.outputs };
     await tx.blocks.update(updated);
+    if (updated.status !== block.status) {
+      tx.events.push(eventOf('blockStatusChanged', { ...blockSubject(updated), previous: block, description: `meshBuildingBlock ${block.uuid} went from ${block.status} to ${updated.status}` }));
+    } else if (updated.outputs !== block.outputs) tx.events.push(eventOf('blockChanged', { ...blockSubject(updated), previous: block }));
     if (block.markedForDeletionOn) {
       await this.startRun(tx, updated, await this.versionOf(tx, block), 'DESTROY', 'BUILDING_BLOCK_DELETION');
       return;
@@ -230,6 +268,7 @@ export class BlockLifecycle {
     if (!block || block.markedForDeletionOn) return;
     const marked: Block = { ...block, markedForDeletionOn: new Date().toISOString(), markedForDeletionBy: by };
     await tx.blocks.update(marked);
+    tx.events.push(eventOf('blockDeletionRequested', blockSubject(marked)));
     const version = await this.versionOf(tx, block);
     if (version.spec.deletionMode === 'PURGE') return this.remove(tx, marked);
     const active = await tx.runs.activeRun(block.uuid);
@@ -248,13 +287,18 @@ export class BlockLifecycle {
   }
 
   private async abort(tx: BlockUnit, run: Run): Promise<void> {
-    await tx.runs.endIfActive(run.uuid, 'ABORTED', new Date().toISOString());
+    const at = new Date().toISOString();
+    await tx.runs.endIfActive(run.uuid, 'ABORTED', at);
+    tx.events.push(runEvent('runCancelled', { ...run, status: 'ABORTED', endedOn: at, updatedOn: at }));
   }
 
   /** The block goes, with its run in flight aborted; its definition counts one block less. */
   private async remove(tx: BlockUnit, block: Block): Promise<void> {
     const active = await tx.runs.activeRun(block.uuid);
     if (active && !isFinal(active.status)) await this.abort(tx, active);
-    if (await tx.blocks.delete(block.uuid)) await tx.definitions.countUsage(block.definitionUuid, -1);
+    if (await tx.blocks.delete(block.uuid)) {
+      await tx.definitions.countUsage(block.definitionUuid, -1);
+      tx.events.push(eventOf('blockDeleted', blockSubject(block)));
+    }
   }
 }

@@ -6,15 +6,18 @@ import { badRequest, conflict, unprocessable } from '../../lib/errors.js';
 import type { PageRequest } from '../../lib/paging.js';
 import { canonicalUuid } from '../../lib/validation.js';
 import { isForeignKeyViolation, isUniqueViolation, type DialectName } from '../../store/database.js';
-import { inTransaction, type Db } from '../../store/transaction.js';
+import type { Db } from '../../store/transaction.js';
+import type { EventDraft } from '../eventlog/model.js';
+import type { EventRecorder } from '../eventlog/recorder.js';
+import { differs, eventOf } from '../eventlog/titles.js';
 import { dependencyUuids, latestReleased, type DefinitionVersion } from '../definition/model.js';
 import { checkBlockInputs, mergeRows } from './inputs.js';
-import type { BlockLifecycle, BlockUnit } from './lifecycle.js';
+import { blockSubject, type BlockLifecycle, type BlockUnit } from './lifecycle.js';
 import type { Block, BlockRequest, ParentRef, ResolvedBlockRequest, ResolvedBlockUpdate, SentInputs, ValueRow } from './model.js';
 import { BlockStore, type BlockFilter } from './store.js';
 
 /** Binds a block's unit of work to a transaction (the composition root knows the run store). */
-export type BlockUnitFactory = (db: Db) => BlockUnit;
+export type BlockUnitFactory = (db: Db, events: EventDraft[]) => BlockUnit;
 
 const canonical = (value: unknown) => JSON.stringify(hideSecrets(value));
 
@@ -31,12 +34,14 @@ export class BlockService {
     private readonly unitOf: BlockUnitFactory,
     private readonly lifecycle: BlockLifecycle,
     private readonly secrets: SecretBox,
+    private readonly events: EventRecorder,
   ) {
     this.store = new BlockStore(db, dialect);
   }
 
-  private transaction<T>(work: (unit: BlockUnit) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx) => work(this.unitOf(trx)));
+  /** A block's change: one transaction, its events appended last (EventRecorder). */
+  private transaction<T>(ctx: RequestContext, work: (unit: BlockUnit) => Promise<T>): Promise<T> {
+    return this.events.change(ctx, (trx, events) => work(this.unitOf(trx, events)), this.db);
   }
 
   async find(uuid: string): Promise<Block | undefined> {
@@ -112,11 +117,12 @@ export class BlockService {
       ...(request.targetRef ? { targetRef: request.targetRef } : {}),
     };
     try {
-      const { runUuid } = await this.transaction(async (tx) => {
+      const { runUuid } = await this.transaction(ctx, async (tx) => {
         const parents = await tx.blocks.findMany(resolved.parents.map((parent) => parent.buildingBlockUuid), 'share');
         block.parents = this.checkParents(resolved.parents, parents, version, workspace);
         await tx.blocks.insert(block, version.spec.onlyApplyOncePerTenant === true && tenant !== undefined);
         await tx.definitions.countUsage(definition.uuid, 1);
+        tx.events.push(eventOf('blockCreated', blockSubject(block)));
         return this.lifecycle.advance(tx, block, 'BUILDING_BLOCK_CREATION', { version, parents });
       });
       return { ...block, status: 'PENDING', ...(runUuid ? { latestRunUuid: runUuid } : {}) };
@@ -138,7 +144,7 @@ export class BlockService {
    * start a new run (or leave the waiting state); 409 while a run is in flight or the block is being
    * deleted. A version change goes only to the definition's latest released version.
    */
-  async update(_ctx: RequestContext, block: Block, update: ResolvedBlockUpdate): Promise<Block> {
+  async update(ctx: RequestContext, block: Block, update: ResolvedBlockUpdate): Promise<Block> {
     if (block.markedForDeletionOn) throw conflict(`meshBuildingBlock ${block.uuid} is being deleted`);
     const { version, definition, changed } = update;
     const versionChanged = version.uuid !== block.versionUuid;
@@ -153,7 +159,7 @@ export class BlockService {
     const runNeeded = changed.length > 0 || versionChanged;
     const updated: Block = { ...block, displayName: update.displayName, inputs: mergeRows(block.inputs, changed), versionUuid: version.uuid, versionNumber: version.spec.versionNumber };
     try {
-      await this.transaction(async (tx) => {
+      await this.transaction(ctx, async (tx) => {
         // What was checked above must still hold: a concurrent delete or run wins, this PUT is refused.
         const fresh = await tx.blocks.findForUpdate(block.uuid);
         if (!fresh || fresh.markedForDeletionOn || fresh.latestRunUuid !== block.latestRunUuid) throw conflict(`meshBuildingBlock ${block.uuid} changed while this update was checked; read it again`);
@@ -165,6 +171,7 @@ export class BlockService {
           updated.parents = this.checkParents(sent, parents, version, block.workspace);
         }
         await tx.blocks.update(updated);
+        if (differs({ ...fresh, status: updated.status, latestRunUuid: updated.latestRunUuid }, updated)) tx.events.push(eventOf('blockChanged', { ...blockSubject(updated), previous: fresh }));
         if (versionChanged) await tx.blocks.replaceParents(block.uuid, updated.parents);
         if (runNeeded) {
           const { status, runUuid } = await this.lifecycle.advance(tx, updated, 'BUILDING_BLOCK_UPDATE', { version, ...(parents ? { parents } : {}) });
@@ -180,9 +187,9 @@ export class BlockService {
   }
 
   /** `POST /{uuid}/trigger-run` (COMPAT §9): a new APPLY run now — or the waiting state it is in. */
-  async triggerRun(_ctx: RequestContext, block: Block): Promise<void> {
+  async triggerRun(ctx: RequestContext, block: Block): Promise<void> {
     if (block.markedForDeletionOn) throw conflict(`meshBuildingBlock ${block.uuid} is being deleted`);
-    await this.transaction(async (tx) => {
+    await this.transaction(ctx, async (tx) => {
       const fresh = await tx.blocks.findForUpdate(block.uuid);
       if (!fresh || fresh.markedForDeletionOn) throw conflict(`meshBuildingBlock ${block.uuid} is being deleted`);
       if (await tx.runs.activeRun(block.uuid)) throw conflict(`meshBuildingBlock ${block.uuid} has a run in progress`);
@@ -199,18 +206,18 @@ export class BlockService {
   async delete(ctx: RequestContext, block: Block): Promise<void> {
     if (block.markedForDeletionOn) return; // 202 again (COMPAT §2: clients retry DELETE)
     await this.requireNoChildren(block);
-    await this.removing(block, (tx) => this.lifecycle.requestDeletion(tx, block, ctx.principal.id));
+    await this.removing(ctx, block, (tx) => this.lifecycle.requestDeletion(tx, block, ctx.principal.id));
   }
 
   async purge(ctx: RequestContext, block: Block): Promise<void> {
     await this.requireNoChildren(block);
-    await this.removing(block, (tx) => this.lifecycle.purge(tx, block, ctx.principal.id));
+    await this.removing(ctx, block, (tx) => this.lifecycle.purge(tx, block, ctx.principal.id));
   }
 
   /** A child created between the check and the removal makes the parent's row undeletable: 409. */
-  private async removing(block: Block, work: (tx: BlockUnit) => Promise<void>): Promise<void> {
+  private async removing(ctx: RequestContext, block: Block, work: (tx: BlockUnit) => Promise<void>): Promise<void> {
     try {
-      await this.transaction(work);
+      await this.transaction(ctx, work);
     } catch (error) {
       if (isForeignKeyViolation(error)) throw conflict(`meshBuildingBlock ${block.uuid} became the parent of another block; delete that first`);
       throw error;

@@ -6,7 +6,9 @@ import { badRequest, conflict, unprocessable } from '../../lib/errors.js';
 import type { PageRequest } from '../../lib/paging.js';
 import { canonicalUuid } from '../../lib/validation.js';
 import { isUniqueViolation } from '../../store/database.js';
-import { inTransaction, type Db } from '../../store/transaction.js';
+import type { Db } from '../../store/transaction.js';
+import type { EventRecorder } from '../eventlog/recorder.js';
+import { differs, eventOf } from '../eventlog/titles.js';
 import type { Runner } from '../runner/model.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { IMPLEMENTATIONS } from './enums.js';
@@ -29,6 +31,14 @@ function canonical(value: unknown): string {
 /** Two version specs hold the same content: equal with defaults filled in, secrets compared by hash. */
 const sameContent = (a: VersionSpec, b: VersionSpec) => canonical(hideSecrets(withDefaults(a))) === canonical(hideSecrets(withDefaults(b)));
 
+const definitionSubject = (definition: Omit<Definition, 'versions' | 'usageCount'>) => ({ kind: 'meshBuildingBlockDefinition', id: definition.uuid, workspace: definition.ownedByWorkspace, content: definition });
+const versionSubject = (version: DefinitionVersion) => ({
+  kind: 'meshBuildingBlockDefinitionVersion',
+  id: `${version.definitionUuid} v${version.spec.versionNumber}`,
+  workspace: version.ownedByWorkspace,
+  content: version,
+});
+
 /** What a version spec names, resolved through the caller's view by the authorized service. */
 export interface VersionReferences {
   /** The runner of `spec.runnerRef`, when one is named. */
@@ -47,15 +57,16 @@ export class DefinitionService {
   private readonly store: DefinitionStore;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly workspaces: WorkspaceService,
     private readonly secrets: SecretBox,
+    private readonly events: EventRecorder,
   ) {
     this.store = new DefinitionStore(db);
   }
 
   /** `uuid` is chosen by the service, except in the declarative import (which names it for idempotence). */
-  async create(_ctx: RequestContext, input: DefinitionInput, uuid: string = randomUUID()): Promise<Definition> {
+  async create(ctx: RequestContext, input: DefinitionInput, uuid: string = randomUUID()): Promise<Definition> {
     await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
     const definition = { ...input, uuid, createdOn: new Date().toISOString() };
     const first: DefinitionVersion = {
@@ -66,10 +77,11 @@ export class DefinitionService {
       spec: { versionNumber: 1, state: 'DRAFT', deletionMode: 'DELETE', implementation: { type: 'manual' }, inputs: {}, outputs: {} },
     };
     try {
-      await inTransaction(this.db, async (trx) => {
+      await this.events.change(ctx, async (trx, events) => {
         const store = new DefinitionStore(trx);
         await store.insertDefinition(definition);
         await store.insertVersion(first);
+        events.push(eventOf('definitionCreated', definitionSubject(definition)), eventOf('versionAdded', versionSubject(first)));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshBuildingBlockDefinition ${uuid} already exists`);
@@ -96,18 +108,25 @@ export class DefinitionService {
     return this.store.listDefinitions(filter, page);
   }
 
-  async update(_ctx: RequestContext, existing: Definition, input: DefinitionInput): Promise<Definition> {
+  async update(ctx: RequestContext, existing: Definition, input: DefinitionInput): Promise<Definition> {
     if (input.ownedByWorkspace !== existing.ownedByWorkspace) throw badRequest(`metadata.ownedByWorkspace: a definition cannot move to another workspace (is "${existing.ownedByWorkspace}")`);
     const definition = { ...existing, displayName: input.displayName, targetType: input.targetType, document: input.document };
-    await this.store.updateDefinition(definition);
+    if (!differs(existing, definition)) return definition;
+    await this.events.change(ctx, async (trx, events) => {
+      await new DefinitionStore(trx).updateDefinition(definition);
+      events.push(eventOf('definitionModified', { ...definitionSubject(definition), previous: existing }));
+    });
     return definition;
   }
 
   /** 202: the definition goes with its versions; 409 while building blocks use it. */
-  async delete(_ctx: RequestContext, definition: Definition): Promise<void> {
+  async delete(ctx: RequestContext, definition: Definition): Promise<void> {
     const dependents = await this.store.dependents(definition.uuid);
     if (dependents.length > 0) throw conflict(`meshBuildingBlockDefinition ${definition.uuid} is still used by ${dependents.join(', ')}`);
-    await inTransaction(this.db, (trx) => new DefinitionStore(trx).deleteDefinition(definition.uuid));
+    await this.events.change(ctx, async (trx, events) => {
+      await new DefinitionStore(trx).deleteDefinition(definition.uuid);
+      events.push(eventOf('definitionDeleted', definitionSubject(definition)));
+    });
   }
 
   listVersions(filter: { definitionUuid?: string; ownedBy?: string }, page: PageRequest) {
@@ -126,7 +145,7 @@ export class DefinitionService {
   }
 
   /** A new draft: `versionNumber` latest + 1; secrets may be kept by hash from the latest version. */
-  async createVersion(_ctx: RequestContext, definition: Definition, spec: VersionSpec, references: VersionReferences): Promise<DefinitionVersion> {
+  async createVersion(ctx: RequestContext, definition: Definition, spec: VersionSpec, references: VersionReferences): Promise<DefinitionVersion> {
     if (spec.state !== 'DRAFT') throw badRequest('spec.state: a new version starts as DRAFT; release it with PUT');
     if (definition.versions.some((v) => v.state === 'DRAFT')) throw conflict(`meshBuildingBlockDefinition ${definition.uuid} already has a draft version; edit or release it`);
     const latest = definition.versions.at(-1);
@@ -141,7 +160,10 @@ export class DefinitionService {
       spec: this.prepare(spec, previous, references),
     };
     try {
-      await inTransaction(this.db, (trx) => new DefinitionStore(trx).insertVersion(version));
+      await this.events.change(ctx, async (trx, events) => {
+        await new DefinitionStore(trx).insertVersion(version);
+        events.push(eventOf('versionAdded', versionSubject(version)));
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshBuildingBlockDefinition ${definition.uuid} already has a draft or a version ${spec.versionNumber}`);
       throw error;
@@ -163,7 +185,16 @@ export class DefinitionService {
     const releasing = prepared.state === 'RELEASED';
     const review: Review | undefined = !releasing ? undefined : publication === 'approved' ? { state: 'APPROVED', by: ctx.principal.id, on: new Date().toISOString() } : { state: 'IN_REVIEW' };
     const version: DefinitionVersion = { ...existing, spec: prepared, ...(review ? { review } : {}) };
-    await inTransaction(this.db, (trx) => new DefinitionStore(trx).updateVersion(version));
+    if (!releasing && !differs(existing, version)) return version;
+    await this.events.change(ctx, async (trx, events) => {
+      await new DefinitionStore(trx).updateVersion(version);
+      const subject = { ...versionSubject(version), previous: existing };
+      if (!releasing) events.push(eventOf('versionModified', subject));
+      else {
+        events.push(eventOf('versionReleased', subject));
+        if (review?.state === 'IN_REVIEW') events.push(eventOf('publicationRequested', versionSubject(version)));
+      }
+    });
     return version;
   }
 
@@ -177,7 +208,10 @@ export class DefinitionService {
     if (existing.review.state === decision) return existing;
     if (existing.review.state === 'APPROVED') throw conflict(`version ${existing.spec.versionNumber} of meshBuildingBlockDefinition ${existing.definitionUuid} is approved and stays in the marketplace`);
     const version: DefinitionVersion = { ...existing, review: { state: decision, by: ctx.principal.id, on: new Date().toISOString(), ...(reason ? { reason } : {}) } };
-    await inTransaction(this.db, (trx) => new DefinitionStore(trx).updateVersion(version));
+    await this.events.change(ctx, async (trx, events) => {
+      await new DefinitionStore(trx).updateVersion(version);
+      events.push(eventOf(decision === 'APPROVED' ? 'publicationApproved' : 'publicationRejected', versionSubject(version)));
+    });
     return version;
   }
 }

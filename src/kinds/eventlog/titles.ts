@@ -137,5 +137,12 @@ export function eventOf(key: EventKey, subject: EventSubject): EventDraft {
   };
 }
 
-/** Whether two objects differ as JSON (a PUT that changes nothing writes no event). */
-export const differs = (a: unknown, b: unknown) => JSON.stringify(a) !== JSON.stringify(b);
+/** JSON text with object keys sorted: equal values give equal text whatever order their keys were set in. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item !== null && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : item,
+  );
+}
+
+/** Whether two objects differ as JSON, key order aside (a PUT that changes nothing writes no event). */
+export const differs = (a: unknown, b: unknown) => canonicalJson(a) !== canonicalJson(b);

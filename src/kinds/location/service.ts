@@ -4,9 +4,13 @@ import { conflict, unprocessable } from '../../lib/errors.js';
 import type { PageRequest } from '../../lib/paging.js';
 import { isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
+import type { EventRecorder } from '../eventlog/recorder.js';
+import { differs, eventOf } from '../eventlog/titles.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import type { Location, LocationInput } from './model.js';
 import { LocationStore } from './store.js';
+
+const subject = (location: Location) => ({ kind: 'meshLocation', id: location.name, workspace: location.ownedByWorkspace, content: location });
 
 /** Locations without any notion of who asks (AuthorizedLocationService adds that). */
 export class LocationService {
@@ -15,15 +19,19 @@ export class LocationService {
   constructor(
     db: Db,
     private readonly workspaces: WorkspaceService,
+    private readonly events: EventRecorder,
   ) {
     this.store = new LocationStore(db);
   }
 
-  async create(_ctx: RequestContext, input: LocationInput): Promise<Location> {
+  async create(ctx: RequestContext, input: LocationInput): Promise<Location> {
     if (input.ownedByWorkspace) await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
     const location = { ...input, uuid: randomUUID(), createdOn: new Date().toISOString() };
     try {
-      await this.store.insert(location);
+      await this.events.change(ctx, async (trx, events) => {
+        await new LocationStore(trx).insert(location);
+        events.push(eventOf('locationCreated', subject({ ...location, isPublic: false })));
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshLocation ${input.name} already exists`);
       throw error;
@@ -44,11 +52,15 @@ export class LocationService {
     return this.store.list(filter, page);
   }
 
-  async update(_ctx: RequestContext, existing: Location, input: LocationInput): Promise<Location> {
+  async update(ctx: RequestContext, existing: Location, input: LocationInput): Promise<Location> {
     if (input.ownedByWorkspace && input.ownedByWorkspace !== existing.ownedByWorkspace) await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
     const location: Location = { ...existing, ...input };
     if (input.ownedByWorkspace === undefined) delete location.ownedByWorkspace;
-    await this.store.update(location);
+    if (!differs(existing, location)) return location;
+    await this.events.change(ctx, async (trx, events) => {
+      await new LocationStore(trx).update(location);
+      events.push(eventOf('locationChanged', { ...subject(location), previous: existing }));
+    });
     return location;
   }
 }

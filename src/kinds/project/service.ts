@@ -2,28 +2,36 @@ import type { RequestContext } from '../../auth/context.js';
 import { conflict, unprocessable } from '../../lib/errors.js';
 import type { PageRequest } from '../../lib/paging.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
-import { inTransaction, type Db } from '../../store/transaction.js';
+import type { Db } from '../../store/transaction.js';
+import type { EventRecorder } from '../eventlog/recorder.js';
+import { differs, eventOf, type EventKey } from '../eventlog/titles.js';
 import { TenantStore } from '../tenant/store.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { projectIdentifier, type Project, type ProjectInput } from './model.js';
 import { ProjectStore, type ProjectFilter } from './store.js';
+
+const subject = (project: Project) => ({ kind: 'meshProject', id: projectIdentifier(project), workspace: project.workspace, content: project });
 
 /** Projects without any notion of who asks (AuthorizedProjectService adds that). */
 export class ProjectService {
   private readonly store: ProjectStore;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly workspaces: WorkspaceService,
+    private readonly events: EventRecorder,
   ) {
     this.store = new ProjectStore(db);
   }
 
-  async create(_ctx: RequestContext, input: ProjectInput): Promise<Project> {
+  async create(ctx: RequestContext, input: ProjectInput): Promise<Project> {
     await this.workspaces.requireExists(input.workspace, 'metadata.ownedByWorkspace');
     const project: Project = { ...input, createdOn: new Date().toISOString() };
     try {
-      await this.store.insert(project);
+      await this.events.change(ctx, async (trx, events) => {
+        await new ProjectStore(trx).insert(project);
+        events.push(eventOf('projectCreated', subject(project)));
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshProject ${projectIdentifier(input)} already exists`);
       if (isForeignKeyViolation(error)) throw unprocessable(`metadata.ownedByWorkspace: meshWorkspace "${input.workspace}" does not exist`, 'WORKSPACE');
@@ -50,20 +58,29 @@ export class ProjectService {
     return this.store.list(filter, page);
   }
 
-  async update(_ctx: RequestContext, existing: Project, input: ProjectInput): Promise<Project> {
+  async update(ctx: RequestContext, existing: Project, input: ProjectInput): Promise<Project> {
     const project: Project = { ...input, createdOn: existing.createdOn };
-    await this.store.update(project);
+    const keys: EventKey[] = [];
+    if (differs(existing.document.spec.displayName, project.document.spec.displayName)) keys.push('projectNameChanged');
+    if (differs(existing.document.metadata.tags ?? {}, project.document.metadata.tags ?? {})) keys.push('projectTagsChanged');
+    if (keys.length === 0 && differs(existing, project)) keys.push('projectChanged');
+    if (keys.length === 0) return project;
+    await this.events.change(ctx, async (trx, events) => {
+      await new ProjectStore(trx).update(project);
+      for (const key of keys) events.push(eventOf(key, { ...subject(project), previous: existing }));
+    });
     return project;
   }
 
   /** 409 while live tenants belong to it; the records of its deleted tenants go with it, in one transaction. */
-  async delete(_ctx: RequestContext, project: Project): Promise<void> {
+  async delete(ctx: RequestContext, project: Project): Promise<void> {
     const dependents = await this.store.dependents(project);
     if (dependents.length > 0) throw conflict(`meshProject ${projectIdentifier(project)} still has ${dependents.join(', ')}; delete them first`);
     try {
-      await inTransaction(this.db, async (trx) => {
+      await this.events.change(ctx, async (trx, events) => {
         await new TenantStore(trx).purgeDeletedOf({ workspace: project.workspace, project: project.name });
         await new ProjectStore(trx).delete(project);
+        events.push(eventOf('projectDeleted', subject(project)));
       });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw conflict(`meshProject ${projectIdentifier(project)} still has tenants; delete them first`);

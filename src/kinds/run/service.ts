@@ -7,8 +7,11 @@ import { badRequest } from '../../lib/errors.js';
 import type { PageRequest } from '../../lib/paging.js';
 import { canonicalUuid } from '../../lib/validation.js';
 import { MAX_SOURCES_PER_RUN } from '../../lib/limits.js';
-import { inTransaction, type Db } from '../../store/transaction.js';
-import type { BlockLifecycle } from '../block/lifecycle.js';
+import type { Db } from '../../store/transaction.js';
+import { SYSTEM } from '../../auth/context.js';
+import type { EventDraft } from '../eventlog/model.js';
+import type { EventRecorder } from '../eventlog/recorder.js';
+import { runEvent, type BlockLifecycle } from '../block/lifecycle.js';
 import { isFinal, RUN_STATUSES, type Run, type RunOutput, type RunStatus } from '../block/run.js';
 import { IMPLEMENTATIONS, type ImplementationType } from '../definition/enums.js';
 import { publicKeyOf } from '../runner/model.js';
@@ -40,18 +43,20 @@ export class RunService {
 
   constructor(
     private readonly db: Db,
-    private readonly unitOf: (db: Db) => RunUnit,
+    private readonly unitOf: (db: Db, events?: EventDraft[]) => RunUnit,
     private readonly lifecycle: BlockLifecycle,
     private readonly runners: RunnerService,
     private readonly secrets: SecretBox,
     private readonly tokens: TokenService,
+    private readonly events: EventRecorder,
     private readonly limits: { runTimeoutSeconds: number; logMaxBytes: number },
   ) {
     this.store = unitOf(db).runs;
   }
 
-  private transaction<T>(work: (unit: RunUnit) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, (trx) => work(this.unitOf(trx)));
+  /** A run's change: one transaction, its events appended last (EventRecorder). */
+  private transaction<T>(ctx: RequestContext, work: (unit: RunUnit) => Promise<T>): Promise<T> {
+    return this.events.change(ctx, (trx, events) => work(this.unitOf(trx, events)), this.db);
   }
 
   async find(uuid: string): Promise<Run | undefined> {
@@ -86,9 +91,12 @@ export class RunService {
   async claim(ctx: RequestContext, runnerUuids: readonly string[], nodeId: string | undefined): Promise<ClaimedRun | undefined> {
     for (let attempt = 0; attempt < 10; attempt++) {
       const now = new Date().toISOString();
-      const run = await this.transaction(async (tx) => {
+      const run = await this.transaction(ctx, async (tx) => {
         const claimed = await tx.runs.claim(runnerUuids, nodeId, now);
-        if (claimed) await this.lifecycle.claimed(tx, claimed);
+        if (claimed) {
+          tx.events.push(runEvent('runClaimed', claimed));
+          await this.lifecycle.claimed(tx, claimed);
+        }
         return claimed;
       });
       if (!run) return undefined;
@@ -99,9 +107,11 @@ export class RunService {
         return { run, runToken: access_token, inputs, implementation };
       } catch (error) {
         if (!(error instanceof CannotFillRun)) throw error;
-        await this.transaction(async (tx) => {
+        await this.transaction(SYSTEM, async (tx) => {
+          const step = { sourceId: 'blockyard', stepId: 'prepare', position: 0, displayName: 'Prepare run', status: 'FAILED', systemMessage: error.message, outputs: {} } as const;
           await tx.runs.upsertSource(run.uuid, 'blockyard', { id: 'blockyard' }, now);
-          await tx.runs.putStep(run.uuid, { sourceId: 'blockyard', stepId: 'prepare', position: 0, displayName: 'Prepare run', status: 'FAILED', systemMessage: error.message, outputs: {} }, now);
+          await tx.runs.putStep(run.uuid, step, now);
+          tx.events.push(runEvent('runStatusChanged', { ...run, status: 'FAILED', endedOn: now, updatedOn: now }, run, { steps: [step] }));
           await this.lifecycle.finish(tx, run, 'FAILED');
         });
       }
@@ -139,13 +149,15 @@ export class RunService {
     const before = new Date(now - this.limits.runTimeoutSeconds * 1000).toISOString();
     let expired = 0;
     for (const uuid of await this.store.silentSince(before)) {
-      await this.transaction(async (tx) => {
+      await this.transaction(SYSTEM, async (tx) => {
         const run = await tx.runs.findForUpdate(uuid);
         if (!run || run.status !== 'IN_PROGRESS' || run.updatedOn >= before) return;
         const at = new Date(now).toISOString();
         await tx.runs.upsertSource(run.uuid, 'blockyard', { id: 'blockyard' }, at);
         const message = `no status report for ${this.limits.runTimeoutSeconds} s (BLOCKYARD_RUN_TIMEOUT_SECONDS): the run timed out`;
-        await tx.runs.putStep(run.uuid, { sourceId: 'blockyard', stepId: 'timeout', position: 0, displayName: 'Run timeout', status: 'FAILED', systemMessage: message, outputs: {} }, at);
+        const step = { sourceId: 'blockyard', stepId: 'timeout', position: 0, displayName: 'Run timeout', status: 'FAILED', systemMessage: message, outputs: {} } as const;
+        await tx.runs.putStep(run.uuid, step, at);
+        tx.events.push(runEvent('runStatusChanged', { ...run, status: 'FAILED', endedOn: at, updatedOn: at }, run, { steps: [step] }));
         await this.lifecycle.finish(tx, run, 'FAILED');
         expired++;
       });
@@ -154,7 +166,7 @@ export class RunService {
   }
 
   /** Endpoint 17: registers (or updates) a source and its steps, in the order given. */
-  async registerSource(_ctx: RequestContext, run: Run, registration: SourceRegistration): Promise<void> {
+  async registerSource(ctx: RequestContext, run: Run, registration: SourceRegistration): Promise<void> {
     for (const step of registration.steps) {
       if (step.status !== undefined && !(STEP_REGISTRATION_STATUSES as readonly string[]).includes(step.status)) {
         throw badRequest(`steps: status of step "${step.id}" must be one of ${STEP_REGISTRATION_STATUSES.join(', ')}`);
@@ -162,7 +174,7 @@ export class RunService {
     }
     if (isFinal(run.status)) return;
     const now = new Date().toISOString();
-    await this.transaction(async (tx) => {
+    await this.transaction(ctx, async (tx) => {
       const current = await tx.runs.findForUpdate(run.uuid);
       if (!current || isFinal(current.status)) return;
       await this.ensureSource(tx, run.uuid, registration.sourceId, registration.source, now);
@@ -170,6 +182,7 @@ export class RunService {
       const steps = mergeSteps(registration.sourceId, existing, registration.steps.map((step) => ({ ...step, status: step.status ?? 'PENDING' })));
       for (const step of steps) await tx.runs.putStep(run.uuid, step, now);
       await tx.runs.touch(run.uuid, now);
+      if (steps.length > 0) tx.events.push(runEvent('runStepsChanged', { ...current, updatedOn: now }, undefined, { steps: steps.map(stepContent) }));
     });
   }
 
@@ -177,12 +190,12 @@ export class RunService {
    * Endpoint 18: step results, outputs and the run status. An ended run changes no more (200 all the
    * same: CI actions keep reporting). Answers whether the run is aborted.
    */
-  async updateSource(_ctx: RequestContext, run: Run, sourceId: string, update: RunUpdate): Promise<boolean> {
+  async updateSource(ctx: RequestContext, run: Run, sourceId: string, update: RunUpdate): Promise<boolean> {
     if (update.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(update.status)) throw badRequest(`status: must be one of ${RUN_STATUSES.join(', ')}, got "${update.status}"`);
     for (const step of update.steps) {
       if (step.status !== undefined && !(STEP_STATUSES as readonly string[]).includes(step.status)) throw badRequest(`steps: status of step "${step.id}" must be one of ${STEP_STATUSES.join(', ')}`);
     }
-    return this.transaction(async (tx) => {
+    return this.transaction(ctx, async (tx) => {
       const current = (await tx.runs.findForUpdate(run.uuid))!;
       if (isFinal(current.status)) return current.status === 'ABORTED';
       const now = new Date().toISOString();
@@ -195,8 +208,12 @@ export class RunService {
         Object.assign(outputs, stepOutputs);
         return { ...step, outputs: stepOutputs };
       });
-      for (const step of mergeSteps(sourceId, existing, changes)) await tx.runs.putStep(run.uuid, step, now);
+      const merged = mergeSteps(sourceId, existing, changes);
+      for (const step of merged) await tx.runs.putStep(run.uuid, step, now);
       const status = (update.status as RunStatus | undefined) ?? current.status;
+      const after: Run = { ...current, outputs, logBytes: fitted.logBytes, updatedOn: now, status, ...(isFinal(status) ? { endedOn: now } : {}) };
+      if (status !== current.status) tx.events.push(runEvent('runStatusChanged', after, current, { steps: merged.map(stepContent) }));
+      else if (merged.length > 0) tx.events.push(runEvent('runStepsChanged', after, undefined, { steps: merged.map(stepContent) }));
       // The run row is written once: ended by the lifecycle, or here.
       if (isFinal(status)) await this.lifecycle.finish(tx, { ...current, outputs, logBytes: fitted.logBytes }, status);
       else {
@@ -239,6 +256,17 @@ export class RunService {
     }
     return sealed;
   }
+}
+
+/** Longer messages are cut in an event (the run's steps keep them whole). */
+const EVENT_MESSAGE_CHARS = 4096;
+const cut = (text: string | undefined) => (text === undefined || text.length <= EVENT_MESSAGE_CHARS ? text : `${text.slice(0, EVENT_MESSAGE_CHARS)}… (${text.length - EVENT_MESSAGE_CHARS} more characters in the run's log)`);
+
+/** A changed step as its run's event carries it: messages cut to EVENT_MESSAGE_CHARS, sensitive outputs as hashes. */
+function stepContent(step: StepRow): Record<string, unknown> {
+  const userMessage = cut(step.userMessage);
+  const systemMessage = cut(step.systemMessage);
+  return { ...step, ...(userMessage !== undefined ? { userMessage } : {}), ...(systemMessage !== undefined ? { systemMessage } : {}) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { DialectName } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
 import type { BlockUnit } from '../block/lifecycle.js';
+import type { EventDraft } from '../eventlog/model.js';
 import { BlockStore } from '../block/store.js';
 import { DefinitionStore } from '../definition/store.js';
 import { TenantStore } from '../tenant/store.js';
@@ -12,6 +13,6 @@ export interface RunUnit extends BlockUnit {
 }
 
 /** The stores of a block's or run's change, bound to one connection or transaction. */
-export function runUnit(db: Db, dialect: DialectName): RunUnit {
-  return { blocks: new BlockStore(db, dialect), runs: new RunStore(db, dialect), definitions: new DefinitionStore(db), tenants: new TenantStore(db) };
+export function runUnit(db: Db, dialect: DialectName, events: EventDraft[] = []): RunUnit {
+  return { blocks: new BlockStore(db, dialect), runs: new RunStore(db, dialect), definitions: new DefinitionStore(db), tenants: new TenantStore(db), events };
 }

@@ -4,9 +4,13 @@ import { badRequest, conflict } from '../../lib/errors.js';
 import type { PageRequest } from '../../lib/paging.js';
 import { canonicalUuid } from '../../lib/validation.js';
 import type { Db } from '../../store/transaction.js';
+import type { EventRecorder } from '../eventlog/recorder.js';
+import { differs, eventOf } from '../eventlog/titles.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import type { Runner, RunnerInput } from './model.js';
 import { RunnerStore } from './store.js';
+
+const subject = (runner: Runner) => ({ kind: 'meshBuildingBlockRunner', id: runner.uuid, workspace: runner.ownedByWorkspace, content: runner });
 
 /** Runners without any notion of who asks (AuthorizedRunnerService adds that). */
 export class RunnerService {
@@ -15,14 +19,18 @@ export class RunnerService {
   constructor(
     db: Db,
     private readonly workspaces: WorkspaceService,
+    private readonly events: EventRecorder,
   ) {
     this.store = new RunnerStore(db);
   }
 
-  async create(_ctx: RequestContext, input: RunnerInput): Promise<Runner> {
+  async create(ctx: RequestContext, input: RunnerInput): Promise<Runner> {
     await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
     const runner: Runner = { ...input, uuid: randomUUID(), createdOn: new Date().toISOString() };
-    await this.store.insert(runner);
+    await this.events.change(ctx, async (trx, events) => {
+      await new RunnerStore(trx).insert(runner);
+      events.push(eventOf('runnerCreated', subject(runner)));
+    });
     return runner;
   }
 
@@ -39,7 +47,7 @@ export class RunnerService {
    * PUT keeps what it omits (COMPAT §10: the run controller PUTs its runner without `restriction`);
    * a runner stays in its workspace.
    */
-  async update(_ctx: RequestContext, existing: Runner, input: RunnerInput, sentRestriction: boolean): Promise<Runner> {
+  async update(ctx: RequestContext, existing: Runner, input: RunnerInput, sentRestriction: boolean): Promise<Runner> {
     if (input.ownedByWorkspace !== existing.ownedByWorkspace) throw badRequest(`metadata.ownedByWorkspace: a runner cannot move to another workspace (is "${existing.ownedByWorkspace}")`);
     const runner: Runner = {
       ...existing,
@@ -47,14 +55,21 @@ export class RunnerService {
       restriction: sentRestriction ? input.restriction : existing.restriction,
       document: { metadata: { ...existing.document.metadata, ...input.document.metadata }, spec: { ...existing.document.spec, ...input.document.spec } },
     };
-    await this.store.update(runner);
+    if (!differs(existing, runner)) return runner;
+    await this.events.change(ctx, async (trx, events) => {
+      await new RunnerStore(trx).update(runner);
+      events.push(eventOf('runnerChanged', { ...subject(runner), previous: existing }));
+    });
     return runner;
   }
 
-  async delete(_ctx: RequestContext, runner: Runner): Promise<void> {
+  async delete(ctx: RequestContext, runner: Runner): Promise<void> {
     const dependents = await this.store.dependents(runner.uuid);
     if (dependents.length > 0) throw conflict(`meshBuildingBlockRunner ${runner.uuid} is still assigned ${dependents.join(', ')}`);
-    await this.store.delete(runner.uuid);
+    await this.events.change(ctx, async (trx, events) => {
+      await new RunnerStore(trx).delete(runner.uuid);
+      events.push(eventOf('runnerDeleted', subject(runner)));
+    });
   }
 
   /** A runner asked for work: it is alive. */

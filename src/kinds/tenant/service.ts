@@ -5,11 +5,15 @@ import type { PageRequest } from '../../lib/paging.js';
 import { canonicalUuid } from '../../lib/validation.js';
 import { isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
+import type { EventRecorder } from '../eventlog/recorder.js';
+import { differs, eventOf } from '../eventlog/titles.js';
 import type { Platform } from '../platform/model.js';
 import type { ProjectService } from '../project/service.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { parseTenantName, tenantName, type Tenant, type TenantInput } from './model.js';
 import { TenantStore, type TenantFilter } from './store.js';
+
+const subject = (tenant: Tenant) => ({ kind: 'meshTenant', id: tenantName(tenant), workspace: tenant.workspace, content: tenant });
 
 /** Tenants without any notion of who asks (AuthorizedTenantService adds that). */
 export class TenantService {
@@ -19,6 +23,7 @@ export class TenantService {
     db: Db,
     private readonly workspaces: WorkspaceService,
     private readonly projects: ProjectService,
+    private readonly events: EventRecorder,
   ) {
     this.store = new TenantStore(db);
   }
@@ -29,7 +34,7 @@ export class TenantService {
     await this.projects.requireExisting(input.workspace, input.project, 'metadata.ownedByProject');
   }
 
-  async create(_ctx: RequestContext, input: TenantInput, platform: Platform): Promise<Tenant> {
+  async create(ctx: RequestContext, input: TenantInput, platform: Platform): Promise<Tenant> {
     const tenant: Tenant = {
       uuid: randomUUID(),
       workspace: input.workspace,
@@ -42,7 +47,10 @@ export class TenantService {
       document: input.document,
     };
     try {
-      await this.store.insert(tenant);
+      await this.events.change(ctx, async (trx, events) => {
+        await new TenantStore(trx).insert(tenant);
+        events.push(eventOf('tenantCreated', subject(tenant)));
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshProject ${input.workspace}.${input.project} already has a meshTenant on platform ${platform.name}.${platform.location}`);
       throw error;
@@ -55,10 +63,14 @@ export class TenantService {
   }
 
   /** The import's update of a live tenant: landing zone, platform tenant id and extra fields. */
-  async update(_ctx: RequestContext, existing: Tenant, input: TenantInput): Promise<Tenant> {
+  async update(ctx: RequestContext, existing: Tenant, input: TenantInput): Promise<Tenant> {
     const { landingZone: _previous, ...kept } = existing;
     const tenant: Tenant = { ...kept, platformTenantId: input.platformTenantId ?? existing.platformTenantId, ...(input.landingZone !== undefined ? { landingZone: input.landingZone } : {}), document: input.document };
-    await this.store.update(tenant);
+    if (!differs(existing, tenant)) return tenant;
+    await this.events.change(ctx, async (trx, events) => {
+      await new TenantStore(trx).update(tenant);
+      events.push(eventOf('tenantChanged', { ...subject(tenant), previous: existing }));
+    });
     return tenant;
   }
 
@@ -75,14 +87,21 @@ export class TenantService {
   }
 
   /** Deleting is immediate (there is no replication to undo); the record stays until purged. */
-  async delete(_ctx: RequestContext, tenant: Tenant): Promise<void> {
+  async delete(ctx: RequestContext, tenant: Tenant): Promise<void> {
     await this.requireUnused(tenant);
-    await this.store.markDeleted(tenant.uuid, new Date().toISOString());
+    const deletedOn = new Date().toISOString();
+    await this.events.change(ctx, async (trx, events) => {
+      await new TenantStore(trx).markDeleted(tenant.uuid, deletedOn);
+      events.push(eventOf('tenantDeleted', subject({ ...tenant, deletedOn })));
+    });
   }
 
-  async purge(_ctx: RequestContext, tenant: Tenant): Promise<void> {
+  async purge(ctx: RequestContext, tenant: Tenant): Promise<void> {
     await this.requireUnused(tenant);
-    await this.store.purge(tenant.uuid);
+    await this.events.change(ctx, async (trx, events) => {
+      await new TenantStore(trx).purge(tenant.uuid);
+      events.push(eventOf('tenantPurged', subject(tenant)));
+    });
   }
 
   private async requireUnused(tenant: Tenant): Promise<void> {

@@ -90,7 +90,11 @@ export class WorkspaceService {
     if (dependents.length > 0) throw conflict(`meshWorkspace ${workspace.name} still owns ${dependents.join(', ')}; delete them first`);
     try {
       await this.events.change(ctx, async (trx, events) => {
-        await new ApiKeyStore(trx).deleteOfWorkspace(workspace.name);
+        const keys = new ApiKeyStore(trx);
+        // Its keys go with it, each with its event (content: the key as it was, its secret only as a hash).
+        const { items } = await keys.list({ workspace: workspace.name }, { page: 0, size: 100_000 });
+        await keys.deleteOfWorkspace(workspace.name);
+        for (const key of items) events.push(eventOf('apiKeyDeleted', { kind: 'meshApiKey', id: key.uuid, workspace: key.ownedByWorkspace, content: key }));
         await new WorkspaceStore(trx).delete(workspace.name);
         events.push(eventOf('workspaceDeleted', subject(workspace)));
       });
