@@ -1,12 +1,15 @@
 import { ADMIN_USAGE, runAdminCommand } from './admin-cli.js';
 import { ConfigError, loadConfig } from './config.js';
+import { CliError, EVENTS_USAGE, runEventsCommand } from './events-cli.js';
 import { startServer } from './server.js';
 
 export const USAGE = `usage:
   blockyard [serve]            run the server (every setting is a BLOCKYARD_* environment variable, see the README)
   blockyard admin <command>    operator commands against the configured database
+  blockyard events [--follow]  the event log for people, followed live with --follow (blockyard events --help)
   blockyard help | --help | -h this text
-${ADMIN_USAGE.replace(/^usage:\n/, '')}`;
+${ADMIN_USAGE.replace(/^usage:\n/, '')}
+${EVENTS_USAGE.replace(/^usage:\n/, '')}`;
 
 /** CLI: `blockyard serve` (default) runs the server. */
 async function serve(): Promise<void> {
@@ -50,6 +53,17 @@ async function main(argv: string[]): Promise<void> {
       } catch (error) {
         if (error instanceof ConfigError) throw error;
         throw new UsageError((error as Error).message);
+      }
+    case 'events':
+      try {
+        return await runEventsCommand(argv.slice(1), (line) => process.stdout.write(line));
+      } catch (error) {
+        if (error instanceof CliError) {
+          process.stderr.write(`blockyard events: ${error.message}\n`);
+          process.exit(1);
+        }
+        if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) throw new UsageError(`${(error as Error).message}\n${EVENTS_USAGE}`);
+        throw error;
       }
     default:
       throw new UsageError(`unknown command "${command}"\n${USAGE}`);
