@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, it } from 'node:test';
 import { media, type ApiClient } from './support/client.js';
+import { ALL_TITLES } from '../src/kinds/eventlog/titles.js';
 import { createKey } from './support/identity.js';
 import { checkExchanges, coverageKey, documentedValues, isListOperation, isServed, openApiOperations, recording, type Deviation, type Exchange, type OpenApiOperation } from './support/openapi.js';
 import { describeEachDatabase } from './support/server.js';
@@ -73,12 +74,16 @@ const LISTS: Record<string, ListCase> = {
   [`${BASE}/meshtenants`]: { embedded: 'meshTenants', probeMedia: mc('meshtenant', 'v4-preview'), identity: (t) => (t.apiVersion === 'v3' ? t.metadata.tenantIdentifier : t.status.tenantName) },
   [`${BASE}/meshbuildingblockdefinitions`]: { embedded: 'meshBuildingBlockDefinitions', probeMedia: mc('meshbuildingblockdefinition', 'v1-preview'), identity: byUuid },
   [`${BASE}/meshbuildingblocks`]: { embedded: 'meshBuildingBlocks', probeMedia: mc('meshbuildingblock', 'v2-preview'), identity: byUuid },
+  [`${BASE}/mesheventlogs`]: { embedded: 'meshEventLogs', probeMedia: mc('mesheventlog', 'v1-preview'), identity: byUuid },
 };
 
 /** What the fixtures know beyond what an object shows. */
 interface World {
   versions: Map<string, { definitionUuid: string; definitionName: string; versionNumber: number; owner: string }>;
   tenants: Map<string, { project: string; platformIdentifier: string }>;
+  /** Every event's `createdAt` once the fixtures are made (`from`/`until` compare against them). */
+  eventTimes: string[];
+  workspaceDisplayNames: Map<string, string>;
 }
 
 type Value = string | string[] | undefined;
@@ -95,6 +100,8 @@ interface Probe {
   universe?: string;
   /** Why every object may match (the filter cannot narrow here). */
   allMatch?: string;
+  /** A repeated parameter must hold for every value (`excludeTitle`), not for any of them. */
+  repeatMeansAll?: boolean;
 }
 
 const fresh = () => unique('nothing-matches');
@@ -135,6 +142,24 @@ const PROBES: Record<string, Probe> = {
   [`${BASE}/meshbuildingblocks?targetRefKind`]: { value: (b) => b.spec.targetRef.kind, nothing: null, noNothing: 'both target kinds are among the fixtures (the narrowing shows the filter applies)' },
   [`${BASE}/meshbuildingblocks?managedByWorkspaceIdentifier`]: { value: (b, w) => blockVersion(b, w)?.owner, nothing: 'no-such-workspace' },
   [`${BASE}/meshbuildingblocks?managedByDefinitionUuid`]: { value: (b, w) => blockVersion(b, w)?.definitionUuid, nothing: randomUUID() },
+  // The event log: a value "matches" an event when the filter admits it — `from` every instant up to
+  // the event's (inclusive), `until` every instant after it (exclusive), `title` every title it contains,
+  // `excludeTitle` every title but its own (repeated: all must hold).
+  [`${BASE}/mesheventlogs?from`]: { value: (e, w) => w.eventTimes.filter((t) => t <= e.metadata.createdAt), nothing: '2999-01-01T00:00:00.000Z' },
+  [`${BASE}/mesheventlogs?until`]: { value: (e, w) => w.eventTimes.filter((t) => t > e.metadata.createdAt), nothing: '2000-01-01T00:00:00.000Z' },
+  [`${BASE}/mesheventlogs?title`]: { value: (e) => ALL_TITLES.filter((title) => e.spec.title.includes(title)), nothing: 'No such title' },
+  [`${BASE}/mesheventlogs?description`]: { value: (e) => e.spec.description, nothing: 'no event says this' },
+  [`${BASE}/mesheventlogs?authorType`]: { value: (e) => e.spec.author.authorType, nothing: 'User' },
+  [`${BASE}/mesheventlogs?authorIdentifier`]: { value: (e) => e.spec.author.identifier, nothing: 'no-such-author' },
+  [`${BASE}/mesheventlogs?eventType`]: { value: (e) => e.spec.eventType, nothing: 'Cancelled' },
+  [`${BASE}/mesheventlogs?workspaceName`]: { value: (e, w) => (e.spec.workspaceRef ? w.workspaceDisplayNames.get(e.spec.workspaceRef.name) : undefined), nothing: 'No such workspace' },
+  [`${BASE}/mesheventlogs?workspaceIdentifier`]: { value: (e) => e.spec.workspaceRef?.name, nothing: 'no-such-workspace' },
+  [`${BASE}/mesheventlogs?excludeTitle`]: {
+    value: (e) => ALL_TITLES.filter((title) => title !== e.spec.title),
+    nothing: null,
+    noNothing: 'excluding one title never excludes every event',
+    repeatMeansAll: true,
+  },
 };
 
 const asList = (value: Value): string[] => (value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)]);
@@ -142,7 +167,7 @@ const sorted = (values: Iterable<string>) => [...values].sort();
 
 describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
   const exchanges: Exchange[] = [];
-  const world: World = { versions: new Map(), tenants: new Map() };
+  const world: World = { versions: new Map(), tenants: new Map(), eventTimes: [], workspaceDisplayNames: new Map() };
   const names: Record<string, string> = {};
   let admin: ApiClient;
   let served: OpenApiOperation[] = [];
@@ -172,7 +197,10 @@ describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
 
     // Structure: two consumer workspaces, two provider workspaces, two locations, three platforms.
     for (const key of ['wsA', 'wsB', 'provA', 'provB']) names[key] = unique(key.toLowerCase());
-    for (const key of ['wsA', 'wsB', 'provA', 'provB']) await created(`${BASE}/meshworkspaces`, mc('meshworkspace', 'v2'), { apiVersion: 'v2', kind: 'meshWorkspace', metadata: { name: names[key], tags: {} }, spec: { displayName: `Workspace ${key}` } });
+    for (const key of ['wsA', 'wsB', 'provA', 'provB']) {
+      await created(`${BASE}/meshworkspaces`, mc('meshworkspace', 'v2'), { apiVersion: 'v2', kind: 'meshWorkspace', metadata: { name: names[key], tags: {} }, spec: { displayName: `Workspace ${key}` } });
+      world.workspaceDisplayNames.set(names[key]!, `Workspace ${key}`);
+    }
     for (const key of ['loc1', 'loc2']) {
       names[key] = unique(key);
       await created(`${BASE}/meshlocations`, mc('meshlocation', 'v1-preview'), { apiVersion: 'v1-preview', kind: 'meshLocation', metadata: { name: names[key] }, spec: { displayName: `Location ${names[key]}` } });
@@ -278,6 +306,7 @@ describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
     names.b3 = (await created(`${BASE}/meshbuildingblocks`, BLOCK_V2, block(dU1!, { kind: 'meshTenant', uuid: tA2.metadata.uuid }, 'b3name'))).metadata.uuid;
     names.b4 = (await created(`${BASE}/meshbuildingblocks`, BLOCK_V2, block(dW1!, { kind: 'meshWorkspace', identifier: names.wsB }, 'b4name'))).metadata.uuid;
     names.b5 = (await created(`${BASE}/meshbuildingblocks`, BLOCK_V2, block(dA2!, { kind: 'meshTenant', uuid: tA2.metadata.uuid }, 'b5name'))).metadata.uuid;
+    world.eventTimes = [...new Set((await list(`${BASE}/mesheventlogs`, mc('mesheventlog', 'v1-preview'), 'meshEventLogs', '')).map((event) => event.metadata.createdAt as string))];
   });
 
   it('serves every documented representation of the list operations it serves', async () => {
@@ -338,7 +367,8 @@ describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
             const second = present.find((v) => v !== value) ?? nothing!;
             const query = repeat === 'repeat' ? `${q(value)}&${parameter.name}=${encodeURIComponent(second)}` : q(`${value},${second}`);
             const got = sorted(await ids(type, query));
-            if (JSON.stringify(got) !== JSON.stringify(expect([value, second]))) failures.push(`${parameter.name} ${value} or ${second} (${type}, ${repeat}): expected ${JSON.stringify(expect([value, second]))}, got ${JSON.stringify(got)}`);
+            const wanted = probe.repeatMeansAll ? expect([value]).filter((id) => expect([second]).includes(id)) : expect([value, second]);
+            if (JSON.stringify(got) !== JSON.stringify(wanted)) failures.push(`${parameter.name} ${value} ${probe.repeatMeansAll ? 'and' : 'or'} ${second} (${type}, ${repeat}): expected ${JSON.stringify(wanted)}, got ${JSON.stringify(got)}`);
           }
         }
       }
@@ -401,6 +431,8 @@ describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
     const definition = (await ok('GET', `${BASE}/meshbuildingblockdefinitions/${names.dWUuid}`, DEFINITION))!;
     await ok('PUT', `${BASE}/meshbuildingblockdefinitions/${names.dWUuid}`, DEFINITION, { apiVersion: 'v1-preview', kind: 'meshBuildingBlockDefinition', metadata: { uuid: names.dWUuid, ownedByWorkspace: names.provB }, spec: { ...definition.spec, description: 'changed' } });
     for (const version of ['v1', 'v2-preview']) await ok('GET', `${BASE}/meshbuildingblocks/${names.b1}`, mc('meshbuildingblock', version));
+    const [newest] = await list(`${BASE}/mesheventlogs`, mc('mesheventlog', 'v1-preview'), 'meshEventLogs', 'eventType=Changed');
+    await ok('GET', `${BASE}/mesheventlogs/${newest!.metadata.uuid}`, mc('mesheventlog', 'v1-preview'));
 
     // Deletes (after the filter tests: they change what the lists hold).
     const throwaway = await created(`${BASE}/meshbuildingblockdefinitions`, DEFINITION, { apiVersion: 'v1-preview', kind: 'meshBuildingBlockDefinition', metadata: { ownedByWorkspace: names.provB }, spec: { displayName: unique('Throwaway'), description: 'deleted again', targetType: 'WORKSPACE_LEVEL' } });

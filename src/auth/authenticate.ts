@@ -38,7 +38,9 @@ export class Authenticator {
   private async bearer(token: string): Promise<Principal> {
     const claims = token === '' ? undefined : await this.tokens.verify(token);
     if (!claims) throw unauthorized('the access token is invalid or expired');
-    if (claims.subject.startsWith(RUN_TOKEN_PREFIX)) return { type: 'runToken', id: claims.subject, runUuid: claims.subject.slice(RUN_TOKEN_PREFIX.length) };
+    if (claims.subject.startsWith(RUN_TOKEN_PREFIX)) {
+      return { type: 'runToken', id: claims.subject, runUuid: claims.subject.slice(RUN_TOKEN_PREFIX.length), ...(claims.claimedBy !== undefined ? { claimedBy: claims.claimedBy } : {}) };
+    }
     const key = await this.apiKeys.findActive(claims.subject);
     if (!key) throw unauthorized('the API key of this token no longer exists or has expired');
     let principal = this.principals.get(key);

@@ -4,6 +4,7 @@ export type Principal =
   | { type: 'apiKey'; id: string; workspace: string; permissions: ReadonlySet<string>; displayName: string; expiresAt?: string }
   | { type: 'apiUser'; id: string }
   /** A run token: may only report status for (and read) its own run. */
-  | { type: 'runToken'; id: string; runUuid: string }
+  /** `claimedBy`: who claimed the run (`apiKey:<id>` or `apiUser:<name>`), when the token says. */
+  | { type: 'runToken'; id: string; runUuid: string; claimedBy?: string }
   /** The service itself (bootstrap, the admin CLI, background work): never from a request. */
   | { type: 'system'; id: string };

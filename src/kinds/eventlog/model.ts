@@ -42,9 +42,14 @@ export function authorOf(ctx: RequestContext): Author {
       return { authorType: 'ApiKey', identifier: principal.id };
     case 'apiUser':
       return { authorType: 'ApiUser', identifier: principal.id };
-    case 'runToken':
-      // A run token acts for the runner that claimed the run; its subject names the run.
+    case 'runToken': {
+      // A run token acts for whoever claimed the run (the runner's key, or an API user).
+      const claimedBy = principal.claimedBy ?? '';
+      const colon = claimedBy.indexOf(':');
+      if (claimedBy.slice(0, colon) === 'apiUser') return { authorType: 'ApiUser', identifier: claimedBy.slice(colon + 1) };
+      if (claimedBy.slice(0, colon) === 'apiKey') return { authorType: 'ApiKey', identifier: claimedBy.slice(colon + 1) };
       return { authorType: 'ApiKey', identifier: principal.id };
+    }
     case 'system':
       return { authorType: 'System', identifier: 'system' };
   }
