@@ -165,8 +165,12 @@ class Connection implements Subscriber {
   recheck: (() => Promise<string | undefined>) | undefined;
   private queue: string[] = [];
   private queuedBytes = 0;
+  /** The position of the first event waiting in `queue` (a fall-behind resumes just before it). */
+  private firstQueuedSeq: number | undefined;
   private opened = false;
   private blocked = false;
+  /** Since when the socket has taken nothing more (undefined: it drains). */
+  private blockedSince: number | undefined;
   private ended = false;
   private waiters: (() => void)[] = [];
   private heartbeat: NodeJS.Timeout | undefined;
@@ -183,6 +187,7 @@ class Connection implements Subscriber {
     response.on('close', () => this.finish());
     response.on('drain', () => {
       this.blocked = false;
+      this.blockedSince = undefined;
       this.flush();
     });
   }
@@ -198,7 +203,13 @@ class Connection implements Subscriber {
     this.opened = true;
     this.write(`retry: ${RETRY_MS}\n: following meshEventLog v1-preview events\n\n`);
     this.heartbeat = setInterval(() => {
-      if (!this.blocked) this.write(`: heartbeat ${new Date().toISOString()}\n\n`);
+      if (!this.blocked) {
+        this.write(`: heartbeat ${new Date().toISOString()}\n\n`);
+      } else if (this.blockedSince !== undefined && Date.now() - this.blockedSince >= 2 * this.limits.heartbeatMs) {
+        // Its socket took nothing for two heartbeat intervals: the reader does not keep up.
+        this.log.warn({ blockedMs: Date.now() - this.blockedSince }, 'event stream closed: its reader is too slow');
+        this.destroy();
+      }
     }, this.limits.heartbeatMs);
     this.checker = setInterval(() => {
       void this.recheck?.().then((problem) => {
@@ -210,15 +221,20 @@ class Connection implements Subscriber {
 
   deliver(records: readonly EventRecord[], catchUp: boolean): void {
     if (this.ended) return;
+    if (this.queue.length === 0) this.firstQueuedSeq = records[0]?.seq;
     for (const record of records) {
       const text = this.text.of(record);
       this.queue.push(text);
       this.queuedBytes += text.length;
     }
-    // A reader that does not read: its socket is full and what waits for it passed the bound.
-    if (!catchUp && this.blocked && this.queuedBytes + this.response.writableLength > this.limits.bufferBytes) {
-      this.log.warn({ buffered: this.queuedBytes + this.response.writableLength, limit: this.limits.bufferBytes }, 'event stream closed: its reader is too slow');
-      this.destroy();
+    // The buffer is full (the socket takes nothing and what waits passed the bound): what waits is
+    // dropped, and the stream reads on from the log after what it has written, at its reader's pace.
+    if (!catchUp && this.blocked && this.queuedBytes + this.response.writableLength > this.limits.bufferBytes && this.subscription) {
+      const resumeAfter = (this.firstQueuedSeq ?? records[0]!.seq) - 1;
+      this.queue = [];
+      this.queuedBytes = 0;
+      this.log.debug({ buffered: this.response.writableLength, limit: this.limits.bufferBytes }, 'event stream fell behind: reading on from the log');
+      this.subscription.fallBehind(resumeAfter);
       return;
     }
     this.flush();
@@ -269,7 +285,10 @@ class Connection implements Subscriber {
 
   private write(chunk: string): void {
     if (this.ended) return;
-    if (!this.response.write(chunk)) this.blocked = true;
+    if (!this.response.write(chunk)) {
+      this.blocked = true;
+      this.blockedSince ??= Date.now();
+    }
   }
 
   private flush(): void {

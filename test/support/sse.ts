@@ -14,6 +14,8 @@ export interface SseOptions {
   authorization: string;
   lastEventId?: string;
   accept?: string;
+  /** false: only count the events (long load runs), keep the last one. */
+  keep?: boolean;
 }
 
 /**
@@ -26,6 +28,10 @@ export class SseStream {
   /** The body of a non-200 answer. */
   text = '';
   readonly events: SseEvent[] = [];
+  /** Events received (kept or not). */
+  count = 0;
+  /** The last event received. */
+  last: SseEvent | undefined;
   readonly comments: string[] = [];
   ended = false;
   readonly done: Promise<void>;
@@ -34,8 +40,10 @@ export class SseStream {
   private waiters: (() => void)[] = [];
   private readonly opened: Promise<void>;
   private req;
+  private readonly keep: boolean;
 
   constructor(url: string, ca: string, options: SseOptions) {
+    this.keep = options.keep ?? true;
     let resolveOpen!: () => void;
     let rejectOpen!: (error: unknown) => void;
     this.opened = new Promise((resolve, reject) => {
@@ -92,9 +100,9 @@ export class SseStream {
   /** Waits until `count` events arrived (or the stream ended), at most `ms`. */
   async waitFor(count: number, ms = 10_000): Promise<SseEvent[]> {
     const end = Date.now() + ms;
-    while (this.events.length < count && !this.ended) {
+    while (this.count < count && !this.ended) {
       const left = end - Date.now();
-      if (left <= 0) throw new Error(`timed out with ${this.events.length} of ${count} events`);
+      if (left <= 0) throw new Error(`timed out with ${this.count} of ${count} events`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(left, 200));
         this.waiters.push(() => {
@@ -149,9 +157,12 @@ export class SseStream {
       }
       if (event.data !== undefined) {
         const data = event.data;
-        this.events.push({ ...event, data, get json() {
+        const received = { ...event, data, get json() {
           return JSON.parse(data);
-        } } as SseEvent);
+        } } as SseEvent;
+        this.count++;
+        this.last = received;
+        if (this.keep) this.events.push(received);
       }
       this.notify();
     }

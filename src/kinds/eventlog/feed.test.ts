@@ -118,6 +118,38 @@ describe('EventFeed', () => {
     subscription.close();
     liveSubscription.close();
   });
+
+  it('lets a subscriber that fell behind read on from the log at its pace and rejoin: nothing missed or repeated', async () => {
+    const s = collector();
+    let release: () => void = () => undefined;
+    let dropped = 0;
+    let subscription: Awaited<ReturnType<EventFeed['subscribe']>> | undefined;
+    // The first live delivery "overflows": dropped, and the subscriber is not ready for a while.
+    s.deliver = (records, catchUp) => {
+      if (!catchUp && dropped === 0) {
+        dropped = records.length;
+        s.ready = () => new Promise((resolve) => (release = () => resolve()));
+        subscription!.fallBehind(records[0]!.seq - 1);
+        return;
+      }
+      s.received.push(...records);
+    };
+    subscription = await feed.subscribe(s);
+    const start = await store.lastSeq();
+    for (let i = 0; i < 5; i++) await append(...Array.from({ length: 60 }, (_, j) => draft(`burst ${i}.${j}`)));
+    await sleep(50);
+    assert.ok(dropped > 0);
+    assert.equal(s.received.length, 0, 'nothing while not ready');
+    s.ready = () => Promise.resolve();
+    release();
+    await append(draft('after'));
+    const last = await store.lastSeq();
+    await until(() => s.received.at(-1)?.seq === last, 'the end');
+    await append(draft('live again'));
+    await until(() => s.received.at(-1)?.title === 'live again', 'live again');
+    assert.deepEqual(s.received.map((r) => r.seq), (await store.after(start, 10_000)).map((r) => r.seq));
+    subscription.close();
+  });
 });
 
 describe('matchesFilter', () => {

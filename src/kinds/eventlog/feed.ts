@@ -20,12 +20,20 @@ export interface Subscriber {
 export interface Subscription {
   /** The last position delivered (or skipped as not matching). */
   readonly cursor: number;
+  /**
+   * The subscriber could not take what was delivered after `position` (its buffer is full) and
+   * dropped it: it reads on from the table after `position`, at its own pace (after `ready`), and
+   * joins the fan-out again once it has caught up. Nothing is missed or repeated.
+   */
+  fallBehind(position: number): void;
   close(): void;
 }
 
 export interface FeedOptions {
-  /** Events read at once, live and catching up (default 500). */
+  /** Events read at once by the fan-out (default 500). */
   batch?: number;
+  /** Events read at once for one subscriber catching up (default 100: what one stream may hold). */
+  catchUpBatch?: number;
   /** The safety-net poll (ms) beside the wake-ups (default 5000). */
   pollMs?: number;
   log?: { warn(obj: object, msg: string): void };
@@ -35,6 +43,7 @@ interface Entry extends Subscription {
   subscriber: Subscriber;
   cursor: number;
   live: boolean;
+  catchingUp: boolean;
   closed: boolean;
 }
 
@@ -50,6 +59,7 @@ interface Entry extends Subscription {
 export class EventFeed {
   private readonly store: EventStore;
   private readonly batch: number;
+  private readonly catchUpBatch: number;
   private readonly entries = new Set<Entry>();
   /** The last position fanned out; undefined while nobody subscribes. */
   private position: number | undefined;
@@ -65,6 +75,7 @@ export class EventFeed {
   ) {
     this.store = new EventStore(db);
     this.batch = options.batch ?? 500;
+    this.catchUpBatch = options.catchUpBatch ?? 100;
     this.timer = setInterval(() => this.wake(), options.pollMs ?? 5000);
     this.timer.unref();
   }
@@ -104,7 +115,14 @@ export class EventFeed {
       subscriber,
       cursor,
       live: cursor >= this.position,
+      catchingUp: false,
       closed: false,
+      fallBehind: (position: number) => {
+        if (entry.closed) return;
+        entry.cursor = position;
+        entry.live = false;
+        if (!entry.catchingUp) void this.catchUp(entry, true);
+      },
       close: () => {
         entry.closed = true;
         this.entries.delete(entry);
@@ -124,10 +142,12 @@ export class EventFeed {
     for (const entry of [...this.entries]) entry.close();
   }
 
-  private async catchUp(entry: Entry): Promise<void> {
+  private async catchUp(entry: Entry, waitFirst = false): Promise<void> {
+    entry.catchingUp = true;
     try {
+      if (waitFirst) await entry.subscriber.ready();
       while (!entry.closed) {
-        const records = await this.store.after(entry.cursor, this.batch);
+        const records = await this.store.after(entry.cursor, this.catchUpBatch);
         if (entry.closed) return;
         const last = records.at(-1);
         if (last) {
@@ -136,7 +156,7 @@ export class EventFeed {
           if (matching.length > 0) entry.subscriber.deliver(matching, true);
         }
         // Live once nothing is left below the fan-out's position (read again if it moved meanwhile).
-        if (records.length < this.batch && (this.position === undefined || entry.cursor >= this.position)) {
+        if (records.length < this.catchUpBatch && (this.position === undefined || entry.cursor >= this.position)) {
           if (this.position === undefined) {
             this.position = entry.cursor;
             this.epoch++;
@@ -148,6 +168,8 @@ export class EventFeed {
       }
     } catch (error) {
       if (!entry.closed) entry.subscriber.fail(error);
+    } finally {
+      entry.catchingUp = false;
     }
   }
 

@@ -1,0 +1,203 @@
+/**
+ * Event stream load (issue 18, "Done when": 1 000 events/s through 50 watchers keeps memory flat).
+ *
+ *   npm run event-load -- [--seconds 30] [--rate 1000] [--watchers 50] [--batch 50] [--postgres]
+ *
+ * Starts a real server (child process, SQLite or a fresh PostgreSQL database) with a preloaded probe
+ * reporting its memory twice a second (scripts/memory-probe.mjs), opens the watchers (event streams
+ * over TLS, `title=Workspace Created`), and writes workspaces through the declarative import, `batch`
+ * per request (one event each), paced to `rate` events per second. At the end every watcher must have
+ * received every event, and the server's RSS and heap after the warm-up must be flat: the median of
+ * the second half of the samples against the first half's. `test/event-load.test.ts` runs a short
+ * version (`runEventLoad` with a few seconds).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { serverEnv } from '../test/support/chaos.js';
+import { ApiClient } from '../test/support/client.js';
+import { createPostgresDatabase, type Dialect } from '../test/support/databases.js';
+import { basic } from '../test/support/server.js';
+import { openStream, type SseStream } from '../test/support/sse.js';
+import { IMPORT_JSON } from '../test/support/structure.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const USER = { username: 'load-admin', password: 'load-admin-password-1' };
+const AUTH = basic(USER.username, USER.password);
+const MB = 1024 * 1024;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface EventLoadOptions {
+  dialect: Dialect;
+  seconds: number;
+  /** Events per second written. */
+  rate: number;
+  watchers: number;
+  /** Workspaces (events) per import request. */
+  batch: number;
+  log?: (line: string) => void;
+}
+
+export interface MemorySample {
+  at: number;
+  rss: number;
+  heapUsed: number;
+}
+
+export interface EventLoadResult {
+  options: Omit<EventLoadOptions, 'log'>;
+  /** Events the server acknowledged (import results SUCCESS). */
+  events: number;
+  achievedRate: number;
+  /** Fewest and most events a watcher received. */
+  deliveredMin: number;
+  deliveredMax: number;
+  /** Watchers whose stream ended before the end. */
+  watchersLost: number;
+  /** Medians of the first and the second half of the samples after the warm-up, in MB. */
+  rss: { first: number; second: number; growth: number; max: number };
+  heap: { first: number; second: number; growth: number; max: number };
+  samples: MemorySample[];
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : sorted[Math.floor(sorted.length / 2)]!;
+};
+
+export async function runEventLoad(options: EventLoadOptions): Promise<EventLoadResult> {
+  const { dialect, seconds, rate, watchers, batch, log = () => undefined } = options;
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'blockyard-event-load-'));
+  const database = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
+  const env = {
+    ...serverEnv(dataDir, database?.url),
+    BLOCKYARD_ADMIN_USERNAME: USER.username,
+    BLOCKYARD_ADMIN_PASSWORD: USER.password,
+    BLOCKYARD_LOG_LEVEL: 'warn',
+    BLOCKYARD_EVENT_STREAMS_PER_CREDENTIAL: String(watchers + 10),
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${path.join(ROOT, 'scripts', 'memory-probe.mjs')}`.trim(),
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const samples: MemorySample[] = [];
+  let url: string | undefined;
+  let output = '';
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
+      if (line.startsWith('blockyard-memory ')) {
+        const sample = JSON.parse(line.slice('blockyard-memory '.length)) as MemorySample;
+        samples.push({ at: sample.at, rss: sample.rss, heapUsed: sample.heapUsed });
+        return;
+      }
+      if (output.length < 20_000) output += `${line}\n`;
+      url ??= /listening on (https:\/\/localhost:\d+)/.exec(line)?.[1];
+    });
+  }
+  const streams: SseStream[] = [];
+  try {
+    for (let i = 0; i < 600 && url === undefined; i++) {
+      if (child.exitCode !== null) throw new Error(`the server exited: ${output}`);
+      await sleep(100);
+    }
+    if (url === undefined) throw new Error(`the server did not start: ${output}`);
+    const ca = await readFile(path.join(dataDir, 'tls', 'cert.pem'), 'utf8');
+    const client = new ApiClient(url, ca, { authorization: AUTH });
+    for (let i = 0; i < watchers; i++) {
+      const stream = await openStream(url, ca, '/api/meshobjects/mesheventlogs?title=Workspace%20Created', { authorization: AUTH, keep: false });
+      if (stream.status !== 200) throw new Error(`watcher ${i}: ${stream.status} ${stream.text}`);
+      streams.push(stream);
+    }
+    log(`${dialect}: ${watchers} watchers open; writing ${rate} events/s for ${seconds} s in imports of ${batch}`);
+    const started = Date.now();
+    const sampleFrom = samples.length;
+    let events = 0;
+    let sent = 0;
+    let inFlight = 0;
+    let failures = 0;
+    const interval = (batch / rate) * 1000;
+    const pending: Promise<void>[] = [];
+    for (let tick = 0; Date.now() - started < seconds * 1000; tick++) {
+      const due = started + tick * interval;
+      if (due > Date.now()) await sleep(due - Date.now());
+      if (inFlight >= 8) continue; // the server is behind: the achieved rate says so
+      const body = JSON.stringify(Array.from({ length: batch }, () => ({ apiVersion: 'v2', kind: 'meshWorkspace', metadata: { name: `load-${sent++}` }, spec: { displayName: `Load ${sent}` } })));
+      inFlight++;
+      pending.push(
+        client
+          .put('/api/meshobjects', body, { headers: { accept: IMPORT_JSON, 'content-type': IMPORT_JSON } })
+          .then((response) => {
+            if (response.status !== 200) failures++;
+            else events += (response.json as { status: string }[]).filter((result) => result.status === 'SUCCESS').length;
+          })
+          .catch(() => void failures++)
+          .finally(() => void inFlight--),
+      );
+      if (tick % Math.max(1, Math.round(1000 / interval) * 5) === 0 && tick > 0) {
+        const last = samples.at(-1);
+        log(`  ${Math.round((Date.now() - started) / 1000)} s: ${events} events acknowledged, server rss ${last ? (last.rss / MB).toFixed(0) : '?'} MB, heap ${last ? (last.heapUsed / MB).toFixed(0) : '?'} MB`);
+      }
+    }
+    await Promise.all(pending);
+    const elapsed = (Date.now() - started) / 1000;
+    const sampleTo = samples.length;
+    // Every watcher gets every event (within 60 s).
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && streams.some((stream) => stream.count < events && !stream.ended)) await sleep(100);
+    const counts = streams.map((stream) => stream.count);
+    if (failures > 0) log(`  ${failures} import requests failed`);
+    const run = samples.slice(sampleFrom, sampleTo);
+    const warm = run.slice(Math.floor(run.length / 5));
+    const half = Math.floor(warm.length / 2);
+    const stat = (pick: (sample: MemorySample) => number) => {
+      const first = median(warm.slice(0, half).map(pick)) / MB;
+      const second = median(warm.slice(half).map(pick)) / MB;
+      return { first: Math.round(first), second: Math.round(second), growth: Math.round(second - first), max: Math.round(Math.max(0, ...run.map(pick)) / MB) };
+    };
+    return {
+      options: { dialect, seconds, rate, watchers, batch },
+      events,
+      achievedRate: Math.round(events / elapsed),
+      deliveredMin: Math.min(...counts),
+      deliveredMax: Math.max(...counts),
+      watchersLost: streams.filter((stream) => stream.ended).length,
+      rss: stat((sample) => sample.rss),
+      heap: stat((sample) => sample.heapUsed),
+      samples: run,
+    };
+  } finally {
+    for (const stream of streams) stream.close();
+    child.kill('SIGKILL');
+    await exited;
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+export function formatEventLoad(result: EventLoadResult): string {
+  const { options: o } = result;
+  return [
+    `event stream load [${o.dialect}]: ${o.watchers} watchers, ${o.rate} events/s asked for ${o.seconds} s (imports of ${o.batch})`,
+    `  events: ${result.events} acknowledged, ${result.achievedRate}/s achieved; delivered to each watcher: ${result.deliveredMin}–${result.deliveredMax}; watchers lost: ${result.watchersLost}`,
+    `  server RSS (MB, median of the 1st / 2nd half after warm-up): ${result.rss.first} / ${result.rss.second} (growth ${result.rss.growth}, peak ${result.rss.max})`,
+    `  server heap used (MB): ${result.heap.first} / ${result.heap.second} (growth ${result.heap.growth}, peak ${result.heap.max})`,
+  ].join('\n');
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: { seconds: { type: 'string' }, rate: { type: 'string' }, watchers: { type: 'string' }, batch: { type: 'string' }, postgres: { type: 'boolean' } },
+  });
+  const result = await runEventLoad({
+    dialect: values.postgres ? 'postgres' : 'sqlite',
+    seconds: Number(values.seconds ?? 30),
+    rate: Number(values.rate ?? 1000),
+    watchers: Number(values.watchers ?? 50),
+    batch: Number(values.batch ?? 50),
+    log: (line) => console.log(line),
+  });
+  console.log(formatEventLoad(result));
+}
