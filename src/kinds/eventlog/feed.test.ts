@@ -123,18 +123,19 @@ describe('EventFeed', () => {
     const s = collector();
     let release: () => void = () => undefined;
     let dropped = 0;
-    let subscription: Awaited<ReturnType<EventFeed['subscribe']>> | undefined;
+    const held: { subscription?: Awaited<ReturnType<EventFeed['subscribe']>> } = {};
     // The first live delivery "overflows": dropped, and the subscriber is not ready for a while.
     s.deliver = (records, catchUp) => {
       if (!catchUp && dropped === 0) {
         dropped = records.length;
         s.ready = () => new Promise((resolve) => (release = () => resolve()));
-        subscription!.fallBehind(records[0]!.seq - 1);
+        held.subscription!.fallBehind(records[0]!.seq - 1);
         return;
       }
       s.received.push(...records);
     };
-    subscription = await feed.subscribe(s);
+    const subscription = await feed.subscribe(s);
+    held.subscription = subscription;
     const start = await store.lastSeq();
     for (let i = 0; i < 5; i++) await append(...Array.from({ length: 60 }, (_, j) => draft(`burst ${i}.${j}`)));
     await sleep(50);
