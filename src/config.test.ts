@@ -54,7 +54,7 @@ describe('loadConfig defaults', () => {
     assert.equal(config.dbPoolSize, 10);
     assert.equal(config.dbTimeoutMs, 5000);
     assert.deepEqual(config.clientTimeouts, { headersSeconds: 10, requestSeconds: 30, idleSeconds: 72 });
-    assert.deepEqual(config.eventStreams, { perCredential: 10, heartbeatSeconds: 15, bufferBytes: 1024 * 1024 });
+    assert.deepEqual(config.eventStreams, { perCredential: 10, heartbeatSeconds: 15, bufferBytes: 1024 * 1024, pollSeconds: 5 });
   });
   it('has no bootstrap credentials and no master key', () => {
     assert.deepEqual(config.bootstrap, { adminClientId: undefined, adminClientSecret: undefined, adminUsername: undefined, adminPassword: undefined });
@@ -103,6 +103,7 @@ describe('loadConfig values', () => {
       BLOCKYARD_EVENT_STREAMS_PER_CREDENTIAL: '2',
       BLOCKYARD_EVENT_STREAM_HEARTBEAT_SECONDS: '1',
       BLOCKYARD_EVENT_STREAM_BUFFER_BYTES: '16384',
+      BLOCKYARD_EVENT_POLL_SECONDS: '2',
     });
     assert.deepEqual(config, {
       host: '127.0.0.1',
@@ -127,7 +128,7 @@ describe('loadConfig values', () => {
       dbPoolSize: 3,
       dbTimeoutMs: 100,
       clientTimeouts: { headersSeconds: 5, requestSeconds: 120, idleSeconds: 15 },
-      eventStreams: { perCredential: 2, heartbeatSeconds: 1, bufferBytes: 16384 },
+      eventStreams: { perCredential: 2, heartbeatSeconds: 1, bufferBytes: 16384, pollSeconds: 2 },
     });
   });
   it('accepts the port bounds 0 and 65535', () => {
@@ -237,6 +238,7 @@ describe('loadConfig validation', () => {
     ['BLOCKYARD_EVENT_STREAMS_PER_CREDENTIAL', '0'],
     ['BLOCKYARD_EVENT_STREAM_HEARTBEAT_SECONDS', '301'],
     ['BLOCKYARD_EVENT_STREAM_BUFFER_BYTES', '1000'],
+    ['BLOCKYARD_EVENT_POLL_SECONDS', '0'],
   ] as const) {
     it(`rejects ${name}=${value}`, () => rejects({ [name]: value }, name));
   }

@@ -54,9 +54,10 @@ export interface Config {
   clientTimeouts: { headersSeconds: number; requestSeconds: number; idleSeconds: number };
   /**
    * The event stream (issue 18, item 3): open streams per credential and instance, the heartbeat
-   * comment's interval, and the bytes a stream may hold for a reader that does not read.
+   * comment's interval, the bytes a stream may hold for a reader that does not read, and how often
+   * an instance looks for events no wake-up announced (other processes on SQLite, lost notifications).
    */
-  eventStreams: { perCredential: number; heartbeatSeconds: number; bufferBytes: number };
+  eventStreams: { perCredential: number; heartbeatSeconds: number; bufferBytes: number; pollSeconds: number };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -222,6 +223,7 @@ export function loadConfig(env: Env = process.env): Config {
       perCredential: integer(env, 'BLOCKYARD_EVENT_STREAMS_PER_CREDENTIAL', 10, 1, 10_000),
       heartbeatSeconds: integer(env, 'BLOCKYARD_EVENT_STREAM_HEARTBEAT_SECONDS', 15, 1, 300),
       bufferBytes: integer(env, 'BLOCKYARD_EVENT_STREAM_BUFFER_BYTES', 1024 * 1024, 16 * 1024, 1024 * 1024 * 1024),
+      pollSeconds: integer(env, 'BLOCKYARD_EVENT_POLL_SECONDS', 5, 1, 3600),
     },
   };
 }
