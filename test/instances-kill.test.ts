@@ -12,7 +12,8 @@ import { postgresAvailable } from './support/databases.js';
  * instance fail to connect; they are never acknowledged), then everything the cycle and the one before
  * touched is read back through the survivors, the database is searched for half-written objects, the
  * survivors must answer normally, and the killed instance is started again. At the end every
- * acknowledged object is read back. The driver is the crash-safety one (test/support/chaos.ts);
+ * acknowledged object is read back; every acknowledged change has its event and every event its change
+ * (issue 18). The driver is the crash-safety one (test/support/chaos.ts);
  * `npm run chaos` runs it with 200 cycles (`--instances N`).
  */
 const INSTANCES = 3;

@@ -2,8 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BLOCKS, blockWorld, postBlock, tenantTarget, v2Body, type BlockWorld } from './support/blocks.js';
 import { postgresAvailable } from './support/databases.js';
+import { sql } from 'kysely';
+import { allEvents } from './support/events.js';
 import { clientWithKey, login } from './support/identity.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { io, PATHS, unique, WORKSPACE, workspaceBody } from './support/structure.js';
 
 /** Rate-limit windows are fixed and aligned to the clock; an hour keeps both batches of the rate-limit test in one. */
 const WINDOW_SECONDS = 3600;
@@ -51,6 +54,31 @@ describe('several instances on PostgreSQL', { skip: postgresAvailable ? false : 
     assert.ok(statuses.every((s) => s === 201 || s === 409), JSON.stringify(statuses));
     const list = await anyInstance().get(`${BLOCKS}?tenantUuid=${tenant.uuid}&definitionUuid=${world.defs.once.uuid}`, { headers: { accept: 'application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json' } });
     assert.equal(list.json.page.totalElements, 1);
+  });
+
+  it('every acknowledged change on any instance has its event and every event its change; events are numbered without gaps in commit order', async () => {
+    const prefix = unique('evinst');
+    const names = Array.from({ length: 24 }, (_, i) => `${prefix}-${i}`);
+    // Concurrent creates on all instances, each name twice (one of each pair is refused: no event), then renames.
+    const creates = await Promise.all([...names, ...names].map((name, i) => instances[i % instances.length]!.client.post(PATHS.workspaces, workspaceBody(name), { headers: io(WORKSPACE) })));
+    assert.ok(creates.every((r) => r.status === 201 || r.status === 409), JSON.stringify(creates.map((r) => r.status)));
+    const created = names.filter((name) => creates.some((r) => r.status === 201 && r.json.metadata.name === name));
+    assert.equal(created.length, names.length);
+    const renames = await Promise.all(names.map((name, i) => instances[(i + 1) % instances.length]!.client.put(`${PATHS.workspaces}/${name}`, workspaceBody(name, { spec: { displayName: `Renamed ${i}` } }), { headers: io(WORKSPACE) })));
+    assert.ok(renames.every((r) => r.status === 200));
+    // Read through each instance: the same events, one per acknowledged change.
+    for (const instance of instances) {
+      const events = (await allEvents(instance.client, 'title=Workspace')).filter((event) => event.spec.workspaceRef?.name?.startsWith(`${prefix}-`));
+      const of = (title: string) => events.filter((event) => event.spec.title === title).map((event) => event.spec.workspaceRef.name as string).sort();
+      assert.deepEqual(of('Workspace Created'), [...names].sort());
+      assert.deepEqual(of('Workspace Name Changed'), [...names].sort());
+      assert.equal(events.length, names.length * 2);
+    }
+    // The numbers: every committed event has one, with no gap (a rolled-back change takes none) and none twice.
+    const db = instances[0]!.server.database.db;
+    const { rows } = await sql<{ count: string | number; max: string | number; last: string | number }>`select count(*) as count, max(seq) as max, (select last from event_sequence) as last from events`.execute(db);
+    assert.equal(Number(rows[0]!.count), Number(rows[0]!.max));
+    assert.equal(Number(rows[0]!.max), Number(rows[0]!.last));
   });
 
   it('limits a credential across instances, not per instance', async () => {

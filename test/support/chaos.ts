@@ -704,6 +704,58 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       if (finishAck && record.behavior === 'DESTROY' && record.final === 'SUCCEEDED' && block.status !== 404) markLost(finishAck, `block ${record.blockUuid} still exists (${block.status}) after its DESTROY run succeeded`);
     };
 
+    /**
+     * The event log (issue 18): every change has its event and every event its change. Blocks and runs
+     * in the database have their creation events; every claimed run its claim, every ended run its end
+     * (or its cancellation); every acknowledged status report its event. And back: a created block
+     * exists unless its deletion event says it went, a deleted one is gone, a requested run exists, a
+     * claimed one was claimed, an ended one ended so. Checked while events and changes commit together.
+     */
+    const checkEvents = async (q: DatabaseProbe['query']) => {
+      const about = new Map<string, Map<string, string[]>>();
+      for (const row of await q(`select title, content from events where title like 'Building Block%' order by seq`)) {
+        const content = JSON.parse(row.content) as Json;
+        const byUuid = about.get(row.title) ?? new Map<string, string[]>();
+        byUuid.set(content.uuid, [...(byUuid.get(content.uuid) ?? []), String(content.status)]);
+        about.set(row.title, byUuid);
+      }
+      const has = (title: string, uuid: string) => about.get(title)?.has(uuid) ?? false;
+      const uuidsOf = (title: string) => [...(about.get(title)?.keys() ?? [])];
+      const blockRows = new Set((await q(`select uuid from building_blocks`)).map((row) => row.uuid as string));
+      const runRows = new Map((await q(`select uuid, status, claimed_on from runs`)).map((row) => [row.uuid as string, row]));
+      for (const uuid of blockRows) if (!has('Building Block Created', uuid)) violation(`block ${uuid} exists without its "Building Block Created" event`);
+      for (const uuid of uuidsOf('Building Block Created')) {
+        if (!blockRows.has(uuid) && !has('Building Block Deleted', uuid)) violation(`event "Building Block Created" of block ${uuid}, which is gone without a "Building Block Deleted" event`);
+      }
+      for (const uuid of uuidsOf('Building Block Deleted')) {
+        if (blockRows.has(uuid)) violation(`event "Building Block Deleted" of block ${uuid}, which still exists`);
+        if (!has('Building Block Created', uuid)) violation(`event "Building Block Deleted" of block ${uuid}, which was never created`);
+      }
+      for (const [uuid, row] of runRows) {
+        if (!has('Building Block Run Requested', uuid)) violation(`run ${uuid} exists without its "Building Block Run Requested" event`);
+        if (row.claimed_on && !has('Building Block Run Claimed', uuid)) violation(`run ${uuid} was claimed without a "Building Block Run Claimed" event`);
+        if (isFinalStatus(row.status)) {
+          const ends = [...(about.get('Building Block Run Status Changed')?.get(uuid) ?? []), ...(about.get('Building Block Run Cancelled')?.get(uuid) ?? [])];
+          if (!ends.includes(row.status)) violation(`run ${uuid} is ${row.status} without an event saying so (events: ${JSON.stringify(ends)})`);
+        }
+      }
+      for (const uuid of uuidsOf('Building Block Run Requested')) if (!runRows.has(uuid)) violation(`event "Building Block Run Requested" of run ${uuid}, which does not exist`);
+      for (const uuid of uuidsOf('Building Block Run Claimed')) if (!runRows.get(uuid)?.claimed_on) violation(`event "Building Block Run Claimed" of run ${uuid}, which was never claimed`);
+      for (const [uuid, statuses] of about.get('Building Block Run Status Changed') ?? []) {
+        const final = statuses.filter(isFinalStatus);
+        if (final.length > 0 && runRows.get(uuid)?.status !== final.at(-1)) violation(`event: run ${uuid} ended ${final.at(-1)}, but it is ${runRows.get(uuid)?.status}`);
+      }
+      for (const record of runs.values()) {
+        const reported = record.acks.find((ack) => ack.kind === 'register' || ack.kind === 'progress');
+        if (reported && !has('Building Block Run Steps Changed', record.uuid) && !has('Building Block Run Status Changed', record.uuid)) markLost(reported, `run ${record.uuid} has no event of its acknowledged status report`);
+        if (!has('Building Block Run Claimed', record.uuid)) markLost(record.claimed, `run ${record.uuid} has no "Building Block Run Claimed" event`);
+      }
+      for (const record of blocks.values()) {
+        if (record.created && !has('Building Block Created', record.uuid)) markLost(record.created, `block ${record.uuid} has no "Building Block Created" event`);
+        if (record.deleted && !has('Building Block Deletion Requested', record.uuid) && !has('Building Block Deleted', record.uuid)) markLost(record.deleted, `block ${record.uuid} has no event of its acknowledged deletion`);
+      }
+    };
+
     /** Half-written objects anywhere in the database. */
     const checkDatabase = async () => {
       for (const problem of await probe.integrity()) violation(problem);
@@ -741,6 +793,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       for (const row of await q(`select d.uuid, d.usage_count, (select count(*) from building_blocks b where b.definition_uuid = d.uuid) as actual from definitions d`)) {
         if (Number(row.usage_count) !== Number(row.actual)) violation(`definition ${row.uuid} counts ${row.usage_count} blocks but has ${row.actual}`);
       }
+      await checkEvents(q);
       // Outputs belong to a successful APPLY run of their block (no orphaned outputs).
       const withOutputs = await q(`select uuid, outputs from building_blocks where outputs <> '[]'`);
       if (withOutputs.length > 0) {
