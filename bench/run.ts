@@ -12,6 +12,7 @@ import { Agent, request as send } from 'undici';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/store/database.js';
 import { loadData, type DataSet } from './load-data.js';
+import { startWatcher, type WatchLatency } from './watch-latency.js';
 
 /**
  * `npm run bench [-- --postgres] [-- --smoke] [-- --sizes 10000,1000000] [-- --duration 10]`:
@@ -132,7 +133,7 @@ async function request(url: string, init: { method?: string; headers?: Record<st
   return { status: response.statusCode, json: text ? JSON.parse(text) : undefined };
 }
 
-async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise<{ rows: Row[]; memoryMb: number; loadSeconds: number }> {
+async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise<{ rows: Row[]; memoryMb: number; loadSeconds: number; watch: WatchLatency }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'blockyard-bench-'));
   let databaseUrl: string | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
@@ -273,12 +274,16 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
       ['login (/oauth/token)', `${url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&client_id=${CLIENT_ID}&client_secret=${CLIENT_SECRET}` }],
     ];
     for (const [, target, options] of scenarios.slice(0, 3)) await warmUp(target, options);
+    // One event stream open through every scenario: the writes' events are timed to their arrival.
+    const watcher = await startWatcher(url, ca, auth.authorization);
     for (const [name, target, options] of scenarios) {
       const measured = await measure(name, target, options);
       rows.push({ dialect, blocks, ...measured, ratio: Math.round((measured.requestsPerSecond / base.requestsPerSecond) * 100) / 100, ...(TARGETS[name] !== undefined ? { target: TARGETS[name] } : {}) });
       log(`  ${name}: ${measured.requestsPerSecond} req/s`);
     }
-    return { rows, memoryMb: residentMemoryMb(server.pid!), loadSeconds };
+    const watch = watcher.stop();
+    log(`  watcher: ${watch.events} events, delivery latency p50 ${watch.p50} ms, p99 ${watch.p99} ms`);
+    return { rows, memoryMb: residentMemoryMb(server.pid!), loadSeconds, watch };
   } finally {
     if (baseline) await stop(baseline);
     await stop(server);
@@ -304,12 +309,14 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const memory: Record<string, number> = {};
   const loads: Record<string, number> = {};
+  const watch: Record<string, WatchLatency> = {};
   for (const dialect of dialects) {
     for (const blocks of sizes) {
       const result = await benchOne(dialect, blocks);
       rows.push(...result.rows);
       memory[`${dialect}/${blocks}`] = result.memoryMb;
       loads[`${dialect}/${blocks}`] = result.loadSeconds;
+      watch[`${dialect}/${blocks}`] = result.watch;
     }
   }
   // Write throughput with the event log, against the same scenarios before it (see EVENT_LOG_WRITES).
@@ -327,8 +334,10 @@ async function main(): Promise<void> {
   }
   log(`\n${table(rows)}\n`);
   log(`resident memory after the run (MB): ${JSON.stringify(memory)}; load time (s): ${JSON.stringify(loads)}`);
+  for (const [key, w] of Object.entries(watch)) log(`event stream watcher ${key}: ${w.events} events during the scenarios, delivery latency p50 ${w.p50} ms, p99 ${w.p99} ms, max ${w.max} ms`);
 
   const failures: string[] = rows.filter((r) => r.errors > 0).map((r) => `${r.dialect}/${r.blocks} ${r.scenario}: ${r.errors} errors or non-2xx responses`);
+  for (const [key, w] of Object.entries(watch)) if (w.lost || w.events === 0) failures.push(`${key}: the event stream watcher ${w.lost ? 'was disconnected' : 'received no event'}`);
   if (!smoke) {
     for (const r of rows) if (r.dialect === 'sqlite' && r.target !== undefined && r.blocks === Math.max(...sizes) && r.ratio < r.target) failures.push(`sqlite/${r.blocks} ${r.scenario}: ratio ${r.ratio} below ${r.target}`);
     for (const r of rows) if (r.scenario.endsWith('÷ before it') && r.ratio < EVENT_LOG_TARGET) failures.push(`${r.dialect}/${r.blocks} ${r.scenario}: ${r.ratio} below ${EVENT_LOG_TARGET}`);
@@ -341,7 +350,7 @@ async function main(): Promise<void> {
     }
     for (const [key, mb] of Object.entries(memory)) if (mb > 300) failures.push(`${key}: resident memory ${mb} MB above 300 MB`);
   }
-  const result = { when: new Date().toISOString(), smoke, duration, connections, sizes, rows, memoryMb: memory, loadSeconds: loads, failures };
+  const result = { when: new Date().toISOString(), smoke, duration, connections, sizes, rows, memoryMb: memory, loadSeconds: loads, watcherLatencyMs: watch, failures };
   mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
   const stamp = result.when.replace(/[:.]/g, '-');
   writeFileSync(path.join(ROOT, `bench/results/${stamp}.json`), `${JSON.stringify(result, null, 2)}\n`);

@@ -16,6 +16,8 @@ export interface SseOptions {
   accept?: string;
   /** false: only count the events (long load runs), keep the last one. */
   keep?: boolean;
+  /** Called with each event as it arrives. */
+  onEvent?: (event: SseEvent) => void;
 }
 
 /**
@@ -41,9 +43,11 @@ export class SseStream {
   private readonly opened: Promise<void>;
   private req;
   private readonly keep: boolean;
+  private readonly onEvent: ((event: SseEvent) => void) | undefined;
 
   constructor(url: string, ca: string, options: SseOptions) {
     this.keep = options.keep ?? true;
+    this.onEvent = options.onEvent;
     let resolveOpen!: () => void;
     let rejectOpen!: (error: unknown) => void;
     this.opened = new Promise((resolve, reject) => {
@@ -163,6 +167,7 @@ export class SseStream {
         this.count++;
         this.last = received;
         if (this.keep) this.events.push(received);
+        this.onEvent?.(received);
       }
       this.notify();
     }
