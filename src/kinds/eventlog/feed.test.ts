@@ -176,6 +176,12 @@ describe('matchesFilter', () => {
     assert.equal(matchesFilter(event, { description: 'LIKVID' }), true);
     assert.equal(matchesFilter(event, { title: 'Deleted' }), false);
   });
+  it('folds case as the database does: Unicode, or ASCII only (SQLite)', () => {
+    const accented = { ...event, title: 'Ärger Created' };
+    assert.equal(matchesFilter(accented, { title: 'ärger' }), true);
+    assert.equal(matchesFilter(accented, { title: 'ärger' }, 'ascii'), false);
+    assert.equal(matchesFilter(accented, { title: 'Ärger CREATED' }, 'ascii'), true);
+  });
   it('excludes exact titles only', () => {
     assert.equal(matchesFilter(event, { excludeTitles: ['Workspace Created'] }), false);
     assert.equal(matchesFilter(event, { excludeTitles: ['Workspace'] }), true);

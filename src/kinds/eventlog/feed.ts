@@ -1,5 +1,5 @@
 import type { Db } from '../../store/transaction.js';
-import { matchesFilter } from './match.js';
+import { matchesFilter, type CaseFolding } from './match.js';
 import type { EventFilter, EventRecord } from './model.js';
 import { EventStore } from './store.js';
 
@@ -37,6 +37,8 @@ export interface FeedOptions {
   /** The safety-net poll (ms) beside the wake-ups (default 5000). */
   pollMs?: number;
   log?: { warn(obj: object, msg: string): void };
+  /** As the list's SQL folds case (SQLite's `lower()`: ASCII only). Default unicode. */
+  folding?: CaseFolding;
 }
 
 interface Entry extends Subscription {
@@ -60,6 +62,7 @@ export class EventFeed {
   private readonly store: EventStore;
   private readonly batch: number;
   private readonly catchUpBatch: number;
+  private readonly folding: CaseFolding;
   private readonly entries = new Set<Entry>();
   /** The last position fanned out; undefined while nobody subscribes. */
   private position: number | undefined;
@@ -76,6 +79,7 @@ export class EventFeed {
     this.store = new EventStore(db);
     this.batch = options.batch ?? 500;
     this.catchUpBatch = options.catchUpBatch ?? 100;
+    this.folding = options.folding ?? 'unicode';
     this.timer = setInterval(() => this.wake(), options.pollMs ?? 5000);
     this.timer.unref();
   }
@@ -151,7 +155,7 @@ export class EventFeed {
         if (entry.closed) return;
         const last = records.at(-1);
         if (last) {
-          const matching = records.filter((record) => matchesFilter(record, entry.subscriber.filter));
+          const matching = records.filter((record) => matchesFilter(record, entry.subscriber.filter, this.folding));
           entry.cursor = last.seq;
           if (matching.length > 0) entry.subscriber.deliver(matching, true);
         }
@@ -204,7 +208,7 @@ export class EventFeed {
     const last = records.at(-1)!.seq;
     for (const entry of this.entries) {
       if (!entry.live || entry.closed) continue;
-      const matching = records.filter((record) => record.seq > entry.cursor && matchesFilter(record, entry.subscriber.filter));
+      const matching = records.filter((record) => record.seq > entry.cursor && matchesFilter(record, entry.subscriber.filter, this.folding));
       entry.cursor = Math.max(entry.cursor, last);
       if (matching.length === 0) continue;
       try {
