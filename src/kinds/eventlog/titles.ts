@@ -87,12 +87,12 @@ export type EventKey = keyof typeof EVENT_TITLES;
 export const ALL_TITLES: readonly string[] = [...new Set(Object.values(EVENT_TITLES).map((entry) => entry.title))];
 
 /**
- * An object as an event carries it: plain JSON (dates as strings), sealed secrets as `{hash}` and
- * never their ciphertext, and no other secret (secret hashes of keys are hashes already).
+ * An object as an event carries it (stored as JSON): sealed secrets as `{hash}` and never their
+ * ciphertext, and no other secret (secret hashes of keys are hashes already). Models hold only JSON
+ * values (instants as strings).
  */
 export function contentOf(value: unknown): Record<string, unknown> {
-  const json = JSON.parse(JSON.stringify(value ?? {})) as unknown;
-  const hidden = hideSecrets(json);
+  const hidden = hideSecrets(value ?? {});
   return hidden !== null && typeof hidden === 'object' && !Array.isArray(hidden) ? (hidden as Record<string, unknown>) : { value: hidden };
 }
 
