@@ -6,7 +6,7 @@ import type { EventFilter, EventRecord } from '../kinds/eventlog/model.js';
 import { parseEventQuery } from '../kinds/eventlog/query.js';
 import { EVENTLOG_CODECS } from '../kinds/eventlog/wire/index.js';
 import { PATHS } from '../kinds/paths.js';
-import { badRequest, gone, tooManyRequests } from '../lib/errors.js';
+import { badRequest, gone, serviceUnavailable, tooManyRequests } from '../lib/errors.js';
 import { acceptedRanges, essence } from '../lib/media-types.js';
 import type { AppContext } from './app.js';
 
@@ -115,6 +115,11 @@ export function registerEventStream(app: FastifyInstance, context: AppContext, f
       } catch (error) {
         connection.finish();
         throw error;
+      }
+      // The client went away, or the server began to shut down, while the stream was being set up.
+      if (connection.isEnded) {
+        connection.subscription.close();
+        throw serviceUnavailable('the server is shutting down; reconnect with Last-Event-ID', RETRY_MS / 1000);
       }
       reply.hijack();
       // A long-lived response: the socket's inactivity limit must outlast the heartbeats.
@@ -263,6 +268,10 @@ class Connection implements Subscriber {
     if (!this.opened) return Promise.resolve();
     response.end();
     return flushed;
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
   }
 
   /** Stops everything without writing (the response is closed, or was never opened). */
