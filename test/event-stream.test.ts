@@ -145,6 +145,20 @@ describeEachDatabase(
       assert.equal(new Set([...seen, ...rest].map((e) => e.id)).size, 6);
     });
 
+    it('ends a stream within seconds when its key is deleted: a stream never outlives its credential', async () => {
+      const workspace = unique('revoked');
+      const key = await createKey(ctx.server.client, workspace, ['EVENTLOG_LIST']);
+      const s = await stream('', { authorization: `Bearer ${await login(ctx.server.client, key)}` });
+      assert.equal(s.status, 200, s.text);
+      const deleted = await ctx.server.client.delete(`/api/meshobjects/meshapikeys/${key.uuid}`, { headers: { accept: 'application/vnd.vendor.api.meshapikey.v1-preview.hal+json' } });
+      assert.ok(deleted.status < 300, deleted.text);
+      const started = Date.now();
+      await Promise.race([s.done, sleep(15_000)]);
+      assert.ok(s.ended, 'the stream is still open 15 s after its key was deleted');
+      assert.ok(Date.now() - started < 12_000);
+      assert.ok(s.comments.some((c) => c.startsWith('closed: the credentials no longer hold')), JSON.stringify(s.comments));
+    });
+
     it('answers an unknown Last-Event-ID 410 and a malformed one 400', async () => {
       const unknown = await stream('', { lastEventId: '6f1c0a7e-0000-4000-8000-000000000000' });
       assert.equal(unknown.status, 410, unknown.text);
