@@ -11,7 +11,8 @@ export const EVENTS_CHANNEL = 'blockyard_events';
 /**
  * The unit of work of every change: `change` runs the work in one transaction together with the
  * events it declares, so there is no change without its event and no event without its change. The
- * events are appended last (their numbers' lock is held only until the commit). After the commit
+ * events are appended last (their numbers' lock is held only until the commit; on PostgreSQL the
+ * `NOTIFY` goes before it, so the lock is held for two statements and the commit). After the commit
  * this process's streams are woken; on PostgreSQL `NOTIFY` (delivered at commit) wakes the others.
  */
 export class EventRecorder {
@@ -38,8 +39,10 @@ export class EventRecorder {
     const result = await inTransaction(db, async (trx) => {
       const events: EventDraft[] = [];
       const value = await work(trx, events);
+      // NOTIFY is delivered at the commit wherever it stands in the transaction: sent before the
+      // append, it is not one more round trip under the lock of the event numbers.
+      if (events.length > 0 && this.dialect === 'postgres') await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(trx);
       appended = (await new EventStore(trx).append(events, authorOf(ctx))).length;
-      if (appended > 0 && this.dialect === 'postgres') await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(trx);
       return value;
     });
     if (appended > 0) for (const listener of this.listeners) listener();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Selectable } from 'kysely';
+import { CompiledQuery, PostgresAdapter, sql, type Selectable } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { fetchPage } from '../../store/paged.js';
 import type { EventTable, Tables } from '../../store/schema.js';
@@ -22,42 +22,71 @@ const toModel = (row: Selectable<EventTable>): EventRecord => ({
 /** A case-insensitive "contains" pattern for LIKE (`\\` escapes the wildcards the text holds). */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+const COLUMNS = 'seq, created_at, author_type, author_identifier, uuid, title, event_type, description, workspace, content, previous_content';
+const appendSqlCache = new Map<string, string>();
+
+/**
+ * The INSERT of n events. SQLite: the numbers were taken just before; each row is
+ * (seq, created_at, author_type, author_identifier, uuid, title, event_type, description, workspace,
+ * content, previous_content). PostgreSQL: $1 = n, $2 created_at, $3 and $4 the author, then 7 values
+ * per row; the row's number is the updated `last` minus n plus its position, and `last` is returned.
+ */
+function appendSql(dialect: 'sqlite' | 'postgres', n: number): string {
+  const key = `${dialect}:${n}`;
+  let text = appendSqlCache.get(key);
+  if (text === undefined) {
+    if (dialect === 'sqlite') {
+      text = `insert into events (${COLUMNS}) values ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+    } else {
+      const rows = Array.from({ length: n }, (_, i) => {
+        const p = (k: number) => `$${5 + i * 7 + k}::text`;
+        return `(${i + 1}, ${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)})`;
+      }).join(', ');
+      text = `with numbers as (update event_sequence set last = last + $1::int where id = 1 returning last),
+        added as (insert into events (${COLUMNS})
+          select numbers.last - $1::int + v.k, $2::text, $3::text, $4::text, v.uuid, v.title, v.event_type, v.description, v.workspace, v.content, v.previous_content
+          from numbers, (values ${rows}) as v (k, uuid, title, event_type, description, workspace, content, previous_content))
+        select last from numbers`;
+    }
+    if (appendSqlCache.size < 100) appendSqlCache.set(key, text);
+  }
+  return text;
+}
+
 /** The `events` table. */
 export class EventStore {
   constructor(private readonly db: Db) {}
 
   /**
    * Appends the drafts in the caller's transaction. Call it as the transaction's last statement: the
-   * numbers come from the `event_sequence` row, whose lock is then held only until the commit.
+   * numbers come from the `event_sequence` row, whose lock is then held only until the commit. Every
+   * change goes through here, so the SQL is written once per row count, not built by Kysely per call.
    */
   async append(drafts: readonly EventDraft[], author: Author, createdAt = new Date().toISOString()): Promise<EventRecord[]> {
     if (drafts.length === 0) return [];
-    const { last } = await this.db
-      .updateTable('event_sequence')
-      .set({ last: sql`last + ${drafts.length}` })
-      .where('id', '=', 1)
-      .returning('last')
-      .executeTakeFirstOrThrow();
-    const first = Number(last) - drafts.length + 1;
-    const records = drafts.map((draft, index): EventRecord => ({ ...draft, seq: first + index, uuid: randomUUID(), createdAt, author }));
-    await this.db
-      .insertInto('events')
-      .values(
-        records.map((record) => ({
-          seq: record.seq,
-          uuid: record.uuid,
-          created_at: record.createdAt,
-          title: record.title,
-          event_type: record.eventType,
-          description: record.description,
-          workspace: record.workspace ?? null,
-          author_type: record.author.authorType,
-          author_identifier: record.author.identifier,
-          content: JSON.stringify(record.content ?? {}),
-          previous_content: record.previousContent === undefined ? null : JSON.stringify(record.previousContent),
-        })),
-      )
-      .execute();
+    const records = drafts.map((draft): EventRecord => ({ ...draft, seq: 0, uuid: randomUUID(), createdAt, author }));
+    const postgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
+    const values = records.flatMap((record) => [
+      record.uuid,
+      record.title,
+      record.eventType,
+      record.description,
+      record.workspace ?? null,
+      JSON.stringify(record.content ?? {}),
+      record.previousContent === undefined ? null : JSON.stringify(record.previousContent),
+    ]);
+    const n = records.length;
+    if (postgres) {
+      // The numbers and the rows in one statement: the lock on the numbers' row is held for one round trip and the commit.
+      const { rows } = await this.db.executeQuery<{ last: string | number }>(CompiledQuery.raw(appendSql('postgres', n), [n, createdAt, author.authorType, author.identifier, ...values]));
+      const first = Number(rows[0]!.last) - n + 1;
+      records.forEach((record, index) => (record.seq = first + index));
+      return records;
+    }
+    const { rows } = await this.db.executeQuery<{ last: string | number }>(CompiledQuery.raw('update event_sequence set last = last + ? where id = 1 returning last', [n]));
+    const first = Number(rows[0]!.last) - n + 1;
+    records.forEach((record, index) => (record.seq = first + index));
+    await this.db.executeQuery(CompiledQuery.raw(appendSql('sqlite', n), records.flatMap((record, index) => [record.seq, createdAt, author.authorType, author.identifier, ...values.slice(index * 7, index * 7 + 7)])));
     return records;
   }
 
