@@ -23,6 +23,8 @@ import { runOperations } from './kinds/run/routes.js';
 import { runnerOperations } from './kinds/runner/routes.js';
 import type { AuthorizedServices } from './kinds/services.js';
 import { tenantOperations } from './kinds/tenant/routes.js';
+import { userOperations } from './kinds/user/routes.js';
+import { userGroupOperations } from './kinds/usergroup/routes.js';
 import { workspaceOperations } from './kinds/workspace/routes.js';
 import { createLogger } from './logging.js';
 import { createServices } from './services.js';
@@ -54,6 +56,8 @@ function operations(services: AuthorizedServices, log: Logger): Operation[] {
     ...blockOperations(services.blocks),
     ...runnerOperations(services.runners),
     ...runOperations(services.runs),
+    ...userOperations(services.users),
+    ...userGroupOperations(services.userGroups),
     ...importOperations(services, log),
   ];
 }

@@ -30,6 +30,10 @@ import { RunnerService } from './kinds/runner/service.js';
 import type { AuthorizedServices } from './kinds/services.js';
 import { AuthorizedTenantService } from './kinds/tenant/authorized-service.js';
 import { TenantService } from './kinds/tenant/service.js';
+import { AuthorizedUserService } from './kinds/user/authorized-service.js';
+import { UserService } from './kinds/user/service.js';
+import { AuthorizedUserGroupService } from './kinds/usergroup/authorized-service.js';
+import { UserGroupService } from './kinds/usergroup/service.js';
 import { AuthorizedWorkspaceService } from './kinds/workspace/authorized-service.js';
 import { WorkspaceService } from './kinds/workspace/service.js';
 import type { Database } from './store/database.js';
@@ -78,6 +82,8 @@ export async function createServices(config: Config, database: Database, log: Lo
   const tenants = new AuthorizedTenantService(tenantService, platforms);
   const runners = new AuthorizedRunnerService(runnerService);
   const definitions = new AuthorizedDefinitionService(definitionService, runners);
+  const users = new AuthorizedUserService(new UserService(db));
+  const userGroups = new AuthorizedUserGroupService(new UserGroupService(db, workspaceService), users);
   return {
     secrets,
     authorized: {
@@ -92,6 +98,8 @@ export async function createServices(config: Config, database: Database, log: Lo
       blocks: new AuthorizedBlockService(blockService, definitions, tenants, workspaces),
       runners,
       runs: new AuthorizedRunService(runService, runners),
+      users,
+      userGroups,
     },
     identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts)), tokens },
     system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService },

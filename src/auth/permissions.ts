@@ -27,7 +27,8 @@ export const RESOURCES = [
   'TFSTATE',
 ] as const;
 
-export type Resource = (typeof RESOURCES)[number] | 'BUILDINGBLOCKRUN' | 'BUILDINGBLOCKRUNSOURCE' | 'USER';
+/** Resources with admin codes only or a narrower set (users, project roles, group reads). */
+export type Resource = (typeof RESOURCES)[number] | 'BUILDINGBLOCKRUN' | 'BUILDINGBLOCKRUNSOURCE' | 'USER' | 'PROJECTROLE' | 'WORKSPACEUSERGROUP';
 
 function allCodes(): string[] {
   const codes = RESOURCES.flatMap((r) => CRUD.flatMap((a) => [`${r}_${a}`, `ADM_${r}_${a}`]));

@@ -9,6 +9,8 @@ import { PROJECT_CODECS } from '../kinds/project/wire/index.js';
 import type { AuthorizedServices } from '../kinds/services.js';
 import { tenantName } from '../kinds/tenant/model.js';
 import { TENANT_CODECS } from '../kinds/tenant/wire/index.js';
+import { USER_CODECS } from '../kinds/user/wire/index.js';
+import { USER_GROUP_CODECS } from '../kinds/usergroup/wire/index.js';
 import { WORKSPACE_CODECS } from '../kinds/workspace/wire/index.js';
 
 export type RawObject = Record<string, unknown> & { metadata?: unknown; spec?: unknown };
@@ -43,12 +45,24 @@ function importable<D>(
 }
 
 export function importableKinds(services: AuthorizedServices): ImportableKind[] {
-  const { workspaces, projects, locations, platforms, tenants, definitions } = services;
+  const { workspaces, projects, locations, platforms, tenants, definitions, users, userGroups } = services;
   return [
     importable(WORKSPACE_CODECS, metadataName, async (ctx, input) => {
       const { workspace, created } = await workspaces.save(ctx, input);
       return { name: workspace.name, created };
     }),
+    importable(USER_CODECS, metadataName, async (ctx, input) => {
+      const { user, created } = await users.save(ctx, input.username, input);
+      return { name: user.username, created };
+    }),
+    importable(
+      USER_GROUP_CODECS,
+      (object) => `${text(field(object, 'metadata', 'ownedByWorkspace'))}.${metadataName(object)}`,
+      async (ctx, input) => {
+        const { group, created } = await userGroups.save(ctx, input);
+        return { name: `${group.workspace}.${group.name}`, created };
+      },
+    ),
     importable(PROJECT_CODECS, metadataName, async (ctx, input) => {
       const { project, created } = await projects.save(ctx, input);
       return { name: project.name, created };

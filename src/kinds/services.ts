@@ -8,6 +8,8 @@ import type { AuthorizedProjectService } from './project/authorized-service.js';
 import type { AuthorizedRunService } from './run/authorized-service.js';
 import type { AuthorizedRunnerService } from './runner/authorized-service.js';
 import type { AuthorizedTenantService } from './tenant/authorized-service.js';
+import type { AuthorizedUserService } from './user/authorized-service.js';
+import type { AuthorizedUserGroupService } from './usergroup/authorized-service.js';
 import type { AuthorizedWorkspaceService } from './workspace/authorized-service.js';
 
 /**
@@ -26,4 +28,6 @@ export interface AuthorizedServices {
   blocks: AuthorizedBlockService;
   runners: AuthorizedRunnerService;
   runs: AuthorizedRunService;
+  users: AuthorizedUserService;
+  userGroups: AuthorizedUserGroupService;
 }
