@@ -13,12 +13,14 @@ import { loadTlsMaterial } from './http/tls.js';
 import { importOperations } from './import/routes.js';
 import { apiKeyOperations } from './kinds/apikey/routes.js';
 import { apiUserOperations } from './kinds/apiuser/routes.js';
+import { bindingOperations } from './kinds/binding/routes.js';
 import { blockOperations } from './kinds/block/routes.js';
 import { definitionOperations } from './kinds/definition/routes.js';
 import { locationOperations } from './kinds/location/routes.js';
 import type { Operation } from './kinds/operation.js';
 import { platformOperations } from './kinds/platform/routes.js';
 import { projectOperations } from './kinds/project/routes.js';
+import { projectRoleOperations } from './kinds/projectrole/routes.js';
 import { runOperations } from './kinds/run/routes.js';
 import { runnerOperations } from './kinds/runner/routes.js';
 import type { AuthorizedServices } from './kinds/services.js';
@@ -58,6 +60,8 @@ function operations(services: AuthorizedServices, log: Logger): Operation[] {
     ...runOperations(services.runs),
     ...userOperations(services.users),
     ...userGroupOperations(services.userGroups),
+    ...projectRoleOperations(services.projectRoles),
+    ...Object.values(services.bindings).flatMap((bindings) => bindingOperations(bindings)),
     ...importOperations(services, log),
   ];
 }

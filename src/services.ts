@@ -11,6 +11,9 @@ import { AuthorizedApiKeyService } from './kinds/apikey/authorized-service.js';
 import { ApiKeyService } from './kinds/apikey/service.js';
 import { AuthorizedApiUserService } from './kinds/apiuser/authorized-service.js';
 import { ApiUserService } from './kinds/apiuser/service.js';
+import { AuthorizedBindingService } from './kinds/binding/authorized-service.js';
+import { BINDING_KINDS } from './kinds/binding/holders.js';
+import { BindingService } from './kinds/binding/service.js';
 import { AuthorizedBlockService } from './kinds/block/authorized-service.js';
 import { BlockLifecycle } from './kinds/block/lifecycle.js';
 import { BlockService } from './kinds/block/service.js';
@@ -22,6 +25,8 @@ import { AuthorizedPlatformService } from './kinds/platform/authorized-service.j
 import { PlatformService } from './kinds/platform/service.js';
 import { AuthorizedProjectService } from './kinds/project/authorized-service.js';
 import { ProjectService } from './kinds/project/service.js';
+import { AuthorizedProjectRoleService } from './kinds/projectrole/authorized-service.js';
+import { ProjectRoleService } from './kinds/projectrole/service.js';
 import { AuthorizedRunService } from './kinds/run/authorized-service.js';
 import { RunService } from './kinds/run/service.js';
 import { runUnit } from './kinds/run/unit.js';
@@ -84,6 +89,15 @@ export async function createServices(config: Config, database: Database, log: Lo
   const definitions = new AuthorizedDefinitionService(definitionService, runners);
   const users = new AuthorizedUserService(new UserService(db));
   const userGroups = new AuthorizedUserGroupService(new UserGroupService(db, workspaceService), users);
+  const projectRoles = new AuthorizedProjectRoleService(new ProjectRoleService(db));
+  const bindingService = new BindingService(db, workspaceService, projectService);
+  const binding = (kind: (typeof BINDING_KINDS)[keyof typeof BINDING_KINDS]) => new AuthorizedBindingService(kind, bindingService, users, userGroups, projectRoles);
+  const bindings = {
+    meshWorkspaceUserBinding: binding(BINDING_KINDS.workspaceUser),
+    meshWorkspaceGroupBinding: binding(BINDING_KINDS.workspaceGroup),
+    meshProjectUserBinding: binding(BINDING_KINDS.projectUser),
+    meshProjectGroupBinding: binding(BINDING_KINDS.projectGroup),
+  };
   return {
     secrets,
     authorized: {
@@ -100,6 +114,8 @@ export async function createServices(config: Config, database: Database, log: Lo
       runs: new AuthorizedRunService(runService, runners),
       users,
       userGroups,
+      projectRoles,
+      bindings,
     },
     identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts)), tokens },
     system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService },

@@ -2,6 +2,7 @@ import type { RequestContext } from '../auth/context.js';
 import { badRequest } from '../lib/errors.js';
 import { isUuid } from '../lib/validation.js';
 import type { Codec, CodecRegistry } from '../kinds/codec.js';
+import { BINDING_CODECS, IMPORT_ONLY_BINDING_CODECS } from '../kinds/binding/wire/index.js';
 import { DEFINITION_CODECS, VERSION_CODECS } from '../kinds/definition/wire/index.js';
 import { LOCATION_CODECS } from '../kinds/location/wire/index.js';
 import { PLATFORM_CODECS } from '../kinds/platform/wire/index.js';
@@ -45,8 +46,29 @@ function importable<D>(
 }
 
 export function importableKinds(services: AuthorizedServices): ImportableKind[] {
-  const { workspaces, projects, locations, platforms, tenants, definitions, users, userGroups } = services;
+  const { workspaces, projects, locations, platforms, tenants, definitions, users, userGroups, bindings } = services;
+  // Bindings: the REST version and the import's older `subjects[]` forms; each subject is one binding.
+  const bindingKinds = Object.values(bindings).map((service): ImportableKind => {
+    const codecs = [BINDING_CODECS[service.kind], ...IMPORT_ONLY_BINDING_CODECS[service.kind]];
+    return {
+      kind: service.kind,
+      versions: codecs.map((codec) => codec.media.version),
+      name: (object) => {
+        const named = field(object, 'metadata', 'name');
+        if (typeof named === 'string') return named;
+        const target = object.targetRef as { name?: unknown; ownedByWorkspace?: unknown } | undefined;
+        return [target?.ownedByWorkspace, target?.name].filter((part) => typeof part === 'string').join('.') || '?';
+      },
+      save: async (ctx, object, version) => {
+        const inputs = codecs.find((codec) => codec.media.version === version)!.decodeAll(object);
+        const saved = [];
+        for (const input of inputs) saved.push(await service.save(ctx, input));
+        return { name: saved.map((s) => s.binding.name).join(','), created: saved.some((s) => s.created) };
+      },
+    };
+  });
   return [
+    ...bindingKinds,
     importable(WORKSPACE_CODECS, metadataName, async (ctx, input) => {
       const { workspace, created } = await workspaces.save(ctx, input);
       return { name: workspace.name, created };

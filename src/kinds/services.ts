@@ -1,9 +1,12 @@
 import type { AuthorizedApiKeyService } from './apikey/authorized-service.js';
 import type { AuthorizedApiUserService } from './apiuser/authorized-service.js';
+import type { AuthorizedBindingService } from './binding/authorized-service.js';
+import type { BindingKind } from './binding/holders.js';
 import type { AuthorizedBlockService } from './block/authorized-service.js';
 import type { AuthorizedDefinitionService } from './definition/authorized-service.js';
 import type { AuthorizedLocationService } from './location/authorized-service.js';
 import type { AuthorizedPlatformService } from './platform/authorized-service.js';
+import type { AuthorizedProjectRoleService } from './projectrole/authorized-service.js';
 import type { AuthorizedProjectService } from './project/authorized-service.js';
 import type { AuthorizedRunService } from './run/authorized-service.js';
 import type { AuthorizedRunnerService } from './runner/authorized-service.js';
@@ -30,4 +33,7 @@ export interface AuthorizedServices {
   runs: AuthorizedRunService;
   users: AuthorizedUserService;
   userGroups: AuthorizedUserGroupService;
+  projectRoles: AuthorizedProjectRoleService;
+  /** One per binding kind. */
+  bindings: Record<BindingKind, AuthorizedBindingService>;
 }
