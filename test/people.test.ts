@@ -265,6 +265,30 @@ describeEachDatabase('people and roles', (ctx) => {
     assert.equal((await admin.get(`${P.roles}/${name}`, { headers: { accept: ROLE } })).status, 404);
   });
 
+  it('links workspaces and projects to their people; the index lists the relations for callers who may use them', async () => {
+    const workspace = await admin.get(`${BASE}/meshworkspaces/${ws}`, { headers: { accept: media('meshworkspace', 'v2') } });
+    const path = (href: string) => new URL(href).pathname + new URL(href).search;
+    assert.equal(path(workspace.json._links.meshusers.href), `${P.users}?workspaceIdentifier=${ws}`);
+    assert.equal(path(workspace.json._links.meshworkspaceusergroups.href), `${P.groups}?workspaceIdentifier=${ws}`);
+    const followed = await admin.get(workspace.json._links.meshworkspaceusergroups.href, { headers: { accept: GROUP } });
+    assert.deepEqual(followed.json._embedded.meshWorkspaceUserGroups.map((g: Json) => g.metadata.name), [group]);
+    const prj = await admin.get(`${BASE}/meshprojects/${ws}.${project}`, { headers: { accept: media('meshproject', 'v2') } });
+    const query = `?workspaceIdentifier=${ws}&projectIdentifier=${project}`;
+    assert.equal(path(prj.json._links.meshusers.href), `${P.users}${query}`);
+    assert.equal(path(prj.json._links.meshprojectuserbindings.href), `${P.prjUser}${query}`);
+    assert.equal(path(prj.json._links.meshprojectgroupbindings.href), `${P.prjGroup}${query}`);
+    assert.equal((await admin.get(prj.json._links.meshprojectuserbindings.href, { headers: { accept: PRJ_USER } })).status, 200);
+
+    const rels = async (client: ApiClient) => Object.keys((await client.get(BASE, { headers: { accept: media('meshobjects', 'v2') } })).json._links);
+    const all = await rels(admin);
+    for (const rel of ['meshusers', 'meshworkspaceusergroups', 'meshworkspaceuserbindings', 'meshworkspacegroupbindings', 'meshprojectuserbindings', 'meshprojectgroupbindings', 'meshprojectroles']) assert.ok(all.includes(rel), rel);
+    const index = await admin.get(BASE, { headers: { accept: media('meshobjects', 'v2') } });
+    assert.match(index.json._links.meshusers.href, /meshusers\{\?workspaceIdentifier,projectIdentifier,platformIdentifier,workspaceUserGroupIdentifier,projectRole,workspaceRole,email,firstName,lastName,username,euid\}$/);
+    const narrow = await rels((await clientWithKey(admin, other, ['WORKSPACEUSERGROUP_LIST'])).client);
+    assert.ok(narrow.includes('meshworkspaceusergroups'));
+    for (const rel of ['meshusers', 'meshworkspaceuserbindings', 'meshprojectuserbindings']) assert.ok(!narrow.includes(rel), rel);
+  });
+
   it('isolates groups and bindings by workspace: another workspace’s key gets 404 and empty lists, its own key 403 without permission', async () => {
     const theirs = unique('theirs-b');
     const member = unique('member');
