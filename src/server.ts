@@ -15,6 +15,7 @@ import { apiKeyOperations } from './kinds/apikey/routes.js';
 import { apiUserOperations } from './kinds/apiuser/routes.js';
 import { bindingOperations } from './kinds/binding/routes.js';
 import { blockOperations } from './kinds/block/routes.js';
+import { collectionOperations } from './kinds/collection/routes.js';
 import { definitionOperations } from './kinds/definition/routes.js';
 import { locationOperations } from './kinds/location/routes.js';
 import type { Operation } from './kinds/operation.js';
@@ -62,6 +63,7 @@ function operations(services: AuthorizedServices, log: Logger): Operation[] {
     ...userGroupOperations(services.userGroups),
     ...projectRoleOperations(services.projectRoles),
     ...Object.values(services.bindings).flatMap((bindings) => bindingOperations(bindings)),
+    ...collectionOperations(services.collections),
     ...importOperations(services, log),
   ];
 }

@@ -16,6 +16,8 @@ import { BINDING_KINDS } from './kinds/binding/holders.js';
 import { BindingService } from './kinds/binding/service.js';
 import { AuthorizedBlockService } from './kinds/block/authorized-service.js';
 import { BlockLifecycle } from './kinds/block/lifecycle.js';
+import { AuthorizedCollectionService } from './kinds/collection/authorized-service.js';
+import { CollectionService } from './kinds/collection/service.js';
 import { BlockService } from './kinds/block/service.js';
 import { AuthorizedDefinitionService } from './kinds/definition/authorized-service.js';
 import { DefinitionService } from './kinds/definition/service.js';
@@ -116,6 +118,7 @@ export async function createServices(config: Config, database: Database, log: Lo
       userGroups,
       projectRoles,
       bindings,
+      collections: new AuthorizedCollectionService(new CollectionService(db)),
     },
     identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts)), tokens },
     system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService },

@@ -289,6 +289,57 @@ describeEachDatabase('people and roles', (ctx) => {
     for (const rel of ['meshusers', 'meshworkspaceuserbindings', 'meshprojectuserbindings']) assert.ok(!narrow.includes(rel), rel);
   });
 
+  it('meshObjectCollections: an import into one deletes the groups and workspace bindings it no longer names, never after a failure; only an empty collection is deleted', async () => {
+    const COLLECTION = 'application/vnd.vendor.api.meshobjectcollection.v1+json';
+    const collection = unique('coll');
+    const post = await admin.post('/api/meshobjectcollections', { name: collection, owner: 'platform-team', description: 'This is a meshObjectCollection.' }, { headers: { 'content-type': COLLECTION } });
+    assert.equal(post.status, 201, post.text);
+    assert.equal(post.text, '');
+    assertError(await admin.post('/api/meshobjectcollections', { name: collection, owner: 'x', description: '' }, { headers: { 'content-type': COLLECTION } }), 409);
+    assertError(await admin.post('/api/meshobjectcollections', { name: unique('c'), owner: 'x', description: '' }, { headers: { 'content-type': 'application/json' } }), 415);
+    assertError(await admin.post('/api/meshobjectcollections', { name: 'bad name', owner: 'x', description: '' }, { headers: { 'content-type': COLLECTION } }), 400, /^name:/);
+    const plain = (await clientWithKey(admin, other, ['WORKSPACE_LIST'])).client;
+    assertError(await plain.post('/api/meshobjectcollections', { name: unique('c'), owner: 'x', description: '' }, { headers: { 'content-type': COLLECTION } }), 403);
+
+    const third = unique('ppl-third');
+    await createWorkspace(admin, third);
+    const member = unique('coll-user');
+    await created(admin, P.users, USER, userBody(member));
+    const [g1, g2, b1, b2] = [unique('cg'), unique('cg'), unique('cb'), unique('cb')];
+    const objects = (groups: string[], bindings: string[]) => [
+      ...groups.map((g) => groupObject(third, g, [member])),
+      ...bindings.map((b) => wsBinding('meshWorkspaceUserBinding', b, third, 'Workspace Member', member)),
+    ];
+    const into = `?meshObjectCollection=${collection}&owner=platform-team`;
+    const first = await imported(admin, objects([g1, g2], [b1, b2]), into);
+    assert.deepEqual(first.map((r) => r.status), ['SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS'], JSON.stringify(first));
+    // A failing object: nothing is deleted.
+    const failing = await imported(admin, [...objects([g1], [b1]), groupObject(third, unique('cg'), [unique('ghost')])], into);
+    assert.equal(failing.at(-1)!.meshObject, `meshObjectCollection[${collection}]`);
+    assert.match(failing.at(-1)!.message, /skipped: 1 object\(s\) of this import failed; nothing was deleted/);
+    assert.equal((await admin.get(`${P.groups}/${third}.${g2}`, { headers: { accept: GROUP } })).status, 200);
+    // Every object succeeded: the ones no longer named are deleted and reported.
+    const second = await imported(admin, objects([g1], [b1]), into);
+    assert.deepEqual(second.slice(2).map((r) => [r.meshObject, r.message]).sort(), [[`meshWorkspaceUserBinding[${b2}]`, 'deleted'], [`meshWorkspaceUserGroup[${third}.${g2}]`, 'deleted']].sort());
+    assert.equal((await admin.get(`${P.groups}/${third}.${g2}`, { headers: { accept: GROUP } })).status, 404);
+    assert.equal((await admin.get(`${P.wsUser}/${b2}`, { headers: { accept: WS_USER } })).status, 404);
+    assert.equal((await admin.get(`${P.wsUser}/${b1}`, { headers: { accept: WS_USER } })).status, 200);
+    // Objects imported without the collection are not touched by it; an unknown collection is 400.
+    const outside = unique('cg');
+    await imported(admin, objects([outside], []));
+    assertError(await admin.put(`${BASE}?meshObjectCollection=${unique('none')}`, objects([g1], []), { headers: io(IMPORT_JSON) }), 400, /^meshObjectCollection:/);
+    assertError(await admin.put(`${BASE}?meshObjectCollection=${collection}&owner=someone-else`, objects([g1], []), { headers: io(IMPORT_JSON) }), 400, /^meshObjectCollection:/);
+    // Deleting: 409 while it holds objects, 200 once an empty import emptied it.
+    const remove = (owner: string) => admin.request('DELETE', '/api/meshobjectcollections', { body: { name: collection, owner }, headers: { 'content-type': COLLECTION } });
+    assertError(await remove('platform-team'), 409, /still holds/);
+    assertError(await remove('someone-else'), 404);
+    const emptied = await imported(admin, [], into);
+    assert.deepEqual(emptied.map((r) => r.message), ['deleted', 'deleted']);
+    const gone = await remove('platform-team');
+    assert.equal(gone.status, 200, gone.text);
+    assert.equal((await admin.get(`${P.groups}/${third}.${outside}`, { headers: { accept: GROUP } })).status, 200);
+  });
+
   it('isolates groups and bindings by workspace: another workspace’s key gets 404 and empty lists, its own key 403 without permission', async () => {
     const theirs = unique('theirs-b');
     const member = unique('member');

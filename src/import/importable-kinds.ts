@@ -3,6 +3,7 @@ import { badRequest } from '../lib/errors.js';
 import { isUuid } from '../lib/validation.js';
 import type { Codec, CodecRegistry } from '../kinds/codec.js';
 import { BINDING_CODECS, IMPORT_ONLY_BINDING_CODECS } from '../kinds/binding/wire/index.js';
+import { isCollectedKind } from '../kinds/collection/model.js';
 import { DEFINITION_CODECS, VERSION_CODECS } from '../kinds/definition/wire/index.js';
 import { LOCATION_CODECS } from '../kinds/location/wire/index.js';
 import { PLATFORM_CODECS } from '../kinds/platform/wire/index.js';
@@ -25,8 +26,12 @@ export interface ImportableKind {
   versions: readonly string[];
   /** `<kind>[<name>]`'s name, from the raw object before it is validated. */
   name(object: RawObject): string;
-  /** Creates or updates the object as the caller; returns its name and what happened. */
-  save(ctx: RequestContext, object: RawObject, version: string): Promise<{ name: string; created: boolean }>;
+  /**
+   * Creates or updates the object as the caller; returns its name (several, comma-separated, for an
+   * object that is several bindings) and what happened. `collection`: the meshObjectCollection the
+   * import fills (kinds with declarative deletion mark their objects with it; others ignore it).
+   */
+  save(ctx: RequestContext, object: RawObject, version: string, collection?: string): Promise<{ name: string; created: boolean }>;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '?');
@@ -40,9 +45,9 @@ const metadataName = (object: RawObject) => text(field(object, 'metadata', 'name
 function importable<D>(
   codecs: CodecRegistry<Codec<never, never> & { decode(body: unknown): D }>,
   name: (object: RawObject) => string,
-  save: (ctx: RequestContext, decoded: D) => Promise<{ name: string; created: boolean }>,
+  save: (ctx: RequestContext, decoded: D, collection?: string) => Promise<{ name: string; created: boolean }>,
 ): ImportableKind {
-  return { kind: codecs.kind, versions: codecs.media.map((media) => media.version), name, save: (ctx, object, version) => save(ctx, codecs.of(version).decode(object)) };
+  return { kind: codecs.kind, versions: codecs.media.map((media) => media.version), name, save: (ctx, object, version, collection) => save(ctx, codecs.of(version).decode(object), collection) };
 }
 
 export function importableKinds(services: AuthorizedServices): ImportableKind[] {
@@ -59,10 +64,11 @@ export function importableKinds(services: AuthorizedServices): ImportableKind[] 
         const target = object.targetRef as { name?: unknown; ownedByWorkspace?: unknown } | undefined;
         return [target?.ownedByWorkspace, target?.name].filter((part) => typeof part === 'string').join('.') || '?';
       },
-      save: async (ctx, object, version) => {
+      save: async (ctx, object, version, collection) => {
         const inputs = codecs.find((codec) => codec.media.version === version)!.decodeAll(object);
+        const collected = isCollectedKind(service.kind) ? collection : undefined;
         const saved = [];
-        for (const input of inputs) saved.push(await service.save(ctx, input));
+        for (const input of inputs) saved.push(await service.save(ctx, input, collected));
         return { name: saved.map((s) => s.binding.name).join(','), created: saved.some((s) => s.created) };
       },
     };
@@ -80,8 +86,8 @@ export function importableKinds(services: AuthorizedServices): ImportableKind[] 
     importable(
       USER_GROUP_CODECS,
       (object) => `${text(field(object, 'metadata', 'ownedByWorkspace'))}.${metadataName(object)}`,
-      async (ctx, input) => {
-        const { group, created } = await userGroups.save(ctx, input);
+      async (ctx, input, collection) => {
+        const { group, created } = await userGroups.save(ctx, input, collection);
         return { name: `${group.workspace}.${group.name}`, created };
       },
     ),

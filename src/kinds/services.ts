@@ -3,6 +3,7 @@ import type { AuthorizedApiUserService } from './apiuser/authorized-service.js';
 import type { AuthorizedBindingService } from './binding/authorized-service.js';
 import type { BindingKind } from './binding/holders.js';
 import type { AuthorizedBlockService } from './block/authorized-service.js';
+import type { AuthorizedCollectionService } from './collection/authorized-service.js';
 import type { AuthorizedDefinitionService } from './definition/authorized-service.js';
 import type { AuthorizedLocationService } from './location/authorized-service.js';
 import type { AuthorizedPlatformService } from './platform/authorized-service.js';
@@ -36,4 +37,5 @@ export interface AuthorizedServices {
   projectRoles: AuthorizedProjectRoleService;
   /** One per binding kind. */
   bindings: Record<BindingKind, AuthorizedBindingService>;
+  collections: AuthorizedCollectionService;
 }

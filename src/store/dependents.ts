@@ -32,6 +32,10 @@ const DEPENDENTS = {
     { kind: 'project bindings', table: 'role_bindings', columns: ['workspace', 'project'] },
   ],
   projectRole: [{ kind: 'project bindings', table: 'role_bindings', columns: ['project_role'] }],
+  collection: [
+    { kind: 'meshWorkspaceUserGroups', table: 'user_groups', columns: ['collection'] },
+    { kind: 'workspace bindings', table: 'role_bindings', columns: ['collection'] },
+  ],
   platform: [{ kind: 'meshTenants', table: 'tenants', columns: ['platform_uuid'], unlessSet: 'deleted_on' }],
   tenant: [{ kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['tenant_uuid'] }],
   definition: [{ kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['definition_uuid'] }],
