@@ -514,6 +514,12 @@ describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
     await ok('DELETE', `${BASE}/meshworkspacebindings/groupbindings/${names.wgbA}`, undefined, undefined, 204);
     await ok('DELETE', `${BASE}/meshworkspacebindings/userbindings/${names.wubA}`, undefined, undefined, 204);
     await ok('DELETE', `${BASE}/meshusers/${names.u4}`, undefined, undefined, 204);
+    const COLLECTION = 'application/vnd.meshcloud.api.meshobjectcollection.v1+json';
+    const collection = unique('collection');
+    const made = await admin.post('/api/meshobjectcollections', { name: collection, owner: 'collection-owner', description: 'This is a meshObjectCollection.' }, { headers: { 'content-type': COLLECTION } });
+    assert.equal(made.status, 201, made.text);
+    const removed = await admin.request('DELETE', '/api/meshobjectcollections', { body: { name: collection, owner: 'collection-owner' }, headers: { 'content-type': COLLECTION } });
+    assert.equal(removed.status, 200, removed.text);
 
     // Deletes (after the filter tests: they change what the lists hold).
     const throwaway = await created(`${BASE}/meshbuildingblockdefinitions`, DEFINITION, { apiVersion: 'v1-preview', kind: 'meshBuildingBlockDefinition', metadata: { ownedByWorkspace: names.provB }, spec: { displayName: unique('Throwaway'), description: 'deleted again', targetType: 'WORKSPACE_LEVEL' } });
