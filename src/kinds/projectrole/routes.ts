@@ -13,6 +13,7 @@ export function projectRoleOperations(roles: AuthorizedProjectRoleService): Oper
     embedded: 'meshProjectRoles',
     resource: 'PROJECTROLE',
     readAccess: 'authenticated',
+    adminOnly: 'writes',
     encode: (role, call) => PROJECT_ROLE_CODECS.of(versionOf(call)).encode(role, call),
     get: (call, name) => roles.get(call.ctx, name),
     list: (call, page) => roles.list(call.ctx, page),

@@ -14,6 +14,7 @@ export function userOperations(users: AuthorizedUserService): Operation[] {
     versions: USER_CODECS.media,
     embedded: 'meshUsers',
     resource: 'USER',
+    adminOnly: 'all',
     encode: (user, call) => USER_CODECS.of(versionOf(call)).encode(user, call),
     get: (call, username) => users.get(call.ctx, username),
     list: async (call, page) => {
