@@ -175,6 +175,12 @@ describeEachDatabase('people and roles', (ctx) => {
     assertError(await admin.post(P.wsUser, wsBinding('meshWorkspaceUserBinding', unique('x'), unique('no-ws'), 'Workspace Member', carol), { headers: io(WS_USER) }), 422, /^targetRef\.name:/);
     assertError(await admin.post(P.wsUser, wsBinding('meshWorkspaceUserBinding', 'bad name!', ws, 'Workspace Member', carol), { headers: io(WS_USER) }), 400, /^metadata\.name:/);
     assertError(await admin.post(P.wsUser, wsBinding('meshWorkspaceUserBinding', wsUserBinding, ws, 'Workspace Member', carol), { headers: io(WS_USER) }), 409);
+    // Wrong media types: a body in another kind's type 415, an Accept of another version 406; nothing stored.
+    const typed = unique('typed');
+    assertError(await admin.post(P.wsUser, wsBinding('meshWorkspaceUserBinding', typed, ws, 'Workspace Member', carol), { headers: { accept: WS_USER, 'content-type': WS_GROUP } }), 415);
+    assertError(await admin.post(P.prjUser, prjBinding('meshProjectUserBinding', typed, ws, project, 'Project Reader', carol), { headers: { accept: media('meshprojectuserbinding', 'v2'), 'content-type': PRJ_USER } }), 406);
+    assertError(await admin.get(`${P.groups}/${ws}.${group}`, { headers: { accept: media('meshworkspaceusergroup', 'v2') } }), 406);
+    assert.equal((await admin.get(`${P.wsUser}/${typed}`, { headers: { accept: WS_USER } })).status, 404);
     assert.deepEqual(await names(admin, P.wsUser, WS_USER, 'meshWorkspaceUserBindings', `workspaceIdentifier=${ws}`), [wsUserBinding]);
     assert.deepEqual(await names(admin, P.wsGroup, WS_GROUP, 'meshWorkspaceGroupBindings', `username=${bob}`), [wsGroupBinding]);
     assert.deepEqual(await names(admin, P.wsGroup, WS_GROUP, 'meshWorkspaceGroupBindings', `username=${bob}&workspaceRole=Workspace Member`), []);
