@@ -14,7 +14,9 @@ import { loadTlsMaterial } from './http/tls.js';
 import { importOperations } from './import/routes.js';
 import { apiKeyOperations } from './kinds/apikey/routes.js';
 import { apiUserOperations } from './kinds/apiuser/routes.js';
+import { bindingOperations } from './kinds/binding/routes.js';
 import { blockOperations } from './kinds/block/routes.js';
+import { collectionOperations } from './kinds/collection/routes.js';
 import { definitionOperations } from './kinds/definition/routes.js';
 import { EventFeed } from './kinds/eventlog/feed.js';
 import { EVENTS_CHANNEL } from './kinds/eventlog/recorder.js';
@@ -24,10 +26,13 @@ import { locationOperations } from './kinds/location/routes.js';
 import type { Operation } from './kinds/operation.js';
 import { platformOperations } from './kinds/platform/routes.js';
 import { projectOperations } from './kinds/project/routes.js';
+import { projectRoleOperations } from './kinds/projectrole/routes.js';
 import { runOperations } from './kinds/run/routes.js';
 import { runnerOperations } from './kinds/runner/routes.js';
 import type { AuthorizedServices } from './kinds/services.js';
 import { tenantOperations } from './kinds/tenant/routes.js';
+import { userOperations } from './kinds/user/routes.js';
+import { userGroupOperations } from './kinds/usergroup/routes.js';
 import { workspaceOperations } from './kinds/workspace/routes.js';
 import { createLogger } from './logging.js';
 import { createServices } from './services.js';
@@ -61,6 +66,11 @@ function operations(services: AuthorizedServices, log: Logger): Operation[] {
     ...runnerOperations(services.runners),
     ...runOperations(services.runs),
     ...eventLogOperations(services.events),
+    ...userOperations(services.users),
+    ...userGroupOperations(services.userGroups),
+    ...projectRoleOperations(services.projectRoles),
+    ...Object.values(services.bindings).flatMap((bindings) => bindingOperations(bindings)),
+    ...collectionOperations(services.collections),
     ...importOperations(services, log),
   ];
 }

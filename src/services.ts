@@ -11,8 +11,13 @@ import { AuthorizedApiKeyService } from './kinds/apikey/authorized-service.js';
 import { ApiKeyService } from './kinds/apikey/service.js';
 import { AuthorizedApiUserService } from './kinds/apiuser/authorized-service.js';
 import { ApiUserService } from './kinds/apiuser/service.js';
+import { AuthorizedBindingService } from './kinds/binding/authorized-service.js';
+import { BINDING_KINDS } from './kinds/binding/holders.js';
+import { BindingService } from './kinds/binding/service.js';
 import { AuthorizedBlockService } from './kinds/block/authorized-service.js';
 import { BlockLifecycle } from './kinds/block/lifecycle.js';
+import { AuthorizedCollectionService } from './kinds/collection/authorized-service.js';
+import { CollectionService } from './kinds/collection/service.js';
 import { BlockService } from './kinds/block/service.js';
 import { AuthorizedDefinitionService } from './kinds/definition/authorized-service.js';
 import { DefinitionService } from './kinds/definition/service.js';
@@ -26,6 +31,8 @@ import { AuthorizedPlatformService } from './kinds/platform/authorized-service.j
 import { PlatformService } from './kinds/platform/service.js';
 import { AuthorizedProjectService } from './kinds/project/authorized-service.js';
 import { ProjectService } from './kinds/project/service.js';
+import { AuthorizedProjectRoleService } from './kinds/projectrole/authorized-service.js';
+import { ProjectRoleService } from './kinds/projectrole/service.js';
 import { AuthorizedRunService } from './kinds/run/authorized-service.js';
 import { RunService } from './kinds/run/service.js';
 import { runUnit } from './kinds/run/unit.js';
@@ -34,6 +41,10 @@ import { RunnerService } from './kinds/runner/service.js';
 import type { AuthorizedServices } from './kinds/services.js';
 import { AuthorizedTenantService } from './kinds/tenant/authorized-service.js';
 import { TenantService } from './kinds/tenant/service.js';
+import { AuthorizedUserService } from './kinds/user/authorized-service.js';
+import { UserService } from './kinds/user/service.js';
+import { AuthorizedUserGroupService } from './kinds/usergroup/authorized-service.js';
+import { UserGroupService } from './kinds/usergroup/service.js';
 import { AuthorizedWorkspaceService } from './kinds/workspace/authorized-service.js';
 import { WorkspaceService } from './kinds/workspace/service.js';
 import type { Database } from './store/database.js';
@@ -86,6 +97,17 @@ export async function createServices(config: Config, database: Database, log: Lo
   const tenants = new AuthorizedTenantService(tenantService, platforms);
   const runners = new AuthorizedRunnerService(runnerService);
   const definitions = new AuthorizedDefinitionService(definitionService, runners);
+  const users = new AuthorizedUserService(new UserService(db));
+  const userGroups = new AuthorizedUserGroupService(new UserGroupService(db, workspaceService), users);
+  const projectRoles = new AuthorizedProjectRoleService(new ProjectRoleService(db));
+  const bindingService = new BindingService(db, workspaceService, projectService);
+  const binding = (kind: (typeof BINDING_KINDS)[keyof typeof BINDING_KINDS]) => new AuthorizedBindingService(kind, bindingService, users, userGroups, projectRoles);
+  const bindings = {
+    meshWorkspaceUserBinding: binding(BINDING_KINDS.workspaceUser),
+    meshWorkspaceGroupBinding: binding(BINDING_KINDS.workspaceGroup),
+    meshProjectUserBinding: binding(BINDING_KINDS.projectUser),
+    meshProjectGroupBinding: binding(BINDING_KINDS.projectGroup),
+  };
   return {
     secrets,
     authorized: {
@@ -101,6 +123,11 @@ export async function createServices(config: Config, database: Database, log: Lo
       runners,
       runs: new AuthorizedRunService(runService, runners),
       events: new AuthorizedEventLogService(eventLogService),
+      users,
+      userGroups,
+      projectRoles,
+      bindings,
+      collections: new AuthorizedCollectionService(new CollectionService(db)),
     },
     identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts)), tokens },
     system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService, events: eventLogService },

@@ -61,6 +61,8 @@ interface ListCase {
   embedded: string;
   probeMedia: string;
   identity(item: Json): string;
+  /** Parameters the list requires (project bindings): sent first in every query; a probe's own value comes later and wins. */
+  base?: string;
 }
 
 const byUuid = (item: Json) => item.metadata.uuid as string;
@@ -75,6 +77,14 @@ const LISTS: Record<string, ListCase> = {
   [`${BASE}/meshbuildingblockdefinitions`]: { embedded: 'meshBuildingBlockDefinitions', probeMedia: mc('meshbuildingblockdefinition', 'v1-preview'), identity: byUuid },
   [`${BASE}/meshbuildingblocks`]: { embedded: 'meshBuildingBlocks', probeMedia: mc('meshbuildingblock', 'v2-preview'), identity: byUuid },
   [`${BASE}/mesheventlogs`]: { embedded: 'meshEventLogs', probeMedia: mc('mesheventlog', 'v1-preview'), identity: byUuid },
+  [`${BASE}/meshusers`]: { embedded: 'meshUsers', probeMedia: mc('meshuser', 'v2'), identity: byName },
+  [`${BASE}/meshworkspaceusergroups`]: { embedded: 'meshWorkspaceUserGroups', probeMedia: mc('meshworkspaceusergroup', 'v1'), identity: (g) => `${g.metadata.ownedByWorkspace}.${g.metadata.name}` },
+  [`${BASE}/meshprojectroles`]: { embedded: 'meshProjectRoles', probeMedia: mc('meshprojectrole', 'v1'), identity: byName },
+  [`${BASE}/meshworkspacebindings/userbindings`]: { embedded: 'meshWorkspaceUserBindings', probeMedia: mc('meshworkspaceuserbinding', 'v2'), identity: byName },
+  [`${BASE}/meshworkspacebindings/groupbindings`]: { embedded: 'meshWorkspaceGroupBindings', probeMedia: mc('meshworkspacegroupbinding', 'v2'), identity: byName },
+  // The fixtures' bindings are all in one project, the one the required parameters name (set in before()).
+  [`${BASE}/meshprojectbindings/userbindings`]: { embedded: 'meshProjectUserBindings', probeMedia: mc('meshprojectuserbinding', 'v3'), identity: byName },
+  [`${BASE}/meshprojectbindings/groupbindings`]: { embedded: 'meshProjectGroupBindings', probeMedia: mc('meshprojectgroupbinding', 'v3'), identity: byName },
 };
 
 /** What the fixtures know beyond what an object shows. */
@@ -84,6 +94,10 @@ interface World {
   /** Every event's `createdAt` once the fixtures are made (`from`/`until` compare against them). */
   eventTimes: string[];
   workspaceDisplayNames: Map<string, string>;
+  /** What the fixtures gave each user: workspaces and roles there, projects (of workspace A) and roles, platforms of those projects' tenants. */
+  users: Map<string, { workspaces: string[]; workspaceRoles: string[]; projectsOfA: string[]; projectRoles: string[]; platforms: string[] }>;
+  /** Members of each group, by group name. */
+  groups: Map<string, string[]>;
 }
 
 type Value = string | string[] | undefined;
@@ -160,6 +174,29 @@ const PROBES: Record<string, Probe> = {
     noNothing: 'excluding one title never excludes every event',
     repeatMeansAll: true,
   },
+  [`${BASE}/meshusers?uuid`]: { value: (u) => u.metadata.uuid, nothing: randomUUID() },
+  [`${BASE}/meshusers?euid`]: { value: (u) => u.spec.euid ?? undefined, nothing: 'no-such-euid' },
+  [`${BASE}/meshusers?username`]: { value: (u) => u.metadata.name, nothing: 'no-such-user' },
+  [`${BASE}/meshusers?email`]: { value: (u) => u.spec.email, nothing: 'nobody@example.com' },
+  [`${BASE}/meshusers?firstName`]: { value: (u) => u.spec.firstName, nothing: 'Nobody' },
+  [`${BASE}/meshusers?lastName`]: { value: (u) => u.spec.lastName, nothing: 'Nobody' },
+  [`${BASE}/meshusers?workspaceIdentifier`]: { value: (u, w) => w.users.get(u.metadata.name)?.workspaces, nothing: 'no-such-workspace' },
+  [`${BASE}/meshusers?workspaceRole`]: { value: (u, w) => w.users.get(u.metadata.name)?.workspaceRoles, nothing: 'Workspace Nobody' },
+  [`${BASE}/meshusers?projectRole`]: { value: (u, w) => w.users.get(u.metadata.name)?.projectRoles, nothing: 'Project Nobody' },
+  [`${BASE}/meshusers?platformIdentifier`]: { value: (u, w) => w.users.get(u.metadata.name)?.platforms, nothing: 'no-such.platform' },
+  // Requires workspaceIdentifier: probed among the users of workspace A (set in before()).
+  [`${BASE}/meshusers?projectIdentifier`]: { value: (u, w) => w.users.get(u.metadata.name)?.projectsOfA, nothing: 'no-such-project', universe: 'set in before()' },
+  [`${BASE}/meshworkspaceusergroups?workspaceIdentifier`]: { value: (g) => g.metadata.ownedByWorkspace, nothing: 'no-such-workspace' },
+  [`${BASE}/meshworkspaceusergroups?username`]: { value: (g) => g.spec.members, nothing: 'no-such-user' },
+  [`${BASE}/meshworkspacebindings/userbindings?username`]: { value: (b) => b.subject.name, nothing: 'no-such-user' },
+  [`${BASE}/meshworkspacebindings/userbindings?workspaceRole`]: { value: (b) => b.roleRef.name, nothing: 'Workspace Nobody' },
+  [`${BASE}/meshworkspacebindings/userbindings?workspaceIdentifier`]: { value: (b) => b.targetRef.name, nothing: 'no-such-workspace' },
+  [`${BASE}/meshworkspacebindings/groupbindings?username`]: { value: (b, w) => w.groups.get(b.subject.name), nothing: 'no-such-user' },
+  [`${BASE}/meshworkspacebindings/groupbindings?workspaceRole`]: { value: (b) => b.roleRef.name, nothing: 'Workspace Nobody' },
+  [`${BASE}/meshprojectbindings/userbindings?workspaceIdentifier`]: { value: (b) => b.targetRef.ownedByWorkspace, nothing: 'no-such-workspace', allMatch: 'required with projectIdentifier: a page is always of one project' },
+  [`${BASE}/meshprojectbindings/userbindings?projectIdentifier`]: { value: (b) => b.targetRef.name, nothing: 'no-such-project', allMatch: 'required with workspaceIdentifier: a page is always of one project' },
+  [`${BASE}/meshprojectbindings/groupbindings?workspaceIdentifier`]: { value: (b) => b.targetRef.ownedByWorkspace, nothing: 'no-such-workspace', allMatch: 'required with projectIdentifier: a page is always of one project' },
+  [`${BASE}/meshprojectbindings/groupbindings?projectIdentifier`]: { value: (b) => b.targetRef.name, nothing: 'no-such-project', allMatch: 'required with workspaceIdentifier: a page is always of one project' },
 };
 
 const asList = (value: Value): string[] => (value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)]);
@@ -167,7 +204,7 @@ const sorted = (values: Iterable<string>) => [...values].sort();
 
 describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
   const exchanges: Exchange[] = [];
-  const world: World = { versions: new Map(), tenants: new Map(), eventTimes: [], workspaceDisplayNames: new Map() };
+  const world: World = { versions: new Map(), tenants: new Map(), eventTimes: [], workspaceDisplayNames: new Map(), users: new Map(), groups: new Map() };
   const names: Record<string, string> = {};
   let admin: ApiClient;
   let served: OpenApiOperation[] = [];
@@ -183,7 +220,8 @@ describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
     return response.text === '' ? undefined : response.json;
   };
   const list = async (path: string, type: string, embedded: string, query: string): Promise<Json[]> => {
-    const response = await admin.get(`${path}?size=350${query ? `&${query}` : ''}`, { headers: { accept: type } });
+    const base = LISTS[path]?.base;
+    const response = await admin.get(`${path}?size=350${base ? `&${base}` : ''}${query ? `&${query}` : ''}`, { headers: { accept: type } });
     assert.equal(response.status, 200, `GET ${path}?${query} (${type}): ${response.status} ${response.text}`);
     const items = response.json._embedded?.[embedded] as Json[] | undefined;
     assert.ok(Array.isArray(items), `_embedded.${embedded} in ${response.text}`);
@@ -306,6 +344,54 @@ describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
     names.b3 = (await created(`${BASE}/meshbuildingblocks`, BLOCK_V2, block(dU1!, { kind: 'meshTenant', uuid: tA2.metadata.uuid }, 'b3name'))).metadata.uuid;
     names.b4 = (await created(`${BASE}/meshbuildingblocks`, BLOCK_V2, block(dW1!, { kind: 'meshWorkspace', identifier: names.wsB }, 'b4name'))).metadata.uuid;
     names.b5 = (await created(`${BASE}/meshbuildingblocks`, BLOCK_V2, block(dA2!, { kind: 'meshTenant', uuid: tA2.metadata.uuid }, 'b5name'))).metadata.uuid;
+
+    // People: four users, a group in each of workspaces A and B (through the import), bindings of
+    // every kind; user 4 holds nothing. Projects pa1 and pa2 (A) and pb1 (B) have live tenants on
+    // plat1.loc1, plat2.loc2 and plat2.loc2.
+    const USER = mc('meshuser', 'v2');
+    const first = ['Ann', 'Ann', 'Ben', 'Cid'];
+    for (const [index, key] of ['u1', 'u2', 'u3', 'u4'].entries()) {
+      names[key] = unique(key);
+      await created(`${BASE}/meshusers`, USER, {
+        apiVersion: 'v2',
+        kind: 'meshUser',
+        metadata: { name: names[key] },
+        spec: { email: `${names[key]}@example.com`, firstName: first[index], lastName: `Last ${key}`, ...(key !== 'u4' ? { euid: `euid-${names[key]}` } : {}), tags: {} },
+      });
+    }
+    names.gA = unique('ga');
+    names.gB = unique('gb');
+    const IMPORT = 'application/vnd.meshcloud.api.meshobjects.v1+json';
+    const group = (workspace: string, name: string, members: string[]) => ({ apiVersion: 'v1', kind: 'meshWorkspaceUserGroup', metadata: { name, ownedByWorkspace: workspace }, spec: { displayName: `Group ${name}`, members } });
+    const groups = await admin.put(BASE, JSON.stringify([group(names.wsA!, names.gA, [names.u2!, names.u3!]), group(names.wsB!, names.gB, [names.u3!])]), { headers: io(IMPORT) });
+    assert.deepEqual(groups.json.map((r: Json) => r.status), ['SUCCESS', 'SUCCESS'], groups.text);
+    world.groups.set(names.gA, [names.u2!, names.u3!]).set(names.gB, [names.u3!]);
+    const binding = (kind: string, version: string, target: Json, role: string, subject: string) => ({ apiVersion: version, kind, metadata: { name: unique('binding') }, targetRef: target, roleRef: { name: role }, subject: { name: subject } });
+    const wsBinding = async (kind: 'userbindings' | 'groupbindings', workspace: string, role: string, subject: string) =>
+      created(`${BASE}/meshworkspacebindings/${kind}`, mc(kind === 'userbindings' ? 'meshworkspaceuserbinding' : 'meshworkspacegroupbinding', 'v2'), binding(kind === 'userbindings' ? 'meshWorkspaceUserBinding' : 'meshWorkspaceGroupBinding', 'v2', { name: workspace }, role, subject));
+    const prjBinding = async (kind: 'userbindings' | 'groupbindings', workspace: string, projectName: string, role: string, subject: string) =>
+      created(
+        `${BASE}/meshprojectbindings/${kind}`,
+        mc(kind === 'userbindings' ? 'meshprojectuserbinding' : 'meshprojectgroupbinding', 'v3'),
+        binding(kind === 'userbindings' ? 'meshProjectUserBinding' : 'meshProjectGroupBinding', 'v3', { name: projectName, ownedByWorkspace: workspace }, role, subject),
+      );
+    names.wubA = (await wsBinding('userbindings', names.wsA!, 'Workspace Owner', names.u1!)).metadata.name;
+    await wsBinding('userbindings', names.wsB!, 'Workspace Member', names.u3!);
+    names.wgbA = (await wsBinding('groupbindings', names.wsA!, 'Workspace Manager', names.gA)).metadata.name;
+    await wsBinding('groupbindings', names.wsB!, 'Workspace Member', names.gB);
+    names.pubA = (await prjBinding('userbindings', names.wsA!, names.pa1!, 'Project Admin', names.u1!)).metadata.name;
+    await prjBinding('userbindings', names.wsA!, names.pa2!, 'Project User', names.u1!);
+    await prjBinding('userbindings', names.wsB!, names.pb1!, 'Project User', names.u3!);
+    names.pgbA = (await prjBinding('groupbindings', names.wsA!, names.pa1!, 'Project Reader', names.gA)).metadata.name;
+    const [p1, p2] = [full('plat1', 'loc1'), full('plat2', 'loc2')];
+    world.users
+      .set(names.u1!, { workspaces: [names.wsA!], workspaceRoles: ['Workspace Owner'], projectsOfA: [names.pa1!, names.pa2!], projectRoles: ['Project Admin', 'Project User'], platforms: [p1, p2] })
+      .set(names.u2!, { workspaces: [names.wsA!], workspaceRoles: ['Workspace Manager'], projectsOfA: [names.pa1!], projectRoles: ['Project Reader'], platforms: [p1] })
+      .set(names.u3!, { workspaces: [names.wsA!, names.wsB!], workspaceRoles: ['Workspace Manager', 'Workspace Member'], projectsOfA: [names.pa1!], projectRoles: ['Project Reader', 'Project User'], platforms: [p1, p2] })
+      .set(names.u4!, { workspaces: [], workspaceRoles: [], projectsOfA: [], projectRoles: [], platforms: [] });
+    PROBES[`${BASE}/meshusers?projectIdentifier`]!.universe = `workspaceIdentifier=${names.wsA}`;
+    for (const kind of ['userbindings', 'groupbindings']) LISTS[`${BASE}/meshprojectbindings/${kind}`]!.base = `workspaceIdentifier=${names.wsA}&projectIdentifier=${names.pa1}`;
+
     world.eventTimes = [...new Set((await list(`${BASE}/mesheventlogs`, mc('mesheventlog', 'v1-preview'), 'meshEventLogs', '')).map((event) => event.metadata.createdAt as string))];
   });
 
@@ -314,7 +400,8 @@ describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
     assert.deepEqual(lists.map((operation) => operation.path).sort(), Object.keys(LISTS).sort(), 'the list operations served here (a new one needs a case above)');
     for (const operation of lists) {
       for (const response of operation.responses.filter((r) => r.status === 200 && r.mediaType)) {
-        const answer = await admin.get(`${operation.path}?size=1`, { headers: { accept: response.mediaType! } });
+        const base = LISTS[operation.path]?.base;
+        const answer = await admin.get(`${operation.path}?size=1${base ? `&${base}` : ''}`, { headers: { accept: response.mediaType! } });
         assert.equal(answer.status, 200, `${operation.key} in ${response.mediaType}: ${answer.status} ${answer.text}`);
       }
     }
@@ -433,6 +520,39 @@ describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
     for (const version of ['v1', 'v2-preview']) await ok('GET', `${BASE}/meshbuildingblocks/${names.b1}`, mc('meshbuildingblock', version));
     const [newest] = await list(`${BASE}/mesheventlogs`, mc('mesheventlog', 'v1-preview'), 'meshEventLogs', 'eventType=Changed');
     await ok('GET', `${BASE}/mesheventlogs/${newest!.metadata.uuid}`, mc('mesheventlog', 'v1-preview'));
+
+    // People: single reads, updates and deletes.
+    const USER = mc('meshuser', 'v2');
+    await ok('GET', `${BASE}/meshusers/${names.u1}`, USER);
+    await ok('PUT', `${BASE}/meshusers/${names.u4}`, USER, { apiVersion: 'v2', kind: 'meshUser', metadata: { name: names.u4 }, spec: { email: `${names.u4}@example.com`, firstName: 'Cid', lastName: 'Changed', tags: {} } });
+    await ok('GET', `${BASE}/meshworkspaceusergroups/${names.wsA}.${names.gA}`, mc('meshworkspaceusergroup', 'v1'));
+    const ROLE = mc('meshprojectrole', 'v1');
+    const roleName = unique('project-viewer');
+    await created(`${BASE}/meshprojectroles`, ROLE, { apiVersion: 'v1', kind: 'meshProjectRole', metadata: { name: roleName, tags: { priority: ['low'] } }, spec: { name: `Viewer ${roleName}`, description: 'Read-only access to project resources', rank: 10 } });
+    await ok('GET', `${BASE}/meshprojectroles/${roleName}`, ROLE);
+    await ok('PUT', `${BASE}/meshprojectroles/${roleName}`, ROLE, { apiVersion: 'v1', kind: 'meshProjectRole', metadata: { name: roleName, tags: {} }, spec: { name: `Member ${roleName}`, rank: 50 } });
+    await ok('DELETE', `${BASE}/meshprojectroles/${roleName}`, undefined, undefined, 204);
+    for (const [path, type, name] of [
+      ['meshworkspacebindings/userbindings', 'meshworkspaceuserbinding.v2', names.wubA],
+      ['meshworkspacebindings/groupbindings', 'meshworkspacegroupbinding.v2', names.wgbA],
+      ['meshprojectbindings/userbindings', 'meshprojectuserbinding.v3', names.pubA],
+      ['meshprojectbindings/groupbindings', 'meshprojectgroupbinding.v3', names.pgbA],
+    ] as const) {
+      const [kind, version] = type.split('.') as [string, string];
+      await ok('GET', `${BASE}/${path}/${name}`, mc(kind, version));
+    }
+    // Project bindings first: workspace membership is what they stand on.
+    await ok('DELETE', `${BASE}/meshprojectbindings/groupbindings/${names.pgbA}`, undefined, undefined, 204);
+    await ok('DELETE', `${BASE}/meshprojectbindings/userbindings/${names.pubA}`, undefined, undefined, 204);
+    await ok('DELETE', `${BASE}/meshworkspacebindings/groupbindings/${names.wgbA}`, undefined, undefined, 204);
+    await ok('DELETE', `${BASE}/meshworkspacebindings/userbindings/${names.wubA}`, undefined, undefined, 204);
+    await ok('DELETE', `${BASE}/meshusers/${names.u4}`, undefined, undefined, 204);
+    const COLLECTION = 'application/vnd.meshcloud.api.meshobjectcollection.v1+json';
+    const collection = unique('collection');
+    const made = await admin.post('/api/meshobjectcollections', { name: collection, owner: 'collection-owner', description: 'This is a meshObjectCollection.' }, { headers: { 'content-type': COLLECTION } });
+    assert.equal(made.status, 201, made.text);
+    const removed = await admin.request('DELETE', '/api/meshobjectcollections', { body: { name: collection, owner: 'collection-owner' }, headers: { 'content-type': COLLECTION } });
+    assert.equal(removed.status, 200, removed.text);
 
     // Deletes (after the filter tests: they change what the lists hold).
     const throwaway = await created(`${BASE}/meshbuildingblockdefinitions`, DEFINITION, { apiVersion: 'v1-preview', kind: 'meshBuildingBlockDefinition', metadata: { ownedByWorkspace: names.provB }, spec: { displayName: unique('Throwaway'), description: 'deleted again', targetType: 'WORKSPACE_LEVEL' } });

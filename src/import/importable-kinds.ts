@@ -2,6 +2,8 @@ import type { RequestContext } from '../auth/context.js';
 import { badRequest } from '../lib/errors.js';
 import { isUuid } from '../lib/validation.js';
 import type { Codec, CodecRegistry } from '../kinds/codec.js';
+import { BINDING_CODECS, IMPORT_ONLY_BINDING_CODECS } from '../kinds/binding/wire/index.js';
+import { isCollectedKind } from '../kinds/collection/model.js';
 import { DEFINITION_CODECS, VERSION_CODECS } from '../kinds/definition/wire/index.js';
 import { LOCATION_CODECS } from '../kinds/location/wire/index.js';
 import { PLATFORM_CODECS } from '../kinds/platform/wire/index.js';
@@ -9,6 +11,8 @@ import { PROJECT_CODECS } from '../kinds/project/wire/index.js';
 import type { AuthorizedServices } from '../kinds/services.js';
 import { tenantName } from '../kinds/tenant/model.js';
 import { TENANT_CODECS } from '../kinds/tenant/wire/index.js';
+import { USER_CODECS } from '../kinds/user/wire/index.js';
+import { USER_GROUP_CODECS } from '../kinds/usergroup/wire/index.js';
 import { WORKSPACE_CODECS } from '../kinds/workspace/wire/index.js';
 
 export type RawObject = Record<string, unknown> & { metadata?: unknown; spec?: unknown };
@@ -22,8 +26,12 @@ export interface ImportableKind {
   versions: readonly string[];
   /** `<kind>[<name>]`'s name, from the raw object before it is validated. */
   name(object: RawObject): string;
-  /** Creates or updates the object as the caller; returns its name and what happened. */
-  save(ctx: RequestContext, object: RawObject, version: string): Promise<{ name: string; created: boolean }>;
+  /**
+   * Creates or updates the object as the caller; returns its name (several, comma-separated, for an
+   * object that is several bindings) and what happened. `collection`: the meshObjectCollection the
+   * import fills (kinds with declarative deletion mark their objects with it; others ignore it).
+   */
+  save(ctx: RequestContext, object: RawObject, version: string, collection?: string): Promise<{ name: string; created: boolean }>;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '?');
@@ -37,18 +45,52 @@ const metadataName = (object: RawObject) => text(field(object, 'metadata', 'name
 function importable<D>(
   codecs: CodecRegistry<Codec<never, never> & { decode(body: unknown): D }>,
   name: (object: RawObject) => string,
-  save: (ctx: RequestContext, decoded: D) => Promise<{ name: string; created: boolean }>,
+  save: (ctx: RequestContext, decoded: D, collection?: string) => Promise<{ name: string; created: boolean }>,
 ): ImportableKind {
-  return { kind: codecs.kind, versions: codecs.media.map((media) => media.version), name, save: (ctx, object, version) => save(ctx, codecs.of(version).decode(object)) };
+  return { kind: codecs.kind, versions: codecs.media.map((media) => media.version), name, save: (ctx, object, version, collection) => save(ctx, codecs.of(version).decode(object), collection) };
 }
 
 export function importableKinds(services: AuthorizedServices): ImportableKind[] {
-  const { workspaces, projects, locations, platforms, tenants, definitions } = services;
+  const { workspaces, projects, locations, platforms, tenants, definitions, users, userGroups, bindings } = services;
+  // Bindings: the REST version and the import's older `subjects[]` forms; each subject is one binding.
+  const bindingKinds = Object.values(bindings).map((service): ImportableKind => {
+    const codecs = [BINDING_CODECS[service.kind], ...IMPORT_ONLY_BINDING_CODECS[service.kind]];
+    return {
+      kind: service.kind,
+      versions: codecs.map((codec) => codec.media.version),
+      name: (object) => {
+        const named = field(object, 'metadata', 'name');
+        if (typeof named === 'string') return named;
+        const target = object.targetRef as { name?: unknown; ownedByWorkspace?: unknown } | undefined;
+        return [target?.ownedByWorkspace, target?.name].filter((part) => typeof part === 'string').join('.') || '?';
+      },
+      save: async (ctx, object, version, collection) => {
+        const inputs = codecs.find((codec) => codec.media.version === version)!.decodeAll(object);
+        const collected = isCollectedKind(service.kind) ? collection : undefined;
+        const saved = [];
+        for (const input of inputs) saved.push(await service.save(ctx, input, collected));
+        return { name: saved.map((s) => s.binding.name).join(','), created: saved.some((s) => s.created) };
+      },
+    };
+  });
   return [
+    ...bindingKinds,
     importable(WORKSPACE_CODECS, metadataName, async (ctx, input) => {
       const { workspace, created } = await workspaces.save(ctx, input);
       return { name: workspace.name, created };
     }),
+    importable(USER_CODECS, metadataName, async (ctx, input) => {
+      const { user, created } = await users.save(ctx, input.username, input);
+      return { name: user.username, created };
+    }),
+    importable(
+      USER_GROUP_CODECS,
+      (object) => `${text(field(object, 'metadata', 'ownedByWorkspace'))}.${metadataName(object)}`,
+      async (ctx, input, collection) => {
+        const { group, created } = await userGroups.save(ctx, input, collection);
+        return { name: `${group.workspace}.${group.name}`, created };
+      },
+    ),
     importable(PROJECT_CODECS, metadataName, async (ctx, input) => {
       const { project, created } = await projects.save(ctx, input);
       return { name: project.name, created };

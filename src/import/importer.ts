@@ -2,6 +2,8 @@ import type { RequestContext } from '../auth/context.js';
 import { ApiError, badRequest } from '../lib/errors.js';
 import { deprecatedMessage, importLifecycleOf, isRetired, retiredMessage } from '../lib/versions.js';
 import { isDatabaseUnavailable } from '../store/database.js';
+import type { AuthorizedCollectionService } from '../kinds/collection/authorized-service.js';
+import { isCollectedKind, type ObjectCollection } from '../kinds/collection/model.js';
 import type { ImportableKind, RawObject } from './importable-kinds.js';
 
 /** At most this many objects per import request: the work of one request stays bounded. */
@@ -38,20 +40,55 @@ export class Importer {
 
   constructor(
     kinds: ImportableKind[],
+    private readonly collections: AuthorizedCollectionService,
     private readonly log: { error(details: object, message: string): void },
   ) {
     this.byKind = new Map(kinds.map((kind) => [kind.kind, kind]));
   }
 
-  async import(ctx: RequestContext, body: unknown): Promise<ImportResult[]> {
+  /**
+   * `options.collection` (the `meshObjectCollection` query parameter, with its optional `owner`):
+   * groups and workspace bindings imported are put in the collection, and once every object of the
+   * import succeeded, the collection's objects this import did not name are deleted, all in one
+   * transaction; they are reported after the objects sent ("deleted"). If any object failed, nothing
+   * is deleted (one more entry says so): a partial import never deletes.
+   */
+  async import(ctx: RequestContext, body: unknown, options: { collection?: string; owner?: string } = {}): Promise<ImportResult[]> {
     if (!Array.isArray(body)) throw badRequest('body: a JSON array of meshObjects or a YAML stream of them is required');
     if (body.length > MAX_IMPORT_OBJECTS) throw badRequest(`body: at most ${MAX_IMPORT_OBJECTS} meshObjects per import, got ${body.length}`);
+    const collection = options.collection === undefined ? undefined : await this.collections.forImport(ctx, options.collection, options.owner);
     const results: ImportResult[] = [];
-    for (const [index, object] of body.entries()) results.push(await this.importOne(ctx, object, index));
+    const kept = new Map<string, Set<string>>();
+    for (const [index, object] of body.entries()) {
+      const result = await this.importOne(ctx, object, index, collection?.name);
+      results.push(result);
+      const kind = result.meshObject.slice(0, result.meshObject.indexOf('['));
+      if (result.status === 'SUCCESS' && isCollectedKind(kind)) {
+        const ids = kept.get(kind) ?? new Set<string>();
+        for (const id of result.meshObject.slice(kind.length + 1, -1).split(',')) ids.add(id);
+        kept.set(kind, ids);
+      }
+    }
+    if (collection) results.push(...(await this.deleteMissing(ctx, collection, kept, results)));
     return results;
   }
 
-  private async importOne(ctx: RequestContext, object: unknown, index: number): Promise<ImportResult> {
+  private async deleteMissing(ctx: RequestContext, collection: ObjectCollection, kept: Map<string, Set<string>>, results: ImportResult[]): Promise<ImportResult[]> {
+    const label = `meshObjectCollection[${collection.name}]`;
+    const failures = results.filter((result) => result.status === 'FAILED').length;
+    if (failures > 0) {
+      return [{ meshObject: label, status: 'FAILED', resultCode: 'INVALID_MESH_OBJECT', message: `declarative deletion skipped: ${failures} object(s) of this import failed; nothing was deleted`, remarks: [] }];
+    }
+    try {
+      const deleted = await this.collections.deleteMissing(ctx, collection, kept);
+      return deleted.map((object) => ({ meshObject: `${object.kind}[${object.id}]`, status: 'SUCCESS', resultCode: null, message: 'deleted', remarks: [`missing from this import into meshObjectCollection ${collection.name}`] }));
+    } catch (error) {
+      if (isDatabaseUnavailable(error) || !(error instanceof ApiError) || error.status >= 500) throw error;
+      return [{ meshObject: label, status: 'FAILED', resultCode: resultCodeOf(error), message: `declarative deletion: ${error.message}; nothing was deleted`, remarks: [] }];
+    }
+  }
+
+  private async importOne(ctx: RequestContext, object: unknown, index: number, collection?: string): Promise<ImportResult> {
     const failed = (meshObject: string, resultCode: ImportResultCode, message: string): ImportResult => ({ meshObject, status: 'FAILED', resultCode, message, remarks: [] });
     if (!isRawObject(object)) return failed(`unknown[${index}]`, 'INVALID_MESH_OBJECT', `object ${index + 1}: not a meshObject`);
     const kindName = typeof object.kind === 'string' ? object.kind : 'unknown';
@@ -69,7 +106,7 @@ export class Importer {
       return failed(label, 'INVALID_MESH_OBJECT', `apiVersion: ${kind.kind} is imported as ${kind.versions.join(' or ')}, got "${String(object.apiVersion)}"`);
     }
     try {
-      const { name, created } = await kind.save(ctx, object, object.apiVersion);
+      const { name, created } = await kind.save(ctx, object, object.apiVersion, collection);
       return { meshObject: `${kind.kind}[${name}]`, status: 'SUCCESS', resultCode: null, message: created ? 'created' : 'updated', remarks: lifecycle ? [deprecatedMessage(lifecycle)] : [] };
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw error;

@@ -1,4 +1,5 @@
 import { ok, type Operation } from '../kinds/operation.js';
+import { filterValue } from '../lib/query.js';
 import type { AuthorizedServices } from '../kinds/services.js';
 import { importableKinds } from './importable-kinds.js';
 import { Importer } from './importer.js';
@@ -9,14 +10,18 @@ const IMPORT_YAML = { kind: 'meshobjects', version: 'v1', format: 'yaml' } as co
 
 /** The declarative import (spec §1, COMPAT §7): `PUT /api/meshobjects`, admins only. */
 export function importOperations(services: AuthorizedServices, log: { error(details: object, message: string): void }): Operation[] {
-  const importer = new Importer(importableKinds(services), log);
+  const importer = new Importer(importableKinds(services), services.collections, log);
   return [
     {
       method: 'PUT',
       path: '/api/meshobjects',
       media: { produces: [IMPORT_JSON], consumes: [IMPORT_JSON, IMPORT_YAML] },
       access: 'admin',
-      handle: async (call) => ok(await importer.import(call.ctx, call.body)),
+      handle: async (call) => {
+        const collection = filterValue(call.query, 'meshObjectCollection');
+        const owner = filterValue(call.query, 'owner');
+        return ok(await importer.import(call.ctx, call.body, { ...(collection !== undefined ? { collection } : {}), ...(owner !== undefined ? { owner } : {}) }));
+      },
     },
   ];
 }

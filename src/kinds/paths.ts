@@ -16,14 +16,16 @@ export const PATHS = {
   runners: '/api/meshobjects/meshbuildingblockrunners',
   runs: '/api/meshobjects/meshbuildingblockruns',
   eventLogs: '/api/meshobjects/mesheventlogs',
-  // In the spec's index (§2.3), not served yet.
+  users: '/api/meshobjects/meshusers',
   workspaceUserGroups: '/api/meshobjects/meshworkspaceusergroups',
   projectGroupBindings: '/api/meshobjects/meshprojectbindings/groupbindings',
   projectUserBindings: '/api/meshobjects/meshprojectbindings/userbindings',
   workspaceUserBindings: '/api/meshobjects/meshworkspacebindings/userbindings',
   workspaceGroupBindings: '/api/meshobjects/meshworkspacebindings/groupbindings',
+  projectRoles: '/api/meshobjects/meshprojectroles',
+  objectCollections: '/api/meshobjectcollections',
+  // In the spec's index (§2.3), not served yet.
   paymentMethods: '/api/meshobjects/meshpaymentmethods',
-  users: '/api/meshobjects/meshusers',
   serviceInstances: '/api/meshobjects/meshserviceinstances',
   tagDefinitions: '/api/meshobjects/meshtagdefinitions',
   communicationDefinitions: '/api/meshobjects/meshcommunicationdefinitions',

@@ -51,4 +51,5 @@ export const MESHOBJECT_RELATIONS: readonly Relation[] = [
     path: PATHS.eventLogs,
     template: form('from', 'until', 'title', 'description', 'authorType', 'authorIdentifier', 'eventType', 'workspaceName', 'workspaceIdentifier', 'excludeTitle'),
   },
+  { rel: 'meshprojectroles', path: PATHS.projectRoles, template: '' },
 ];

@@ -27,6 +27,8 @@ export interface ResourceDefinition<T> {
   readAccess?: RouteAccess;
   /** Reads and writes are open to `MANAGED_` holders too (the service decides per object). */
   managed?: boolean;
+  /** Only `ADM_<R>_*` holders (and API users) call these routes: `all` of them, or the `writes` (users, project roles). */
+  adminOnly?: 'all' | 'writes';
   /** A lower maximum page size than 350, for kinds whose objects can be large (lib/limits.ts). */
   maxPageSize?: number;
   encode(item: T, call: Call): Encoded;
@@ -40,8 +42,10 @@ export interface ResourceDefinition<T> {
 export function resourceOperations<T>(resource: ResourceDefinition<T>): Operation[] {
   const { path, versions: produces } = resource;
   const orManaged = resource.managed === true;
-  const read = resource.readAccess ?? { resource: resource.resource, action: 'LIST' as const, orManaged };
-  const save = { resource: resource.resource, action: 'SAVE' as const, orManaged };
+  const adminReads = resource.adminOnly === 'all' ? { adminOnly: true } : {};
+  const adminWrites = resource.adminOnly !== undefined ? { adminOnly: true } : {};
+  const read = resource.readAccess ?? { resource: resource.resource, action: 'LIST' as const, orManaged, ...adminReads };
+  const save = { resource: resource.resource, action: 'SAVE' as const, orManaged, ...adminWrites };
   const idOf = (call: Call) => call.params.id!;
   const operations: Operation[] = [];
 
@@ -71,7 +75,7 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
     operations.push({
       method: 'DELETE',
       path: `${path}/:id`,
-      access: { resource: resource.resource, action: 'DELETE' },
+      access: { resource: resource.resource, action: 'DELETE', ...adminWrites },
       handle: async (call) => {
         await remove.run(call, idOf(call));
         return empty(remove.status);

@@ -1,14 +1,20 @@
 import type { AuthorizedApiKeyService } from './apikey/authorized-service.js';
 import type { AuthorizedApiUserService } from './apiuser/authorized-service.js';
+import type { AuthorizedBindingService } from './binding/authorized-service.js';
+import type { BindingKind } from './binding/holders.js';
 import type { AuthorizedBlockService } from './block/authorized-service.js';
+import type { AuthorizedCollectionService } from './collection/authorized-service.js';
 import type { AuthorizedDefinitionService } from './definition/authorized-service.js';
 import type { AuthorizedEventLogService } from './eventlog/authorized-service.js';
 import type { AuthorizedLocationService } from './location/authorized-service.js';
 import type { AuthorizedPlatformService } from './platform/authorized-service.js';
+import type { AuthorizedProjectRoleService } from './projectrole/authorized-service.js';
 import type { AuthorizedProjectService } from './project/authorized-service.js';
 import type { AuthorizedRunService } from './run/authorized-service.js';
 import type { AuthorizedRunnerService } from './runner/authorized-service.js';
 import type { AuthorizedTenantService } from './tenant/authorized-service.js';
+import type { AuthorizedUserService } from './user/authorized-service.js';
+import type { AuthorizedUserGroupService } from './usergroup/authorized-service.js';
 import type { AuthorizedWorkspaceService } from './workspace/authorized-service.js';
 
 /**
@@ -28,4 +34,10 @@ export interface AuthorizedServices {
   runners: AuthorizedRunnerService;
   runs: AuthorizedRunService;
   events: AuthorizedEventLogService;
+  users: AuthorizedUserService;
+  userGroups: AuthorizedUserGroupService;
+  projectRoles: AuthorizedProjectRoleService;
+  /** One per binding kind. */
+  bindings: Record<BindingKind, AuthorizedBindingService>;
+  collections: AuthorizedCollectionService;
 }

@@ -243,6 +243,64 @@ export interface EventSequenceTable {
   last: number | string;
 }
 
+/** A meshUser (issue 19); `document` holds metadata and spec as sent (tags). */
+export interface UserTable {
+  username: string;
+  uuid: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  euid: string | null;
+  document: string;
+  created_on: string;
+}
+
+export interface UserGroupTable {
+  workspace: string;
+  name: string;
+  /** The meshObjectCollection it was imported into (declarative deletion), or null. */
+  collection: string | null;
+  document: string;
+  created_on: string;
+}
+
+export interface GroupMemberTable {
+  workspace: string;
+  group_name: string;
+  username: string;
+  /** Order of `spec.members` as sent. */
+  position: number;
+}
+
+export interface ProjectRoleTable {
+  name: string;
+  /** `spec.name`, the name bindings use in `roleRef.name` (unique). */
+  display_name: string;
+  document: string;
+  created_on: string;
+}
+
+/** The four role binding kinds in one table (`kind` is the wire kind). */
+export interface RoleBindingTable {
+  kind: string;
+  name: string;
+  workspace: string;
+  project: string | null;
+  workspace_role: string | null;
+  project_role: string | null;
+  username: string | null;
+  group_name: string | null;
+  collection: string | null;
+  created_on: string;
+}
+
+export interface ObjectCollectionTable {
+  name: string;
+  owner: string;
+  description: string;
+  created_on: string;
+}
+
 export interface Tables {
   api_keys: ApiKeyTable;
   api_users: ApiUserTable;
@@ -265,4 +323,12 @@ export interface Tables {
   rate_limit_windows: RateLimitWindowTable;
   events: EventTable;
   event_sequence: EventSequenceTable;
+}
+
+  users: UserTable;
+  user_groups: UserGroupTable;
+  group_members: GroupMemberTable;
+  project_roles: ProjectRoleTable;
+  role_bindings: RoleBindingTable;
+  object_collections: ObjectCollectionTable;
 }

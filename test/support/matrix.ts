@@ -46,7 +46,7 @@ export const INDEX_PATHS = ['/api', '/api/meshobjects', '/api/metadata'];
  * Paths of the deprecation list's kinds not served here: 404 (README, "Version lifecycle"), or
  * 406/415 for a retired version of the kind — the matrix names none.
  */
-export const GONE_COLLECTIONS = ['meshcustomers', 'meshcustomerusergroups', 'meshchargebacks', 'meshusers', 'meshserviceinstances', 'meshpaymentmethods', 'meshlandingzones', 'meshplatformtypes', 'meshintegrations'];
+export const GONE_COLLECTIONS = ['meshcustomers', 'meshcustomerusergroups', 'meshchargebacks', 'meshserviceinstances', 'meshpaymentmethods', 'meshlandingzones', 'meshplatformtypes', 'meshintegrations'];
 
 /** Every non-admin permission code: what a workspace key can hold at most. */
 export const NON_ADMIN_CODES = [...PERMISSION_CODES].filter((code) => !code.startsWith('ADM_')).sort();
@@ -84,6 +84,17 @@ export interface Side {
   waitingRun: string;
   /** An API key of the workspace (the target of key endpoints). */
   key: KeyCredentials;
+  /** A meshUser bound to the workspace (Workspace Member), a member of its group. */
+  user: string;
+  /** A workspace user group (`name`, of `workspace`). */
+  group: string;
+  /** Bindings of the workspace and its project: of the user, of the group. */
+  wsUserBinding: string;
+  wsGroupBinding: string;
+  prjUserBinding: string;
+  prjGroupBinding: string;
+  /** A project role (roles belong to no workspace). */
+  projectRole: string;
 }
 
 export interface World {
@@ -135,7 +146,36 @@ export async function createSide(admin: ApiClient, prefix: string): Promise<Side
   const waiting = runs._embedded.meshBuildingBlockRuns as Json[];
   assert.equal(waiting.length, 1, JSON.stringify(waiting));
   const key = await createKey(admin, workspace, ['BUILDINGBLOCK_LIST']);
+
+  // People: a user bound to the workspace, a group with it, bindings of every kind, a project role.
+  const user = unique(`${prefix}-user`);
+  await ok(admin.post('/api/meshobjects/meshusers', { apiVersion: 'v2', kind: 'meshUser', metadata: { name: user }, spec: { email: `${user}@example.com`, firstName: 'Matrix', lastName: prefix } }, { headers: io(media('meshuser', 'v2')) }), 201, 'POST user');
+  const group = unique(`${prefix}-group`);
+  const imported = await ok(
+    admin.put('/api/meshobjects', [{ apiVersion: 'v1', kind: 'meshWorkspaceUserGroup', metadata: { name: group, ownedByWorkspace: workspace }, spec: { displayName: 'Matrix group', members: [user] } }], { headers: io('application/vnd.vendor.api.meshobjects.v1+json') }),
+    200,
+    'import group',
+  );
+  assert.equal((imported as unknown as Json[])[0]!.status, 'SUCCESS', JSON.stringify(imported));
+  const binding = async (path: string, kind: string, version: string, target: Json, role: string, subject: string) => {
+    const name = unique(`${prefix}-binding`);
+    await ok(admin.post(`/api/meshobjects/${path}`, { apiVersion: version, kind, metadata: { name }, targetRef: target, roleRef: { name: role }, subject: { name: subject } }, { headers: io(media(kind.toLowerCase(), version)) }), 201, `POST ${kind}`);
+    return name;
+  };
+  const wsUserBinding = await binding('meshworkspacebindings/userbindings', 'meshWorkspaceUserBinding', 'v2', { name: workspace }, 'Workspace Member', user);
+  const wsGroupBinding = await binding('meshworkspacebindings/groupbindings', 'meshWorkspaceGroupBinding', 'v2', { name: workspace }, 'Workspace Member', group);
+  const prjUserBinding = await binding('meshprojectbindings/userbindings', 'meshProjectUserBinding', 'v3', { name: project, ownedByWorkspace: workspace }, 'Project Reader', user);
+  const prjGroupBinding = await binding('meshprojectbindings/groupbindings', 'meshProjectGroupBinding', 'v3', { name: project, ownedByWorkspace: workspace }, 'Project User', group);
+  const projectRole = unique(`${prefix}-role`);
+  await ok(admin.post('/api/meshobjects/meshprojectroles', { apiVersion: 'v1', kind: 'meshProjectRole', metadata: { name: projectRole }, spec: { name: `Role ${projectRole}`, rank: 1 } }, { headers: io(media('meshprojectrole', 'v1')) }), 201, 'POST project role');
   return {
+    user,
+    group,
+    wsUserBinding,
+    wsGroupBinding,
+    prjUserBinding,
+    prjGroupBinding,
+    projectRole,
     workspace,
     project,
     project2,
@@ -179,6 +219,12 @@ export function markersOf(side: Side): Record<string, string> {
     run: side.run,
     waitingBlock: side.waitingBlock,
     waitingRun: side.waitingRun,
+    user: side.user,
+    group: side.group,
+    wsUserBinding: side.wsUserBinding,
+    wsGroupBinding: side.wsGroupBinding,
+    prjUserBinding: side.prjUserBinding,
+    prjGroupBinding: side.prjGroupBinding,
     key: side.key.uuid,
     clientId: side.key.clientId,
   };
@@ -212,6 +258,8 @@ export interface CollectionSpec {
   bCreateStatus?: number;
   /** Routes (`METHOD :param/suffix`) the README reserves for admins although the route table names a workspace code. */
   adminOnly?: string[];
+  /** The list needs its query (project bindings): there is no unfiltered list to try. */
+  queryRequired?: boolean;
 }
 
 const MARKET = ['workspace', 'location', 'platform', 'platformUuid'];
@@ -327,6 +375,59 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     listMarker: (w) => w.a.runnerUuid,
     create: (w) => runnerBody(w.a.workspace, undefined, { implementationType: 'TERRAFORM' }),
   },
+  meshusers: {
+    params: { id: (w) => w.a.user },
+    visibility: 'hidden',
+    listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}`,
+    listMarker: (w) => w.a.user,
+    create: () => ({ apiVersion: 'v2', kind: 'meshUser', metadata: { name: unique('matrix-user') }, spec: { email: 'matrix@example.com', firstName: 'Matrix', lastName: 'User' } }),
+  },
+  meshworkspaceusergroups: {
+    params: { id: (w) => `${w.a.workspace}.${w.a.group}` },
+    visibility: 'hidden',
+    listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}`,
+    listMarker: (w) => w.a.group,
+  },
+  meshprojectroles: {
+    params: { id: (w) => w.a.projectRole },
+    // Roles belong to no workspace: every caller reads them, admins write them.
+    visibility: 'marketplace',
+    openRead: true,
+    listQuery: () => '?size=350',
+    listMarker: (w) => w.a.projectRole,
+    allowedMarkers: MARKET,
+    create: () => ({ apiVersion: 'v1', kind: 'meshProjectRole', metadata: { name: unique('matrix-role') }, spec: { name: unique('Matrix role'), rank: 1 } }),
+  },
+  'meshworkspacebindings/userbindings': {
+    params: { id: (w) => w.a.wsUserBinding },
+    visibility: 'hidden',
+    listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}`,
+    listMarker: (w) => w.a.wsUserBinding,
+    create: (w) => ({ apiVersion: 'v2', kind: 'meshWorkspaceUserBinding', metadata: { name: unique('matrix-b') }, targetRef: { name: w.a.workspace }, roleRef: { name: 'Workspace Manager' }, subject: { name: w.a.user } }),
+  },
+  'meshworkspacebindings/groupbindings': {
+    params: { id: (w) => w.a.wsGroupBinding },
+    visibility: 'hidden',
+    listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}`,
+    listMarker: (w) => w.a.wsGroupBinding,
+    create: (w) => ({ apiVersion: 'v2', kind: 'meshWorkspaceGroupBinding', metadata: { name: unique('matrix-b') }, targetRef: { name: w.a.workspace }, roleRef: { name: 'Workspace Manager' }, subject: { name: w.a.group } }),
+  },
+  'meshprojectbindings/userbindings': {
+    params: { id: (w) => w.a.prjUserBinding },
+    visibility: 'hidden',
+    listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}&projectIdentifier=${w.a.project}`,
+    listMarker: (w) => w.a.prjUserBinding,
+    queryRequired: true,
+    create: (w) => ({ apiVersion: 'v3', kind: 'meshProjectUserBinding', metadata: { name: unique('matrix-b') }, targetRef: { name: w.a.project2, ownedByWorkspace: w.a.workspace }, roleRef: { name: 'Project Admin' }, subject: { name: w.a.user } }),
+  },
+  'meshprojectbindings/groupbindings': {
+    params: { id: (w) => w.a.prjGroupBinding },
+    visibility: 'hidden',
+    listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}&projectIdentifier=${w.a.project}`,
+    listMarker: (w) => w.a.prjGroupBinding,
+    queryRequired: true,
+    create: (w) => ({ apiVersion: 'v3', kind: 'meshProjectGroupBinding', metadata: { name: unique('matrix-b') }, targetRef: { name: w.a.project2, ownedByWorkspace: w.a.workspace }, roleRef: { name: 'Project Admin' }, subject: { name: w.a.group } }),
+  },
   meshbuildingblockruns: {
     params: { id: (w) => w.a.run, sourceId: (w) => w.a.source },
     visibility: 'hidden',
@@ -391,8 +492,10 @@ export function planRoute(route: RouteEntry, world: World): Plan {
   if (PUBLIC_PATHS.includes(path)) throw new UnmappedRoute(`${route.key} should be public (README) but requires ${JSON.stringify(route.access)}`);
   if (INDEX_PATHS.includes(path) && (method === 'GET' || method === 'HEAD')) return { ...base, operation: 'index', url: path };
   if (path === '/api/meshobjects' && method === 'PUT') return { ...base, operation: 'import', url: path };
+  // meshObjectCollections: admins only, like the import they serve.
+  if (path === '/api/meshobjectcollections') return { ...base, operation: 'import', url: path };
 
-  const match = /^\/api\/(?:meshobjects|admin)\/([^/]+)(\/.*)?$/.exec(path);
+  const match = /^\/api\/(?:meshobjects|admin)\/((?:meshworkspacebindings|meshprojectbindings)\/[^/]+|[^/]+)(\/.*)?$/.exec(path);
   if (!match) throw new UnmappedRoute(`${route.key}: no case mapping for this path`);
   const collection = match[1]!;
   const rest = (match[2] ?? '').split('/').filter((s) => s !== '');

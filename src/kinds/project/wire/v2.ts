@@ -32,7 +32,7 @@ export const projectV2 = {
     };
   },
   encode(project: Project, { baseUrl }: EncodeView) {
-    const workspace = encodeURIComponent(project.workspace);
+    const query = `?workspaceIdentifier=${encodeURIComponent(project.workspace)}&projectIdentifier=${encodeURIComponent(project.name)}`;
     return {
       apiVersion: 'v2',
       kind: 'meshProject',
@@ -41,7 +41,10 @@ export const projectV2 = {
       _links: {
         self: { href: objectUrl(baseUrl, PATHS.projects, projectIdentifier(project)) },
         meshworkspace: { href: objectUrl(baseUrl, PATHS.workspaces, project.workspace) },
-        meshtenants: { href: `${baseUrl}${PATHS.tenants}?workspaceIdentifier=${workspace}&projectIdentifier=${encodeURIComponent(project.name)}` },
+        meshtenants: { href: `${baseUrl}${PATHS.tenants}${query}` },
+        meshusers: { href: `${baseUrl}${PATHS.users}${query}` },
+        meshprojectuserbindings: { href: `${baseUrl}${PATHS.projectUserBindings}${query}` },
+        meshprojectgroupbindings: { href: `${baseUrl}${PATHS.projectGroupBindings}${query}` },
       },
     };
   },

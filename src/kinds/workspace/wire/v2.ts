@@ -33,6 +33,8 @@ export const workspaceV2 = {
         self: { href: objectUrl(baseUrl, PATHS.workspaces, workspace.name) },
         meshprojects: { href: `${baseUrl}${PATHS.projects}${query}` },
         meshtenants: { href: `${baseUrl}${PATHS.tenants}${query}` },
+        meshusers: { href: `${baseUrl}${PATHS.users}${query}` },
+        meshworkspaceusergroups: { href: `${baseUrl}${PATHS.workspaceUserGroups}${query}` },
       },
     };
   },

@@ -1,0 +1,44 @@
+import type { BindingKind } from './holders.js';
+
+export type BindingLevel = 'workspace' | 'project';
+export type SubjectType = 'user' | 'group';
+
+/** What each binding kind binds: a user or a group, to a workspace or a project role. */
+export const BINDING_SHAPES: Record<BindingKind, { level: BindingLevel; subject: SubjectType }> = {
+  meshWorkspaceUserBinding: { level: 'workspace', subject: 'user' },
+  meshWorkspaceGroupBinding: { level: 'workspace', subject: 'group' },
+  meshProjectUserBinding: { level: 'project', subject: 'user' },
+  meshProjectGroupBinding: { level: 'project', subject: 'group' },
+};
+
+/**
+ * A role binding (issue 19): a user or a workspace user group (the subject, by username or by the
+ * group's name in the target's workspace) holds a role on a workspace or on a project of it. Its
+ * name is unique per binding kind.
+ */
+export interface Binding {
+  kind: BindingKind;
+  name: string;
+  workspace: string;
+  /** Project bindings: the project (of `workspace`). */
+  project?: string;
+  /** The role as bindings name it: a workspace role, or the project role's `spec.name`. */
+  role: string;
+  /** Project bindings: the project role's identifier. */
+  projectRole?: string;
+  /** A username, or a group's name (of `workspace`). */
+  subject: string;
+  collection?: string;
+  createdOn: string;
+  /** The target's `spec.displayName` (workspace or project), for `targetRef.displayName`. */
+  targetDisplayName: string;
+}
+
+export interface BindingInput {
+  kind: BindingKind;
+  name: string;
+  workspace: string;
+  project?: string;
+  role: string;
+  subject: string;
+}

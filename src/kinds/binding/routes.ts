@@ -1,0 +1,32 @@
+import type { Operation } from '../operation.js';
+import { PATHS } from '../paths.js';
+import { resourceOperations } from '../resource.js';
+import type { AuthorizedBindingService } from './authorized-service.js';
+import type { BindingKind } from './holders.js';
+import { BINDING_SHAPES, type Binding } from './model.js';
+import { parseBindingFilter } from './query.js';
+import { BINDING_CODECS } from './wire/index.js';
+
+const PLACES: Record<BindingKind, { path: string; embedded: string }> = {
+  meshWorkspaceUserBinding: { path: PATHS.workspaceUserBindings, embedded: 'meshWorkspaceUserBindings' },
+  meshWorkspaceGroupBinding: { path: PATHS.workspaceGroupBindings, embedded: 'meshWorkspaceGroupBindings' },
+  meshProjectUserBinding: { path: PATHS.projectUserBindings, embedded: 'meshProjectUserBindings' },
+  meshProjectGroupBinding: { path: PATHS.projectGroupBindings, embedded: 'meshProjectGroupBindings' },
+};
+
+/** One binding kind: list, POST 201, GET and DELETE 204 by binding name (no PUT, as documented). */
+export function bindingOperations(bindings: AuthorizedBindingService): Operation[] {
+  const { kind } = bindings;
+  const codec = BINDING_CODECS[kind];
+  const { level } = BINDING_SHAPES[kind];
+  return resourceOperations<Binding>({
+    ...PLACES[kind],
+    versions: [codec.media],
+    resource: level === 'workspace' ? 'WORKSPACEPRINCIPALBINDING' : 'PROJECTPRINCIPALROLE',
+    encode: (binding, call) => codec.encode(binding, call),
+    get: (call, name) => bindings.get(call.ctx, name),
+    list: (call, page) => bindings.list(call.ctx, parseBindingFilter(call.query, level), page),
+    create: (call) => bindings.create(call.ctx, codec.decodeAll(call.body)[0]!),
+    remove: { status: 204, run: (call, name) => bindings.delete(call.ctx, name) },
+  });
+}

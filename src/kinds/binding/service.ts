@@ -1,0 +1,95 @@
+import type { RequestContext } from '../../auth/context.js';
+import { conflict, unprocessable } from '../../lib/errors.js';
+import type { PageRequest } from '../../lib/paging.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
+import { inTransaction, type Db } from '../../store/transaction.js';
+import type { ProjectService } from '../project/service.js';
+import type { WorkspaceService } from '../workspace/service.js';
+import type { BindingKind } from './holders.js';
+import { BINDING_SHAPES, type Binding, type BindingInput } from './model.js';
+import { BindingStore, type BindingFilter } from './store.js';
+
+/** A binding whose references were resolved by the authorized service (the project role by identifier). */
+export interface ResolvedBinding extends BindingInput {
+  projectRole?: string;
+}
+
+/**
+ * Role bindings without any notion of who asks. Each write is one method in one transaction
+ * (`create`, `save`, `delete`), so whatever records a write attaches in one place.
+ */
+export class BindingService {
+  private readonly store: BindingStore;
+
+  constructor(
+    private readonly db: Db,
+    private readonly workspaces: WorkspaceService,
+    private readonly projects: ProjectService,
+  ) {
+    this.store = new BindingStore(db);
+  }
+
+  find(kind: BindingKind, name: string): Promise<Binding | undefined> {
+    return this.store.find(kind, name);
+  }
+
+  list(kind: BindingKind, filter: BindingFilter, page: PageRequest) {
+    return this.store.list(kind, filter, page);
+  }
+
+  namesInCollection(kind: BindingKind, collection: string): Promise<string[]> {
+    return this.store.namesInCollection(kind, collection);
+  }
+
+  /** The target (after the caller's permission there was checked): 422 naming the field when absent. */
+  async requireTarget(input: BindingInput): Promise<void> {
+    if (input.project === undefined) return this.workspaces.requireExists(input.workspace, 'targetRef.name');
+    await this.workspaces.requireExists(input.workspace, 'targetRef.ownedByWorkspace');
+    await this.projects.requireExisting(input.workspace, input.project, 'targetRef.name');
+  }
+
+  /** A project binding's subject must hold a role in the project's workspace already (422). */
+  async requireMember(input: BindingInput): Promise<void> {
+    const user = BINDING_SHAPES[input.kind].subject === 'user';
+    const member = user ? await this.store.isWorkspaceMember(input.workspace, input.subject) : await this.store.isBoundGroup(input.workspace, input.subject);
+    if (!member) {
+      throw unprocessable(`subject.name: ${user ? 'meshUser' : 'meshWorkspaceUserGroup'} "${input.subject}" is no member of meshWorkspace "${input.workspace}"; bind it to the workspace first`);
+    }
+  }
+
+  /** POST: a new binding (409 when the name is taken by a binding of the kind). */
+  async create(ctx: RequestContext, input: ResolvedBinding): Promise<Binding> {
+    return (await this.write(ctx, input, 'create')).binding;
+  }
+
+  /** The import: create or replace by name; `collection` marks it for declarative deletion. */
+  save(ctx: RequestContext, input: ResolvedBinding, collection?: string): Promise<{ binding: Binding; created: boolean }> {
+    return this.write(ctx, input, 'save', collection);
+  }
+
+  private async write(_ctx: RequestContext, input: ResolvedBinding, mode: 'create' | 'save', collection?: string): Promise<{ binding: Binding; created: boolean }> {
+    try {
+      return await inTransaction(this.db, async (trx) => {
+        const store = new BindingStore(trx);
+        const existing = await store.find(input.kind, input.name);
+        if (existing && mode === 'create') throw conflict(`${input.kind} ${input.name} already exists`);
+        const draft: Binding = {
+          ...input,
+          createdOn: existing?.createdOn ?? new Date().toISOString(),
+          targetDisplayName: '',
+          ...(collection !== undefined ? { collection } : existing?.collection !== undefined ? { collection: existing.collection } : {}),
+        };
+        await store.upsert(draft, existing !== undefined);
+        return { binding: (await store.find(input.kind, input.name))!, created: existing === undefined };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(`${input.kind} ${input.name} already exists`);
+      if (isForeignKeyViolation(error)) throw unprocessable(`${input.kind} ${input.name}: its target, role or subject was deleted meanwhile`);
+      throw error;
+    }
+  }
+
+  async delete(_ctx: RequestContext, binding: Binding): Promise<void> {
+    await inTransaction(this.db, (trx) => new BindingStore(trx).delete(binding.kind, binding.name));
+  }
+}

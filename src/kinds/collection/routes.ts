@@ -1,0 +1,33 @@
+import type { Operation } from '../operation.js';
+import { PATHS } from '../paths.js';
+import type { AuthorizedCollectionService } from './authorized-service.js';
+import { COLLECTION_MEDIA, decodeCreate, decodeDelete } from './wire.js';
+
+/** `POST` (201) and `DELETE` (200, the body names the collection) `/api/meshobjectcollections`; no answer body, admins only. */
+export function collectionOperations(collections: AuthorizedCollectionService): Operation[] {
+  // No Accept is declared for these (openapi-notes §1.3): the answers have no body.
+  const media = { consumes: [COLLECTION_MEDIA] };
+  return [
+    {
+      method: 'POST',
+      path: PATHS.objectCollections,
+      media,
+      access: 'admin',
+      handle: async (call) => {
+        await collections.create(call.ctx, decodeCreate(call.body));
+        return { status: 201 };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: PATHS.objectCollections,
+      media,
+      access: 'admin',
+      handle: async (call) => {
+        const { name, owner } = decodeDelete(call.body);
+        await collections.delete(call.ctx, name, owner);
+        return { status: 200 };
+      },
+    },
+  ];
+}

@@ -1,0 +1,14 @@
+import type { SentObject } from '../document.js';
+
+/**
+ * A meshProjectRole (issue 19): identified by `metadata.name` (`project-admin`); bindings name it by
+ * `spec.name` ("Project Admin", unique), its display name.
+ */
+export interface ProjectRole {
+  name: string;
+  displayName: string;
+  createdOn: string;
+  document: SentObject;
+}
+
+export type ProjectRoleInput = Omit<ProjectRole, 'createdOn'>;

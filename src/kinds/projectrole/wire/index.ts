@@ -1,0 +1,9 @@
+import { CodecRegistry, type Codec } from '../../codec.js';
+import type { ProjectRole, ProjectRoleInput } from '../model.js';
+import { projectRoleV1 } from './v1.js';
+
+export interface ProjectRoleCodec extends Codec<ProjectRole> {
+  decode(body: unknown): ProjectRoleInput;
+}
+
+export const PROJECT_ROLE_CODECS = new CodecRegistry<ProjectRoleCodec>('meshProjectRole', [projectRoleV1]);

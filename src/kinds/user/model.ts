@@ -1,0 +1,21 @@
+import type { SentObject } from '../document.js';
+
+/** A meshUser (issue 19): identified by its username (`metadata.name`), with a uuid of its own. */
+export interface User {
+  username: string;
+  uuid: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  /** External user id (unique when set). */
+  euid?: string;
+  createdOn: string;
+  /** `metadata` and `spec` as sent (tags and fields the service does not interpret). */
+  document: SentObject;
+}
+
+export type UserInput = Omit<User, 'uuid' | 'createdOn'>;
+
+/** The workspace roles (fixed, spec and OpenAPI): only the Owner role cannot go to a group. */
+export const WORKSPACE_ROLES = ['Workspace Owner', 'Workspace Manager', 'Workspace Member'] as const;
+export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];

@@ -1,0 +1,28 @@
+import { emptyPage } from '../../lib/paging.js';
+import { versionOf, type Operation } from '../operation.js';
+import { PATHS } from '../paths.js';
+import { resourceOperations } from '../resource.js';
+import type { AuthorizedUserService } from './authorized-service.js';
+import type { User } from './model.js';
+import { parseUserFilter } from './query.js';
+import { USER_CODECS } from './wire/index.js';
+
+/** meshUser v2 (issue 19): list, POST 201, GET, PUT (upsert) 200, DELETE 204; `ADM_USER_*`. */
+export function userOperations(users: AuthorizedUserService): Operation[] {
+  return resourceOperations<User>({
+    path: PATHS.users,
+    versions: USER_CODECS.media,
+    embedded: 'meshUsers',
+    resource: 'USER',
+    adminOnly: 'all',
+    encode: (user, call) => USER_CODECS.of(versionOf(call)).encode(user, call),
+    get: (call, username) => users.get(call.ctx, username),
+    list: async (call, page) => {
+      const filter = parseUserFilter(call.query);
+      return filter === 'none' ? emptyPage() : users.list(call.ctx, filter, page);
+    },
+    create: (call) => users.create(call.ctx, USER_CODECS.of(call.consumes?.version).decode(call.body)),
+    update: async (call, username) => (await users.save(call.ctx, username, USER_CODECS.of(call.consumes?.version).decode(call.body))).user,
+    remove: { status: 204, run: (call, username) => users.delete(call.ctx, username) },
+  });
+}

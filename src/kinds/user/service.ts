@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestContext } from '../../auth/context.js';
+import { conflict } from '../../lib/errors.js';
+import type { PageRequest } from '../../lib/paging.js';
+import { isUniqueViolation } from '../../store/database.js';
+import { inTransaction, type Db } from '../../store/transaction.js';
+import type { User, UserInput } from './model.js';
+import { UserStore, type UserFilter } from './store.js';
+
+/**
+ * meshUsers without any notion of who asks (AuthorizedUserService adds that). Each write is one
+ * method in one transaction (create, replace, delete), so whatever records a write (events, SCIM)
+ * attaches in one place.
+ */
+export class UserService {
+  private readonly store: UserStore;
+
+  constructor(private readonly db: Db) {
+    this.store = new UserStore(db);
+  }
+
+  find(username: string): Promise<User | undefined> {
+    return this.store.find(username);
+  }
+
+  findByEuid(euid: string): Promise<User | undefined> {
+    return this.store.findByEuid(euid);
+  }
+
+  /** The names among `usernames` that are users, in one query. */
+  existing(usernames: readonly string[]): Promise<Set<string>> {
+    return this.store.existing(usernames);
+  }
+
+  list(filter: UserFilter, page: PageRequest) {
+    return this.store.list(filter, page);
+  }
+
+  private async euidTaken(trx: Db, input: UserInput): Promise<void> {
+    if (input.euid === undefined) return;
+    const holder = await new UserStore(trx).findByEuid(input.euid);
+    if (holder && holder.username !== input.username) throw conflict(`spec.euid: "${input.euid}" already belongs to meshUser ${holder.username}`);
+  }
+
+  async create(_ctx: RequestContext, input: UserInput): Promise<User> {
+    const user: User = { ...input, uuid: randomUUID(), createdOn: new Date().toISOString() };
+    try {
+      await inTransaction(this.db, async (trx) => {
+        const store = new UserStore(trx);
+        if (await store.find(input.username)) throw conflict(`meshUser ${input.username} already exists`);
+        await this.euidTaken(trx, input);
+        await store.insert(user);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(`meshUser ${input.username} already exists (or its spec.euid belongs to another user)`);
+      throw error;
+    }
+    return user;
+  }
+
+  /** PUT: every field as sent (the username and uuid stay). */
+  async replace(_ctx: RequestContext, existing: User, input: UserInput): Promise<User> {
+    const user: User = { ...input, uuid: existing.uuid, createdOn: existing.createdOn };
+    try {
+      await inTransaction(this.db, async (trx) => {
+        await this.euidTaken(trx, input);
+        await new UserStore(trx).update(user);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(`spec.euid: "${input.euid ?? ''}" already belongs to another meshUser`);
+      throw error;
+    }
+    return user;
+  }
+
+  /** The user goes with its group memberships and bindings, in one transaction. */
+  async delete(_ctx: RequestContext, user: User): Promise<void> {
+    await inTransaction(this.db, (trx) => new UserStore(trx).deleteWithReferences(user.username));
+  }
+}

@@ -1,0 +1,10 @@
+import { CodecRegistry, type Codec } from '../../codec.js';
+import type { User, UserInput } from '../model.js';
+import { userV2 } from './v2.js';
+
+export interface UserCodec extends Codec<User> {
+  decode(body: unknown): UserInput;
+}
+
+/** meshUser's wire versions (v1 was retired on 2025-03-01: src/lib/versions.ts answers for it). */
+export const USER_CODECS = new CodecRegistry<UserCodec>('meshUser', [userV2]);

@@ -1,0 +1,62 @@
+import { Type } from '@sinclair/typebox';
+import { badRequest } from '../../../lib/errors.js';
+import { compileDecoder } from '../../../lib/validation.js';
+import { KindOf, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
+import { normalizeUsername, usernameProblem } from '../../apiuser/model.js';
+import type { EncodeView } from '../../codec.js';
+import { sentObject } from '../../document.js';
+import { objectUrl, PATHS } from '../../paths.js';
+import type { User, UserInput } from '../model.js';
+
+const EMAIL = '^[^@\\s]+@[^@\\s]+$';
+
+const decodeBody = compileDecoder(
+  Type.Object({
+    kind: KindOf('meshUser'),
+    metadata: Type.Object({ name: Type.String({ minLength: 1, maxLength: 1024 }) }),
+    spec: Type.Object({
+      email: Type.String({ pattern: EMAIL, maxLength: 255 }),
+      firstName: ShortString,
+      lastName: ShortString,
+      euid: Type.Optional(NonEmptyShortString),
+      tags: Type.Optional(Tags),
+    }),
+  }),
+);
+
+/** A username as the kind takes it (NFC, the API usernames' unambiguous set): 400 naming `field` otherwise. */
+export function checkedUsername(value: string, field = 'metadata.name'): string {
+  const username = normalizeUsername(value);
+  const problem = usernameProblem(username);
+  if (problem) throw badRequest(`${field}: a username is ${problem}, got ${JSON.stringify(value.slice(0, 300))}`);
+  return username;
+}
+
+/** meshUser v2 (OpenAPI): `metadata{name, uuid}`, `spec{email, firstName, lastName, euid, tags}`. */
+export const userV2 = {
+  media: { kind: 'meshuser', version: 'v2' } as const,
+  decode(body: unknown): UserInput {
+    const { metadata, spec } = decodeBody(body);
+    const username = checkedUsername(metadata.name);
+    return {
+      username,
+      email: spec.email,
+      firstName: spec.firstName,
+      lastName: spec.lastName,
+      ...(spec.euid !== undefined ? { euid: spec.euid } : {}),
+      document: sentObject({ ...metadata, name: username }, spec),
+    };
+  },
+  encode(user: User, { baseUrl }: EncodeView) {
+    return {
+      apiVersion: 'v2',
+      kind: 'meshUser',
+      metadata: { ...user.document.metadata, name: user.username, uuid: user.uuid },
+      spec: { ...user.document.spec, email: user.email, firstName: user.firstName, lastName: user.lastName, euid: user.euid ?? null, tags: user.document.spec.tags ?? {} },
+      _links: {
+        self: { href: objectUrl(baseUrl, PATHS.users, user.username) },
+        meshworkspaceusergroups: { href: `${baseUrl}${PATHS.workspaceUserGroups}?username=${encodeURIComponent(user.username)}` },
+      },
+    };
+  },
+};

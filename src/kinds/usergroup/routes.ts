@@ -1,0 +1,20 @@
+import { versionOf, type Operation } from '../operation.js';
+import { PATHS } from '../paths.js';
+import { resourceOperations } from '../resource.js';
+import type { AuthorizedUserGroupService } from './authorized-service.js';
+import type { UserGroup } from './model.js';
+import { parseUserGroupFilter } from './query.js';
+import { USER_GROUP_CODECS } from './wire/index.js';
+
+/** meshWorkspaceUserGroup v1 over REST: read only (list, GET `<workspace>.<group>`); written by the import. */
+export function userGroupOperations(groups: AuthorizedUserGroupService): Operation[] {
+  return resourceOperations<UserGroup>({
+    path: PATHS.workspaceUserGroups,
+    versions: USER_GROUP_CODECS.media,
+    embedded: 'meshWorkspaceUserGroups',
+    resource: 'WORKSPACEUSERGROUP',
+    encode: (group, call) => USER_GROUP_CODECS.of(versionOf(call)).encode(group, call),
+    get: (call, id) => groups.get(call.ctx, id),
+    list: (call, page) => groups.list(call.ctx, parseUserGroupFilter(call.query), page),
+  });
+}

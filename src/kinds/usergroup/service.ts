@@ -1,0 +1,63 @@
+import type { RequestContext } from '../../auth/context.js';
+import { conflict, unprocessable } from '../../lib/errors.js';
+import type { PageRequest } from '../../lib/paging.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
+import { inTransaction, type Db } from '../../store/transaction.js';
+import type { WorkspaceService } from '../workspace/service.js';
+import { groupIdentifier, type UserGroup, type UserGroupInput } from './model.js';
+import { UserGroupStore, type UserGroupFilter } from './store.js';
+
+/**
+ * Workspace user groups without any notion of who asks. Each write is one method in one transaction:
+ * `save` (create or replace by workspace and name), `setMembers` (what SCIM's group PATCH and PUT
+ * need), `delete` (with the group's bindings).
+ */
+export class UserGroupService {
+  private readonly store: UserGroupStore;
+
+  constructor(
+    private readonly db: Db,
+    private readonly workspaces: WorkspaceService,
+  ) {
+    this.store = new UserGroupStore(db);
+  }
+
+  find(workspace: string, name: string): Promise<UserGroup | undefined> {
+    return this.store.find(workspace, name);
+  }
+
+  list(filter: UserGroupFilter, page: PageRequest) {
+    return this.store.list(filter, page);
+  }
+
+  requireWorkspace(workspace: string): Promise<void> {
+    return this.workspaces.requireExists(workspace, 'metadata.ownedByWorkspace');
+  }
+
+  /** Creates or replaces the group (members as given, which the caller resolved); `collection` marks it for declarative deletion. */
+  async save(_ctx: RequestContext, input: UserGroupInput, collection?: string): Promise<{ group: UserGroup; created: boolean }> {
+    try {
+      return await inTransaction(this.db, async (trx) => {
+        const store = new UserGroupStore(trx);
+        const existing = await store.find(input.workspace, input.name);
+        const group: UserGroup = { ...input, createdOn: existing?.createdOn ?? new Date().toISOString(), ...(collection !== undefined ? { collection } : existing?.collection !== undefined ? { collection: existing.collection } : {}) };
+        if (existing) await store.update(group);
+        else await store.insert(group);
+        return { group, created: existing === undefined };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(`meshWorkspaceUserGroup ${groupIdentifier(input)} was created concurrently; try again`);
+      if (isForeignKeyViolation(error)) throw unprocessable(`spec.members: a member or the workspace ${input.workspace} was deleted meanwhile`);
+      throw error;
+    }
+  }
+
+  async setMembers(ctx: RequestContext, group: UserGroup, members: string[]): Promise<UserGroup> {
+    return (await this.save(ctx, { workspace: group.workspace, name: group.name, members, document: group.document })).group;
+  }
+
+  /** The group goes with its memberships and the bindings naming it, in one transaction. */
+  async delete(_ctx: RequestContext, group: UserGroup): Promise<void> {
+    await inTransaction(this.db, (trx) => new UserGroupStore(trx).deleteWithReferences(group.workspace, group.name));
+  }
+}

@@ -1,0 +1,97 @@
+import { sql, type Selectable } from 'kysely';
+import type { Page, PageRequest } from '../../lib/paging.js';
+import { fetchPage } from '../../store/paged.js';
+import type { UserGroupTable } from '../../store/schema.js';
+import type { Db } from '../../store/transaction.js';
+import { parseDocument, serializeDocument } from '../document.js';
+import type { UserGroup } from './model.js';
+
+export interface UserGroupFilter {
+  workspace?: string;
+  /** Groups this user is a member of. */
+  username?: string;
+  collection?: string;
+}
+
+const key = (workspace: string, name: string) => `${workspace}\u0000${name}`;
+
+/** The `user_groups` and `group_members` tables. */
+export class UserGroupStore {
+  constructor(private readonly db: Db) {}
+
+  /** Rows with their members: one query for the members of every row. */
+  private async withMembers(rows: Selectable<UserGroupTable>[]): Promise<UserGroup[]> {
+    if (rows.length === 0) return [];
+    const workspaces = [...new Set(rows.map((row) => row.workspace))];
+    const names = [...new Set(rows.map((row) => row.name))];
+    const members = await this.db
+      .selectFrom('group_members')
+      .select(['workspace', 'group_name', 'username'])
+      .where('workspace', 'in', workspaces)
+      .where('group_name', 'in', names)
+      .orderBy('position')
+      .execute();
+    const byGroup = new Map<string, string[]>();
+    for (const member of members) {
+      const list = byGroup.get(key(member.workspace, member.group_name)) ?? [];
+      list.push(member.username);
+      byGroup.set(key(member.workspace, member.group_name), list);
+    }
+    return rows.map((row) => ({
+      workspace: row.workspace,
+      name: row.name,
+      members: byGroup.get(key(row.workspace, row.name)) ?? [],
+      ...(row.collection !== null ? { collection: row.collection } : {}),
+      createdOn: row.created_on,
+      document: parseDocument(row.document),
+    }));
+  }
+
+  async find(workspace: string, name: string): Promise<UserGroup | undefined> {
+    const row = await this.db.selectFrom('user_groups').selectAll().where('workspace', '=', workspace).where('name', '=', name).executeTakeFirst();
+    return row ? (await this.withMembers([row]))[0] : undefined;
+  }
+
+  async list(filter: UserGroupFilter, page: PageRequest): Promise<Page<UserGroup>> {
+    let query = this.db.selectFrom('user_groups');
+    if (filter.workspace !== undefined) query = query.where('workspace', '=', filter.workspace);
+    if (filter.collection !== undefined) query = query.where('collection', '=', filter.collection);
+    if (filter.username !== undefined) {
+      query = query.where(sql<boolean>`exists (select 1 from group_members gm where gm.username = ${filter.username} and gm.workspace = user_groups.workspace and gm.group_name = user_groups.name)`);
+    }
+    const { rows, total } = await fetchPage(query, (q) => q.selectAll().orderBy('created_on').orderBy('workspace').orderBy('name'), page);
+    return { items: await this.withMembers(rows), total };
+  }
+
+  async insert(group: UserGroup): Promise<void> {
+    await this.db
+      .insertInto('user_groups')
+      .values({ workspace: group.workspace, name: group.name, collection: group.collection ?? null, document: serializeDocument(group.document), created_on: group.createdOn })
+      .execute();
+    await this.insertMembers(group);
+  }
+
+  async update(group: UserGroup): Promise<void> {
+    await this.db
+      .updateTable('user_groups')
+      .set({ collection: group.collection ?? null, document: serializeDocument(group.document) })
+      .where('workspace', '=', group.workspace)
+      .where('name', '=', group.name)
+      .execute();
+    await this.db.deleteFrom('group_members').where('workspace', '=', group.workspace).where('group_name', '=', group.name).execute();
+    await this.insertMembers(group);
+  }
+
+  private async insertMembers(group: UserGroup): Promise<void> {
+    const rows = group.members.map((username, position) => ({ workspace: group.workspace, group_name: group.name, username, position }));
+    // Bounded batches: SQLite allows at most 32766 bound values per statement.
+    for (let start = 0; start < rows.length; start += 1000) await this.db.insertInto('group_members').values(rows.slice(start, start + 1000)).execute();
+  }
+
+  /** The group with its members and the bindings naming it (call inside a transaction). */
+  async deleteWithReferences(workspace: string, name: string): Promise<void> {
+    await this.db.deleteFrom('role_bindings').where('workspace', '=', workspace).where('group_name', '=', name).execute();
+    await this.db.deleteFrom('group_members').where('workspace', '=', workspace).where('group_name', '=', name).execute();
+    await this.db.deleteFrom('user_groups').where('workspace', '=', workspace).where('name', '=', name).execute();
+  }
+}

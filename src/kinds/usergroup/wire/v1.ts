@@ -1,0 +1,49 @@
+import { Type } from '@sinclair/typebox';
+import { compileDecoder } from '../../../lib/validation.js';
+import { Identifier, KindOf, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
+import type { EncodeView } from '../../codec.js';
+import { sentObject } from '../../document.js';
+import { objectUrl, PATHS } from '../../paths.js';
+import { checkedUsername } from '../../user/wire/v2.js';
+import { groupIdentifier, type UserGroup, type UserGroupInput } from '../model.js';
+
+/** At most this many members per group (one import object stays bounded). */
+export const MAX_MEMBERS = 10_000;
+
+const decodeBody = compileDecoder(
+  Type.Object({
+    kind: KindOf('meshWorkspaceUserGroup'),
+    metadata: Type.Object({ name: Identifier, ownedByWorkspace: Identifier }),
+    spec: Type.Object({
+      displayName: NonEmptyShortString,
+      egid: Type.Optional(ShortString),
+      members: Type.Optional(Type.Array(Type.String({ maxLength: 1024 }), { maxItems: MAX_MEMBERS })),
+      tags: Type.Optional(Tags),
+    }),
+  }),
+);
+
+/** meshWorkspaceUserGroup v1: read over REST, written by the import (`spec.members`: usernames, `egid` optional). */
+export const userGroupV1 = {
+  media: { kind: 'meshworkspaceusergroup', version: 'v1' } as const,
+  decode(body: unknown): UserGroupInput {
+    const { metadata, spec } = decodeBody(body);
+    const { members = [], ...rest } = spec;
+    const usernames = [...new Set(members.map((member, index) => checkedUsername(member, `spec.members[${index}]`)))];
+    return { workspace: metadata.ownedByWorkspace, name: metadata.name, members: usernames, document: sentObject(metadata, rest) };
+  },
+  encode(group: UserGroup, { baseUrl }: EncodeView) {
+    const id = groupIdentifier(group);
+    return {
+      apiVersion: 'v1',
+      kind: 'meshWorkspaceUserGroup',
+      metadata: { ...group.document.metadata, name: group.name, ownedByWorkspace: group.workspace },
+      spec: { ...group.document.spec, members: group.members, tags: group.document.spec.tags ?? {} },
+      _links: {
+        self: { href: objectUrl(baseUrl, PATHS.workspaceUserGroups, id) },
+        meshworkspace: { href: objectUrl(baseUrl, PATHS.workspaces, group.workspace) },
+        meshusers: { href: `${baseUrl}${PATHS.users}?workspaceUserGroupIdentifier=${encodeURIComponent(id)}` },
+      },
+    };
+  },
+};
