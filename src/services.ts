@@ -97,10 +97,10 @@ export async function createServices(config: Config, database: Database, log: Lo
   const tenants = new AuthorizedTenantService(tenantService, platforms);
   const runners = new AuthorizedRunnerService(runnerService);
   const definitions = new AuthorizedDefinitionService(definitionService, runners);
-  const users = new AuthorizedUserService(new UserService(db));
-  const userGroups = new AuthorizedUserGroupService(new UserGroupService(db, workspaceService), users);
-  const projectRoles = new AuthorizedProjectRoleService(new ProjectRoleService(db));
-  const bindingService = new BindingService(db, workspaceService, projectService);
+  const users = new AuthorizedUserService(new UserService(db, recorder));
+  const userGroups = new AuthorizedUserGroupService(new UserGroupService(db, workspaceService, recorder), users);
+  const projectRoles = new AuthorizedProjectRoleService(new ProjectRoleService(db, recorder));
+  const bindingService = new BindingService(db, workspaceService, projectService, recorder);
   const binding = (kind: (typeof BINDING_KINDS)[keyof typeof BINDING_KINDS]) => new AuthorizedBindingService(kind, bindingService, users, userGroups, projectRoles);
   const bindings = {
     meshWorkspaceUserBinding: binding(BINDING_KINDS.workspaceUser),
@@ -127,7 +127,7 @@ export async function createServices(config: Config, database: Database, log: Lo
       userGroups,
       projectRoles,
       bindings,
-      collections: new AuthorizedCollectionService(new CollectionService(db)),
+      collections: new AuthorizedCollectionService(new CollectionService(db, recorder)),
     },
     identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts)), tokens },
     system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService, events: eventLogService },

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { media, type ApiClient, type Response } from './support/client.js';
+import { allEvents, titlesOf } from './support/events.js';
 import { clientWithKey } from './support/identity.js';
 import { describeEachDatabase } from './support/server.js';
 import { createProject, createWorkspace, IMPORT_JSON, io, unique, type Json } from './support/structure.js';
@@ -228,6 +229,57 @@ describeEachDatabase('people and roles', (ctx) => {
     assert.equal((await admin.delete(`${P.users}/${bob}`)).status, 404);
   });
 
+  it('writes every change of people and roles to the event log, with its author and workspace', async () => {
+    const space = unique('ppl-ev');
+    const team = unique('team');
+    const [dora, emil] = [unique('dora'), unique('emil')];
+    await createWorkspace(admin, space);
+    await createProject(admin, space, team);
+    for (const name of [dora, emil]) await created(admin, P.users, USER, userBody(name));
+    const put = await admin.put(`${P.users}/${dora}`, userBody(dora, { firstName: 'Dorothea' }), { headers: io(USER) });
+    assert.equal(put.status, 200, put.text);
+    const groupName = unique('crew');
+    await imported(admin, [groupObject(space, groupName, [dora])]);
+    await imported(admin, [groupObject(space, groupName, [emil])]);
+    await imported(admin, [groupObject(space, groupName, [emil])]); // unchanged: no event
+    const binding = unique('wub');
+    await created(admin, P.wsUser, WS_USER, wsBinding('meshWorkspaceUserBinding', binding, space, 'Workspace Member', dora));
+    await created(admin, P.wsGroup, WS_GROUP, wsBinding('meshWorkspaceGroupBinding', unique('wgb'), space, 'Workspace Member', groupName));
+    const projectBinding = unique('pub');
+    await created(admin, P.prjUser, PRJ_USER, prjBinding('meshProjectUserBinding', projectBinding, space, team, 'Project Reader', dora));
+    assert.equal((await admin.delete(`${P.prjUser}/${projectBinding}`)).status, 204);
+
+    const inWorkspace = (await allEvents(admin, `workspaceIdentifier=${space}`)).reverse();
+    assert.deepEqual(titlesOf(inWorkspace).filter((title) => !title.startsWith('Workspace Created') && !title.startsWith('Project Created')), [
+      'Workspace Group Created',
+      'Workspace Group Members Added',
+      'Workspace Group Members Removed',
+      'Workspace User Role Added',
+      'Workspace Group Role Added',
+      'Project User Role Added',
+      'Project User Role Removed',
+    ]);
+    const removed = inWorkspace.find((event) => event.spec.title === 'Project User Role Removed')!;
+    assert.match(removed.spec.description, new RegExp(`role Project Reader of ${dora} in meshProject ${space}\\.${team} was removed`));
+    assert.equal(removed.spec.eventType, 'Removed');
+    assert.deepEqual(removed.spec.workspaceRef, { name: space, kind: 'meshWorkspace' });
+    assert.deepEqual(removed.spec.author.authorType, 'ApiUser');
+
+    // Users belong to no workspace: their events are an admin's to read, with the previous content of a change.
+    const userEvents = (await allEvents(admin, `description=${dora}&title=User`)).reverse().filter((event) => event.spec.title.startsWith('User ')); // not "Workspace User Role …"
+    assert.deepEqual(titlesOf(userEvents), ['User Created', 'User Changed']);
+    assert.equal(userEvents[1]!.spec.previousContent.firstName, 'First');
+    assert.equal(userEvents[1]!.spec.content.firstName, 'Dorothea');
+    assert.equal(userEvents[1]!.spec.workspaceRef, undefined);
+    assert.equal((await admin.delete(`${P.users}/${dora}`)).status, 204);
+    assert.deepEqual(titlesOf(await allEvents(admin, `description=${dora}&title=User Deleted`)), ['User Deleted']);
+
+    const role = unique('auditor');
+    await created(admin, P.roles, ROLE, { apiVersion: 'v1', kind: 'meshProjectRole', metadata: { name: role }, spec: { name: `Auditor ${role}`, rank: 5 } });
+    assert.equal((await admin.delete(`${P.roles}/${role}`)).status, 204);
+    assert.deepEqual(titlesOf((await allEvents(admin, `description=${role}`)).reverse()), ['Project Role Created', 'Project Role Deleted']);
+  });
+
   it('imports the older binding forms and refuses the retired ones as retired', async () => {
     const someone = unique('old');
     await created(admin, P.users, USER, userBody(someone));
@@ -344,6 +396,10 @@ describeEachDatabase('people and roles', (ctx) => {
     const gone = await remove('platform-team');
     assert.equal(gone.status, 200, gone.text);
     assert.equal((await admin.get(`${P.groups}/${third}.${outside}`, { headers: { accept: GROUP } })).status, 200);
+    // The declarative deletions are in the event log like any other deletion.
+    const deletions = titlesOf(await allEvents(admin, `workspaceIdentifier=${third}&eventType=Deleted`)).concat(titlesOf(await allEvents(admin, `workspaceIdentifier=${third}&eventType=Removed`)));
+    assert.deepEqual(deletions.sort(), ['Workspace Group Deleted', 'Workspace Group Deleted', 'Workspace User Role Removed', 'Workspace User Role Removed']);
+    assert.deepEqual(titlesOf(await allEvents(admin, `description=${collection}&title=Object Collection`)).sort(), ['Object Collection Created', 'Object Collection Deleted']);
   });
 
   it('isolates groups and bindings by workspace: another workspace’s key gets 404 and empty lists, its own key 403 without permission', async () => {

@@ -323,8 +323,6 @@ export interface Tables {
   rate_limit_windows: RateLimitWindowTable;
   events: EventTable;
   event_sequence: EventSequenceTable;
-}
-
   users: UserTable;
   user_groups: UserGroupTable;
   group_members: GroupMemberTable;

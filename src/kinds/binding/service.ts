@@ -2,7 +2,10 @@ import type { RequestContext } from '../../auth/context.js';
 import { conflict, unprocessable } from '../../lib/errors.js';
 import type { PageRequest } from '../../lib/paging.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
-import { inTransaction, type Db } from '../../store/transaction.js';
+import type { Db } from '../../store/transaction.js';
+import type { EventDraft } from '../eventlog/model.js';
+import type { EventRecorder } from '../eventlog/recorder.js';
+import { differs, eventOf, type EventKey } from '../eventlog/titles.js';
 import type { ProjectService } from '../project/service.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import type { BindingKind } from './holders.js';
@@ -14,6 +17,25 @@ export interface ResolvedBinding extends BindingInput {
   projectRole?: string;
 }
 
+/** Each binding kind's event titles ("Workspace User Role Added", …). */
+const ROLE_EVENTS: Record<BindingKind, { added: EventKey; changed: EventKey; removed: EventKey }> = {
+  meshWorkspaceUserBinding: { added: 'workspaceUserRoleAdded', changed: 'workspaceUserRoleChanged', removed: 'workspaceUserRoleRemoved' },
+  meshWorkspaceGroupBinding: { added: 'workspaceGroupRoleAdded', changed: 'workspaceGroupRoleChanged', removed: 'workspaceGroupRoleRemoved' },
+  meshProjectUserBinding: { added: 'projectUserRoleAdded', changed: 'projectUserRoleChanged', removed: 'projectUserRoleRemoved' },
+  meshProjectGroupBinding: { added: 'projectGroupRoleAdded', changed: 'projectGroupRoleChanged', removed: 'projectGroupRoleRemoved' },
+};
+
+const subject = (binding: Binding) => {
+  const target = binding.project === undefined ? `meshWorkspace ${binding.workspace}` : `meshProject ${binding.workspace}.${binding.project}`;
+  return { kind: binding.kind, id: binding.name, workspace: binding.workspace, content: binding, target: `role ${binding.role} of ${binding.subject} in ${target}` };
+};
+
+/** The event of a binding's removal (by DELETE, or by an import's declarative deletion). */
+export function bindingRemoved(binding: Binding): EventDraft {
+  const about = subject(binding);
+  return eventOf(ROLE_EVENTS[binding.kind].removed, { ...about, description: `${about.target} was removed (${binding.kind} ${binding.name})` });
+}
+
 /**
  * Role bindings without any notion of who asks. Each write is one method in one transaction
  * (`create`, `save`, `delete`), so whatever records a write attaches in one place.
@@ -22,9 +44,10 @@ export class BindingService {
   private readonly store: BindingStore;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly workspaces: WorkspaceService,
     private readonly projects: ProjectService,
+    private readonly events: EventRecorder,
   ) {
     this.store = new BindingStore(db);
   }
@@ -67,9 +90,9 @@ export class BindingService {
     return this.write(ctx, input, 'save', collection);
   }
 
-  private async write(_ctx: RequestContext, input: ResolvedBinding, mode: 'create' | 'save', collection?: string): Promise<{ binding: Binding; created: boolean }> {
+  private async write(ctx: RequestContext, input: ResolvedBinding, mode: 'create' | 'save', collection?: string): Promise<{ binding: Binding; created: boolean }> {
     try {
-      return await inTransaction(this.db, async (trx) => {
+      return await this.events.change(ctx, async (trx, events) => {
         const store = new BindingStore(trx);
         const existing = await store.find(input.kind, input.name);
         if (existing && mode === 'create') throw conflict(`${input.kind} ${input.name} already exists`);
@@ -79,8 +102,13 @@ export class BindingService {
           targetDisplayName: '',
           ...(collection !== undefined ? { collection } : existing?.collection !== undefined ? { collection: existing.collection } : {}),
         };
+        if (existing && !differs({ ...existing, targetDisplayName: '' }, draft)) return { binding: existing, created: false };
         await store.upsert(draft, existing !== undefined);
-        return { binding: (await store.find(input.kind, input.name))!, created: existing === undefined };
+        const binding = (await store.find(input.kind, input.name))!;
+        const about = subject(binding);
+        const titles = ROLE_EVENTS[binding.kind];
+        events.push(existing ? eventOf(titles.changed, { ...about, previous: existing }) : eventOf(titles.added, { ...about, description: `${about.target} was added (${binding.kind} ${binding.name})` }));
+        return { binding, created: existing === undefined };
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`${input.kind} ${input.name} already exists`);
@@ -89,7 +117,10 @@ export class BindingService {
     }
   }
 
-  async delete(_ctx: RequestContext, binding: Binding): Promise<void> {
-    await inTransaction(this.db, (trx) => new BindingStore(trx).delete(binding.kind, binding.name));
+  async delete(ctx: RequestContext, binding: Binding): Promise<void> {
+    await this.events.change(ctx, async (trx, events) => {
+      await new BindingStore(trx).delete(binding.kind, binding.name);
+      events.push(bindingRemoved(binding));
+    });
   }
 }

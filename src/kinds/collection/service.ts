@@ -1,17 +1,26 @@
 import type { RequestContext } from '../../auth/context.js';
 import { conflict } from '../../lib/errors.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
-import { inTransaction, type Db } from '../../store/transaction.js';
+import type { Db } from '../../store/transaction.js';
+import type { EventRecorder } from '../eventlog/recorder.js';
+import { eventOf } from '../eventlog/titles.js';
+import { groupDeleted } from '../usergroup/service.js';
+import { bindingRemoved } from '../binding/service.js';
 import { BindingStore } from '../binding/store.js';
 import { UserGroupStore } from '../usergroup/store.js';
 import type { CollectedObject, ObjectCollection } from './model.js';
 import { CollectionStore } from './store.js';
 
+const subject = (collection: ObjectCollection) => ({ kind: 'meshObjectCollection', id: collection.name, content: collection });
+
 /** Object collections without any notion of who asks; each write one method in one transaction. */
 export class CollectionService {
   private readonly store: CollectionStore;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    db: Db,
+    private readonly events: EventRecorder,
+  ) {
     this.store = new CollectionStore(db);
   }
 
@@ -23,12 +32,13 @@ export class CollectionService {
     return this.store.members(name);
   }
 
-  async create(_ctx: RequestContext, input: Omit<ObjectCollection, 'createdOn'>): Promise<ObjectCollection> {
+  async create(ctx: RequestContext, input: Omit<ObjectCollection, 'createdOn'>): Promise<ObjectCollection> {
     const collection: ObjectCollection = { ...input, createdOn: new Date().toISOString() };
     try {
-      await inTransaction(this.db, async (trx) => {
+      await this.events.change(ctx, async (trx, events) => {
         if (await new CollectionStore(trx).find(input.name)) throw conflict(`meshObjectCollection ${input.name} already exists`);
         await new CollectionStore(trx).insert(collection);
+        events.push(eventOf('collectionCreated', subject(collection)));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshObjectCollection ${input.name} already exists`);
@@ -38,13 +48,14 @@ export class CollectionService {
   }
 
   /** Only an empty collection (409 naming what it still holds). */
-  async delete(_ctx: RequestContext, collection: ObjectCollection): Promise<void> {
+  async delete(ctx: RequestContext, collection: ObjectCollection): Promise<void> {
     try {
-      await inTransaction(this.db, async (trx) => {
+      await this.events.change(ctx, async (trx, events) => {
         const store = new CollectionStore(trx);
         const dependents = await store.dependents(collection.name);
         if (dependents.length > 0) throw conflict(`meshObjectCollection ${collection.name} still holds ${dependents.join(', ')}; only an empty collection can be deleted`);
         await store.delete(collection.name);
+        events.push(eventOf('collectionDeleted', subject(collection)));
       });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw conflict(`meshObjectCollection ${collection.name} still holds objects; only an empty collection can be deleted`);
@@ -53,14 +64,23 @@ export class CollectionService {
   }
 
   /** Declarative deletion: these objects of a collection go in one transaction (groups with their members and bindings). */
-  async deleteObjects(_ctx: RequestContext, objects: readonly CollectedObject[]): Promise<void> {
+  async deleteObjects(ctx: RequestContext, objects: readonly CollectedObject[]): Promise<void> {
     if (objects.length === 0) return;
-    await inTransaction(this.db, async (trx) => {
+    await this.events.change(ctx, async (trx, events) => {
       const groups = new UserGroupStore(trx);
       const bindings = new BindingStore(trx);
       for (const object of objects) {
-        if (object.kind === 'meshWorkspaceUserGroup') await groups.deleteWithReferences(object.workspace, object.name);
-        else await bindings.delete(object.kind, object.name);
+        if (object.kind === 'meshWorkspaceUserGroup') {
+          const group = await groups.find(object.workspace, object.name);
+          if (!group) continue;
+          await groups.deleteWithReferences(object.workspace, object.name);
+          events.push(groupDeleted(group));
+        } else {
+          const binding = await bindings.find(object.kind, object.name);
+          if (!binding) continue;
+          await bindings.delete(object.kind, object.name);
+          events.push(bindingRemoved(binding));
+        }
       }
     });
   }

@@ -79,6 +79,41 @@ export const EVENT_TITLES = {
   apiUserChanged: { title: 'API User Changed', eventType: 'Changed' },
   apiUserPasswordRotated: { title: 'API User Password Rotated', eventType: 'Changed' },
   apiUserDeleted: { title: 'API User Deleted', eventType: 'Deleted' },
+  userCreated: { title: 'User Created', eventType: 'Created' },
+  userChanged: { title: 'User Changed', eventType: 'Changed' },
+  /** its group memberships and bindings go with it (the description says so) */
+  userDeleted: { title: 'User Deleted', eventType: 'Deleted' },
+
+  /** new */
+  groupCreated: { title: 'Workspace Group Created', eventType: 'Created' },
+  groupMembersAdded: { title: 'Workspace Group Members Added', eventType: 'Added' },
+  groupMembersRemoved: { title: 'Workspace Group Members Removed', eventType: 'Removed' },
+  /** new: a change of anything but the members (display name, egid, tags) */
+  groupChanged: { title: 'Workspace Group Changed', eventType: 'Changed' },
+  /** new: with its memberships and the bindings naming it */
+  groupDeleted: { title: 'Workspace Group Deleted', eventType: 'Deleted' },
+
+  workspaceUserRoleAdded: { title: 'Workspace User Role Added', eventType: 'Added' },
+  workspaceUserRoleChanged: { title: 'Workspace User Role Changed', eventType: 'Changed' },
+  workspaceUserRoleRemoved: { title: 'Workspace User Role Removed', eventType: 'Removed' },
+  workspaceGroupRoleAdded: { title: 'Workspace Group Role Added', eventType: 'Added' },
+  workspaceGroupRoleChanged: { title: 'Workspace Group Role Changed', eventType: 'Changed' },
+  workspaceGroupRoleRemoved: { title: 'Workspace Group Role Removed', eventType: 'Removed' },
+  projectUserRoleAdded: { title: 'Project User Role Added', eventType: 'Added' },
+  projectUserRoleChanged: { title: 'Project User Role Changed', eventType: 'Changed' },
+  projectUserRoleRemoved: { title: 'Project User Role Removed', eventType: 'Removed' },
+  projectGroupRoleAdded: { title: 'Project Group Role Added', eventType: 'Added' },
+  projectGroupRoleChanged: { title: 'Project Group Role Changed', eventType: 'Changed' },
+  projectGroupRoleRemoved: { title: 'Project Group Role Removed', eventType: 'Removed' },
+
+  projectRoleCreated: { title: 'Project Role Created', eventType: 'Created' },
+  projectRoleChanged: { title: 'Project Role Changed', eventType: 'Changed' },
+  projectRoleDeleted: { title: 'Project Role Deleted', eventType: 'Deleted' },
+
+  /** new */
+  collectionCreated: { title: 'Object Collection Created', eventType: 'Created' },
+  /** new */
+  collectionDeleted: { title: 'Object Collection Deleted', eventType: 'Deleted' },
 } as const satisfies Record<string, { title: string; eventType: EventType }>;
 
 export type EventKey = keyof typeof EVENT_TITLES;

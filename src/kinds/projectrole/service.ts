@@ -2,15 +2,22 @@ import type { RequestContext } from '../../auth/context.js';
 import { conflict } from '../../lib/errors.js';
 import type { PageRequest } from '../../lib/paging.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
-import { inTransaction, type Db } from '../../store/transaction.js';
+import type { Db } from '../../store/transaction.js';
+import type { EventRecorder } from '../eventlog/recorder.js';
+import { differs, eventOf } from '../eventlog/titles.js';
 import type { ProjectRole, ProjectRoleInput } from './model.js';
 import { ProjectRoleStore } from './store.js';
+
+const subject = (role: ProjectRole) => ({ kind: 'meshProjectRole', id: role.name, content: role });
 
 /** Project roles without any notion of who asks; each write one method in one transaction. */
 export class ProjectRoleService {
   private readonly store: ProjectRoleStore;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    db: Db,
+    private readonly events: EventRecorder,
+  ) {
     this.store = new ProjectRoleStore(db);
   }
 
@@ -30,14 +37,15 @@ export class ProjectRoleService {
     return conflict(`spec.name: "${input.displayName}" is the name of another meshProjectRole`);
   }
 
-  async create(_ctx: RequestContext, input: ProjectRoleInput): Promise<ProjectRole> {
+  async create(ctx: RequestContext, input: ProjectRoleInput): Promise<ProjectRole> {
     const role: ProjectRole = { ...input, createdOn: new Date().toISOString() };
     try {
-      await inTransaction(this.db, async (trx) => {
+      await this.events.change(ctx, async (trx, events) => {
         const store = new ProjectRoleStore(trx);
         if (await store.find(input.name)) throw conflict(`meshProjectRole ${input.name} already exists`);
         if ((await store.findByRoleName(input.displayName))?.displayName === input.displayName) throw this.taken(input);
         await store.insert(role);
+        events.push(eventOf('projectRoleCreated', subject(role)));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshProjectRole ${input.name} already exists (or its spec.name is taken)`);
@@ -46,13 +54,15 @@ export class ProjectRoleService {
     return role;
   }
 
-  async replace(_ctx: RequestContext, existing: ProjectRole, input: ProjectRoleInput): Promise<ProjectRole> {
+  async replace(ctx: RequestContext, existing: ProjectRole, input: ProjectRoleInput): Promise<ProjectRole> {
     const role: ProjectRole = { ...input, createdOn: existing.createdOn };
+    if (!differs(existing, role)) return role;
     try {
-      await inTransaction(this.db, async (trx) => {
+      await this.events.change(ctx, async (trx, events) => {
         const holder = await new ProjectRoleStore(trx).findByRoleName(input.displayName);
         if (holder && holder.name !== input.name && holder.displayName === input.displayName) throw this.taken(input);
         await new ProjectRoleStore(trx).update(role);
+        events.push(eventOf('projectRoleChanged', { ...subject(role), previous: existing }));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw this.taken(input);
@@ -62,13 +72,14 @@ export class ProjectRoleService {
   }
 
   /** Only while no binding uses the role (409 naming them). */
-  async delete(_ctx: RequestContext, role: ProjectRole): Promise<void> {
+  async delete(ctx: RequestContext, role: ProjectRole): Promise<void> {
     try {
-      await inTransaction(this.db, async (trx) => {
+      await this.events.change(ctx, async (trx, events) => {
         const store = new ProjectRoleStore(trx);
         const dependents = await store.dependents(role.name);
         if (dependents.length > 0) throw conflict(`meshProjectRole ${role.name} is still used by ${dependents.join(', ')}; delete them first`);
         await store.delete(role.name);
+        events.push(eventOf('projectRoleDeleted', subject(role)));
       });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw conflict(`meshProjectRole ${role.name} is still used by project bindings; delete them first`);

@@ -3,7 +3,9 @@ import type { RequestContext } from '../../auth/context.js';
 import { conflict } from '../../lib/errors.js';
 import type { PageRequest } from '../../lib/paging.js';
 import { isUniqueViolation } from '../../store/database.js';
-import { inTransaction, type Db } from '../../store/transaction.js';
+import type { Db } from '../../store/transaction.js';
+import type { EventRecorder } from '../eventlog/recorder.js';
+import { differs, eventOf } from '../eventlog/titles.js';
 import type { User, UserInput } from './model.js';
 import { UserStore, type UserFilter } from './store.js';
 
@@ -12,10 +14,15 @@ import { UserStore, type UserFilter } from './store.js';
  * method in one transaction (create, replace, delete), so whatever records a write (events, SCIM)
  * attaches in one place.
  */
+const subject = (user: User) => ({ kind: 'meshUser', id: user.username, content: user });
+
 export class UserService {
   private readonly store: UserStore;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    db: Db,
+    private readonly events: EventRecorder,
+  ) {
     this.store = new UserStore(db);
   }
 
@@ -42,14 +49,15 @@ export class UserService {
     if (holder && holder.username !== input.username) throw conflict(`spec.euid: "${input.euid}" already belongs to meshUser ${holder.username}`);
   }
 
-  async create(_ctx: RequestContext, input: UserInput): Promise<User> {
+  async create(ctx: RequestContext, input: UserInput): Promise<User> {
     const user: User = { ...input, uuid: randomUUID(), createdOn: new Date().toISOString() };
     try {
-      await inTransaction(this.db, async (trx) => {
+      await this.events.change(ctx, async (trx, events) => {
         const store = new UserStore(trx);
         if (await store.find(input.username)) throw conflict(`meshUser ${input.username} already exists`);
         await this.euidTaken(trx, input);
         await store.insert(user);
+        events.push(eventOf('userCreated', subject(user)));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshUser ${input.username} already exists (or its spec.euid belongs to another user)`);
@@ -59,12 +67,14 @@ export class UserService {
   }
 
   /** PUT: every field as sent (the username and uuid stay). */
-  async replace(_ctx: RequestContext, existing: User, input: UserInput): Promise<User> {
+  async replace(ctx: RequestContext, existing: User, input: UserInput): Promise<User> {
     const user: User = { ...input, uuid: existing.uuid, createdOn: existing.createdOn };
+    if (!differs(existing, user)) return user;
     try {
-      await inTransaction(this.db, async (trx) => {
+      await this.events.change(ctx, async (trx, events) => {
         await this.euidTaken(trx, input);
         await new UserStore(trx).update(user);
+        events.push(eventOf('userChanged', { ...subject(user), previous: existing }));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`spec.euid: "${input.euid ?? ''}" already belongs to another meshUser`);
@@ -74,7 +84,10 @@ export class UserService {
   }
 
   /** The user goes with its group memberships and bindings, in one transaction. */
-  async delete(_ctx: RequestContext, user: User): Promise<void> {
-    await inTransaction(this.db, (trx) => new UserStore(trx).deleteWithReferences(user.username));
+  async delete(ctx: RequestContext, user: User): Promise<void> {
+    await this.events.change(ctx, async (trx, events) => {
+      await new UserStore(trx).deleteWithReferences(user.username);
+      events.push(eventOf('userDeleted', { ...subject(user), description: `meshUser ${user.username} was deleted with its group memberships and role bindings` }));
+    });
   }
 }

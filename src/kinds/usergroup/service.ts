@@ -2,7 +2,10 @@ import type { RequestContext } from '../../auth/context.js';
 import { conflict, unprocessable } from '../../lib/errors.js';
 import type { PageRequest } from '../../lib/paging.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
-import { inTransaction, type Db } from '../../store/transaction.js';
+import type { Db } from '../../store/transaction.js';
+import type { EventDraft } from '../eventlog/model.js';
+import type { EventRecorder } from '../eventlog/recorder.js';
+import { differs, eventOf } from '../eventlog/titles.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { groupIdentifier, type UserGroup, type UserGroupInput } from './model.js';
 import { UserGroupStore, type UserGroupFilter } from './store.js';
@@ -12,12 +15,33 @@ import { UserGroupStore, type UserGroupFilter } from './store.js';
  * `save` (create or replace by workspace and name), `setMembers` (what SCIM's group PATCH and PUT
  * need), `delete` (with the group's bindings).
  */
+const subject = (group: UserGroup) => ({ kind: 'meshWorkspaceUserGroup', id: groupIdentifier(group), workspace: group.workspace, content: group });
+
+/** A group's change as events: members added, members removed, anything else changed. */
+function groupEvents(existing: UserGroup | undefined, group: UserGroup): EventDraft[] {
+  if (!existing) return [eventOf('groupCreated', subject(group))];
+  const added = group.members.filter((member) => !existing.members.includes(member));
+  const removed = existing.members.filter((member) => !group.members.includes(member));
+  const events: EventDraft[] = [];
+  const id = groupIdentifier(group);
+  if (added.length > 0) events.push(eventOf('groupMembersAdded', { ...subject(group), description: `${added.join(', ')} added to meshWorkspaceUserGroup ${id}` }));
+  if (removed.length > 0) events.push(eventOf('groupMembersRemoved', { ...subject(group), description: `${removed.join(', ')} removed from meshWorkspaceUserGroup ${id}` }));
+  const rest = (g: UserGroup) => ({ ...g, members: [] });
+  if (differs(rest(existing), rest(group))) events.push(eventOf('groupChanged', { ...subject(group), previous: existing }));
+  return events;
+}
+
+/** The event of a group's deletion (by the service, or by an import's declarative deletion). */
+export const groupDeleted = (group: UserGroup): EventDraft =>
+  eventOf('groupDeleted', { ...subject(group), description: `meshWorkspaceUserGroup ${groupIdentifier(group)} was deleted with its memberships and the role bindings naming it` });
+
 export class UserGroupService {
   private readonly store: UserGroupStore;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly workspaces: WorkspaceService,
+    private readonly events: EventRecorder,
   ) {
     this.store = new UserGroupStore(db);
   }
@@ -35,14 +59,17 @@ export class UserGroupService {
   }
 
   /** Creates or replaces the group (members as given, which the caller resolved); `collection` marks it for declarative deletion. */
-  async save(_ctx: RequestContext, input: UserGroupInput, collection?: string): Promise<{ group: UserGroup; created: boolean }> {
+  async save(ctx: RequestContext, input: UserGroupInput, collection?: string): Promise<{ group: UserGroup; created: boolean }> {
     try {
-      return await inTransaction(this.db, async (trx) => {
+      return await this.events.change(ctx, async (trx, events) => {
         const store = new UserGroupStore(trx);
         const existing = await store.find(input.workspace, input.name);
         const group: UserGroup = { ...input, createdOn: existing?.createdOn ?? new Date().toISOString(), ...(collection !== undefined ? { collection } : existing?.collection !== undefined ? { collection: existing.collection } : {}) };
+        const changes = groupEvents(existing, group);
+        if (changes.length === 0) return { group, created: false };
         if (existing) await store.update(group);
         else await store.insert(group);
+        events.push(...changes);
         return { group, created: existing === undefined };
       });
     } catch (error) {
@@ -57,7 +84,10 @@ export class UserGroupService {
   }
 
   /** The group goes with its memberships and the bindings naming it, in one transaction. */
-  async delete(_ctx: RequestContext, group: UserGroup): Promise<void> {
-    await inTransaction(this.db, (trx) => new UserGroupStore(trx).deleteWithReferences(group.workspace, group.name));
+  async delete(ctx: RequestContext, group: UserGroup): Promise<void> {
+    await this.events.change(ctx, async (trx, events) => {
+      await new UserGroupStore(trx).deleteWithReferences(group.workspace, group.name);
+      events.push(groupDeleted(group));
+    });
   }
 }
