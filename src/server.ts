@@ -17,11 +17,13 @@ import { blockOperations } from './kinds/block/routes.js';
 import { definitionOperations } from './kinds/definition/routes.js';
 import { locationOperations } from './kinds/location/routes.js';
 import type { Operation } from './kinds/operation.js';
+import { paymentMethodOperations } from './kinds/paymentmethod/routes.js';
 import { platformOperations } from './kinds/platform/routes.js';
 import { projectOperations } from './kinds/project/routes.js';
 import { runOperations } from './kinds/run/routes.js';
 import { runnerOperations } from './kinds/runner/routes.js';
 import type { AuthorizedServices } from './kinds/services.js';
+import { tagDefinitionOperations } from './kinds/tagdefinition/routes.js';
 import { tenantOperations } from './kinds/tenant/routes.js';
 import { workspaceOperations } from './kinds/workspace/routes.js';
 import { createLogger } from './logging.js';
@@ -54,6 +56,8 @@ function operations(services: AuthorizedServices, log: Logger): Operation[] {
     ...blockOperations(services.blocks),
     ...runnerOperations(services.runners),
     ...runOperations(services.runs),
+    ...tagDefinitionOperations(services.tagDefinitions),
+    ...paymentMethodOperations(services.paymentMethods),
     ...importOperations(services, log),
   ];
 }

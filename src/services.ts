@@ -16,8 +16,11 @@ import { BlockLifecycle } from './kinds/block/lifecycle.js';
 import { BlockService } from './kinds/block/service.js';
 import { AuthorizedDefinitionService } from './kinds/definition/authorized-service.js';
 import { DefinitionService } from './kinds/definition/service.js';
+import { EventRecorder } from './kinds/eventlog/recorder.js';
 import { AuthorizedLocationService } from './kinds/location/authorized-service.js';
 import { LocationService } from './kinds/location/service.js';
+import { AuthorizedPaymentMethodService } from './kinds/paymentmethod/authorized-service.js';
+import { PaymentMethodService } from './kinds/paymentmethod/service.js';
 import { AuthorizedPlatformService } from './kinds/platform/authorized-service.js';
 import { PlatformService } from './kinds/platform/service.js';
 import { AuthorizedProjectService } from './kinds/project/authorized-service.js';
@@ -28,6 +31,8 @@ import { runUnit } from './kinds/run/unit.js';
 import { AuthorizedRunnerService } from './kinds/runner/authorized-service.js';
 import { RunnerService } from './kinds/runner/service.js';
 import type { AuthorizedServices } from './kinds/services.js';
+import { AuthorizedTagDefinitionService } from './kinds/tagdefinition/authorized-service.js';
+import { TagDefinitionService } from './kinds/tagdefinition/service.js';
 import { AuthorizedTenantService } from './kinds/tenant/authorized-service.js';
 import { TenantService } from './kinds/tenant/service.js';
 import { AuthorizedWorkspaceService } from './kinds/workspace/authorized-service.js';
@@ -73,7 +78,12 @@ export async function createServices(config: Config, database: Database, log: Lo
   workspaceService.onDeleted((name) => apiKeyService.forgetWorkspace(name));
   tokens.useRevocation(new RevocationRules(apiKeyService, apiUserService, runService));
 
-  const workspaces = new AuthorizedWorkspaceService(workspaceService);
+  // The platform catalogue (issue 20): every change goes through the event recorder.
+  const events = new EventRecorder(db, dialect);
+  const tagDefinitions = new AuthorizedTagDefinitionService(new TagDefinitionService(db, events));
+  const paymentMethods = new AuthorizedPaymentMethodService(new PaymentMethodService(db, events, workspaceService), tagDefinitions);
+
+  const workspaces = new AuthorizedWorkspaceService(workspaceService, tagDefinitions);
   const platforms = new AuthorizedPlatformService(platformService);
   const tenants = new AuthorizedTenantService(tenantService, platforms);
   const runners = new AuthorizedRunnerService(runnerService);
@@ -84,7 +94,7 @@ export async function createServices(config: Config, database: Database, log: Lo
       apiKeys: new AuthorizedApiKeyService(apiKeyService),
       apiUsers: new AuthorizedApiUserService(apiUserService),
       workspaces,
-      projects: new AuthorizedProjectService(projectService),
+      projects: new AuthorizedProjectService(projectService, paymentMethods, tagDefinitions),
       locations: new AuthorizedLocationService(locationService),
       platforms,
       tenants,
@@ -92,6 +102,8 @@ export async function createServices(config: Config, database: Database, log: Lo
       blocks: new AuthorizedBlockService(blockService, definitions, tenants, workspaces),
       runners,
       runs: new AuthorizedRunService(runService, runners),
+      tagDefinitions,
+      paymentMethods,
     },
     identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts)), tokens },
     system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService },

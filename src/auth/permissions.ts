@@ -27,7 +27,8 @@ export const RESOURCES = [
   'TFSTATE',
 ] as const;
 
-export type Resource = (typeof RESOURCES)[number] | 'BUILDINGBLOCKRUN' | 'BUILDINGBLOCKRUNSOURCE' | 'USER';
+/** PAYMENTMETHOD and TAGDEFINITION have only the codes listed below (no workspace-scoped writes). */
+export type Resource = (typeof RESOURCES)[number] | 'BUILDINGBLOCKRUN' | 'BUILDINGBLOCKRUNSOURCE' | 'USER' | 'PAYMENTMETHOD' | 'TAGDEFINITION';
 
 function allCodes(): string[] {
   const codes = RESOURCES.flatMap((r) => CRUD.flatMap((a) => [`${r}_${a}`, `ADM_${r}_${a}`]));

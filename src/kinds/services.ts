@@ -3,10 +3,12 @@ import type { AuthorizedApiUserService } from './apiuser/authorized-service.js';
 import type { AuthorizedBlockService } from './block/authorized-service.js';
 import type { AuthorizedDefinitionService } from './definition/authorized-service.js';
 import type { AuthorizedLocationService } from './location/authorized-service.js';
+import type { AuthorizedPaymentMethodService } from './paymentmethod/authorized-service.js';
 import type { AuthorizedPlatformService } from './platform/authorized-service.js';
 import type { AuthorizedProjectService } from './project/authorized-service.js';
 import type { AuthorizedRunService } from './run/authorized-service.js';
 import type { AuthorizedRunnerService } from './runner/authorized-service.js';
+import type { AuthorizedTagDefinitionService } from './tagdefinition/authorized-service.js';
 import type { AuthorizedTenantService } from './tenant/authorized-service.js';
 import type { AuthorizedWorkspaceService } from './workspace/authorized-service.js';
 
@@ -26,4 +28,7 @@ export interface AuthorizedServices {
   blocks: AuthorizedBlockService;
   runners: AuthorizedRunnerService;
   runs: AuthorizedRunService;
+  // The platform catalogue (issue 20).
+  tagDefinitions: AuthorizedTagDefinitionService;
+  paymentMethods: AuthorizedPaymentMethodService;
 }

@@ -24,10 +24,15 @@ const DEPENDENTS = {
     { kind: 'meshBuildingBlockDefinitions', table: 'definitions', columns: ['owned_by_workspace'] },
     { kind: 'meshBuildingBlockRunners', table: 'runners', columns: ['owned_by_workspace'] },
     { kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['workspace'] },
+    { kind: 'meshPaymentMethods', table: 'payment_methods', columns: ['owned_by_workspace'], unlessSet: 'deleted_on' },
   ],
   project: [{ kind: 'meshTenants', table: 'tenants', columns: ['workspace', 'project'], unlessSet: 'deleted_on' }],
   platform: [{ kind: 'meshTenants', table: 'tenants', columns: ['platform_uuid'], unlessSet: 'deleted_on' }],
   tenant: [{ kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['tenant_uuid'] }],
+  paymentMethod: [
+    { kind: 'meshProjects', table: 'projects', columns: ['payment_method'] },
+    { kind: 'meshProjects (as substitute)', table: 'projects', columns: ['substitute_payment_method'] },
+  ],
   definition: [{ kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['definition_uuid'] }],
   runner: [
     { kind: 'waiting or running meshBuildingBlockRuns', table: 'runs', columns: ['runner_uuid'], unlessSet: 'ended_on' },

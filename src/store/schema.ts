@@ -48,6 +48,27 @@ export interface ProjectTable {
   workspace: string;
   name: string;
   payment_method: string | null;
+  substitute_payment_method: string | null;
+  document: string;
+  created_on: string;
+}
+
+/** Payment methods (issue 20): soft-deleted, still readable by name. */
+export interface PaymentMethodTable {
+  name: string;
+  owned_by_workspace: string;
+  /** `YYYY-MM-DD`: valid through that day (UTC). */
+  expiration_date: string | null;
+  deleted_on: string | null;
+  document: string;
+  created_on: string;
+}
+
+/** Tag definitions (issue 20), named `<targetKind>.<key>`. */
+export interface TagDefinitionTable {
+  name: string;
+  target_kind: string;
+  tag_key: string;
   document: string;
   created_on: string;
 }
@@ -250,6 +271,8 @@ export interface Tables {
   keyring: KeyringTable;
   workspaces: WorkspaceTable;
   projects: ProjectTable;
+  payment_methods: PaymentMethodTable;
+  tag_definitions: TagDefinitionTable;
   locations: LocationTable;
   platforms: PlatformTable;
   platform_contributors: PlatformContributorTable;

@@ -28,6 +28,7 @@ export const projectV2 = {
       workspace: metadata.ownedByWorkspace,
       name: metadata.name,
       ...(spec.paymentMethodIdentifier !== undefined ? { paymentMethodIdentifier: spec.paymentMethodIdentifier } : {}),
+      ...(spec.substitutePaymentMethodIdentifier !== undefined ? { substitutePaymentMethodIdentifier: spec.substitutePaymentMethodIdentifier } : {}),
       document: sentObject(metadata, spec),
     };
   },
@@ -42,6 +43,7 @@ export const projectV2 = {
         self: { href: objectUrl(baseUrl, PATHS.projects, projectIdentifier(project)) },
         meshworkspace: { href: objectUrl(baseUrl, PATHS.workspaces, project.workspace) },
         meshtenants: { href: `${baseUrl}${PATHS.tenants}?workspaceIdentifier=${workspace}&projectIdentifier=${encodeURIComponent(project.name)}` },
+        ...(project.activePaymentMethod !== undefined ? { activePaymentMethod: { href: objectUrl(baseUrl, PATHS.paymentMethods, project.activePaymentMethod) } } : {}),
       },
     };
   },
