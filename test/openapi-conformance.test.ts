@@ -73,6 +73,9 @@ const LISTS: Record<string, ListCase> = {
   [`${BASE}/meshtenants`]: { embedded: 'meshTenants', probeMedia: mc('meshtenant', 'v4-preview'), identity: (t) => (t.apiVersion === 'v3' ? t.metadata.tenantIdentifier : t.status.tenantName) },
   [`${BASE}/meshbuildingblockdefinitions`]: { embedded: 'meshBuildingBlockDefinitions', probeMedia: mc('meshbuildingblockdefinition', 'v1-preview'), identity: byUuid },
   [`${BASE}/meshbuildingblocks`]: { embedded: 'meshBuildingBlocks', probeMedia: mc('meshbuildingblock', 'v2-preview'), identity: byUuid },
+  // The platform catalogue (issue 20).
+  [`${BASE}/meshpaymentmethods`]: { embedded: 'meshPaymentMethods', probeMedia: mc('meshpaymentmethod', 'v2'), identity: byName },
+  [`${BASE}/meshtagdefinitions`]: { embedded: 'meshTagDefinitions', probeMedia: mc('meshtagdefinition', 'v1'), identity: byName },
 };
 
 /** What the fixtures know beyond what an object shows. */
@@ -135,6 +138,7 @@ const PROBES: Record<string, Probe> = {
   [`${BASE}/meshbuildingblocks?targetRefKind`]: { value: (b) => b.spec.targetRef.kind, nothing: null, noNothing: 'both target kinds are among the fixtures (the narrowing shows the filter applies)' },
   [`${BASE}/meshbuildingblocks?managedByWorkspaceIdentifier`]: { value: (b, w) => blockVersion(b, w)?.owner, nothing: 'no-such-workspace' },
   [`${BASE}/meshbuildingblocks?managedByDefinitionUuid`]: { value: (b, w) => blockVersion(b, w)?.definitionUuid, nothing: randomUUID() },
+  [`${BASE}/meshpaymentmethods?workspaceIdentifier`]: { value: (p) => p.metadata.ownedByWorkspace, nothing: 'no-such-workspace' },
 };
 
 const asList = (value: Value): string[] => (value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)]);
@@ -200,6 +204,17 @@ describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
       })
     ).metadata.uuid;
     names.plat3Uuid = (await created(`${BASE}/meshplatforms`, mc('meshplatform', 'v2-preview'), platform(names.plat3!, names.provA!, names.loc2!, { availability: { restriction: 'RESTRICTED', restrictedToWorkspaces: [], publicationState: 'UNPUBLISHED' } }))).metadata.uuid;
+
+    // Payment methods (projects name them) and a tag definition (issue 20).
+    for (const [name, workspace] of [['pm-a', 'wsA'], ['pm-b', 'wsB'], ['pm-spare', 'wsA']] as const) {
+      await created(`${BASE}/meshpaymentmethods`, mc('meshpaymentmethod', 'v2'), { apiVersion: 'v2', kind: 'meshPaymentMethod', metadata: { name, ownedByWorkspace: names[workspace] }, spec: { displayName: `Payment ${name}`, amount: 1000, expirationDate: '2099-12-31', tags: {} } });
+    }
+    await created(`${BASE}/meshtagdefinitions`, mc('meshtagdefinition', 'v1'), {
+      apiVersion: 'v1',
+      kind: 'meshTagDefinition',
+      metadata: { name: 'meshProject.environment' },
+      spec: { targetKind: 'meshProject', key: 'environment', valueType: { singleSelect: { options: ['dev', 'test', 'qa', 'production'], defaultValue: 'dev' } }, description: 'The environment the project runs in.', displayName: 'Environment', sortOrder: 9999, mandatory: true, immutable: false, restricted: false },
+    });
 
     // Projects and tenants (one deleted by uuid, one by its full identifier).
     const project = (workspace: string, name: string, payment?: string) => ({ apiVersion: 'v2', kind: 'meshProject', metadata: { name, ownedByWorkspace: workspace }, spec: { displayName: `Project ${name}`, tags: {}, ...(payment ? { paymentMethodIdentifier: payment } : {}) } });
@@ -401,6 +416,21 @@ describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
     const definition = (await ok('GET', `${BASE}/meshbuildingblockdefinitions/${names.dWUuid}`, DEFINITION))!;
     await ok('PUT', `${BASE}/meshbuildingblockdefinitions/${names.dWUuid}`, DEFINITION, { apiVersion: 'v1-preview', kind: 'meshBuildingBlockDefinition', metadata: { uuid: names.dWUuid, ownedByWorkspace: names.provB }, spec: { ...definition.spec, description: 'changed' } });
     for (const version of ['v1', 'v2-preview']) await ok('GET', `${BASE}/meshbuildingblocks/${names.b1}`, mc('meshbuildingblock', version));
+
+    // The platform catalogue (issue 20).
+    const PAYMENT = mc('meshpaymentmethod', 'v2');
+    await ok('GET', `${BASE}/meshpaymentmethods/pm-a`, PAYMENT);
+    await ok('PUT', `${BASE}/meshpaymentmethods/pm-a`, PAYMENT, { apiVersion: 'v2', kind: 'meshPaymentMethod', metadata: { name: 'pm-a', ownedByWorkspace: names.wsA }, spec: { displayName: 'Updated Payment Method', amount: 1500, expirationDate: '2099-01-31', tags: {} } });
+    await ok('DELETE', `${BASE}/meshpaymentmethods/pm-spare`, undefined, undefined, 204);
+    const TAGDEF = mc('meshtagdefinition', 'v1');
+    await ok('GET', `${BASE}/meshtagdefinitions/meshProject.environment`, TAGDEF);
+    await ok('PUT', `${BASE}/meshtagdefinitions/meshWorkspace.costCenter`, TAGDEF, {
+      kind: 'meshTagDefinition',
+      apiVersion: 'v1',
+      metadata: { name: 'meshWorkspace.costCenter' },
+      spec: { targetKind: 'meshWorkspace', key: 'costCenter', valueType: { string: { defaultValue: '1001', validationRegex: '^\\d{4}$' }, email: null, integer: null, number: null, singleSelect: null, multiSelect: null }, description: 'Updated description', displayName: 'Updated display name', sortOrder: 9999, mandatory: true, immutable: false, restricted: false, replicationKey: 'updatedReplicationKey' },
+    });
+    await ok('DELETE', `${BASE}/meshtagdefinitions/meshWorkspace.costCenter`, undefined, undefined, 204);
 
     // Deletes (after the filter tests: they change what the lists hold).
     const throwaway = await created(`${BASE}/meshbuildingblockdefinitions`, DEFINITION, { apiVersion: 'v1-preview', kind: 'meshBuildingBlockDefinition', metadata: { ownedByWorkspace: names.provB }, spec: { displayName: unique('Throwaway'), description: 'deleted again', targetType: 'WORKSPACE_LEVEL' } });

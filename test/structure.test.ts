@@ -6,6 +6,7 @@ import { API_KEY, clientWithKey } from './support/identity.js';
 import { describeEachDatabase } from './support/server.js';
 import {
   createLocation,
+  createPaymentMethod,
   createPlatform,
   createProject,
   createStructure,
@@ -212,9 +213,12 @@ describeEachDatabase('platform structure', (ctx) => {
       const ws = unique('pws');
       await createWorkspace(ctx.client, ws);
       const name = unique('prj');
+      const [pm1, pm2] = [unique('pm-1'), unique('pm-2')];
+      await createPaymentMethod(ctx.client, ws, pm1);
+      await createPaymentMethod(ctx.client, ws, pm2);
       const body = projectBody(ws, name, {
         metadata: { customNote: 'kept' },
-        spec: { tags: { cost: ['42'] }, paymentMethodIdentifier: 'pm-1', substitutePaymentMethodIdentifier: 'pm-2', futureField: { n: 16, list: ['a'] } },
+        spec: { tags: { cost: ['42'] }, paymentMethodIdentifier: pm1, substitutePaymentMethodIdentifier: pm2, futureField: { n: 16, list: ['a'] } },
       });
       const created = await ctx.client.post(PATHS.projects, body, { headers: io(PROJECT) });
       assert.equal(created.status, 201, created.text);
@@ -268,13 +272,18 @@ describeEachDatabase('platform structure', (ctx) => {
       const p1 = unique('p');
       const p2 = unique('p');
       const p3 = unique('p');
+      const pmA2 = unique('pma');
+      await createPaymentMethod(ctx.client, ws1, pmA);
+      await createPaymentMethod(ctx.client, ws1, pmB);
+      await createPaymentMethod(ctx.client, ws2, pmA2);
       await createProject(ctx.client, ws1, p1, { spec: { paymentMethodIdentifier: pmA } });
       await createProject(ctx.client, ws1, p2, { spec: { paymentMethodIdentifier: pmB } });
-      await createProject(ctx.client, ws2, p3, { spec: { paymentMethodIdentifier: pmA } });
+      await createProject(ctx.client, ws2, p3, { spec: { paymentMethodIdentifier: pmA2 } });
 
       assert.deepEqual(await projectNames(ctx.client, `workspaceIdentifier=${ws1}`), [`${ws1}.${p1}`, `${ws1}.${p2}`]);
-      assert.deepEqual(await projectNames(ctx.client, `paymentIdentifier=${pmA}`), [`${ws1}.${p1}`, `${ws2}.${p3}`]);
-      assert.deepEqual(await projectNames(ctx.client, `workspaceIdentifier=${ws2}&paymentIdentifier=${pmA}`), [`${ws2}.${p3}`]);
+      assert.deepEqual(await projectNames(ctx.client, `paymentIdentifier=${pmA}`), [`${ws1}.${p1}`]);
+      assert.deepEqual(await projectNames(ctx.client, `workspaceIdentifier=${ws2}&paymentIdentifier=${pmA2}`), [`${ws2}.${p3}`]);
+      assert.deepEqual(await projectNames(ctx.client, `workspaceIdentifier=${ws1}&paymentIdentifier=${pmA2}`), []);
       assert.deepEqual(await projectNames(ctx.client, `workspaceIdentifier=${ws1}&state=ACTIVE`), [`${ws1}.${p1}`, `${ws1}.${p2}`]);
       assert.deepEqual(await projectNames(ctx.client, `workspaceIdentifier=${ws1}&state=DELETED`), []);
       assertError(await get(ctx.client, `${PATHS.projects}?workspaceIdentifier=${ws1}&state=BOGUS`, PROJECT), 400, /state/);

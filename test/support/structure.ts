@@ -117,3 +117,9 @@ export async function createStructure(client: ApiClient, prefix = 's'): Promise<
   const platformUuid = await createPlatform(client, workspace, platform, location);
   return { workspace, project, location, platform, platformUuid };
 }
+
+export const PAYMENT_METHOD = media('meshpaymentmethod', 'v2');
+
+/** Creates a payment method of the workspace (projects may name only those, issue 20). */
+export const createPaymentMethod = (client: ApiClient, workspace: string, name: string, spec: Json = {}) =>
+  create(client, '/api/meshobjects/meshpaymentmethods', PAYMENT_METHOD, { apiVersion: 'v2', kind: 'meshPaymentMethod', metadata: { name, ownedByWorkspace: workspace }, spec: { displayName: `Payment ${name}`, ...spec } });

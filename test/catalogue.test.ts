@@ -1,0 +1,306 @@
+/**
+ * The platform catalogue (issue 20): payment methods and tag definitions, black-box on both
+ * databases — each operation, its 4xx paths, workspace isolation, the projects' references to
+ * payment methods and the enforcement of tag definitions on the kinds that carry tags.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { media, type ApiClient, type Response } from './support/client.js';
+import { clientWithKey } from './support/identity.js';
+import { describeEachDatabase } from './support/server.js';
+import { createProject, createWorkspace, io, PATHS, PROJECT, projectBody, unique, WORKSPACE, workspaceBody, type Json } from './support/structure.js';
+
+const PAYMENT = media('meshpaymentmethod', 'v2');
+const TAGDEF = media('meshtagdefinition', 'v1');
+const PAYMENT_PATH = '/api/meshobjects/meshpaymentmethods';
+const TAGDEF_PATH = '/api/meshobjects/meshtagdefinitions';
+
+function assertError(response: Response, status: number, message?: RegExp): void {
+  assert.equal(response.status, status, `expected ${status}, got ${response.status}: ${response.text}`);
+  assert.deepEqual(Object.keys(response.json).sort(), ['errorCode', 'errorId', 'message'], response.text);
+  if (message) assert.match(response.json.message, message);
+}
+
+const paymentBody = (workspace: string, name: string, spec: Json = {}): Json => ({
+  apiVersion: 'v2',
+  kind: 'meshPaymentMethod',
+  metadata: { name, ownedByWorkspace: workspace },
+  spec: { displayName: `Payment ${name}`, tags: {}, ...spec },
+});
+
+const tagBody = (targetKind: string, key: string, valueType: Json, flags: Json = {}): Json => ({
+  apiVersion: 'v1',
+  kind: 'meshTagDefinition',
+  metadata: { name: `${targetKind}.${key}` },
+  spec: { targetKind, key, valueType, description: `The ${key}`, displayName: `Tag ${key}`, sortOrder: 1, mandatory: false, immutable: false, restricted: false, ...flags },
+});
+
+const post = (client: ApiClient, path: string, type: string, body: Json) => client.post(path, body, { headers: io(type) });
+const put = (client: ApiClient, path: string, type: string, body: Json) => client.put(path, body, { headers: io(type) });
+const get = (client: ApiClient, path: string, type: string) => client.get(path, { headers: { accept: type } });
+
+async function createPaymentMethod(client: ApiClient, workspace: string, name: string, spec: Json = {}): Promise<Json> {
+  const response = await post(client, PAYMENT_PATH, PAYMENT, paymentBody(workspace, name, spec));
+  assert.equal(response.status, 201, response.text);
+  return response.json;
+}
+
+const names = async (client: ApiClient, path: string, type: string, embedded: string, query = '') => {
+  const response = await get(client, `${path}?size=350${query}`, type);
+  assert.equal(response.status, 200, response.text);
+  return (response.json._embedded[embedded] as Json[]).map((item) => item.metadata.name as string);
+};
+
+const isoDay = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+
+describeEachDatabase('the platform catalogue', (ctx) => {
+  const eventTitles = async (): Promise<string[]> => (await ctx.server.server.database.db.selectFrom('events').select('title').execute()).map((row) => row.title);
+
+  describe('meshPaymentMethod v2', () => {
+    it('creates (the vendor example), reads, lists, replaces (upsert) and soft-deletes a payment method, with its events', async () => {
+      const workspace = unique('pay');
+      await createWorkspace(ctx.client, workspace);
+      const name = unique('pm');
+      const created = await post(ctx.client, PAYMENT_PATH, PAYMENT, {
+        apiVersion: 'v2',
+        kind: 'meshPaymentMethod',
+        metadata: { name, ownedByWorkspace: workspace },
+        spec: { displayName: 'New Payment Method', amount: 1000, expirationDate: '2099-12-31', tags: {} },
+      });
+      assert.equal(created.status, 201, created.text);
+      assert.match(created.headers['content-type']!, /meshpaymentmethod\.v2\.hal\+json/);
+      assert.equal(created.headers.location, `${ctx.server.url}${PAYMENT_PATH}/${name}`);
+      assert.deepEqual(created.json.spec, { displayName: 'New Payment Method', amount: 1000, expirationDate: '2099-12-31', tags: {} });
+      assert.equal(created.json._links.meshprojects.href, `${ctx.server.url}/api/meshobjects/meshprojects?paymentIdentifier=${name}`);
+
+      assert.equal((await get(ctx.client, `${PAYMENT_PATH}/${name}`, PAYMENT)).json.spec.amount, 1000);
+      assert.deepEqual(await names(ctx.client, PAYMENT_PATH, PAYMENT, 'meshPaymentMethods', `&workspaceIdentifier=${workspace}`), [name]);
+
+      const replaced = await put(ctx.client, `${PAYMENT_PATH}/${name}`, PAYMENT, paymentBody(workspace, name, { displayName: 'Updated Payment Method', amount: 1500, expirationDate: '2099-01-31' }));
+      assert.equal(replaced.status, 200, replaced.text);
+      assert.equal(replaced.json.spec.displayName, 'Updated Payment Method');
+      const upserted = unique('pm-new');
+      assert.equal((await put(ctx.client, `${PAYMENT_PATH}/${upserted}`, PAYMENT, paymentBody(workspace, upserted))).status, 200, 'PUT creates an unknown one');
+
+      assert.equal((await ctx.client.delete(`${PAYMENT_PATH}/${name}`)).status, 204);
+      assert.equal((await get(ctx.client, `${PAYMENT_PATH}/${name}`, PAYMENT)).status, 200, 'a deleted payment method is still readable');
+      assert.deepEqual(await names(ctx.client, PAYMENT_PATH, PAYMENT, 'meshPaymentMethods', `&workspaceIdentifier=${workspace}`), [upserted], 'but not listed');
+      const titles = await eventTitles();
+      for (const title of ['Payment Method Created', 'Payment Method Changed', 'Payment Method Deleted']) assert.ok(titles.includes(title), title);
+    });
+
+    it('refuses bad input, unknown workspaces, non-admins, wrong media types and retired v1, storing nothing', async () => {
+      const workspace = unique('pay');
+      await createWorkspace(ctx.client, workspace);
+      assertError(await post(ctx.client, PAYMENT_PATH, PAYMENT, paymentBody(workspace, 'Not A Name')), 400, /^metadata\.name/);
+      assertError(await post(ctx.client, PAYMENT_PATH, PAYMENT, paymentBody(workspace, unique('pm'), { expirationDate: '2025-02-30' })), 400, /^spec\.expirationDate/);
+      assertError(await post(ctx.client, PAYMENT_PATH, PAYMENT, paymentBody(workspace, unique('pm'), { displayName: '' })), 400, /^spec\.displayName/);
+      const ghost = unique('pm');
+      assertError(await post(ctx.client, PAYMENT_PATH, PAYMENT, paymentBody(unique('no-such-ws'), ghost)), 422, /metadata\.ownedByWorkspace/);
+      assertError(await get(ctx.client, `${PAYMENT_PATH}/${ghost}`, PAYMENT), 404);
+      const name = unique('pm');
+      await createPaymentMethod(ctx.client, workspace, name);
+      assertError(await post(ctx.client, PAYMENT_PATH, PAYMENT, paymentBody(workspace, name)), 409, /already exists/);
+      assertError(await put(ctx.client, `${PAYMENT_PATH}/${unique('other')}`, PAYMENT, paymentBody(workspace, name)), 400, /^metadata\.name/);
+      const other = unique('pay');
+      await createWorkspace(ctx.client, other);
+      assertError(await put(ctx.client, `${PAYMENT_PATH}/${name}`, PAYMENT, paymentBody(other, name)), 400, /^metadata\.ownedByWorkspace/);
+      assertError(await ctx.client.post(PAYMENT_PATH, paymentBody(workspace, unique('pm')), { headers: { accept: PAYMENT, 'content-type': 'application/json' } }), 415);
+      assertError(await get(ctx.client, `${PAYMENT_PATH}/${name}`, media('meshpaymentmethod', 'v1')), 406, /retired on 2025-07-01; use meshPaymentMethod\.v2/);
+
+      const { client: lister } = await clientWithKey(ctx.client, workspace, ['PAYMENTMETHOD_LIST', 'PROJECT_SAVE']);
+      assertError(await post(lister, PAYMENT_PATH, PAYMENT, paymentBody(workspace, unique('pm'))), 403);
+      assertError(await put(lister, `${PAYMENT_PATH}/${name}`, PAYMENT, paymentBody(workspace, name)), 403);
+      assertError(await lister.delete(`${PAYMENT_PATH}/${name}`), 403);
+      const { client: nobody } = await clientWithKey(ctx.client, workspace, ['PROJECT_LIST']);
+      assertError(await get(nobody, PAYMENT_PATH, PAYMENT), 403);
+    });
+
+    it('isolates workspaces: another workspace’s method is invisible (404) and its filter is ignored', async () => {
+      const [a, b] = [unique('pay-a'), unique('pay-b')];
+      await createWorkspace(ctx.client, a);
+      await createWorkspace(ctx.client, b);
+      const [pmA, pmB] = [unique('pm-a'), unique('pm-b')];
+      await createPaymentMethod(ctx.client, a, pmA);
+      await createPaymentMethod(ctx.client, b, pmB);
+      const { client: keyB } = await clientWithKey(ctx.client, b, ['PAYMENTMETHOD_LIST']);
+      assertError(await get(keyB, `${PAYMENT_PATH}/${pmA}`, PAYMENT), 404, /not found/);
+      assert.equal((await get(keyB, `${PAYMENT_PATH}/${pmB}`, PAYMENT)).status, 200);
+      assert.deepEqual(await names(keyB, PAYMENT_PATH, PAYMENT, 'meshPaymentMethods'), [pmB]);
+      assert.deepEqual(await names(keyB, PAYMENT_PATH, PAYMENT, 'meshPaymentMethods', `&workspaceIdentifier=${a}`), [pmB], 'the filter is ignored for a workspace-scoped key (OpenAPI)');
+      const { client: admin } = await clientWithKey(ctx.client, b, ['ADM_PAYMENTMETHOD_DELETE']);
+      assertError(await get(admin, `${PAYMENT_PATH}/${pmA}`, PAYMENT), 403, /PAYMENTMETHOD_LIST/);
+    });
+
+    it('holds projects to payment methods of their workspace; activePaymentMethod, the filter, expiry and deletion in use', async () => {
+      const [a, b] = [unique('pay-a'), unique('pay-b')];
+      await createWorkspace(ctx.client, a);
+      await createWorkspace(ctx.client, b);
+      const [pmA, pmB, expired, substitute] = [unique('pm-a'), unique('pm-b'), unique('pm-old'), unique('pm-sub')];
+      await createPaymentMethod(ctx.client, a, pmA);
+      await createPaymentMethod(ctx.client, b, pmB);
+      await createPaymentMethod(ctx.client, a, expired, { expirationDate: isoDay(-2) });
+      await createPaymentMethod(ctx.client, a, substitute);
+
+      const project = unique('prj');
+      assertError(await post(ctx.client, PATHS.projects, PROJECT, projectBody(a, project, { spec: { paymentMethodIdentifier: pmB } })), 422, /^spec\.paymentMethodIdentifier: .*does not exist in meshWorkspace/);
+      assertError(await post(ctx.client, PATHS.projects, PROJECT, projectBody(a, project, { spec: { paymentMethodIdentifier: unique('none') } })), 422, /^spec\.paymentMethodIdentifier/);
+      assertError(await post(ctx.client, PATHS.projects, PROJECT, projectBody(a, project, { spec: { paymentMethodIdentifier: pmA, substitutePaymentMethodIdentifier: pmB } })), 422, /^spec\.substitutePaymentMethodIdentifier/);
+      assertError(await post(ctx.client, PATHS.projects, PROJECT, projectBody(a, project, { spec: { paymentMethodIdentifier: expired } })), 422, /expired on/);
+      assertError(await get(ctx.client, `${PATHS.projects}/${a}.${project}`, PROJECT), 404, /not found/);
+
+      const made = await createProject(ctx.client, a, project, { spec: { paymentMethodIdentifier: pmA, substitutePaymentMethodIdentifier: substitute } });
+      assert.equal(made.spec.substitutePaymentMethodIdentifier, substitute);
+      assert.equal(made._links.activePaymentMethod.href, `${ctx.server.url}${PAYMENT_PATH}/${pmA}`);
+      const bare = unique('bare');
+      const without = await createProject(ctx.client, a, bare);
+      assert.equal(without._links.activePaymentMethod, undefined);
+      assert.deepEqual(await names(ctx.client, PATHS.projects, PROJECT, 'meshProjects', `&paymentIdentifier=${pmA}`), [project]);
+      assert.ok((await names(ctx.client, PATHS.projects, PROJECT, 'meshProjects', `&workspaceIdentifier=${a}&paymentIdentifier=`)).includes(bare), 'blank: projects without one');
+
+      // The payment method expires: the substitute pays (a PUT keeping the expired method is accepted).
+      assert.equal((await put(ctx.client, `${PAYMENT_PATH}/${pmA}`, PAYMENT, paymentBody(a, pmA, { expirationDate: isoDay(-1) }))).status, 200);
+      assert.equal((await get(ctx.client, `${PATHS.projects}/${a}.${project}`, PROJECT)).json._links.activePaymentMethod.href, `${ctx.server.url}${PAYMENT_PATH}/${substitute}`);
+      const kept = await put(ctx.client, `${PATHS.projects}/${a}.${project}`, PROJECT, projectBody(a, project, { spec: { displayName: 'Renamed', paymentMethodIdentifier: pmA, substitutePaymentMethodIdentifier: substitute } }));
+      assert.equal(kept.status, 200, kept.text);
+      assert.equal(kept.json._links.activePaymentMethod.href, `${ctx.server.url}${PAYMENT_PATH}/${substitute}`);
+
+      // In use: 409, nothing changes; free again: 204.
+      assertError(await ctx.client.delete(`${PAYMENT_PATH}/${substitute}`), 409, /still used by 1 meshProjects \(as substitute\)/);
+      assert.equal((await names(ctx.client, PAYMENT_PATH, PAYMENT, 'meshPaymentMethods', `&workspaceIdentifier=${a}`)).includes(substitute), true);
+      assert.equal((await put(ctx.client, `${PATHS.projects}/${a}.${project}`, PROJECT, projectBody(a, project, { spec: { paymentMethodIdentifier: pmA } }))).status, 200);
+      assert.equal((await ctx.client.delete(`${PAYMENT_PATH}/${substitute}`)).status, 204);
+      assertError(await put(ctx.client, `${PATHS.projects}/${a}.${project}`, PROJECT, projectBody(a, project, { spec: { paymentMethodIdentifier: pmA, substitutePaymentMethodIdentifier: substitute } })), 422, /substitutePaymentMethodIdentifier/);
+    });
+
+    it('is imported (meshPaymentMethod v2) and keeps its workspace from being deleted while live', async () => {
+      const workspace = unique('pay');
+      await createWorkspace(ctx.client, workspace);
+      const name = unique('pm');
+      const imported = await ctx.client.put('/api/meshobjects', JSON.stringify([paymentBody(workspace, name)]), { headers: io('application/vnd.vendor.api.meshobjects.v1+json') });
+      assert.equal(imported.status, 200, imported.text);
+      assert.equal(imported.json[0].status, 'SUCCESS', imported.text);
+      assert.equal(imported.json[0].meshObject, `meshPaymentMethod[${name}]`);
+      assertError(await ctx.client.delete(`${PATHS.workspaces}/${workspace}`), 409, /meshPaymentMethods/);
+      assert.equal((await ctx.client.delete(`${PAYMENT_PATH}/${name}`)).status, 204);
+      assert.equal((await ctx.client.delete(`${PATHS.workspaces}/${workspace}`)).status, 204);
+    });
+  });
+
+  describe('meshTagDefinition v1', () => {
+    it('creates (the vendor example), reads freely, lists, upserts (the vendor example with nulls) and deletes', async () => {
+      const key = `environment${unique('k').replace(/-/g, '')}`;
+      const body = tagBody('meshProject', key, { singleSelect: { options: ['dev', 'test', 'qa', 'production'], defaultValue: 'dev' } }, { description: 'The environment the project runs in.', displayName: 'Environment', sortOrder: 9999, mandatory: true });
+      const created = await post(ctx.client, TAGDEF_PATH, TAGDEF, body);
+      assert.equal(created.status, 201, created.text);
+      assert.equal(created.headers.location, `${ctx.server.url}${TAGDEF_PATH}/meshProject.${key}`);
+      assert.deepEqual(created.json.spec, body.spec);
+
+      const { client: reader } = await clientWithKey(ctx.client, unique('reader'), ['PROJECT_LIST']);
+      assert.equal((await get(reader, `${TAGDEF_PATH}/meshProject.${key}`, TAGDEF)).status, 200, 'reading needs no permission');
+      assert.ok((await names(reader, TAGDEF_PATH, TAGDEF, 'meshTagDefinitions')).includes(`meshProject.${key}`));
+
+      const wsKey = `costCenter${unique('k').replace(/-/g, '')}`;
+      const upsert = await put(ctx.client, `${TAGDEF_PATH}/meshWorkspace.${wsKey}`, TAGDEF, {
+        kind: 'meshTagDefinition',
+        apiVersion: 'v1',
+        metadata: { name: `meshWorkspace.${wsKey}` },
+        spec: { targetKind: 'meshWorkspace', key: wsKey, valueType: { string: { defaultValue: '1001', validationRegex: '^\\d{4}$' }, email: null, integer: null, number: null, singleSelect: null, multiSelect: null }, description: 'Updated description', displayName: 'Updated display name', sortOrder: 9999, mandatory: false, immutable: false, restricted: false, replicationKey: 'updatedReplicationKey' },
+      });
+      assert.equal(upsert.status, 200, upsert.text);
+      assert.deepEqual(upsert.json.spec.valueType, { string: { defaultValue: '1001', validationRegex: '^\\d{4}$' } });
+      const changed = await put(ctx.client, `${TAGDEF_PATH}/meshProject.${key}`, TAGDEF, { ...body, spec: { ...body.spec, description: 'Changed' } });
+      assert.equal(changed.status, 200, changed.text);
+      assert.equal(changed.json.spec.description, 'Changed');
+
+      assert.equal((await ctx.client.delete(`${TAGDEF_PATH}/meshProject.${key}`)).status, 204);
+      assert.equal((await ctx.client.delete(`${TAGDEF_PATH}/meshWorkspace.${wsKey}`)).status, 204);
+      assertError(await get(ctx.client, `${TAGDEF_PATH}/meshProject.${key}`, TAGDEF), 404);
+      const titles = await eventTitles();
+      for (const title of ['Tag Definition Created', 'Tag Definition Changed', 'Tag Definition Deleted']) assert.ok(titles.includes(title), title);
+    });
+
+    it('refuses bad definitions, non-admin writes and wrong media types, storing nothing', async () => {
+      const key = `k${unique('k').replace(/-/g, '')}`;
+      const bad = async (body: Json, field: RegExp) => {
+        assertError(await post(ctx.client, TAGDEF_PATH, TAGDEF, body), 400, field);
+        assertError(await get(ctx.client, `${TAGDEF_PATH}/${body.metadata.name}`, TAGDEF), 404);
+      };
+      await bad({ ...tagBody('meshProject', key, { string: {} }), metadata: { name: `meshWorkspace.${key}` } }, /^metadata\.name/);
+      await bad(tagBody('meshProject', key, { string: {}, integer: {} }), /^spec\.valueType: .*exactly one/);
+      await bad(tagBody('meshProject', key, {}), /^spec\.valueType/);
+      await bad(tagBody('meshProject', key, { string: { validationRegex: '(a)\\1' } }), /^spec\.valueType\.string\.validationRegex/);
+      await bad(tagBody('meshProject', key, { singleSelect: { options: ['a'], defaultValue: 'b' } }), /^spec\.valueType\.singleSelect\.defaultValue/);
+      await bad(tagBody('meshThing', key, { string: {} }), /^spec\.targetKind/);
+      const { client: keyed } = await clientWithKey(ctx.client, unique('writer'), ['PROJECT_SAVE', 'WORKSPACE_SAVE']);
+      assertError(await post(keyed, TAGDEF_PATH, TAGDEF, tagBody('meshProject', key, { string: {} })), 403, /TAGDEFINITION_SAVE/);
+      assertError(await ctx.client.post(TAGDEF_PATH, tagBody('meshProject', key, { string: {} }), { headers: { accept: TAGDEF, 'content-type': 'application/json' } }), 415);
+      assertError(await get(ctx.client, `${TAGDEF_PATH}/meshProject.${key}`, TAGDEF), 404);
+    });
+
+    it('enforces definitions on projects: mandatory, defaults, regex, immutable, restricted; deleting one strips the tag', async () => {
+      const workspace = unique('tags');
+      await createWorkspace(ctx.client, workspace);
+      const suffix = unique('t').replace(/-/g, '');
+      const [cost, env, owner, tier] = [`cost${suffix}`, `env${suffix}`, `owner${suffix}`, `tier${suffix}`];
+      for (const body of [
+        tagBody('meshProject', cost, { string: { validationRegex: '^\\d{4}$' } }, { mandatory: true }),
+        tagBody('meshProject', env, { singleSelect: { options: ['dev', 'prod'], defaultValue: 'dev' } }, { mandatory: true }),
+        tagBody('meshProject', owner, { email: {} }, { immutable: true }),
+        tagBody('meshProject', tier, { integer: {} }, { restricted: true }),
+      ]) {
+        assert.equal((await post(ctx.client, TAGDEF_PATH, TAGDEF, body)).status, 201);
+      }
+      try {
+        const project = unique('prj');
+        const path = `${PATHS.projects}/${workspace}.${project}`;
+        assertError(await post(ctx.client, PATHS.projects, PROJECT, projectBody(workspace, project, { spec: { tags: {} } })), 400, new RegExp(`^spec\\.tags\\.${cost}: .*mandatory`));
+        assertError(await post(ctx.client, PATHS.projects, PROJECT, projectBody(workspace, project, { spec: { tags: { [cost]: ['12'] } } })), 400, new RegExp(`^spec\\.tags\\.${cost}: "12" does not match`));
+        assertError(await post(ctx.client, PATHS.projects, PROJECT, projectBody(workspace, project, { spec: { tags: { [cost]: ['1234'], [env]: ['qa'] } } })), 400, new RegExp(`^spec\\.tags\\.${env}`));
+        assertError(await post(ctx.client, PATHS.projects, PROJECT, projectBody(workspace, project, { spec: { tags: { [cost]: ['1234'], [owner]: ['nobody'] } } })), 400, new RegExp(`^spec\\.tags\\.${owner}`));
+        assertError(await get(ctx.client, path, PROJECT), 404, /not found/);
+
+        const made = await createProject(ctx.client, workspace, project, { spec: { tags: { [cost]: ['1234'], [owner]: ['a@example.com'], free: ['form'] } } });
+        assert.deepEqual(made.spec.tags, { [cost]: ['1234'], [owner]: ['a@example.com'], free: ['form'], [env]: ['dev'] }, 'the default applied, free-form tags kept');
+        assertError(await put(ctx.client, path, PROJECT, projectBody(workspace, project, { spec: { tags: { [cost]: ['1234'], [owner]: ['b@example.com'] } } })), 400, new RegExp(`^spec\\.tags\\.${owner}: .*immutable`));
+
+        const { client: member } = await clientWithKey(ctx.client, workspace, ['PROJECT_SAVE', 'PROJECT_LIST']);
+        assertError(await put(member, path, PROJECT, projectBody(workspace, project, { spec: { tags: { [cost]: ['1234'], [tier]: ['3'] } } })), 400, new RegExp(`^spec\\.tags\\.${tier}: .*restricted`));
+        const byAdmin = await put(ctx.client, path, PROJECT, projectBody(workspace, project, { spec: { tags: { [cost]: ['1234'], [tier]: ['3'] } } }));
+        assert.equal(byAdmin.status, 200, byAdmin.text);
+        assert.deepEqual(byAdmin.json.spec.tags, { [cost]: ['1234'], [tier]: ['3'], [owner]: ['a@example.com'], [env]: ['dev'] }, 'omitted mandatory and immutable tags are kept');
+        const byMember = await put(member, path, PROJECT, projectBody(workspace, project, { spec: { displayName: 'Renamed', tags: { [cost]: ['5678'], [tier]: ['3'] } } }));
+        assert.equal(byMember.status, 200, `an unchanged restricted tag is fine: ${byMember.text}`);
+
+        assert.equal((await ctx.client.delete(`${TAGDEF_PATH}/meshProject.${cost}`)).status, 204);
+        assert.equal((await get(ctx.client, path, PROJECT)).json.spec.tags[cost], undefined, 'the tag is gone from every project');
+        assert.equal((await get(ctx.client, path, PROJECT)).json.spec.tags[env][0], 'dev', 'other tags stay');
+      } finally {
+        for (const key of [cost, env, owner, tier]) await ctx.client.delete(`${TAGDEF_PATH}/meshProject.${key}`);
+      }
+    });
+
+    it('enforces definitions on workspaces (metadata.tags) and payment methods (spec.tags)', async () => {
+      const suffix = unique('t').replace(/-/g, '');
+      const [area, budget] = [`area${suffix}`, `budget${suffix}`];
+      assert.equal((await post(ctx.client, TAGDEF_PATH, TAGDEF, tagBody('meshWorkspace', area, { multiSelect: { options: ['eu', 'us'] } }, { mandatory: true }))).status, 201);
+      assert.equal((await post(ctx.client, TAGDEF_PATH, TAGDEF, tagBody('meshPaymentMethod', budget, { number: {} }, { mandatory: true }))).status, 201);
+      try {
+        const workspace = unique('tags');
+        assertError(await post(ctx.client, PATHS.workspaces, WORKSPACE, workspaceBody(workspace)), 400, new RegExp(`^metadata\\.tags\\.${area}: .*mandatory`));
+        assertError(await post(ctx.client, PATHS.workspaces, WORKSPACE, workspaceBody(workspace, { metadata: { tags: { [area]: ['eu', 'mars'] } } })), 400, /"mars"/);
+        assertError(await get(ctx.client, `${PATHS.workspaces}/${workspace}`, WORKSPACE), 404);
+        const made = await createWorkspace(ctx.client, workspace, { metadata: { tags: { [area]: ['eu', 'us'] } } });
+        assert.deepEqual(made.metadata.tags, { [area]: ['eu', 'us'] });
+
+        const name = unique('pm');
+        assertError(await post(ctx.client, PAYMENT_PATH, PAYMENT, paymentBody(workspace, name)), 400, new RegExp(`^spec\\.tags\\.${budget}`));
+        assertError(await post(ctx.client, PAYMENT_PATH, PAYMENT, paymentBody(workspace, name, { tags: { [budget]: ['lots'] } })), 400, /not a number/);
+        assert.deepEqual((await createPaymentMethod(ctx.client, workspace, name, { tags: { [budget]: ['12.5'] } })).spec.tags, { [budget]: ['12.5'] });
+      } finally {
+        await ctx.client.delete(`${TAGDEF_PATH}/meshWorkspace.${area}`);
+        await ctx.client.delete(`${TAGDEF_PATH}/meshPaymentMethod.${budget}`);
+      }
+    });
+  });
+});
