@@ -87,7 +87,7 @@ export async function createServices(config: Config, database: Database, log: Lo
   const platforms = new AuthorizedPlatformService(platformService);
   const tenants = new AuthorizedTenantService(tenantService, platforms);
   const runners = new AuthorizedRunnerService(runnerService);
-  const definitions = new AuthorizedDefinitionService(definitionService, runners);
+  const definitions = new AuthorizedDefinitionService(definitionService, runners, tagDefinitions);
   return {
     secrets,
     authorized: {

@@ -302,5 +302,24 @@ describeEachDatabase('the platform catalogue', (ctx) => {
         await ctx.client.delete(`${TAGDEF_PATH}/meshPaymentMethod.${budget}`);
       }
     });
+
+    it('enforces definitions on building block definitions (metadata.tags)', async () => {
+      const key = `team${unique('t').replace(/-/g, '')}`;
+      assert.equal((await post(ctx.client, TAGDEF_PATH, TAGDEF, tagBody('meshBuildingBlockDefinition', key, { string: { validationRegex: '^[a-z]+$' } }, { mandatory: true }))).status, 201);
+      try {
+        const workspace = unique('bbd');
+        await createWorkspace(ctx.client, workspace);
+        const DEFINITION = media('meshbuildingblockdefinition', 'v1-preview');
+        const definition = (tags?: Json) => ({ apiVersion: 'v1-preview', kind: 'meshBuildingBlockDefinition', metadata: { ownedByWorkspace: workspace, ...(tags ? { tags } : {}) }, spec: { displayName: unique('Def'), description: 'tagged', targetType: 'WORKSPACE_LEVEL' } });
+        const path = '/api/meshobjects/meshbuildingblockdefinitions';
+        assertError(await post(ctx.client, path, DEFINITION, definition()), 400, new RegExp(`^metadata\\.tags\\.${key}: .*mandatory`));
+        assertError(await post(ctx.client, path, DEFINITION, definition({ [key]: ['Ops!'] })), 400, /does not match/);
+        const made = await post(ctx.client, path, DEFINITION, definition({ [key]: ['ops'] }));
+        assert.equal(made.status, 201, made.text);
+        assert.deepEqual(made.json.metadata.tags, { [key]: ['ops'] });
+      } finally {
+        await ctx.client.delete(`${TAGDEF_PATH}/meshBuildingBlockDefinition.${key}`);
+      }
+    });
   });
 });
