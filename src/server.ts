@@ -19,6 +19,7 @@ import { locationOperations } from './kinds/location/routes.js';
 import type { Operation } from './kinds/operation.js';
 import { paymentMethodOperations } from './kinds/paymentmethod/routes.js';
 import { platformOperations } from './kinds/platform/routes.js';
+import { platformTypeOperations } from './kinds/platformtype/routes.js';
 import { projectOperations } from './kinds/project/routes.js';
 import { runOperations } from './kinds/run/routes.js';
 import { runnerOperations } from './kinds/runner/routes.js';
@@ -58,6 +59,7 @@ function operations(services: AuthorizedServices, log: Logger): Operation[] {
     ...runOperations(services.runs),
     ...tagDefinitionOperations(services.tagDefinitions),
     ...paymentMethodOperations(services.paymentMethods),
+    ...platformTypeOperations(services.platformTypes),
     ...importOperations(services, log),
   ];
 }

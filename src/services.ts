@@ -23,6 +23,8 @@ import { AuthorizedPaymentMethodService } from './kinds/paymentmethod/authorized
 import { PaymentMethodService } from './kinds/paymentmethod/service.js';
 import { AuthorizedPlatformService } from './kinds/platform/authorized-service.js';
 import { PlatformService } from './kinds/platform/service.js';
+import { AuthorizedPlatformTypeService } from './kinds/platformtype/authorized-service.js';
+import { PlatformTypeService } from './kinds/platformtype/service.js';
 import { AuthorizedProjectService } from './kinds/project/authorized-service.js';
 import { ProjectService } from './kinds/project/service.js';
 import { AuthorizedRunService } from './kinds/run/authorized-service.js';
@@ -82,9 +84,10 @@ export async function createServices(config: Config, database: Database, log: Lo
   const events = new EventRecorder(db, dialect);
   const tagDefinitions = new AuthorizedTagDefinitionService(new TagDefinitionService(db, events));
   const paymentMethods = new AuthorizedPaymentMethodService(new PaymentMethodService(db, events, workspaceService), tagDefinitions);
+  const platformTypes = new AuthorizedPlatformTypeService(new PlatformTypeService(db, events));
 
   const workspaces = new AuthorizedWorkspaceService(workspaceService, tagDefinitions);
-  const platforms = new AuthorizedPlatformService(platformService);
+  const platforms = new AuthorizedPlatformService(platformService, platformTypes);
   const tenants = new AuthorizedTenantService(tenantService, platforms);
   const runners = new AuthorizedRunnerService(runnerService);
   const definitions = new AuthorizedDefinitionService(definitionService, runners, tagDefinitions);
@@ -104,6 +107,7 @@ export async function createServices(config: Config, database: Database, log: Lo
       runs: new AuthorizedRunService(runService, runners),
       tagDefinitions,
       paymentMethods,
+      platformTypes,
     },
     identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts)), tokens },
     system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService },

@@ -8,12 +8,22 @@ import { describe, it } from 'node:test';
 import { media, type ApiClient, type Response } from './support/client.js';
 import { clientWithKey } from './support/identity.js';
 import { describeEachDatabase } from './support/server.js';
-import { createProject, createWorkspace, io, PATHS, PROJECT, projectBody, unique, WORKSPACE, workspaceBody, type Json } from './support/structure.js';
+import { createLocation, createPlatform, createProject, createTenant, createWorkspace, io, PATHS, PLATFORM, platformBody, PROJECT, projectBody, TENANT, unique, WORKSPACE, workspaceBody, type Json } from './support/structure.js';
 
 const PAYMENT = media('meshpaymentmethod', 'v2');
 const TAGDEF = media('meshtagdefinition', 'v1');
 const PAYMENT_PATH = '/api/meshobjects/meshpaymentmethods';
 const TAGDEF_PATH = '/api/meshobjects/meshtagdefinitions';
+const TYPE = media('meshplatformtype', 'v1');
+const TYPE_PREVIEW = media('meshplatformtype', 'v1-preview');
+const TYPE_PATH = '/api/meshobjects/meshplatformtypes';
+
+const typeBody = (name: string, spec: Json = {}, apiVersion = 'v1'): Json => ({
+  apiVersion,
+  kind: 'meshPlatformType',
+  metadata: { name },
+  spec: { displayName: `Type ${name}`, category: 'CUSTOM', defaultEndpoint: 'https://platform.example.com', icon: 'data:image/png;base64,iVBORw0KGgo...', ...spec },
+});
 
 function assertError(response: Response, status: number, message?: RegExp): void {
   assert.equal(response.status, status, `expected ${status}, got ${response.status}: ${response.text}`);
@@ -320,6 +330,88 @@ describeEachDatabase('the platform catalogue', (ctx) => {
       } finally {
         await ctx.client.delete(`${TAGDEF_PATH}/meshBuildingBlockDefinition.${key}`);
       }
+    });
+  });
+
+  describe('meshPlatformType v1 and v1-preview', () => {
+    it('lists the built-in types (reading is free) and filters by category and lifecycleStatus', async () => {
+      const { client: reader } = await clientWithKey(ctx.client, unique('reader'), ['PROJECT_LIST']);
+      const all = await names(reader, TYPE_PATH, TYPE_PREVIEW, 'meshPlatformTypes');
+      for (const builtIn of ['AWS', 'AZURE', 'AZURERG', 'AKS', 'GCP', 'KUBERNETES', 'OPENSHIFT', 'CUSTOM']) assert.ok(all.includes(builtIn), builtIn);
+      assert.deepEqual(await names(reader, TYPE_PATH, TYPE, 'meshPlatformTypes', '&category=AZURE_KUBERNETES_SERVICE'), ['AKS']);
+      const azure = await get(reader, `${TYPE_PATH}/AZURE`, TYPE);
+      assert.equal(azure.status, 200, azure.text);
+      assert.deepEqual(azure.json.status, { lifecycleState: 'ACTIVE' });
+      assert.equal(azure.json.spec.category, 'AZURE');
+      assertError(await get(reader, `${TYPE_PATH}?category=azure`, TYPE), 400, /^category:/);
+      assertError(await get(reader, `${TYPE_PATH}?lifecycleStatus=GONE`, TYPE), 400, /^lifecycleStatus:/);
+    });
+
+    it('creates a CUSTOM type (the vendor example), upserts, deactivates; platforms need an existing ACTIVE type', async () => {
+      const name = unique('my-new-platform');
+      const created = await post(ctx.client, TYPE_PATH, TYPE_PREVIEW, typeBody(name, { displayName: 'My New Platform' }, 'v1-preview'));
+      assert.equal(created.status, 201, created.text);
+      assert.equal(created.json.apiVersion, 'v1-preview');
+      assert.match(created.headers.deprecation ?? '', /^@\d+$/, 'v1-preview is deprecated');
+      assert.match(created.json.metadata.uuid, /^[0-9a-f-]{36}$/);
+      assert.deepEqual(created.json.status, { lifecycleState: 'ACTIVE' });
+      assert.equal(created.headers.location, `${ctx.server.url}${TYPE_PATH}/${name}`);
+      const changed = await put(ctx.client, `${TYPE_PATH}/${name}`, TYPE, typeBody(name, { displayName: 'Updated Custom Platform', icon: 'updated-icon' }));
+      assert.equal(changed.status, 200, changed.text);
+      assert.equal(changed.json.spec.displayName, 'Updated Custom Platform');
+      assert.equal(changed.json.metadata.uuid, created.json.metadata.uuid);
+
+      const workspace = unique('types');
+      await createWorkspace(ctx.client, workspace);
+      const location = unique('loc');
+      await createLocation(ctx.client, location);
+      const custom = (type: string) => ({ spec: { config: { type: 'custom', custom: { platformTypeRef: { name: type } } } } });
+      const platformUuid = await createPlatform(ctx.client, workspace, unique('plf'), location, custom(name));
+      const platform = await get(ctx.client, `${PATHS.platforms}/${platformUuid}`, PLATFORM);
+      assert.equal(platform.json.status.platformTypeIdentifier, name.toUpperCase());
+      assertError(await post(ctx.client, PATHS.platforms, PLATFORM, platformBody(workspace, unique('plf'), location, custom(unique('no-such-type')))), 422, /^spec\.config\.custom\.platformTypeRef\.name: meshPlatformType/);
+      assertError(await post(ctx.client, PATHS.platforms, PLATFORM, platformBody(workspace, unique('plf'), location, { spec: { config: { type: 'openstack' } } })), 422, /^spec\.config\.type: meshPlatformType "OPENSTACK" does not exist/);
+
+      // The tenant list's platformTypeIdentifier filter has something to match.
+      const project = unique('prj');
+      await createProject(ctx.client, workspace, project);
+      const tenant = await createTenant(ctx.client, workspace, project, platformUuid);
+      const tenants = await get(ctx.client, `${PATHS.tenants}?platformTypeIdentifier=${name}`, TENANT);
+      assert.deepEqual((tenants.json._embedded.meshTenants as Json[]).map((t) => t.metadata.uuid), [tenant.metadata.uuid]);
+
+      assert.equal((await ctx.client.delete(`${TYPE_PATH}/${name}`)).status, 204);
+      assert.deepEqual((await get(ctx.client, `${TYPE_PATH}/${name}`, TYPE)).json.status, { lifecycleState: 'DEACTIVATED' });
+      assert.ok((await names(ctx.client, TYPE_PATH, TYPE, 'meshPlatformTypes', '&lifecycleStatus=DEACTIVATED&category=CUSTOM')).includes(name));
+      assertError(await post(ctx.client, PATHS.platforms, PLATFORM, platformBody(workspace, unique('plf'), location, custom(name))), 422, /deactivated/);
+      const kept = await put(ctx.client, `${PATHS.platforms}/${platformUuid}`, PLATFORM, { ...platform.json, spec: { ...platform.json.spec, displayName: 'Still here' } });
+      assert.equal(kept.status, 200, `existing platforms keep their type: ${kept.text}`);
+      const reactivated = await put(ctx.client, `${TYPE_PATH}/${name}`, TYPE, { ...typeBody(name), status: { lifecycleState: 'ACTIVE' } });
+      assert.deepEqual(reactivated.json.status, { lifecycleState: 'ACTIVE' });
+    });
+
+    it('refuses other categories, changes of built-ins and the category, bad names, missing permissions and wrong media types', async () => {
+      assertError(await post(ctx.client, TYPE_PATH, TYPE, typeBody(unique('t'), { category: 'AWS' })), 400, /^spec\.category: only CUSTOM/);
+      assertError(await post(ctx.client, TYPE_PATH, TYPE, typeBody(unique('t'), { category: 'MOON' })), 400, /^spec\.category/);
+      assertError(await post(ctx.client, TYPE_PATH, TYPE, typeBody('Not A Name')), 400, /^metadata\.name/);
+      assertError(await post(ctx.client, TYPE_PATH, TYPE, typeBody(unique('t'), { icon: undefined })), 400, /^spec\.icon/);
+      assertError(await post(ctx.client, TYPE_PATH, TYPE, typeBody('azure')), 409, /already exists/);
+      assertError(await put(ctx.client, `${TYPE_PATH}/AZURE`, TYPE, { ...typeBody('AZURE'), metadata: { name: 'AZURE' } }), 400, /^metadata\.name/);
+      assertError(await ctx.client.delete(`${TYPE_PATH}/AZURE`), 409, /built in/);
+      const name = unique('t');
+      assert.equal((await post(ctx.client, TYPE_PATH, TYPE, typeBody(name))).status, 201);
+      assertError(await put(ctx.client, `${TYPE_PATH}/${name}`, TYPE, typeBody(name, { category: 'GCP' })), 400, /^spec\.category: the category of a platform type cannot change/);
+
+      // Platform types belong to no workspace: only admins make, change and deactivate them.
+      const { client: saver } = await clientWithKey(ctx.client, unique('saver'), ['PLATFORMINSTANCE_SAVE', 'PLATFORMINSTANCE_DELETE']);
+      assertError(await post(saver, TYPE_PATH, TYPE, typeBody(unique('t'))), 403, /ADM_PLATFORMINSTANCE_SAVE/);
+      assertError(await put(saver, `${TYPE_PATH}/${name}`, TYPE, typeBody(name, { displayName: 'Mine' })), 403, /ADM_PLATFORMINSTANCE_SAVE/);
+      assertError(await saver.delete(`${TYPE_PATH}/${name}`), 403, /ADM_PLATFORMINSTANCE_DELETE/);
+      const { client: admin } = await clientWithKey(ctx.client, unique('admin'), ['ADM_PLATFORMINSTANCE_SAVE']);
+      assert.equal((await post(admin, TYPE_PATH, TYPE, typeBody(unique('t')))).status, 201, 'ADM_PLATFORMINSTANCE_SAVE makes custom types');
+      const { client: reader } = await clientWithKey(ctx.client, unique('reader'), ['PLATFORMINSTANCE_LIST']);
+      assertError(await post(reader, TYPE_PATH, TYPE, typeBody(unique('t'))), 403);
+      assertError(await ctx.client.post(TYPE_PATH, typeBody(unique('t')), { headers: { accept: TYPE, 'content-type': 'application/json' } }), 415);
+      assertError(await get(ctx.client, `${TYPE_PATH}/${unique('none')}`, TYPE), 404);
     });
   });
 });

@@ -15,6 +15,10 @@ export const PATHS = {
   blocks: '/api/meshobjects/meshbuildingblocks',
   runners: '/api/meshobjects/meshbuildingblockrunners',
   runs: '/api/meshobjects/meshbuildingblockruns',
+  // The platform catalogue (issue 20; tag definitions and payment methods are in the spec's index below).
+  platformTypes: '/api/meshobjects/meshplatformtypes',
+  landingZones: '/api/meshobjects/meshlandingzones',
+  integrations: '/api/meshobjects/meshintegrations',
   // In the spec's index (§2.3), not served yet.
   workspaceUserGroups: '/api/meshobjects/meshworkspaceusergroups',
   projectGroupBindings: '/api/meshobjects/meshprojectbindings/groupbindings',

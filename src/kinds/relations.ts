@@ -46,4 +46,5 @@ export const MESHOBJECT_RELATIONS: readonly Relation[] = [
   { rel: 'meshplatforms', path: PATHS.platforms, template: form('identifier', 'locationIdentifier', 'ownedByWorkspace', 'platformTypeIdentifier') },
   { rel: 'meshlocations', path: PATHS.locations, template: form('displayName') },
   { rel: 'meshbuildingblockrunners', path: PATHS.runners, template: form('workspaceIdentifier') },
+  { rel: 'meshplatformtypes', path: PATHS.platformTypes, template: form('category', 'lifecycleStatus') },
 ];

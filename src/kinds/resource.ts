@@ -25,6 +25,8 @@ export interface ResourceDefinition<T> {
   resource: Resource;
   /** Route-level access of reads when it differs (locations and platforms are readable by all). */
   readAccess?: RouteAccess;
+  /** Writes need the `ADM_` code (kinds without workspace-scoped write codes, or global objects). */
+  adminWrites?: boolean;
   /** Reads and writes are open to `MANAGED_` holders too (the service decides per object). */
   managed?: boolean;
   /** A lower maximum page size than 350, for kinds whose objects can be large (lib/limits.ts). */
@@ -41,7 +43,8 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
   const { path, versions: produces } = resource;
   const orManaged = resource.managed === true;
   const read = resource.readAccess ?? { resource: resource.resource, action: 'LIST' as const, orManaged };
-  const save = { resource: resource.resource, action: 'SAVE' as const, orManaged };
+  const adminOnly = resource.adminWrites === true ? { adminOnly: true } : {};
+  const save = { resource: resource.resource, action: 'SAVE' as const, orManaged, ...adminOnly };
   const idOf = (call: Call) => call.params.id!;
   const operations: Operation[] = [];
 
@@ -71,7 +74,7 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
     operations.push({
       method: 'DELETE',
       path: `${path}/:id`,
-      access: { resource: resource.resource, action: 'DELETE' },
+      access: { resource: resource.resource, action: 'DELETE', ...adminOnly },
       handle: async (call) => {
         await remove.run(call, idOf(call));
         return empty(remove.status);

@@ -5,6 +5,7 @@ import type { AuthorizedDefinitionService } from './definition/authorized-servic
 import type { AuthorizedLocationService } from './location/authorized-service.js';
 import type { AuthorizedPaymentMethodService } from './paymentmethod/authorized-service.js';
 import type { AuthorizedPlatformService } from './platform/authorized-service.js';
+import type { AuthorizedPlatformTypeService } from './platformtype/authorized-service.js';
 import type { AuthorizedProjectService } from './project/authorized-service.js';
 import type { AuthorizedRunService } from './run/authorized-service.js';
 import type { AuthorizedRunnerService } from './runner/authorized-service.js';
@@ -31,4 +32,5 @@ export interface AuthorizedServices {
   // The platform catalogue (issue 20).
   tagDefinitions: AuthorizedTagDefinitionService;
   paymentMethods: AuthorizedPaymentMethodService;
+  platformTypes: AuthorizedPlatformTypeService;
 }

@@ -64,6 +64,20 @@ export interface PaymentMethodTable {
   created_on: string;
 }
 
+/** Platform types (issue 20): built-in (seeded) and CUSTOM ones; deactivated, never deleted. */
+export interface PlatformTypeTable {
+  name: string;
+  /** The upper-cased name: platforms name their type so (`AZURE`). */
+  type_key: string;
+  uuid: string;
+  category: string;
+  lifecycle_state: string;
+  /** 1 for the seeded built-in types (read-only). */
+  built_in: number;
+  document: string;
+  created_on: string;
+}
+
 /** Tag definitions (issue 20), named `<targetKind>.<key>`. */
 export interface TagDefinitionTable {
   name: string;
@@ -273,6 +287,7 @@ export interface Tables {
   projects: ProjectTable;
   payment_methods: PaymentMethodTable;
   tag_definitions: TagDefinitionTable;
+  platform_types: PlatformTypeTable;
   locations: LocationTable;
   platforms: PlatformTable;
   platform_contributors: PlatformContributorTable;

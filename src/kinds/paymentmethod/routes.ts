@@ -13,6 +13,7 @@ export function paymentMethodOperations(methods: AuthorizedPaymentMethodService)
     versions: PAYMENT_METHOD_CODECS.media,
     embedded: 'meshPaymentMethods',
     resource: 'PAYMENTMETHOD',
+    adminWrites: true,
     encode: (method, call) => PAYMENT_METHOD_CODECS.of(versionOf(call)).encode(method, call),
     get: (call, name) => methods.get(call.ctx, name),
     list: (call, page) => {
@@ -24,3 +25,4 @@ export function paymentMethodOperations(methods: AuthorizedPaymentMethodService)
     remove: { status: 204, run: (call, name) => methods.delete(call.ctx, name) },
   });
 }
+

@@ -13,6 +13,7 @@ export function tagDefinitionOperations(definitions: AuthorizedTagDefinitionServ
     embedded: 'meshTagDefinitions',
     resource: 'TAGDEFINITION',
     readAccess: 'authenticated',
+    adminWrites: true,
     encode: (definition, call) => TAG_DEFINITION_CODECS.of(versionOf(call)).encode(definition, call),
     get: (call, name) => definitions.get(call.ctx, name),
     list: (call, page) => definitions.list(call.ctx, page),
@@ -21,3 +22,4 @@ export function tagDefinitionOperations(definitions: AuthorizedTagDefinitionServ
     remove: { status: 204, run: (call, name) => definitions.delete(call.ctx, name) },
   });
 }
+

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 
 /**
@@ -7,6 +8,18 @@ import { sql, type Kysely } from 'kysely';
  * Payment methods name their workspace without a foreign key: a soft-deleted method must not keep
  * its workspace from being deleted; live ones do (store/dependents.ts).
  */
+/** The built-in platform types: the platform configs' types the OpenAPI documents, and CUSTOM (platforms without a config). */
+export const BUILT_IN_PLATFORM_TYPES: readonly { name: string; category: string; displayName: string }[] = [
+  { name: 'AWS', category: 'AWS', displayName: 'Amazon Web Services' },
+  { name: 'AZURE', category: 'AZURE', displayName: 'Microsoft Azure' },
+  { name: 'AZURERG', category: 'AZURE_RESOURCE_GROUP', displayName: 'Azure Resource Group' },
+  { name: 'AKS', category: 'AZURE_KUBERNETES_SERVICE', displayName: 'Azure Kubernetes Service' },
+  { name: 'GCP', category: 'GCP', displayName: 'Google Cloud Platform' },
+  { name: 'KUBERNETES', category: 'KUBERNETES', displayName: 'Kubernetes' },
+  { name: 'OPENSHIFT', category: 'OPENSHIFT', displayName: 'OpenShift' },
+  { name: 'CUSTOM', category: 'CUSTOM', displayName: 'Custom' },
+];
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('payment_methods')
@@ -39,9 +52,34 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('tag_definitions_order').on('tag_definitions').columns(['created_on', 'name']).execute();
   await db.schema.createIndex('tag_definitions_target').on('tag_definitions').columns(['target_kind', 'tag_key']).execute();
+
+  // Platform types: `type_key` is the upper-cased name, as platforms name their type (`AZURE`).
+  await db.schema
+    .createTable('platform_types')
+    .addColumn('name', 'varchar(255)', (c) => c.primaryKey())
+    .addColumn('type_key', 'varchar(255)', (c) => c.notNull().unique())
+    .addColumn('uuid', 'varchar(36)', (c) => c.notNull().unique())
+    .addColumn('category', 'varchar(64)', (c) => c.notNull())
+    .addColumn('lifecycle_state', 'varchar(32)', (c) => c.notNull())
+    .addColumn('built_in', 'integer', (c) => c.notNull())
+    .addColumn('document', 'text', (c) => c.notNull())
+    .addColumn('created_on', 'varchar(40)', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('platform_types_order').on('platform_types').columns(['created_on', 'name']).execute();
+  await db.schema.createIndex('platform_types_category').on('platform_types').columns(['category', 'created_on', 'name']).execute();
+  await db.schema.createIndex('platform_types_state').on('platform_types').columns(['lifecycle_state', 'created_on', 'name']).execute();
+  const seeded = '2025-01-01T00:00:00.000Z';
+  for (const type of BUILT_IN_PLATFORM_TYPES) {
+    const document = JSON.stringify({ metadata: { name: type.name }, spec: { displayName: type.displayName, category: type.category, icon: BUILT_IN_ICON } });
+    await sql`insert into platform_types (name, type_key, uuid, category, lifecycle_state, built_in, document, created_on) values (${type.name}, ${type.name}, ${randomUUID()}, ${type.category}, 'ACTIVE', 1, ${document}, ${seeded})`.execute(db);
+  }
 }
 
+/** The icon the built-in types answer with (the OpenAPI requires one). */
+const BUILT_IN_ICON = 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=';
+
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('platform_types').execute();
   await db.schema.dropTable('tag_definitions').execute();
   await db.schema.dropIndex('projects_substitute_payment').execute();
   await db.schema.alterTable('projects').dropColumn('substitute_payment_method').execute();
