@@ -15,6 +15,7 @@ import { apiKeyOperations } from './kinds/apikey/routes.js';
 import { apiUserOperations } from './kinds/apiuser/routes.js';
 import { blockOperations } from './kinds/block/routes.js';
 import { definitionOperations } from './kinds/definition/routes.js';
+import { landingZoneOperations } from './kinds/landingzone/routes.js';
 import { locationOperations } from './kinds/location/routes.js';
 import type { Operation } from './kinds/operation.js';
 import { paymentMethodOperations } from './kinds/paymentmethod/routes.js';
@@ -60,6 +61,7 @@ function operations(services: AuthorizedServices, log: Logger): Operation[] {
     ...tagDefinitionOperations(services.tagDefinitions),
     ...paymentMethodOperations(services.paymentMethods),
     ...platformTypeOperations(services.platformTypes),
+    ...landingZoneOperations(services.landingZones),
     ...importOperations(services, log),
   ];
 }

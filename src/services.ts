@@ -17,6 +17,8 @@ import { BlockService } from './kinds/block/service.js';
 import { AuthorizedDefinitionService } from './kinds/definition/authorized-service.js';
 import { DefinitionService } from './kinds/definition/service.js';
 import { EventRecorder } from './kinds/eventlog/recorder.js';
+import { AuthorizedLandingZoneService } from './kinds/landingzone/authorized-service.js';
+import { LandingZoneService } from './kinds/landingzone/service.js';
 import { AuthorizedLocationService } from './kinds/location/authorized-service.js';
 import { LocationService } from './kinds/location/service.js';
 import { AuthorizedPaymentMethodService } from './kinds/paymentmethod/authorized-service.js';
@@ -88,7 +90,8 @@ export async function createServices(config: Config, database: Database, log: Lo
 
   const workspaces = new AuthorizedWorkspaceService(workspaceService, tagDefinitions);
   const platforms = new AuthorizedPlatformService(platformService, platformTypes);
-  const tenants = new AuthorizedTenantService(tenantService, platforms);
+  const landingZones = new AuthorizedLandingZoneService(new LandingZoneService(db, events), platforms, tagDefinitions);
+  const tenants = new AuthorizedTenantService(tenantService, platforms, landingZones);
   const runners = new AuthorizedRunnerService(runnerService);
   const definitions = new AuthorizedDefinitionService(definitionService, runners, tagDefinitions);
   return {
@@ -108,6 +111,7 @@ export async function createServices(config: Config, database: Database, log: Lo
       tagDefinitions,
       paymentMethods,
       platformTypes,
+      landingZones,
     },
     identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts)), tokens },
     system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService },

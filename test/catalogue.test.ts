@@ -8,7 +8,28 @@ import { describe, it } from 'node:test';
 import { media, type ApiClient, type Response } from './support/client.js';
 import { clientWithKey } from './support/identity.js';
 import { describeEachDatabase } from './support/server.js';
-import { createLocation, createPlatform, createProject, createTenant, createWorkspace, io, PATHS, PLATFORM, platformBody, PROJECT, projectBody, TENANT, unique, WORKSPACE, workspaceBody, type Json } from './support/structure.js';
+import { readFileSync } from 'node:fs';
+import {
+  createLandingZone,
+  createLocation,
+  createPlatform,
+  createProject,
+  createTenant,
+  createWorkspace,
+  io,
+  landingZoneBody,
+  PATHS,
+  PLATFORM,
+  platformBody,
+  PROJECT,
+  projectBody,
+  TENANT,
+  tenantBody,
+  unique,
+  WORKSPACE,
+  workspaceBody,
+  type Json,
+} from './support/structure.js';
 
 const PAYMENT = media('meshpaymentmethod', 'v2');
 const TAGDEF = media('meshtagdefinition', 'v1');
@@ -17,6 +38,14 @@ const TAGDEF_PATH = '/api/meshobjects/meshtagdefinitions';
 const TYPE = media('meshplatformtype', 'v1');
 const TYPE_PREVIEW = media('meshplatformtype', 'v1-preview');
 const TYPE_PATH = '/api/meshobjects/meshplatformtypes';
+
+const ZONE = media('meshlandingzone', 'v1');
+const ZONE_PREVIEW = media('meshlandingzone', 'v1-preview');
+const ZONE_PATH = '/api/meshobjects/meshlandingzones';
+const OPENAPI = JSON.parse(readFileSync(new URL('./reference/original-openapi.json', import.meta.url), 'utf8')) as Json;
+/** The vendor's request examples of an operation of the published OpenAPI. */
+const vendorExamples = (path: string, method: string): Json[] =>
+  Object.values(OPENAPI.paths[path][method].requestBody.content as Record<string, { examples: Record<string, { value: Json }> }>).flatMap((content) => Object.values(content.examples).map((example) => example.value));
 
 const typeBody = (name: string, spec: Json = {}, apiVersion = 'v1'): Json => ({
   apiVersion,
@@ -412,6 +441,119 @@ describeEachDatabase('the platform catalogue', (ctx) => {
       assertError(await post(reader, TYPE_PATH, TYPE, typeBody(unique('t'))), 403);
       assertError(await ctx.client.post(TYPE_PATH, typeBody(unique('t')), { headers: { accept: TYPE, 'content-type': 'application/json' } }), 415);
       assertError(await get(ctx.client, `${TYPE_PATH}/${unique('none')}`, TYPE), 404);
+    });
+  });
+
+  describe('meshLandingZone v1 and v1-preview', () => {
+    /** A workspace with a platform of each type the vendor's examples name. */
+    async function platformsByType(): Promise<{ workspace: string; byType: Record<string, string> }> {
+      const workspace = unique('lzws');
+      await createWorkspace(ctx.client, workspace);
+      const location = unique('loc');
+      await createLocation(ctx.client, location);
+      const byType: Record<string, string> = {};
+      for (const type of ['aks', 'aws', 'azure', 'azurerg', 'gcp', 'kubernetes', 'openshift']) byType[type] = await createPlatform(ctx.client, workspace, unique(`plf-${type}`), location, { spec: { config: { type } } });
+      byType.custom = await createPlatform(ctx.client, workspace, unique('plf'), location);
+      return { workspace, byType };
+    }
+
+    it('accepts every vendor request example (POST and PUT, each platform properties type) and answers them as the OpenAPI shows', async () => {
+      const { workspace, byType } = await platformsByType();
+      for (const [path, method] of [['/api/meshobjects/meshlandingzones', 'post'], ['/api/meshobjects/meshlandingzones/{identifier}', 'put']] as const) {
+        for (const example of vendorExamples(path, method)) {
+          const name = unique('lz');
+          const type = example.spec.platformProperties.type as string;
+          const body = { ...example, metadata: { ...example.metadata, name }, spec: { ...example.spec, platformRef: { ...example.spec.platformRef, uuid: byType[type] } } };
+          const response = method === 'post' ? await post(ctx.client, ZONE_PATH, ZONE_PREVIEW, body) : await put(ctx.client, `${ZONE_PATH}/${name}`, ZONE_PREVIEW, body);
+          assert.equal(response.status, method === 'post' ? 201 : 200, `${method} ${type}: ${response.text}`);
+          assert.equal(response.json.metadata.ownedByWorkspace, workspace, 'owned by the platform’s workspace');
+          assert.deepEqual(response.json.status, { disabled: false, restricted: false });
+          assert.equal(response.json.spec.platformProperties.type, type);
+          assert.deepEqual(response.json.spec.quotas, example.spec.quotas);
+        }
+      }
+    });
+
+    it('reads, lists with every filter, replaces and disables (DELETE); tenants need an enabled zone of their platform', async () => {
+      const { workspace, byType } = await platformsByType();
+      const [a, b] = [unique('lz-a'), unique('lz-b')];
+      const created = await createLandingZone(ctx.client, a, byType.azure!, { spec: { platformProperties: { type: 'azure', azure: { azureManagementGroupId: 'mg', azureRoleMappings: [] } } } });
+      assert.equal(created._links.self.href, `${ctx.server.url}${ZONE_PATH}/${a}`);
+      await createLandingZone(ctx.client, b, byType.custom!, { spec: { restricted: true } });
+      assert.equal((await get(ctx.client, `${ZONE_PATH}/${b}`, ZONE)).json.status.restricted, true, 'restricted is echoed');
+      const list = (query: string) => names(ctx.client, ZONE_PATH, ZONE, 'meshLandingZones', `&ownedByWorkspace=${workspace}${query}`);
+      assert.deepEqual(await list(''), [a, b]);
+      assert.deepEqual(await list(`&identifier=${a}`), [a]);
+      assert.deepEqual(await list(`&displayName=${encodeURIComponent(`Landing zone ${b}`)}`), [b]);
+      assert.deepEqual(await list(`&platformUuid=${byType.azure}`), [a]);
+      assert.deepEqual(await list('&restricted=true'), [b]);
+      assert.deepEqual(await list('&disabled=true'), []);
+      assertError(await get(ctx.client, `${ZONE_PATH}?disabled=maybe`, ZONE), 400, /^disabled:/);
+
+      const replaced = await put(ctx.client, `${ZONE_PATH}/${a}`, ZONE, landingZoneBody(a, byType.azure!, { spec: { displayName: 'Renamed', platformProperties: { type: 'azure', azure: { azureManagementGroupId: 'mg2', azureRoleMappings: [] } } } }));
+      assert.equal(replaced.status, 200, replaced.text);
+      assert.equal(replaced.json.spec.displayName, 'Renamed');
+      assertError(await put(ctx.client, `${ZONE_PATH}/${a}`, ZONE, landingZoneBody(a, byType.custom!)), 400, /^spec\.platformRef\.uuid: a landing zone's platform cannot change/);
+
+      const project = unique('prj');
+      await createProject(ctx.client, workspace, project);
+      assertError(await post(ctx.client, PATHS.tenants, TENANT, tenantBody(workspace, project, byType.custom!, { spec: { landingZoneIdentifier: a } })), 422, /^spec\.landingZoneIdentifier: meshLandingZone ".*" does not exist on meshPlatform/);
+      assertError(await post(ctx.client, PATHS.tenants, TENANT, tenantBody(workspace, project, byType.azure!, { spec: { landingZoneIdentifier: unique('none') } })), 422, /^spec\.landingZoneIdentifier/);
+      const tenant = await createTenant(ctx.client, workspace, project, byType.azure!, { spec: { landingZoneIdentifier: a } });
+      assert.deepEqual((await get(ctx.client, `${PATHS.tenants}?landingZoneIdentifier=${a}`, TENANT)).json._embedded.meshTenants.map((t: Json) => t.metadata.uuid), [tenant.metadata.uuid]);
+
+      assert.equal((await ctx.client.delete(`${ZONE_PATH}/${a}`)).status, 204);
+      const disabled = await get(ctx.client, `${ZONE_PATH}/${a}`, ZONE);
+      assert.equal(disabled.status, 200, 'a disabled zone is still readable');
+      assert.equal(disabled.json.status.disabled, true);
+      assert.deepEqual(await list('&disabled=true'), [a]);
+      assert.equal((await get(ctx.client, `${PATHS.tenants}/${tenant.metadata.uuid}`, TENANT)).json.spec.landingZoneIdentifier, a, 'existing tenants are unaffected');
+      const other = unique('prj');
+      await createProject(ctx.client, workspace, other);
+      assertError(await post(ctx.client, PATHS.tenants, TENANT, tenantBody(workspace, other, byType.azure!, { spec: { landingZoneIdentifier: a } })), 422, /disabled/);
+      assertError(await ctx.client.delete(`${PATHS.platforms}/${byType.custom}`), 409, /enabled meshLandingZones/);
+      const titles = await eventTitles();
+      for (const title of ['Landing Zone Created', 'Landing Zone Changed', 'Landing Zone Deleted']) assert.ok(titles.includes(title), title);
+    });
+
+    it('refuses bad platform properties, unknown platforms, other workspaces and restricted zones for non-platform teams', async () => {
+      const { workspace, byType } = await platformsByType();
+      const body = (name: string, platformUuid: string, platformProperties: Json) => landingZoneBody(name, platformUuid, { spec: { platformProperties } });
+      assertError(await post(ctx.client, ZONE_PATH, ZONE, body(unique('lz'), byType.aws!, { type: 'aws', aws: { awsRoleMappings: [] } })), 400, /^spec\.platformProperties\.aws\.awsEnrollAccount: required/);
+      assertError(await post(ctx.client, ZONE_PATH, ZONE, body(unique('lz'), byType.gcp!, { type: 'gcp', gcp: { gcpFolderId: 'f', gcpRoleMappings: [] }, aws: {} })), 400, /^spec\.platformProperties\.aws/);
+      assertError(await post(ctx.client, ZONE_PATH, ZONE, body(unique('lz'), byType.gcp!, { type: 'moon' })), 400, /^spec\.platformProperties\.type/);
+      assertError(await post(ctx.client, ZONE_PATH, ZONE, body(unique('lz'), byType.gcp!, { type: 'openshift', openshift: {} })), 422, /^spec\.platformProperties\.type: .*GCP/);
+      assertError(await post(ctx.client, ZONE_PATH, ZONE, landingZoneBody(unique('lz'), '0d4c5a1e-0000-4000-8000-000000000000')), 422, /^spec\.platformRef\.uuid: meshPlatform/);
+      assertError(await post(ctx.client, ZONE_PATH, ZONE, landingZoneBody('Not A Name', byType.custom!)), 400, /^metadata\.name/);
+      assertError(await ctx.client.post(ZONE_PATH, landingZoneBody(unique('lz'), byType.custom!), { headers: { accept: ZONE, 'content-type': 'application/json' } }), 415);
+
+      const zone = unique('lz');
+      await createLandingZone(ctx.client, zone, byType.custom!, { spec: { restricted: true } });
+      const codes = ['LANDINGZONE_LIST', 'LANDINGZONE_SAVE', 'LANDINGZONE_DELETE', 'TENANT_SAVE', 'TENANT_LIST', 'PROJECT_SAVE'];
+      const { client: other } = await clientWithKey(ctx.client, unique('other'), codes);
+      assertError(await get(other, `${ZONE_PATH}/${zone}`, ZONE), 404, /not found/);
+      assertError(await put(other, `${ZONE_PATH}/${zone}`, ZONE, landingZoneBody(zone, byType.custom!)), 404);
+      assertError(await other.delete(`${ZONE_PATH}/${zone}`), 404);
+      assertError(await post(other, ZONE_PATH, ZONE, landingZoneBody(unique('lz'), byType.custom!)), 403, /LANDINGZONE_SAVE for workspace/);
+      assert.deepEqual(await names(other, ZONE_PATH, ZONE, 'meshLandingZones', `&ownedByWorkspace=${workspace}`), []);
+      const { client: nobody } = await clientWithKey(ctx.client, workspace, ['TENANT_SAVE']);
+      assertError(await get(nobody, ZONE_PATH, ZONE), 403);
+
+      // A consumer on a PUBLIC platform may use its zones, but not a restricted one.
+      const location = unique('loc');
+      await createLocation(ctx.client, location);
+      const publicPlatform = await createPlatform(ctx.client, workspace, unique('pub'), location, { spec: { availability: { restriction: 'PUBLIC' } } });
+      const [open, closed] = [unique('lz-open'), unique('lz-closed')];
+      await createLandingZone(ctx.client, open, publicPlatform);
+      await createLandingZone(ctx.client, closed, publicPlatform, { spec: { restricted: true } });
+      const consumer = unique('consumer');
+      const { client: member } = await clientWithKey(ctx.client, consumer, ['TENANT_SAVE', 'TENANT_LIST']);
+      const [p1, p2] = [unique('prj'), unique('prj')];
+      await createProject(ctx.client, consumer, p1);
+      await createProject(ctx.client, consumer, p2);
+      assertError(await post(member, PATHS.tenants, TENANT, tenantBody(consumer, p1, publicPlatform, { spec: { landingZoneIdentifier: closed } })), 403, /restricted/);
+      const made = await post(member, PATHS.tenants, TENANT, tenantBody(consumer, p2, publicPlatform, { spec: { landingZoneIdentifier: open } }));
+      assert.equal(made.status, 201, made.text);
     });
   });
 });

@@ -47,4 +47,5 @@ export const MESHOBJECT_RELATIONS: readonly Relation[] = [
   { rel: 'meshlocations', path: PATHS.locations, template: form('displayName') },
   { rel: 'meshbuildingblockrunners', path: PATHS.runners, template: form('workspaceIdentifier') },
   { rel: 'meshplatformtypes', path: PATHS.platformTypes, template: form('category', 'lifecycleStatus') },
+  { rel: 'meshlandingzones', path: PATHS.landingZones, template: form('identifier', 'displayName', 'platformUuid', 'disabled', 'restricted', 'ownedByWorkspace') },
 ];

@@ -27,7 +27,10 @@ const DEPENDENTS = {
     { kind: 'meshPaymentMethods', table: 'payment_methods', columns: ['owned_by_workspace'], unlessSet: 'deleted_on' },
   ],
   project: [{ kind: 'meshTenants', table: 'tenants', columns: ['workspace', 'project'], unlessSet: 'deleted_on' }],
-  platform: [{ kind: 'meshTenants', table: 'tenants', columns: ['platform_uuid'], unlessSet: 'deleted_on' }],
+  platform: [
+    { kind: 'meshTenants', table: 'tenants', columns: ['platform_uuid'], unlessSet: 'deleted_on' },
+    { kind: 'enabled meshLandingZones', table: 'landing_zones', columns: ['platform_uuid'], unlessSet: 'disabled_on' },
+  ],
   tenant: [{ kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['tenant_uuid'] }],
   paymentMethod: [
     { kind: 'meshProjects', table: 'projects', columns: ['payment_method'] },

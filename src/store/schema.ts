@@ -78,6 +78,18 @@ export interface PlatformTypeTable {
   created_on: string;
 }
 
+/** Landing zones (issue 20): on one platform, owned by its workspace; disabled, never deleted. */
+export interface LandingZoneTable {
+  name: string;
+  platform_uuid: string;
+  owned_by_workspace: string;
+  display_name: string;
+  restricted: number;
+  disabled_on: string | null;
+  document: string;
+  created_on: string;
+}
+
 /** Tag definitions (issue 20), named `<targetKind>.<key>`. */
 export interface TagDefinitionTable {
   name: string;
@@ -288,6 +300,7 @@ export interface Tables {
   payment_methods: PaymentMethodTable;
   tag_definitions: TagDefinitionTable;
   platform_types: PlatformTypeTable;
+  landing_zones: LandingZoneTable;
   locations: LocationTable;
   platforms: PlatformTable;
   platform_contributors: PlatformContributorTable;

@@ -12,7 +12,7 @@ import { media } from './client.js';
 import { createKey, login, type KeyCredentials } from './identity.js';
 import { versionSpec } from './definitions.js';
 import { claimRun, createBlock, register, report, RUN, runnerBody, runnerDefinition, RUNNER, RUNNERS, RUNS, tenantTarget, TENANT_LEVEL } from './runs.js';
-import { createLocation, createPlatform, createProject, createTenant, createWorkspace, io, unique, type Json } from './structure.js';
+import { createLocation, createPlatform, createProject, createTenant, createWorkspace, io, LANDING_ZONE, landingZoneBody, unique, type Json } from './structure.js';
 import { basic, TEST_ADMIN } from './server.js';
 
 export { RUN, RUNNER, RUNNERS, RUNS };
@@ -46,7 +46,7 @@ export const INDEX_PATHS = ['/api', '/api/meshobjects', '/api/metadata'];
  * Paths of the deprecation list's kinds not served here: 404 (README, "Version lifecycle"), or
  * 406/415 for a retired version of the kind — the matrix names none.
  */
-export const GONE_COLLECTIONS = ['meshcustomers', 'meshcustomerusergroups', 'meshchargebacks', 'meshusers', 'meshserviceinstances', 'meshpaymentmethods', 'meshlandingzones', 'meshplatformtypes', 'meshintegrations'];
+export const GONE_COLLECTIONS = ['meshcustomers', 'meshcustomerusergroups', 'meshchargebacks', 'meshusers', 'meshserviceinstances', 'meshintegrations'];
 
 /** Every non-admin permission code: what a workspace key can hold at most. */
 export const NON_ADMIN_CODES = [...PERMISSION_CODES].filter((code) => !code.startsWith('ADM_')).sort();
@@ -84,6 +84,11 @@ export interface Side {
   waitingRun: string;
   /** An API key of the workspace (the target of key endpoints). */
   key: KeyCredentials;
+  /** The catalogue (issue 20): a payment method of the workspace, a custom platform type and a tag definition (both global). */
+  paymentMethod: string;
+  platformType: string;
+  tagDefinition: string;
+  landingZone: string;
 }
 
 export interface World {
@@ -135,7 +140,19 @@ export async function createSide(admin: ApiClient, prefix: string): Promise<Side
   const waiting = runs._embedded.meshBuildingBlockRuns as Json[];
   assert.equal(waiting.length, 1, JSON.stringify(waiting));
   const key = await createKey(admin, workspace, ['BUILDINGBLOCK_LIST']);
+  const paymentMethod = unique(`${prefix}-pm`);
+  await ok(admin.post(PAYMENT_METHODS, paymentMethodBody(workspace, paymentMethod), { headers: io(PAYMENT_METHOD) }), 201, 'POST payment method');
+  const platformType = unique(`${prefix}-type`);
+  await ok(admin.post(PLATFORM_TYPES, platformTypeBody(platformType), { headers: io(PLATFORM_TYPE) }), 201, 'POST platform type');
+  const tagKey = unique(`${prefix}-tag`);
+  await ok(admin.post(TAG_DEFINITIONS, tagDefinitionBody(tagKey), { headers: io(TAG_DEFINITION) }), 201, 'POST tag definition');
+  const landingZone = unique(`${prefix}-lz`);
+  await ok(admin.post(LANDING_ZONES, landingZoneBody(landingZone, platformUuid), { headers: io(LANDING_ZONE) }), 201, 'POST landing zone');
   return {
+    landingZone,
+    paymentMethod,
+    platformType,
+    tagDefinition: `meshPaymentMethod.${tagKey}`,
     workspace,
     project,
     project2,
@@ -178,6 +195,8 @@ export function markersOf(side: Side): Record<string, string> {
     liveBlock: side.liveBlock,
     run: side.run,
     waitingBlock: side.waitingBlock,
+    paymentMethod: side.paymentMethod,
+    landingZone: side.landingZone,
     waitingRun: side.waitingRun,
     key: side.key.uuid,
     clientId: side.key.clientId,
@@ -215,6 +234,22 @@ export interface CollectionSpec {
 }
 
 const MARKET = ['workspace', 'location', 'platform', 'platformUuid'];
+
+const PAYMENT_METHODS = '/api/meshobjects/meshpaymentmethods';
+const PAYMENT_METHOD = media('meshpaymentmethod', 'v2');
+const PLATFORM_TYPES = '/api/meshobjects/meshplatformtypes';
+const PLATFORM_TYPE = media('meshplatformtype', 'v1');
+const LANDING_ZONES = '/api/meshobjects/meshlandingzones';
+const TAG_DEFINITIONS = '/api/meshobjects/meshtagdefinitions';
+const TAG_DEFINITION = media('meshtagdefinition', 'v1');
+const paymentMethodBody = (workspace: string, name: string) => ({ apiVersion: 'v2', kind: 'meshPaymentMethod', metadata: { name, ownedByWorkspace: workspace }, spec: { displayName: 'matrix', tags: {} } });
+const platformTypeBody = (name: string) => ({ apiVersion: 'v1', kind: 'meshPlatformType', metadata: { name }, spec: { displayName: 'matrix', category: 'CUSTOM', icon: 'data:image/png;base64,AAAA' } });
+const tagDefinitionBody = (key: string) => ({
+  apiVersion: 'v1',
+  kind: 'meshTagDefinition',
+  metadata: { name: `meshPaymentMethod.${key}` },
+  spec: { targetKind: 'meshPaymentMethod', key, valueType: { string: {} }, description: 'matrix', displayName: 'matrix' },
+});
 
 export const COLLECTIONS: Record<string, CollectionSpec> = {
   meshapikeys: {
@@ -326,6 +361,38 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}`,
     listMarker: (w) => w.a.runnerUuid,
     create: (w) => runnerBody(w.a.workspace, undefined, { implementationType: 'TERRAFORM' }),
+  },
+  // The platform catalogue (issue 20): writes are admin routes; tag definitions and platform types belong to no workspace.
+  meshpaymentmethods: {
+    params: { id: (w) => w.a.paymentMethod },
+    visibility: 'hidden',
+    listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}`,
+    listMarker: (w) => w.a.paymentMethod,
+    create: (w) => paymentMethodBody(w.a.workspace, unique('matrix-pm')),
+  },
+  meshlandingzones: {
+    params: { id: (w) => w.a.landingZone },
+    visibility: 'hidden',
+    listQuery: (w) => `?ownedByWorkspace=${w.a.workspace}`,
+    listMarker: (w) => w.a.landingZone,
+    // On A's platform (in every caller's marketplace): B may not make zones in A's workspace.
+    create: (w) => landingZoneBody(unique('matrix-lz'), w.a.platformUuid),
+  },
+  meshtagdefinitions: {
+    params: { id: (w) => w.a.tagDefinition },
+    visibility: 'marketplace',
+    openRead: true,
+    listMarker: (w) => w.a.tagDefinition,
+    allowedMarkers: MARKET,
+    create: () => tagDefinitionBody(unique('matrix-tag')),
+  },
+  meshplatformtypes: {
+    params: { id: (w) => w.a.platformType },
+    visibility: 'marketplace',
+    openRead: true,
+    listMarker: (w) => w.a.platformType,
+    allowedMarkers: MARKET,
+    create: () => platformTypeBody(unique('matrix-type')),
   },
   meshbuildingblockruns: {
     params: { id: (w) => w.a.run, sourceId: (w) => w.a.source },

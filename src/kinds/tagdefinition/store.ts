@@ -64,6 +64,7 @@ const TAGGED: Partial<Record<TagTargetKind, { table: keyof Tables; keys: readonl
   meshWorkspace: { table: 'workspaces', keys: ['name'], section: 'metadata' },
   meshProject: { table: 'projects', keys: ['workspace', 'name'], section: 'spec' },
   meshPaymentMethod: { table: 'payment_methods', keys: ['name'], section: 'spec' },
+  meshLandingZone: { table: 'landing_zones', keys: ['name'], section: 'metadata' },
   meshBuildingBlockDefinition: { table: 'definitions', keys: ['uuid'], section: 'metadata' },
 };
 

@@ -68,6 +68,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('platform_types_order').on('platform_types').columns(['created_on', 'name']).execute();
   await db.schema.createIndex('platform_types_category').on('platform_types').columns(['category', 'created_on', 'name']).execute();
   await db.schema.createIndex('platform_types_state').on('platform_types').columns(['lifecycle_state', 'created_on', 'name']).execute();
+  // Landing zones: on one platform (no foreign key: a disabled zone must not keep its platform from
+  // being deleted; enabled ones do, store/dependents.ts), owned by the platform's workspace.
+  await db.schema
+    .createTable('landing_zones')
+    .addColumn('name', 'varchar(255)', (c) => c.primaryKey())
+    .addColumn('platform_uuid', 'varchar(36)', (c) => c.notNull())
+    .addColumn('owned_by_workspace', 'varchar(255)', (c) => c.notNull())
+    .addColumn('display_name', 'varchar(255)', (c) => c.notNull())
+    .addColumn('restricted', 'integer', (c) => c.notNull())
+    .addColumn('disabled_on', 'varchar(40)')
+    .addColumn('document', 'text', (c) => c.notNull())
+    .addColumn('created_on', 'varchar(40)', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('landing_zones_order').on('landing_zones').columns(['created_on', 'name']).execute();
+  await db.schema.createIndex('landing_zones_platform').on('landing_zones').columns(['platform_uuid', 'created_on', 'name']).execute();
+  await db.schema.createIndex('landing_zones_workspace').on('landing_zones').columns(['owned_by_workspace', 'created_on', 'name']).execute();
+  await db.schema.createIndex('landing_zones_display_name').on('landing_zones').columns(['display_name', 'created_on', 'name']).execute();
+  await db.schema.createIndex('landing_zones_restricted').on('landing_zones').columns(['restricted', 'created_on', 'name']).execute();
+  await db.schema.createIndex('landing_zones_disabled').on('landing_zones').columns(['disabled_on', 'created_on', 'name']).execute();
+
   const seeded = '2025-01-01T00:00:00.000Z';
   for (const type of BUILT_IN_PLATFORM_TYPES) {
     const document = JSON.stringify({ metadata: { name: type.name }, spec: { displayName: type.displayName, category: type.category, icon: BUILT_IN_ICON } });
@@ -79,6 +99,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 const BUILT_IN_ICON = 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=';
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('landing_zones').execute();
   await db.schema.dropTable('platform_types').execute();
   await db.schema.dropTable('tag_definitions').execute();
   await db.schema.dropIndex('projects_substitute_payment').execute();
