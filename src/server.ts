@@ -15,6 +15,7 @@ import { apiKeyOperations } from './kinds/apikey/routes.js';
 import { apiUserOperations } from './kinds/apiuser/routes.js';
 import { blockOperations } from './kinds/block/routes.js';
 import { definitionOperations } from './kinds/definition/routes.js';
+import { integrationOperations } from './kinds/integration/routes.js';
 import { landingZoneOperations } from './kinds/landingzone/routes.js';
 import { locationOperations } from './kinds/location/routes.js';
 import type { Operation } from './kinds/operation.js';
@@ -62,6 +63,7 @@ function operations(services: AuthorizedServices, log: Logger): Operation[] {
     ...paymentMethodOperations(services.paymentMethods),
     ...platformTypeOperations(services.platformTypes),
     ...landingZoneOperations(services.landingZones),
+    ...integrationOperations(services.integrations),
     ...importOperations(services, log),
   ];
 }

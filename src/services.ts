@@ -17,6 +17,8 @@ import { BlockService } from './kinds/block/service.js';
 import { AuthorizedDefinitionService } from './kinds/definition/authorized-service.js';
 import { DefinitionService } from './kinds/definition/service.js';
 import { EventRecorder } from './kinds/eventlog/recorder.js';
+import { AuthorizedIntegrationService } from './kinds/integration/authorized-service.js';
+import { IntegrationService } from './kinds/integration/service.js';
 import { AuthorizedLandingZoneService } from './kinds/landingzone/authorized-service.js';
 import { LandingZoneService } from './kinds/landingzone/service.js';
 import { AuthorizedLocationService } from './kinds/location/authorized-service.js';
@@ -93,7 +95,8 @@ export async function createServices(config: Config, database: Database, log: Lo
   const landingZones = new AuthorizedLandingZoneService(new LandingZoneService(db, events), platforms, tagDefinitions);
   const tenants = new AuthorizedTenantService(tenantService, platforms, landingZones);
   const runners = new AuthorizedRunnerService(runnerService);
-  const definitions = new AuthorizedDefinitionService(definitionService, runners, tagDefinitions);
+  const integrations = new AuthorizedIntegrationService(new IntegrationService(db, events, workspaceService, secrets), runners);
+  const definitions = new AuthorizedDefinitionService(definitionService, runners, tagDefinitions, integrations);
   return {
     secrets,
     authorized: {
@@ -112,6 +115,7 @@ export async function createServices(config: Config, database: Database, log: Lo
       paymentMethods,
       platformTypes,
       landingZones,
+      integrations,
     },
     identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts)), tokens },
     system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService },

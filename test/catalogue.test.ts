@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { media, type ApiClient, type Response } from './support/client.js';
+import { createDefinition, firstVersionUuid, implementationOf, putVersion, SHARED_TERRAFORM_RUNNER, versionSpec } from './support/definitions.js';
 import { clientWithKey } from './support/identity.js';
+import { RUNNER, runnerBody, RUNNERS } from './support/runs.js';
 import { describeEachDatabase } from './support/server.js';
 import { readFileSync } from 'node:fs';
 import {
@@ -554,6 +556,137 @@ describeEachDatabase('the platform catalogue', (ctx) => {
       assertError(await post(member, PATHS.tenants, TENANT, tenantBody(consumer, p1, publicPlatform, { spec: { landingZoneIdentifier: closed } })), 403, /restricted/);
       const made = await post(member, PATHS.tenants, TENANT, tenantBody(consumer, p2, publicPlatform, { spec: { landingZoneIdentifier: open } }));
       assert.equal(made.status, 201, made.text);
+    });
+  });
+
+  describe('meshIntegration v1 and v1-preview', () => {
+    const INTEGRATION = media('meshintegration', 'v1');
+    const INTEGRATION_PREVIEW = media('meshintegration', 'v1-preview');
+    const INTEGRATION_PATH = '/api/meshobjects/meshintegrations';
+    const REPLICATOR = 'c8f4e7d2-3b1a-4c9e-8d5f-6a2b7c8d9e0f';
+    const METERING = 'a1b2c3d4-5e6f-7a8b-9c0d-1e2f3a4b5c6d';
+    const runnerRef = { kind: 'meshBuildingBlockRunner', uuid: SHARED_TERRAFORM_RUNNER };
+    const gitlab = (workspace: string, displayName = 'My GitLab Integration') => ({
+      apiVersion: 'v1',
+      kind: 'meshIntegration',
+      metadata: { ownedByWorkspace: workspace },
+      spec: { displayName, config: { type: 'gitlab', gitlab: { baseUrl: 'https://gitlab.com', runnerRef } } },
+    });
+    const storedDocument = async (uuid: string) => (await ctx.server.server.database.db.selectFrom('integrations').select('document').where('uuid', '=', uuid).executeTakeFirstOrThrow()).document;
+
+    it('accepts every vendor request example, masks secrets, keeps them when the mask comes back and replaces them when a new one does', async () => {
+      const workspace = unique('int');
+      await createWorkspace(ctx.client, workspace);
+      const made: Record<string, Json> = {};
+      for (const example of vendorExamples('/api/meshobjects/meshintegrations', 'post')) {
+        const type = example.spec.config.type as string;
+        const body = { ...example, metadata: { ownedByWorkspace: workspace }, spec: { ...example.spec, config: { type, [type]: { ...example.spec.config[type], runnerRef } } } };
+        const response = await post(ctx.client, INTEGRATION_PATH, INTEGRATION_PREVIEW, body);
+        assert.equal(response.status, 201, `${type}: ${response.text}`);
+        assert.deepEqual(response.json.status, { isBuiltIn: false });
+        made[type] = response.json;
+      }
+      assert.equal(made.github!.spec.config.github.appPrivateKey, '<hidden>');
+      assert.equal(made.azuredevops!.spec.config.azuredevops.personalAccessToken, '<hidden>');
+      const github = made.github!.metadata.uuid as string;
+      const sealedBefore = await storedDocument(github);
+      assert.ok(!sealedBefore.includes('test-private-key'), 'sealed at rest');
+
+      for (const example of vendorExamples('/api/meshobjects/meshintegrations/{uuid}', 'put')) {
+        const type = example.spec.config.type as string;
+        const uuid = made[type]!.metadata.uuid as string;
+        const body = { ...example, metadata: { uuid, ownedByWorkspace: workspace }, spec: { ...example.spec, config: { type, [type]: { ...example.spec.config[type], runnerRef } } } };
+        const response = await put(ctx.client, `${INTEGRATION_PATH}/${uuid}`, INTEGRATION_PREVIEW, body);
+        assert.equal(response.status, 200, `${type}: ${response.text}`);
+        assert.match(response.json.spec.displayName, /^Updated/);
+      }
+      const kept = { ...made.github!, spec: { ...made.github!.spec, displayName: 'Kept secret' } };
+      const afterNew = await storedDocument(github);
+      assert.equal((await put(ctx.client, `${INTEGRATION_PATH}/${github}`, INTEGRATION, kept)).status, 200);
+      assert.equal(await storedDocument(github).then((d) => JSON.parse(d).spec.config.github.appPrivateKey.hash), JSON.parse(afterNew).spec.config.github.appPrivateKey.hash, 'the mask keeps the stored secret');
+      const rotated = { ...kept, spec: { ...kept.spec, config: { type: 'github', github: { ...kept.spec.config.github, appPrivateKey: 'another-private-key' } } } };
+      assert.equal((await put(ctx.client, `${INTEGRATION_PATH}/${github}`, INTEGRATION, rotated)).status, 200);
+      assert.notEqual(JSON.parse(await storedDocument(github)).spec.config.github.appPrivateKey.hash, JSON.parse(afterNew).spec.config.github.appPrivateKey.hash, 'a new value replaces it');
+
+      assertError(await put(ctx.client, `${INTEGRATION_PATH}/${github}`, INTEGRATION, { ...gitlab(workspace), metadata: { uuid: github, ownedByWorkspace: workspace } }), 400, /^spec\.config\.type: an integration's type cannot change/);
+      assertError(await post(ctx.client, INTEGRATION_PATH, INTEGRATION, { ...made.github!, spec: { ...made.github!.spec, config: { type: 'github', github: { ...made.github!.spec.config.github, appPrivateKey: '<hidden>' } } } }), 400, /appPrivateKey: "<hidden>" keeps a stored secret, and there is none/);
+      const titles = await eventTitles();
+      for (const title of ['Integration Created', 'Integration Changed']) assert.ok(titles.includes(title), title);
+    });
+
+    it('serves the built-in integrations read-only to every caller who may list integrations; lists with its filters', async () => {
+      const workspace = unique('int');
+      await createWorkspace(ctx.client, workspace);
+      const { client: member } = await clientWithKey(ctx.client, workspace, ['INTEGRATION_LIST', 'INTEGRATION_SAVE', 'INTEGRATION_DELETE']);
+      const replicator = await get(member, `${INTEGRATION_PATH}/${REPLICATOR}`, INTEGRATION);
+      assert.equal(replicator.status, 200, replicator.text);
+      assert.equal(replicator.json.status.isBuiltIn, true);
+      assert.equal(replicator.json.spec.config.type, 'replicator');
+      assert.equal(typeof replicator.json.status.workloadIdentityFederation.issuer, 'string');
+      assert.equal((await get(member, `${INTEGRATION_PATH}/${METERING}`, INTEGRATION)).json.spec.displayName, 'meshStack Metering (Built-in)');
+      assertError(await put(ctx.client, `${INTEGRATION_PATH}/${METERING}`, INTEGRATION, gitlab('admin')), 409, /built in/);
+      assertError(await ctx.client.delete(`${INTEGRATION_PATH}/${REPLICATOR}`), 409, /built in/);
+
+      const mine = (await post(member, INTEGRATION_PATH, INTEGRATION, gitlab(workspace, 'Mine'))).json.metadata.uuid as string;
+      const uuids = async (client: ApiClient, query: string) => ((await get(client, `${INTEGRATION_PATH}?size=350${query}`, INTEGRATION)).json._embedded.meshIntegrations as Json[]).map((i) => i.metadata.uuid as string);
+      assert.deepEqual((await uuids(member, '')).sort(), [METERING, REPLICATOR, mine].sort(), 'its own and the built-in ones');
+      assert.deepEqual(await uuids(member, '&type=GITLAB'), [mine]);
+      assert.deepEqual(await uuids(member, '&type=REPLICATOR'), [REPLICATOR]);
+      assert.deepEqual(await uuids(member, `&ownedByWorkspace=${workspace}`), [mine]);
+      assert.deepEqual(await uuids(member, '&displayName=Mine'), [mine]);
+      assertError(await get(member, `${INTEGRATION_PATH}?type=github`, INTEGRATION), 400, /^type:/);
+      assert.equal((await member.delete(`${INTEGRATION_PATH}/${mine}`)).status, 204);
+      assertError(await get(member, `${INTEGRATION_PATH}/${mine}`, INTEGRATION), 404);
+    });
+
+    it('isolates workspaces, refuses invisible runners, bad configs and missing permissions', async () => {
+      const [a, b] = [unique('int-a'), unique('int-b')];
+      await createWorkspace(ctx.client, a);
+      await createWorkspace(ctx.client, b);
+      const ofA = (await post(ctx.client, INTEGRATION_PATH, INTEGRATION, gitlab(a))).json.metadata.uuid as string;
+      const { client: keyB } = await clientWithKey(ctx.client, b, ['INTEGRATION_LIST', 'INTEGRATION_SAVE', 'INTEGRATION_DELETE', 'BUILDINGBLOCKRUNNER_SAVE']);
+      assertError(await get(keyB, `${INTEGRATION_PATH}/${ofA}`, INTEGRATION), 404, /not found/);
+      assertError(await put(keyB, `${INTEGRATION_PATH}/${ofA}`, INTEGRATION, gitlab(a)), 404);
+      assertError(await keyB.delete(`${INTEGRATION_PATH}/${ofA}`), 404);
+      assertError(await post(keyB, INTEGRATION_PATH, INTEGRATION, gitlab(a)), 403, /INTEGRATION_SAVE for workspace/);
+      const { client: lister } = await clientWithKey(ctx.client, b, ['INTEGRATION_LIST']);
+      assertError(await post(lister, INTEGRATION_PATH, INTEGRATION, gitlab(b)), 403);
+      const { client: nobody } = await clientWithKey(ctx.client, b, ['PROJECT_LIST']);
+      assertError(await get(nobody, INTEGRATION_PATH, INTEGRATION), 403);
+
+      const privateRunner = await post(ctx.client, RUNNERS, RUNNER, runnerBody(a, undefined, { implementationType: 'GITLAB_PIPELINE' }));
+      assert.equal(privateRunner.status, 201, privateRunner.text);
+      const body = { ...gitlab(b), spec: { displayName: 'x', config: { type: 'gitlab', gitlab: { baseUrl: 'https://gitlab.com', runnerRef: { kind: 'meshBuildingBlockRunner', uuid: privateRunner.json.metadata.uuid } } } } };
+      assertError(await post(keyB, INTEGRATION_PATH, INTEGRATION, body), 422, /^spec\.config\.gitlab\.runnerRef\.uuid: meshBuildingBlockRunner/);
+      assertError(await post(ctx.client, INTEGRATION_PATH, INTEGRATION, { ...gitlab(b), spec: { displayName: 'x', config: { type: 'gitlab', gitlab: { baseUrl: 'https://gitlab.com', runnerRef: { kind: 'meshBuildingBlockRunner', uuid: '0d4c5a1e-0000-4000-8000-000000000000' } } } } }), 422, /runnerRef/);
+      assertError(await post(ctx.client, INTEGRATION_PATH, INTEGRATION, { ...gitlab(b), spec: { displayName: 'x', config: { type: 'github', github: { baseUrl: 'https://api.github.com', runnerRef } } } }), 400, /^spec\.config\.github\.(owner|appId|appPrivateKey)/);
+      assertError(await post(ctx.client, INTEGRATION_PATH, INTEGRATION, { ...gitlab(b), spec: { displayName: 'x', config: { type: 'replicator' } } }), 400, /^spec\.config\.type/);
+      assertError(await post(ctx.client, INTEGRATION_PATH, INTEGRATION, { ...gitlab(b), spec: { displayName: 'x', config: { type: 'gitlab', gitlab: { baseUrl: 'https://gitlab.com', runnerRef }, github: {} } } }), 400, /^spec\.config\.github/);
+      assertError(await post(ctx.client, INTEGRATION_PATH, INTEGRATION, gitlab(unique('no-such-ws'))), 422, /metadata\.ownedByWorkspace/);
+      assertError(await ctx.client.post(INTEGRATION_PATH, gitlab(b), { headers: { accept: INTEGRATION, 'content-type': 'application/json' } }), 415);
+    });
+
+    it('is named by definition versions of its workspace (integrationRef), and cannot be deleted while one does', async () => {
+      const [a, b] = [unique('int-a'), unique('int-b')];
+      await createWorkspace(ctx.client, a);
+      await createWorkspace(ctx.client, b);
+      const ofA = (await post(ctx.client, INTEGRATION_PATH, INTEGRATION, gitlab(a))).json.metadata.uuid as string;
+      const ofB = (await post(ctx.client, INTEGRATION_PATH, INTEGRATION, gitlab(b))).json.metadata.uuid as string;
+      const definition = await createDefinition(ctx.client, a);
+      const uuid = definition.metadata.uuid as string;
+      const versionUuid = await firstVersionUuid(ctx.client, uuid);
+      const withRef = (integration: string) => {
+        const implementation = implementationOf('gitlabPipeline');
+        return versionSpec(uuid, 1, 'gitlabPipeline', { implementation: { ...implementation, gitlabPipeline: { ...implementation.gitlabPipeline, integrationRef: { kind: 'meshIntegration', uuid: integration } } } });
+      };
+      assertError(await putVersion(ctx.client, versionUuid, withRef('0d4c5a1e-0000-4000-8000-000000000000')), 422, /^spec\.implementation\.gitlabPipeline\.integrationRef\.uuid: meshIntegration/);
+      assertError(await putVersion(ctx.client, versionUuid, withRef(ofB)), 422, /integrationRef/);
+      const saved = await putVersion(ctx.client, versionUuid, withRef(ofA));
+      assert.equal(saved.status, 200, saved.text);
+      assertError(await ctx.client.delete(`${INTEGRATION_PATH}/${ofA}`), 409, /still used by 1 meshBuildingBlockDefinitionVersions/);
+      assert.equal((await get(ctx.client, `${INTEGRATION_PATH}/${ofA}`, INTEGRATION)).status, 200);
+      assert.equal((await ctx.client.delete(`${INTEGRATION_PATH}/${ofB}`)).status, 204);
+      assert.ok((await eventTitles()).includes('Integration Deleted'));
     });
   });
 });

@@ -78,6 +78,7 @@ const LISTS: Record<string, ListCase> = {
   [`${BASE}/meshtagdefinitions`]: { embedded: 'meshTagDefinitions', probeMedia: mc('meshtagdefinition', 'v1'), identity: byName },
   [`${BASE}/meshplatformtypes`]: { embedded: 'meshPlatformTypes', probeMedia: mc('meshplatformtype', 'v1-preview'), identity: byName },
   [`${BASE}/meshlandingzones`]: { embedded: 'meshLandingZones', probeMedia: mc('meshlandingzone', 'v1-preview'), identity: byName },
+  [`${BASE}/meshintegrations`]: { embedded: 'meshIntegrations', probeMedia: mc('meshintegration', 'v1-preview'), identity: byUuid },
 };
 
 /** What the fixtures know beyond what an object shows. */
@@ -149,6 +150,9 @@ const PROBES: Record<string, Probe> = {
   [`${BASE}/meshlandingzones?disabled`]: { value: (z) => String(z.status.disabled), nothing: null, noNothing: 'both values are among the fixtures' },
   [`${BASE}/meshlandingzones?restricted`]: { value: (z) => String(z.status.restricted), nothing: null, noNothing: 'both values are among the fixtures' },
   [`${BASE}/meshlandingzones?ownedByWorkspace`]: { value: (z) => z.metadata.ownedByWorkspace, nothing: 'no-such-workspace' },
+  [`${BASE}/meshintegrations?displayName`]: { value: (i) => i.spec.displayName, nothing: 'No such integration' },
+  [`${BASE}/meshintegrations?ownedByWorkspace`]: { value: (i) => i.metadata.ownedByWorkspace, nothing: 'no-such-workspace' },
+  [`${BASE}/meshintegrations?type`]: { value: (i) => ({ github: 'GITHUB', gitlab: 'GITLAB', azuredevops: 'AZURE_DEVOPS' })[i.spec.config.type as string] ?? String(i.spec.config.type).toUpperCase(), nothing: 'documented' },
 };
 
 const asList = (value: Value): string[] => (value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)]);
@@ -234,6 +238,15 @@ describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
     await created(`${BASE}/meshlandingzones`, mc('meshlandingzone', 'v1-preview'), zone('lz-c', names.plat3Uuid!));
     await created(`${BASE}/meshplatformtypes`, mc('meshplatformtype', 'v1-preview'), { apiVersion: 'v1-preview', kind: 'meshPlatformType', metadata: { name: 'retired-type' }, spec: { displayName: 'Retired', category: 'CUSTOM', icon: 'data:image/png;base64,AAAA' } });
     await ok('DELETE', `${BASE}/meshplatformtypes/retired-type`, undefined, undefined, 204);
+    const INTEGRATION = mc('meshintegration', 'v1-preview');
+    names.integration = (
+      await created(`${BASE}/meshintegrations`, INTEGRATION, {
+        apiVersion: 'v1-preview',
+        kind: 'meshIntegration',
+        metadata: { ownedByWorkspace: names.provA },
+        spec: { displayName: 'My GitHub Integration', config: { type: 'github', github: { owner: 'my-org', baseUrl: 'https://api.github.com', appId: '123456', appPrivateKey: 'test-private-key', runnerRef: { kind: 'meshBuildingBlockRunner', uuid: TERRAFORM_RUNNER } } } },
+      })
+    ).metadata.uuid;
 
     // Projects and tenants (one deleted by uuid, one by its full identifier).
     const project = (workspace: string, name: string, payment?: string) => ({ apiVersion: 'v2', kind: 'meshProject', metadata: { name, ownedByWorkspace: workspace }, spec: { displayName: `Project ${name}`, tags: {}, ...(payment ? { paymentMethodIdentifier: payment } : {}) } });
@@ -456,6 +469,22 @@ describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
     await created(`${BASE}/meshplatformtypes`, TYPE, { apiVersion: 'v1-preview', kind: 'meshPlatformType', metadata: { name: 'my-platform-type' }, spec: { displayName: 'My Platform Type', category: 'CUSTOM', defaultEndpoint: 'https://custom.example.com', icon: 'data:image/png;base64,iVBORw0KGgo...' } });
     await ok('PUT', `${BASE}/meshplatformtypes/my-platform-type`, TYPE, { apiVersion: 'v1-preview', kind: 'meshPlatformType', metadata: { name: 'my-platform-type' }, spec: { displayName: 'Updated Custom Platform', category: 'CUSTOM', defaultEndpoint: 'https://updated.example.com', icon: 'updated-icon' } });
     await ok('DELETE', `${BASE}/meshplatformtypes/my-platform-type`, undefined, undefined, 204);
+    const INTEGRATION = mc('meshintegration', 'v1-preview');
+    await ok('GET', `${BASE}/meshintegrations/${names.integration}`, INTEGRATION);
+    await ok('GET', `${BASE}/meshintegrations/a1b2c3d4-5e6f-7a8b-9c0d-1e2f3a4b5c6d`, INTEGRATION);
+    await ok('PUT', `${BASE}/meshintegrations/${names.integration}`, INTEGRATION, {
+      apiVersion: 'v1-preview',
+      kind: 'meshIntegration',
+      metadata: { uuid: names.integration, ownedByWorkspace: names.provA },
+      spec: { displayName: 'Updated GitHub Integration', config: { type: 'github', github: { owner: 'my-org', baseUrl: 'https://api.github.com', appId: '123456', appPrivateKey: '<hidden>', runnerRef: { kind: 'meshBuildingBlockRunner', uuid: TERRAFORM_RUNNER } } } },
+    });
+    const spareIntegration = await created(`${BASE}/meshintegrations`, INTEGRATION, {
+      apiVersion: 'v1-preview',
+      kind: 'meshIntegration',
+      metadata: { ownedByWorkspace: names.provB },
+      spec: { displayName: 'My GitLab Integration', config: { type: 'gitlab', gitlab: { baseUrl: 'https://gitlab.com', runnerRef: { kind: 'meshBuildingBlockRunner', uuid: TERRAFORM_RUNNER } } } },
+    });
+    await ok('DELETE', `${BASE}/meshintegrations/${spareIntegration.metadata.uuid}`, undefined, undefined, 204);
     const ZONE = mc('meshlandingzone', 'v1-preview');
     await ok('GET', `${BASE}/meshlandingzones/lz-a`, ZONE);
     await ok('PUT', `${BASE}/meshlandingzones/lz-a`, ZONE, {

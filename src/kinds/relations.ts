@@ -47,5 +47,6 @@ export const MESHOBJECT_RELATIONS: readonly Relation[] = [
   { rel: 'meshlocations', path: PATHS.locations, template: form('displayName') },
   { rel: 'meshbuildingblockrunners', path: PATHS.runners, template: form('workspaceIdentifier') },
   { rel: 'meshplatformtypes', path: PATHS.platformTypes, template: form('category', 'lifecycleStatus') },
+  { rel: 'meshintegrations', path: PATHS.integrations, template: form('displayName', 'ownedByWorkspace', 'type') },
   { rel: 'meshlandingzones', path: PATHS.landingZones, template: form('identifier', 'displayName', 'platformUuid', 'disabled', 'restricted', 'ownedByWorkspace') },
 ];

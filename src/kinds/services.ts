@@ -2,6 +2,7 @@ import type { AuthorizedApiKeyService } from './apikey/authorized-service.js';
 import type { AuthorizedApiUserService } from './apiuser/authorized-service.js';
 import type { AuthorizedBlockService } from './block/authorized-service.js';
 import type { AuthorizedDefinitionService } from './definition/authorized-service.js';
+import type { AuthorizedIntegrationService } from './integration/authorized-service.js';
 import type { AuthorizedLandingZoneService } from './landingzone/authorized-service.js';
 import type { AuthorizedLocationService } from './location/authorized-service.js';
 import type { AuthorizedPaymentMethodService } from './paymentmethod/authorized-service.js';
@@ -35,4 +36,5 @@ export interface AuthorizedServices {
   paymentMethods: AuthorizedPaymentMethodService;
   platformTypes: AuthorizedPlatformTypeService;
   landingZones: AuthorizedLandingZoneService;
+  integrations: AuthorizedIntegrationService;
 }

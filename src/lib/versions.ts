@@ -41,7 +41,7 @@ export const LIFECYCLE: readonly LifecycleEntry[] = [
   { kind: 'meshplatform', version: 'v1', replacedBy: 'meshPlatform.v2', successor: { kind: 'meshplatform', version: 'v2' } },
   { kind: 'meshplatform', version: 'v2-preview', replacedBy: 'meshPlatform.v2', successor: { kind: 'meshplatform', version: 'v2' } },
   { kind: 'meshplatformtype', version: 'v1-preview', replacedBy: 'meshPlatformType.v1', successor: { kind: 'meshplatformtype', version: 'v1' } },
-  { kind: 'meshintegration', version: 'v1-preview', replacedBy: 'meshIntegration.v1' },
+  { kind: 'meshintegration', version: 'v1-preview', replacedBy: 'meshIntegration.v1', successor: { kind: 'meshintegration', version: 'v1' } },
   { kind: 'meshlocation', version: 'v1-preview', replacedBy: 'meshLocation.v1', successor: { kind: 'meshlocation', version: 'v1' } },
 ];
 

@@ -25,6 +25,7 @@ const DEPENDENTS = {
     { kind: 'meshBuildingBlockRunners', table: 'runners', columns: ['owned_by_workspace'] },
     { kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['workspace'] },
     { kind: 'meshPaymentMethods', table: 'payment_methods', columns: ['owned_by_workspace'], unlessSet: 'deleted_on' },
+    { kind: 'meshIntegrations', table: 'integrations', columns: ['owned_by_workspace'] },
   ],
   project: [{ kind: 'meshTenants', table: 'tenants', columns: ['workspace', 'project'], unlessSet: 'deleted_on' }],
   platform: [

@@ -90,6 +90,17 @@ export interface LandingZoneTable {
   created_on: string;
 }
 
+/** Integrations (issue 20): `document` holds `spec.config` with its secrets sealed. */
+export interface IntegrationTable {
+  uuid: string;
+  owned_by_workspace: string;
+  display_name: string;
+  integration_type: string;
+  built_in: number;
+  document: string;
+  created_on: string;
+}
+
 /** Tag definitions (issue 20), named `<targetKind>.<key>`. */
 export interface TagDefinitionTable {
   name: string;
@@ -301,6 +312,7 @@ export interface Tables {
   tag_definitions: TagDefinitionTable;
   platform_types: PlatformTypeTable;
   landing_zones: LandingZoneTable;
+  integrations: IntegrationTable;
   locations: LocationTable;
   platforms: PlatformTable;
   platform_contributors: PlatformContributorTable;

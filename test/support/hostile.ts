@@ -21,8 +21,8 @@ import { createLocation, createPaymentMethod, createPlatform, createProject, cre
 type Json = any;
 
 export const IDENTIFIER = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
-/** Kinds whose `metadata.name` is an identifier (README "Identifiers"). */
-export const IDENTIFIER_KINDS = new Set(['meshWorkspace', 'meshProject', 'meshLocation', 'meshPlatform', 'meshPaymentMethod', 'meshPlatformType']);
+/** Kinds whose `metadata.name` is an identifier (README "Identifiers"; not platform types: the built-in ones are named as platforms name them, `AZURE`). */
+export const IDENTIFIER_KINDS = new Set(['meshWorkspace', 'meshProject', 'meshLocation', 'meshPlatform', 'meshPaymentMethod']);
 /** Metadata fields that name a workspace or project, per kind (elsewhere such a key is an unknown field, echoed as sent). */
 export const REFERENCE_FIELDS: Record<string, string[]> = {
   meshProject: ['ownedByWorkspace'],

@@ -46,7 +46,7 @@ export const INDEX_PATHS = ['/api', '/api/meshobjects', '/api/metadata'];
  * Paths of the deprecation list's kinds not served here: 404 (README, "Version lifecycle"), or
  * 406/415 for a retired version of the kind — the matrix names none.
  */
-export const GONE_COLLECTIONS = ['meshcustomers', 'meshcustomerusergroups', 'meshchargebacks', 'meshusers', 'meshserviceinstances', 'meshintegrations'];
+export const GONE_COLLECTIONS = ['meshcustomers', 'meshcustomerusergroups', 'meshchargebacks', 'meshusers', 'meshserviceinstances'];
 
 /** Every non-admin permission code: what a workspace key can hold at most. */
 export const NON_ADMIN_CODES = [...PERMISSION_CODES].filter((code) => !code.startsWith('ADM_')).sort();
@@ -89,6 +89,7 @@ export interface Side {
   platformType: string;
   tagDefinition: string;
   landingZone: string;
+  integration: string;
 }
 
 export interface World {
@@ -148,7 +149,9 @@ export async function createSide(admin: ApiClient, prefix: string): Promise<Side
   await ok(admin.post(TAG_DEFINITIONS, tagDefinitionBody(tagKey), { headers: io(TAG_DEFINITION) }), 201, 'POST tag definition');
   const landingZone = unique(`${prefix}-lz`);
   await ok(admin.post(LANDING_ZONES, landingZoneBody(landingZone, platformUuid), { headers: io(LANDING_ZONE) }), 201, 'POST landing zone');
+  const integration = await ok(admin.post(INTEGRATIONS, integrationBody(workspace, runnerUuid), { headers: io(INTEGRATION) }), 201, 'POST integration');
   return {
+    integration: integration.metadata.uuid as string,
     landingZone,
     paymentMethod,
     platformType,
@@ -197,6 +200,7 @@ export function markersOf(side: Side): Record<string, string> {
     waitingBlock: side.waitingBlock,
     paymentMethod: side.paymentMethod,
     landingZone: side.landingZone,
+    integration: side.integration,
     waitingRun: side.waitingRun,
     key: side.key.uuid,
     clientId: side.key.clientId,
@@ -240,6 +244,14 @@ const PAYMENT_METHOD = media('meshpaymentmethod', 'v2');
 const PLATFORM_TYPES = '/api/meshobjects/meshplatformtypes';
 const PLATFORM_TYPE = media('meshplatformtype', 'v1');
 const LANDING_ZONES = '/api/meshobjects/meshlandingzones';
+const INTEGRATIONS = '/api/meshobjects/meshintegrations';
+const INTEGRATION = media('meshintegration', 'v1');
+const integrationBody = (workspace: string, runnerUuid: string) => ({
+  apiVersion: 'v1',
+  kind: 'meshIntegration',
+  metadata: { ownedByWorkspace: workspace },
+  spec: { displayName: 'matrix', config: { type: 'gitlab', gitlab: { baseUrl: 'https://gitlab.example.com', runnerRef: { kind: 'meshBuildingBlockRunner', uuid: runnerUuid } } } },
+});
 const TAG_DEFINITIONS = '/api/meshobjects/meshtagdefinitions';
 const TAG_DEFINITION = media('meshtagdefinition', 'v1');
 const paymentMethodBody = (workspace: string, name: string) => ({ apiVersion: 'v2', kind: 'meshPaymentMethod', metadata: { name, ownedByWorkspace: workspace }, spec: { displayName: 'matrix', tags: {} } });
@@ -369,6 +381,13 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}`,
     listMarker: (w) => w.a.paymentMethod,
     create: (w) => paymentMethodBody(w.a.workspace, unique('matrix-pm')),
+  },
+  meshintegrations: {
+    params: { id: (w) => w.a.integration },
+    visibility: 'hidden',
+    listQuery: (w) => `?ownedByWorkspace=${w.a.workspace}`,
+    listMarker: (w) => w.a.integration,
+    create: (w) => integrationBody(w.a.workspace, w.a.runnerUuid),
   },
   meshlandingzones: {
     params: { id: (w) => w.a.landingZone },

@@ -3,6 +3,7 @@ import { holdsCode, isAdminFor, isAllowed, requireAllowed, seesWorkspace } from 
 import type { Principal } from '../../auth/principal.js';
 import { badRequest, insufficientPermissions, notFound, unprocessable } from '../../lib/errors.js';
 import { emptyPage, type Page, type PageRequest } from '../../lib/paging.js';
+import type { AuthorizedIntegrationService } from '../integration/authorized-service.js';
 import type { AuthorizedRunnerService } from '../runner/authorized-service.js';
 import type { AuthorizedTagDefinitionService } from '../tagdefinition/authorized-service.js';
 import { placeTags } from '../tagdefinition/model.js';
@@ -32,6 +33,7 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
     private readonly inner: DefinitionService,
     private readonly runners: AuthorizedRunnerService,
     private readonly tags: AuthorizedTagDefinitionService,
+    private readonly integrations: AuthorizedIntegrationService,
   ) {
     super();
   }
@@ -168,6 +170,10 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
    */
   private async references(ctx: RequestContext, definition: Definition, spec: VersionSpec): Promise<VersionReferences> {
     for (const uuid of dependencyUuids(spec)) await this.resolve(ctx, uuid, 'spec.dependencyDefinitionRefs');
+    // GitHub, GitLab and Azure DevOps versions name an integration of the definition's workspace (issue 20).
+    const type = spec.implementation.type;
+    const integrationRef = (spec.implementation[type] as { integrationRef?: { uuid: string } } | undefined)?.integrationRef;
+    if (integrationRef) await this.integrations.resolveFor(ctx, integrationRef.uuid, definition.ownedByWorkspace, `spec.implementation.${type}.integrationRef.uuid`);
     if (!spec.runnerRef) return {};
     return { runner: await this.runners.resolveFor(ctx, spec.runnerRef.uuid, definition.ownedByWorkspace, 'spec.runnerRef.uuid') };
   }

@@ -88,7 +88,31 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('landing_zones_restricted').on('landing_zones').columns(['restricted', 'created_on', 'name']).execute();
   await db.schema.createIndex('landing_zones_disabled').on('landing_zones').columns(['disabled_on', 'created_on', 'name']).execute();
 
+  // Integrations: the built-in replicator and metering ones (fixed uuids, owned by admin, read-only).
+  await db.schema
+    .createTable('integrations')
+    .addColumn('uuid', 'varchar(36)', (c) => c.primaryKey())
+    .addColumn('owned_by_workspace', 'varchar(255)', (c) => c.notNull())
+    .addColumn('display_name', 'varchar(255)', (c) => c.notNull())
+    .addColumn('integration_type', 'varchar(32)', (c) => c.notNull())
+    .addColumn('built_in', 'integer', (c) => c.notNull())
+    .addColumn('document', 'text', (c) => c.notNull())
+    .addColumn('created_on', 'varchar(40)', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('integrations_order').on('integrations').columns(['created_on', 'uuid']).execute();
+  await db.schema.createIndex('integrations_workspace').on('integrations').columns(['owned_by_workspace', 'created_on', 'uuid']).execute();
+  await db.schema.createIndex('integrations_display_name').on('integrations').columns(['display_name', 'created_on', 'uuid']).execute();
+  await db.schema.createIndex('integrations_type').on('integrations').columns(['integration_type', 'created_on', 'uuid']).execute();
+  await db.schema.createIndex('integrations_built_in').on('integrations').columns(['built_in', 'created_on', 'uuid']).execute();
+
   const seeded = '2025-01-01T00:00:00.000Z';
+  for (const [type, uuid, displayName] of [
+    ['replicator', 'c8f4e7d2-3b1a-4c9e-8d5f-6a2b7c8d9e0f', 'meshStack Replicator (Built-in)'],
+    ['metering', 'a1b2c3d4-5e6f-7a8b-9c0d-1e2f3a4b5c6d', 'meshStack Metering (Built-in)'],
+  ] as const) {
+    const document = JSON.stringify({ metadata: { ownedByWorkspace: 'admin' }, spec: { displayName, config: { type } } });
+    await sql`insert into integrations (uuid, owned_by_workspace, display_name, integration_type, built_in, document, created_on) values (${uuid}, 'admin', ${displayName}, ${type.toUpperCase()}, 1, ${document}, ${seeded})`.execute(db);
+  }
   for (const type of BUILT_IN_PLATFORM_TYPES) {
     const document = JSON.stringify({ metadata: { name: type.name }, spec: { displayName: type.displayName, category: type.category, icon: BUILT_IN_ICON } });
     await sql`insert into platform_types (name, type_key, uuid, category, lifecycle_state, built_in, document, created_on) values (${type.name}, ${type.name}, ${randomUUID()}, ${type.category}, 'ACTIVE', 1, ${document}, ${seeded})`.execute(db);
@@ -99,6 +123,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 const BUILT_IN_ICON = 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=';
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('integrations').execute();
   await db.schema.dropTable('landing_zones').execute();
   await db.schema.dropTable('platform_types').execute();
   await db.schema.dropTable('tag_definitions').execute();
