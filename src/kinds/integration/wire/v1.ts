@@ -74,10 +74,10 @@ export const integrationV1 = {
   },
 };
 
-/** The identity the built-in components present to clouds (this service issues its own tokens). */
+/** The identity the built-in components present to clouds; no AWS thumbprint is known for this service's issuer (`''`, the OpenAPI requires the field). */
 function workloadIdentity(baseUrl: string, integration: Integration) {
   const subject = `system:serviceaccount:blockyard:${(integration.document.spec.config as { type: string }).type}`;
-  return { issuer: baseUrl, subject, gcp: { audience: 'gcp-workload-identity-provider:blockyard' }, aws: { audience: 'aws-workload-identity-provider:blockyard' }, azure: { audience: 'api://AzureADTokenExchange' } };
+  return { issuer: baseUrl, subject, gcp: { audience: 'gcp-workload-identity-provider:blockyard' }, aws: { audience: 'aws-workload-identity-provider:blockyard', thumbprint: '' }, azure: { audience: 'api://AzureADTokenExchange' } };
 }
 
 /** What the event log keeps of an integration: secrets masked. */
