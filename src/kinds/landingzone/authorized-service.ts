@@ -44,11 +44,11 @@ export class AuthorizedLandingZoneService extends CallerView<LandingZone> {
   private async checked(ctx: RequestContext, input: LandingZoneInput, existing: LandingZone | undefined): Promise<{ input: LandingZoneInput; platform: Platform }> {
     const platform = await this.platforms.resolve(ctx, input.platformUuid, 'spec.platformRef.uuid');
     requireAllowed(ctx.principal, 'LANDINGZONE', 'SAVE', platform.ownedByWorkspace);
+    const admin = isAdminFor(ctx.principal, 'LANDINGZONE', 'SAVE');
+    const tags = await this.tags.enforce(ctx, 'meshLandingZone', input.document.metadata.tags, existing ? (existing.document.metadata.tags ?? {}) : undefined, admin, 'metadata.tags');
     const type = (input.document.spec.platformProperties as { type?: string } | undefined)?.type;
     const expected = PROPERTIES_OF_TYPE[platform.platformType];
     if (type !== undefined && expected !== undefined && type !== expected) throw unprocessable(`spec.platformProperties.type: the platform ${platform.name}.${platform.location} is of type ${platform.platformType}: its landing zones take "${expected}" properties, not "${type}"`);
-    const admin = isAdminFor(ctx.principal, 'LANDINGZONE', 'SAVE');
-    const tags = await this.tags.enforce(ctx, 'meshLandingZone', input.document.metadata.tags, existing ? (existing.document.metadata.tags ?? {}) : undefined, admin, 'metadata.tags');
     return { input: { ...input, document: { ...input.document, metadata: placeTags(input.document.metadata, tags) } }, platform };
   }
 

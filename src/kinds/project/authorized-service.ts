@@ -27,15 +27,16 @@ export class AuthorizedProjectService extends CallerView<Project> {
   /**
    * The catalogue's rules for a project write (issue 20): its payment method and substitute must be
    * live methods of its workspace (422), newly assigned ones not expired (422); the tag definitions of
-   * meshProject apply to `spec.tags`. Answers the input to store and the active payment method.
+   * meshProject apply to `spec.tags` (checked first). Answers the input to store and the active payment method.
    */
   private async catalogue(ctx: RequestContext, input: ProjectInput, existing: Project | undefined): Promise<{ input: ProjectInput; active: string | undefined }> {
+    // Tags first: a bad value is a bad body (400) before a reference is looked at (422).
+    const tags = await this.tags.enforce(ctx, 'meshProject', input.document.spec.tags, existing ? (existing.document.spec.tags ?? {}) : undefined, isAdminFor(ctx.principal, 'PROJECT', 'SAVE'));
     const resolve = async (name: string | undefined, previous: string | undefined, field: string): Promise<PaymentMethod | undefined> =>
       name === undefined ? undefined : this.paymentMethods.resolveForProject(ctx, name, input.workspace, field, name === previous);
     const method = await resolve(input.paymentMethodIdentifier, existing?.paymentMethodIdentifier, 'spec.paymentMethodIdentifier');
     const substitute = await resolve(input.substitutePaymentMethodIdentifier, existing?.substitutePaymentMethodIdentifier, 'spec.substitutePaymentMethodIdentifier');
     const active = [method, substitute].find((candidate) => candidate !== undefined && !isExpired(candidate))?.name;
-    const tags = await this.tags.enforce(ctx, 'meshProject', input.document.spec.tags, existing ? (existing.document.spec.tags ?? {}) : undefined, isAdminFor(ctx.principal, 'PROJECT', 'SAVE'));
     return { input: { ...input, document: { ...input.document, spec: placeTags(input.document.spec, tags) } }, active };
   }
 

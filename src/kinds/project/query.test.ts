@@ -8,7 +8,6 @@ describe('parseProjectFilter', () => {
     assert.deepEqual(parseProjectFilter({}), {});
     assert.deepEqual(parseProjectFilter({ workspaceIdentifier: 'ws', paymentIdentifier: 'pm', state: 'ACTIVE' }), { workspace: 'ws', paymentMethod: 'pm' });
     assert.deepEqual(parseProjectFilter({ workspaceIdentifier: '', state: '' }), {});
-    assert.deepEqual(parseProjectFilter({ paymentIdentifier: ' ' }), { paymentMethod: null }, 'blank: projects without a payment method (OpenAPI)');
   });
 
   it('takes comma-separated states (any of them): with ACTIVE every live project, without it nothing', () => {

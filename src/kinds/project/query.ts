@@ -20,8 +20,6 @@ export function parseProjectFilter(query: Query): ProjectFilter | 'none' {
     if (!states.includes('ACTIVE')) return 'none';
   }
   const workspace = filterValue(query, 'workspaceIdentifier');
-  // OpenAPI: "Use an empty or blank value to filter for meshProjects without an assigned meshPaymentMethod."
-  const sent = query.paymentIdentifier;
-  const paymentMethod = sent === undefined ? undefined : sent.trim() === '' ? null : sent;
+  const paymentMethod = filterValue(query, 'paymentIdentifier');
   return { ...(workspace !== undefined ? { workspace } : {}), ...(paymentMethod !== undefined ? { paymentMethod } : {}) };
 }

@@ -32,8 +32,7 @@ const toModel = (row: Row): Project => ({
 
 export interface ProjectFilter {
   workspace?: string;
-  /** null: projects without a payment method. */
-  paymentMethod?: string | null;
+  paymentMethod?: string;
 }
 
 /** The `projects` table. */
@@ -62,8 +61,7 @@ export class ProjectStore {
   async list(filter: ProjectFilter, page: PageRequest): Promise<Page<Project>> {
     let query = this.db.selectFrom('projects');
     if (filter.workspace !== undefined) query = query.where('workspace', '=', filter.workspace);
-    if (filter.paymentMethod === null) query = query.where('payment_method', 'is', null);
-    else if (filter.paymentMethod !== undefined) query = query.where('payment_method', '=', filter.paymentMethod);
+    if (filter.paymentMethod !== undefined) query = query.where('payment_method', '=', filter.paymentMethod);
     const { rows, total } = await fetchPage(query, (q) => q.selectAll('projects').select(activePaymentMethod()).orderBy('created_on').orderBy('workspace').orderBy('name'), page);
     return { items: rows.map(toModel), total };
   }
