@@ -518,6 +518,23 @@ describeEachDatabase('the platform catalogue', (ctx) => {
       for (const title of ['Landing Zone Created', 'Landing Zone Changed', 'Landing Zone Deleted']) assert.ok(titles.includes(title), title);
     });
 
+    it('enforces tag definitions on landing zones (metadata.tags); deleting one strips the tag from every zone', async () => {
+      const { byType } = await platformsByType();
+      const key = `tier${unique('t').replace(/-/g, '')}`;
+      assert.equal((await post(ctx.client, TAGDEF_PATH, TAGDEF, tagBody('meshLandingZone', key, { singleSelect: { options: ['gold', 'silver'] } }, { mandatory: true }))).status, 201);
+      try {
+        const zone = unique('lz');
+        assertError(await post(ctx.client, ZONE_PATH, ZONE, landingZoneBody(zone, byType.custom!)), 400, new RegExp(`^metadata\\.tags\\.${key}: .*mandatory`));
+        assertError(await get(ctx.client, `${ZONE_PATH}/${zone}`, ZONE), 404);
+        const made = await createLandingZone(ctx.client, zone, byType.custom!, { metadata: { tags: { [key]: ['gold'], team: ['ops'] } } });
+        assert.deepEqual(made.metadata.tags, { [key]: ['gold'], team: ['ops'] });
+        assert.equal((await ctx.client.delete(`${TAGDEF_PATH}/meshLandingZone.${key}`)).status, 204);
+        assert.deepEqual((await get(ctx.client, `${ZONE_PATH}/${zone}`, ZONE)).json.metadata.tags, { team: ['ops'] });
+      } finally {
+        await ctx.client.delete(`${TAGDEF_PATH}/meshLandingZone.${key}`);
+      }
+    });
+
     it('refuses bad platform properties, unknown platforms, other workspaces and restricted zones for non-platform teams', async () => {
       const { workspace, byType } = await platformsByType();
       const body = (name: string, platformUuid: string, platformProperties: Json) => landingZoneBody(name, platformUuid, { spec: { platformProperties } });
