@@ -26,7 +26,7 @@ const decodeBody = compileDecoder(
     metadata: Type.Object({ name: Type.String({ minLength: 1, maxLength: 600 }) }),
     spec: Type.Object({
       targetKind: StringEnum(TAG_TARGET_KINDS),
-      key: Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\s.]+$' }),
+      key: Type.String({ minLength: 1, maxLength: 255, pattern: '^\\S+$' }),
       valueType: ValueType,
       description: Type.String({ maxLength: TEXT_LIMITS.description }),
       displayName: NonEmptyShortString,
