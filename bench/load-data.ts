@@ -42,7 +42,7 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
 
   await db.transaction().execute(async (trx) => {
     await insertMany(trx, 'workspaces', [...workspaces, 'platform-team'].map((name) => ({ name, document: doc({ name, tags: {} }, { displayName: name }), created_on: now })));
-    await insertMany(trx, 'projects', workspaces.map((workspace) => ({ workspace, name: 'app', payment_method: null, document: doc({ name: 'app', ownedByWorkspace: workspace }, { displayName: 'App', tags: {} }), created_on: now })));
+    await insertMany(trx, 'projects', workspaces.map((workspace) => ({ workspace, name: 'app', payment_method: null, substitute_payment_method: null, document: doc({ name: 'app', ownedByWorkspace: workspace }, { displayName: 'App', tags: {} }), created_on: now })));
     await trx.insertInto('locations').values({ name: 'eu', uuid: randomUUID(), display_name: 'EU', owned_by_workspace: null, document: doc({ name: 'eu' }, { displayName: 'EU' }), created_on: now }).execute();
     await trx
       .insertInto('platforms')

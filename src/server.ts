@@ -22,14 +22,19 @@ import { EventFeed } from './kinds/eventlog/feed.js';
 import { EVENTS_CHANNEL } from './kinds/eventlog/recorder.js';
 import { EventRetention } from './kinds/eventlog/retention.js';
 import { eventLogOperations } from './kinds/eventlog/routes.js';
+import { integrationOperations } from './kinds/integration/routes.js';
+import { landingZoneOperations } from './kinds/landingzone/routes.js';
 import { locationOperations } from './kinds/location/routes.js';
 import type { Operation } from './kinds/operation.js';
+import { paymentMethodOperations } from './kinds/paymentmethod/routes.js';
 import { platformOperations } from './kinds/platform/routes.js';
+import { platformTypeOperations } from './kinds/platformtype/routes.js';
 import { projectOperations } from './kinds/project/routes.js';
 import { projectRoleOperations } from './kinds/projectrole/routes.js';
 import { runOperations } from './kinds/run/routes.js';
 import { runnerOperations } from './kinds/runner/routes.js';
 import type { AuthorizedServices } from './kinds/services.js';
+import { tagDefinitionOperations } from './kinds/tagdefinition/routes.js';
 import { tenantOperations } from './kinds/tenant/routes.js';
 import { userOperations } from './kinds/user/routes.js';
 import { userGroupOperations } from './kinds/usergroup/routes.js';
@@ -71,6 +76,11 @@ function operations(services: AuthorizedServices, log: Logger): Operation[] {
     ...projectRoleOperations(services.projectRoles),
     ...Object.values(services.bindings).flatMap((bindings) => bindingOperations(bindings)),
     ...collectionOperations(services.collections),
+    ...tagDefinitionOperations(services.tagDefinitions),
+    ...paymentMethodOperations(services.paymentMethods),
+    ...platformTypeOperations(services.platformTypes),
+    ...landingZoneOperations(services.landingZones),
+    ...integrationOperations(services.integrations),
     ...importOperations(services, log),
   ];
 }

@@ -25,10 +25,18 @@ import { AuthorizedEventLogService } from './kinds/eventlog/authorized-service.j
 import type { EventDraft } from './kinds/eventlog/model.js';
 import { EventRecorder } from './kinds/eventlog/recorder.js';
 import { EventLogService } from './kinds/eventlog/service.js';
+import { AuthorizedIntegrationService } from './kinds/integration/authorized-service.js';
+import { IntegrationService } from './kinds/integration/service.js';
+import { AuthorizedLandingZoneService } from './kinds/landingzone/authorized-service.js';
+import { LandingZoneService } from './kinds/landingzone/service.js';
 import { AuthorizedLocationService } from './kinds/location/authorized-service.js';
 import { LocationService } from './kinds/location/service.js';
+import { AuthorizedPaymentMethodService } from './kinds/paymentmethod/authorized-service.js';
+import { PaymentMethodService } from './kinds/paymentmethod/service.js';
 import { AuthorizedPlatformService } from './kinds/platform/authorized-service.js';
 import { PlatformService } from './kinds/platform/service.js';
+import { AuthorizedPlatformTypeService } from './kinds/platformtype/authorized-service.js';
+import { PlatformTypeService } from './kinds/platformtype/service.js';
 import { AuthorizedProjectService } from './kinds/project/authorized-service.js';
 import { ProjectService } from './kinds/project/service.js';
 import { AuthorizedProjectRoleService } from './kinds/projectrole/authorized-service.js';
@@ -39,6 +47,8 @@ import { runUnit } from './kinds/run/unit.js';
 import { AuthorizedRunnerService } from './kinds/runner/authorized-service.js';
 import { RunnerService } from './kinds/runner/service.js';
 import type { AuthorizedServices } from './kinds/services.js';
+import { AuthorizedTagDefinitionService } from './kinds/tagdefinition/authorized-service.js';
+import { TagDefinitionService } from './kinds/tagdefinition/service.js';
 import { AuthorizedTenantService } from './kinds/tenant/authorized-service.js';
 import { TenantService } from './kinds/tenant/service.js';
 import { AuthorizedUserService } from './kinds/user/authorized-service.js';
@@ -92,11 +102,18 @@ export async function createServices(config: Config, database: Database, log: Lo
   workspaceService.onDeleted((name) => apiKeyService.forgetWorkspace(name));
   tokens.useRevocation(new RevocationRules(apiKeyService, apiUserService, runService));
 
-  const workspaces = new AuthorizedWorkspaceService(workspaceService);
-  const platforms = new AuthorizedPlatformService(platformService);
-  const tenants = new AuthorizedTenantService(tenantService, platforms);
+  // The platform catalogue (issue 20): every change goes through the event recorder.
+  const tagDefinitions = new AuthorizedTagDefinitionService(new TagDefinitionService(db, recorder));
+  const paymentMethods = new AuthorizedPaymentMethodService(new PaymentMethodService(db, recorder, workspaceService), tagDefinitions);
+  const platformTypes = new AuthorizedPlatformTypeService(new PlatformTypeService(db, recorder));
+
+  const workspaces = new AuthorizedWorkspaceService(workspaceService, tagDefinitions);
+  const platforms = new AuthorizedPlatformService(platformService, platformTypes);
+  const landingZones = new AuthorizedLandingZoneService(new LandingZoneService(db, recorder), platforms, tagDefinitions);
+  const tenants = new AuthorizedTenantService(tenantService, platforms, landingZones);
   const runners = new AuthorizedRunnerService(runnerService);
-  const definitions = new AuthorizedDefinitionService(definitionService, runners);
+  const integrations = new AuthorizedIntegrationService(new IntegrationService(db, recorder, workspaceService, secrets), runners);
+  const definitions = new AuthorizedDefinitionService(definitionService, runners, tagDefinitions, integrations);
   const users = new AuthorizedUserService(new UserService(db, recorder));
   const userGroups = new AuthorizedUserGroupService(new UserGroupService(db, workspaceService, recorder), users);
   const projectRoles = new AuthorizedProjectRoleService(new ProjectRoleService(db, recorder));
@@ -114,7 +131,7 @@ export async function createServices(config: Config, database: Database, log: Lo
       apiKeys: new AuthorizedApiKeyService(apiKeyService),
       apiUsers: new AuthorizedApiUserService(apiUserService),
       workspaces,
-      projects: new AuthorizedProjectService(projectService),
+      projects: new AuthorizedProjectService(projectService, paymentMethods, tagDefinitions),
       locations: new AuthorizedLocationService(locationService),
       platforms,
       tenants,
@@ -128,6 +145,11 @@ export async function createServices(config: Config, database: Database, log: Lo
       projectRoles,
       bindings,
       collections: new AuthorizedCollectionService(new CollectionService(db, recorder)),
+      tagDefinitions,
+      paymentMethods,
+      platformTypes,
+      landingZones,
+      integrations,
     },
     identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts)), tokens },
     system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService, events: eventLogService },

@@ -125,11 +125,11 @@ describeEachDatabase('identity and access', (ctx) => {
     const users = await saver.client.get('/api/admin/apiusers', { headers: { accept: media('apiuser', 'v1') } });
     assert.equal(users.status, 403);
     const index = await reader.client.get('/api/meshobjects', { headers: { accept: media('meshobjects', 'v2') } });
-    // Locations and platforms (the marketplace) and project roles are readable by every caller.
-    assert.deepEqual(Object.keys(index.json._links).sort(), ['meshapikeys', 'meshlocations', 'meshplatforms', 'meshprojectroles', 'self']);
+    // Locations and platforms (the marketplace) and project roles, platform types and tag definitions are readable by every caller.
+    assert.deepEqual(Object.keys(index.json._links).sort(), ['meshapikeys', 'meshlocations', 'meshplatforms', 'meshplatformtypes', 'meshprojectroles', 'meshtagdefinitions', 'self']);
     const none = await clientWithKey(ctx.client, 'ws-c', []);
     const emptyIndex = await none.client.get('/api/meshobjects', { headers: { accept: media('meshobjects', 'v2') } });
-    assert.deepEqual(Object.keys(emptyIndex.json._links).sort(), ['meshlocations', 'meshplatforms', 'meshprojectroles', 'self']);
+    assert.deepEqual(Object.keys(emptyIndex.json._links).sort(), ['meshlocations', 'meshplatforms', 'meshplatformtypes', 'meshprojectroles', 'meshtagdefinitions', 'self']);
   });
 
   it('lets an admin key work across workspaces and the Basic API user reach every endpoint', async () => {

@@ -85,6 +85,12 @@ const LISTS: Record<string, ListCase> = {
   // The fixtures' bindings are all in one project, the one the required parameters name (set in before()).
   [`${BASE}/meshprojectbindings/userbindings`]: { embedded: 'meshProjectUserBindings', probeMedia: mc('meshprojectuserbinding', 'v3'), identity: byName },
   [`${BASE}/meshprojectbindings/groupbindings`]: { embedded: 'meshProjectGroupBindings', probeMedia: mc('meshprojectgroupbinding', 'v3'), identity: byName },
+  // The platform catalogue (issue 20).
+  [`${BASE}/meshpaymentmethods`]: { embedded: 'meshPaymentMethods', probeMedia: mc('meshpaymentmethod', 'v2'), identity: byName },
+  [`${BASE}/meshtagdefinitions`]: { embedded: 'meshTagDefinitions', probeMedia: mc('meshtagdefinition', 'v1'), identity: byName },
+  [`${BASE}/meshplatformtypes`]: { embedded: 'meshPlatformTypes', probeMedia: mc('meshplatformtype', 'v1-preview'), identity: byName },
+  [`${BASE}/meshlandingzones`]: { embedded: 'meshLandingZones', probeMedia: mc('meshlandingzone', 'v1-preview'), identity: byName },
+  [`${BASE}/meshintegrations`]: { embedded: 'meshIntegrations', probeMedia: mc('meshintegration', 'v1-preview'), identity: byUuid },
 };
 
 /** What the fixtures know beyond what an object shows. */
@@ -197,6 +203,18 @@ const PROBES: Record<string, Probe> = {
   [`${BASE}/meshprojectbindings/userbindings?projectIdentifier`]: { value: (b) => b.targetRef.name, nothing: 'no-such-project', allMatch: 'required with workspaceIdentifier: a page is always of one project' },
   [`${BASE}/meshprojectbindings/groupbindings?workspaceIdentifier`]: { value: (b) => b.targetRef.ownedByWorkspace, nothing: 'no-such-workspace', allMatch: 'required with projectIdentifier: a page is always of one project' },
   [`${BASE}/meshprojectbindings/groupbindings?projectIdentifier`]: { value: (b) => b.targetRef.name, nothing: 'no-such-project', allMatch: 'required with workspaceIdentifier: a page is always of one project' },
+  [`${BASE}/meshpaymentmethods?workspaceIdentifier`]: { value: (p) => p.metadata.ownedByWorkspace, nothing: 'no-such-workspace' },
+  [`${BASE}/meshplatformtypes?category`]: { value: (t) => t.spec.category, nothing: 'documented' },
+  [`${BASE}/meshplatformtypes?lifecycleStatus`]: { value: (t) => t.status.lifecycleState, nothing: null, noNothing: 'both states are among the fixtures (the narrowing shows the filter applies)' },
+  [`${BASE}/meshlandingzones?identifier`]: { value: (z) => z.metadata.name, nothing: 'no-such-landing-zone' },
+  [`${BASE}/meshlandingzones?displayName`]: { value: (z) => z.spec.displayName, nothing: 'No such landing zone' },
+  [`${BASE}/meshlandingzones?platformUuid`]: { value: (z) => z.spec.platformRef.uuid, nothing: randomUUID() },
+  [`${BASE}/meshlandingzones?disabled`]: { value: (z) => String(z.status.disabled), nothing: null, noNothing: 'both values are among the fixtures' },
+  [`${BASE}/meshlandingzones?restricted`]: { value: (z) => String(z.status.restricted), nothing: null, noNothing: 'both values are among the fixtures' },
+  [`${BASE}/meshlandingzones?ownedByWorkspace`]: { value: (z) => z.metadata.ownedByWorkspace, nothing: 'no-such-workspace' },
+  [`${BASE}/meshintegrations?displayName`]: { value: (i) => i.spec.displayName, nothing: 'No such integration' },
+  [`${BASE}/meshintegrations?ownedByWorkspace`]: { value: (i) => i.metadata.ownedByWorkspace, nothing: 'no-such-workspace' },
+  [`${BASE}/meshintegrations?type`]: { value: (i) => ({ github: 'GITHUB', gitlab: 'GITLAB', azuredevops: 'AZURE_DEVOPS' })[i.spec.config.type as string] ?? String(i.spec.config.type).toUpperCase(), nothing: 'documented' },
 };
 
 const asList = (value: Value): string[] => (value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)]);
@@ -267,6 +285,35 @@ describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
     ).metadata.uuid;
     names.plat3Uuid = (await created(`${BASE}/meshplatforms`, mc('meshplatform', 'v2-preview'), platform(names.plat3!, names.provA!, names.loc2!, { availability: { restriction: 'RESTRICTED', restrictedToWorkspaces: [], publicationState: 'UNPUBLISHED' } }))).metadata.uuid;
 
+    // Payment methods (projects name them) and a tag definition (issue 20).
+    for (const [name, workspace] of [['pm-a', 'wsA'], ['pm-b', 'wsB'], ['pm-spare', 'wsA']] as const) {
+      await created(`${BASE}/meshpaymentmethods`, mc('meshpaymentmethod', 'v2'), { apiVersion: 'v2', kind: 'meshPaymentMethod', metadata: { name, ownedByWorkspace: names[workspace] }, spec: { displayName: `Payment ${name}`, amount: 1000, expirationDate: '2099-12-31', tags: {} } });
+    }
+    await created(`${BASE}/meshtagdefinitions`, mc('meshtagdefinition', 'v1'), {
+      apiVersion: 'v1',
+      kind: 'meshTagDefinition',
+      metadata: { name: 'meshProject.environment' },
+      spec: { targetKind: 'meshProject', key: 'environment', valueType: { singleSelect: { options: ['dev', 'test', 'qa', 'production'], defaultValue: 'dev' } }, description: 'The environment the project runs in.', displayName: 'Environment', sortOrder: 9999, mandatory: true, immutable: false, restricted: false },
+    });
+
+    // Landing zones the tenants name (one restricted, one disabled once its tenant stands on it) and a
+    // deactivated custom platform type (issue 20).
+    const zone = (name: string, platformUuid: string, spec: Json = {}) => ({ apiVersion: 'v1-preview', kind: 'meshLandingZone', metadata: { name, tags: {} }, spec: { displayName: `Zone ${name}`, platformRef: { kind: 'meshPlatform', uuid: platformUuid }, automateDeletionApproval: false, automateDeletionReplication: false, quotas: [], ...spec } });
+    await created(`${BASE}/meshlandingzones`, mc('meshlandingzone', 'v1-preview'), zone('lz-a', names.plat1Uuid!, { platformProperties: { type: 'azure', azure: { azureManagementGroupId: 'mg', azureRoleMappings: [] } } }));
+    await created(`${BASE}/meshlandingzones`, mc('meshlandingzone', 'v1-preview'), zone('lz-b', names.plat2Uuid!, { restricted: true }));
+    await created(`${BASE}/meshlandingzones`, mc('meshlandingzone', 'v1-preview'), zone('lz-c', names.plat3Uuid!));
+    await created(`${BASE}/meshplatformtypes`, mc('meshplatformtype', 'v1-preview'), { apiVersion: 'v1-preview', kind: 'meshPlatformType', metadata: { name: 'retired-type' }, spec: { displayName: 'Retired', category: 'CUSTOM', icon: 'data:image/png;base64,AAAA' } });
+    await ok('DELETE', `${BASE}/meshplatformtypes/retired-type`, undefined, undefined, 204);
+    const INTEGRATION = mc('meshintegration', 'v1-preview');
+    names.integration = (
+      await created(`${BASE}/meshintegrations`, INTEGRATION, {
+        apiVersion: 'v1-preview',
+        kind: 'meshIntegration',
+        metadata: { ownedByWorkspace: names.provA },
+        spec: { displayName: 'My GitHub Integration', config: { type: 'github', github: { owner: 'my-org', baseUrl: 'https://api.github.com', appId: '123456', appPrivateKey: 'test-private-key', runnerRef: { kind: 'meshBuildingBlockRunner', uuid: TERRAFORM_RUNNER } } } },
+      })
+    ).metadata.uuid;
+
     // Projects and tenants (one deleted by uuid, one by its full identifier).
     const project = (workspace: string, name: string, payment?: string) => ({ apiVersion: 'v2', kind: 'meshProject', metadata: { name, ownedByWorkspace: workspace }, spec: { displayName: `Project ${name}`, tags: {}, ...(payment ? { paymentMethodIdentifier: payment } : {}) } });
     for (const [key, workspace, payment] of [['pa1', 'wsA', 'pm-a'], ['pa2', 'wsA', undefined], ['pb1', 'wsB', 'pm-b']] as const) {
@@ -280,7 +327,8 @@ describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
     await created(`${BASE}/meshtenants`, mc('meshtenant', 'v3'), v3(names.wsA!, names.pa2!, full('plat2', 'loc2'), { landingZoneIdentifier: 'lz-b', quotas: [{ key: 'limits.cpu', value: 2 }] }));
     const tA2 = (await ok('GET', `${BASE}/meshtenants/${names.wsA}.${names.pa2}.${full('plat2', 'loc2')}`, mc('meshtenant', 'v4-preview')))!;
     const tB1 = await created(`${BASE}/meshtenants`, mc('meshtenant', 'v4-preview'), v4(names.wsB!, names.pb1!, full('plat2', 'loc2')));
-    const gone = await created(`${BASE}/meshtenants`, mc('meshtenant', 'v4-preview'), v4(names.wsB!, names.pb1!, full('plat3', 'loc2'), { landingZoneIdentifier: 'lz-a' }));
+    const gone = await created(`${BASE}/meshtenants`, mc('meshtenant', 'v4-preview'), v4(names.wsB!, names.pb1!, full('plat3', 'loc2'), { landingZoneIdentifier: 'lz-c' }));
+    await ok('DELETE', `${BASE}/meshlandingzones/lz-c`, undefined, undefined, 204);
     await ok('DELETE', `${BASE}/meshtenants/${gone.metadata.uuid}`, undefined, undefined, 202);
     await created(`${BASE}/meshtenants`, mc('meshtenant', 'v3'), v3(names.wsA!, names.pa1!, full('plat3', 'loc2')));
     await ok('DELETE', `${BASE}/meshtenants/${names.wsA}.${names.pa1}.${full('plat3', 'loc2')}`, undefined, undefined, 202);
@@ -553,6 +601,59 @@ describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
     assert.equal(made.status, 201, made.text);
     const removed = await admin.request('DELETE', '/api/meshobjectcollections', { body: { name: collection, owner: 'collection-owner' }, headers: { 'content-type': COLLECTION } });
     assert.equal(removed.status, 200, removed.text);
+
+    // The platform catalogue (issue 20).
+    const PAYMENT = mc('meshpaymentmethod', 'v2');
+    await ok('GET', `${BASE}/meshpaymentmethods/pm-a`, PAYMENT);
+    await ok('PUT', `${BASE}/meshpaymentmethods/pm-a`, PAYMENT, { apiVersion: 'v2', kind: 'meshPaymentMethod', metadata: { name: 'pm-a', ownedByWorkspace: names.wsA }, spec: { displayName: 'Updated Payment Method', amount: 1500, expirationDate: '2099-01-31', tags: {} } });
+    await ok('DELETE', `${BASE}/meshpaymentmethods/pm-spare`, undefined, undefined, 204);
+    const TAGDEF = mc('meshtagdefinition', 'v1');
+    await ok('GET', `${BASE}/meshtagdefinitions/meshProject.environment`, TAGDEF);
+    await ok('PUT', `${BASE}/meshtagdefinitions/meshWorkspace.costCenter`, TAGDEF, {
+      kind: 'meshTagDefinition',
+      apiVersion: 'v1',
+      metadata: { name: 'meshWorkspace.costCenter' },
+      spec: { targetKind: 'meshWorkspace', key: 'costCenter', valueType: { string: { defaultValue: '1001', validationRegex: '^\\d{4}$' }, email: null, integer: null, number: null, singleSelect: null, multiSelect: null }, description: 'Updated description', displayName: 'Updated display name', sortOrder: 9999, mandatory: true, immutable: false, restricted: false, replicationKey: 'updatedReplicationKey' },
+    });
+    await ok('DELETE', `${BASE}/meshtagdefinitions/meshWorkspace.costCenter`, undefined, undefined, 204);
+    const TYPE = mc('meshplatformtype', 'v1-preview');
+    await ok('GET', `${BASE}/meshplatformtypes/AZURE`, TYPE);
+    await created(`${BASE}/meshplatformtypes`, TYPE, { apiVersion: 'v1-preview', kind: 'meshPlatformType', metadata: { name: 'my-platform-type' }, spec: { displayName: 'My Platform Type', category: 'CUSTOM', defaultEndpoint: 'https://custom.example.com', icon: 'data:image/png;base64,iVBORw0KGgo...' } });
+    await ok('PUT', `${BASE}/meshplatformtypes/my-platform-type`, TYPE, { apiVersion: 'v1-preview', kind: 'meshPlatformType', metadata: { name: 'my-platform-type' }, spec: { displayName: 'Updated Custom Platform', category: 'CUSTOM', defaultEndpoint: 'https://updated.example.com', icon: 'updated-icon' } });
+    await ok('DELETE', `${BASE}/meshplatformtypes/my-platform-type`, undefined, undefined, 204);
+    const INTEGRATION = mc('meshintegration', 'v1-preview');
+    await ok('GET', `${BASE}/meshintegrations/${names.integration}`, INTEGRATION);
+    await ok('GET', `${BASE}/meshintegrations/a1b2c3d4-5e6f-7a8b-9c0d-1e2f3a4b5c6d`, INTEGRATION);
+    await ok('PUT', `${BASE}/meshintegrations/${names.integration}`, INTEGRATION, {
+      apiVersion: 'v1-preview',
+      kind: 'meshIntegration',
+      metadata: { uuid: names.integration, ownedByWorkspace: names.provA },
+      spec: { displayName: 'Updated GitHub Integration', config: { type: 'github', github: { owner: 'my-org', baseUrl: 'https://api.github.com', appId: '123456', appPrivateKey: '<hidden>', runnerRef: { kind: 'meshBuildingBlockRunner', uuid: TERRAFORM_RUNNER } } } },
+    });
+    const spareIntegration = await created(`${BASE}/meshintegrations`, INTEGRATION, {
+      apiVersion: 'v1-preview',
+      kind: 'meshIntegration',
+      metadata: { ownedByWorkspace: names.provB },
+      spec: { displayName: 'My GitLab Integration', config: { type: 'gitlab', gitlab: { baseUrl: 'https://gitlab.com', runnerRef: { kind: 'meshBuildingBlockRunner', uuid: TERRAFORM_RUNNER } } } },
+    });
+    await ok('DELETE', `${BASE}/meshintegrations/${spareIntegration.metadata.uuid}`, undefined, undefined, 204);
+    const ZONE = mc('meshlandingzone', 'v1-preview');
+    await ok('GET', `${BASE}/meshlandingzones/lz-a`, ZONE);
+    await ok('PUT', `${BASE}/meshlandingzones/lz-a`, ZONE, {
+      apiVersion: 'v1-preview',
+      kind: 'meshLandingZone',
+      metadata: { name: 'lz-a', tags: {} },
+      spec: {
+        displayName: 'Updated Landing Zone azure',
+        description: 'An updated azure landing zone description',
+        platformRef: { uuid: names.plat1Uuid, kind: 'meshPlatform' },
+        automateDeletionApproval: true,
+        automateDeletionReplication: true,
+        infoLink: 'https://example.com/updated-info',
+        platformProperties: { type: 'azure', azure: { azureManagementGroupId: 'azure-management-group', azureRoleMappings: [{ projectRoleRef: { name: 'admin', kind: 'meshProjectRole' }, azureGroupSuffix: 'admin', azureRoleDefinitions: [{ azureRoleDefinitionId: 'c5935d7e-37b2-4f34-af8f-bdca2408296e', abacCondition: null }] }] } },
+        quotas: [],
+      },
+    });
 
     // Deletes (after the filter tests: they change what the lists hold).
     const throwaway = await created(`${BASE}/meshbuildingblockdefinitions`, DEFINITION, { apiVersion: 'v1-preview', kind: 'meshBuildingBlockDefinition', metadata: { ownedByWorkspace: names.provB }, spec: { displayName: unique('Throwaway'), description: 'deleted again', targetType: 'WORKSPACE_LEVEL' } });

@@ -5,7 +5,9 @@ import { media, type ApiClient, type Response } from './support/client.js';
 import { API_KEY, clientWithKey } from './support/identity.js';
 import { describeEachDatabase } from './support/server.js';
 import {
+  createLandingZone,
   createLocation,
+  createPaymentMethod,
   createPlatform,
   createProject,
   createStructure,
@@ -212,9 +214,12 @@ describeEachDatabase('platform structure', (ctx) => {
       const ws = unique('pws');
       await createWorkspace(ctx.client, ws);
       const name = unique('prj');
+      const [pm1, pm2] = [unique('pm-1'), unique('pm-2')];
+      await createPaymentMethod(ctx.client, ws, pm1);
+      await createPaymentMethod(ctx.client, ws, pm2);
       const body = projectBody(ws, name, {
         metadata: { customNote: 'kept' },
-        spec: { tags: { cost: ['42'] }, paymentMethodIdentifier: 'pm-1', substitutePaymentMethodIdentifier: 'pm-2', futureField: { n: 16, list: ['a'] } },
+        spec: { tags: { cost: ['42'] }, paymentMethodIdentifier: pm1, substitutePaymentMethodIdentifier: pm2, futureField: { n: 16, list: ['a'] } },
       });
       const created = await ctx.client.post(PATHS.projects, body, { headers: io(PROJECT) });
       assert.equal(created.status, 201, created.text);
@@ -268,13 +273,18 @@ describeEachDatabase('platform structure', (ctx) => {
       const p1 = unique('p');
       const p2 = unique('p');
       const p3 = unique('p');
+      const pmA2 = unique('pma');
+      await createPaymentMethod(ctx.client, ws1, pmA);
+      await createPaymentMethod(ctx.client, ws1, pmB);
+      await createPaymentMethod(ctx.client, ws2, pmA2);
       await createProject(ctx.client, ws1, p1, { spec: { paymentMethodIdentifier: pmA } });
       await createProject(ctx.client, ws1, p2, { spec: { paymentMethodIdentifier: pmB } });
-      await createProject(ctx.client, ws2, p3, { spec: { paymentMethodIdentifier: pmA } });
+      await createProject(ctx.client, ws2, p3, { spec: { paymentMethodIdentifier: pmA2 } });
 
       assert.deepEqual(await projectNames(ctx.client, `workspaceIdentifier=${ws1}`), [`${ws1}.${p1}`, `${ws1}.${p2}`]);
-      assert.deepEqual(await projectNames(ctx.client, `paymentIdentifier=${pmA}`), [`${ws1}.${p1}`, `${ws2}.${p3}`]);
-      assert.deepEqual(await projectNames(ctx.client, `workspaceIdentifier=${ws2}&paymentIdentifier=${pmA}`), [`${ws2}.${p3}`]);
+      assert.deepEqual(await projectNames(ctx.client, `paymentIdentifier=${pmA}`), [`${ws1}.${p1}`]);
+      assert.deepEqual(await projectNames(ctx.client, `workspaceIdentifier=${ws2}&paymentIdentifier=${pmA2}`), [`${ws2}.${p3}`]);
+      assert.deepEqual(await projectNames(ctx.client, `workspaceIdentifier=${ws1}&paymentIdentifier=${pmA2}`), []);
       assert.deepEqual(await projectNames(ctx.client, `workspaceIdentifier=${ws1}&state=ACTIVE`), [`${ws1}.${p1}`, `${ws1}.${p2}`]);
       assert.deepEqual(await projectNames(ctx.client, `workspaceIdentifier=${ws1}&state=DELETED`), []);
       assertError(await get(ctx.client, `${PATHS.projects}?workspaceIdentifier=${ws1}&state=BOGUS`, PROJECT), 400, /state/);
@@ -726,7 +736,9 @@ describeEachDatabase('platform structure', (ctx) => {
   describe('meshTenant v4 / v4-preview', () => {
     it('creates a tenant by platformRef and reads it by uuid and by its full identifier', async () => {
       const s = await createStructure(ctx.client, 'ten');
-      const body = tenantBody(s.workspace, s.project, s.platformUuid, { metadata: { customNote: 'kept' }, spec: { landingZoneIdentifier: 'lz-1', futureField: { x: [1] } } });
+      const lz1 = unique('lz');
+      await createLandingZone(ctx.client, lz1, s.platformUuid);
+      const body = tenantBody(s.workspace, s.project, s.platformUuid, { metadata: { customNote: 'kept' }, spec: { landingZoneIdentifier: lz1, futureField: { x: [1] } } });
       const created = await ctx.client.post(PATHS.tenants, body, { headers: io(TENANT) });
       assert.equal(created.status, 201, created.text);
       const tenant = created.json;
@@ -741,7 +753,7 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.match(tenant.metadata.createdOn, ISO);
       assert.deepEqual(tenant.spec.platformRef, { kind: 'meshPlatform', uuid: s.platformUuid });
       assert.equal(tenant.spec.platformIdentifier, `${s.platform}.${s.location}`);
-      assert.equal(tenant.spec.landingZoneIdentifier, 'lz-1');
+      assert.equal(tenant.spec.landingZoneIdentifier, lz1);
       assert.deepEqual(tenant.spec.futureField, { x: [1] });
       assert.equal(typeof tenant.spec.platformTenantId, 'string');
       assert.ok(tenant.spec.platformTenantId.length > 0, 'a platformTenantId is generated');
@@ -773,8 +785,10 @@ describeEachDatabase('platform structure', (ctx) => {
       const p4 = unique('prj');
       for (const p of [p2, p3, p4]) await createProject(ctx.client, s.workspace, p);
       const identifier = `${s.platform}.${s.location}`;
+      const lz = unique('lz');
+      await createLandingZone(ctx.client, lz, s.platformUuid);
 
-      const preview = await ctx.client.post(PATHS.tenants, { apiVersion: 'v4-preview', kind: 'meshTenant', metadata: { ownedByWorkspace: s.workspace, ownedByProject: s.project }, spec: { platformIdentifier: identifier, landingZoneIdentifier: 'lz' } }, { headers: io(TENANT_PREVIEW) });
+      const preview = await ctx.client.post(PATHS.tenants, { apiVersion: 'v4-preview', kind: 'meshTenant', metadata: { ownedByWorkspace: s.workspace, ownedByProject: s.project }, spec: { platformIdentifier: identifier, landingZoneIdentifier: lz } }, { headers: io(TENANT_PREVIEW) });
       assert.equal(preview.status, 201, preview.text);
       assert.equal(preview.json.apiVersion, 'v4-preview');
       assert.equal(preview.json.spec.platformIdentifier, identifier);
@@ -877,18 +891,23 @@ describeEachDatabase('platform structure', (ctx) => {
       const [p2, p3] = [unique('prj'), unique('prj')];
       await createProject(ctx.client, s.workspace, p2);
       await createProject(ctx.client, s.workspace, p3);
-      const t1 = (await createTenant(ctx.client, s.workspace, s.project, s.platformUuid, { spec: { landingZoneRef: { kind: 'meshLandingZone', name: 'lz-dev' } } })).metadata.uuid;
-      const t2 = (await createTenant(ctx.client, s.workspace, s.project, azure, { spec: { landingZoneIdentifier: 'lz-prod', platformTenantId: `sub-${s.workspace}` } })).metadata.uuid;
+      const [lzDev, lzProd, lzGone] = [unique('lz-dev'), unique('lz-prod'), unique('lz-gone')];
+      await createLandingZone(ctx.client, lzDev, s.platformUuid);
+      await createLandingZone(ctx.client, lzProd, azure);
+      await createLandingZone(ctx.client, lzGone, azure);
+      const t1 = (await createTenant(ctx.client, s.workspace, s.project, s.platformUuid, { spec: { landingZoneRef: { kind: 'meshLandingZone', name: lzDev } } })).metadata.uuid;
+      const t2 = (await createTenant(ctx.client, s.workspace, s.project, azure, { spec: { landingZoneIdentifier: lzProd, platformTenantId: `sub-${s.workspace}` } })).metadata.uuid;
       const t3 = (await createTenant(ctx.client, s.workspace, p2, azure)).metadata.uuid;
-      const gone = (await createTenant(ctx.client, s.workspace, p3, azure, { spec: { landingZoneIdentifier: 'lz-dev' } })).metadata.uuid;
+      const gone = (await createTenant(ctx.client, s.workspace, p3, azure, { spec: { landingZoneIdentifier: lzGone } })).metadata.uuid;
       assert.equal((await ctx.client.delete(`${PATHS.tenants}/${gone}`)).status, 202);
       const ws = `workspaceIdentifier=${s.workspace}`;
 
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&platformTypeIdentifier=AZURE`), [t2, t3]);
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&platformTypeIdentifier=custom`), [t1], 'case-insensitive, like the platform list');
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&platformTypeIdentifier=AWS`), []);
-      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&landingZoneIdentifier=lz-dev`), [t1], 'by landingZoneRef.name too');
-      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&landingZoneIdentifier=lz-prod`), [t2]);
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&landingZoneIdentifier=${lzDev}`), [t1], 'by landingZoneRef.name too');
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&landingZoneIdentifier=${lzProd}`), [t2]);
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&landingZoneIdentifier=${lzGone}`), [], 'deleted tenants are not listed by default');
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&landingZoneIdentifier=lz-none`), []);
       assert.deepEqual(await tenantUuids(ctx.client, `platformTenantId=sub-${s.workspace}`), [t2]);
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&platformTenantId=${s.workspace}-${p2}`), [t3], 'the generated id');
@@ -898,7 +917,8 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=ACTIVE&state=DELETED`), [t1, t2, t3, gone]);
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=MARKED_FOR_DELETION`), [], 'deletion is immediate: never marked');
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=MARKED_FOR_DELETION&state=DELETED`), [gone]);
-      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=DELETED&landingZoneIdentifier=lz-dev`), [gone], 'AND with the other filters');
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=DELETED&landingZoneIdentifier=${lzGone}`), [gone], 'AND with the other filters');
+      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=DELETED&landingZoneIdentifier=${lzDev}`), []);
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=DELETED&deletionState=ALL`), [gone], 'both given: in both');
       assertError(await get(ctx.client, `${PATHS.tenants}?${ws}&state=GONE`, TENANT), 400, /^state:/);
       assertError(await get(ctx.client, `${PATHS.tenants}?${ws}&state=ACTIVE&state=deleted`, TENANT), 400, /^state:/);
@@ -917,7 +937,9 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.deepEqual(preview.json.spec.quotas, []);
       assert.equal(preview.json.spec.landingZoneIdentifier, '');
       const quotas = [{ key: 'limits.cpu', value: 2000 }, { key: 'limits.memory', value: 10000 }];
-      const sent = await ctx.client.post(PATHS.tenants, { apiVersion: 'v4-preview', kind: 'meshTenant', metadata: { ownedByWorkspace: s.workspace, ownedByProject: p2 }, spec: { platformIdentifier: `${s.platform}.${s.location}`, landingZoneIdentifier: 'lz', quotas } }, { headers: io(TENANT_PREVIEW) });
+      const lz = unique('lz');
+      await createLandingZone(ctx.client, lz, s.platformUuid);
+      const sent = await ctx.client.post(PATHS.tenants, { apiVersion: 'v4-preview', kind: 'meshTenant', metadata: { ownedByWorkspace: s.workspace, ownedByProject: p2 }, spec: { platformIdentifier: `${s.platform}.${s.location}`, landingZoneIdentifier: lz, quotas } }, { headers: io(TENANT_PREVIEW) });
       assert.equal(sent.status, 201, sent.text);
       assert.deepEqual(sent.json.spec.quotas, quotas);
       const requested = await createTenant(ctx.client, s.workspace, p3, s.platformUuid, { spec: { requestedQuotas: { 'limits.cpu': { value: 4 } } } });
@@ -933,11 +955,13 @@ describeEachDatabase('platform structure', (ctx) => {
       const s = await createStructure(ctx.client, 'tv3');
       const V3 = media('meshtenant', 'v3');
       const identifier = `${s.workspace}.${s.project}.${s.platform}.${s.location}`;
+      const stageDev = unique('stage-dev');
+      await createLandingZone(ctx.client, stageDev, s.platformUuid);
       const body = {
         apiVersion: 'v3',
         kind: 'meshTenant',
         metadata: { ownedByWorkspace: s.workspace, ownedByProject: s.project, platformIdentifier: `${s.platform}.${s.location}` },
-        spec: { landingZoneIdentifier: 'stage-dev', quotas: [{ key: 'limits.cpu', value: 2000 }], futureField: 'kept' },
+        spec: { landingZoneIdentifier: stageDev, quotas: [{ key: 'limits.cpu', value: 2000 }], futureField: 'kept' },
       };
       const created = await ctx.client.post(PATHS.tenants, body, { headers: io(V3) });
       assert.equal(created.status, 201, created.text);
@@ -949,7 +973,7 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.equal(v3.metadata.platformIdentifier, `${s.platform}.${s.location}`);
       assert.deepEqual(v3.metadata.assignedTags, {});
       assert.equal(v3.metadata.uuid, undefined, 'v3 names tenants by identifier');
-      assert.deepEqual(v3.spec, { landingZoneIdentifier: 'stage-dev', quotas: [{ key: 'limits.cpu', value: 2000 }], futureField: 'kept', localId: `${s.workspace}-${s.project}` });
+      assert.deepEqual(v3.spec, { landingZoneIdentifier: stageDev, quotas: [{ key: 'limits.cpu', value: 2000 }], futureField: 'kept', localId: `${s.workspace}-${s.project}` });
       assert.equal(linkPath(v3._links.self.href), `${PATHS.tenants}/${identifier}`);
       assert.equal(created.headers.location, v3._links.self.href);
 
@@ -964,9 +988,9 @@ describeEachDatabase('platform structure', (ctx) => {
 
       const v4 = await get(ctx.client, `${PATHS.tenants}/${identifier}`, TENANT);
       assert.equal(v4.json.spec.platformIdentifier, `${s.platform}.${s.location}`);
-      assert.equal(v4.json.spec.landingZoneIdentifier, 'stage-dev');
+      assert.equal(v4.json.spec.landingZoneIdentifier, stageDev);
       assert.equal(v4.json.spec.localId, undefined, 'v4 shows localId as platformTenantId');
-      assert.deepEqual(await tenantUuids(ctx.client, `${`workspaceIdentifier=${s.workspace}`}&landingZoneIdentifier=stage-dev`), [v4.json.metadata.uuid]);
+      assert.deepEqual(await tenantUuids(ctx.client, `${`workspaceIdentifier=${s.workspace}`}&landingZoneIdentifier=${stageDev}`), [v4.json.metadata.uuid]);
 
       // localId imports the tenant (needs the import permission, like platformTenantId).
       const p2 = unique('prj');

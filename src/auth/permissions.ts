@@ -27,8 +27,11 @@ export const RESOURCES = [
   'TFSTATE',
 ] as const;
 
-/** Resources with admin codes only or a narrower set (users, project roles, group reads); `EVENTLOG` has only `EVENTLOG_LIST` and `ADM_EVENTLOG_LIST`. */
-export type Resource = (typeof RESOURCES)[number] | 'BUILDINGBLOCKRUN' | 'BUILDINGBLOCKRUNSOURCE' | 'USER' | 'PROJECTROLE' | 'WORKSPACEUSERGROUP' | 'EVENTLOG';
+/**
+ * Resources with admin codes only or a narrower set: users, project roles, group reads; `EVENTLOG` has
+ * only `EVENTLOG_LIST` and `ADM_EVENTLOG_LIST`; PAYMENTMETHOD and TAGDEFINITION only the codes listed below.
+ */
+export type Resource = (typeof RESOURCES)[number] | 'BUILDINGBLOCKRUN' | 'BUILDINGBLOCKRUNSOURCE' | 'USER' | 'PROJECTROLE' | 'WORKSPACEUSERGROUP' | 'EVENTLOG' | 'PAYMENTMETHOD' | 'TAGDEFINITION';
 
 function allCodes(): string[] {
   const codes = RESOURCES.flatMap((r) => CRUD.flatMap((a) => [`${r}_${a}`, `ADM_${r}_${a}`]));

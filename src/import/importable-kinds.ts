@@ -6,6 +6,7 @@ import { BINDING_CODECS, IMPORT_ONLY_BINDING_CODECS } from '../kinds/binding/wir
 import { isCollectedKind } from '../kinds/collection/model.js';
 import { DEFINITION_CODECS, VERSION_CODECS } from '../kinds/definition/wire/index.js';
 import { LOCATION_CODECS } from '../kinds/location/wire/index.js';
+import { PAYMENT_METHOD_CODECS } from '../kinds/paymentmethod/wire/index.js';
 import { PLATFORM_CODECS } from '../kinds/platform/wire/index.js';
 import { PROJECT_CODECS } from '../kinds/project/wire/index.js';
 import type { AuthorizedServices } from '../kinds/services.js';
@@ -91,6 +92,11 @@ export function importableKinds(services: AuthorizedServices): ImportableKind[] 
         return { name: `${group.workspace}.${group.name}`, created };
       },
     ),
+    // meshPaymentMethod v2: the notes' import table lists it (issue 20).
+    importable(PAYMENT_METHOD_CODECS, metadataName, async (ctx, input) => {
+      const { method, created } = await services.paymentMethods.save(ctx, input.name, input);
+      return { name: method.name, created };
+    }),
     importable(PROJECT_CODECS, metadataName, async (ctx, input) => {
       const { project, created } = await projects.save(ctx, input);
       return { name: project.name, created };

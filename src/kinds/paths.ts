@@ -17,6 +17,10 @@ export const PATHS = {
   runs: '/api/meshobjects/meshbuildingblockruns',
   eventLogs: '/api/meshobjects/mesheventlogs',
   users: '/api/meshobjects/meshusers',
+  // The platform catalogue (issue 20; tag definitions and payment methods are in the spec's index below).
+  platformTypes: '/api/meshobjects/meshplatformtypes',
+  landingZones: '/api/meshobjects/meshlandingzones',
+  integrations: '/api/meshobjects/meshintegrations',
   workspaceUserGroups: '/api/meshobjects/meshworkspaceusergroups',
   projectGroupBindings: '/api/meshobjects/meshprojectbindings/groupbindings',
   projectUserBindings: '/api/meshobjects/meshprojectbindings/userbindings',
@@ -24,10 +28,10 @@ export const PATHS = {
   workspaceGroupBindings: '/api/meshobjects/meshworkspacebindings/groupbindings',
   projectRoles: '/api/meshobjects/meshprojectroles',
   objectCollections: '/api/meshobjectcollections',
-  // In the spec's index (§2.3), not served yet.
   paymentMethods: '/api/meshobjects/meshpaymentmethods',
-  serviceInstances: '/api/meshobjects/meshserviceinstances',
   tagDefinitions: '/api/meshobjects/meshtagdefinitions',
+  // In the spec's index (§2.3), not served yet.
+  serviceInstances: '/api/meshobjects/meshserviceinstances',
   communicationDefinitions: '/api/meshobjects/meshcommunicationdefinitions',
   communications: '/api/meshobjects/meshcommunications',
 } as const;

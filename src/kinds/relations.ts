@@ -52,4 +52,7 @@ export const MESHOBJECT_RELATIONS: readonly Relation[] = [
     template: form('from', 'until', 'title', 'description', 'authorType', 'authorIdentifier', 'eventType', 'workspaceName', 'workspaceIdentifier', 'excludeTitle'),
   },
   { rel: 'meshprojectroles', path: PATHS.projectRoles, template: '' },
+  { rel: 'meshplatformtypes', path: PATHS.platformTypes, template: form('category', 'lifecycleStatus') },
+  { rel: 'meshintegrations', path: PATHS.integrations, template: form('displayName', 'ownedByWorkspace', 'type') },
+  { rel: 'meshlandingzones', path: PATHS.landingZones, template: form('identifier', 'displayName', 'platformUuid', 'disabled', 'restricted', 'ownedByWorkspace') },
 ];

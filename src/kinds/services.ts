@@ -6,12 +6,17 @@ import type { AuthorizedBlockService } from './block/authorized-service.js';
 import type { AuthorizedCollectionService } from './collection/authorized-service.js';
 import type { AuthorizedDefinitionService } from './definition/authorized-service.js';
 import type { AuthorizedEventLogService } from './eventlog/authorized-service.js';
+import type { AuthorizedIntegrationService } from './integration/authorized-service.js';
+import type { AuthorizedLandingZoneService } from './landingzone/authorized-service.js';
 import type { AuthorizedLocationService } from './location/authorized-service.js';
+import type { AuthorizedPaymentMethodService } from './paymentmethod/authorized-service.js';
 import type { AuthorizedPlatformService } from './platform/authorized-service.js';
 import type { AuthorizedProjectRoleService } from './projectrole/authorized-service.js';
+import type { AuthorizedPlatformTypeService } from './platformtype/authorized-service.js';
 import type { AuthorizedProjectService } from './project/authorized-service.js';
 import type { AuthorizedRunService } from './run/authorized-service.js';
 import type { AuthorizedRunnerService } from './runner/authorized-service.js';
+import type { AuthorizedTagDefinitionService } from './tagdefinition/authorized-service.js';
 import type { AuthorizedTenantService } from './tenant/authorized-service.js';
 import type { AuthorizedUserService } from './user/authorized-service.js';
 import type { AuthorizedUserGroupService } from './usergroup/authorized-service.js';
@@ -40,4 +45,10 @@ export interface AuthorizedServices {
   /** One per binding kind. */
   bindings: Record<BindingKind, AuthorizedBindingService>;
   collections: AuthorizedCollectionService;
+  // The platform catalogue (issue 20).
+  tagDefinitions: AuthorizedTagDefinitionService;
+  paymentMethods: AuthorizedPaymentMethodService;
+  platformTypes: AuthorizedPlatformTypeService;
+  landingZones: AuthorizedLandingZoneService;
+  integrations: AuthorizedIntegrationService;
 }

@@ -37,11 +37,11 @@ export const LIFECYCLE: readonly LifecycleEntry[] = [
   { kind: 'meshworkspace', version: 'v1', replacedBy: 'meshWorkspace.v2', successor: { kind: 'meshworkspace', version: 'v2' } },
   { kind: 'meshtenant', version: 'v3', replacedBy: 'meshTenant.v4', successor: { kind: 'meshtenant', version: 'v4' } },
   { kind: 'meshbuildingblock', version: 'v1', replacedBy: 'meshBuildingBlock.v2', successor: { kind: 'meshbuildingblock', version: 'v2-preview' } },
-  { kind: 'meshlandingzone', version: 'v1-preview', replacedBy: 'meshLandingZone.v1' },
+  { kind: 'meshlandingzone', version: 'v1-preview', replacedBy: 'meshLandingZone.v1', successor: { kind: 'meshlandingzone', version: 'v1' } },
   { kind: 'meshplatform', version: 'v1', replacedBy: 'meshPlatform.v2', successor: { kind: 'meshplatform', version: 'v2' } },
   { kind: 'meshplatform', version: 'v2-preview', replacedBy: 'meshPlatform.v2', successor: { kind: 'meshplatform', version: 'v2' } },
-  { kind: 'meshplatformtype', version: 'v1-preview', replacedBy: 'meshPlatformType.v1' },
-  { kind: 'meshintegration', version: 'v1-preview', replacedBy: 'meshIntegration.v1' },
+  { kind: 'meshplatformtype', version: 'v1-preview', replacedBy: 'meshPlatformType.v1', successor: { kind: 'meshplatformtype', version: 'v1' } },
+  { kind: 'meshintegration', version: 'v1-preview', replacedBy: 'meshIntegration.v1', successor: { kind: 'meshintegration', version: 'v1' } },
   { kind: 'meshlocation', version: 'v1-preview', replacedBy: 'meshLocation.v1', successor: { kind: 'meshlocation', version: 'v1' } },
 ];
 

@@ -26,6 +26,8 @@ const DEPENDENTS = {
     { kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['workspace'] },
     { kind: 'meshWorkspaceUserGroups', table: 'user_groups', columns: ['workspace'] },
     { kind: 'role bindings', table: 'role_bindings', columns: ['workspace'] },
+    { kind: 'meshPaymentMethods', table: 'payment_methods', columns: ['owned_by_workspace'], unlessSet: 'deleted_on' },
+    { kind: 'meshIntegrations', table: 'integrations', columns: ['owned_by_workspace'] },
   ],
   project: [
     { kind: 'meshTenants', table: 'tenants', columns: ['workspace', 'project'], unlessSet: 'deleted_on' },
@@ -36,8 +38,15 @@ const DEPENDENTS = {
     { kind: 'meshWorkspaceUserGroups', table: 'user_groups', columns: ['collection'] },
     { kind: 'workspace bindings', table: 'role_bindings', columns: ['collection'] },
   ],
-  platform: [{ kind: 'meshTenants', table: 'tenants', columns: ['platform_uuid'], unlessSet: 'deleted_on' }],
+  platform: [
+    { kind: 'meshTenants', table: 'tenants', columns: ['platform_uuid'], unlessSet: 'deleted_on' },
+    { kind: 'enabled meshLandingZones', table: 'landing_zones', columns: ['platform_uuid'], unlessSet: 'disabled_on' },
+  ],
   tenant: [{ kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['tenant_uuid'] }],
+  paymentMethod: [
+    { kind: 'meshProjects', table: 'projects', columns: ['payment_method'] },
+    { kind: 'meshProjects (as substitute)', table: 'projects', columns: ['substitute_payment_method'] },
+  ],
   definition: [{ kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['definition_uuid'] }],
   runner: [
     { kind: 'waiting or running meshBuildingBlockRuns', table: 'runs', columns: ['runner_uuid'], unlessSet: 'ended_on' },

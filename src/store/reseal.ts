@@ -19,6 +19,7 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'runs', key: ['uuid'], column: 'document', holds: 'json' },
   { table: 'runs', key: ['uuid'], column: 'outputs', holds: 'json' },
   { table: 'run_steps', key: ['run_uuid', 'source_id', 'step_id'], column: 'outputs', holds: 'json' },
+  { table: 'integrations', key: ['uuid'], column: 'document', holds: 'json' },
 ];
 
 export interface SealedColumn {

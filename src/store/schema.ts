@@ -48,6 +48,64 @@ export interface ProjectTable {
   workspace: string;
   name: string;
   payment_method: string | null;
+  substitute_payment_method: string | null;
+  document: string;
+  created_on: string;
+}
+
+/** Payment methods (issue 20): soft-deleted, still readable by name. */
+export interface PaymentMethodTable {
+  name: string;
+  owned_by_workspace: string;
+  /** `YYYY-MM-DD`: valid through that day (UTC). */
+  expiration_date: string | null;
+  deleted_on: string | null;
+  document: string;
+  created_on: string;
+}
+
+/** Platform types (issue 20): built-in (seeded) and CUSTOM ones; deactivated, never deleted. */
+export interface PlatformTypeTable {
+  name: string;
+  /** The upper-cased name: platforms name their type so (`AZURE`). */
+  type_key: string;
+  uuid: string;
+  category: string;
+  lifecycle_state: string;
+  /** 1 for the seeded built-in types (read-only). */
+  built_in: number;
+  document: string;
+  created_on: string;
+}
+
+/** Landing zones (issue 20): on one platform, owned by its workspace; disabled, never deleted. */
+export interface LandingZoneTable {
+  name: string;
+  platform_uuid: string;
+  owned_by_workspace: string;
+  display_name: string;
+  restricted: number;
+  disabled_on: string | null;
+  document: string;
+  created_on: string;
+}
+
+/** Integrations (issue 20): `document` holds `spec.config` with its secrets sealed. */
+export interface IntegrationTable {
+  uuid: string;
+  owned_by_workspace: string;
+  display_name: string;
+  integration_type: string;
+  built_in: number;
+  document: string;
+  created_on: string;
+}
+
+/** Tag definitions (issue 20), named `<targetKind>.<key>`. */
+export interface TagDefinitionTable {
+  name: string;
+  target_kind: string;
+  tag_key: string;
   document: string;
   created_on: string;
 }
@@ -308,6 +366,11 @@ export interface Tables {
   keyring: KeyringTable;
   workspaces: WorkspaceTable;
   projects: ProjectTable;
+  payment_methods: PaymentMethodTable;
+  tag_definitions: TagDefinitionTable;
+  platform_types: PlatformTypeTable;
+  landing_zones: LandingZoneTable;
+  integrations: IntegrationTable;
   locations: LocationTable;
   platforms: PlatformTable;
   platform_contributors: PlatformContributorTable;

@@ -9,7 +9,7 @@ import { createReleasedDefinition, definitionBody, postVersion, versionBody, ver
 import { createKey, login, type KeyCredentials } from './identity.js';
 import { asRun, claimRun, createBlock, postRunner, register, runnerBody, SHARED_RUNNERS } from './runs.js';
 import { basic, TEST_ADMIN, type TestServer } from './server.js';
-import { createLocation, createPlatform, createProject, createTenant, createWorkspace, locationBody, platformBody, projectBody, tenantBody, unique, workspaceBody } from './structure.js';
+import { createLocation, createPaymentMethod, createPlatform, createProject, createTenant, createWorkspace, locationBody, platformBody, projectBody, tenantBody, unique, workspaceBody } from './structure.js';
 
 /**
  * Generators, a raw HTTPS sender and the response invariants of the hostile-input suite (issue 9,
@@ -21,8 +21,8 @@ import { createLocation, createPlatform, createProject, createTenant, createWork
 type Json = any;
 
 export const IDENTIFIER = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
-/** Kinds whose `metadata.name` is an identifier (README "Identifiers"). */
-export const IDENTIFIER_KINDS = new Set(['meshWorkspace', 'meshProject', 'meshLocation', 'meshPlatform']);
+/** Kinds whose `metadata.name` is an identifier (README "Identifiers"; not platform types: the built-in ones are named as platforms name them, `AZURE`). */
+export const IDENTIFIER_KINDS = new Set(['meshWorkspace', 'meshProject', 'meshLocation', 'meshPlatform', 'meshPaymentMethod']);
 /** Metadata fields that name a workspace or project, per kind (elsewhere such a key is an unknown field, echoed as sent). */
 export const REFERENCE_FIELDS: Record<string, string[]> = {
   meshProject: ['ownedByWorkspace'],
@@ -34,9 +34,10 @@ export const REFERENCE_FIELDS: Record<string, string[]> = {
   meshBuildingBlock: ['ownedByWorkspace'],
   meshBuildingBlockRunner: ['ownedByWorkspace'],
   meshApiKey: ['ownedByWorkspace'],
+  meshPaymentMethod: ['ownedByWorkspace'],
 };
 /** Kinds whose `spec.displayName` is a 1-255 character string (elsewhere it is an unknown field, echoed as sent). */
-export const DISPLAY_NAME_KINDS = new Set(['meshWorkspace', 'meshProject', 'meshLocation', 'meshPlatform', 'meshBuildingBlockDefinition', 'meshBuildingBlock', 'meshBuildingBlockRunner', 'meshApiKey']);
+export const DISPLAY_NAME_KINDS = new Set(['meshWorkspace', 'meshProject', 'meshLocation', 'meshPlatform', 'meshBuildingBlockDefinition', 'meshBuildingBlock', 'meshBuildingBlockRunner', 'meshApiKey', 'meshPaymentMethod', 'meshPlatformType', 'meshTagDefinition']);
 /** Own keys the generators use to detect prototype pollution in this process. */
 export const POLLUTION_MARKERS = ['polluted', 'hostileMarker', 'isAdmin'] as const;
 
@@ -1111,6 +1112,8 @@ export async function buildWorld(server: TestServer, secrets: SecretBook): Promi
   await Promise.all([project, spareProject, ...freeProjects].map((name) => createProject(client, workspace, name)));
   const platformUuid = await createPlatform(client, workspace, platform, location, { spec: { config: { type: 'aws', aws: { accessKeyId: 'AKIAHOSTILE', secretAccessKey: { plaintext: platformSecret } } } } });
   const tenant = await createTenant(client, workspace, project, platformUuid);
+  const paymentMethod = unique('hpm');
+  await createPaymentMethod(client, workspace, paymentMethod);
   const tenantLevel = { targetType: 'TENANT_LEVEL', supportedPlatforms: ['AWS'] };
 
   const inputs = { name: textInput({ defaultValue: 'abc' }), size: { ...textInput({ defaultValue: 1 }), type: 'INTEGER' } };
@@ -1228,6 +1231,8 @@ export async function buildWorld(server: TestServer, secrets: SecretBook): Promi
       meshbuildingblockruns: [runUuid],
       meshapikeys: [key.uuid],
       apiusers: [user.username],
+      meshpaymentmethods: [paymentMethod],
+      meshplatformtypes: ['AWS', 'CUSTOM'],
       source: ['src', 'other-source'],
     },
     sacrificial: {

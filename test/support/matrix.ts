@@ -12,7 +12,7 @@ import { media } from './client.js';
 import { createKey, login, type KeyCredentials } from './identity.js';
 import { versionSpec } from './definitions.js';
 import { claimRun, createBlock, register, report, RUN, runnerBody, runnerDefinition, RUNNER, RUNNERS, RUNS, tenantTarget, TENANT_LEVEL } from './runs.js';
-import { createLocation, createPlatform, createProject, createTenant, createWorkspace, io, unique, type Json } from './structure.js';
+import { createLocation, createPlatform, createProject, createTenant, createWorkspace, io, LANDING_ZONE, landingZoneBody, unique, type Json } from './structure.js';
 import { basic, TEST_ADMIN } from './server.js';
 
 export { RUN, RUNNER, RUNNERS, RUNS };
@@ -46,7 +46,7 @@ export const INDEX_PATHS = ['/api', '/api/meshobjects', '/api/metadata'];
  * Paths of the deprecation list's kinds not served here: 404 (README, "Version lifecycle"), or
  * 406/415 for a retired version of the kind — the matrix names none.
  */
-export const GONE_COLLECTIONS = ['meshcustomers', 'meshcustomerusergroups', 'meshchargebacks', 'meshserviceinstances', 'meshpaymentmethods', 'meshlandingzones', 'meshplatformtypes', 'meshintegrations'];
+export const GONE_COLLECTIONS = ['meshcustomers', 'meshcustomerusergroups', 'meshchargebacks', 'meshserviceinstances'];
 
 /** Every non-admin permission code: what a workspace key can hold at most. */
 export const NON_ADMIN_CODES = [...PERMISSION_CODES].filter((code) => !code.startsWith('ADM_')).sort();
@@ -95,6 +95,12 @@ export interface Side {
   prjGroupBinding: string;
   /** A project role (roles belong to no workspace). */
   projectRole: string;
+  /** The catalogue (issue 20): a payment method of the workspace, a custom platform type and a tag definition (both global). */
+  paymentMethod: string;
+  platformType: string;
+  tagDefinition: string;
+  landingZone: string;
+  integration: string;
 }
 
 export interface World {
@@ -168,6 +174,15 @@ export async function createSide(admin: ApiClient, prefix: string): Promise<Side
   const prjGroupBinding = await binding('meshprojectbindings/groupbindings', 'meshProjectGroupBinding', 'v3', { name: project, ownedByWorkspace: workspace }, 'Project User', group);
   const projectRole = unique(`${prefix}-role`);
   await ok(admin.post('/api/meshobjects/meshprojectroles', { apiVersion: 'v1', kind: 'meshProjectRole', metadata: { name: projectRole }, spec: { name: `Role ${projectRole}`, rank: 1 } }, { headers: io(media('meshprojectrole', 'v1')) }), 201, 'POST project role');
+  const paymentMethod = unique(`${prefix}-pm`);
+  await ok(admin.post(PAYMENT_METHODS, paymentMethodBody(workspace, paymentMethod), { headers: io(PAYMENT_METHOD) }), 201, 'POST payment method');
+  const platformType = unique(`${prefix}-type`);
+  await ok(admin.post(PLATFORM_TYPES, platformTypeBody(platformType), { headers: io(PLATFORM_TYPE) }), 201, 'POST platform type');
+  const tagKey = unique(`${prefix}-tag`);
+  await ok(admin.post(TAG_DEFINITIONS, tagDefinitionBody(tagKey), { headers: io(TAG_DEFINITION) }), 201, 'POST tag definition');
+  const landingZone = unique(`${prefix}-lz`);
+  await ok(admin.post(LANDING_ZONES, landingZoneBody(landingZone, platformUuid), { headers: io(LANDING_ZONE) }), 201, 'POST landing zone');
+  const integration = await ok(admin.post(INTEGRATIONS, integrationBody(workspace, runnerUuid), { headers: io(INTEGRATION) }), 201, 'POST integration');
   return {
     user,
     group,
@@ -176,6 +191,11 @@ export async function createSide(admin: ApiClient, prefix: string): Promise<Side
     prjUserBinding,
     prjGroupBinding,
     projectRole,
+    integration: integration.metadata.uuid as string,
+    landingZone,
+    paymentMethod,
+    platformType,
+    tagDefinition: `meshPaymentMethod.${tagKey}`,
     workspace,
     project,
     project2,
@@ -218,6 +238,9 @@ export function markersOf(side: Side): Record<string, string> {
     liveBlock: side.liveBlock,
     run: side.run,
     waitingBlock: side.waitingBlock,
+    paymentMethod: side.paymentMethod,
+    landingZone: side.landingZone,
+    integration: side.integration,
     waitingRun: side.waitingRun,
     user: side.user,
     group: side.group,
@@ -263,6 +286,30 @@ export interface CollectionSpec {
 }
 
 const MARKET = ['workspace', 'location', 'platform', 'platformUuid'];
+
+const PAYMENT_METHODS = '/api/meshobjects/meshpaymentmethods';
+const PAYMENT_METHOD = media('meshpaymentmethod', 'v2');
+const PLATFORM_TYPES = '/api/meshobjects/meshplatformtypes';
+const PLATFORM_TYPE = media('meshplatformtype', 'v1');
+const LANDING_ZONES = '/api/meshobjects/meshlandingzones';
+const INTEGRATIONS = '/api/meshobjects/meshintegrations';
+const INTEGRATION = media('meshintegration', 'v1');
+const integrationBody = (workspace: string, runnerUuid: string) => ({
+  apiVersion: 'v1',
+  kind: 'meshIntegration',
+  metadata: { ownedByWorkspace: workspace },
+  spec: { displayName: 'matrix', config: { type: 'gitlab', gitlab: { baseUrl: 'https://gitlab.example.com', runnerRef: { kind: 'meshBuildingBlockRunner', uuid: runnerUuid } } } },
+});
+const TAG_DEFINITIONS = '/api/meshobjects/meshtagdefinitions';
+const TAG_DEFINITION = media('meshtagdefinition', 'v1');
+const paymentMethodBody = (workspace: string, name: string) => ({ apiVersion: 'v2', kind: 'meshPaymentMethod', metadata: { name, ownedByWorkspace: workspace }, spec: { displayName: 'matrix', tags: {} } });
+const platformTypeBody = (name: string) => ({ apiVersion: 'v1', kind: 'meshPlatformType', metadata: { name }, spec: { displayName: 'matrix', category: 'CUSTOM', icon: 'data:image/png;base64,AAAA' } });
+const tagDefinitionBody = (key: string) => ({
+  apiVersion: 'v1',
+  kind: 'meshTagDefinition',
+  metadata: { name: `meshPaymentMethod.${key}` },
+  spec: { targetKind: 'meshPaymentMethod', key, valueType: { string: {} }, description: 'matrix', displayName: 'matrix' },
+});
 
 export const COLLECTIONS: Record<string, CollectionSpec> = {
   meshapikeys: {
@@ -427,6 +474,45 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     listMarker: (w) => w.a.prjGroupBinding,
     queryRequired: true,
     create: (w) => ({ apiVersion: 'v3', kind: 'meshProjectGroupBinding', metadata: { name: unique('matrix-b') }, targetRef: { name: w.a.project2, ownedByWorkspace: w.a.workspace }, roleRef: { name: 'Project Admin' }, subject: { name: w.a.group } }),
+  },
+  // The platform catalogue (issue 20): writes are admin routes; tag definitions and platform types belong to no workspace.
+  meshpaymentmethods: {
+    params: { id: (w) => w.a.paymentMethod },
+    visibility: 'hidden',
+    listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}`,
+    listMarker: (w) => w.a.paymentMethod,
+    create: (w) => paymentMethodBody(w.a.workspace, unique('matrix-pm')),
+  },
+  meshintegrations: {
+    params: { id: (w) => w.a.integration },
+    visibility: 'hidden',
+    listQuery: (w) => `?ownedByWorkspace=${w.a.workspace}`,
+    listMarker: (w) => w.a.integration,
+    create: (w) => integrationBody(w.a.workspace, w.a.runnerUuid),
+  },
+  meshlandingzones: {
+    params: { id: (w) => w.a.landingZone },
+    visibility: 'hidden',
+    listQuery: (w) => `?ownedByWorkspace=${w.a.workspace}`,
+    listMarker: (w) => w.a.landingZone,
+    // On A's platform (in every caller's marketplace): B may not make zones in A's workspace.
+    create: (w) => landingZoneBody(unique('matrix-lz'), w.a.platformUuid),
+  },
+  meshtagdefinitions: {
+    params: { id: (w) => w.a.tagDefinition },
+    visibility: 'marketplace',
+    openRead: true,
+    listMarker: (w) => w.a.tagDefinition,
+    allowedMarkers: MARKET,
+    create: () => tagDefinitionBody(unique('matrix-tag')),
+  },
+  meshplatformtypes: {
+    params: { id: (w) => w.a.platformType },
+    visibility: 'marketplace',
+    openRead: true,
+    listMarker: (w) => w.a.platformType,
+    allowedMarkers: MARKET,
+    create: () => platformTypeBody(unique('matrix-type')),
   },
   meshbuildingblockruns: {
     params: { id: (w) => w.a.run, sourceId: (w) => w.a.source },

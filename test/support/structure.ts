@@ -117,3 +117,21 @@ export async function createStructure(client: ApiClient, prefix = 's'): Promise<
   const platformUuid = await createPlatform(client, workspace, platform, location);
   return { workspace, project, location, platform, platformUuid };
 }
+
+export const PAYMENT_METHOD = media('meshpaymentmethod', 'v2');
+
+/** Creates a payment method of the workspace (projects may name only those, issue 20). */
+export const createPaymentMethod = (client: ApiClient, workspace: string, name: string, spec: Json = {}) =>
+  create(client, '/api/meshobjects/meshpaymentmethods', PAYMENT_METHOD, { apiVersion: 'v2', kind: 'meshPaymentMethod', metadata: { name, ownedByWorkspace: workspace }, spec: { displayName: `Payment ${name}`, ...spec } });
+
+export const LANDING_ZONE = media('meshlandingzone', 'v1');
+
+export const landingZoneBody = (name: string, platformUuid: string, extra: Extra = {}): Json => ({
+  apiVersion: 'v1',
+  kind: 'meshLandingZone',
+  metadata: { name, tags: {}, ...extra.metadata },
+  spec: { displayName: `Landing zone ${name}`, platformRef: { kind: 'meshPlatform', uuid: platformUuid }, automateDeletionApproval: false, automateDeletionReplication: false, quotas: [], ...extra.spec },
+});
+
+/** Creates a landing zone on the platform (tenants may name only enabled zones of their platform, issue 20). */
+export const createLandingZone = (client: ApiClient, name: string, platformUuid: string, extra?: Extra) => create(client, '/api/meshobjects/meshlandingzones', LANDING_ZONE, landingZoneBody(name, platformUuid, extra));

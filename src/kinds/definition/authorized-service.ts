@@ -3,7 +3,10 @@ import { holdsCode, isAdminFor, isAllowed, requireAllowed, seesWorkspace } from 
 import type { Principal } from '../../auth/principal.js';
 import { badRequest, insufficientPermissions, notFound, unprocessable } from '../../lib/errors.js';
 import { emptyPage, type Page, type PageRequest } from '../../lib/paging.js';
+import type { AuthorizedIntegrationService } from '../integration/authorized-service.js';
 import type { AuthorizedRunnerService } from '../runner/authorized-service.js';
+import type { AuthorizedTagDefinitionService } from '../tagdefinition/authorized-service.js';
+import { placeTags } from '../tagdefinition/model.js';
 import { CallerView } from '../view.js';
 import { dependencyUuids, isPublished, latestReleased, type Definition, type DefinitionInput, type DefinitionVersion, type VersionSpec } from './model.js';
 import type { DefinitionListQuery } from './query.js';
@@ -29,8 +32,17 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
   constructor(
     private readonly inner: DefinitionService,
     private readonly runners: AuthorizedRunnerService,
+    private readonly tags: AuthorizedTagDefinitionService,
+    private readonly integrations: AuthorizedIntegrationService,
   ) {
     super();
+  }
+
+  /** The tag definitions of meshBuildingBlockDefinition applied to `metadata.tags` (issue 20). */
+  private async withTags(ctx: RequestContext, input: DefinitionInput, existing: Definition | undefined): Promise<DefinitionInput> {
+    const admin = isAdminFor(ctx.principal, 'BUILDINGBLOCKDEFINITION', 'SAVE');
+    const tags = await this.tags.enforce(ctx, 'meshBuildingBlockDefinition', input.document.metadata.tags, existing ? (existing.document.metadata.tags ?? {}) : undefined, admin, 'metadata.tags');
+    return { ...input, document: { ...input.document, metadata: placeTags(input.document.metadata, tags) } };
   }
 
   private static sees(principal: Principal, definition: Definition): boolean {
@@ -101,7 +113,7 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
 
   async create(ctx: RequestContext, input: DefinitionInput): Promise<Definition> {
     requireAllowed(ctx.principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', input.ownedByWorkspace);
-    return this.inner.create(ctx, input);
+    return this.inner.create(ctx, await this.withTags(ctx, input, undefined));
   }
 
   /** The declarative import: the object names its uuid; create it, or update the existing one. */
@@ -109,7 +121,7 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
     const existing = await this.inner.find(uuid);
     if (!existing) {
       requireAllowed(ctx.principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', input.ownedByWorkspace);
-      return { definition: await this.inner.create(ctx, input, uuid.toLowerCase()), created: true };
+      return { definition: await this.inner.create(ctx, await this.withTags(ctx, input, undefined), uuid.toLowerCase()), created: true };
     }
     return { definition: await this.update(ctx, existing.uuid, input), created: false };
   }
@@ -118,7 +130,7 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
     const existing = await this.get(ctx, uuid);
     if (sentUuid !== undefined && sentUuid.toLowerCase() !== existing.uuid) throw badRequest(`metadata.uuid: "${sentUuid}" does not match the definition ${uuid} of the path`);
     requireAllowed(ctx.principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', existing.ownedByWorkspace);
-    return this.inner.update(ctx, existing, input);
+    return this.inner.update(ctx, existing, await this.withTags(ctx, input, existing));
   }
 
   async delete(ctx: RequestContext, uuid: string): Promise<void> {
@@ -158,6 +170,10 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
    */
   private async references(ctx: RequestContext, definition: Definition, spec: VersionSpec): Promise<VersionReferences> {
     for (const uuid of dependencyUuids(spec)) await this.resolve(ctx, uuid, 'spec.dependencyDefinitionRefs');
+    // GitHub, GitLab and Azure DevOps versions name an integration of the definition's workspace (issue 20).
+    const type = spec.implementation.type;
+    const integrationRef = (spec.implementation[type] as { integrationRef?: { uuid: string } } | undefined)?.integrationRef;
+    if (integrationRef) await this.integrations.resolveFor(ctx, integrationRef.uuid, definition.ownedByWorkspace, `spec.implementation.${type}.integrationRef.uuid`);
     if (!spec.runnerRef) return {};
     return { runner: await this.runners.resolveFor(ctx, spec.runnerRef.uuid, definition.ownedByWorkspace, 'spec.runnerRef.uuid') };
   }

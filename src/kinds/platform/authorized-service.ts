@@ -2,6 +2,7 @@ import type { RequestContext } from '../../auth/context.js';
 import { isAdminFor, isAllowed, requireAllowed } from '../../auth/policy.js';
 import { badRequest, insufficientPermissions } from '../../lib/errors.js';
 import type { Page, PageRequest } from '../../lib/paging.js';
+import type { AuthorizedPlatformTypeService } from '../platformtype/authorized-service.js';
 import { CallerView } from '../view.js';
 import { parseFullPlatformIdentifier, type Platform, type PlatformInput, type PlatformReference } from './model.js';
 import type { PlatformService } from './service.js';
@@ -17,8 +18,18 @@ export class AuthorizedPlatformService extends CallerView<Platform> {
   protected readonly kindName = 'meshPlatform';
   protected override readonly missing = 'PLATFORM' as const;
 
-  constructor(private readonly inner: PlatformService) {
+  constructor(
+    private readonly inner: PlatformService,
+    private readonly types: AuthorizedPlatformTypeService,
+  ) {
     super();
+  }
+
+  /** The platform's type must exist and be ACTIVE, unless an update keeps the type it has (issue 20). */
+  private async requireType(ctx: RequestContext, input: PlatformInput, existing: Platform | undefined): Promise<void> {
+    const config = input.document.spec.config as { type?: unknown; custom?: { platformTypeRef?: { name?: unknown } } } | undefined;
+    const field = config === undefined ? 'spec.config' : String(config.type).toLowerCase() === 'custom' && config.custom?.platformTypeRef?.name !== undefined ? 'spec.config.custom.platformTypeRef.name' : 'spec.config.type';
+    await this.types.resolveForPlatform(ctx, input.platformType, field, existing?.platformType === input.platformType);
   }
 
   find(_ctx: RequestContext, uuid: string): Promise<Platform | undefined> {
@@ -49,6 +60,7 @@ export class AuthorizedPlatformService extends CallerView<Platform> {
   async create(ctx: RequestContext, input: PlatformInput): Promise<Platform> {
     requireAllowed(ctx.principal, 'PLATFORMINSTANCE', 'SAVE', input.ownedByWorkspace);
     AuthorizedPlatformService.requirePublicAllowed(ctx, input);
+    await this.requireType(ctx, input, undefined);
     return this.inner.create(ctx, input);
   }
 
@@ -59,6 +71,7 @@ export class AuthorizedPlatformService extends CallerView<Platform> {
     requireAllowed(ctx.principal, 'PLATFORMINSTANCE', 'SAVE', input.ownedByWorkspace);
     AuthorizedPlatformService.requirePublicAllowed(ctx, existing);
     AuthorizedPlatformService.requirePublicAllowed(ctx, input);
+    await this.requireType(ctx, input, existing);
     return this.inner.update(ctx, existing, input);
   }
 

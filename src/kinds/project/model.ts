@@ -5,11 +5,17 @@ export interface Project {
   workspace: string;
   name: string;
   paymentMethodIdentifier?: string;
+  substitutePaymentMethodIdentifier?: string;
+  /**
+   * The payment method that pays now (computed on read): the payment method while it is live and not
+   * expired, else the substitute while it is; undefined when neither (issue 20).
+   */
+  activePaymentMethod?: string;
   createdOn: string;
   document: SentObject;
 }
 
-export type ProjectInput = Omit<Project, 'createdOn'>;
+export type ProjectInput = Omit<Project, 'createdOn' | 'activePaymentMethod'>;
 
 export const projectIdentifier = (project: Pick<Project, 'workspace' | 'name'>) => `${project.workspace}.${project.name}`;
 

@@ -2,6 +2,7 @@ import type { RequestContext } from '../../auth/context.js';
 import { isAdminFor, isAllowedAsManager, listScope, requireAllowed, seesWorkspace } from '../../auth/policy.js';
 import { badRequest, insufficientPermissions } from '../../lib/errors.js';
 import { emptyPage, type Page, type PageRequest } from '../../lib/paging.js';
+import type { AuthorizedLandingZoneService } from '../landingzone/authorized-service.js';
 import type { AuthorizedPlatformService } from '../platform/authorized-service.js';
 import { isAvailableTo, type Platform } from '../platform/model.js';
 import { CallerView } from '../view.js';
@@ -21,6 +22,7 @@ export class AuthorizedTenantService extends CallerView<Tenant> {
   constructor(
     private readonly inner: TenantService,
     private readonly platforms: AuthorizedPlatformService,
+    private readonly landingZones: AuthorizedLandingZoneService,
   ) {
     super();
   }
@@ -63,14 +65,23 @@ export class AuthorizedTenantService extends CallerView<Tenant> {
     return platform;
   }
 
+  /** The landing zone a tenant names: an enabled zone of its platform, unless the tenant keeps the one it has (issue 20). */
+  private async requireLandingZone(ctx: RequestContext, input: TenantInput, platform: Platform, existing: Tenant | undefined): Promise<void> {
+    if (input.landingZone === undefined) return;
+    await this.landingZones.resolveForTenant(ctx, input.landingZone, platform, 'spec.landingZoneIdentifier', existing?.landingZone === input.landingZone);
+  }
+
   async create(ctx: RequestContext, input: TenantInput): Promise<Tenant> {
-    return this.inner.create(ctx, input, await this.resolveInput(ctx, input));
+    const platform = await this.resolveInput(ctx, input);
+    await this.requireLandingZone(ctx, input, platform, undefined);
+    return this.inner.create(ctx, input, platform);
   }
 
   /** The declarative import: create, or update the live tenant of the project on the platform. */
   async save(ctx: RequestContext, input: TenantInput): Promise<{ tenant: Tenant; created: boolean }> {
     const platform = await this.resolveInput(ctx, input);
     const existing = await this.inner.findLive(input.workspace, input.project, platform.uuid);
+    await this.requireLandingZone(ctx, input, platform, existing);
     if (!existing) return { tenant: await this.inner.create(ctx, input, platform), created: true };
     return { tenant: await this.inner.update(ctx, existing, input), created: false };
   }

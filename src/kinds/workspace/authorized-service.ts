@@ -2,6 +2,8 @@ import type { RequestContext } from '../../auth/context.js';
 import { isAdminFor, listScope, requireAllowed, seesWorkspace } from '../../auth/policy.js';
 import { badRequest, insufficientPermissions } from '../../lib/errors.js';
 import type { Page, PageRequest } from '../../lib/paging.js';
+import type { AuthorizedTagDefinitionService } from '../tagdefinition/authorized-service.js';
+import { placeTags } from '../tagdefinition/model.js';
 import { CallerView } from '../view.js';
 import type { Workspace, WorkspaceInput } from './model.js';
 import type { WorkspaceService } from './service.js';
@@ -14,8 +16,17 @@ export class AuthorizedWorkspaceService extends CallerView<Workspace> {
   protected readonly kindName = 'meshWorkspace';
   protected override readonly missing = 'WORKSPACE' as const;
 
-  constructor(private readonly inner: WorkspaceService) {
+  constructor(
+    private readonly inner: WorkspaceService,
+    private readonly tags: AuthorizedTagDefinitionService,
+  ) {
     super();
+  }
+
+  /** The tag definitions of meshWorkspace applied to `metadata.tags` (issue 20). */
+  private async withTags(ctx: RequestContext, input: WorkspaceInput, existing: Workspace | undefined): Promise<WorkspaceInput> {
+    const tags = await this.tags.enforce(ctx, 'meshWorkspace', input.document.metadata.tags, existing ? (existing.document.metadata.tags ?? {}) : undefined, isAdminFor(ctx.principal, 'WORKSPACE', 'SAVE'), 'metadata.tags');
+    return { ...input, document: { ...input.document, metadata: placeTags(input.document.metadata, tags) } };
   }
 
   async find(ctx: RequestContext, name: string): Promise<Workspace | undefined> {
@@ -29,14 +40,14 @@ export class AuthorizedWorkspaceService extends CallerView<Workspace> {
 
   async create(ctx: RequestContext, input: WorkspaceInput): Promise<Workspace> {
     if (!isAdminFor(ctx.principal, 'WORKSPACE', 'SAVE')) throw insufficientPermissions('ADM_WORKSPACE_SAVE is required to create a workspace');
-    return this.inner.create(ctx, input);
+    return this.inner.create(ctx, await this.withTags(ctx, input, undefined));
   }
 
   async update(ctx: RequestContext, name: string, input: WorkspaceInput): Promise<Workspace> {
     if (input.name !== name) throw badRequest(`metadata.name: "${input.name}" does not match the workspace "${name}" of the path`);
     const existing = await this.get(ctx, name);
     requireAllowed(ctx.principal, 'WORKSPACE', 'SAVE', name);
-    return this.inner.update(ctx, existing, input);
+    return this.inner.update(ctx, existing, await this.withTags(ctx, input, existing));
   }
 
   /** The declarative import: create or update by name. */
@@ -44,7 +55,7 @@ export class AuthorizedWorkspaceService extends CallerView<Workspace> {
     const existing = await this.find(ctx, input.name);
     if (!existing) return { workspace: await this.create(ctx, input), created: true };
     requireAllowed(ctx.principal, 'WORKSPACE', 'SAVE', input.name);
-    return { workspace: await this.inner.update(ctx, existing, input), created: false };
+    return { workspace: await this.inner.update(ctx, existing, await this.withTags(ctx, input, existing)), created: false };
   }
 
   async delete(ctx: RequestContext, name: string): Promise<void> {

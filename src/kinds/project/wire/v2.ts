@@ -28,6 +28,7 @@ export const projectV2 = {
       workspace: metadata.ownedByWorkspace,
       name: metadata.name,
       ...(spec.paymentMethodIdentifier !== undefined ? { paymentMethodIdentifier: spec.paymentMethodIdentifier } : {}),
+      ...(spec.substitutePaymentMethodIdentifier !== undefined ? { substitutePaymentMethodIdentifier: spec.substitutePaymentMethodIdentifier } : {}),
       document: sentObject(metadata, spec),
     };
   },
@@ -45,6 +46,7 @@ export const projectV2 = {
         meshusers: { href: `${baseUrl}${PATHS.users}${query}` },
         meshprojectuserbindings: { href: `${baseUrl}${PATHS.projectUserBindings}${query}` },
         meshprojectgroupbindings: { href: `${baseUrl}${PATHS.projectGroupBindings}${query}` },
+        ...(project.activePaymentMethod !== undefined ? { activePaymentMethod: { href: objectUrl(baseUrl, PATHS.paymentMethods, project.activePaymentMethod) } } : {}),
       },
     };
   },

@@ -1,0 +1,45 @@
+import type { SentObject } from '../document.js';
+
+/** `config.type` of user-made integrations → the list's `type` value (OpenAPI). */
+export const INTEGRATION_TYPES = { github: 'GITHUB', gitlab: 'GITLAB', azuredevops: 'AZURE_DEVOPS' } as const;
+export type ConfigType = keyof typeof INTEGRATION_TYPES;
+/** Every value of the list's `type` filter, built-in types included. */
+export const TYPE_FILTER_VALUES = ['GITLAB', 'GITHUB', 'AZURE_DEVOPS', 'REPLICATOR', 'METERING'] as const;
+export type IntegrationType = (typeof TYPE_FILTER_VALUES)[number];
+
+/** The secret fields of each config type: sealed at rest, `<hidden>` on read, kept when `<hidden>` comes back. */
+export const SECRET_FIELDS: Record<ConfigType, readonly string[]> = { github: ['appPrivateKey'], gitlab: [], azuredevops: ['personalAccessToken'] };
+/** What a secret reads as (OpenAPI examples); sent back on PUT it keeps the stored value (the text's `***HIDDEN***` too). */
+export const MASK = '<hidden>';
+export const MASKS: readonly string[] = [MASK, '***HIDDEN***'];
+
+/** The built-in integrations (migration 0015), with their fixed uuids (OpenAPI): read-only. */
+export const BUILT_IN_INTEGRATIONS = {
+  replicator: 'c8f4e7d2-3b1a-4c9e-8d5f-6a2b7c8d9e0f',
+  metering: 'a1b2c3d4-5e6f-7a8b-9c0d-1e2f3a4b5c6d',
+} as const;
+
+/**
+ * An integration (issue 20): a workspace's connection to GitHub, GitLab or Azure DevOps that
+ * definition versions of those implementation types name (`integrationRef`); secrets sealed.
+ */
+export interface Integration {
+  uuid: string;
+  ownedByWorkspace: string;
+  displayName: string;
+  type: IntegrationType;
+  builtIn: boolean;
+  createdOn: string;
+  /** `spec.config` with its secrets sealed (`{hash, ciphertext}`). */
+  document: SentObject;
+}
+
+export interface IntegrationInput {
+  ownedByWorkspace: string;
+  displayName: string;
+  configType: ConfigType;
+  runnerUuid: string;
+  /** `metadata.uuid` when sent (a PUT must name its path). */
+  uuid?: string;
+  document: SentObject;
+}

@@ -1,0 +1,13 @@
+import { badRequest } from '../../lib/errors.js';
+import { filterValue, type Query } from '../../lib/query.js';
+import { TYPE_FILTER_VALUES, type IntegrationType } from './model.js';
+import type { IntegrationFilter } from './store.js';
+
+/** The integration list's filters (OpenAPI): `displayName` (exact), `ownedByWorkspace`, `type` (one of its documented values, 400 otherwise). */
+export function parseIntegrationFilter(query: Query): IntegrationFilter {
+  const displayName = filterValue(query, 'displayName');
+  const owner = filterValue(query, 'ownedByWorkspace');
+  const type = filterValue(query, 'type');
+  if (type !== undefined && !(TYPE_FILTER_VALUES as readonly string[]).includes(type)) throw badRequest(`type: must be one of ${TYPE_FILTER_VALUES.join(', ')}, got "${type}"`);
+  return { ...(displayName !== undefined ? { displayName } : {}), ...(owner !== undefined ? { ownedByWorkspace: owner } : {}), ...(type !== undefined ? { type: type as IntegrationType } : {}) };
+}

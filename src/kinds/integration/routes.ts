@@ -1,0 +1,23 @@
+import { versionOf, type Operation } from '../operation.js';
+import { PATHS } from '../paths.js';
+import { resourceOperations } from '../resource.js';
+import type { AuthorizedIntegrationService } from './authorized-service.js';
+import type { Integration } from './model.js';
+import { parseIntegrationFilter } from './query.js';
+import { INTEGRATION_CODECS } from './wire/index.js';
+
+export function integrationOperations(integrations: AuthorizedIntegrationService): Operation[] {
+  const decode = (version: string | undefined, body: unknown) => INTEGRATION_CODECS.of(version).decode(body);
+  return resourceOperations<Integration>({
+    path: PATHS.integrations,
+    versions: INTEGRATION_CODECS.media,
+    embedded: 'meshIntegrations',
+    resource: 'INTEGRATION',
+    encode: (integration, call) => INTEGRATION_CODECS.of(versionOf(call)).encode(integration, call),
+    get: (call, uuid) => integrations.get(call.ctx, uuid),
+    list: (call, page) => integrations.list(call.ctx, parseIntegrationFilter(call.query), page),
+    create: (call) => integrations.create(call.ctx, decode(call.consumes?.version, call.body)),
+    update: (call, uuid) => integrations.update(call.ctx, uuid, decode(call.consumes?.version, call.body)),
+    remove: { status: 204, run: (call, uuid) => integrations.delete(call.ctx, uuid) },
+  });
+}

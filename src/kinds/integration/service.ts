@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestContext } from '../../auth/context.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { sealSensitive } from '../../crypto/secret-values.js';
+import { badRequest, conflict } from '../../lib/errors.js';
+import type { PageRequest } from '../../lib/paging.js';
+import type { Db } from '../../store/transaction.js';
+import type { EventRecorder } from '../eventlog/recorder.js';
+import type { WorkspaceService } from '../workspace/service.js';
+import { INTEGRATION_TYPES, MASKS, SECRET_FIELDS, type Integration, type IntegrationInput } from './model.js';
+import { IntegrationStore, type IntegrationFilter } from './store.js';
+import { integrationContent } from './wire/v1.js';
+
+/** Integrations without any notion of who asks (AuthorizedIntegrationService adds that). */
+export class IntegrationService {
+  private readonly store: IntegrationStore;
+
+  constructor(
+    db: Db,
+    private readonly events: EventRecorder,
+    private readonly workspaces: WorkspaceService,
+    private readonly secrets: SecretBox,
+  ) {
+    this.store = new IntegrationStore(db);
+  }
+
+  find(uuid: string) {
+    return this.store.find(uuid.toLowerCase());
+  }
+
+  list(filter: IntegrationFilter & { scope?: string }, page: PageRequest) {
+    return this.store.list(filter, page);
+  }
+
+  /** The document with its secrets sealed; the mask (`<hidden>`) keeps the secret stored at the same place. */
+  private sealed(input: IntegrationInput, previous: Integration | undefined): IntegrationInput {
+    const type = input.configType;
+    const config = input.document.spec.config as Record<string, unknown>;
+    const own = { ...(config[type] as Record<string, unknown>) };
+    const before = (previous?.document.spec.config as Record<string, Record<string, unknown>> | undefined)?.[type];
+    for (const field of SECRET_FIELDS[type]) {
+      const where = `spec.config.${type}.${field}`;
+      if (typeof own[field] === 'string' && MASKS.includes(own[field])) {
+        if (before?.[field] === undefined) throw badRequest(`${where}: "${own[field]}" keeps a stored secret, and there is none; send the secret`);
+        own[field] = before[field];
+      } else {
+        own[field] = sealSensitive(own[field], before?.[field], this.secrets, where);
+      }
+    }
+    return { ...input, document: { ...input.document, spec: { ...input.document.spec, config: { ...config, [type]: own } } } };
+  }
+
+  async create(ctx: RequestContext, input: IntegrationInput): Promise<Integration> {
+    await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
+    const sealed = this.sealed(input, undefined);
+    const integration: Integration = { uuid: randomUUID(), ownedByWorkspace: input.ownedByWorkspace, displayName: input.displayName, type: INTEGRATION_TYPES[input.configType], builtIn: false, createdOn: new Date().toISOString(), document: withoutUuid(sealed.document) };
+    await this.events.change(ctx, async (trx, events) => {
+      await new IntegrationStore(trx).insert(integration);
+      events.push({ title: 'Integration Created', eventType: 'Created', description: `Integration ${integration.displayName} was created`, workspace: integration.ownedByWorkspace, content: integrationContent(integration) });
+    });
+    return integration;
+  }
+
+  /** The type and the owning workspace never change. */
+  async update(ctx: RequestContext, existing: Integration, input: IntegrationInput): Promise<Integration> {
+    if (INTEGRATION_TYPES[input.configType] !== existing.type) throw badRequest(`spec.config.type: an integration's type cannot change (is ${existing.type})`);
+    if (input.ownedByWorkspace !== existing.ownedByWorkspace) throw badRequest(`metadata.ownedByWorkspace: the integration belongs to meshWorkspace "${existing.ownedByWorkspace}" and cannot move to another`);
+    const sealed = this.sealed(input, existing);
+    const integration: Integration = { ...existing, displayName: input.displayName, document: withoutUuid(sealed.document) };
+    await this.events.change(ctx, async (trx, events) => {
+      await new IntegrationStore(trx).update(integration);
+      events.push({
+        title: 'Integration Changed',
+        eventType: 'Changed',
+        description: `Integration ${integration.displayName} was changed`,
+        workspace: integration.ownedByWorkspace,
+        content: integrationContent(integration),
+        previousContent: integrationContent(existing),
+      });
+    });
+    return integration;
+  }
+
+  /** 409 while a definition version names it. */
+  async delete(ctx: RequestContext, existing: Integration): Promise<void> {
+    await this.events.change(ctx, async (trx, events) => {
+      const store = new IntegrationStore(trx);
+      const users = await store.usedBy(existing.uuid);
+      if (users > 0) throw conflict(`meshIntegration ${existing.uuid} is still used by ${users} meshBuildingBlockDefinitionVersions`);
+      await store.delete(existing.uuid);
+      events.push({ title: 'Integration Deleted', eventType: 'Deleted', description: `Integration ${existing.displayName} was deleted`, workspace: existing.ownedByWorkspace, content: integrationContent(existing) });
+    });
+  }
+}
+
+function withoutUuid(document: IntegrationInput['document']): IntegrationInput['document'] {
+  const { uuid: _sent, ...metadata } = document.metadata;
+  return { ...document, metadata };
+}

@@ -1,0 +1,10 @@
+import { CodecRegistry, type Codec } from '../../codec.js';
+import type { Integration, IntegrationInput } from '../model.js';
+import { integrationV1 } from './v1.js';
+import { integrationV1Preview } from './v1-preview.js';
+
+export interface IntegrationCodec extends Codec<Integration> {
+  decode(body: unknown): IntegrationInput;
+}
+
+export const INTEGRATION_CODECS = new CodecRegistry<IntegrationCodec>('meshIntegration', [integrationV1, integrationV1Preview]);

@@ -1,0 +1,87 @@
+import { Type } from '@sinclair/typebox';
+import { isSealedSecret } from '../../../crypto/secret-values.js';
+import { badRequest } from '../../../lib/errors.js';
+import { compileDecoder, StringEnum } from '../../../lib/validation.js';
+import { Identifier, KindOf, NonEmptyShortString, ShortString, Uuid } from '../../../lib/wire-schemas.js';
+import type { EncodeView } from '../../codec.js';
+import { sentObject } from '../../document.js';
+import { objectUrl, PATHS } from '../../paths.js';
+import { MASK, SECRET_FIELDS, type ConfigType, type Integration, type IntegrationInput } from '../model.js';
+
+const Url = Type.String({ minLength: 1, maxLength: 2048 });
+const RunnerRef = Type.Object({ kind: KindOf('meshBuildingBlockRunner'), uuid: Uuid });
+const Secret = Type.String({ minLength: 1, maxLength: 65_536 });
+const CONFIGS = {
+  github: Type.Object({ owner: NonEmptyShortString, baseUrl: Url, appId: NonEmptyShortString, appPrivateKey: Secret, runnerRef: RunnerRef }),
+  gitlab: Type.Object({ baseUrl: Url, runnerRef: RunnerRef }),
+  azuredevops: Type.Object({ baseUrl: Url, organization: NonEmptyShortString, personalAccessToken: Secret, runnerRef: RunnerRef }),
+};
+const configDecoders = Object.fromEntries(Object.entries(CONFIGS).map(([type, schema]) => [type, compileDecoder(schema)])) as unknown as Record<ConfigType, (value: unknown, prefix?: string) => { runnerRef: { uuid: string } }>;
+
+const decodeBody = compileDecoder(
+  Type.Object({
+    kind: KindOf('meshIntegration'),
+    metadata: Type.Object({ ownedByWorkspace: Identifier, uuid: Type.Optional(ShortString) }),
+    spec: Type.Object({
+      displayName: NonEmptyShortString,
+      config: Type.Object({ type: StringEnum(['github', 'gitlab', 'azuredevops'] as const) }, { additionalProperties: true }),
+    }),
+  }),
+);
+
+/** The config as a reader sees it: secrets masked. */
+function maskedConfig(integration: Integration): Record<string, unknown> {
+  const config = integration.document.spec.config as Record<string, unknown> & { type: string };
+  const fields = SECRET_FIELDS[config.type as ConfigType];
+  if (!fields) return config;
+  const own = { ...(config[config.type] as Record<string, unknown>) };
+  for (const field of fields) if (isSealedSecret(own[field]) || own[field] !== undefined) own[field] = MASK;
+  return { ...config, [config.type]: own };
+}
+
+/**
+ * meshIntegration v1 (and v1-preview, the same shape): `metadata.{uuid, ownedByWorkspace,
+ * createdOn}`, `spec.{displayName, config}` — a tagged union (`github`, `gitlab`, `azuredevops`), each
+ * with a `runnerRef`; `status.isBuiltIn` (and the built-ins' workload identity federation).
+ */
+export const integrationV1 = {
+  media: { kind: 'meshintegration', version: 'v1' } as const,
+  decode(body: unknown): IntegrationInput {
+    const { metadata, spec } = decodeBody(body);
+    const type = spec.config.type;
+    const others = Object.keys(spec.config).filter((key) => key !== 'type' && key !== type);
+    if (others.length > 0) throw badRequest(`spec.config.${others[0]}: the config is of type "${type}" only`);
+    const own = configDecoders[type]((spec.config as Record<string, unknown>)[type] ?? {}, `spec.config.${type}`);
+    return {
+      ownedByWorkspace: metadata.ownedByWorkspace,
+      displayName: spec.displayName,
+      configType: type,
+      runnerUuid: own.runnerRef.uuid.toLowerCase(),
+      ...(metadata.uuid ? { uuid: metadata.uuid } : {}),
+      document: sentObject(metadata, spec),
+    };
+  },
+  encode(integration: Integration, { baseUrl }: EncodeView, apiVersion = 'v1') {
+    const { spec } = integration.document;
+    return {
+      apiVersion,
+      kind: 'meshIntegration',
+      metadata: { ...integration.document.metadata, uuid: integration.uuid, ownedByWorkspace: integration.ownedByWorkspace, createdOn: integration.createdOn },
+      spec: { ...spec, displayName: integration.displayName, config: maskedConfig(integration) },
+      status: integration.builtIn ? { isBuiltIn: true, workloadIdentityFederation: workloadIdentity(baseUrl, integration) } : { isBuiltIn: false },
+      _links: { self: { href: objectUrl(baseUrl, PATHS.integrations, integration.uuid) } },
+    };
+  },
+};
+
+/** The identity the built-in components present to clouds; no AWS thumbprint is known for this service's issuer (`''`, the OpenAPI requires the field). */
+function workloadIdentity(baseUrl: string, integration: Integration) {
+  const subject = `system:serviceaccount:blockyard:${(integration.document.spec.config as { type: string }).type}`;
+  return { issuer: baseUrl, subject, gcp: { audience: 'gcp-workload-identity-provider:blockyard' }, aws: { audience: 'aws-workload-identity-provider:blockyard', thumbprint: '' }, azure: { audience: 'api://AzureADTokenExchange' } };
+}
+
+/** What the event log keeps of an integration: secrets masked. */
+export const integrationContent = (integration: Integration) => {
+  const { _links: _ignored, ...content } = integrationV1.encode(integration, { baseUrl: '' });
+  return content;
+};

@@ -1,0 +1,37 @@
+import { badRequest } from '../../lib/errors.js';
+import { filterValue, type Query } from '../../lib/query.js';
+import { canonicalUuid } from '../../lib/validation.js';
+import type { LandingZoneFilter } from './store.js';
+
+function flag(query: Query, name: string): boolean | undefined {
+  const value = filterValue(query, name);
+  if (value === undefined) return undefined;
+  if (value !== 'true' && value !== 'false') throw badRequest(`${name}: must be true or false, got "${value}"`);
+  return value === 'true';
+}
+
+/**
+ * The landing zone list's filters (OpenAPI, exact): `identifier`, `displayName`, `platformUuid`,
+ * `disabled`, `restricted` (true/false, 400 otherwise), `ownedByWorkspace`. Disabled zones are listed.
+ */
+export function parseLandingZoneFilter(query: Query): LandingZoneFilter | 'none' {
+  const filter: LandingZoneFilter = {};
+  const text = (name: string) => filterValue(query, name);
+  const name = text('identifier');
+  const displayName = text('displayName');
+  const platform = text('platformUuid');
+  const owner = text('ownedByWorkspace');
+  const disabled = flag(query, 'disabled');
+  const restricted = flag(query, 'restricted');
+  if (name !== undefined) filter.name = name;
+  if (displayName !== undefined) filter.displayName = displayName;
+  if (platform !== undefined) {
+    const uuid = canonicalUuid(platform);
+    if (uuid === undefined) return 'none';
+    filter.platformUuid = uuid;
+  }
+  if (owner !== undefined) filter.ownedByWorkspace = owner;
+  if (disabled !== undefined) filter.disabled = disabled;
+  if (restricted !== undefined) filter.restricted = restricted;
+  return filter;
+}

@@ -1,0 +1,10 @@
+import { CodecRegistry, type Codec } from '../../codec.js';
+import type { LandingZone, LandingZoneInput } from '../model.js';
+import { landingZoneV1 } from './v1.js';
+import { landingZoneV1Preview } from './v1-preview.js';
+
+export interface LandingZoneCodec extends Codec<LandingZone> {
+  decode(body: unknown): LandingZoneInput;
+}
+
+export const LANDING_ZONE_CODECS = new CodecRegistry<LandingZoneCodec>('meshLandingZone', [landingZoneV1, landingZoneV1Preview]);

@@ -1,0 +1,86 @@
+import { Type } from '@sinclair/typebox';
+import { badRequest } from '../../../lib/errors.js';
+import { TEXT_LIMITS } from '../../../lib/limits.js';
+import { compileDecoder, StringEnum } from '../../../lib/validation.js';
+import { Identifier, KindOf, NonEmptyShortString, Tags, Uuid } from '../../../lib/wire-schemas.js';
+import type { EncodeView } from '../../codec.js';
+import { sentObject } from '../../document.js';
+import { objectUrl, PATHS } from '../../paths.js';
+import { PLATFORM_PROPERTIES, type LandingZone, type LandingZoneInput } from '../model.js';
+
+const TYPES = Object.keys(PLATFORM_PROPERTIES) as [string, ...string[]];
+
+const decodeBody = compileDecoder(
+  Type.Object({
+    kind: KindOf('meshLandingZone'),
+    metadata: Type.Object({ name: Identifier, tags: Type.Optional(Tags) }),
+    spec: Type.Object({
+      displayName: NonEmptyShortString,
+      description: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.description })),
+      platformRef: Type.Object({ kind: KindOf('meshPlatform'), uuid: Uuid }),
+      automateDeletionApproval: Type.Optional(Type.Boolean()),
+      automateDeletionReplication: Type.Optional(Type.Boolean()),
+      infoLink: Type.Optional(Type.String({ maxLength: 2048 })),
+      platformProperties: Type.Optional(Type.Object({ type: StringEnum(TYPES) }, { additionalProperties: Type.Object({}) })),
+      quotas: Type.Optional(Type.Array(Type.Object({ key: NonEmptyShortString, value: Type.Number() }), { maxItems: 1000 })),
+      restricted: Type.Optional(Type.Boolean()),
+    }),
+    status: Type.Optional(Type.Object({ restricted: Type.Optional(Type.Boolean()) })),
+  }),
+);
+
+/** The tagged union: `type` names the one sub-object that is there, with its required fields. */
+function checkPlatformProperties(properties: Record<string, unknown> | undefined): void {
+  if (properties === undefined) return;
+  const type = properties.type as string;
+  const others = Object.keys(properties).filter((key) => key !== 'type' && key !== type);
+  if (others.length > 0) throw badRequest(`spec.platformProperties.${others[0]}: the platform properties are of type "${type}" only`);
+  const own = (properties[type] ?? {}) as Record<string, unknown>;
+  const missing = PLATFORM_PROPERTIES[type]!.find((field) => own[field] === undefined);
+  if (missing) throw badRequest(`spec.platformProperties.${type}.${missing}: required for platform properties of type "${type}"`);
+}
+
+/**
+ * meshLandingZone v1 (and v1-preview, the same shape): `metadata.{name, tags, ownedByWorkspace}`
+ * (the owner is the platform's workspace), `spec` as sent, `status.{disabled, restricted}`.
+ * `restricted` is taken from `spec.restricted` or `status.restricted` and echoed in `status`.
+ */
+export const landingZoneV1 = {
+  media: { kind: 'meshlandingzone', version: 'v1' } as const,
+  decode(body: unknown): LandingZoneInput {
+    const { metadata, spec, status } = decodeBody(body);
+    checkPlatformProperties(spec.platformProperties as Record<string, unknown> | undefined);
+    return {
+      name: metadata.name,
+      platformUuid: spec.platformRef.uuid.toLowerCase(),
+      displayName: spec.displayName,
+      restricted: spec.restricted ?? status?.restricted ?? false,
+      document: sentObject(metadata, spec),
+    };
+  },
+  encode(zone: LandingZone, { baseUrl }: EncodeView, apiVersion = 'v1') {
+    return {
+      apiVersion,
+      kind: 'meshLandingZone',
+      metadata: { ...zone.document.metadata, name: zone.name, tags: zone.document.metadata.tags ?? {}, ownedByWorkspace: zone.ownedByWorkspace },
+      spec: {
+        ...zone.document.spec,
+        platformRef: { kind: 'meshPlatform', uuid: zone.platformUuid },
+        automateDeletionApproval: zone.document.spec.automateDeletionApproval ?? false,
+        automateDeletionReplication: zone.document.spec.automateDeletionReplication ?? false,
+        quotas: zone.document.spec.quotas ?? [],
+      },
+      status: { disabled: zone.disabledOn !== undefined, restricted: zone.restricted },
+      _links: {
+        self: { href: objectUrl(baseUrl, PATHS.landingZones, zone.name) },
+        platformInstance: { href: objectUrl(baseUrl, PATHS.platforms, zone.platformUuid) },
+      },
+    };
+  },
+};
+
+/** What the event log keeps of a landing zone. */
+export const landingZoneContent = (zone: LandingZone) => {
+  const { _links: _ignored, ...content } = landingZoneV1.encode(zone, { baseUrl: '' });
+  return content;
+};

@@ -1,0 +1,24 @@
+import type { SentObject } from '../document.js';
+
+/**
+ * The internal payment method (issue 20): identified by its name (unique across workspaces), owned by
+ * one workspace. Deleting one only marks it (`deletedOn`): it stays readable by name, leaves lists
+ * and can no longer be assigned.
+ */
+export interface PaymentMethod {
+  name: string;
+  ownedByWorkspace: string;
+  /** `YYYY-MM-DD`; the method is valid through that day (UTC). */
+  expirationDate?: string;
+  deletedOn?: string;
+  createdOn: string;
+  document: SentObject;
+}
+
+export type PaymentMethodInput = Pick<PaymentMethod, 'name' | 'ownedByWorkspace' | 'expirationDate' | 'document'>;
+
+/** Today's date in UTC, as expiration dates are compared. */
+export const todayUtc = (now: Date = new Date()) => now.toISOString().slice(0, 10);
+
+/** Whether the method can no longer pay for anything: its expiration date has passed. */
+export const isExpired = (method: Pick<PaymentMethod, 'expirationDate'>, now: Date = new Date()) => method.expirationDate !== undefined && method.expirationDate < todayUtc(now);

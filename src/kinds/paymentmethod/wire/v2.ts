@@ -1,0 +1,52 @@
+import { Type } from '@sinclair/typebox';
+import { compileDecoder } from '../../../lib/validation.js';
+import { Identifier, KindOf, NonEmptyShortString, Tags } from '../../../lib/wire-schemas.js';
+import type { EncodeView } from '../../codec.js';
+import { sentObject } from '../../document.js';
+import { objectUrl, PATHS } from '../../paths.js';
+import type { PaymentMethod, PaymentMethodInput } from '../model.js';
+
+const decodeBody = compileDecoder(
+  Type.Object({
+    kind: KindOf('meshPaymentMethod'),
+    metadata: Type.Object({ name: Identifier, ownedByWorkspace: Identifier }),
+    spec: Type.Object({
+      displayName: NonEmptyShortString,
+      amount: Type.Optional(Type.Number({ minimum: 0 })),
+      expirationDate: Type.Optional(Type.String({ format: 'date' })),
+      tags: Type.Optional(Tags),
+    }),
+  }),
+);
+
+/** meshPaymentMethod v2 (OpenAPI): `metadata.{name, ownedByWorkspace}`, `spec.{displayName, amount?, expirationDate?, tags}`. */
+export const paymentMethodV2 = {
+  media: { kind: 'meshpaymentmethod', version: 'v2' } as const,
+  decode(body: unknown): PaymentMethodInput {
+    const { metadata, spec } = decodeBody(body);
+    return {
+      name: metadata.name,
+      ownedByWorkspace: metadata.ownedByWorkspace,
+      ...(spec.expirationDate !== undefined ? { expirationDate: spec.expirationDate } : {}),
+      document: sentObject(metadata, spec),
+    };
+  },
+  encode(method: PaymentMethod, { baseUrl }: EncodeView) {
+    return {
+      apiVersion: 'v2',
+      kind: 'meshPaymentMethod',
+      metadata: { ...method.document.metadata, name: method.name, ownedByWorkspace: method.ownedByWorkspace },
+      spec: { ...method.document.spec, tags: method.document.spec.tags ?? {} },
+      _links: {
+        self: { href: objectUrl(baseUrl, PATHS.paymentMethods, method.name) },
+        meshprojects: { href: `${baseUrl}${PATHS.projects}?paymentIdentifier=${encodeURIComponent(method.name)}` },
+      },
+    };
+  },
+};
+
+/** What the event log keeps of a payment method (as an admin reads it; it has no secrets). */
+export const paymentMethodContent = (method: PaymentMethod) => {
+  const { _links: _ignored, ...content } = paymentMethodV2.encode(method, { baseUrl: '' });
+  return { ...content, ...(method.deletedOn ? { status: { deletedOn: method.deletedOn } } : {}) };
+};

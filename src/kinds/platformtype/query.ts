@@ -1,0 +1,13 @@
+import { badRequest } from '../../lib/errors.js';
+import { filterValue, type Query } from '../../lib/query.js';
+import { LIFECYCLE_STATES, PLATFORM_CATEGORIES, type LifecycleState, type PlatformCategory } from './model.js';
+import type { PlatformTypeFilter } from './store.js';
+
+/** The platform type list's filters (OpenAPI): `category` and `lifecycleStatus`, each one of its documented values (400 otherwise). */
+export function parsePlatformTypeFilter(query: Query): PlatformTypeFilter {
+  const category = filterValue(query, 'category');
+  const state = filterValue(query, 'lifecycleStatus');
+  if (category !== undefined && !(PLATFORM_CATEGORIES as readonly string[]).includes(category)) throw badRequest(`category: must be one of ${PLATFORM_CATEGORIES.join(', ')}, got "${category}"`);
+  if (state !== undefined && !(LIFECYCLE_STATES as readonly string[]).includes(state)) throw badRequest(`lifecycleStatus: must be one of ${LIFECYCLE_STATES.join(', ')}, got "${state}"`);
+  return { ...(category !== undefined ? { category: category as PlatformCategory } : {}), ...(state !== undefined ? { lifecycleState: state as LifecycleState } : {}) };
+}

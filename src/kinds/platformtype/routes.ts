@@ -1,0 +1,26 @@
+import { versionOf, type Operation } from '../operation.js';
+import { PATHS } from '../paths.js';
+import { resourceOperations } from '../resource.js';
+import type { AuthorizedPlatformTypeService } from './authorized-service.js';
+import type { PlatformType } from './model.js';
+import { parsePlatformTypeFilter } from './query.js';
+import { PLATFORM_TYPE_CODECS } from './wire/index.js';
+
+export function platformTypeOperations(types: AuthorizedPlatformTypeService): Operation[] {
+  const decode = (version: string | undefined, body: unknown) => PLATFORM_TYPE_CODECS.of(version).decode(body);
+  return resourceOperations<PlatformType>({
+    path: PATHS.platformTypes,
+    versions: PLATFORM_TYPE_CODECS.media,
+    embedded: 'meshPlatformTypes',
+    resource: 'PLATFORMINSTANCE',
+    readAccess: 'authenticated',
+    adminOnly: 'writes',
+    encode: (type, call) => PLATFORM_TYPE_CODECS.of(versionOf(call)).encode(type, call),
+    get: (call, name) => types.get(call.ctx, name),
+    list: (call, page) => types.list(call.ctx, parsePlatformTypeFilter(call.query), page),
+    create: (call) => types.create(call.ctx, decode(call.consumes?.version, call.body)),
+    update: (call, name) => types.save(call.ctx, name, decode(call.consumes?.version, call.body)),
+    remove: { status: 204, run: (call, name) => types.deactivate(call.ctx, name) },
+  });
+}
+

@@ -1,0 +1,47 @@
+import { Type } from '@sinclair/typebox';
+import { TEXT_LIMITS } from '../../../lib/limits.js';
+import { compileDecoder, StringEnum } from '../../../lib/validation.js';
+import { Identifier, KindOf, NonEmptyShortString } from '../../../lib/wire-schemas.js';
+import type { EncodeView } from '../../codec.js';
+import { sentObject } from '../../document.js';
+import { objectUrl, PATHS } from '../../paths.js';
+import { LIFECYCLE_STATES, PLATFORM_CATEGORIES, type PlatformType, type PlatformTypeInput } from '../model.js';
+
+const decodeBody = compileDecoder(
+  Type.Object({
+    kind: KindOf('meshPlatformType'),
+    metadata: Type.Object({ name: Identifier }),
+    spec: Type.Object({
+      displayName: NonEmptyShortString,
+      category: StringEnum(PLATFORM_CATEGORIES),
+      icon: Type.String({ minLength: 1, maxLength: TEXT_LIMITS.symbol }),
+      defaultEndpoint: Type.Optional(Type.String({ maxLength: 2048 })),
+    }),
+    status: Type.Optional(Type.Object({ lifecycleState: Type.Optional(StringEnum(LIFECYCLE_STATES)) })),
+  }),
+);
+
+/** meshPlatformType v1 (and v1-preview, the same shape): `metadata.{name, uuid, createdOn}`, `spec`, `status.lifecycleState`. */
+export const platformTypeV1 = {
+  media: { kind: 'meshplatformtype', version: 'v1' } as const,
+  decode(body: unknown): PlatformTypeInput {
+    const { metadata, spec, status } = decodeBody(body);
+    return { name: metadata.name, category: spec.category, ...(status?.lifecycleState ? { lifecycleState: status.lifecycleState } : {}), document: sentObject(metadata, spec) };
+  },
+  encode(type: PlatformType, { baseUrl }: EncodeView, apiVersion = 'v1') {
+    return {
+      apiVersion,
+      kind: 'meshPlatformType',
+      metadata: { ...type.document.metadata, uuid: type.uuid, name: type.name, createdOn: type.createdOn },
+      spec: { ...type.document.spec, category: type.category },
+      status: { lifecycleState: type.lifecycleState },
+      _links: { self: { href: objectUrl(baseUrl, PATHS.platformTypes, type.name) } },
+    };
+  },
+};
+
+/** What the event log keeps of a platform type. */
+export const platformTypeContent = (type: PlatformType) => {
+  const { _links: _ignored, ...content } = platformTypeV1.encode(type, { baseUrl: '' });
+  return content;
+};
