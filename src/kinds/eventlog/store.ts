@@ -22,13 +22,26 @@ const toModel = (row: Selectable<EventTable>): EventRecord => ({
 /** A case-insensitive "contains" pattern for LIKE (`\\` escapes the wildcards the text holds). */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/**
+ * A version 7 UUID (RFC 9562): 48 bits of Unix milliseconds, then random bits. Time-ordered, so the
+ * unique index on event uuids is appended to at its end (one page for a burst of events) rather than
+ * written at a random page per event.
+ */
+export function uuidV7(now = Date.now()): string {
+  // A v4 from Node's pooled entropy (a small randomBytes call per event costs more than the event's
+  // SQL), its first 48 bits replaced by the time and its version digit by 7; the variant bits stay.
+  const random = randomUUID();
+  const time = now.toString(16).padStart(12, '0').slice(-12);
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15)}`;
+}
+
 const COLUMNS = 'seq, created_at, author_type, author_identifier, uuid, title, event_type, description, workspace, content, previous_content';
 const appendSqlCache = new Map<string, string>();
 
 /**
- * The INSERT of n events. SQLite: the numbers were taken just before; each row is
- * (seq, created_at, author_type, author_identifier, uuid, title, event_type, description, workspace,
- * content, previous_content). PostgreSQL: $1 = n, $2 created_at, $3 and $4 the author, then 7 values
+ * The INSERT of n events. SQLite: each row is (created_at, author_type, author_identifier, uuid,
+ * title, event_type, description, workspace, content, previous_content); SQLite numbers them and
+ * returns `seq, uuid`. PostgreSQL: $1 = n, $2 created_at, $3 and $4 the author, then 7 values
  * per row; the row's number is the updated `last` minus n plus its position, and `last` is returned.
  */
 function appendSql(dialect: 'sqlite' | 'postgres', n: number): string {
@@ -36,7 +49,7 @@ function appendSql(dialect: 'sqlite' | 'postgres', n: number): string {
   let text = appendSqlCache.get(key);
   if (text === undefined) {
     if (dialect === 'sqlite') {
-      text = `insert into events (${COLUMNS}) values ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+      text = `insert into events (${COLUMNS.replace('seq, ', '')}) values ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} returning seq, uuid`;
     } else {
       const rows = Array.from({ length: n }, (_, i) => {
         const p = (k: number) => `$${5 + i * 7 + k}::text`;
@@ -58,13 +71,15 @@ export class EventStore {
   constructor(private readonly db: Db) {}
 
   /**
-   * Appends the drafts in the caller's transaction. Call it as the transaction's last statement: the
-   * numbers come from the `event_sequence` row, whose lock is then held only until the commit. Every
+   * Appends the drafts in the caller's transaction. Call it as the transaction's last statement: on
+   * PostgreSQL the numbers come from the `event_sequence` row, whose lock is then held only until the
+   * commit; on SQLite the single writer numbers them (autoincrement) in commit order. Every
    * change goes through here, so the SQL is written once per row count, not built by Kysely per call.
    */
   async append(drafts: readonly EventDraft[], author: Author, createdAt = new Date().toISOString()): Promise<EventRecord[]> {
     if (drafts.length === 0) return [];
-    const records = drafts.map((draft): EventRecord => ({ ...draft, seq: 0, uuid: randomUUID(), createdAt, author }));
+    const now = Date.parse(createdAt);
+    const records = drafts.map((draft): EventRecord => ({ ...draft, seq: 0, uuid: uuidV7(now), createdAt, author }));
     const postgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
     const values = records.flatMap((record) => [
       record.uuid,
@@ -83,10 +98,10 @@ export class EventStore {
       records.forEach((record, index) => (record.seq = first + index));
       return records;
     }
-    const { rows } = await this.db.executeQuery<{ last: string | number }>(CompiledQuery.raw('update event_sequence set last = last + ? where id = 1 returning last', [n]));
-    const first = Number(rows[0]!.last) - n + 1;
-    records.forEach((record, index) => (record.seq = first + index));
-    await this.db.executeQuery(CompiledQuery.raw(appendSql('sqlite', n), records.flatMap((record, index) => [record.seq, createdAt, author.authorType, author.identifier, ...values.slice(index * 7, index * 7 + 7)])));
+    // SQLite numbers the rows itself (autoincrement; its single writer makes that the commit order).
+    const { rows } = await this.db.executeQuery<{ seq: number; uuid: string }>(CompiledQuery.raw(appendSql('sqlite', n), records.flatMap((_, index) => [createdAt, author.authorType, author.identifier, ...values.slice(index * 7, index * 7 + 7)])));
+    const seqOf = new Map(rows.map((row) => [row.uuid, Number(row.seq)]));
+    for (const record of records) record.seq = seqOf.get(record.uuid)!;
     return records;
   }
 
