@@ -73,7 +73,7 @@ export class EventStore {
   /**
    * Appends the drafts in the caller's transaction. Call it as the transaction's last statement: on
    * PostgreSQL the numbers come from the `event_sequence` row, whose lock is then held only until the
-   * commit; on SQLite the single writer numbers them (autoincrement) in commit order. Every
+   * commit; on SQLite the single writer numbers them (the rowid) in commit order. Every
    * change goes through here, so the SQL is written once per row count, not built by Kysely per call.
    */
   async append(drafts: readonly EventDraft[], author: Author, createdAt = new Date().toISOString()): Promise<EventRecord[]> {
@@ -98,7 +98,7 @@ export class EventStore {
       records.forEach((record, index) => (record.seq = first + index));
       return records;
     }
-    // SQLite numbers the rows itself (autoincrement; its single writer makes that the commit order).
+    // SQLite numbers the rows itself (the highest rowid + 1; its single writer makes that the commit order).
     const { rows } = await this.db.executeQuery<{ seq: number; uuid: string }>(CompiledQuery.raw(appendSql('sqlite', n), records.flatMap((_, index) => [createdAt, author.authorType, author.identifier, ...values.slice(index * 7, index * 7 + 7)])));
     const seqOf = new Map(rows.map((row) => [row.uuid, Number(row.seq)]));
     for (const record of records) record.seq = seqOf.get(record.uuid)!;
@@ -150,9 +150,14 @@ export class EventStore {
     return rows.map(toModel);
   }
 
-  /** Deletes at most `limit` of the oldest events created before `before`; answers how many went. */
+  /**
+   * Deletes at most `limit` of the oldest events created before `before`; answers how many went. The
+   * newest event always stays: on SQLite the next number is the highest one + 1, which must never go
+   * back (a stream resumes by number).
+   */
   async prune(before: string, limit: number): Promise<number> {
-    const doomed = this.db.selectFrom('events').select('seq').where('created_at', '<', before).orderBy('seq').limit(limit);
+    const newest = this.db.selectFrom('events').select(sql<number>`max(seq)`.as('newest'));
+    const doomed = this.db.selectFrom('events').select('seq').where('created_at', '<', before).where('seq', '<', newest).orderBy('seq').limit(limit);
     const result = await this.db.deleteFrom('events').where('seq', 'in', doomed).executeTakeFirst();
     return Number(result.numDeletedRows);
   }

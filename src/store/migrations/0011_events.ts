@@ -1,23 +1,24 @@
 import { sql, SqliteAdapter, type Kysely } from 'kysely';
 
 /**
- * The event log (issue 18). `seq` is the order in which events committed: every writing transaction
- * takes its numbers from the one `event_sequence` row as its last step, so the row lock (PostgreSQL)
- * or the single writer (SQLite) makes the numbers commit-ordered and a reader that has seen `seq = n`
- * can never later find a committed event below n — which is what resuming a stream relies on.
+ * The event log (issue 18). `seq` is the order in which events committed, so a reader that has seen
+ * `seq = n` can never later find a committed event below n — which is what resuming a stream relies
+ * on. PostgreSQL: every writing transaction takes its numbers from the one `event_sequence` row as its
+ * last step, and the row lock orders them. SQLite (one writer: every transaction's turn is its commit
+ * order): `seq` is an `integer primary key`, the rowid itself, numbered by SQLite in the insert (the
+ * highest number + 1; pruning never deletes the newest event, so no number is used twice); the table
+ * is stored in `seq` order and needs no separate key index.
  * The two indexes (time, workspace) end in `seq`, the list order. Every change writes here, so the
  * table has no more indexes than visibility and time windows need: title, event type and author are
- * filtered while reading (issue 18's write-throughput target; a page of each index per event written
- * was most of the event log's cost). Event uuids are time-ordered (v7), so their unique index grows at
- * its end like the others instead of touching a random page per event. On SQLite `seq` is an `integer primary key`, the
- * rowid itself: the table is stored in `seq` order and needs no separate key index (one B-tree less
- * per event written).
+ * filtered while reading (issue 18's write-throughput target: a page of each index per event written
+ * was much of the event log's cost). Event uuids are time-ordered (v7), so their unique index grows at
+ * its end like the others instead of touching a random page per event.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
   await db.schema
     .createTable('events')
-    .addColumn('seq', sqlite ? 'integer' : 'bigint', (c) => (sqlite ? c.primaryKey().autoIncrement() : c.primaryKey()))
+    .addColumn('seq', sqlite ? 'integer' : 'bigint', (c) => c.primaryKey())
     .addColumn('uuid', 'varchar(36)', (c) => c.notNull().unique())
     .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
     .addColumn('title', 'varchar(255)', (c) => c.notNull())
