@@ -35,6 +35,14 @@ export function uuidV7(now = Date.now()): string {
   return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15)}`;
 }
 
+/** The `created_at` an event uuid (v7, lower case) was made with; undefined for anything else. */
+export function instantOf(uuid: string): string | undefined {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(uuid)) return undefined;
+  const ms = Number.parseInt(uuid.slice(0, 8) + uuid.slice(9, 13), 16);
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
 const COLUMNS = 'seq, created_at, author_type, author_identifier, uuid, title, event_type, description, workspace, content, previous_content';
 const appendSqlCache = new Map<string, string>();
 
@@ -106,7 +114,9 @@ export class EventStore {
   }
 
   async find(uuid: string): Promise<EventRecord | undefined> {
-    const row = await this.db.selectFrom('events').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+    const createdAt = instantOf(uuid);
+    if (createdAt === undefined) return undefined;
+    const row = await this.db.selectFrom('events').selectAll().where('created_at', '=', createdAt).where('uuid', '=', uuid).executeTakeFirst();
     return row ? toModel(row) : undefined;
   }
 
@@ -134,7 +144,9 @@ export class EventStore {
 
   /** The position of an event in the commit order (a stream resumes after it). */
   async seqOf(uuid: string): Promise<number | undefined> {
-    const row = await this.db.selectFrom('events').select('seq').where('uuid', '=', uuid).executeTakeFirst();
+    const createdAt = instantOf(uuid);
+    if (createdAt === undefined) return undefined;
+    const row = await this.db.selectFrom('events').select('seq').where('created_at', '=', createdAt).where('uuid', '=', uuid).executeTakeFirst();
     return row ? Number(row.seq) : undefined;
   }
 

@@ -11,15 +11,16 @@ import { sql, SqliteAdapter, type Kysely } from 'kysely';
  * The two indexes (time, workspace) end in `seq`, the list order. Every change writes here, so the
  * table has no more indexes than visibility and time windows need: title, event type and author are
  * filtered while reading (issue 18's write-throughput target: a page of each index per event written
- * was much of the event log's cost). Event uuids are time-ordered (v7), so their unique index grows at
- * its end like the others instead of touching a random page per event.
+ * was much of the event log's cost). Event uuids are time-ordered (v7) and carry the millisecond of
+ * `created_at`: an event is found by uuid through the time index (`created_at = <the uuid's instant>
+ * and uuid = ?`), so the uuids need no index of their own.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
   await db.schema
     .createTable('events')
     .addColumn('seq', sqlite ? 'integer' : 'bigint', (c) => c.primaryKey())
-    .addColumn('uuid', 'varchar(36)', (c) => c.notNull().unique())
+    .addColumn('uuid', 'varchar(36)', (c) => c.notNull())
     .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
     .addColumn('title', 'varchar(255)', (c) => c.notNull())
     .addColumn('event_type', 'varchar(16)', (c) => c.notNull())
