@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { EventStore } from '../src/kinds/eventlog/store.js';
 import { allEvents, EVENT_LOG, EVENTS, eventsAbout, listEvents, titlesOf } from './support/events.js';
 import { clientWithKey } from './support/identity.js';
 import { describeEachDatabase, TEST_ADMIN } from './support/server.js';
@@ -131,5 +132,30 @@ describeEachDatabase('event log: shape, titles, authors, filters, visibility', (
     assert.ok((await index(member)).mesheventlogs, 'listed for EVENTLOG_LIST');
     assert.equal((await index(stranger)).mesheventlogs, undefined);
     assert.ok((await index(client)).mesheventlogs.href.includes('excludeTitle'));
+  });
+
+  it('retention: pruning deletes events older than the cut-off, oldest first, in bounded batches, never the newest', async () => {
+    const client = ctx.client;
+    const db = ctx.server.server.database.db;
+    const store = new EventStore(db);
+    const marker = unique('ev-old');
+    const old = Array.from({ length: 5 }, (_, i) => ({ title: 'Workspace Created', eventType: 'Created' as const, description: `${marker} ${i}`, content: { i } }));
+    await store.append(old, { authorType: 'System', identifier: 'system' }, '2000-01-01T00:00:00.000Z');
+    await createWorkspace(client, unique('ev-newer')); // the newest event always stays: make it another one
+    assert.equal((await listEvents(client, `description=${marker}`)).total, 5);
+    assert.equal(await store.prune('2000-01-02T00:00:00.000Z', 3), 3);
+    assert.equal((await listEvents(client, `description=${marker}`)).total, 2);
+    assert.equal(await store.prune('2000-01-02T00:00:00.000Z', 3), 2);
+    assert.equal((await listEvents(client, `description=${marker}`)).total, 0);
+    // Everything older than the cut-off: all but the newest event go.
+    const before = (await listEvents(client)).total;
+    assert.ok(before > 1);
+    assert.equal(await store.prune('2999-01-01T00:00:00.000Z', 100_000), before - 1);
+    assert.equal((await listEvents(client)).total, 1);
+    const name = unique('ev-after');
+    await createWorkspace(client, name);
+    const { events } = await listEvents(client);
+    assert.deepEqual(titlesOf(events), ['Workspace Created', events[1]!.spec.title]);
+    assert.equal(events[0]!.spec.workspaceRef.name, name);
   });
 });

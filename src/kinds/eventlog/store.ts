@@ -22,13 +22,34 @@ const toModel = (row: Selectable<EventTable>): EventRecord => ({
 /** A case-insensitive "contains" pattern for LIKE (`\\` escapes the wildcards the text holds). */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/**
+ * A version 7 UUID (RFC 9562): 48 bits of Unix milliseconds, then random bits. Time-ordered, so the
+ * unique index on event uuids is appended to at its end (one page for a burst of events) rather than
+ * written at a random page per event.
+ */
+export function uuidV7(now = Date.now()): string {
+  // A v4 from Node's pooled entropy (a small randomBytes call per event costs more than the event's
+  // SQL), its first 48 bits replaced by the time and its version digit by 7; the variant bits stay.
+  const random = randomUUID();
+  const time = now.toString(16).padStart(12, '0').slice(-12);
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15)}`;
+}
+
+/** The `created_at` an event uuid (v7, lower case) was made with; undefined for anything else. */
+export function instantOf(uuid: string): string | undefined {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(uuid)) return undefined;
+  const ms = Number.parseInt(uuid.slice(0, 8) + uuid.slice(9, 13), 16);
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
 const COLUMNS = 'seq, created_at, author_type, author_identifier, uuid, title, event_type, description, workspace, content, previous_content';
 const appendSqlCache = new Map<string, string>();
 
 /**
- * The INSERT of n events. SQLite: the numbers were taken just before; each row is
- * (seq, created_at, author_type, author_identifier, uuid, title, event_type, description, workspace,
- * content, previous_content). PostgreSQL: $1 = n, $2 created_at, $3 and $4 the author, then 7 values
+ * The INSERT of n events. SQLite: each row is (created_at, author_type, author_identifier, uuid,
+ * title, event_type, description, workspace, content, previous_content); SQLite numbers them and
+ * returns `seq, uuid`. PostgreSQL: $1 = n, $2 created_at, $3 and $4 the author, then 7 values
  * per row; the row's number is the updated `last` minus n plus its position, and `last` is returned.
  */
 function appendSql(dialect: 'sqlite' | 'postgres', n: number): string {
@@ -36,7 +57,7 @@ function appendSql(dialect: 'sqlite' | 'postgres', n: number): string {
   let text = appendSqlCache.get(key);
   if (text === undefined) {
     if (dialect === 'sqlite') {
-      text = `insert into events (${COLUMNS}) values ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+      text = `insert into events (${COLUMNS.replace('seq, ', '')}) values ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} returning seq, uuid`;
     } else {
       const rows = Array.from({ length: n }, (_, i) => {
         const p = (k: number) => `$${5 + i * 7 + k}::text`;
@@ -58,13 +79,15 @@ export class EventStore {
   constructor(private readonly db: Db) {}
 
   /**
-   * Appends the drafts in the caller's transaction. Call it as the transaction's last statement: the
-   * numbers come from the `event_sequence` row, whose lock is then held only until the commit. Every
+   * Appends the drafts in the caller's transaction. Call it as the transaction's last statement: on
+   * PostgreSQL the numbers come from the `event_sequence` row, whose lock is then held only until the
+   * commit; on SQLite the single writer numbers them (the rowid) in commit order. Every
    * change goes through here, so the SQL is written once per row count, not built by Kysely per call.
    */
   async append(drafts: readonly EventDraft[], author: Author, createdAt = new Date().toISOString()): Promise<EventRecord[]> {
     if (drafts.length === 0) return [];
-    const records = drafts.map((draft): EventRecord => ({ ...draft, seq: 0, uuid: randomUUID(), createdAt, author }));
+    const now = Date.parse(createdAt);
+    const records = drafts.map((draft): EventRecord => ({ ...draft, seq: 0, uuid: uuidV7(now), createdAt, author }));
     const postgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
     const values = records.flatMap((record) => [
       record.uuid,
@@ -83,15 +106,17 @@ export class EventStore {
       records.forEach((record, index) => (record.seq = first + index));
       return records;
     }
-    const { rows } = await this.db.executeQuery<{ last: string | number }>(CompiledQuery.raw('update event_sequence set last = last + ? where id = 1 returning last', [n]));
-    const first = Number(rows[0]!.last) - n + 1;
-    records.forEach((record, index) => (record.seq = first + index));
-    await this.db.executeQuery(CompiledQuery.raw(appendSql('sqlite', n), records.flatMap((record, index) => [record.seq, createdAt, author.authorType, author.identifier, ...values.slice(index * 7, index * 7 + 7)])));
+    // SQLite numbers the rows itself (the highest rowid + 1; its single writer makes that the commit order).
+    const { rows } = await this.db.executeQuery<{ seq: number; uuid: string }>(CompiledQuery.raw(appendSql('sqlite', n), records.flatMap((_, index) => [createdAt, author.authorType, author.identifier, ...values.slice(index * 7, index * 7 + 7)])));
+    const seqOf = new Map(rows.map((row) => [row.uuid, Number(row.seq)]));
+    for (const record of records) record.seq = seqOf.get(record.uuid)!;
     return records;
   }
 
   async find(uuid: string): Promise<EventRecord | undefined> {
-    const row = await this.db.selectFrom('events').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+    const createdAt = instantOf(uuid);
+    if (createdAt === undefined) return undefined;
+    const row = await this.db.selectFrom('events').selectAll().where('created_at', '=', createdAt).where('uuid', '=', uuid).executeTakeFirst();
     return row ? toModel(row) : undefined;
   }
 
@@ -119,7 +144,9 @@ export class EventStore {
 
   /** The position of an event in the commit order (a stream resumes after it). */
   async seqOf(uuid: string): Promise<number | undefined> {
-    const row = await this.db.selectFrom('events').select('seq').where('uuid', '=', uuid).executeTakeFirst();
+    const createdAt = instantOf(uuid);
+    if (createdAt === undefined) return undefined;
+    const row = await this.db.selectFrom('events').select('seq').where('created_at', '=', createdAt).where('uuid', '=', uuid).executeTakeFirst();
     return row ? Number(row.seq) : undefined;
   }
 
@@ -135,9 +162,14 @@ export class EventStore {
     return rows.map(toModel);
   }
 
-  /** Deletes at most `limit` of the oldest events created before `before`; answers how many went. */
+  /**
+   * Deletes at most `limit` of the oldest events created before `before`; answers how many went. The
+   * newest event always stays: on SQLite the next number is the highest one + 1, which must never go
+   * back (a stream resumes by number).
+   */
   async prune(before: string, limit: number): Promise<number> {
-    const doomed = this.db.selectFrom('events').select('seq').where('created_at', '<', before).orderBy('seq').limit(limit);
+    const newest = this.db.selectFrom('events').select(sql<number>`max(seq)`.as('newest'));
+    const doomed = this.db.selectFrom('events').select('seq').where('created_at', '<', before).where('seq', '<', newest).orderBy('seq').limit(limit);
     const result = await this.db.deleteFrom('events').where('seq', 'in', doomed).executeTakeFirst();
     return Number(result.numDeletedRows);
   }

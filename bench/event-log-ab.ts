@@ -1,0 +1,123 @@
+/**
+ * Write throughput with and without the event log, measured in pairs (issue 18): the tree of the
+ * commit before the event log (`--before`, default 6fe963b, extracted with `git archive`) and this
+ * tree run side by side as child processes on fresh SQLite databases; the same client alternates
+ * bursts of block creates and of run status reports between them, in alternating order, for
+ * `--rounds` rounds. Reported: requests/s of each and their quotient, and the servers' own CPU time
+ * per request (from /proc), which a busy shared machine disturbs far less than throughput.
+ *
+ *   node --import tsx bench/event-log-ab.ts [--before <commit>] [--rounds 6] [--seconds 3]
+ */
+import { execSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ApiClient } from '../test/support/client.js';
+import { asRun, BLOCK_V2, claimRun, patch, runnerDefinition, runWorld, SHARED_RUNNERS, tenantTarget } from '../test/support/runs.js';
+
+const { values: args } = parseArgs({ options: { before: { type: 'string', default: '6fe963b' }, rounds: { type: 'string', default: '6' }, seconds: { type: 'string', default: '3' } } });
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const beforeTree = mkdtempSync(path.join(tmpdir(), 'blockyard-before-'));
+execSync(`git archive ${args.before!} | tar -x -C ${beforeTree}`, { cwd: ROOT, stdio: 'inherit' });
+symlinkSync(path.join(ROOT, 'node_modules'), path.join(beforeTree, 'node_modules'));
+const trees = { before: beforeTree, after: ROOT } as const;
+type Name = keyof typeof trees;
+const PASSWORD = 'bench-admin-password-1';
+const dataDirs: string[] = [];
+
+async function start(tree: string): Promise<{ child: ChildProcess; client: ApiClient }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'blockyard-ab-'));
+  dataDirs.push(dataDir);
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(tree, 'src/main.ts'), 'serve'], {
+    cwd: tree,
+    env: { ...process.env, BLOCKYARD_PORT: '0', BLOCKYARD_HOST: '127.0.0.1', BLOCKYARD_DATA_DIR: dataDir, BLOCKYARD_LOG_LEVEL: 'warn', BLOCKYARD_ADMIN_USERNAME: 'bench-admin', BLOCKYARD_ADMIN_PASSWORD: PASSWORD, BLOCKYARD_RATE_LIMIT_MAX: '10000000' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /listening on https:\/\/localhost:(\d+)/.exec(seen);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`${tree}: exited (${code}) before listening:\n${seen}`)));
+  });
+  const ca = readFileSync(path.join(dataDir, 'tls/cert.pem'), 'utf8');
+  return { child, client: new ApiClient(`https://127.0.0.1:${port}`, ca, { authorization: `Basic ${Buffer.from(`bench-admin:${PASSWORD}`).toString('base64')}` }) };
+}
+
+/** User plus system CPU time of a process, in ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const servers = { before: await start(trees.before), after: await start(trees.after) };
+const worlds = {} as Record<Name, { tenant: string; version: string }>;
+for (const name of ['before', 'after'] as const) {
+  const world = await runWorld(servers[name].client);
+  const definition = await runnerDefinition(servers[name].client, world.provider, null);
+  worlds[name] = { tenant: world.tenantUuid, version: definition.versionUuid };
+}
+
+const CONNECTIONS = 10;
+let counter = 0;
+const totals: Record<string, { requests: number; ms: number; cpuMs: number }> = {};
+
+async function burst(name: Name, kind: 'create' | 'report', ms: number): Promise<number> {
+  const { client, child } = servers[name];
+  const world = worlds[name];
+  const claimed = kind === 'report' ? await Promise.all(Array.from({ length: CONNECTIONS }, () => claimRun(client, SHARED_RUNNERS.TERRAFORM))) : [];
+  const cpu0 = cpuMs(child.pid!);
+  const end = Date.now() + ms;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async (_, index) => {
+      while (Date.now() < end) {
+        if (kind === 'create') {
+          const body = { apiVersion: 'v2-preview', kind: 'meshBuildingBlock', spec: { displayName: `ab ${counter++}`, buildingBlockDefinitionVersionRef: { kind: 'meshBuildingBlockDefinitionVersion', uuid: world.version }, targetRef: tenantTarget(world.tenant), inputs: [], parentBuildingBlocks: [] } };
+          const response = await client.post('/api/meshobjects/meshbuildingblocks', body, { headers: { accept: BLOCK_V2, 'content-type': BLOCK_V2 } });
+          if (response.status !== 201) throw new Error(`${name} create: ${response.status} ${response.text}`);
+        } else {
+          const run = claimed[index]!;
+          const response = await patch(asRun(client, run), run.metadata.uuid, 'ab', { status: 'IN_PROGRESS', steps: [{ id: 'apply', status: 'IN_PROGRESS', userMessage: `applying ${counter++}` }] });
+          if (response.status !== 200) throw new Error(`${name} report: ${response.status} ${response.text}`);
+        }
+        done++;
+      }
+    }),
+  );
+  const total = (totals[`${kind}/${name}`] ??= { requests: 0, ms: 0, cpuMs: 0 });
+  total.requests += done;
+  total.ms += ms;
+  total.cpuMs += cpuMs(child.pid!) - cpu0;
+  return (done * 1000) / ms;
+}
+
+try {
+  const rounds = Number(args.rounds);
+  const ms = Number(args.seconds) * 1000;
+  for (let round = 0; round < rounds; round++) {
+    for (const kind of ['create', 'report'] as const) {
+      const order: Name[] = (round + (kind === 'report' ? 1 : 0)) % 2 === 0 ? ['before', 'after'] : ['after', 'before'];
+      const line: string[] = [];
+      for (const name of order) line.push(`${name} ${(await burst(name, kind, ms)).toFixed(0)}/s`);
+      process.stdout.write(`round ${round + 1} ${kind}: ${line.join(', ')}\n`);
+    }
+  }
+  for (const kind of ['create', 'report']) {
+    const [b, a] = [totals[`${kind}/before`]!, totals[`${kind}/after`]!];
+    const rate = (t: typeof b) => (t.requests * 1000) / t.ms;
+    const cpu = (t: typeof b) => t.cpuMs / t.requests;
+    process.stdout.write(
+      `${kind}: ${rate(a).toFixed(0)}/s with the event log, ${rate(b).toFixed(0)}/s before: ${(rate(a) / rate(b)).toFixed(2)}; server CPU per request ${cpu(a).toFixed(2)} ms vs ${cpu(b).toFixed(2)} ms: ${(cpu(b) / cpu(a)).toFixed(2)}\n`,
+    );
+  }
+} finally {
+  for (const server of Object.values(servers)) {
+    server.child.kill('SIGTERM');
+    await server.client.close();
+  }
+  for (const dir of [...dataDirs, beforeTree]) rmSync(dir, { recursive: true, force: true });
+}
