@@ -114,6 +114,25 @@ export const EVENT_TITLES = {
   collectionCreated: { title: 'Object Collection Created', eventType: 'Created' },
   /** new */
   collectionDeleted: { title: 'Object Collection Deleted', eventType: 'Deleted' },
+  tagDefinitionCreated: { title: 'Tag Definition Created', eventType: 'Created' },
+  tagDefinitionChanged: { title: 'Tag Definition Changed', eventType: 'Changed' },
+  tagDefinitionDeleted: { title: 'Tag Definition Deleted', eventType: 'Deleted' },
+  paymentMethodCreated: { title: 'Payment Method Created', eventType: 'Created' },
+  paymentMethodChanged: { title: 'Payment Method Changed', eventType: 'Changed' },
+  paymentMethodDeleted: { title: 'Payment Method Deleted', eventType: 'Deleted' },
+  /** new */
+  platformTypeCreated: { title: 'Platform Type Created', eventType: 'Created' },
+  /** new */
+  platformTypeChanged: { title: 'Platform Type Changed', eventType: 'Changed' },
+  /** new: DELETE deactivates */
+  platformTypeDeactivated: { title: 'Platform Type Deactivated', eventType: 'Changed' },
+  landingZoneCreated: { title: 'Landing Zone Created', eventType: 'Created' },
+  landingZoneChanged: { title: 'Landing Zone Changed', eventType: 'Changed' },
+  /** DELETE disables the zone */
+  landingZoneDeleted: { title: 'Landing Zone Deleted', eventType: 'Deleted' },
+  integrationCreated: { title: 'Integration Created', eventType: 'Created' },
+  integrationChanged: { title: 'Integration Changed', eventType: 'Changed' },
+  integrationDeleted: { title: 'Integration Deleted', eventType: 'Deleted' },
 } as const satisfies Record<string, { title: string; eventType: EventType }>;
 
 export type EventKey = keyof typeof EVENT_TITLES;

@@ -10,6 +10,7 @@ import type { WorkspaceService } from '../workspace/service.js';
 import { INTEGRATION_TYPES, MASKS, SECRET_FIELDS, type Integration, type IntegrationInput } from './model.js';
 import { IntegrationStore, type IntegrationFilter } from './store.js';
 import { integrationContent } from './wire/v1.js';
+import { EVENT_TITLES } from '../eventlog/titles.js';
 
 /** Integrations without any notion of who asks (AuthorizedIntegrationService adds that). */
 export class IntegrationService {
@@ -56,7 +57,7 @@ export class IntegrationService {
     const integration: Integration = { uuid: randomUUID(), ownedByWorkspace: input.ownedByWorkspace, displayName: input.displayName, type: INTEGRATION_TYPES[input.configType], builtIn: false, createdOn: new Date().toISOString(), document: withoutUuid(sealed.document) };
     await this.events.change(ctx, async (trx, events) => {
       await new IntegrationStore(trx).insert(integration);
-      events.push({ title: 'Integration Created', eventType: 'Created', description: `Integration ${integration.displayName} was created`, workspace: integration.ownedByWorkspace, content: integrationContent(integration) });
+      events.push({ ...EVENT_TITLES.integrationCreated, description: `Integration ${integration.displayName} was created`, workspace: integration.ownedByWorkspace, content: integrationContent(integration) });
     });
     return integration;
   }
@@ -70,8 +71,7 @@ export class IntegrationService {
     await this.events.change(ctx, async (trx, events) => {
       await new IntegrationStore(trx).update(integration);
       events.push({
-        title: 'Integration Changed',
-        eventType: 'Changed',
+        ...EVENT_TITLES.integrationChanged,
         description: `Integration ${integration.displayName} was changed`,
         workspace: integration.ownedByWorkspace,
         content: integrationContent(integration),
@@ -88,7 +88,7 @@ export class IntegrationService {
       const users = await store.usedBy(existing.uuid);
       if (users > 0) throw conflict(`meshIntegration ${existing.uuid} is still used by ${users} meshBuildingBlockDefinitionVersions`);
       await store.delete(existing.uuid);
-      events.push({ title: 'Integration Deleted', eventType: 'Deleted', description: `Integration ${existing.displayName} was deleted`, workspace: existing.ownedByWorkspace, content: integrationContent(existing) });
+      events.push({ ...EVENT_TITLES.integrationDeleted, description: `Integration ${existing.displayName} was deleted`, workspace: existing.ownedByWorkspace, content: integrationContent(existing) });
     });
   }
 }

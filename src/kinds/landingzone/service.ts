@@ -8,6 +8,7 @@ import type { Platform } from '../platform/model.js';
 import type { LandingZone, LandingZoneInput } from './model.js';
 import { LandingZoneStore, type LandingZoneFilter } from './store.js';
 import { landingZoneContent } from './wire/v1.js';
+import { EVENT_TITLES } from '../eventlog/titles.js';
 
 /** Landing zones without any notion of who asks (AuthorizedLandingZoneService adds that). */
 export class LandingZoneService {
@@ -34,7 +35,7 @@ export class LandingZoneService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new LandingZoneStore(trx).insert(zone);
-        events.push({ title: 'Landing Zone Created', eventType: 'Created', description: `Landing zone ${zone.name} was created`, workspace: zone.ownedByWorkspace, content: landingZoneContent(zone) });
+        events.push({ ...EVENT_TITLES.landingZoneCreated, description: `Landing zone ${zone.name} was created`, workspace: zone.ownedByWorkspace, content: landingZoneContent(zone) });
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshLandingZone ${input.name} already exists`);
@@ -49,8 +50,7 @@ export class LandingZoneService {
     await this.events.change(ctx, async (trx, events) => {
       await new LandingZoneStore(trx).update(zone);
       events.push({
-        title: 'Landing Zone Changed',
-        eventType: 'Changed',
+        ...EVENT_TITLES.landingZoneChanged,
         description: `Landing zone ${zone.name} was changed`,
         workspace: zone.ownedByWorkspace,
         content: landingZoneContent(zone),
@@ -66,7 +66,7 @@ export class LandingZoneService {
     const zone: LandingZone = { ...existing, disabledOn: new Date().toISOString() };
     await this.events.change(ctx, async (trx, events) => {
       await new LandingZoneStore(trx).update(zone);
-      events.push({ title: 'Landing Zone Deleted', eventType: 'Deleted', description: `Landing zone ${zone.name} was disabled`, workspace: zone.ownedByWorkspace, content: landingZoneContent(zone) });
+      events.push({ ...EVENT_TITLES.landingZoneDeleted, description: `Landing zone ${zone.name} was disabled`, workspace: zone.ownedByWorkspace, content: landingZoneContent(zone) });
     });
   }
 }

@@ -8,6 +8,7 @@ import type { WorkspaceService } from '../workspace/service.js';
 import type { PaymentMethod, PaymentMethodInput } from './model.js';
 import { PaymentMethodStore, type PaymentMethodFilter } from './store.js';
 import { paymentMethodContent } from './wire/v2.js';
+import { EVENT_TITLES } from '../eventlog/titles.js';
 
 /** Payment methods without any notion of who asks (AuthorizedPaymentMethodService adds that). */
 export class PaymentMethodService {
@@ -35,7 +36,7 @@ export class PaymentMethodService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new PaymentMethodStore(trx).insert(method);
-        events.push({ title: 'Payment Method Created', eventType: 'Created', description: `Payment method ${method.name} was created`, workspace: method.ownedByWorkspace, content: paymentMethodContent(method) });
+        events.push({ ...EVENT_TITLES.paymentMethodCreated, description: `Payment method ${method.name} was created`, workspace: method.ownedByWorkspace, content: paymentMethodContent(method) });
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshPaymentMethod ${input.name} already exists`);
@@ -50,8 +51,7 @@ export class PaymentMethodService {
     await this.events.change(ctx, async (trx, events) => {
       await new PaymentMethodStore(trx).update(method);
       events.push({
-        title: 'Payment Method Changed',
-        eventType: 'Changed',
+        ...EVENT_TITLES.paymentMethodChanged,
         description: `Payment method ${method.name} was changed`,
         workspace: method.ownedByWorkspace,
         content: paymentMethodContent(method),
@@ -70,7 +70,7 @@ export class PaymentMethodService {
       if (dependents.length > 0) throw conflict(`meshPaymentMethod ${existing.name} is still used by ${dependents.join(', ')}; assign them another payment method first`);
       const deleted: PaymentMethod = { ...existing, deletedOn: new Date().toISOString() };
       await store.update(deleted);
-      events.push({ title: 'Payment Method Deleted', eventType: 'Deleted', description: `Payment method ${existing.name} was deleted`, workspace: existing.ownedByWorkspace, content: paymentMethodContent(deleted) });
+      events.push({ ...EVENT_TITLES.paymentMethodDeleted, description: `Payment method ${existing.name} was deleted`, workspace: existing.ownedByWorkspace, content: paymentMethodContent(deleted) });
     });
   }
 }

@@ -8,6 +8,7 @@ import type { EventRecorder } from '../eventlog/recorder.js';
 import type { PlatformType, PlatformTypeInput } from './model.js';
 import { PlatformTypeStore, type PlatformTypeFilter } from './store.js';
 import { platformTypeContent } from './wire/v1.js';
+import { EVENT_TITLES } from '../eventlog/titles.js';
 
 /** Platform types without any notion of who asks (AuthorizedPlatformTypeService adds that). */
 export class PlatformTypeService {
@@ -39,7 +40,7 @@ export class PlatformTypeService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new PlatformTypeStore(trx).insert(type);
-        events.push({ title: 'Platform Type Created', eventType: 'Created', description: `Platform type ${type.name} was created`, content: platformTypeContent(type) });
+        events.push({ ...EVENT_TITLES.platformTypeCreated, description: `Platform type ${type.name} was created`, content: platformTypeContent(type) });
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshPlatformType ${input.name} already exists (platform type names are unique regardless of case)`);
@@ -53,7 +54,7 @@ export class PlatformTypeService {
     if (existing.builtIn) throw conflict(`meshPlatformType ${existing.name} is built in and cannot be changed`);
     if (input.category !== existing.category) throw badRequest(`spec.category: the category of a platform type cannot change (is ${existing.category})`);
     const type: PlatformType = { ...existing, lifecycleState: input.lifecycleState ?? existing.lifecycleState, document: input.document };
-    await this.change(ctx, existing, type, 'Platform Type Changed', 'changed');
+    await this.change(ctx, existing, type, 'platformTypeChanged', 'changed');
     return type;
   }
 
@@ -61,13 +62,13 @@ export class PlatformTypeService {
   async deactivate(ctx: RequestContext, existing: PlatformType): Promise<void> {
     if (existing.builtIn || existing.category !== 'CUSTOM') throw conflict(`meshPlatformType ${existing.name} is built in: only CUSTOM platform types can be deactivated`);
     if (existing.lifecycleState === 'DEACTIVATED') return;
-    await this.change(ctx, existing, { ...existing, lifecycleState: 'DEACTIVATED' }, 'Platform Type Deactivated', 'deactivated');
+    await this.change(ctx, existing, { ...existing, lifecycleState: 'DEACTIVATED' }, 'platformTypeDeactivated', 'deactivated');
   }
 
-  private async change(ctx: RequestContext, existing: PlatformType, type: PlatformType, title: string, verb: string): Promise<void> {
+  private async change(ctx: RequestContext, existing: PlatformType, type: PlatformType, key: 'platformTypeChanged' | 'platformTypeDeactivated', verb: string): Promise<void> {
     await this.events.change(ctx, async (trx, events) => {
       await new PlatformTypeStore(trx).update(type);
-      events.push({ title, eventType: 'Changed', description: `Platform type ${type.name} was ${verb}`, content: platformTypeContent(type), previousContent: platformTypeContent(existing) });
+      events.push({ ...EVENT_TITLES[key], description: `Platform type ${type.name} was ${verb}`, content: platformTypeContent(type), previousContent: platformTypeContent(existing) });
     });
   }
 }

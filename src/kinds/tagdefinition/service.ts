@@ -8,6 +8,7 @@ import type { TagDefinition, TagDefinitionInput, Tags, TagTargetKind } from './m
 import { enforceTags } from './rules.js';
 import { stripTag, TagDefinitionStore } from './store.js';
 import { tagDefinitionContent } from './wire/v1.js';
+import { EVENT_TITLES } from '../eventlog/titles.js';
 
 /** Tag definitions without any notion of who asks (AuthorizedTagDefinitionService adds that). */
 export class TagDefinitionService {
@@ -39,7 +40,7 @@ export class TagDefinitionService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new TagDefinitionStore(trx).insert(definition);
-        events.push({ title: 'Tag Definition Created', eventType: 'Created', description: `Tag definition ${definition.name} was created`, content: tagDefinitionContent(definition) });
+        events.push({ ...EVENT_TITLES.tagDefinitionCreated, description: `Tag definition ${definition.name} was created`, content: tagDefinitionContent(definition) });
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshTagDefinition ${input.name} already exists`);
@@ -53,8 +54,7 @@ export class TagDefinitionService {
     await this.events.change(ctx, async (trx, events) => {
       await new TagDefinitionStore(trx).update(definition);
       events.push({
-        title: 'Tag Definition Changed',
-        eventType: 'Changed',
+        ...EVENT_TITLES.tagDefinitionChanged,
         description: `Tag definition ${definition.name} was changed`,
         content: tagDefinitionContent(definition),
         previousContent: tagDefinitionContent(existing),
@@ -69,8 +69,7 @@ export class TagDefinitionService {
       const stripped = await stripTag(trx, existing.targetKind, existing.key);
       await new TagDefinitionStore(trx).delete(existing.name);
       events.push({
-        title: 'Tag Definition Deleted',
-        eventType: 'Deleted',
+        ...EVENT_TITLES.tagDefinitionDeleted,
         description: `Tag definition ${existing.name} was deleted; the tag was removed from ${stripped} ${existing.targetKind} object(s)`,
         content: tagDefinitionContent(existing),
       });
