@@ -123,7 +123,8 @@ describeEachDatabase('wire exactness', (ctx) => {
         assertError(await ctx.client.get(path, { anonymous: true, headers: { accept: media('meshuser', 'v1') } }), 401);
       }
       assertError(await ctx.client.post('/api/meshobjects/meshusers', '{}', { headers: { accept: media('meshuser', 'v2'), 'content-type': media('meshuser', 'v1') } }), 415, /retired on 2025-03-01/);
-      assertError(await ctx.client.get('/api/meshobjects/meshpaymentmethods/x', { headers: { accept: media('meshpaymentmethod', 'v2') } }), 404, /not served/);
+      // Served since issue 20: an unknown payment method is an ordinary 404.
+      assertError(await ctx.client.get('/api/meshobjects/meshpaymentmethods/x', { headers: { accept: media('meshpaymentmethod', 'v2') } }), 404, /meshPaymentMethod x not found/);
       assertError(await ctx.client.get('/api/meshobjects/meshpaymentmethods', { headers: { accept: media('meshpaymentmethod', 'v1') } }), 406, /retired on 2025-07-01; use meshPaymentMethod\.v2/);
       assertError(await ctx.client.get('/api/meshobjects/meshserviceinstances/x', { headers: { accept: media('meshserviceinstance', 'v1') } }), 406, /retired on 2025-03-01/);
       // Deprecated, not retired, and not built here: not served.

@@ -154,7 +154,8 @@ describe('deprecationHeaders', () => {
     assert.equal(headers.link, '<https://h/api/meshobjects/meshtenants>; rel="successor-version"; type="application/vnd.meshcloud.api.meshtenant.v4.hal+json"');
   });
   it('gives no Link without a successor', () => {
-    const headers = deprecationHeaders(entry('meshlandingzone', 'v1-preview'), 'https://h/api/meshobjects/meshlandingzones', vendorType);
+    // Every deprecated version served here names its successor; an entry without one:
+    const headers = deprecationHeaders({ kind: 'meshexample', version: 'v1', replacedBy: 'meshExample.v2' }, 'https://h/api/meshobjects/meshexamples', vendorType);
     assert.deepEqual(headers, { deprecation: since });
   });
   it('gives all three headers for a dated entry with a successor', () => {

@@ -101,6 +101,8 @@ export interface Side {
   tagDefinition: string;
   landingZone: string;
   integration: string;
+  /** An event of the workspace (its creation, at least). */
+  event: string;
 }
 
 export interface World {
@@ -183,7 +185,10 @@ export async function createSide(admin: ApiClient, prefix: string): Promise<Side
   const landingZone = unique(`${prefix}-lz`);
   await ok(admin.post(LANDING_ZONES, landingZoneBody(landingZone, platformUuid), { headers: io(LANDING_ZONE) }), 201, 'POST landing zone');
   const integration = await ok(admin.post(INTEGRATIONS, integrationBody(workspace, runnerUuid), { headers: io(INTEGRATION) }), 201, 'POST integration');
+  const events = await ok(admin.get(`/api/meshobjects/mesheventlogs?workspaceIdentifier=${workspace}&size=1`, { headers: { accept: media('mesheventlog', 'v1-preview') } }), 200, 'GET events');
+  const event = (events._embedded as { meshEventLogs: Json[] }).meshEventLogs[0]!.metadata.uuid as string;
   return {
+    event,
     user,
     group,
     wsUserBinding,
@@ -497,6 +502,12 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     listMarker: (w) => w.a.landingZone,
     // On A's platform (in every caller's marketplace): B may not make zones in A's workspace.
     create: (w) => landingZoneBody(unique('matrix-lz'), w.a.platformUuid),
+  },
+  mesheventlogs: {
+    params: { id: (w) => w.a.event },
+    visibility: 'hidden',
+    listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}`,
+    listMarker: (w) => w.a.event,
   },
   meshtagdefinitions: {
     params: { id: (w) => w.a.tagDefinition },
