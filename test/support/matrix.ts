@@ -84,6 +84,8 @@ export interface Side {
   waitingRun: string;
   /** An API key of the workspace (the target of key endpoints). */
   key: KeyCredentials;
+  /** The newest event of the workspace (the target of event log reads). */
+  event: string;
 }
 
 export interface World {
@@ -135,6 +137,8 @@ export async function createSide(admin: ApiClient, prefix: string): Promise<Side
   const waiting = runs._embedded.meshBuildingBlockRuns as Json[];
   assert.equal(waiting.length, 1, JSON.stringify(waiting));
   const key = await createKey(admin, workspace, ['BUILDINGBLOCK_LIST']);
+  const events = await ok(admin.get(`/api/meshobjects/mesheventlogs?workspaceIdentifier=${workspace}&size=1`, { headers: { accept: 'application/vnd.vendor.api.mesheventlog.v1-preview.hal+json' } }), 200, 'events of the workspace');
+  const event = events._embedded.meshEventLogs[0].metadata.uuid as string;
   return {
     workspace,
     project,
@@ -156,6 +160,7 @@ export async function createSide(admin: ApiClient, prefix: string): Promise<Side
     waitingBlock,
     waitingRun: waiting[0]!.metadata.uuid,
     key,
+    event,
   };
 }
 
@@ -181,6 +186,7 @@ export function markersOf(side: Side): Record<string, string> {
     waitingRun: side.waitingRun,
     key: side.key.uuid,
     clientId: side.key.clientId,
+    event: side.event,
   };
 }
 
@@ -326,6 +332,13 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}`,
     listMarker: (w) => w.a.runnerUuid,
     create: (w) => runnerBody(w.a.workspace, undefined, { implementationType: 'TERRAFORM' }),
+  },
+  // README, "Event log": EVENTLOG_LIST reads the own workspace's events, ADM_EVENTLOG_LIST every one.
+  mesheventlogs: {
+    params: { id: (w) => w.a.event },
+    visibility: 'hidden',
+    listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}`,
+    listMarker: (w) => w.a.event,
   },
   meshbuildingblockruns: {
     params: { id: (w) => w.a.run, sourceId: (w) => w.a.source },
