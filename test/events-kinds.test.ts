@@ -138,6 +138,18 @@ describeEachDatabase('event log: every kind writes its events', (ctx) => {
     assert.deepEqual(keyEvents[1]!.spec.content.permissions, ['PROJECT_LIST', 'TENANT_LIST']);
   });
 
+  it('tenants: created, deleted, and forgotten (Tenant Purged) with their project', async () => {
+    const client = ctx.client;
+    const world = await runWorld(client);
+    assert.equal((await client.delete(`/api/meshobjects/meshtenants/${world.tenantUuid}`)).status, 202);
+    assert.ok([202, 204].includes((await client.delete(`${PATHS.projects}/${world.consumer}.${world.project}`)).status));
+    const events = (await allEvents(client, `workspaceIdentifier=${world.consumer}`)).reverse();
+    assert.deepEqual(titlesOf(events.filter((event) => /Tenant|Project/.test(event.spec.title))), ['Project Created', 'Tenant Created', 'Tenant Deleted', 'Tenant Purged', 'Project Deleted']);
+    const deleted = events.find((event) => event.spec.title === 'Tenant Deleted')!;
+    assert.equal(deleted.spec.content.uuid, world.tenantUuid);
+    assert.equal(typeof deleted.spec.content.deletedOn, 'string');
+  });
+
   it('the declarative import writes one event per object it changes, none for one it leaves as it is', async () => {
     const client = ctx.client;
     const ws = unique('evi');

@@ -255,6 +255,7 @@ export function markersOf(side: Side): Record<string, string> {
     prjGroupBinding: side.prjGroupBinding,
     key: side.key.uuid,
     clientId: side.key.clientId,
+    event: side.event,
   };
 }
 

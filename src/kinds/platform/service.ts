@@ -92,8 +92,9 @@ export class PlatformService {
     if (dependents.length > 0) throw conflict(`meshPlatform ${fullPlatformIdentifier(platform)} still has ${dependents.join(', ')}; delete them first`);
     try {
       await this.events.change(ctx, async (trx, events) => {
-        await new TenantStore(trx).purgeDeletedOf({ platformUuid: platform.uuid });
+        const purged = await new TenantStore(trx).purgeDeletedOf({ platformUuid: platform.uuid });
         await new PlatformStore(trx).delete(platform.uuid);
+        for (const tenant of purged) events.push(eventOf('tenantPurged', { kind: 'meshTenant', id: tenant.uuid, workspace: tenant.workspace, content: tenant }));
         events.push(eventOf('platformDeleted', subject(platform)));
       });
     } catch (error) {

@@ -78,8 +78,9 @@ export class ProjectService {
     if (dependents.length > 0) throw conflict(`meshProject ${projectIdentifier(project)} still has ${dependents.join(', ')}; delete them first`);
     try {
       await this.events.change(ctx, async (trx, events) => {
-        await new TenantStore(trx).purgeDeletedOf({ workspace: project.workspace, project: project.name });
+        const purged = await new TenantStore(trx).purgeDeletedOf({ workspace: project.workspace, project: project.name });
         await new ProjectStore(trx).delete(project);
+        for (const tenant of purged) events.push(eventOf('tenantPurged', { kind: 'meshTenant', id: tenant.uuid, workspace: tenant.workspace, content: tenant }));
         events.push(eventOf('projectDeleted', subject(project)));
       });
     } catch (error) {

@@ -134,9 +134,14 @@ export class TenantStore {
   }
 
   /** Forgets the deleted tenants of a project or platform that goes (their units of work). */
-  async purgeDeletedOf(of: { workspace: string; project: string } | { platformUuid: string }): Promise<void> {
+  /** Forgets the records of the deleted tenants of a project or platform; answers them as they were (their events). */
+  async purgeDeletedOf(of: { workspace: string; project: string } | { platformUuid: string }): Promise<Tenant[]> {
+    let select = this.joined().where('tenants.deleted_on', 'is not', null);
+    select = 'platformUuid' in of ? select.where('tenants.platform_uuid', '=', of.platformUuid) : select.where('tenants.workspace', '=', of.workspace).where('tenants.project', '=', of.project);
+    const purged = (await select.execute()).map(toModel);
     let query = this.db.deleteFrom('tenants').where('deleted_on', 'is not', null);
     query = 'platformUuid' in of ? query.where('platform_uuid', '=', of.platformUuid) : query.where('workspace', '=', of.workspace).where('project', '=', of.project);
     await query.execute();
+    return purged;
   }
 }
