@@ -34,6 +34,7 @@ import { RunService } from './kinds/run/service.js';
 import { runUnit } from './kinds/run/unit.js';
 import { AuthorizedRunnerService } from './kinds/runner/authorized-service.js';
 import { RunnerService } from './kinds/runner/service.js';
+import { ScimTokenService } from './kinds/scimtoken/service.js';
 import type { AuthorizedServices } from './kinds/services.js';
 import { AuthorizedTenantService } from './kinds/tenant/authorized-service.js';
 import { TenantService } from './kinds/tenant/service.js';
@@ -58,7 +59,7 @@ export interface Services {
   authorized: AuthorizedServices;
   identity: Identity;
   /** The service acting on its own behalf: bootstrap and the admin CLI. */
-  system: { apiKeys: ApiKeyService; apiUsers: ApiUserService; runs: RunService };
+  system: { apiKeys: ApiKeyService; apiUsers: ApiUserService; runs: RunService; scimTokens: ScimTokenService };
 }
 
 export async function createServices(config: Config, database: Database, log: Logger): Promise<Services> {
@@ -81,6 +82,7 @@ export async function createServices(config: Config, database: Database, log: Lo
   const runService = new RunService(db, unitOf, lifecycle, runnerService, secrets, tokens, { runTimeoutSeconds: config.runTimeoutSeconds, logMaxBytes: config.runLogMaxBytes });
   const apiKeyService = new ApiKeyService(db, secrets, workspaceService);
   const apiUserService = new ApiUserService(db);
+  const scimTokens = new ScimTokenService(db, secrets);
   workspaceService.onDeleted((name) => apiKeyService.forgetWorkspace(name));
   tokens.useRevocation(new RevocationRules(apiKeyService, apiUserService, runService));
 
@@ -89,7 +91,7 @@ export async function createServices(config: Config, database: Database, log: Lo
   const tenants = new AuthorizedTenantService(tenantService, platforms);
   const runners = new AuthorizedRunnerService(runnerService);
   const definitions = new AuthorizedDefinitionService(definitionService, runners);
-  const users = new AuthorizedUserService(new UserService(db));
+  const users = new AuthorizedUserService(new UserService(db), () => scimTokens.enabled());
   const userGroups = new AuthorizedUserGroupService(new UserGroupService(db, workspaceService), users);
   const projectRoles = new AuthorizedProjectRoleService(new ProjectRoleService(db));
   const bindingService = new BindingService(db, workspaceService, projectService);
@@ -120,7 +122,7 @@ export async function createServices(config: Config, database: Database, log: Lo
       bindings,
       collections: new AuthorizedCollectionService(new CollectionService(db)),
     },
-    identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts)), tokens },
-    system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService },
+    identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts), scimTokens), tokens },
+    system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService, scimTokens },
   };
 }

@@ -5,5 +5,10 @@ export type Principal =
   | { type: 'apiUser'; id: string }
   /** A run token: may only report status for (and read) its own run. */
   | { type: 'runToken'; id: string; runUuid: string }
+  /**
+   * A SCIM client (issue 19, item 7), by its SCIM token: holds the `ADM_` codes of users and groups it
+   * provisions, and reaches the SCIM routes only (route access `scim`), nothing else.
+   */
+  | { type: 'scim'; id: string; permissions: ReadonlySet<string> }
   /** The service itself (bootstrap, the admin CLI, background work): never from a request. */
   | { type: 'system'; id: string };

@@ -40,7 +40,8 @@ export class UserGroupService {
       return await inTransaction(this.db, async (trx) => {
         const store = new UserGroupStore(trx);
         const existing = await store.find(input.workspace, input.name);
-        const group: UserGroup = { ...input, createdOn: existing?.createdOn ?? new Date().toISOString(), ...(collection !== undefined ? { collection } : existing?.collection !== undefined ? { collection: existing.collection } : {}) };
+        const now = new Date().toISOString();
+        const group: UserGroup = { ...input, createdOn: existing?.createdOn ?? now, ...(existing ? { updatedOn: now } : {}), ...(collection !== undefined ? { collection } : existing?.collection !== undefined ? { collection: existing.collection } : {}) };
         if (existing) await store.update(group);
         else await store.insert(group);
         return { group, created: existing === undefined };

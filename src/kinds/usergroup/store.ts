@@ -43,6 +43,7 @@ export class UserGroupStore {
       members: byGroup.get(key(row.workspace, row.name)) ?? [],
       ...(row.collection !== null ? { collection: row.collection } : {}),
       createdOn: row.created_on,
+      ...(row.updated_on !== null ? { updatedOn: row.updated_on } : {}),
       document: parseDocument(row.document),
     }));
   }
@@ -74,7 +75,7 @@ export class UserGroupStore {
   async update(group: UserGroup): Promise<void> {
     await this.db
       .updateTable('user_groups')
-      .set({ collection: group.collection ?? null, document: serializeDocument(group.document) })
+      .set({ collection: group.collection ?? null, document: serializeDocument(group.document), updated_on: group.updatedOn ?? null })
       .where('workspace', '=', group.workspace)
       .where('name', '=', group.name)
       .execute();

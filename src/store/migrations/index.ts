@@ -12,6 +12,7 @@ import * as m0008 from './0008_run_log_bytes.js';
 import * as m0009 from './0009_platform_filters.js';
 import * as m0010 from './0010_tenant_filters.js';
 import * as m0012 from './0012_people.js';
+import * as m0013 from './0013_scim.js';
 
 /** Versioned migrations, applied in name order at start. Never edit a released one: add a new file. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009_platform_filters': m0009,
   '0010_tenant_filters': m0010,
   '0012_people': m0012,
+  '0013_scim': m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
