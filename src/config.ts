@@ -50,6 +50,11 @@ export interface Config {
    * `requestSeconds`; a kept-alive connection without a request is closed after `idleSeconds`.
    */
   clientTimeouts: { headersSeconds: number; requestSeconds: number; idleSeconds: number };
+  /**
+   * The workspace of SCIM groups whose `displayName` names none (`<workspace>.<group>` names one);
+   * unset: such a group is refused (400).
+   */
+  scimGroupWorkspace: string | undefined;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -181,6 +186,11 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('BLOCKYARD_HEADERS_TIMEOUT_SECONDS', `must not exceed BLOCKYARD_REQUEST_TIMEOUT_SECONDS (${requestSeconds}), got ${headersSeconds}`);
   }
 
+  const scimGroupWorkspace = read(env, 'BLOCKYARD_SCIM_GROUP_WORKSPACE');
+  if (scimGroupWorkspace !== undefined && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/.test(scimGroupWorkspace)) {
+    throw new ConfigError('BLOCKYARD_SCIM_GROUP_WORKSPACE', `expected a workspace identifier (a-z, 0-9, -), got "${scimGroupWorkspace}"`);
+  }
+
   return {
     host: read(env, 'BLOCKYARD_HOST') ?? '0.0.0.0',
     port: integer(env, 'BLOCKYARD_PORT', 8443, 0, 65535),
@@ -210,5 +220,6 @@ export function loadConfig(env: Env = process.env): Config {
     dbPoolSize: integer(env, 'BLOCKYARD_DB_POOL_SIZE', 10, 1, 500),
     dbTimeoutMs: integer(env, 'BLOCKYARD_DB_TIMEOUT_MS', 5000, 100, 600_000),
     clientTimeouts: { headersSeconds, requestSeconds, idleSeconds: integer(env, 'BLOCKYARD_IDLE_TIMEOUT_SECONDS', 72, 1, 3600) },
+    scimGroupWorkspace,
   };
 }
