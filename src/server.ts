@@ -9,6 +9,7 @@ import { loginRoutes } from './http/login-routes.js';
 import { registerMethodNotAllowed } from './http/method-not-allowed.js';
 import { registerRetiredPaths } from './http/retired-paths.js';
 import { registerOperations } from './http/operations.js';
+import { scimRoutes } from './http/scim-routes.js';
 import { loadTlsMaterial } from './http/tls.js';
 import { importOperations } from './import/routes.js';
 import { apiKeyOperations } from './kinds/apikey/routes.js';
@@ -90,6 +91,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     ({ app, context } = await createApp(config, tls, { identity: services.identity, services: services.authorized, ping: () => database.ping(), ...(sharedRateCounter ? { sharedRateCounter } : {}) }, log));
     for (const routes of [healthRoutes, loginRoutes, indexRoutes]) await app.register(routes, context);
     registerOperations(app, operations(services.authorized, log), context.baseUrl);
+    await app.register(scimRoutes, { ...context, prefix: '/scim/v2' });
     registerRetiredPaths(app, context);
     registerMethodNotAllowed(app, context);
   } catch (error) {
