@@ -42,7 +42,10 @@ export async function scimRoutes(app: FastifyInstance, context: AppContext): Pro
   const write = { access: 'scim' as const, media: { plainBodies: BODY_TYPES } };
 
   app.setErrorHandler((error, request, reply) => sendScimError(request, reply, error));
-  app.setNotFoundHandler((request, reply) => sendScimError(request, reply, scimNotFound(`no SCIM resource at ${request.method} ${request.url.split('?')[0]}`)));
+  // Any other path under /scim/v2 is a SCIM 404 for a SCIM client (and a 401 for anyone else).
+  app.all('/*', { config: read }, async (request) => {
+    throw scimNotFound(`no SCIM resource at ${request.method} ${request.url.split('?')[0]}`);
+  });
   const send = (reply: FastifyReply, body: unknown, status = 200) => reply.code(status).type(SCIM_CONTENT_TYPE).send(body);
 
   app.get('/ServiceProviderConfig', { config: read }, async (_request, reply) => send(reply, serviceProviderConfig(base())));

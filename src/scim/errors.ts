@@ -31,14 +31,16 @@ export const scimNotFound = (detail: string) => new ScimError(404, detail);
 
 /**
  * The service's errors in SCIM's terms: a missing or invalid reference (422) is `invalidValue`, a
- * conflict (409: the username, externalId or group exists) is `uniqueness`, a malformed body is
- * `invalidValue`; the status stays otherwise (401, 403, 404, 413, 415, 429, 5xx).
+ * conflict (409: the username, externalId or group exists) is `uniqueness`, a body that cannot be
+ * parsed is `invalidSyntax`, another 400 `invalidValue`; the status stays otherwise (401, 403, 404, 413, 415, 429, 5xx).
  */
 export function toScimError(error: unknown): ScimError | undefined {
   if (error instanceof ScimError) return error;
   if (!(error instanceof ApiError)) return undefined;
   switch (error.status) {
     case 400:
+      // A body that is no JSON (or too deep, or with __proto__ keys): the message structure is invalid.
+      return new ScimError(400, error.message, error.message.startsWith('body:') ? 'invalidSyntax' : 'invalidValue', error.headers);
     case 422:
       return new ScimError(400, error.message, 'invalidValue', error.headers);
     case 409:

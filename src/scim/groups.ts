@@ -15,13 +15,13 @@ const IDENTIFIER = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
 /**
  * Where a SCIM group lives: `displayName` `<workspace>.<group>` names the workspace (the part before
- * the first dot, when it is a workspace identifier); any other displayName goes to
+ * the first dot, lower-cased, when it is a workspace identifier); any other displayName goes to
  * `BLOCKYARD_SCIM_GROUP_WORKSPACE` (unset: 400). The group's name is the rest, lower-cased, every run
  * of characters other than a-z and 0-9 made one `-` ("Cloud Admins" → `cloud-admins`).
  */
 export function groupPlace(displayName: string, defaultWorkspace: string | undefined): { workspace: string; name: string } {
   const dot = displayName.indexOf('.');
-  const prefix = dot > 0 ? displayName.slice(0, dot) : undefined;
+  const prefix = dot > 0 ? displayName.slice(0, dot).toLowerCase() : undefined;
   const named = prefix !== undefined && IDENTIFIER.test(prefix);
   const workspace = named ? prefix : defaultWorkspace;
   if (workspace === undefined) {
