@@ -97,6 +97,7 @@ describe('loadConfig values', () => {
       BLOCKYARD_HEADERS_TIMEOUT_SECONDS: '5',
       BLOCKYARD_REQUEST_TIMEOUT_SECONDS: '120',
       BLOCKYARD_IDLE_TIMEOUT_SECONDS: '15',
+      BLOCKYARD_SCIM_GROUP_WORKSPACE: 'people',
     });
     assert.deepEqual(config, {
       host: '127.0.0.1',
@@ -120,6 +121,7 @@ describe('loadConfig values', () => {
       dbPoolSize: 3,
       dbTimeoutMs: 100,
       clientTimeouts: { headersSeconds: 5, requestSeconds: 120, idleSeconds: 15 },
+      scimGroupWorkspace: 'people',
     });
   });
   it('accepts the port bounds 0 and 65535', () => {

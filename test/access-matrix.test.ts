@@ -114,7 +114,8 @@ describeEachDatabase(
       const prober = client.with({ authorization: `Bearer ${(await keyToken(client, 'admin', [])).token}` });
 
       // The plan: one request per route, derived from the route table.
-      for (const route of routesOf(ctx.server.server.context.access)) {
+      // SCIM routes (access 'scim') open to a SCIM token only: every API credential is 401 there (test/scim.test.ts).
+      for (const route of routesOf(ctx.server.server.context.access).filter((entry) => entry.access !== 'scim')) {
         try {
           plans.push(planRoute(route, world));
         } catch (error) {

@@ -10,6 +10,7 @@ import { before, it } from 'node:test';
 import { runAdminCommand } from '../src/admin-cli.js';
 import { loadConfig } from '../src/config.js';
 import { media, type ApiClient, type Response } from './support/client.js';
+import { clientWithKey } from './support/identity.js';
 import { describeEachDatabase, UNLIMITED_AUTH_FAILURES } from './support/server.js';
 import { createWorkspace, unique, type Json } from './support/structure.js';
 
@@ -90,6 +91,11 @@ describeEachDatabase(
       assert.match(wrong.headers['www-authenticate'] ?? '', /^Bearer/);
       const api = await scim.request('GET', '/api/meshobjects/meshusers', { headers: { accept: USER } });
       assert.equal(api.status, 401, api.text);
+      // An admin API key's token opens no SCIM route
+      const { token: keyToken } = await clientWithKey(ctx.client, 'admin', ['ADM_USER_LIST', 'ADM_USER_SAVE', 'ADM_USER_DELETE']);
+      for (const [method, path] of [['GET', '/ServiceProviderConfig'], ['GET', '/Users'], ['POST', '/Users'], ['GET', '/Groups'], ['DELETE', '/Users/x'], ['PATCH', '/Groups/x'], ['GET', '/Nothing']] as const) {
+        assertScimError(await scim.request(method, `${SCIM}${path}`, { headers: { authorization: `Bearer ${keyToken}` }, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) }), 401);
+      }
     });
 
     it('describes itself: ServiceProviderConfig, ResourceTypes, Schemas', async () => {

@@ -43,9 +43,9 @@ export async function scimRoutes(app: FastifyInstance, context: AppContext): Pro
 
   app.setErrorHandler((error, request, reply) => sendScimError(request, reply, error));
   // Any other path under /scim/v2 is a SCIM 404 for a SCIM client (and a 401 for anyone else).
-  app.all('/*', { config: read }, async (request) => {
+  app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', config: read, handler: async (request) => {
     throw scimNotFound(`no SCIM resource at ${request.method} ${request.url.split('?')[0]}`);
-  });
+  } });
   const send = (reply: FastifyReply, body: unknown, status = 200) => reply.code(status).type(SCIM_CONTENT_TYPE).send(body);
 
   app.get('/ServiceProviderConfig', { config: read }, async (_request, reply) => send(reply, serviceProviderConfig(base())));

@@ -21,7 +21,7 @@ export { RUN, RUNNER, RUNNERS, RUNS };
 // The route table
 
 /** A route's access rule as the server declares it (`config.access`). */
-export type AccessRule = 'public' | 'authenticated' | 'admin' | { resource: string; action: string; adminOnly?: boolean; orManaged?: boolean } | { managed: string } | { code: string };
+export type AccessRule = 'public' | 'authenticated' | 'admin' | 'scim' | { resource: string; action: string; adminOnly?: boolean; orManaged?: boolean } | { managed: string } | { code: string };
 
 export interface RouteEntry {
   /** `METHOD /path` as in the route table. */
