@@ -69,6 +69,7 @@ describeEachDatabase(
     before(async () => {
       workspace = unique('scimws');
       await createWorkspace(ctx.client, workspace);
+      await createWorkspace(ctx.client, 'scim-people'); // BLOCKYARD_SCIM_GROUP_WORKSPACE
       // Before SCIM is enabled, meshusers POST is open to admins.
       const early = await ctx.client.request('POST', '/api/meshobjects/meshusers', {
         headers: { accept: USER, 'content-type': USER },
@@ -250,6 +251,30 @@ describeEachDatabase(
       assert.equal((await ctx.client.request('GET', `/api/meshobjects/meshworkspaceusergroups/${group.id}`, { headers: { accept: GROUP } })).status, 404);
     });
 
+    it("takes Okta's forms: deactivation by a path-less replace, groups without a workspace in BLOCKYARD_SCIM_GROUP_WORKSPACE", async () => {
+      const id = unique('okta');
+      const user = assertOk(
+        await scim.request('POST', `${SCIM}/Users`, {
+          body: { schemas: [USER_SCHEMA], userName: `${id}@okta.example`, name: { givenName: 'O', familyName: 'K' }, emails: [{ primary: true, value: `${id}@okta.example`, type: 'work' }], displayName: 'O K', locale: 'en-US', externalId: `00u${id}`, groups: [], password: 'never-stored-1', active: true },
+        }),
+        201,
+      );
+      assert.equal(user.password, undefined);
+      const off = assertOk(await scim.request('PATCH', `${SCIM}/Users/${user.id}`, { body: patch({ op: 'replace', value: { active: false } }) }));
+      assert.equal(off.active, false);
+      const on = assertOk(await scim.request('PATCH', `${SCIM}/Users/${user.id}`, { body: patch({ op: 'replace', value: { active: true } }) }));
+      assert.equal(on.active, true);
+      const group = assertOk(await scim.request('POST', `${SCIM}/Groups`, { body: { schemas: [GROUP_SCHEMA], displayName: 'Okta Engineers', members: [] } }), 201);
+      assert.equal(group.id, 'scim-people.okta-engineers');
+      const renamed = assertOk(
+        await scim.request('PATCH', `${SCIM}/Groups/${group.id}`, {
+          body: patch({ op: 'replace', value: { id: group.id, displayName: 'okta engineers' } }, { op: 'add', path: 'members', value: [{ value: user.id, display: `${id}@okta.example` }] }),
+        }),
+      );
+      assert.deepEqual([renamed.displayName, renamed.members.map((member: Json) => member.display)], ['okta engineers', [`${id}@okta.example`]]);
+      assert.equal(assertOk(await scim.request('GET', eq('displayName', 'OKTA ENGINEERS'))).totalResults, 1);
+    });
+
     it('pages lists with startIndex and count', async () => {
       const ids: string[] = [];
       for (let index = 0; index < 3; index++) {
@@ -278,7 +303,7 @@ describeEachDatabase(
       assertScimError(await scim.request('PATCH', `${SCIM}/Users/${user.id}`, { body: patch({ op: 'move', path: 'active', value: true }) }), 400, 'invalidSyntax');
       assertScimError(await scim.request('POST', `${SCIM}/Users`, { body: { schemas: [USER_SCHEMA], userName: 'no-mail' } }), 400, 'invalidValue', /e-mail/);
       assertScimError(await scim.request('POST', `${SCIM}/Users`, { body: { schemas: [USER_SCHEMA], emails: [{ value: 'a@b.c' }] } }), 400, 'invalidValue', /userName/);
-      assertScimError(await scim.request('POST', `${SCIM}/Groups`, { body: { schemas: [GROUP_SCHEMA], displayName: 'No Workspace' } }), 400, 'invalidValue', /workspace/);
+      assertScimError(await scim.request('POST', `${SCIM}/Groups`, { body: { schemas: [GROUP_SCHEMA], displayName: '---' } }), 400, 'invalidValue', /no group name/);
       assertScimError(await scim.request('POST', `${SCIM}/Groups`, { body: { schemas: [GROUP_SCHEMA], displayName: `${workspace}.x`, members: [{ value: 'nobody' }] } }), 400, 'invalidValue', /nobody/);
       assertScimError(await scim.request('POST', `${SCIM}/Groups`, { body: { schemas: [GROUP_SCHEMA], displayName: 'no-such-workspace.x' } }), 400, 'invalidValue');
       assertScimError(await scim.request('POST', `${SCIM}/Users`, { headers: { 'content-type': 'text/plain' }, body: '{}' }), 415);
@@ -297,5 +322,5 @@ describeEachDatabase(
       assert.equal(del.status, 204, del.text);
     });
   },
-  UNLIMITED_AUTH_FAILURES,
+  { ...UNLIMITED_AUTH_FAILURES, BLOCKYARD_SCIM_GROUP_WORKSPACE: 'scim-people' },
 );
