@@ -260,6 +260,7 @@ describeEachDatabase(
         201,
       );
       assert.equal(user.password, undefined);
+      assert.equal(user.groups, undefined);
       const off = assertOk(await scim.request('PATCH', `${SCIM}/Users/${user.id}`, { body: patch({ op: 'replace', value: { active: false } }) }));
       assert.equal(off.active, false);
       const on = assertOk(await scim.request('PATCH', `${SCIM}/Users/${user.id}`, { body: patch({ op: 'replace', value: { active: true } }) }));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../auth/context.js';
-import { LIST_SCHEMA, resourceTypes, schemas, serviceProviderConfig } from '../scim/discovery.js';
+import { resourceTypes, schemas, serviceProviderConfig } from '../scim/discovery.js';
 import { scimNotFound, toScimError } from '../scim/errors.js';
 import { ScimGroups } from '../scim/groups.js';
 import { listResponse, project } from '../scim/resource.js';
@@ -60,7 +60,7 @@ export async function scimRoutes(app: FastifyInstance, context: AppContext): Pro
   });
   app.get('/Schemas', { config: read }, async (_request, reply) => {
     const all = schemas(base());
-    return send(reply, { ...listResponse(all, all.length, 1), schemas: [LIST_SCHEMA] });
+    return send(reply, listResponse(all, all.length, 1));
   });
   app.get('/Schemas/:id', { config: read }, async (request, reply) => {
     const found = schemas(base()).find((schema) => schema.id === idOf(request));

@@ -1,5 +1,4 @@
-import { ENTERPRISE_SCHEMA, GROUP_SCHEMA, LIST_SCHEMA, USER_SCHEMA } from './attributes.js';
-import { MAX_OPERATIONS } from './patch.js';
+import { ENTERPRISE_SCHEMA, GROUP_SCHEMA, USER_SCHEMA } from './attributes.js';
 import { MAX_RESULTS } from './resource.js';
 
 /** RFC 7643 §5-7: what this server supports, said accurately (no bulk, sort, changePassword or ETags). */
@@ -165,5 +164,3 @@ export function serviceProviderConfig(baseUrl: string) {
     meta: { resourceType: 'ServiceProviderConfig', location: `${baseUrl}/scim/v2/ServiceProviderConfig` },
   };
 }
-
-export { LIST_SCHEMA, MAX_OPERATIONS };

@@ -13,8 +13,11 @@ import { applyPatch } from './patch.js';
 import { listResponse, paging, project, resourceBody, withMeta } from './resource.js';
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
-/** Attributes the server owns or maps to meshUser columns: not kept among the SCIM attributes. */
-const NOT_KEPT = ['id', 'meta', 'schemas', 'externalId', 'active', 'password'];
+/**
+ * Attributes the server owns or maps to meshUser columns, never kept among the SCIM attributes: a
+ * password is never stored, and `groups` is read-only (membership is the Groups').
+ */
+const NOT_KEPT = ['id', 'meta', 'schemas', 'externalId', 'active', 'password', 'groups'];
 
 /** `true`/`false`, and Entra ID's strings `"True"`/`"False"`. */
 export function scimBoolean(value: unknown, field: string): boolean | undefined {
