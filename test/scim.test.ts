@@ -99,6 +99,24 @@ describeEachDatabase(
       }
     });
 
+    it('stops taking a SCIM token at once when it is deleted (blockyard admin scim-token delete)', async () => {
+      const config = loadConfig(ctx.server.env);
+      let printed = '';
+      await runAdminCommand(config, ['scim-token', 'create', '--name', 'okta'], (line) => (printed += line));
+      const [, id, secret] = /SCIM token (\S+) [\s\S]*bearer token \(shown once\): (\S+)/.exec(printed)!;
+      const other = { authorization: `Bearer ${secret}` };
+      assertOk(await scim.request('GET', `${SCIM}/ServiceProviderConfig`, { headers: other }));
+      let listed = '';
+      await runAdminCommand(config, ['scim-token', 'list'], (line) => (listed += line));
+      assert.match(listed, new RegExp(`^${id}\t.*\tokta$`, 'm'));
+      let deleted = '';
+      await runAdminCommand(config, ['scim-token', 'delete', id!], (line) => (deleted += line));
+      assert.match(deleted, /^deleted SCIM token/);
+      assert.doesNotMatch(deleted, /disabled/, 'the first token remains: SCIM stays enabled');
+      assertScimError(await scim.request('GET', `${SCIM}/ServiceProviderConfig`, { headers: other }), 401);
+      assertOk(await scim.request('GET', `${SCIM}/ServiceProviderConfig`));
+    });
+
     it('describes itself: ServiceProviderConfig, ResourceTypes, Schemas', async () => {
       const config = assertOk(await scim.request('GET', `${SCIM}/ServiceProviderConfig`));
       assert.deepEqual(config.schemas, ['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig']);
@@ -168,12 +186,14 @@ describeEachDatabase(
             { op: 'Add', path: 'Title', value: 'Lead' },
             { op: 'replace', value: { 'name.familyName': 'Doe-Smith', active: 'True', displayName: 'Janet Doe-Smith' } },
             { op: 'replace', path: `${ENTERPRISE}:department`, value: 'Cloud' },
+            { op: 'Add', path: `${ENTERPRISE}:manager`, value: 'boss-1' },
             { op: 'remove', path: 'phoneNumbers[type eq "mobile"]' },
           ),
         }),
       );
       assert.equal(patched.active, true);
       assert.deepEqual([patched.name.givenName, patched.name.familyName, patched.title, patched.displayName, patched[ENTERPRISE].department], ['Janet', 'Doe-Smith', 'Lead', 'Janet Doe-Smith', 'Cloud']);
+      assert.deepEqual(patched[ENTERPRISE].manager, { value: 'boss-1' });
       assert.equal(patched.emails.length, 1);
       assert.equal(patched.emails[0].value, `janet.${externalId}@contoso.example`);
       assert.deepEqual(patched.phoneNumbers, []);

@@ -107,6 +107,9 @@ export class ScimUsers {
     const active = scimBoolean(resource.active, 'active') ?? true;
     const scim: ScimObject = { ...resource, userName: resource.userName.trim() };
     for (const key of NOT_KEPT) delete scim[key];
+    // Entra ID sets the manager as a bare id (`"path": "…:manager", "value": "<id>"`); the schema's is complex.
+    const enterprise = scim[ENTERPRISE_SCHEMA];
+    if (isPlainObject(enterprise) && typeof enterprise.manager === 'string') scim[ENTERPRISE_SCHEMA] = { ...enterprise, manager: { value: enterprise.manager } };
     return {
       username,
       email,
