@@ -296,6 +296,24 @@ describeEachDatabase(
       assert.equal(assertOk(await scim.request('GET', eq('displayName', 'OKTA ENGINEERS'))).totalResults, 1);
     });
 
+    it('applies member PATCHes sent side by side without losing one', async () => {
+      const group = assertOk(await scim.request('POST', `${SCIM}/Groups`, { body: { schemas: [GROUP_SCHEMA], displayName: `${workspace}.parallel` } }), 201);
+      const ids: string[] = [];
+      for (let index = 0; index < 8; index++) {
+        const id = unique('par');
+        ids.push(assertOk(await scim.request('POST', `${SCIM}/Users`, { body: entraUser(`${id}@contoso.example`, id) }), 201).id);
+      }
+      const answers = await Promise.all(ids.map((userId) => scim.request('PATCH', `${SCIM}/Groups/${group.id}`, { body: patch({ op: 'Add', path: 'members', value: [{ value: userId }] }) })));
+      for (const answer of answers) assertOk(answer);
+      const members = assertOk(await scim.request('GET', `${SCIM}/Groups/${group.id}`)).members.map((member: Json) => member.value);
+      assert.deepEqual([...members].sort(), [...ids].sort());
+      const removals = await Promise.all(ids.slice(0, 4).map((userId) => scim.request('PATCH', `${SCIM}/Groups/${group.id}`, { body: patch({ op: 'remove', path: `members[value eq "${userId}"]` }) })));
+      for (const answer of removals) assertOk(answer);
+      assert.deepEqual(assertOk(await scim.request('GET', `${SCIM}/Groups/${group.id}`)).members.map((member: Json) => member.value).sort(), ids.slice(4).sort());
+      assertScimError(await scim.request('PATCH', `${SCIM}/Groups/${group.id}`, { body: patch({ op: 'add', path: 'members', value: [{ value: 'nobody' }] }) }), 400, 'invalidValue', /nobody/);
+      assertScimError(await scim.request('PATCH', `${SCIM}/Groups/${workspace}.nothing`, { body: patch({ op: 'add', path: 'members', value: [{ value: ids[0] }] }) }), 404);
+    });
+
     it('pages lists with startIndex and count', async () => {
       const ids: string[] = [];
       for (let index = 0; index < 3; index++) {

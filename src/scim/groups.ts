@@ -5,10 +5,10 @@ import { sentObject } from '../kinds/document.js';
 import type { AuthorizedUserService } from '../kinds/user/authorized-service.js';
 import type { AuthorizedUserGroupService } from '../kinds/usergroup/authorized-service.js';
 import { groupIdentifier, type UserGroup, type UserGroupInput } from '../kinds/usergroup/model.js';
-import { canonicalKeys, GROUP_SCHEMA, isPlainObject, parseFilter, type ScimObject } from './attributes.js';
+import { canonicalKeys, GROUP_SCHEMA, isPlainObject, parseFilter, parsePath, type PatchPath, type ScimObject } from './attributes.js';
 import { invalidFilter, invalidValue, mutability, ScimError, scimNotFound } from './errors.js';
 import { window } from './paged.js';
-import { applyPatch } from './patch.js';
+import { applyPatch, MAX_OPERATIONS } from './patch.js';
 import { listResponse, paging, project, resourceBody, withMeta } from './resource.js';
 
 const IDENTIFIER = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
@@ -30,6 +30,46 @@ export function groupPlace(displayName: string, defaultWorkspace: string | undef
   const name = (named ? displayName.slice(dot + 1) : displayName).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
   if (name === '' || name.length > MAX_STRING) throw invalidValue(`displayName: "${displayName}" leaves no group name (letters or digits after the workspace)`);
   return { workspace, name };
+}
+
+/**
+ * A PATCH that only adds and removes members, as identity systems send them (`add`/`remove` of
+ * `members` with a value list, `remove` of `members[value eq "…"]`): the user ids to add and to
+ * remove, applied atomically by the group service. Undefined for anything else (or an id both added
+ * and removed, where the order of the operations matters): that PATCH takes the general way.
+ */
+export function memberChanges(body: unknown): { add: string[]; remove: string[] } | undefined {
+  if (!isPlainObject(body)) return undefined;
+  const operations = body.Operations ?? body.operations;
+  if (!Array.isArray(operations) || operations.length === 0 || operations.length > MAX_OPERATIONS) return undefined;
+  const add: string[] = [];
+  const remove: string[] = [];
+  for (const operation of operations) {
+    if (!isPlainObject(operation)) return undefined;
+    const op = String(operation.op ?? operation.Op ?? '').toLowerCase();
+    const path = operation.path ?? operation.Path;
+    const value = operation.value ?? operation.Value;
+    if (typeof path !== 'string') return undefined;
+    let parsed: PatchPath;
+    try {
+      parsed = parsePath(path);
+    } catch {
+      return undefined;
+    }
+    if (parsed.extension || parsed.attr !== 'members' || parsed.sub !== undefined) return undefined;
+    if (parsed.filter) {
+      const [only, ...more] = parsed.filter;
+      if (op !== 'remove' || value !== undefined || more.length > 0 || only?.attr !== 'value' || only.op !== 'eq' || typeof only.value !== 'string') return undefined;
+      remove.push(only.value);
+      continue;
+    }
+    if ((op !== 'add' && op !== 'remove') || !Array.isArray(value) || value.length === 0) return undefined;
+    for (const member of value) {
+      if (!isPlainObject(member) || typeof member.value !== 'string' || (typeof member.type === 'string' && member.type.toLowerCase() !== 'user')) return undefined;
+      (op === 'add' ? add : remove).push(member.value);
+    }
+  }
+  return add.some((id) => remove.includes(id)) ? undefined : { add, remove };
 }
 
 /**
@@ -112,6 +152,16 @@ export class ScimGroups {
   }
 
   async patch(ctx: RequestContext, id: string, body: unknown): Promise<UserGroup> {
+    const changes = memberChanges(body);
+    if (changes) {
+      await this.find(ctx, id);
+      const users = await this.users.byUuids(ctx, [...new Set([...changes.add, ...changes.remove])]);
+      const byId = new Map(users.map((user) => [user.uuid, user.username]));
+      const missing = changes.add.find((userId) => !byId.has(userId));
+      if (missing !== undefined) throw invalidValue(`members: no User ${missing}`);
+      const usernames = (ids: string[]) => ids.flatMap((userId) => byId.get(userId) ?? []);
+      return this.groups.changeMembers(ctx, id, usernames(changes.add), usernames(changes.remove));
+    }
     const existing = await this.find(ctx, id);
     const { meta: _meta, ...current } = await this.toScim(ctx, existing);
     return (await this.groups.save(ctx, await this.toInput(ctx, applyPatch(current, body), existing))).group;

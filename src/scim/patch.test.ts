@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseFilter, parsePath } from './attributes.js';
 import type { ScimError } from './errors.js';
-import { groupPlace } from './groups.js';
+import { groupPlace, memberChanges } from './groups.js';
 import { applyPatch } from './patch.js';
 
 const ops = (...operations: object[]) => ({ schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: operations });
@@ -70,5 +70,23 @@ describe('groupPlace', () => {
     assert.deepEqual(groupPlace('Team A.B', 'people'), { workspace: 'people', name: 'team-a-b' });
     assert.throws(() => groupPlace('Cloud Admins', undefined), scimType('invalidValue'));
     assert.throws(() => groupPlace('ws.--', undefined), scimType('invalidValue'));
+  });
+});
+
+describe('memberChanges', () => {
+  it('recognises member-only PATCHes as Entra ID and Okta send them', () => {
+    assert.deepEqual(memberChanges(ops({ op: 'Add', path: 'members', value: [{ value: 'a' }, { value: 'b', display: 'B' }] }, { op: 'Remove', path: 'members', value: [{ value: 'c' }] }, { op: 'remove', path: 'members[value eq "d"]' })), { add: ['a', 'b'], remove: ['c', 'd'] });
+  });
+  it('leaves everything else to the general way', () => {
+    for (const body of [
+      ops({ op: 'replace', path: 'members', value: [{ value: 'a' }] }),
+      ops({ op: 'remove', path: 'members' }),
+      ops({ op: 'add', path: 'members', value: [{ value: 'a' }] }, { op: 'replace', path: 'displayName', value: 'x' }),
+      ops({ op: 'add', path: 'members', value: [{ value: 'a' }] }, { op: 'remove', path: 'members[value eq "a"]' }),
+      ops({ op: 'add', path: 'members', value: [{ value: 'g', type: 'Group' }] }),
+      ops({ op: 'replace', value: { members: [] } }),
+    ]) {
+      assert.equal(memberChanges(body), undefined, JSON.stringify(body));
+    }
   });
 });

@@ -57,6 +57,31 @@ export class UserGroupService {
     return (await this.save(ctx, { workspace: group.workspace, name: group.name, members, document: group.document })).group;
   }
 
+  /**
+   * Adds and removes members atomically against the members as they are at commit (SCIM's member
+   * PATCHes, which may arrive side by side): the group's row is written first, which holds every
+   * other writer of the group until this transaction ends, then its members are read and changed.
+   * Undefined when the group is gone.
+   */
+  async changeMembers(_ctx: RequestContext, workspace: string, name: string, add: readonly string[], remove: readonly string[]): Promise<UserGroup | undefined> {
+    try {
+      return await inTransaction(this.db, async (trx) => {
+        const store = new UserGroupStore(trx);
+        const updatedOn = new Date().toISOString();
+        if (!(await store.touch(workspace, name, updatedOn))) return undefined;
+        const group = (await store.find(workspace, name))!;
+        const gone = new Set(remove);
+        const members = [...new Set([...group.members.filter((member) => !gone.has(member)), ...add])];
+        const changed: UserGroup = { ...group, members, updatedOn };
+        await store.update(changed);
+        return changed;
+      });
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw unprocessable(`members: a member or the group ${workspace}.${name} was deleted meanwhile`);
+      throw error;
+    }
+  }
+
   /** The group goes with its memberships and the bindings naming it, in one transaction. */
   async delete(_ctx: RequestContext, group: UserGroup): Promise<void> {
     await inTransaction(this.db, (trx) => new UserGroupStore(trx).deleteWithReferences(group.workspace, group.name));

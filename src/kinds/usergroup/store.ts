@@ -83,6 +83,12 @@ export class UserGroupStore {
     await this.insertMembers(group);
   }
 
+  /** Sets `updated_on` (and so takes the row's write lock); false when there is no such group. */
+  async touch(workspace: string, name: string, updatedOn: string): Promise<boolean> {
+    const result = await this.db.updateTable('user_groups').set({ updated_on: updatedOn }).where('workspace', '=', workspace).where('name', '=', name).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   private async insertMembers(group: UserGroup): Promise<void> {
     const rows = group.members.map((username, position) => ({ workspace: group.workspace, group_name: group.name, username, position }));
     // Bounded batches: SQLite allows at most 32766 bound values per statement.
