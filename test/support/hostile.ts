@@ -227,9 +227,9 @@ export function responseViolations(req: HostileRequest, res: HostileResponse, se
   const problems: string[] = [];
   if (res.status >= 500) problems.push(`status ${res.status} (a 5xx is a server bug)`);
   if (res.ms > limitMs) problems.push(`answered after ${res.ms} ms (limit ${limitMs} ms)`);
-  // Under /scim/v2 errors are SCIM's; a dot segment (`/scim/v2/..`) may or may not reach a SCIM route, so either format is right there.
+  // Under /scim/v2 errors are SCIM's; a dot segment (`/scim/v2/..`, `%2e%2e`) may or may not reach a SCIM route, so either format is right there.
   const scim = res.status >= 400 && req.method !== 'HEAD' && isScimPath(req.path) ? scimErrorViolations(res) : undefined;
-  if (scim !== undefined && (scim.length === 0 || !/\/\.\.?(\/|\?|$)/.test(req.path))) problems.push(...scim);
+  if (scim !== undefined && (scim.length === 0 || !/\/(\.|%2e){1,2}(\/|\?|$)/i.test(req.path))) problems.push(...scim);
   else if (res.status >= 400 && req.method !== 'HEAD') {
     const type = res.headers['content-type'] ?? '';
     if (!/^application\/json\b/i.test(type)) problems.push(`error body is not application/json but "${type}"`);
