@@ -357,6 +357,13 @@ describeEachDatabase(
       assert.match(post.json.message, /SCIM provisioning is enabled/);
       const put = await ctx.client.request('PUT', '/api/meshobjects/meshusers/before.scim', { headers: { accept: USER, 'content-type': USER }, body: { ...body, metadata: { name: 'before.scim' } } });
       assert.equal(put.status, 409, put.text);
+      const imported = await ctx.client.request('PUT', '/api/meshobjects', {
+        headers: { accept: 'application/vnd.vendor.api.meshobjects.v1+json', 'content-type': 'application/vnd.vendor.api.meshobjects.v1+json' },
+        body: [body],
+      });
+      assert.equal(imported.status, 200, imported.text);
+      assert.equal(imported.json[0].status, 'FAILED', imported.text);
+      assert.match(imported.json[0].message, /SCIM provisioning is enabled/);
       const del = await ctx.client.request('DELETE', '/api/meshobjects/meshusers/before.scim', { headers: { accept: USER } });
       assert.equal(del.status, 204, del.text);
     });
