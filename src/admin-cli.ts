@@ -13,6 +13,9 @@ export const ADMIN_USAGE = `usage:
   blockyard admin list-keys [--workspace <id>]
   blockyard admin delete-key <client id>
   blockyard admin create-user --username <name>      (password read from BLOCKYARD_NEW_USER_PASSWORD)
+  blockyard admin scim-token create [--name <name>]   (a SCIM bearer token, printed once; while one exists SCIM provisioning is enabled)
+  blockyard admin scim-token list
+  blockyard admin scim-token delete <id>
   blockyard admin rotate-signing-key                  (a new token signing key now; the old ones are trusted until their tokens expire)
   blockyard admin rotate-master-key [--batch-size <rows>]
                                                       (re-encrypts every secret and signing key under BLOCKYARD_MASTER_KEY;
@@ -97,6 +100,26 @@ export async function runAdminCommand(config: Config, argv: string[], out: (line
         await services.system.apiUsers.create(SYSTEM, values.username, password);
         out(`created API user ${values.username}\n`);
         return;
+      }
+      case 'scim-token': {
+        const [action, id] = positionals;
+        const { scimTokens } = services.system;
+        if (action === 'create') {
+          const { token, secret } = await scimTokens.create(SYSTEM, values.name ?? 'SCIM provisioning');
+          out(`SCIM token ${token.id} (${token.name}); SCIM provisioning is enabled\nbearer token (shown once): ${secret}\nSCIM base URL: <public URL>/scim/v2\n`);
+          return;
+        }
+        if (action === 'list') {
+          for (const token of await scimTokens.list()) out(`${token.id}\t${token.createdOn}\t${token.name}\n`);
+          return;
+        }
+        if (action === 'delete') {
+          if (!id) throw new Error('the SCIM token id is required');
+          await scimTokens.delete(SYSTEM, id);
+          out(`deleted SCIM token ${id}${(await scimTokens.enabled()) ? '' : '; no SCIM token is left: SCIM provisioning is disabled'}\n`);
+          return;
+        }
+        throw new Error(`scim-token: create, list or delete\n${ADMIN_USAGE}`);
       }
       case 'rotate-signing-key': {
         const { tokens } = services.identity;

@@ -104,6 +104,7 @@ describe('loadConfig values', () => {
       BLOCKYARD_EVENT_STREAM_HEARTBEAT_SECONDS: '1',
       BLOCKYARD_EVENT_STREAM_BUFFER_BYTES: '16384',
       BLOCKYARD_EVENT_POLL_SECONDS: '2',
+      BLOCKYARD_SCIM_GROUP_WORKSPACE: 'people',
     });
     assert.deepEqual(config, {
       host: '127.0.0.1',
@@ -129,6 +130,7 @@ describe('loadConfig values', () => {
       dbTimeoutMs: 100,
       clientTimeouts: { headersSeconds: 5, requestSeconds: 120, idleSeconds: 15 },
       eventStreams: { perCredential: 2, heartbeatSeconds: 1, bufferBytes: 16384, pollSeconds: 2 },
+      scimGroupWorkspace: 'people',
     });
   });
   it('accepts the port bounds 0 and 65535', () => {

@@ -58,6 +58,11 @@ export interface Config {
    * an instance looks for events no wake-up announced (other processes on SQLite, lost notifications).
    */
   eventStreams: { perCredential: number; heartbeatSeconds: number; bufferBytes: number; pollSeconds: number };
+  /**
+   * The workspace of SCIM groups whose `displayName` names none (`<workspace>.<group>` names one);
+   * unset: such a group is refused (400).
+   */
+  scimGroupWorkspace: string | undefined;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -189,6 +194,11 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('BLOCKYARD_HEADERS_TIMEOUT_SECONDS', `must not exceed BLOCKYARD_REQUEST_TIMEOUT_SECONDS (${requestSeconds}), got ${headersSeconds}`);
   }
 
+  const scimGroupWorkspace = read(env, 'BLOCKYARD_SCIM_GROUP_WORKSPACE');
+  if (scimGroupWorkspace !== undefined && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/.test(scimGroupWorkspace)) {
+    throw new ConfigError('BLOCKYARD_SCIM_GROUP_WORKSPACE', `expected a workspace identifier (a-z, 0-9, -), got "${scimGroupWorkspace}"`);
+  }
+
   return {
     host: read(env, 'BLOCKYARD_HOST') ?? '0.0.0.0',
     port: integer(env, 'BLOCKYARD_PORT', 8443, 0, 65535),
@@ -225,5 +235,6 @@ export function loadConfig(env: Env = process.env): Config {
       bufferBytes: integer(env, 'BLOCKYARD_EVENT_STREAM_BUFFER_BYTES', 1024 * 1024, 16 * 1024, 1024 * 1024 * 1024),
       pollSeconds: integer(env, 'BLOCKYARD_EVENT_POLL_SECONDS', 5, 1, 3600),
     },
+    scimGroupWorkspace,
   };
 }

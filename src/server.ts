@@ -10,6 +10,7 @@ import { loginRoutes } from './http/login-routes.js';
 import { registerMethodNotAllowed } from './http/method-not-allowed.js';
 import { registerRetiredPaths } from './http/retired-paths.js';
 import { registerOperations } from './http/operations.js';
+import { scimRoutes } from './http/scim-routes.js';
 import { loadTlsMaterial } from './http/tls.js';
 import { importOperations } from './import/routes.js';
 import { apiKeyOperations } from './kinds/apikey/routes.js';
@@ -115,6 +116,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     registerEventStream(app, context, feed, { perCredential: eventStreams.perCredential, heartbeatMs: eventStreams.heartbeatSeconds * 1000, bufferBytes: eventStreams.bufferBytes });
     services.recorder.onCommitted(() => feed.wake());
     if (database.dialect === 'postgres' && config.databaseUrl) listening = listen(config.databaseUrl, EVENTS_CHANNEL, () => feed.wake(), log, config.dbTimeoutMs);
+    await app.register(scimRoutes, { ...context, prefix: '/scim/v2' });
     registerRetiredPaths(app, context);
     registerMethodNotAllowed(app, context);
   } catch (error) {

@@ -46,6 +46,7 @@ import { RunService } from './kinds/run/service.js';
 import { runUnit } from './kinds/run/unit.js';
 import { AuthorizedRunnerService } from './kinds/runner/authorized-service.js';
 import { RunnerService } from './kinds/runner/service.js';
+import { ScimTokenService } from './kinds/scimtoken/service.js';
 import type { AuthorizedServices } from './kinds/services.js';
 import { AuthorizedTagDefinitionService } from './kinds/tagdefinition/authorized-service.js';
 import { TagDefinitionService } from './kinds/tagdefinition/service.js';
@@ -72,7 +73,7 @@ export interface Services {
   authorized: AuthorizedServices;
   identity: Identity;
   /** The service acting on its own behalf: bootstrap and the admin CLI. */
-  system: { apiKeys: ApiKeyService; apiUsers: ApiUserService; runs: RunService; events: EventLogService };
+  system: { apiKeys: ApiKeyService; apiUsers: ApiUserService; runs: RunService; events: EventLogService; scimTokens: ScimTokenService };
   /** The unit of work of every change; streams listen to its commits. */
   recorder: EventRecorder;
 }
@@ -99,6 +100,7 @@ export async function createServices(config: Config, database: Database, log: Lo
   const runService = new RunService(db, unitOf, lifecycle, runnerService, secrets, tokens, recorder, { runTimeoutSeconds: config.runTimeoutSeconds, logMaxBytes: config.runLogMaxBytes });
   const apiKeyService = new ApiKeyService(db, secrets, workspaceService, recorder);
   const apiUserService = new ApiUserService(db, recorder);
+  const scimTokens = new ScimTokenService(db, secrets);
   workspaceService.onDeleted((name) => apiKeyService.forgetWorkspace(name));
   tokens.useRevocation(new RevocationRules(apiKeyService, apiUserService, runService));
 
@@ -114,7 +116,7 @@ export async function createServices(config: Config, database: Database, log: Lo
   const runners = new AuthorizedRunnerService(runnerService);
   const integrations = new AuthorizedIntegrationService(new IntegrationService(db, recorder, workspaceService, secrets), runners);
   const definitions = new AuthorizedDefinitionService(definitionService, runners, tagDefinitions, integrations);
-  const users = new AuthorizedUserService(new UserService(db, recorder));
+  const users = new AuthorizedUserService(new UserService(db, recorder), () => scimTokens.enabled());
   const userGroups = new AuthorizedUserGroupService(new UserGroupService(db, workspaceService, recorder), users);
   const projectRoles = new AuthorizedProjectRoleService(new ProjectRoleService(db, recorder));
   const bindingService = new BindingService(db, workspaceService, projectService, recorder);
@@ -151,8 +153,8 @@ export async function createServices(config: Config, database: Database, log: Lo
       landingZones,
       integrations,
     },
-    identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts)), tokens },
-    system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService, events: eventLogService },
+    identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts), scimTokens), tokens },
+    system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService, events: eventLogService, scimTokens },
     recorder,
   };
 }

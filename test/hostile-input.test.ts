@@ -11,6 +11,7 @@ import {
   discoverRoutes,
   Fuzzer,
   idsFor,
+  isScimPath,
   nestedJson,
   pct,
   pollutionViolations,
@@ -67,7 +68,7 @@ describeEachDatabase(
       world = await buildWorld(ctx.server, secrets);
       const agent = ctx.client.agent;
       routes = await discoverRoutes(async (method, path, headers, body) => {
-        const res = await sendRaw(ctx.server.url, agent, { route: 'probe', method, path, headers: { authorization: world.auth.admin, ...headers }, ...(body !== undefined ? { body } : {}) }, 10_000);
+        const res = await sendRaw(ctx.server.url, agent, { route: 'probe', method, path, headers: { authorization: isScimPath(path) ? world.auth.scim : world.auth.admin, ...headers }, ...(body !== undefined ? { body } : {}) }, 10_000);
         return { status: res.status, text: res.text };
       }, ctx.server.server.context.access.keys());
       fuzzer = new Fuzzer(ctx.server, agent, world, secrets, new Map(routes.map((route) => [routeKey(route), route])), LIMIT_MS);
@@ -137,7 +138,7 @@ describeEachDatabase(
           .split('/')
           .map((part) => (part.startsWith(':') ? pct(idsFor(route, part, world)[0] ?? 'x') : part))
           .join('/');
-        const req: HostileRequest = { route: routeKey(route), method: route.method, path, headers: { authorization: world.auth.admin, 'content-type': type, ...(route.produces[0] ? { accept: route.produces[0] } : {}) }, body: big };
+        const req: HostileRequest = { route: routeKey(route), method: route.method, path, headers: { authorization: isScimPath(path) ? world.auth.scim : world.auth.admin, 'content-type': type, ...(route.produces[0] ? { accept: route.produces[0] } : {}) }, body: big };
         const { res, error } = await sendRaw(ctx.server.url, ctx.client.agent, req, 30_000).then(
           (r) => ({ res: r, error: undefined }),
           (e: Error) => ({ res: undefined, error: e.message }),
@@ -201,7 +202,7 @@ describeEachDatabase(
           .split('/')
           .map((part) => (part.startsWith(':') ? pct(idsFor(route, part, world)[0] ?? 'x') : part))
           .join('/');
-        const req: HostileRequest = { route: routeKey(route), method: route.method, path, headers: { authorization: world.auth.admin, 'content-type': type, ...(route.produces[0] ? { accept: route.produces[0] } : {}) }, body };
+        const req: HostileRequest = { route: routeKey(route), method: route.method, path, headers: { authorization: isScimPath(path) ? world.auth.scim : world.auth.admin, 'content-type': type, ...(route.produces[0] ? { accept: route.produces[0] } : {}) }, body };
         const res = await send(req);
         if (res.status !== 400 || responseViolations(req, res, secrets, LIMIT_MS).length > 0) failures.push(`${routeKey(route)} nested 100 levels: ${res.status} ${res.text.slice(0, 200)}`);
       }

@@ -3,9 +3,13 @@ import type { ApiKey } from '../kinds/apikey/model.js';
 import type { ApiKeyService } from '../kinds/apikey/service.js';
 import { normalizeUsername } from '../kinds/apiuser/model.js';
 import type { ApiUserService } from '../kinds/apiuser/service.js';
+import type { ScimTokenService } from '../kinds/scimtoken/service.js';
 import type { FailedAttemptLimiter } from './failed-attempts.js';
 import type { Principal } from './principal.js';
 import { RUN_TOKEN_PREFIX, type TokenService } from './tokens.js';
+
+/** What a SCIM client may do: provision users (create, replace, deactivate, delete) and workspace user groups. */
+const SCIM_PERMISSIONS: ReadonlySet<string> = new Set(['ADM_USER_LIST', 'ADM_USER_SAVE', 'ADM_USER_DELETE', 'ADM_WORKSPACEUSERGROUP_LIST', 'ADM_WORKSPACEPRINCIPALBINDING_SAVE', 'ADM_WORKSPACEPRINCIPALBINDING_DELETE']);
 
 /**
  * Turns an Authorization header into a Principal or a 401 (spec 5.1): `Bearer <token>` of an API key
@@ -22,7 +26,26 @@ export class Authenticator {
     private readonly apiKeys: ApiKeyService,
     private readonly apiUsers: ApiUserService,
     private readonly failedAttempts: FailedAttemptLimiter,
+    private readonly scimTokens: ScimTokenService,
   ) {}
+
+  /**
+   * The SCIM routes' credential (issue 19, item 7): `Bearer <SCIM token>` only; an API key's token,
+   * Basic credentials or anything else is 401. A wrong token counts as a failed attempt of the client
+   * address (the tokens are 238 random bits: the limit only keeps floods cheap).
+   */
+  async authenticateScim(header: string | undefined, address: string): Promise<Principal> {
+    const match = /^bearer\s+(\S+)\s*$/i.exec(header ?? '');
+    if (!match) throw unauthorized('a SCIM token is required: send Authorization: Bearer <SCIM token> (blockyard admin scim-token create)');
+    const identity = `scim:${address}`;
+    this.failedAttempts.check(address, identity);
+    const token = await this.scimTokens.verify(match[1]!);
+    if (!token) {
+      this.failedAttempts.failed(address, identity);
+      throw unauthorized('the SCIM token is invalid or was deleted');
+    }
+    return { type: 'scim', id: token.id, permissions: SCIM_PERMISSIONS };
+  }
 
   /** `address`: the client's address, which failed attempts are limited by. */
   async authenticate(header: string | undefined, address: string): Promise<Principal> {

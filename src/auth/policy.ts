@@ -21,6 +21,8 @@ export function isAllowed(principal: Principal, resource: Resource, action: Acti
       return true;
     case 'runToken':
       return false;
+    case 'scim':
+      return principal.permissions.has(`ADM_${resource}_${action}`);
     case 'apiKey':
       if (principal.permissions.has(`ADM_${resource}_${action}`)) return true;
       if (!principal.permissions.has(`${resource}_${action}`)) return false;
@@ -30,7 +32,7 @@ export function isAllowed(principal: Principal, resource: Resource, action: Acti
 
 /** Admin rights for R/A: every workspace (API users, `ADM_` codes). */
 export function isAdminFor(principal: Principal, resource: Resource, action: Action): boolean {
-  return principal.type === 'apiUser' || principal.type === 'system' || (principal.type === 'apiKey' && principal.permissions.has(`ADM_${resource}_${action}`));
+  return principal.type === 'apiUser' || principal.type === 'system' || ((principal.type === 'apiKey' || principal.type === 'scim') && principal.permissions.has(`ADM_${resource}_${action}`));
 }
 
 /** Admin of anything: API users, and keys holding at least one `ADM_` permission (the admin area). */
@@ -65,6 +67,8 @@ export function seesWorkspace(principal: Principal, resource: Resource, workspac
       return true;
     case 'runToken':
       return false;
+    case 'scim':
+      return seesEveryWorkspace(principal, resource);
     case 'apiKey':
       return principal.workspace === workspace || seesEveryWorkspace(principal, resource);
   }
@@ -73,7 +77,7 @@ export function seesWorkspace(principal: Principal, resource: Resource, workspac
 /** Whether the caller sees R in every workspace: API users, and keys with any `ADM_<R>_*` code. */
 export function seesEveryWorkspace(principal: Principal, resource: Resource): boolean {
   if (principal.type === 'apiUser' || principal.type === 'system') return true;
-  if (principal.type !== 'apiKey') return false;
+  if (principal.type !== 'apiKey' && principal.type !== 'scim') return false;
   const { permissions } = principal;
   return permissions.has(`ADM_${resource}_LIST`) || permissions.has(`ADM_${resource}_SAVE`) || permissions.has(`ADM_${resource}_DELETE`);
 }
@@ -102,6 +106,7 @@ export function isAllowedAsManager(principal: Principal, code: string, managingW
     case 'system':
       return true;
     case 'runToken':
+    case 'scim':
       return false;
     case 'apiKey':
       return principal.permissions.has(`ADM_${code}`) || (principal.permissions.has(`MANAGED_${code}`) && principal.workspace === managingWorkspace);

@@ -16,6 +16,8 @@ export type RouteAccess =
   | 'authenticated'
   | 'run'
   | 'admin'
+  /** SCIM provisioning (issue 19, item 7): a SCIM token, and nothing else, opens these routes. */
+  | 'scim'
   /** `orManaged`: the `MANAGED_<R>_<A>` form counts too (definition owners acting on their blocks). */
   | { resource: Resource; action: Action; adminOnly?: boolean; orManaged?: boolean }
   | { managed: string }
@@ -26,6 +28,8 @@ export type RouteAccess =
 export function mayCall(principal: Principal | undefined, access: RouteAccess): boolean {
   if (access === 'public' || access === 'run') return true;
   if (principal === undefined) return false;
+  // A SCIM token opens the SCIM routes and nothing else; nothing else opens them.
+  if (access === 'scim' || principal.type === 'scim') return access === 'scim' && principal.type === 'scim';
   // A run token opens its run's endpoints and nothing else (issue 7).
   if (principal.type === 'runToken') return false;
   if (access === 'authenticated') return true;
@@ -39,6 +43,7 @@ export function mayCall(principal: Principal | undefined, access: RouteAccess): 
 /** The 403 for a principal that may not call a route (`mayCall` said no). */
 export function routeDenial(principal: Principal, access: RouteAccess): ApiError {
   if (principal.type === 'runToken') return insufficientPermissions('a run token only reports and reads its own run');
+  if (principal.type === 'scim') return insufficientPermissions('a SCIM token opens the SCIM routes (/scim/v2) only');
   if (access === 'admin') return insufficientPermissions('only API users and keys with admin (ADM_) permissions may call this');
   if (typeof access === 'object' && 'managed' in access) return insufficientPermissions(`MANAGED_${access.managed} or ADM_${access.managed} is required`);
   if (typeof access === 'object' && 'code' in access) return insufficientPermissions(`${access.code} is required`);

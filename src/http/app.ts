@@ -135,7 +135,9 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
 
   // 1. Who is calling (401 before anything else is looked at).
   app.addHook('onRequest', async (request) => {
-    if (accessOf(request) !== 'public') request.principal = await parts.identity.authenticator.authenticate(request.headers.authorization, request.ip);
+    const access = accessOf(request);
+    if (access === 'scim') request.principal = await parts.identity.authenticator.authenticateScim(request.headers.authorization, request.ip);
+    else if (access !== 'public') request.principal = await parts.identity.authenticator.authenticate(request.headers.authorization, request.ip);
   });
 
   // 2. Rate limit per credential (per address for anonymous calls); health checks are exempt. Instances

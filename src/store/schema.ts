@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table types for Kysely. Columns hold portable types only (text, integer, boolean as integer 0/1 on
  * SQLite via the repositories), so one query code path serves SQLite and PostgreSQL.
@@ -311,6 +313,11 @@ export interface UserTable {
   euid: string | null;
   document: string;
   created_on: string;
+  /** 1, or 0 for a user a SCIM client deactivated (migration 0013). */
+  active: Generated<number>;
+  /** SCIM attributes meshUser has no field for (JSON), or null. */
+  scim_attributes: string | null;
+  updated_on: string | null;
 }
 
 export interface UserGroupTable {
@@ -320,6 +327,7 @@ export interface UserGroupTable {
   collection: string | null;
   document: string;
   created_on: string;
+  updated_on: string | null;
 }
 
 export interface GroupMemberTable {
@@ -359,6 +367,14 @@ export interface ObjectCollectionTable {
   created_on: string;
 }
 
+/** SCIM bearer credentials (issue 19, item 7): only the keyed hash of the secret is stored. */
+export interface ScimTokenTable {
+  id: string;
+  name: string;
+  secret_hash: string;
+  created_on: string;
+}
+
 export interface Tables {
   api_keys: ApiKeyTable;
   api_users: ApiUserTable;
@@ -392,4 +408,5 @@ export interface Tables {
   project_roles: ProjectRoleTable;
   role_bindings: RoleBindingTable;
   object_collections: ObjectCollectionTable;
+  scim_tokens: ScimTokenTable;
 }

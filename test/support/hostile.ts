@@ -8,6 +8,8 @@ import { media } from './client.js';
 import { createReleasedDefinition, definitionBody, postVersion, versionBody, versionSpec } from './definitions.js';
 import { createKey, login, type KeyCredentials } from './identity.js';
 import { asRun, claimRun, createBlock, postRunner, register, runnerBody, SHARED_RUNNERS } from './runs.js';
+import { runAdminCommand } from '../../src/admin-cli.js';
+import { loadConfig } from '../../src/config.js';
 import { basic, TEST_ADMIN, type TestServer } from './server.js';
 import { createLocation, createPaymentMethod, createPlatform, createProject, createTenant, createWorkspace, locationBody, platformBody, projectBody, tenantBody, unique, workspaceBody } from './structure.js';
 
@@ -65,7 +67,9 @@ const paramsOf = (template: string) => template.split('/').filter((part) => part
 /** The list after "send one of: " in a 406/415 message. */
 function offered(text: string): string[] {
   try {
-    const message = (JSON.parse(text) as { message?: unknown }).message;
+    // The API's errors say it in `message`, SCIM's (`/scim/v2`) in `detail`.
+    const parsed = JSON.parse(text) as { message?: unknown; detail?: unknown };
+    const message = parsed.message ?? parsed.detail;
     if (typeof message !== 'string') return [];
     const at = message.lastIndexOf('send one of: ');
     return at === -1 ? [] : message.slice(at + 'send one of: '.length).split(', ').map((s) => s.trim()).filter((s) => s !== '');
@@ -224,7 +228,10 @@ export function responseViolations(req: HostileRequest, res: HostileResponse, se
   const problems: string[] = [];
   if (res.status >= 500) problems.push(`status ${res.status} (a 5xx is a server bug)`);
   if (res.ms > limitMs) problems.push(`answered after ${res.ms} ms (limit ${limitMs} ms)`);
-  if (res.status >= 400 && req.method !== 'HEAD') {
+  // Under /scim/v2 errors are SCIM's; a dot segment (`/scim/v2/..`, `%2e%2e`) may or may not reach a SCIM route, so either format is right there.
+  const scim = res.status >= 400 && req.method !== 'HEAD' && isScimPath(req.path) ? scimErrorViolations(res) : undefined;
+  if (scim !== undefined && (scim.length === 0 || !/\/(\.|%2e){1,2}(\/|\?|$)/i.test(req.path))) problems.push(...scim);
+  else if (res.status >= 400 && req.method !== 'HEAD') {
     const type = res.headers['content-type'] ?? '';
     if (!/^application\/json\b/i.test(type)) problems.push(`error body is not application/json but "${type}"`);
     let body: Json;
@@ -243,6 +250,35 @@ export function responseViolations(req: HostileRequest, res: HostileResponse, se
   if (req.poisoned && res.status >= 200 && res.status < 300) problems.push(`a body with __proto__ or constructor.prototype keys was taken (${res.status}); such bodies are 400`);
   const leaked = secrets.leaked(res);
   if (leaked.length > 0) problems.push(`response echoes known secret(s): ${leaked.join(', ')}`);
+  return problems;
+}
+
+export const isScimPath = (path: string) => /^\/scim\/v2(\/|\?|$)/.test(path);
+
+/** SCIM's error format (RFC 7644 §3.12) on `/scim/v2` (README "SCIM provisioning"). */
+function scimErrorViolations(res: HostileResponse): string[] {
+  const problems: string[] = [];
+  const type = res.headers['content-type'] ?? '';
+  // What the HTTP layer answers before a route is known (a method the path lacks, a malformed URL, an
+  // over-long id, oversized headers, a slow request) is in the API's error format, on every path.
+  if ([400, 404, 405, 408, 431].includes(res.status) && /^application\/json\b/i.test(type)) {
+    try {
+      const body = JSON.parse(res.text) as Json;
+      if (Object.keys(body ?? {}).sort().join(',') === ERROR_KEYS.join(',')) return [];
+    } catch {
+      // judged below
+    }
+  }
+  if (!/^application\/scim\+json\b/i.test(type)) problems.push(`SCIM error body is not application/scim+json but "${type}"`);
+  try {
+    const body = JSON.parse(res.text) as Json;
+    const okKeys = Object.keys(body ?? {}).every((key) => ['schemas', 'status', 'scimType', 'detail'].includes(key));
+    if (!okKeys || body.status !== String(res.status) || typeof body.detail !== 'string' || JSON.stringify(body.schemas) !== '["urn:ietf:params:scim:api:messages:2.0:Error"]') {
+      problems.push('SCIM error body is not {schemas: [Error], status, scimType?, detail}');
+    }
+  } catch {
+    problems.push('SCIM error body is not JSON');
+  }
   return problems;
 }
 
@@ -1080,7 +1116,8 @@ export interface World {
   runner: string;
   key: KeyCredentials;
   user: { username: string; password: string };
-  auth: { admin: string; key: string; run: string; user: string; hostile: string[] };
+  /** `scim`: a SCIM token, the credential the SCIM routes (`/scim/v2`) take instead of the admin's. */
+  auth: { admin: string; key: string; run: string; user: string; scim: string; hostile: string[] };
   /** Ids of existing objects by the path segment before the id (`meshworkspaces` → workspace names). */
   known: Record<string, string[]>;
   /** Query variables of each collection, from the templated links of `/api/meshobjects`. */
@@ -1164,6 +1201,11 @@ export async function buildWorld(server: TestServer, secrets: SecretBook): Promi
     const path = new URL(link.href.replace(/\{.*$/, '').split('?')[0]!).pathname;
     queryNames[path] = [...link.href.matchAll(/\{[?&]?([^}]+)\}/g)].flatMap((match) => match[1]!.split(','));
   }
+  // SCIM provisioning (issue 19, item 7): the SCIM routes are fuzzed with a SCIM token as their admin credential.
+  let printed = '';
+  await runAdminCommand(loadConfig(server.env), ['scim-token', 'create', '--name', 'hostile'], (line) => (printed += line));
+  const scimToken = /bearer token \(shown once\): (\S+)/.exec(printed)![1]!;
+  secrets.add('SCIM token', scimToken);
   return {
     workspace,
     project,
@@ -1187,6 +1229,7 @@ export async function buildWorld(server: TestServer, secrets: SecretBook): Promi
       key: keyToken,
       run: `Bearer ${claimed.spec.runToken}`,
       user: basic(user.username, user.password),
+      scim: `Bearer ${scimToken}`,
       hostile: [
         '',
         'Bearer',
@@ -1396,6 +1439,7 @@ export function idsFor(route: RouteSpec, param: string, world: World): string[] 
  */
 export function caseFor(route: RouteSpec, world: World, transport = false): fc.Arbitrary<HostileRequest> {
   const takes = [...route.consumes, ...route.plainBodies];
+  const admin = isScimPath(route.template) ? world.auth.scim : world.auth.admin;
   const build = (segments: fc.Arbitrary<string>[]) =>
     fc.tuple(...segments).map((values) => {
       let index = 0;
@@ -1431,7 +1475,7 @@ export function caseFor(route: RouteSpec, world: World, transport = false): fc.A
       { arbitrary: hostileString.map(headerSafe), weight: 1 },
     ),
     authorization: fc.oneof(
-      { arbitrary: fc.constant(world.auth.admin), weight: 2 },
+      { arbitrary: fc.constant(admin), weight: 2 },
       { arbitrary: fc.constant(world.auth.key), weight: 2 },
       { arbitrary: fc.constant(world.auth.run), weight: 2 },
       { arbitrary: fc.constant(world.auth.user), weight: 1 },
@@ -1465,7 +1509,7 @@ export function caseFor(route: RouteSpec, world: World, transport = false): fc.A
     query: fc.constant(''),
     accept: route.produces.length > 0 ? mediaVariant(route.produces) : fc.constant(undefined),
     contentType: takes.length > 0 ? mediaVariant(takes) : fc.constant(undefined),
-    authorization: fc.oneof({ arbitrary: fc.constant(world.auth.admin), weight: 8 }, { arbitrary: fc.constant(world.auth.key), weight: 1 }, { arbitrary: fc.constant(world.auth.run), weight: 1 }),
+    authorization: fc.oneof({ arbitrary: fc.constant(admin), weight: 8 }, { arbitrary: fc.constant(world.auth.key), weight: 1 }, { arbitrary: fc.constant(world.auth.run), weight: 1 }),
     extra: fc.constant<Record<string, string>>({}),
   };
   type Part = keyof typeof valid;

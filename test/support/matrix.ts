@@ -31,11 +31,17 @@ export interface RouteEntry {
   access: AccessRule;
 }
 
+/**
+ * The route table without the SCIM routes (access `scim`): those open to a SCIM token only, and every
+ * API credential is 401 there in SCIM's format (test/scim.test.ts, test/identity.test.ts).
+ */
 export function routesOf(table: Map<string, unknown>): RouteEntry[] {
-  return [...table.entries()].map(([key, access]) => {
-    const space = key.indexOf(' ');
-    return { key, method: key.slice(0, space), path: key.slice(space + 1), access: access as AccessRule };
-  });
+  return [...table.entries()]
+    .filter(([, access]) => access !== 'scim')
+    .map(([key, access]) => {
+      const space = key.indexOf(' ');
+      return { key, method: key.slice(0, space), path: key.slice(space + 1), access: access as AccessRule };
+    });
 }
 
 /** The routes the README names as open to anonymous callers. */

@@ -52,6 +52,9 @@ export function authorOf(ctx: RequestContext): Author {
     }
     case 'system':
       return { authorType: 'System', identifier: 'system' };
+    case 'scim':
+      // An identity system provisioning through SCIM: a system, named by its SCIM token.
+      return { authorType: 'System', identifier: `scim:${principal.id}` };
   }
 }
 

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../auth/context.js';
 import { isAdminFor, requireAllowed, seesEveryWorkspace } from '../../auth/policy.js';
-import { badRequest, insufficientPermissions, unprocessable } from '../../lib/errors.js';
+import { badRequest, conflict, insufficientPermissions, unprocessable } from '../../lib/errors.js';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { CallerView } from '../view.js';
 import type { User, UserInput } from './model.js';
@@ -17,8 +17,32 @@ import type { UserFilter } from './store.js';
 export class AuthorizedUserService extends CallerView<User> {
   protected readonly kindName = 'meshUser';
 
-  constructor(private readonly inner: UserService) {
+  constructor(
+    private readonly inner: UserService,
+    /** Whether SCIM provisioning is enabled (a SCIM token exists). */
+    private readonly scimEnabled: () => Promise<boolean>,
+  ) {
     super();
+  }
+
+  /**
+   * While SCIM provisioning is enabled, only the SCIM client creates and replaces users (OpenAPI: POST
+   * and PUT of meshusers are "only available when SCIM provisioning is disabled … and will otherwise
+   * reject all requests"); deleting stays open to admins.
+   */
+  private async requireNotScimManaged(ctx: RequestContext): Promise<void> {
+    if (ctx.principal.type !== 'scim' && (await this.scimEnabled())) {
+      throw conflict('SCIM provisioning is enabled on this server: meshUsers are created and updated by the SCIM client only (DELETE still works); delete every SCIM token to write them here');
+    }
+  }
+
+  /** Users by their uuid (SCIM's ids), for a caller that sees every user; the rest see none. */
+  async byUuids(ctx: RequestContext, uuids: readonly string[]): Promise<User[]> {
+    return seesEveryWorkspace(ctx.principal, 'USER') ? this.inner.byUuids(uuids) : [];
+  }
+
+  async byUsernames(ctx: RequestContext, usernames: readonly string[]): Promise<User[]> {
+    return seesEveryWorkspace(ctx.principal, 'USER') ? this.inner.byUsernames(usernames) : [];
   }
 
   async find(ctx: RequestContext, username: string): Promise<User | undefined> {
@@ -32,6 +56,7 @@ export class AuthorizedUserService extends CallerView<User> {
 
   async create(ctx: RequestContext, input: UserInput): Promise<User> {
     requireAllowed(ctx.principal, 'USER', 'SAVE');
+    await this.requireNotScimManaged(ctx);
     return this.inner.create(ctx, input);
   }
 
@@ -39,6 +64,7 @@ export class AuthorizedUserService extends CallerView<User> {
   async save(ctx: RequestContext, username: string, input: UserInput): Promise<{ user: User; created: boolean }> {
     if (input.username !== username) throw badRequest(`metadata.name: "${input.username}" does not match the meshUser "${username}" of the path`);
     requireAllowed(ctx.principal, 'USER', 'SAVE');
+    await this.requireNotScimManaged(ctx);
     const existing = await this.inner.find(username);
     if (!existing) return { user: await this.inner.create(ctx, input), created: true };
     return { user: await this.inner.replace(ctx, existing, input), created: false };

@@ -34,6 +34,19 @@ export class UserService {
     return this.store.findByEuid(euid);
   }
 
+  /** Users by uuid and by username, in batches of 500 (SCIM names users by uuid; bounded statements). */
+  async byUuids(uuids: readonly string[]): Promise<User[]> {
+    const found: User[] = [];
+    for (let start = 0; start < uuids.length; start += 500) found.push(...(await this.store.byUuids(uuids.slice(start, start + 500))));
+    return found;
+  }
+
+  async byUsernames(usernames: readonly string[]): Promise<User[]> {
+    const found: User[] = [];
+    for (let start = 0; start < usernames.length; start += 500) found.push(...(await this.store.byUsernames(usernames.slice(start, start + 500))));
+    return found;
+  }
+
   /** The names among `usernames` that are users, in one query. */
   existing(usernames: readonly string[]): Promise<Set<string>> {
     return this.store.existing(usernames);
@@ -66,10 +79,17 @@ export class UserService {
     return user;
   }
 
-  /** PUT: every field as sent (the username and uuid stay). */
+  /**
+   * PUT: every field as sent (the username and uuid stay). What the input leaves out of the SCIM state
+   * (`active`, SCIM's own attributes: a meshUser PUT carries neither) stays as it was.
+   */
   async replace(ctx: RequestContext, existing: User, input: UserInput): Promise<User> {
-    const user: User = { ...input, uuid: existing.uuid, createdOn: existing.createdOn };
-    if (!differs(existing, user)) return user;
+    const { active = existing.active, scim = existing.scim } = input;
+    const user: User = { ...input, uuid: existing.uuid, createdOn: existing.createdOn, updatedOn: new Date().toISOString() };
+    if (active === false) user.active = false;
+    else delete user.active;
+    if (scim !== undefined) user.scim = scim;
+    if (!differs({ ...existing, updatedOn: undefined }, { ...user, updatedOn: undefined })) return existing;
     try {
       await this.events.change(ctx, async (trx, events) => {
         await this.euidTaken(trx, input);

@@ -15,8 +15,13 @@ const toModel = (row: Selectable<UserTable>): User => ({
   lastName: row.last_name,
   ...(row.euid !== null ? { euid: row.euid } : {}),
   createdOn: row.created_on,
+  ...(row.updated_on !== null ? { updatedOn: row.updated_on } : {}),
   document: parseDocument(row.document),
+  ...(Number(row.active) === 0 ? { active: false } : {}),
+  ...(row.scim_attributes !== null ? { scim: JSON.parse(row.scim_attributes) as Record<string, unknown> } : {}),
 });
+
+const scimColumns = (user: User) => ({ active: user.active === false ? 0 : 1, scim_attributes: user.scim !== undefined ? JSON.stringify(user.scim) : null, updated_on: user.updatedOn ?? null });
 
 /** The user list's filters, combined with AND (query.ts). */
 export interface UserFilter {
@@ -44,14 +49,14 @@ export class UserStore {
   async insert(user: User): Promise<void> {
     await this.db
       .insertInto('users')
-      .values({ username: user.username, uuid: user.uuid, email: user.email, first_name: user.firstName, last_name: user.lastName, euid: user.euid ?? null, document: serializeDocument(user.document), created_on: user.createdOn })
+      .values({ username: user.username, uuid: user.uuid, email: user.email, first_name: user.firstName, last_name: user.lastName, euid: user.euid ?? null, document: serializeDocument(user.document), created_on: user.createdOn, ...scimColumns(user) })
       .execute();
   }
 
   async update(user: User): Promise<void> {
     await this.db
       .updateTable('users')
-      .set({ email: user.email, first_name: user.firstName, last_name: user.lastName, euid: user.euid ?? null, document: serializeDocument(user.document) })
+      .set({ email: user.email, first_name: user.firstName, last_name: user.lastName, euid: user.euid ?? null, document: serializeDocument(user.document), ...scimColumns(user) })
       .where('username', '=', user.username)
       .execute();
   }
@@ -64,6 +69,20 @@ export class UserStore {
   async findByEuid(euid: string): Promise<User | undefined> {
     const row = await this.db.selectFrom('users').selectAll().where('euid', '=', euid).executeTakeFirst();
     return row ? toModel(row) : undefined;
+  }
+
+  /** The users of these uuids, in one query (SCIM names users by uuid). */
+  async byUuids(uuids: readonly string[]): Promise<User[]> {
+    if (uuids.length === 0) return [];
+    const rows = await this.db.selectFrom('users').selectAll().where('uuid', 'in', [...uuids]).execute();
+    return rows.map(toModel);
+  }
+
+  /** The users of these names, in one query. */
+  async byUsernames(usernames: readonly string[]): Promise<User[]> {
+    if (usernames.length === 0) return [];
+    const rows = await this.db.selectFrom('users').selectAll().where('username', 'in', [...usernames]).execute();
+    return rows.map(toModel);
   }
 
   /** The users of these names that exist, in one query. */

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../auth/context.js';
 import { listScope, requireAllowed, seesWorkspace } from '../../auth/policy.js';
+import { notFound } from '../../lib/errors.js';
 import { emptyPage, type Page, type PageRequest } from '../../lib/paging.js';
 import type { AuthorizedUserService } from '../user/authorized-service.js';
 import { CallerView } from '../view.js';
@@ -49,6 +50,16 @@ export class AuthorizedUserGroupService extends CallerView<UserGroup> {
     requireAllowed(ctx.principal, 'WORKSPACEPRINCIPALBINDING', 'SAVE', group.workspace);
     await this.users.resolveNamed(ctx, members, (index) => `members[${index}]`);
     return this.inner.setMembers(ctx, group, members);
+  }
+
+  /** Adds and removes members of a group the caller sees, atomically (SCIM's member PATCHes); 404 when it is gone. */
+  async changeMembers(ctx: RequestContext, id: string, add: string[], remove: string[]): Promise<UserGroup> {
+    const group = await this.get(ctx, id);
+    requireAllowed(ctx.principal, 'WORKSPACEPRINCIPALBINDING', 'SAVE', group.workspace);
+    await this.users.resolveNamed(ctx, add, (index) => `members[${index}]`);
+    const changed = await this.inner.changeMembers(ctx, group.workspace, group.name, add, remove);
+    if (!changed) throw notFound(`${this.kindName} ${id} not found`);
+    return changed;
   }
 
   async delete(ctx: RequestContext, id: string): Promise<void> {

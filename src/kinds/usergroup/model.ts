@@ -11,10 +11,12 @@ export interface UserGroup {
   /** The meshObjectCollection the import put it in (declarative deletion). */
   collection?: string;
   createdOn: string;
+  /** When the group was last written (absent: never since it was created). */
+  updatedOn?: string;
   document: SentObject;
 }
 
-export type UserGroupInput = Omit<UserGroup, 'createdOn' | 'collection'>;
+export type UserGroupInput = Omit<UserGroup, 'createdOn' | 'updatedOn' | 'collection'>;
 
 export const groupIdentifier = (group: Pick<UserGroup, 'workspace' | 'name'>) => `${group.workspace}.${group.name}`;
 

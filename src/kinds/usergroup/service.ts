@@ -26,7 +26,7 @@ function groupEvents(existing: UserGroup | undefined, group: UserGroup): EventDr
   const id = groupIdentifier(group);
   if (added.length > 0) events.push(eventOf('groupMembersAdded', { ...subject(group), description: `${added.join(', ')} added to meshWorkspaceUserGroup ${id}` }));
   if (removed.length > 0) events.push(eventOf('groupMembersRemoved', { ...subject(group), description: `${removed.join(', ')} removed from meshWorkspaceUserGroup ${id}` }));
-  const rest = (g: UserGroup) => ({ ...g, members: [] });
+  const rest = (g: UserGroup) => ({ ...g, members: [], updatedOn: undefined });
   if (differs(rest(existing), rest(group))) events.push(eventOf('groupChanged', { ...subject(group), previous: existing }));
   return events;
 }
@@ -64,9 +64,10 @@ export class UserGroupService {
       return await this.events.change(ctx, async (trx, events) => {
         const store = new UserGroupStore(trx);
         const existing = await store.find(input.workspace, input.name);
-        const group: UserGroup = { ...input, createdOn: existing?.createdOn ?? new Date().toISOString(), ...(collection !== undefined ? { collection } : existing?.collection !== undefined ? { collection: existing.collection } : {}) };
+        const now = new Date().toISOString();
+        const group: UserGroup = { ...input, createdOn: existing?.createdOn ?? now, ...(existing ? { updatedOn: now } : {}), ...(collection !== undefined ? { collection } : existing?.collection !== undefined ? { collection: existing.collection } : {}) };
         const changes = groupEvents(existing, group);
-        if (changes.length === 0) return { group, created: false };
+        if (changes.length === 0) return { group: existing!, created: false };
         if (existing) await store.update(group);
         else await store.insert(group);
         events.push(...changes);
@@ -81,6 +82,32 @@ export class UserGroupService {
 
   async setMembers(ctx: RequestContext, group: UserGroup, members: string[]): Promise<UserGroup> {
     return (await this.save(ctx, { workspace: group.workspace, name: group.name, members, document: group.document })).group;
+  }
+
+  /**
+   * Adds and removes members atomically against the members as they are at commit (SCIM's member
+   * PATCHes, which may arrive side by side): the group's row is written first, which holds every
+   * other writer of the group until this transaction ends, then its members are read and changed.
+   * Undefined when the group is gone.
+   */
+  async changeMembers(ctx: RequestContext, workspace: string, name: string, add: readonly string[], remove: readonly string[]): Promise<UserGroup | undefined> {
+    try {
+      return await this.events.change(ctx, async (trx, events) => {
+        const store = new UserGroupStore(trx);
+        const updatedOn = new Date().toISOString();
+        if (!(await store.touch(workspace, name, updatedOn))) return undefined;
+        const group = (await store.find(workspace, name))!;
+        const gone = new Set(remove);
+        const members = [...new Set([...group.members.filter((member) => !gone.has(member)), ...add])];
+        const changed: UserGroup = { ...group, members, updatedOn };
+        await store.update(changed);
+        events.push(...groupEvents(group, changed));
+        return changed;
+      });
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw unprocessable(`members: a member or the group ${workspace}.${name} was deleted meanwhile`);
+      throw error;
+    }
   }
 
   /** The group goes with its memberships and the bindings naming it, in one transaction. */

@@ -43,6 +43,7 @@ export class UserGroupStore {
       members: byGroup.get(key(row.workspace, row.name)) ?? [],
       ...(row.collection !== null ? { collection: row.collection } : {}),
       createdOn: row.created_on,
+      ...(row.updated_on !== null ? { updatedOn: row.updated_on } : {}),
       document: parseDocument(row.document),
     }));
   }
@@ -74,12 +75,18 @@ export class UserGroupStore {
   async update(group: UserGroup): Promise<void> {
     await this.db
       .updateTable('user_groups')
-      .set({ collection: group.collection ?? null, document: serializeDocument(group.document) })
+      .set({ collection: group.collection ?? null, document: serializeDocument(group.document), updated_on: group.updatedOn ?? null })
       .where('workspace', '=', group.workspace)
       .where('name', '=', group.name)
       .execute();
     await this.db.deleteFrom('group_members').where('workspace', '=', group.workspace).where('group_name', '=', group.name).execute();
     await this.insertMembers(group);
+  }
+
+  /** Sets `updated_on` (and so takes the row's write lock); false when there is no such group. */
+  async touch(workspace: string, name: string, updatedOn: string): Promise<boolean> {
+    const result = await this.db.updateTable('user_groups').set({ updated_on: updatedOn }).where('workspace', '=', workspace).where('name', '=', name).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   private async insertMembers(group: UserGroup): Promise<void> {

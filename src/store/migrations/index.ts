@@ -14,6 +14,7 @@ import * as m0010 from './0010_tenant_filters.js';
 import * as m0011 from './0011_events.js';
 import * as m0012 from './0012_people.js';
 import * as m0015 from './0015_catalogue.js';
+import * as m0013 from './0013_scim.js';
 
 /** Versioned migrations, applied in name order at start. Never edit a released one: add a new file. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011_events': m0011,
   '0012_people': m0012,
   '0015_catalogue': m0015,
+  '0013_scim': m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
