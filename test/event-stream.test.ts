@@ -209,6 +209,12 @@ describeEachDatabase(
         assert.equal(response.status, 201, response.text);
         if (i % 10 === 9) closed = (await readFile(ctx.server.logFile, 'utf8')).includes('event stream closed: its reader is too slow');
       }
+      // The writes may end before the stall is judged (two heartbeat intervals of a socket that takes
+      // nothing, checked at each heartbeat): the paused reader never reads, so it must come within a few.
+      for (const deadline = Date.now() + 10_000; !closed && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        closed = (await readFile(ctx.server.logFile, 'utf8')).includes('event stream closed: its reader is too slow');
+      }
       assert.ok(closed, 'the slow reader was never disconnected');
       // The other stream got every event.
       const count = (await ctx.server.client.get(`${EVENTS}?workspaceName=${prefix}&size=1`, { headers: { accept: EVENT_LOG } })).json.page.totalElements;
