@@ -7,7 +7,7 @@ import { fetch } from 'undici';
 import { media } from './support/client.js';
 import { DIALECTS, postgresAvailable } from './support/databases.js';
 import { API_KEY, clientWithKey, createKey, ensureWorkspace, login } from './support/identity.js';
-import { basic, describeEachDatabase, startTestServer, TEST_ADMIN, UNLIMITED_AUTH_FAILURES, type TestServer } from './support/server.js';
+import { basic, describeEachDatabase, startTestServer, TEST_ADMIN, UNLIMITED_AUTH_FAILURES, startInstanceOf, type TestServer } from './support/server.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 const KEYS = '/api/meshobjects/meshapikeys';
@@ -522,7 +522,7 @@ if (postgresAvailable) {
     let b: TestServer;
     before(async () => {
       a = await startTestServer('postgres');
-      b = await startTestServer('postgres', { shared: { databaseUrl: a.env.BLOCKYARD_DATABASE_URL!, dataDir: a.dataDir } });
+      b = await startInstanceOf(a);
     });
     after(async () => {
       await b.stop();

@@ -8,7 +8,7 @@ import { getVersion } from './support/definitions.js';
 import { API_KEY, clientWithKey, login, type KeyCredentials } from './support/identity.js';
 import { forgeToken, keyIdOf, openSealed, publishedKids, runAdmin, sealedValuesAtRest, storedSigningKeys, TEST_MASTER_KEY, type StoredSigningKey } from './support/keys.js';
 import { asRun, claimRun, createBlock, decryptForRunner, readBlock, registerRunner, report, runnerCertificate, runnerDefinition, runWorld, tenantTarget, type Definition, type RunWorld } from './support/runs.js';
-import { describeEachDatabase, startTestServer, type TestServer } from './support/server.js';
+import { describeEachDatabase, startTestServer, startInstanceOf, type TestServer } from './support/server.js';
 import { createPlatform, PATHS, PLATFORM, unique, type Json } from './support/structure.js';
 
 const KEYS = '/api/meshobjects/meshapikeys';
@@ -181,7 +181,7 @@ describe('master-key rotation with several instances on PostgreSQL', { skip: pos
 
   before(async () => {
     a = await startTestServer('postgres');
-    b = await startTestServer('postgres', { shared: { databaseUrl: a.env.BLOCKYARD_DATABASE_URL!, dataDir: a.dataDir } });
+    b = await startInstanceOf(a);
   });
 
   after(async () => {

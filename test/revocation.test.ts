@@ -7,7 +7,7 @@ import { postgresAvailable } from './support/databases.js';
 import { API_KEY, clientWithKey, createKey, login, type KeyCredentials } from './support/identity.js';
 import { untilStatus } from './support/keys.js';
 import { asRun, claimRun, createBlock, getRun, registerRunner, report, runnerDefinition, runWorld, tenantTarget, type RunWorld } from './support/runs.js';
-import { basic, describeEachDatabase, startTestServer, type TestServer } from './support/server.js';
+import { basic, describeEachDatabase, startTestServer, startInstanceOf, type TestServer } from './support/server.js';
 import { unique, type Json } from './support/structure.js';
 
 const KEYS = '/api/meshobjects/meshapikeys';
@@ -126,7 +126,7 @@ describe('revocation across instances on PostgreSQL', { skip: postgresAvailable 
 
   before(async () => {
     a = await startTestServer('postgres');
-    b = await startTestServer('postgres', { shared: { databaseUrl: a.env.BLOCKYARD_DATABASE_URL!, dataDir: a.dataDir } });
+    b = await startInstanceOf(a);
     w = await runWorld(a.client);
   });
 
@@ -170,7 +170,7 @@ describe('revocation across instances on PostgreSQL', { skip: postgresAvailable 
     const asAdmin = (server: TestServer, pass: string) => server.client.get(KEYS, { headers: { accept: API_KEY, authorization: basic(admin, pass) } });
     assert.equal((await asAdmin(a, oldPassword)).status, 200);
     assert.equal((await asAdmin(b, oldPassword)).status, 200);
-    const c = await startTestServer('postgres', { shared: { databaseUrl: a.env.BLOCKYARD_DATABASE_URL!, dataDir: a.dataDir }, env: { BLOCKYARD_ADMIN_USERNAME: admin, BLOCKYARD_ADMIN_PASSWORD: newPassword } });
+    const c = await startInstanceOf(a, { env: { BLOCKYARD_ADMIN_USERNAME: admin, BLOCKYARD_ADMIN_PASSWORD: newPassword } });
     await c.server.close();
     for (const server of [a, b]) await untilStatus('the old password on an instance that had verified it', 401, () => asAdmin(server, oldPassword), WITHIN_MS);
     assert.equal((await asAdmin(b, newPassword)).status, 200);

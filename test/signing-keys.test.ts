@@ -9,7 +9,7 @@ import type { ApiClient } from './support/client.js';
 import { postgresAvailable } from './support/databases.js';
 import { API_KEY, clientWithKey, login, type KeyCredentials } from './support/identity.js';
 import { forgeToken, kidOf, publishedKids, sealWith, signWith, sleep, storedSigningKeys, TEST_MASTER_KEY } from './support/keys.js';
-import { describeEachDatabase, startTestServer, type TestServer } from './support/server.js';
+import { describeEachDatabase, startTestServer, startInstanceOf, type TestServer } from './support/server.js';
 import { unique } from './support/structure.js';
 
 const KEYS = '/api/meshobjects/meshapikeys';
@@ -126,7 +126,7 @@ describe('token signing keys across instances on PostgreSQL', { skip: postgresAv
 
   before(async () => {
     a = await startTestServer('postgres');
-    b = await startTestServer('postgres', { shared: { databaseUrl: a.env.BLOCKYARD_DATABASE_URL!, dataDir: a.dataDir } });
+    b = await startInstanceOf(a);
   });
 
   after(async () => {

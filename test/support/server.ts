@@ -121,3 +121,8 @@ export function describeEachDatabase(title: string, body: (ctx: { readonly serve
     });
   }
 }
+
+/** Another instance of `first`'s PostgreSQL deployment: the same database and data directory. */
+export function startInstanceOf(first: TestServer, options: Omit<TestServerOptions, 'shared'> = {}): Promise<TestServer> {
+  return startTestServer('postgres', { ...options, shared: { databaseUrl: first.env.BLOCKYARD_DATABASE_URL!, dataDir: first.dataDir } });
+}
