@@ -45,6 +45,7 @@ import { createServices } from './services.js';
 import { openDatabase, type Database } from './store/database.js';
 import { listen, type Listening } from './store/notifications.js';
 import { SharedRateCounter } from './store/shared-rate-counter.js';
+import type { UnitOfWork } from './store/transaction.js';
 
 export interface RunningServer {
   /** The URL the server listens on, e.g. `https://localhost:8443`. */
@@ -58,7 +59,7 @@ export interface RunningServer {
 }
 
 /** Every operation of the API, in registration order. */
-function operations(services: AuthorizedServices, log: Logger): Operation[] {
+function operations(services: AuthorizedServices, units: UnitOfWork, log: Logger): Operation[] {
   return [
     ...apiKeyOperations(services.apiKeys),
     ...apiUserOperations(services.apiUsers),
@@ -82,7 +83,7 @@ function operations(services: AuthorizedServices, log: Logger): Operation[] {
     ...platformTypeOperations(services.platformTypes),
     ...landingZoneOperations(services.landingZones),
     ...integrationOperations(services.integrations),
-    ...importOperations(services, log),
+    ...importOperations(services, units, log),
   ];
 }
 
@@ -111,7 +112,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     if (database.dialect === 'postgres') sharedRateCounter = new SharedRateCounter(database.db, config.rateLimit.windowSeconds * 1000, log);
     ({ app, context } = await createApp(config, tls, { identity: services.identity, services: services.authorized, ping: () => database.ping(), ...(sharedRateCounter ? { sharedRateCounter } : {}) }, log));
     for (const routes of [healthRoutes, loginRoutes, indexRoutes]) await app.register(routes, context);
-    registerOperations(app, operations(services.authorized, log), context.baseUrl);
+    registerOperations(app, operations(services.authorized, services.units, log), context.baseUrl);
     const { eventStreams } = config;
     registerEventStream(app, context, feed, { perCredential: eventStreams.perCredential, heartbeatMs: eventStreams.heartbeatSeconds * 1000, bufferBytes: eventStreams.bufferBytes });
     services.recorder.onCommitted(() => feed.wake());

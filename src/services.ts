@@ -61,6 +61,7 @@ import { WorkspaceService } from './kinds/workspace/service.js';
 import type { Database } from './store/database.js';
 import { KeyringTable } from './store/keyring.js';
 import { SigningKeyStore } from './store/signing-keys.js';
+import { UnitOfWork } from './store/transaction.js';
 
 /**
  * The service graph, built once per process: plain services (rules, storage), each wrapped by its
@@ -76,6 +77,8 @@ export interface Services {
   system: { apiKeys: ApiKeyService; apiUsers: ApiUserService; runs: RunService; events: EventLogService; scimTokens: ScimTokenService };
   /** The unit of work of every change; streams listen to its commits. */
   recorder: EventRecorder;
+  /** Units of work spanning many changes (the import into a collection). */
+  units: UnitOfWork;
 }
 
 export async function createServices(config: Config, database: Database, log: Logger): Promise<Services> {
@@ -156,5 +159,6 @@ export async function createServices(config: Config, database: Database, log: Lo
     identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts), scimTokens), tokens },
     system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService, events: eventLogService, scimTokens },
     recorder,
+    units: new UnitOfWork(db),
   };
 }

@@ -2,6 +2,7 @@ import type { RequestContext } from '../auth/context.js';
 import { ApiError, badRequest } from '../lib/errors.js';
 import { deprecatedMessage, importLifecycleOf, isRetired, retiredMessage } from '../lib/versions.js';
 import { isDatabaseUnavailable } from '../store/database.js';
+import { isRetriedConflict, type UnitOfWork } from '../store/transaction.js';
 import type { AuthorizedCollectionService } from '../kinds/collection/authorized-service.js';
 import { isCollectedKind, type ObjectCollection } from '../kinds/collection/model.js';
 import type { ImportableKind, RawObject } from './importable-kinds.js';
@@ -34,6 +35,10 @@ const isRawObject = (value: unknown): value is RawObject => value !== null && ty
  * each in its own write, so one failing object neither stops the others nor leaves anything half
  * written. Only an unreachable database ends the request (503: the client retries the whole,
  * idempotent import).
+ *
+ * An import into a meshObjectCollection is one unit of work: one transaction, each object in a
+ * savepoint of it (a failing object is undone alone and reported, as above), then the declarative
+ * deletion, then one commit. Its writes, deletions and their events are stored together or not at all.
  */
 export class Importer {
   private readonly byKind: Map<string, ImportableKind>;
@@ -41,6 +46,7 @@ export class Importer {
   constructor(
     kinds: ImportableKind[],
     private readonly collections: AuthorizedCollectionService,
+    private readonly units: UnitOfWork,
     private readonly log: { error(details: object, message: string): void },
   ) {
     this.byKind = new Map(kinds.map((kind) => [kind.kind, kind]));
@@ -49,18 +55,30 @@ export class Importer {
   /**
    * `options.collection` (the `meshObjectCollection` query parameter, with its optional `owner`):
    * groups and workspace bindings imported are put in the collection, and once every object of the
-   * import succeeded, the collection's objects this import did not name are deleted, all in one
-   * transaction; they are reported after the objects sent ("deleted"). If any object failed, nothing
-   * is deleted (one more entry says so): a partial import never deletes.
+   * import succeeded, the collection's objects this import did not name are deleted; they are
+   * reported after the objects sent ("deleted"). If any object failed, nothing is deleted (one more
+   * entry says so): a partial import never deletes. If the deletion is refused (or the commit
+   * fails), the whole import is undone and the request fails with that error.
    */
   async import(ctx: RequestContext, body: unknown, options: { collection?: string; owner?: string } = {}): Promise<ImportResult[]> {
     if (!Array.isArray(body)) throw badRequest('body: a JSON array of meshObjects or a YAML stream of them is required');
     if (body.length > MAX_IMPORT_OBJECTS) throw badRequest(`body: at most ${MAX_IMPORT_OBJECTS} meshObjects per import, got ${body.length}`);
-    const collection = options.collection === undefined ? undefined : await this.collections.forImport(ctx, options.collection, options.owner);
+    const { collection, owner } = options;
+    if (collection === undefined) {
+      const results: ImportResult[] = [];
+      for (const [index, object] of body.entries()) results.push(await this.importOne(ctx, object, index, (save) => save()));
+      return results;
+    }
+    return this.units.run(() => this.importIntoCollection(ctx, body, collection, owner));
+  }
+
+  /** Inside the import's unit of work; may run again from the start (see `UnitOfWork.run`). */
+  private async importIntoCollection(ctx: RequestContext, body: unknown[], name: string, owner: string | undefined): Promise<ImportResult[]> {
+    const collection = await this.collections.forImport(ctx, name, owner);
     const results: ImportResult[] = [];
     const kept = new Map<string, Set<string>>();
     for (const [index, object] of body.entries()) {
-      const result = await this.importOne(ctx, object, index, collection?.name);
+      const result = await this.importOne(ctx, object, index, (save) => this.units.savepoint(save), collection.name);
       results.push(result);
       const kind = result.meshObject.slice(0, result.meshObject.indexOf('['));
       if (result.status === 'SUCCESS' && isCollectedKind(kind)) {
@@ -69,26 +87,28 @@ export class Importer {
         kept.set(kind, ids);
       }
     }
-    if (collection) results.push(...(await this.deleteMissing(ctx, collection, kept, results)));
+    results.push(...(await this.deleteMissing(ctx, collection, kept, results)));
     return results;
   }
 
   private async deleteMissing(ctx: RequestContext, collection: ObjectCollection, kept: Map<string, Set<string>>, results: ImportResult[]): Promise<ImportResult[]> {
-    const label = `meshObjectCollection[${collection.name}]`;
     const failures = results.filter((result) => result.status === 'FAILED').length;
     if (failures > 0) {
-      return [{ meshObject: label, status: 'FAILED', resultCode: 'INVALID_MESH_OBJECT', message: `declarative deletion skipped: ${failures} object(s) of this import failed; nothing was deleted`, remarks: [] }];
+      const message = `declarative deletion skipped: ${failures} object(s) of this import failed; nothing was deleted`;
+      return [{ meshObject: `meshObjectCollection[${collection.name}]`, status: 'FAILED', resultCode: 'INVALID_MESH_OBJECT', message, remarks: [] }];
     }
     try {
       const deleted = await this.collections.deleteMissing(ctx, collection, kept);
       return deleted.map((object) => ({ meshObject: `${object.kind}[${object.id}]`, status: 'SUCCESS', resultCode: null, message: 'deleted', remarks: [`missing from this import into meshObjectCollection ${collection.name}`] }));
     } catch (error) {
-      if (isDatabaseUnavailable(error) || !(error instanceof ApiError) || error.status >= 500) throw error;
-      return [{ meshObject: label, status: 'FAILED', resultCode: resultCodeOf(error), message: `declarative deletion: ${error.message}; nothing was deleted`, remarks: [] }];
+      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      // Thrown on, it undoes the whole unit of work: the writes of this import go with the deletion.
+      throw new ApiError(error.errorCode, `declarative deletion from meshObjectCollection ${collection.name}: ${error.message}; nothing of this import was stored`, error.headers);
     }
   }
 
-  private async importOne(ctx: RequestContext, object: unknown, index: number, collection?: string): Promise<ImportResult> {
+  /** `apply` runs the object's save: directly, or in a savepoint of the import's unit of work. */
+  private async importOne(ctx: RequestContext, object: unknown, index: number, apply: <T>(save: () => Promise<T>) => Promise<T>, collection?: string): Promise<ImportResult> {
     const failed = (meshObject: string, resultCode: ImportResultCode, message: string): ImportResult => ({ meshObject, status: 'FAILED', resultCode, message, remarks: [] });
     if (!isRawObject(object)) return failed(`unknown[${index}]`, 'INVALID_MESH_OBJECT', `object ${index + 1}: not a meshObject`);
     const kindName = typeof object.kind === 'string' ? object.kind : 'unknown';
@@ -106,10 +126,12 @@ export class Importer {
       return failed(label, 'INVALID_MESH_OBJECT', `apiVersion: ${kind.kind} is imported as ${kind.versions.join(' or ')}, got "${String(object.apiVersion)}"`);
     }
     try {
-      const { name, created } = await kind.save(ctx, object, object.apiVersion, collection);
+      const version = object.apiVersion;
+      const { name, created } = await apply(() => kind.save(ctx, object, version, collection));
       return { meshObject: `${kind.kind}[${name}]`, status: 'SUCCESS', resultCode: null, message: created ? 'created' : 'updated', remarks: lifecycle ? [deprecatedMessage(lifecycle)] : [] };
     } catch (error) {
-      if (isDatabaseUnavailable(error)) throw error;
+      // An import into a collection is one unit of work: a deadlock victim there is retried whole (UnitOfWork.run).
+      if (isDatabaseUnavailable(error) || (collection !== undefined && isRetriedConflict(error))) throw error;
       const api = error instanceof ApiError ? error : new ApiError('InternalError', 'internal error');
       if (api.status >= 500) this.log.error({ err: error, meshObject: label }, 'import of a meshObject failed');
       return failed(label, resultCodeOf(api), api.message);

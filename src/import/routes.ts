@@ -1,6 +1,7 @@
 import { ok, type Operation } from '../kinds/operation.js';
 import { filterValue } from '../lib/query.js';
 import type { AuthorizedServices } from '../kinds/services.js';
+import type { UnitOfWork } from '../store/transaction.js';
 import { importableKinds } from './importable-kinds.js';
 import { Importer } from './importer.js';
 
@@ -9,8 +10,8 @@ const IMPORT_JSON = { kind: 'meshobjects', version: 'v1', format: 'json' } as co
 const IMPORT_YAML = { kind: 'meshobjects', version: 'v1', format: 'yaml' } as const;
 
 /** The declarative import (spec §1, COMPAT §7): `PUT /api/meshobjects`, admins only. */
-export function importOperations(services: AuthorizedServices, log: { error(details: object, message: string): void }): Operation[] {
-  const importer = new Importer(importableKinds(services), services.collections, log);
+export function importOperations(services: AuthorizedServices, units: UnitOfWork, log: { error(details: object, message: string): void }): Operation[] {
+  const importer = new Importer(importableKinds(services), services.collections, units, log);
   return [
     {
       method: 'PUT',

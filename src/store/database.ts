@@ -9,6 +9,7 @@ import { migrateToLatest } from './migrations/index.js';
 import type { Tables } from './schema.js';
 import { assertSqliteWritable } from './sqlite-writable.js';
 import { groupCommitDialect } from './sqlite-group-commit.js';
+import { unitOfWorkDialect } from './transaction.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -65,7 +66,7 @@ function openSqlite(config: Config): Database {
   // Reads are most of the traffic: 64 MB of pages (not the default 16 MB) keep a large catalogue's
   // indexes and hot rows in memory.
   reader.pragma('cache_size = -65536');
-  const db = new Kysely<Tables>({ dialect: groupCommitDialect(writer, reader) });
+  const db = new Kysely<Tables>({ dialect: unitOfWorkDialect(groupCommitDialect(writer, reader)) });
   return {
     db,
     dialect: 'sqlite',
@@ -91,7 +92,7 @@ function openPostgres(config: Config, log: Logger): Database {
   // between queries (the client's own 'error'): its query fails (503) and the next one reconnects.
   pool.on('error', (error) => log.warn({ err: error }, 'idle PostgreSQL connection failed'));
   pool.on('connect', (client) => client.on('error', (error) => log.warn({ err: error }, 'PostgreSQL connection failed')));
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Tables>({ dialect: unitOfWorkDialect(new PostgresDialect({ pool })) });
   return {
     db,
     dialect: 'postgres',

@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type Kysely, type TransactionSettings } from 'kysely';
 import type { Tables } from './schema.js';
 
 /** The query layer, bound to the database or to one transaction. */
@@ -7,22 +8,173 @@ export type Db = Kysely<Tables>;
 const RETRIED = new Set(['40P01', '40001']);
 const ATTEMPTS = 5;
 
+/** A deadlock or serialization failure: the database failed this transaction to let another go on; running it again may succeed. */
+export function isRetriedConflict(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  return code !== undefined && RETRIED.has(code);
+}
+
+/** Runs `attempt` up to ATTEMPTS times while it fails with a deadlock or serialization failure. */
+async function retried<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let count = 1; ; count++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isRetriedConflict(error) || count >= ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * count));
+    }
+  }
+}
+
+/**
+ * One unit of work (see `UnitOfWork`): the connection holding its transaction once it began, how many
+ * savepoints are open on it, and what waits for its commit.
+ */
+interface Unit {
+  connection: DatabaseConnection | undefined;
+  savepoints: number;
+  done: boolean;
+  afterCommit: (() => void)[];
+}
+
+/** The unit of work of the running async flow, if any: every query of that flow goes to its transaction. */
+const units = new AsyncLocalStorage<Unit>();
+
+const openUnit = (): Unit | undefined => {
+  const unit = units.getStore();
+  return unit && !unit.done ? unit : undefined;
+};
+
 /**
  * The one transaction helper: runs `work` in a transaction, or inside the caller's when `db` is one
- * already (a unit of work calling another joins it). On PostgreSQL two transactions can lock the same
- * rows in opposite orders (a claim takes the run first, a delete the block); the database breaks the
- * deadlock by failing one, which is retried here, as are serialization failures. `work` must be safe
- * to run again: it starts from what it reads inside the transaction.
+ * already (a unit of work calling another joins it). Inside a `UnitOfWork` the transaction is a
+ * savepoint of the unit's (a failure undoes only this work; the unit commits or rolls back the whole).
+ * On PostgreSQL two transactions can lock the same rows in opposite orders (a claim takes the run
+ * first, a delete the block); the database breaks the deadlock by failing one, which is retried
+ * here, as are serialization failures (inside a unit of work, the unit retries whole). `work` must be
+ * safe to run again: it starts from what it reads inside the transaction.
  */
 export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   if (db.isTransaction) return work(db);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.transaction().execute((trx) => work(trx));
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === undefined || !RETRIED.has(code) || attempt >= ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
-    }
+  if (openUnit()) return db.transaction().execute((trx) => work(trx));
+  return retried(() => db.transaction().execute((trx) => work(trx)));
+}
+
+/**
+ * `after` runs once what was just written is committed: at once outside a unit of work (the caller's
+ * transaction ended), after the unit's commit inside one (never if it rolls back).
+ */
+export function afterCommit(after: () => void): void {
+  const unit = openUnit();
+  if (unit) unit.afterCommit.push(after);
+  else after();
+}
+
+/**
+ * A unit of work spanning many service calls (the declarative import into a collection): `run` opens
+ * one transaction, and every query of its async flow joins it, whichever `Db` the service holds: the
+ * database's driver (`unitOfWorkDialect`) hands the flow the unit's connection, and a transaction
+ * begun there becomes a savepoint. So the services stay as they are (each write its own
+ * `EventRecorder.change`), reads see the unit's earlier writes, and the unit commits once.
+ */
+export class UnitOfWork {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Runs `work` as one transaction, committed when it returns; if it or the commit fails, nothing
+   * of it is stored and the error is thrown. Retried whole on a deadlock or serialization failure,
+   * so `work` must start afresh. Inside another unit, `work` joins that one.
+   */
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (openUnit()) return work();
+    return retried(async () => {
+      const unit: Unit = { connection: undefined, savepoints: 0, done: false, afterCommit: [] };
+      const result = await units.run(unit, () => this.db.transaction().execute(() => work()));
+      for (const after of unit.afterCommit) after();
+      return result;
+    });
   }
+
+  /** Inside `run`: `work` in a savepoint, rolled back alone when it throws (the error is thrown on). */
+  async savepoint<T>(work: () => Promise<T>): Promise<T> {
+    if (!openUnit()) throw new Error('UnitOfWork.savepoint outside UnitOfWork.run');
+    return this.db.transaction().execute(() => work());
+  }
+}
+
+/** The driver under every `Db`: outside a unit of work it is the dialect's own; inside one, see `UnitOfWork`. */
+class UnitOfWorkDriver implements Driver {
+  constructor(private readonly inner: Driver) {}
+
+  init(): Promise<void> {
+    return this.inner.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return openUnit()?.connection ?? this.inner.acquireConnection();
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    // The unit's connection is released once, by the unit's own transaction after it ended.
+    if (openUnit()?.connection !== connection) await this.inner.releaseConnection(connection);
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const unit = openUnit();
+    if (!unit) return this.inner.beginTransaction(connection, settings);
+    if (unit.connection === undefined) {
+      await this.inner.beginTransaction(connection, settings);
+      unit.connection = connection;
+      return;
+    }
+    // Savepoints nest: the unit's work is one flow (the import applies its objects one by one).
+    await connection.executeQuery(CompiledQuery.raw(`savepoint unit_${unit.savepoints + 1}`));
+    unit.savepoints += 1;
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const unit = this.unitHolding(connection);
+    if (!unit) return this.inner.commitTransaction(connection);
+    if (unit.savepoints > 0) {
+      await connection.executeQuery(CompiledQuery.raw(`release savepoint unit_${unit.savepoints}`));
+      unit.savepoints -= 1;
+      return;
+    }
+    // From here on the flow's queries are its own again (a failed commit is rolled back by the inner driver).
+    unit.done = true;
+    await this.inner.commitTransaction(connection);
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const unit = this.unitHolding(connection);
+    if (!unit) return this.inner.rollbackTransaction(connection);
+    if (unit.savepoints > 0) {
+      const name = `unit_${unit.savepoints}`;
+      unit.savepoints -= 1;
+      await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${name}`));
+      await connection.executeQuery(CompiledQuery.raw(`release savepoint ${name}`));
+      return;
+    }
+    unit.done = true;
+    await this.inner.rollbackTransaction(connection);
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
+
+  private unitHolding(connection: DatabaseConnection): Unit | undefined {
+    const unit = openUnit();
+    return unit?.connection === connection ? unit : undefined;
+  }
+}
+
+/** `dialect` with the driver that lets a `UnitOfWork` gather every query of its flow into its transaction. */
+export function unitOfWorkDialect(dialect: Dialect): Dialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => new UnitOfWorkDriver(dialect.createDriver()),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+  };
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { RequestContext } from '../../auth/context.js';
 import type { DialectName } from '../../store/database.js';
-import { inTransaction, type Db } from '../../store/transaction.js';
+import { afterCommit, inTransaction, type Db } from '../../store/transaction.js';
 import { authorOf, type EventDraft } from './model.js';
 import { EventStore } from './store.js';
 
@@ -14,6 +14,7 @@ export const EVENTS_CHANNEL = 'blockyard_events';
  * events are appended last (their numbers' lock is held only until the commit; on PostgreSQL the
  * `NOTIFY` goes before it, so the lock is held for two statements and the commit). After the commit
  * this process's streams are woken; on PostgreSQL `NOTIFY` (delivered at commit) wakes the others.
+ * Inside a `UnitOfWork` (store/transaction.ts) each change is a savepoint of the unit's transaction.
  */
 export class EventRecorder {
   private readonly listeners = new Set<() => void>();
@@ -45,7 +46,8 @@ export class EventRecorder {
       appended = (await new EventStore(trx).append(events, authorOf(ctx))).length;
       return value;
     });
-    if (appended > 0) for (const listener of this.listeners) listener();
+    // Inside a unit of work (the import into a collection) the events are readable only after its commit.
+    if (appended > 0) afterCommit(() => this.listeners.forEach((listener) => listener()));
     return result;
   }
 }
