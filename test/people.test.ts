@@ -28,6 +28,7 @@ const WS_GROUP = media('meshworkspacegroupbinding', 'v2');
 const PRJ_USER = media('meshprojectuserbinding', 'v3');
 const PRJ_GROUP = media('meshprojectgroupbinding', 'v3');
 const ROLE = media('meshprojectrole', 'v1');
+const COLLECTION = 'application/vnd.vendor.api.meshobjectcollection.v1+json';
 
 function assertError(response: Response, status: number, message?: RegExp): void {
   assert.equal(response.status, status, `expected ${status}, got ${response.status}: ${response.text}`);
@@ -70,6 +71,14 @@ async function imported(client: ApiClient, objects: Json[], query = ''): Promise
   const response = await client.put(`${BASE}${query}`, objects, { headers: io(IMPORT_JSON) });
   assert.equal(response.status, 200, response.text);
   return response.json;
+}
+
+/** A new meshObjectCollection (of owner platform-team); its name. */
+async function newCollection(client: ApiClient): Promise<string> {
+  const name = unique('coll');
+  const response = await client.post('/api/meshobjectcollections', { name, owner: 'platform-team', description: '' }, { headers: { 'content-type': COLLECTION } });
+  assert.equal(response.status, 201, response.text);
+  return name;
 }
 
 async function names(client: ApiClient, path: string, type: string, embedded: string, query = ''): Promise<string[]> {
@@ -348,7 +357,6 @@ describeEachDatabase('people and roles', (ctx) => {
   });
 
   it('meshObjectCollections: an import into one deletes the groups and workspace bindings it no longer names, never after a failure; only an empty collection is deleted', async () => {
-    const COLLECTION = 'application/vnd.vendor.api.meshobjectcollection.v1+json';
     const collection = unique('coll');
     const post = await admin.post('/api/meshobjectcollections', { name: collection, owner: 'platform-team', description: 'This is a meshObjectCollection.' }, { headers: { 'content-type': COLLECTION } });
     assert.equal(post.status, 201, post.text);
@@ -400,6 +408,86 @@ describeEachDatabase('people and roles', (ctx) => {
     const deletions = titlesOf(await allEvents(admin, `workspaceIdentifier=${third}&eventType=Deleted`)).concat(titlesOf(await allEvents(admin, `workspaceIdentifier=${third}&eventType=Removed`)));
     assert.deepEqual(deletions.sort(), ['Workspace Group Deleted', 'Workspace Group Deleted', 'Workspace User Role Removed', 'Workspace User Role Removed']);
     assert.deepEqual(titlesOf(await allEvents(admin, `description=${collection}&title=Object Collection`)).sort(), ['Object Collection Created', 'Object Collection Deleted']);
+  });
+
+  it('an import into a collection is all-or-nothing: a refused declarative deletion undoes its writes and their events', async () => {
+    const collection = await newCollection(admin);
+    const space = unique('ppl-unit');
+    await createWorkspace(admin, space);
+    const member = unique('unit-user');
+    await created(admin, P.users, USER, userBody(member));
+    const [kept, gone] = [unique('ub'), unique('ub')];
+    const group = unique('ug');
+    const into = `?meshObjectCollection=${collection}`;
+    const first = await imported(admin, [groupObject(space, group, [member]), ...[kept, gone].map((b) => wsBinding('meshWorkspaceUserBinding', b, space, 'Workspace Member', member))], into);
+    assert.deepEqual(first.map((r) => r.status), ['SUCCESS', 'SUCCESS', 'SUCCESS'], JSON.stringify(first));
+
+    // An admin (an ADM_ code) who may write the workspace's people but not delete them: the objects
+    // would be written, the deletion of the binding no longer named is refused, so nothing is stored.
+    const writer = (await clientWithKey(admin, space, ['ADM_WORKSPACEUSERGROUP_LIST', 'WORKSPACEPRINCIPALBINDING_SAVE'])).client;
+    const eventsBefore = titlesOf(await allEvents(admin, `workspaceIdentifier=${space}`));
+    const [newGroup, newBinding] = [unique('ug'), unique('ub')];
+    const objects = [
+      groupObject(space, group, [member], { displayName: 'Renamed' }),
+      groupObject(space, newGroup, [member]),
+      // Names the group created earlier in this same import.
+      wsBinding('meshWorkspaceGroupBinding', newBinding, space, 'Workspace Member', newGroup),
+      wsBinding('meshWorkspaceUserBinding', kept, space, 'Workspace Manager', member),
+    ];
+    const refused = await writer.put(`${BASE}${into}`, objects, { headers: io(IMPORT_JSON) });
+    assertError(refused, 403, new RegExp(`^declarative deletion from meshObjectCollection ${collection}: you don't have sufficient permissions: .*; nothing of this import was stored$`));
+    assert.equal((await admin.get(`${P.groups}/${space}.${newGroup}`, { headers: { accept: GROUP } })).status, 404);
+    assert.equal((await admin.get(`${P.wsGroup}/${newBinding}`, { headers: { accept: WS_GROUP } })).status, 404);
+    assert.equal((await admin.get(`${P.groups}/${space}.${group}`, { headers: { accept: GROUP } })).json.spec.displayName, `Group ${group}`);
+    assert.equal((await admin.get(`${P.wsUser}/${kept}`, { headers: { accept: WS_USER } })).json.roleRef.name, 'Workspace Member');
+    assert.equal((await admin.get(`${P.wsUser}/${gone}`, { headers: { accept: WS_USER } })).status, 200);
+    assert.deepEqual(titlesOf(await allEvents(admin, `workspaceIdentifier=${space}`)), eventsBefore);
+
+    // The same import by a caller who may delete: everything at once, the new binding naming the new group.
+    const applied = await imported(admin, objects, into);
+    assert.deepEqual(applied.map((r) => [r.meshObject, r.status, r.message]), [
+      [`meshWorkspaceUserGroup[${space}.${group}]`, 'SUCCESS', 'updated'],
+      [`meshWorkspaceUserGroup[${space}.${newGroup}]`, 'SUCCESS', 'created'],
+      [`meshWorkspaceGroupBinding[${newBinding}]`, 'SUCCESS', 'created'],
+      [`meshWorkspaceUserBinding[${kept}]`, 'SUCCESS', 'updated'],
+      [`meshWorkspaceUserBinding[${gone}]`, 'SUCCESS', 'deleted'],
+    ]);
+    assert.equal((await admin.get(`${P.wsGroup}/${newBinding}`, { headers: { accept: WS_GROUP } })).json.subject.name, newGroup);
+    assert.equal((await admin.get(`${P.wsUser}/${gone}`, { headers: { accept: WS_USER } })).status, 404);
+  });
+
+  it('an import into a collection commits once: its writes and deletions are one unbroken run of events, whatever is written beside it', async () => {
+    const collection = await newCollection(admin);
+    const space = unique('ppl-run');
+    await createWorkspace(admin, space);
+    const member = unique('run-user');
+    await created(admin, P.users, USER, userBody(member));
+    const into = `?meshObjectCollection=${collection}`;
+    const old = [unique('rg'), unique('rg')];
+    await imported(admin, old.map((g) => groupObject(space, g, [member])), into);
+
+    // Projects of the same workspace are created one after another beside the import, from before it starts until it answered.
+    let importing = true;
+    const writeBeside = async () => {
+      while (importing) await createProject(admin, space, unique('rp'));
+    };
+    const firstWrite = createProject(admin, space, unique('rp'));
+    const writers = [writeBeside(), writeBeside()];
+    await firstWrite;
+    const groups = Array.from({ length: 30 }, () => unique('rg'));
+    const objects = groups.flatMap((g) => [groupObject(space, g, [member]), wsBinding('meshWorkspaceGroupBinding', `${g}-b`, space, 'Workspace Member', g)]);
+    const results = await imported(admin, objects, into).finally(() => (importing = false));
+    await Promise.all(writers);
+    assert.equal(results.filter((r) => r.status === 'SUCCESS').length, objects.length + old.length, JSON.stringify(results.filter((r) => r.status !== 'SUCCESS')));
+
+    // Oldest first: the import's events are those naming its groups and bindings, and the deletions of the old groups.
+    const events = (await allEvents(admin, `workspaceIdentifier=${space}`)).reverse();
+    const text = (event: Json) => JSON.stringify(event.spec);
+    const ofImport = (event: Json) => groups.some((g) => text(event).includes(g)) || (event.spec.title === 'Workspace Group Deleted' && old.some((g) => text(event).includes(g)));
+    const positions = events.flatMap((event, index) => (ofImport(event) ? [index] : []));
+    assert.equal(titlesOf(positions.map((index) => events[index]!)).filter((title) => title === 'Workspace Group Deleted').length, old.length);
+    assert.equal(positions.length, objects.length + old.length, JSON.stringify(titlesOf(events)));
+    assert.equal(positions.at(-1)! - positions[0]! + 1, positions.length, `the import's events are interleaved with others: ${JSON.stringify(titlesOf(events))}`);
   });
 
   it('isolates groups and bindings by workspace: another workspace’s key gets 404 and empty lists, its own key 403 without permission', async () => {
