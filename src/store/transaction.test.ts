@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, sql, type Dialect } from 'kysely';
+import pg from 'pg';
+import { createPostgresDatabase, postgresAvailable } from '../../test/support/databases.js';
+import { groupCommitDialect } from './sqlite-group-commit.js';
+import { afterCommit, inTransaction, UnitOfWork, unitOfWorkDialect, type Db } from './transaction.js';
+
+/** The unit of work on both real databases, through the same driver wrapper the server uses. */
+for (const dialect of ['sqlite', 'postgres'] as const) {
+  describe(`unit of work [${dialect}]`, { skip: dialect === 'postgres' && !postgresAvailable ? 'PostgreSQL is not reachable' : false }, () => {
+    let db: Db;
+    let units: UnitOfWork;
+    let cleanup: () => Promise<void>;
+    // Only this table exists; the tests never touch the real schema's tables.
+    const items = () => db as unknown as Kysely<{ items: { id: string } }>;
+    const ids = async () => (await items().selectFrom('items').select('id').orderBy('id').execute()).map((row) => row.id);
+    /** As a service writes: its own transaction on the database it holds. */
+    const insert = (id: string) => inTransaction(db, (trx) => (trx as unknown as Kysely<{ items: { id: string } }>).insertInto('items').values({ id }).execute());
+
+    before(async () => {
+      let inner: Dialect;
+      if (dialect === 'sqlite') {
+        const dir = mkdtempSync(path.join(tmpdir(), 'blockyard-unit-of-work-'));
+        const file = path.join(dir, 'test.db');
+        const writer = new SQLite(file);
+        writer.pragma('journal_mode = WAL');
+        inner = groupCommitDialect(writer, new SQLite(file, { readonly: true }));
+        cleanup = async () => rmSync(dir, { recursive: true, force: true });
+      } else {
+        const database = await createPostgresDatabase();
+        inner = new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 3 }) });
+        cleanup = database.drop;
+      }
+      db = new Kysely({ dialect: unitOfWorkDialect(inner) });
+      await sql`create table items (id text primary key)`.execute(db);
+      units = new UnitOfWork(db);
+    });
+
+    after(async () => {
+      await db.destroy();
+      await cleanup();
+    });
+
+    it('gathers the transactions of its flow into one: they read its earlier writes, no one else does before the commit', async () => {
+      // Another flow (another request), started outside the unit, reads while the unit is open.
+      let release!: () => void;
+      const opened = new Promise<void>((resolve) => (release = resolve));
+      const readBeside = (async () => {
+        await opened;
+        return ids();
+      })();
+      const order: string[] = [];
+      await units.run(async () => {
+        await insert('a1');
+        await insert('a2');
+        assert.deepEqual((await ids()).filter((id) => id.startsWith('a')), ['a1', 'a2']);
+        afterCommit(() => order.push('after the commit'));
+        release();
+        assert.deepEqual((await readBeside).filter((id) => id.startsWith('a')), []);
+        order.push('work done');
+      });
+      assert.deepEqual(order, ['work done', 'after the commit']);
+      assert.deepEqual((await ids()).filter((id) => id.startsWith('a')), ['a1', 'a2']);
+    });
+
+    it('undoes a failing savepoint alone, and everything when the unit fails', async () => {
+      await units.run(async () => {
+        await insert('b1');
+        await assert.rejects(units.savepoint(async () => {
+          await insert('b2');
+          await insert('b1'); // a unique violation, inside the savepoint
+        }));
+        await units.savepoint(() => insert('b3'));
+      });
+      assert.deepEqual((await ids()).filter((id) => id.startsWith('b')), ['b1', 'b3']);
+
+      let hooks = 0;
+      await assert.rejects(
+        units.run(async () => {
+          await insert('c1');
+          afterCommit(() => hooks++);
+          throw new Error('the unit fails');
+        }),
+        /the unit fails/,
+      );
+      assert.equal(hooks, 0);
+      assert.deepEqual((await ids()).filter((id) => id.startsWith('c')), []);
+    });
+
+    it('is left behind once it ended: the flow queries on its own again', async () => {
+      await units.run(() => insert('d1'));
+      await insert('d2');
+      let ran = false;
+      afterCommit(() => (ran = true));
+      assert.ok(ran, 'outside a unit, at once');
+      assert.deepEqual((await ids()).filter((id) => id.startsWith('d')), ['d1', 'd2']);
+      await assert.rejects(units.savepoint(() => insert('d3')), /outside UnitOfWork.run/);
+    });
+  });
+}
