@@ -44,8 +44,8 @@ export class AuthorizedCollectionService {
 
   /**
    * Declarative deletion: the collection's objects the import did not name (`kept`: ids by kind) go,
-   * all in one transaction, each only with the caller's delete permission in its workspace (a 403
-   * deletes nothing). Returns what was deleted.
+   * all in one transaction (the import's, when it runs in the import's unit of work), each only with
+   * the caller's delete permission in its workspace (a 403 deletes nothing). Returns what was deleted.
    */
   async deleteMissing(ctx: RequestContext, collection: ObjectCollection, kept: ReadonlyMap<string, ReadonlySet<string>>): Promise<CollectedObject[]> {
     const missing = (await this.inner.members(collection.name)).filter((object) => !kept.get(object.kind)?.has(object.id));
