@@ -24,7 +24,7 @@ const USERS = media('meshuser', 'v2');
 const GROUPS = media('meshworkspaceusergroup', 'v1');
 const COLLECTION = 'application/vnd.vendor.api.meshobjectcollection.v1+json';
 const OLD = 10;
-const NEW = 200;
+const NEW = 150;
 /** Where in the measured duration of the import the kill falls, one cycle each. */
 const KILL_AT = [0.15, 0.35];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
