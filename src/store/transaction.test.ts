@@ -16,6 +16,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     let db: Db;
     let units: UnitOfWork;
     let cleanup: () => Promise<void>;
+    let postgresUrl = '';
     // Only this table exists; the tests never touch the real schema's tables.
     const items = () => db as unknown as Kysely<{ items: { id: string } }>;
     const ids = async () => (await items().selectFrom('items').select('id').orderBy('id').execute()).map((row) => row.id);
@@ -33,6 +34,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         cleanup = async () => rmSync(dir, { recursive: true, force: true });
       } else {
         const database = await createPostgresDatabase();
+        postgresUrl = database.url;
         inner = new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 3 }) });
         cleanup = database.drop;
       }
@@ -100,6 +102,32 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       assert.ok(ran, 'outside a unit, at once');
       assert.deepEqual((await ids()).filter((id) => id.startsWith('d')), ['d1', 'd2']);
       await assert.rejects(units.savepoint(() => insert('d3')), /outside UnitOfWork.run/);
+    });
+
+    it('runs again from the start when PostgreSQL breaks a deadlock by failing it', { skip: dialect !== 'postgres' }, async () => {
+      await items().insertInto('items').values([{ id: 'x' }, { id: 'y' }]).execute();
+      const lock = (id: string) => sql`update items set id = id where id = ${id}`;
+      const other = new pg.Client({ connectionString: postgresUrl });
+      await other.connect();
+      try {
+        await other.query('begin');
+        await other.query(`update items set id = id where id = 'y'`);
+        let attempts = 0;
+        let otherDone: Promise<unknown> = Promise.resolve();
+        await units.run(async () => {
+          attempts += 1;
+          await lock('x').execute(db);
+          if (attempts > 1) return;
+          // The unit waits for y first; the other transaction then waits for x: the unit has waited
+          // longer, so its deadlock check (after deadlock_timeout) finds the cycle and fails it.
+          setTimeout(() => (otherDone = other.query(`update items set id = id where id = 'x'`).then(() => other.query('commit'))), 100);
+          await lock('y').execute(db);
+        });
+        await otherDone;
+        assert.equal(attempts, 2);
+      } finally {
+        await other.end();
+      }
     });
   });
 }
