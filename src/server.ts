@@ -34,6 +34,7 @@ import { projectOperations } from './kinds/project/routes.js';
 import { projectRoleOperations } from './kinds/projectrole/routes.js';
 import { runOperations } from './kinds/run/routes.js';
 import { runnerOperations } from './kinds/runner/routes.js';
+import { serviceInstanceOperations } from './kinds/serviceinstance/routes.js';
 import type { AuthorizedServices } from './kinds/services.js';
 import { tagDefinitionOperations } from './kinds/tagdefinition/routes.js';
 import { tenantOperations } from './kinds/tenant/routes.js';
@@ -82,6 +83,7 @@ function operations(services: AuthorizedServices, log: Logger): Operation[] {
     ...platformTypeOperations(services.platformTypes),
     ...landingZoneOperations(services.landingZones),
     ...integrationOperations(services.integrations),
+    ...serviceInstanceOperations(services.serviceInstances),
     ...importOperations(services, log),
   ];
 }

@@ -47,6 +47,8 @@ import { runUnit } from './kinds/run/unit.js';
 import { AuthorizedRunnerService } from './kinds/runner/authorized-service.js';
 import { RunnerService } from './kinds/runner/service.js';
 import { ScimTokenService } from './kinds/scimtoken/service.js';
+import { AuthorizedServiceInstanceService } from './kinds/serviceinstance/authorized-service.js';
+import { ServiceInstanceService } from './kinds/serviceinstance/service.js';
 import type { AuthorizedServices } from './kinds/services.js';
 import { AuthorizedTagDefinitionService } from './kinds/tagdefinition/authorized-service.js';
 import { TagDefinitionService } from './kinds/tagdefinition/service.js';
@@ -121,6 +123,7 @@ export async function createServices(config: Config, database: Database, log: Lo
   const projectRoles = new AuthorizedProjectRoleService(new ProjectRoleService(db, recorder));
   const bindingService = new BindingService(db, workspaceService, projectService, recorder);
   const binding = (kind: (typeof BINDING_KINDS)[keyof typeof BINDING_KINDS]) => new AuthorizedBindingService(kind, bindingService, users, userGroups, projectRoles);
+  const projects = new AuthorizedProjectService(projectService, paymentMethods, tagDefinitions);
   const bindings = {
     meshWorkspaceUserBinding: binding(BINDING_KINDS.workspaceUser),
     meshWorkspaceGroupBinding: binding(BINDING_KINDS.workspaceGroup),
@@ -133,7 +136,7 @@ export async function createServices(config: Config, database: Database, log: Lo
       apiKeys: new AuthorizedApiKeyService(apiKeyService),
       apiUsers: new AuthorizedApiUserService(apiUserService),
       workspaces,
-      projects: new AuthorizedProjectService(projectService, paymentMethods, tagDefinitions),
+      projects,
       locations: new AuthorizedLocationService(locationService),
       platforms,
       tenants,
@@ -152,6 +155,7 @@ export async function createServices(config: Config, database: Database, log: Lo
       platformTypes,
       landingZones,
       integrations,
+      serviceInstances: new AuthorizedServiceInstanceService(new ServiceInstanceService(db, recorder), projects, users),
     },
     identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts), scimTokens), tokens },
     system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService, events: eventLogService, scimTokens },

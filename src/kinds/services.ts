@@ -16,6 +16,7 @@ import type { AuthorizedPlatformTypeService } from './platformtype/authorized-se
 import type { AuthorizedProjectService } from './project/authorized-service.js';
 import type { AuthorizedRunService } from './run/authorized-service.js';
 import type { AuthorizedRunnerService } from './runner/authorized-service.js';
+import type { AuthorizedServiceInstanceService } from './serviceinstance/authorized-service.js';
 import type { AuthorizedTagDefinitionService } from './tagdefinition/authorized-service.js';
 import type { AuthorizedTenantService } from './tenant/authorized-service.js';
 import type { AuthorizedUserService } from './user/authorized-service.js';
@@ -51,4 +52,6 @@ export interface AuthorizedServices {
   platformTypes: AuthorizedPlatformTypeService;
   landingZones: AuthorizedLandingZoneService;
   integrations: AuthorizedIntegrationService;
+  // Service instances and communications (issue 21).
+  serviceInstances: AuthorizedServiceInstanceService;
 }
