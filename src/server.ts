@@ -18,6 +18,8 @@ import { apiUserOperations } from './kinds/apiuser/routes.js';
 import { bindingOperations } from './kinds/binding/routes.js';
 import { blockOperations } from './kinds/block/routes.js';
 import { collectionOperations } from './kinds/collection/routes.js';
+import { communicationOperations } from './kinds/communication/routes.js';
+import { communicationDefinitionOperations } from './kinds/communicationdefinition/routes.js';
 import { definitionOperations } from './kinds/definition/routes.js';
 import { EventFeed } from './kinds/eventlog/feed.js';
 import { EVENTS_CHANNEL } from './kinds/eventlog/recorder.js';
@@ -84,6 +86,8 @@ function operations(services: AuthorizedServices, log: Logger): Operation[] {
     ...landingZoneOperations(services.landingZones),
     ...integrationOperations(services.integrations),
     ...serviceInstanceOperations(services.serviceInstances),
+    ...communicationDefinitionOperations(services.communicationDefinitions),
+    ...communicationOperations(services.communications),
     ...importOperations(services, log),
   ];
 }

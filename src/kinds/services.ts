@@ -4,6 +4,8 @@ import type { AuthorizedBindingService } from './binding/authorized-service.js';
 import type { BindingKind } from './binding/holders.js';
 import type { AuthorizedBlockService } from './block/authorized-service.js';
 import type { AuthorizedCollectionService } from './collection/authorized-service.js';
+import type { AuthorizedCommunicationService } from './communication/authorized-service.js';
+import type { AuthorizedCommunicationDefinitionService } from './communicationdefinition/authorized-service.js';
 import type { AuthorizedDefinitionService } from './definition/authorized-service.js';
 import type { AuthorizedEventLogService } from './eventlog/authorized-service.js';
 import type { AuthorizedIntegrationService } from './integration/authorized-service.js';
@@ -54,4 +56,6 @@ export interface AuthorizedServices {
   integrations: AuthorizedIntegrationService;
   // Service instances and communications (issue 21).
   serviceInstances: AuthorizedServiceInstanceService;
+  communicationDefinitions: AuthorizedCommunicationDefinitionService;
+  communications: AuthorizedCommunicationService;
 }
