@@ -18,6 +18,8 @@ import { apiUserOperations } from './kinds/apiuser/routes.js';
 import { bindingOperations } from './kinds/binding/routes.js';
 import { blockOperations } from './kinds/block/routes.js';
 import { collectionOperations } from './kinds/collection/routes.js';
+import { communicationOperations } from './kinds/communication/routes.js';
+import { communicationDefinitionOperations } from './kinds/communicationdefinition/routes.js';
 import { definitionOperations } from './kinds/definition/routes.js';
 import { EventFeed } from './kinds/eventlog/feed.js';
 import { EVENTS_CHANNEL } from './kinds/eventlog/recorder.js';
@@ -34,6 +36,7 @@ import { projectOperations } from './kinds/project/routes.js';
 import { projectRoleOperations } from './kinds/projectrole/routes.js';
 import { runOperations } from './kinds/run/routes.js';
 import { runnerOperations } from './kinds/runner/routes.js';
+import { serviceInstanceOperations } from './kinds/serviceinstance/routes.js';
 import type { AuthorizedServices } from './kinds/services.js';
 import { tagDefinitionOperations } from './kinds/tagdefinition/routes.js';
 import { tenantOperations } from './kinds/tenant/routes.js';
@@ -83,6 +86,9 @@ function operations(services: AuthorizedServices, units: UnitOfWork, log: Logger
     ...platformTypeOperations(services.platformTypes),
     ...landingZoneOperations(services.landingZones),
     ...integrationOperations(services.integrations),
+    ...serviceInstanceOperations(services.serviceInstances),
+    ...communicationDefinitionOperations(services.communicationDefinitions),
+    ...communicationOperations(services.communications),
     ...importOperations(services, units, log),
   ];
 }

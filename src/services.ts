@@ -18,6 +18,10 @@ import { AuthorizedBlockService } from './kinds/block/authorized-service.js';
 import { BlockLifecycle } from './kinds/block/lifecycle.js';
 import { AuthorizedCollectionService } from './kinds/collection/authorized-service.js';
 import { CollectionService } from './kinds/collection/service.js';
+import { AuthorizedCommunicationService } from './kinds/communication/authorized-service.js';
+import { CommunicationService } from './kinds/communication/service.js';
+import { AuthorizedCommunicationDefinitionService } from './kinds/communicationdefinition/authorized-service.js';
+import { CommunicationDefinitionService } from './kinds/communicationdefinition/service.js';
 import { BlockService } from './kinds/block/service.js';
 import { AuthorizedDefinitionService } from './kinds/definition/authorized-service.js';
 import { DefinitionService } from './kinds/definition/service.js';
@@ -47,6 +51,8 @@ import { runUnit } from './kinds/run/unit.js';
 import { AuthorizedRunnerService } from './kinds/runner/authorized-service.js';
 import { RunnerService } from './kinds/runner/service.js';
 import { ScimTokenService } from './kinds/scimtoken/service.js';
+import { AuthorizedServiceInstanceService } from './kinds/serviceinstance/authorized-service.js';
+import { ServiceInstanceService } from './kinds/serviceinstance/service.js';
 import type { AuthorizedServices } from './kinds/services.js';
 import { AuthorizedTagDefinitionService } from './kinds/tagdefinition/authorized-service.js';
 import { TagDefinitionService } from './kinds/tagdefinition/service.js';
@@ -124,6 +130,11 @@ export async function createServices(config: Config, database: Database, log: Lo
   const projectRoles = new AuthorizedProjectRoleService(new ProjectRoleService(db, recorder));
   const bindingService = new BindingService(db, workspaceService, projectService, recorder);
   const binding = (kind: (typeof BINDING_KINDS)[keyof typeof BINDING_KINDS]) => new AuthorizedBindingService(kind, bindingService, users, userGroups, projectRoles);
+  const projects = new AuthorizedProjectService(projectService, paymentMethods, tagDefinitions);
+  const blocks = new AuthorizedBlockService(blockService, definitions, tenants, workspaces);
+  // Service instances and communications (issue 21).
+  const communicationDefinitions = new AuthorizedCommunicationDefinitionService(new CommunicationDefinitionService(db, recorder));
+  const communications = new AuthorizedCommunicationService(new CommunicationService(db, recorder), communicationDefinitions, { workspaces, tenants, blocks });
   const bindings = {
     meshWorkspaceUserBinding: binding(BINDING_KINDS.workspaceUser),
     meshWorkspaceGroupBinding: binding(BINDING_KINDS.workspaceGroup),
@@ -136,12 +147,12 @@ export async function createServices(config: Config, database: Database, log: Lo
       apiKeys: new AuthorizedApiKeyService(apiKeyService),
       apiUsers: new AuthorizedApiUserService(apiUserService),
       workspaces,
-      projects: new AuthorizedProjectService(projectService, paymentMethods, tagDefinitions),
+      projects,
       locations: new AuthorizedLocationService(locationService),
       platforms,
       tenants,
       definitions,
-      blocks: new AuthorizedBlockService(blockService, definitions, tenants, workspaces),
+      blocks,
       runners,
       runs: new AuthorizedRunService(runService, runners),
       events: new AuthorizedEventLogService(eventLogService),
@@ -155,6 +166,9 @@ export async function createServices(config: Config, database: Database, log: Lo
       platformTypes,
       landingZones,
       integrations,
+      serviceInstances: new AuthorizedServiceInstanceService(new ServiceInstanceService(db, recorder), projects, users),
+      communicationDefinitions,
+      communications,
     },
     identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts), scimTokens), tokens },
     system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService, events: eventLogService, scimTokens },

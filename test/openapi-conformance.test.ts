@@ -54,6 +54,18 @@ const DEVIATIONS: Deviation[] = [
     keyword: 'required',
     reason: 'spec.config is shown only to admins and the owning workspace’s PLATFORMINSTANCE_LIST holders (README, "Who may do what"), and a platform without a config (CUSTOM) has none.',
   },
+  {
+    operation: /^(GET|POST) \/api\/meshobjects\/meshcommunications/,
+    instancePath: /\/status$/,
+    keyword: 'required',
+    reason: 'status.resolutionStatus is "only present if the associated communication definition is of type ACTION_REQUIRED", as the OpenAPI’s own description says; its schema lists it as required. A NOTIFICATION has none.',
+  },
+  {
+    operation: /^(GET|POST) \/api\/meshobjects\/meshcommunicationdefinitions/,
+    instancePath: /\/status$/,
+    keyword: 'required',
+    reason: 'communicationsOpen and communicationsResolved are "only present for communication definitions of type ACTION_REQUIRED", as the OpenAPI’s own description says; its schema lists them as required. A NOTIFICATION definition shows communicationsTotal.',
+  },
 ];
 
 /** How a list's objects are identified and read (the representation the probes read values from). */
@@ -91,6 +103,10 @@ const LISTS: Record<string, ListCase> = {
   [`${BASE}/meshplatformtypes`]: { embedded: 'meshPlatformTypes', probeMedia: mc('meshplatformtype', 'v1-preview'), identity: byName },
   [`${BASE}/meshlandingzones`]: { embedded: 'meshLandingZones', probeMedia: mc('meshlandingzone', 'v1-preview'), identity: byName },
   [`${BASE}/meshintegrations`]: { embedded: 'meshIntegrations', probeMedia: mc('meshintegration', 'v1-preview'), identity: byUuid },
+  // Service instances and communications (issue 21).
+  [`${BASE}/meshserviceinstances`]: { embedded: 'meshServiceInstances', probeMedia: mc('meshserviceinstance', 'v2'), identity: (i) => i.metadata.instanceId },
+  [`${BASE}/meshcommunicationdefinitions`]: { embedded: 'meshCommunicationDefinitions', probeMedia: mc('meshcommunicationdefinition', 'v1-preview'), identity: byUuid },
+  [`${BASE}/meshcommunications`]: { embedded: 'meshCommunications', probeMedia: mc('meshcommunication', 'v1-preview'), identity: byUuid },
 };
 
 /** What the fixtures know beyond what an object shows. */
@@ -214,6 +230,17 @@ const PROBES: Record<string, Probe> = {
   [`${BASE}/meshlandingzones?ownedByWorkspace`]: { value: (z) => z.metadata.ownedByWorkspace, nothing: 'no-such-workspace' },
   [`${BASE}/meshintegrations?displayName`]: { value: (i) => i.spec.displayName, nothing: 'No such integration' },
   [`${BASE}/meshintegrations?ownedByWorkspace`]: { value: (i) => i.metadata.ownedByWorkspace, nothing: 'no-such-workspace' },
+  [`${BASE}/meshserviceinstances?workspaceIdentifier`]: { value: (i) => i.metadata.ownedByWorkspace, nothing: 'no-such-workspace' },
+  // Requires workspaceIdentifier: probed among the instances of workspace A (set in before()).
+  [`${BASE}/meshserviceinstances?projectIdentifier`]: { value: (i) => i.metadata.ownedByProject, nothing: 'no-such-project', universe: 'set in before()' },
+  [`${BASE}/meshserviceinstances?marketplaceIdentifier`]: { value: (i) => i.metadata.marketplaceIdentifier, nothing: 'no-such-marketplace' },
+  [`${BASE}/meshserviceinstances?serviceIdentifier`]: { value: (i) => i.spec.serviceId, nothing: 'no-such-service' },
+  // Requires serviceIdentifier: probed among the instances of one service (set in before()).
+  [`${BASE}/meshserviceinstances?planIdentifier`]: { value: (i) => i.spec.planId, nothing: 'no-such-plan', universe: 'set in before()' },
+  [`${BASE}/meshcommunicationdefinitions?type`]: { value: (d) => d.spec.communication.type, nothing: null, noNothing: 'both documented types are among the fixtures (the narrowing shows the filter applies)' },
+  [`${BASE}/meshcommunications?communicationDefinitionUuid`]: { value: (c) => c.spec.communicationDefinitionRef.uuid, nothing: randomUUID() },
+  [`${BASE}/meshcommunications?resolutionStatus`]: { value: (c) => c.status.resolutionStatus, nothing: null, noNothing: 'both documented statuses are among the fixtures' },
+  [`${BASE}/meshcommunications?communicationType`]: { value: (c) => c.status.meshCommunicationDefinition.communicationType, nothing: null, noNothing: 'both documented types are among the fixtures' },
   [`${BASE}/meshintegrations?type`]: { value: (i) => ({ github: 'GITHUB', gitlab: 'GITLAB', azuredevops: 'AZURE_DEVOPS' })[i.spec.config.type as string] ?? String(i.spec.config.type).toUpperCase(), nothing: 'documented' },
 };
 
@@ -440,6 +467,49 @@ describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
     PROBES[`${BASE}/meshusers?projectIdentifier`]!.universe = `workspaceIdentifier=${names.wsA}`;
     for (const kind of ['userbindings', 'groupbindings']) LISTS[`${BASE}/meshprojectbindings/${kind}`]!.base = `workspaceIdentifier=${names.wsA}&projectIdentifier=${names.pa1}`;
 
+    // Service instances (POST answers 200, as published) and communications (issue 21): instances in
+    // three projects of two workspaces; two ACTION_REQUIRED definitions and a NOTIFICATION, sent to
+    // both workspaces, one communication resolved.
+    const INSTANCE = mc('meshserviceinstance', 'v2');
+    const instance = (workspace: string, projectName: string, marketplace: string, serviceId: string, planId: string) => ({
+      apiVersion: 'v2',
+      kind: 'meshServiceInstance',
+      metadata: { ownedByProject: projectName, ownedByWorkspace: workspace, marketplaceIdentifier: marketplace, instanceId: unique('si') },
+      spec: { displayName: 'New SI', serviceId, planId, creator: 'alice@example.com' },
+    });
+    for (const [key, workspace, projectName, marketplace, serviceId, planId] of [
+      ['si1', 'wsA', 'pa1', 'eu-west-1', 'svc-db', 'small'],
+      ['si2', 'wsA', 'pa2', 'eu-central-1', 'svc-db', 'large'],
+      ['si3', 'wsB', 'pb1', 'eu-west-1', 'svc-queue', 'small'],
+    ] as const) {
+      names[key] = (await ok('POST', `${BASE}/meshserviceinstances`, INSTANCE, instance(names[workspace]!, names[projectName]!, marketplace, serviceId, planId)))!.metadata.instanceId;
+    }
+    PROBES[`${BASE}/meshserviceinstances?projectIdentifier`]!.universe = `workspaceIdentifier=${names.wsA}`;
+    PROBES[`${BASE}/meshserviceinstances?planIdentifier`]!.universe = 'serviceIdentifier=svc-db';
+    const COMMUNICATION_DEFINITION = mc('meshcommunicationdefinition', 'v1-preview');
+    const COMMUNICATION = mc('meshcommunication', 'v1-preview');
+    const communicationDefinition = async (key: string, type: string) => {
+      names[key] = (
+        await created(`${BASE}/meshcommunicationdefinitions`, COMMUNICATION_DEFINITION, { apiVersion: 'v1-preview', kind: 'meshCommunicationDefinition', spec: { communication: { title: `Definition ${key}`, message: 'This is a test communication.', type, dueDate: '2099-04-30' } } })
+      ).metadata.uuid;
+    };
+    await communicationDefinition('cd1', 'ACTION_REQUIRED');
+    await communicationDefinition('cd2', 'ACTION_REQUIRED');
+    await communicationDefinition('cd3', 'NOTIFICATION');
+    const communication = async (definitionKey: string, workspaceKey: string) =>
+      (
+        await created(`${BASE}/meshcommunications`, COMMUNICATION, {
+          kind: 'meshCommunication',
+          apiVersion: 'v1-preview',
+          spec: { targetMeshObjectRef: { kind: 'meshWorkspace', name: names[workspaceKey] }, communicationDefinitionRef: { uuid: names[definitionKey], kind: 'meshCommunicationDefinition' } },
+        })
+      ).metadata.uuid as string;
+    names.c1 = await communication('cd1', 'wsA');
+    await communication('cd1', 'wsB');
+    await communication('cd2', 'wsA');
+    names.c4 = await communication('cd3', 'wsB');
+    await ok('POST', `${BASE}/meshcommunications/${names.c1}/resolve`, COMMUNICATION);
+
     world.eventTimes = [...new Set((await list(`${BASE}/mesheventlogs`, mc('mesheventlog', 'v1-preview'), 'meshEventLogs', '')).map((event) => event.metadata.createdAt as string))];
   });
 
@@ -655,7 +725,23 @@ describeEachDatabase('conformance with the published OpenAPI', (ctx) => {
       },
     });
 
+    // Service instances and communications (issue 21).
+    const INSTANCE = mc('meshserviceinstance', 'v2');
+    const si1 = (await ok('GET', `${BASE}/meshserviceinstances/${names.si1}`, INSTANCE))!;
+    const { _links: _siLinks, ...siBody } = si1;
+    await ok('PUT', `${BASE}/meshserviceinstances/${names.si1}`, INSTANCE, { ...siBody, spec: { ...si1.spec, displayName: 'New SI updated' } }, 202);
+    const COMMUNICATION_DEFINITION = mc('meshcommunicationdefinition', 'v1-preview');
+    const COMMUNICATION = mc('meshcommunication', 'v1-preview');
+    await ok('GET', `${BASE}/meshcommunicationdefinitions/${names.cd1}`, COMMUNICATION_DEFINITION);
+    await ok('GET', `${BASE}/meshcommunicationdefinitions/${names.cd3}`, COMMUNICATION_DEFINITION);
+    await ok('PUT', `${BASE}/meshcommunicationdefinitions/${names.cd2}`, COMMUNICATION_DEFINITION, { apiVersion: 'v1-preview', kind: 'meshCommunicationDefinition', spec: { communication: { title: 'my-new-title', message: 'my-new-message', dueDate: '2099-05-31' } } });
+    await ok('GET', `${BASE}/meshcommunications/${names.c1}`, COMMUNICATION);
+    await ok('GET', `${BASE}/meshcommunications/${names.c4}`, COMMUNICATION);
+
     // Deletes (after the filter tests: they change what the lists hold).
+    await ok('DELETE', `${BASE}/meshserviceinstances/${names.si2}`, undefined, undefined, 202);
+    await ok('DELETE', `${BASE}/meshcommunications/${names.c4}`, undefined, undefined, 204);
+    await ok('DELETE', `${BASE}/meshcommunicationdefinitions/${names.cd3}`, undefined, undefined, 204);
     const throwaway = await created(`${BASE}/meshbuildingblockdefinitions`, DEFINITION, { apiVersion: 'v1-preview', kind: 'meshBuildingBlockDefinition', metadata: { ownedByWorkspace: names.provB }, spec: { displayName: unique('Throwaway'), description: 'deleted again', targetType: 'WORKSPACE_LEVEL' } });
     await ok('DELETE', `${BASE}/meshbuildingblockdefinitions/${throwaway.metadata.uuid}`, undefined, undefined, 202);
     await ok('DELETE', `${BASE}/meshbuildingblocks/${names.b3}`, undefined, undefined, 202);

@@ -126,9 +126,11 @@ describeEachDatabase('wire exactness', (ctx) => {
       // Served since issue 20: an unknown payment method is an ordinary 404.
       assertError(await ctx.client.get('/api/meshobjects/meshpaymentmethods/x', { headers: { accept: media('meshpaymentmethod', 'v2') } }), 404, /meshPaymentMethod x not found/);
       assertError(await ctx.client.get('/api/meshobjects/meshpaymentmethods', { headers: { accept: media('meshpaymentmethod', 'v1') } }), 406, /retired on 2025-07-01; use meshPaymentMethod\.v2/);
+      // Served since issue 21: v1 answers as retired, an unknown instance is an ordinary 404.
       assertError(await ctx.client.get('/api/meshobjects/meshserviceinstances/x', { headers: { accept: media('meshserviceinstance', 'v1') } }), 406, /retired on 2025-03-01/);
-      // Deprecated, not retired, and not built here: not served.
-      assertError(await ctx.client.get('/api/meshobjects/meshserviceinstances', { headers: { accept: media('meshserviceinstance', 'v2') } }), 404, /not served/);
+      assertError(await ctx.client.get('/api/meshobjects/meshserviceinstances/x', { headers: { accept: media('meshserviceinstance', 'v2') } }), 404, /meshServiceInstance x not found/);
+      // A kind of the deprecation list that is not built here (every version retired): 404 saying so.
+      assertError(await ctx.client.get('/api/meshobjects/meshchargebacks', { headers: { accept: media('meshchargeback', 'v4') } }), 404, /every version of meshchargeback was retired on 2025-10-01/);
       // Served kinds: their retired versions answer as retired, other kinds' versions as not served.
       assertError(await ctx.client.get(PATHS.tenants, { headers: { accept: media('meshtenant', 'v2') } }), 406, /retired on 2025-07-01; use meshTenant\.v3/);
       assertError(await ctx.client.get(PATHS.projects, { headers: { accept: media('meshproject', 'v1') } }), 406, /retired on 2025-07-01/);
@@ -140,8 +142,8 @@ describeEachDatabase('wire exactness', (ctx) => {
     it('does not list the paths that only answer for retired versions in the index', async () => {
       const index = await ctx.client.get('/api/meshobjects', { headers: { accept: media('meshobjects', 'v2') } });
       assert.equal(index.status, 200, index.text);
-      for (const rel of ['meshserviceinstances']) assert.equal(index.json._links[rel], undefined, rel);
-      for (const rel of ['meshtenants', 'meshpaymentmethods', 'meshusers', 'meshworkspaceusergroups', 'meshworkspaceuserbindings', 'meshworkspacegroupbindings', 'meshprojectuserbindings', 'meshprojectgroupbindings']) assert.ok(index.json._links[rel], rel);
+      for (const rel of ['meshcustomers', 'meshchargebacks']) assert.equal(index.json._links[rel], undefined, rel);
+      for (const rel of ['meshserviceinstances', 'meshcommunicationdefinitions', 'meshcommunications', 'meshtenants', 'meshpaymentmethods', 'meshusers', 'meshworkspaceusergroups', 'meshworkspaceuserbindings', 'meshworkspacegroupbindings', 'meshprojectuserbindings', 'meshprojectgroupbindings']) assert.ok(index.json._links[rel], rel);
     });
   });
 });

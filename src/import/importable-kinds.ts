@@ -9,6 +9,7 @@ import { LOCATION_CODECS } from '../kinds/location/wire/index.js';
 import { PAYMENT_METHOD_CODECS } from '../kinds/paymentmethod/wire/index.js';
 import { PLATFORM_CODECS } from '../kinds/platform/wire/index.js';
 import { PROJECT_CODECS } from '../kinds/project/wire/index.js';
+import { SERVICE_INSTANCE_CODECS } from '../kinds/serviceinstance/wire/index.js';
 import type { AuthorizedServices } from '../kinds/services.js';
 import { tenantName } from '../kinds/tenant/model.js';
 import { TENANT_CODECS } from '../kinds/tenant/wire/index.js';
@@ -101,6 +102,15 @@ export function importableKinds(services: AuthorizedServices): ImportableKind[] 
       const { project, created } = await projects.save(ctx, input);
       return { name: project.name, created };
     }),
+    // meshServiceInstance v2 (the notes' import table); v1 is retired (IMPORT_LIFECYCLE).
+    importable(
+      SERVICE_INSTANCE_CODECS,
+      (object) => text(field(object, 'metadata', 'instanceId')),
+      async (ctx, input) => {
+        const { instance, created } = await services.serviceInstances.save(ctx, input);
+        return { name: instance.instanceId, created };
+      },
+    ),
     importable(LOCATION_CODECS, metadataName, async (ctx, input) => {
       const { location, created } = await locations.save(ctx, input);
       return { name: location.name, created };

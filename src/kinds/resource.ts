@@ -36,6 +36,11 @@ export interface ResourceDefinition<T> {
   list(call: Call, page: PageRequest): Promise<Page<T>>;
   create?(call: Call): Promise<T>;
   update?(call: Call, id: string): Promise<T>;
+  /**
+   * Where a kind's published API answers otherwise: POST `200` with the object (and its Location),
+   * PUT `202` without a body (meshServiceInstance).
+   */
+  answers?: { create?: 200; update?: 202 };
   remove?: { status: 202 | 204; run(call: Call, id: string): Promise<void> };
 }
 
@@ -51,7 +56,8 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
 
   if (resource.create) {
     const create = resource.create;
-    operations.push({ method: 'POST', path, media: { produces, consumes: produces }, access: save, handle: async (call) => created(resource.encode(await create(call), call)) });
+    const answer = resource.answers?.create === 200 ? (body: Encoded) => ({ ...ok(body), headers: { location: body._links.self.href } }) : created;
+    operations.push({ method: 'POST', path, media: { produces, consumes: produces }, access: save, handle: async (call) => answer(resource.encode(await create(call), call)) });
   }
   operations.push({
     method: 'GET',
@@ -68,7 +74,17 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
   operations.push({ method: 'GET', path: `${path}/:id`, media: { produces }, access: read, handle: async (call) => ok(resource.encode(await resource.get(call, idOf(call)), call)) });
   if (resource.update) {
     const update = resource.update;
-    operations.push({ method: 'PUT', path: `${path}/:id`, media: { produces, consumes: produces }, access: save, handle: async (call) => ok(resource.encode(await update(call, idOf(call)), call)) });
+    const accepted = resource.answers?.update === 202;
+    operations.push({
+      method: 'PUT',
+      path: `${path}/:id`,
+      media: { produces, consumes: produces },
+      access: save,
+      handle: async (call) => {
+        const updated = await update(call, idOf(call));
+        return accepted ? empty(202) : ok(resource.encode(updated, call));
+      },
+    });
   }
   if (resource.remove) {
     const remove = resource.remove;

@@ -4,6 +4,8 @@ import type { AuthorizedBindingService } from './binding/authorized-service.js';
 import type { BindingKind } from './binding/holders.js';
 import type { AuthorizedBlockService } from './block/authorized-service.js';
 import type { AuthorizedCollectionService } from './collection/authorized-service.js';
+import type { AuthorizedCommunicationService } from './communication/authorized-service.js';
+import type { AuthorizedCommunicationDefinitionService } from './communicationdefinition/authorized-service.js';
 import type { AuthorizedDefinitionService } from './definition/authorized-service.js';
 import type { AuthorizedEventLogService } from './eventlog/authorized-service.js';
 import type { AuthorizedIntegrationService } from './integration/authorized-service.js';
@@ -16,6 +18,7 @@ import type { AuthorizedPlatformTypeService } from './platformtype/authorized-se
 import type { AuthorizedProjectService } from './project/authorized-service.js';
 import type { AuthorizedRunService } from './run/authorized-service.js';
 import type { AuthorizedRunnerService } from './runner/authorized-service.js';
+import type { AuthorizedServiceInstanceService } from './serviceinstance/authorized-service.js';
 import type { AuthorizedTagDefinitionService } from './tagdefinition/authorized-service.js';
 import type { AuthorizedTenantService } from './tenant/authorized-service.js';
 import type { AuthorizedUserService } from './user/authorized-service.js';
@@ -51,4 +54,8 @@ export interface AuthorizedServices {
   platformTypes: AuthorizedPlatformTypeService;
   landingZones: AuthorizedLandingZoneService;
   integrations: AuthorizedIntegrationService;
+  // Service instances and communications (issue 21).
+  serviceInstances: AuthorizedServiceInstanceService;
+  communicationDefinitions: AuthorizedCommunicationDefinitionService;
+  communications: AuthorizedCommunicationService;
 }

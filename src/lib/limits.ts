@@ -12,6 +12,8 @@ export const TEXT_LIMITS = {
   description: 4096,
   /** A definition's Markdown readme. */
   readme: 32_768,
+  /** A communication definition's Markdown message. */
+  communicationMessage: 32_768,
   /** A definition's symbol (a data URI of an image). */
   symbol: 65_536,
   /** A Terraform version's pre-run script. */

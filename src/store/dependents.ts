@@ -28,10 +28,13 @@ const DEPENDENTS = {
     { kind: 'role bindings', table: 'role_bindings', columns: ['workspace'] },
     { kind: 'meshPaymentMethods', table: 'payment_methods', columns: ['owned_by_workspace'], unlessSet: 'deleted_on' },
     { kind: 'meshIntegrations', table: 'integrations', columns: ['owned_by_workspace'] },
+    { kind: 'meshCommunications', table: 'communications', columns: ['workspace'] },
   ],
   project: [
     { kind: 'meshTenants', table: 'tenants', columns: ['workspace', 'project'], unlessSet: 'deleted_on' },
     { kind: 'project bindings', table: 'role_bindings', columns: ['workspace', 'project'] },
+    // Deleting ones do not count: they go with the project.
+    { kind: 'meshServiceInstances', table: 'service_instances', columns: ['workspace', 'project'], unlessSet: 'marked_for_deletion_on' },
   ],
   projectRole: [{ kind: 'project bindings', table: 'role_bindings', columns: ['project_role'] }],
   collection: [
@@ -47,6 +50,7 @@ const DEPENDENTS = {
     { kind: 'meshProjects', table: 'projects', columns: ['payment_method'] },
     { kind: 'meshProjects (as substitute)', table: 'projects', columns: ['substitute_payment_method'] },
   ],
+  communicationDefinition: [{ kind: 'meshCommunications', table: 'communications', columns: ['definition_uuid'] }],
   definition: [{ kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['definition_uuid'] }],
   runner: [
     { kind: 'waiting or running meshBuildingBlockRuns', table: 'runs', columns: ['runner_uuid'], unlessSet: 'ended_on' },

@@ -112,6 +112,44 @@ export interface TagDefinitionTable {
   created_on: string;
 }
 
+/** Service instances (issue 21): `gone_on` is the instant a deleting instance is gone. */
+export interface ServiceInstanceTable {
+  instance_id: string;
+  workspace: string;
+  project: string;
+  marketplace: string;
+  service_id: string;
+  plan_id: string;
+  creator: string;
+  document: string;
+  marked_for_deletion_on: string | null;
+  gone_on: string | null;
+  created_on: string;
+}
+
+/** Communication definitions (issue 21) with their counters, kept in the communications' transactions. */
+export interface CommunicationDefinitionTable {
+  uuid: string;
+  communication_type: string;
+  document: string;
+  communications_total: Generated<number>;
+  communications_open: Generated<number>;
+  communications_resolved: Generated<number>;
+  created_on: string;
+}
+
+/** Communications (issue 21): `resolution_status` is null for a NOTIFICATION (nothing to resolve). */
+export interface CommunicationTable {
+  uuid: string;
+  definition_uuid: string;
+  workspace: string;
+  target_kind: string;
+  target_name: string;
+  communication_type: string;
+  resolution_status: string | null;
+  created_on: string;
+}
+
 export interface LocationTable {
   name: string;
   uuid: string;
@@ -387,6 +425,9 @@ export interface Tables {
   platform_types: PlatformTypeTable;
   landing_zones: LandingZoneTable;
   integrations: IntegrationTable;
+  service_instances: ServiceInstanceTable;
+  communication_definitions: CommunicationDefinitionTable;
+  communications: CommunicationTable;
   locations: LocationTable;
   platforms: PlatformTable;
   platform_contributors: PlatformContributorTable;

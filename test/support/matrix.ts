@@ -52,7 +52,7 @@ export const INDEX_PATHS = ['/api', '/api/meshobjects', '/api/metadata'];
  * Paths of the deprecation list's kinds not served here: 404 (README, "Version lifecycle"), or
  * 406/415 for a retired version of the kind — the matrix names none.
  */
-export const GONE_COLLECTIONS = ['meshcustomers', 'meshcustomerusergroups', 'meshchargebacks', 'meshserviceinstances'];
+export const GONE_COLLECTIONS = ['meshcustomers', 'meshcustomerusergroups', 'meshchargebacks'];
 
 /** Every non-admin permission code: what a workspace key can hold at most. */
 export const NON_ADMIN_CODES = [...PERMISSION_CODES].filter((code) => !code.startsWith('ADM_')).sort();
@@ -109,6 +109,10 @@ export interface Side {
   integration: string;
   /** An event of the workspace (its creation, at least). */
   event: string;
+  /** Issue 21: a service instance of `project`, a communication definition sent (only) to the workspace, and that communication (OPEN). */
+  serviceInstance: string;
+  communicationDefinition: string;
+  communication: string;
 }
 
 export interface World {
@@ -191,10 +195,17 @@ export async function createSide(admin: ApiClient, prefix: string): Promise<Side
   const landingZone = unique(`${prefix}-lz`);
   await ok(admin.post(LANDING_ZONES, landingZoneBody(landingZone, platformUuid), { headers: io(LANDING_ZONE) }), 201, 'POST landing zone');
   const integration = await ok(admin.post(INTEGRATIONS, integrationBody(workspace, runnerUuid), { headers: io(INTEGRATION) }), 201, 'POST integration');
+  const serviceInstance = unique(`${prefix}-si`);
+  await ok(admin.post(SERVICE_INSTANCES, serviceInstanceBody(workspace, project, serviceInstance), { headers: io(SERVICE_INSTANCE) }), 200, 'POST service instance');
+  const communicationDefinition = (await ok(admin.post(COMMUNICATION_DEFINITIONS, communicationDefinitionBody(), { headers: io(COMMUNICATION_DEFINITION) }), 201, 'POST communication definition')).metadata.uuid as string;
+  const communication = (await ok(admin.post(COMMUNICATIONS, communicationBody(communicationDefinition, workspace), { headers: io(COMMUNICATION) }), 201, 'POST communication')).metadata.uuid as string;
   const events = await ok(admin.get(`/api/meshobjects/mesheventlogs?workspaceIdentifier=${workspace}&size=1`, { headers: { accept: media('mesheventlog', 'v1-preview') } }), 200, 'GET events');
   const event = (events._embedded as { meshEventLogs: Json[] }).meshEventLogs[0]!.metadata.uuid as string;
   return {
     event,
+    serviceInstance,
+    communicationDefinition,
+    communication,
     user,
     group,
     wsUserBinding,
@@ -262,6 +273,9 @@ export function markersOf(side: Side): Record<string, string> {
     key: side.key.uuid,
     clientId: side.key.clientId,
     event: side.event,
+    serviceInstance: side.serviceInstance,
+    communicationDefinition: side.communicationDefinition,
+    communication: side.communication,
   };
 }
 
@@ -321,6 +335,25 @@ const tagDefinitionBody = (key: string) => ({
   kind: 'meshTagDefinition',
   metadata: { name: `meshPaymentMethod.${key}` },
   spec: { targetKind: 'meshPaymentMethod', key, valueType: { string: {} }, description: 'matrix', displayName: 'matrix' },
+});
+
+const SERVICE_INSTANCES = '/api/meshobjects/meshserviceinstances';
+const SERVICE_INSTANCE = media('meshserviceinstance', 'v2');
+const serviceInstanceBody = (workspace: string, project: string, instanceId: string) => ({
+  apiVersion: 'v2',
+  kind: 'meshServiceInstance',
+  metadata: { ownedByProject: project, ownedByWorkspace: workspace, marketplaceIdentifier: 'matrix', instanceId },
+  spec: { displayName: 'matrix', serviceId: 'matrix-service', planId: 'matrix-plan', creator: 'matrix' },
+});
+const COMMUNICATION_DEFINITIONS = '/api/meshobjects/meshcommunicationdefinitions';
+const COMMUNICATION_DEFINITION = media('meshcommunicationdefinition', 'v1-preview');
+const communicationDefinitionBody = () => ({ apiVersion: 'v1-preview', kind: 'meshCommunicationDefinition', spec: { communication: { title: 'matrix', message: 'matrix', type: 'ACTION_REQUIRED', dueDate: '2099-01-01' } } });
+const COMMUNICATIONS = '/api/meshobjects/meshcommunications';
+const COMMUNICATION = media('meshcommunication', 'v1-preview');
+const communicationBody = (definitionUuid: string, workspace: string) => ({
+  apiVersion: 'v1-preview',
+  kind: 'meshCommunication',
+  spec: { targetMeshObjectRef: { kind: 'meshWorkspace', name: workspace }, communicationDefinitionRef: { kind: 'meshCommunicationDefinition', uuid: definitionUuid } },
 });
 
 export const COLLECTIONS: Record<string, CollectionSpec> = {
@@ -510,10 +543,33 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     // On A's platform (in every caller's marketplace): B may not make zones in A's workspace.
     create: (w) => landingZoneBody(unique('matrix-lz'), w.a.platformUuid),
   },
+  // Issue 21: instances belong to a project's workspace; definitions to no workspace (a workspace sees those sent to it); communications to their target's workspace.
+  meshserviceinstances: {
+    params: { id: (w) => w.a.serviceInstance },
+    visibility: 'hidden',
+    listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}`,
+    listMarker: (w) => w.a.serviceInstance,
+    create: (w) => serviceInstanceBody(w.a.workspace, w.a.project2, unique('matrix-si')),
+  },
+  meshcommunicationdefinitions: {
+    params: { id: (w) => w.a.communicationDefinition },
+    visibility: 'hidden',
+    listQuery: () => '?type=ACTION_REQUIRED&size=350',
+    listMarker: (w) => w.a.communicationDefinition,
+    create: () => communicationDefinitionBody(),
+  },
+  meshcommunications: {
+    params: { id: (w) => w.a.communication },
+    visibility: 'hidden',
+    listQuery: (w) => `?communicationDefinitionUuid=${w.a.communicationDefinition}`,
+    listMarker: (w) => w.a.communication,
+    create: (w) => communicationBody(w.a.communicationDefinition, w.a.workspace),
+  },
   mesheventlogs: {
     params: { id: (w) => w.a.event },
     visibility: 'hidden',
-    listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}`,
+    // A whole page: the keys the matrix makes in A (one per set of granting codes) are newer events.
+    listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}&size=350`,
     listMarker: (w) => w.a.event,
   },
   meshtagdefinitions: {

@@ -133,6 +133,20 @@ export const EVENT_TITLES = {
   integrationCreated: { title: 'Integration Created', eventType: 'Created' },
   integrationChanged: { title: 'Integration Changed', eventType: 'Changed' },
   integrationDeleted: { title: 'Integration Deleted', eventType: 'Deleted' },
+
+  /** new (the OpenAPI's list has no service instances) */
+  serviceInstanceCreated: { title: 'Service Instance Created', eventType: 'Created' },
+  /** new */
+  serviceInstanceChanged: { title: 'Service Instance Changed', eventType: 'Changed' },
+  /** new: DELETE accepted; the instance is DELETING until it is gone */
+  serviceInstanceDeleted: { title: 'Service Instance Deleted', eventType: 'Deleted' },
+  communicationDefinitionCreated: { title: 'Communication Definition Created', eventType: 'Created' },
+  communicationDefinitionUpdated: { title: 'Communication Definition Updated', eventType: 'Changed' },
+  communicationDefinitionDeleted: { title: 'Communication Definition Deleted', eventType: 'Deleted' },
+  /** each of the three moves the definition's counters (the description says how) */
+  communicationCreated: { title: 'Communication Created', eventType: 'Created' },
+  communicationResolved: { title: 'Communication Resolved', eventType: 'Changed' },
+  communicationDeleted: { title: 'Communication Deleted', eventType: 'Deleted' },
 } as const satisfies Record<string, { title: string; eventType: EventType }>;
 
 export type EventKey = keyof typeof EVENT_TITLES;

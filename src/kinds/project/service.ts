@@ -5,6 +5,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.j
 import type { Db } from '../../store/transaction.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
 import { differs, eventOf, type EventKey } from '../eventlog/titles.js';
+import { ServiceInstanceStore } from '../serviceinstance/store.js';
 import { TenantStore } from '../tenant/store.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { projectIdentifier, type Project, type ProjectInput } from './model.js';
@@ -72,13 +73,17 @@ export class ProjectService {
     return project;
   }
 
-  /** 409 while live tenants belong to it; the records of its deleted tenants go with it, in one transaction. */
+  /**
+   * 409 while live tenants or service instances belong to it; the records of its deleted tenants and
+   * its deleting service instances go with it, in one transaction.
+   */
   async delete(ctx: RequestContext, project: Project): Promise<void> {
     const dependents = await this.store.dependents(project);
     if (dependents.length > 0) throw conflict(`meshProject ${projectIdentifier(project)} still has ${dependents.join(', ')}; delete them first`);
     try {
       await this.events.change(ctx, async (trx, events) => {
         const purged = await new TenantStore(trx).purgeDeletedOf({ workspace: project.workspace, project: project.name });
+        await new ServiceInstanceStore(trx).removeDeletingOf(project.workspace, project.name);
         await new ProjectStore(trx).delete(project);
         for (const tenant of purged) events.push(eventOf('tenantPurged', { kind: 'meshTenant', id: tenant.uuid, workspace: tenant.workspace, content: tenant }));
         events.push(eventOf('projectDeleted', subject(project)));

@@ -15,6 +15,8 @@ import * as m0011 from './0011_events.js';
 import * as m0012 from './0012_people.js';
 import * as m0015 from './0015_catalogue.js';
 import * as m0013 from './0013_scim.js';
+import * as m0016 from './0016_service_instances.js';
+import * as m0017 from './0017_communications.js';
 
 /** Versioned migrations, applied in name order at start. Never edit a released one: add a new file. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -32,6 +34,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012_people': m0012,
   '0015_catalogue': m0015,
   '0013_scim': m0013,
+  '0016_service_instances': m0016,
+  '0017_communications': m0017,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,0 +1,37 @@
+import { ok, versionOf, type Operation } from '../operation.js';
+import { PATHS } from '../paths.js';
+import { resourceOperations } from '../resource.js';
+import type { AuthorizedCommunicationService } from './authorized-service.js';
+import type { Communication } from './model.js';
+import { parseCommunicationFilter } from './query.js';
+import { COMMUNICATION_CODECS } from './wire/index.js';
+
+/**
+ * The published operations (admins send and delete) and one of this server's: `POST …/{uuid}/resolve`
+ * (no body) resolves an OPEN communication for its workspace and answers it (README, "Service
+ * instances and communications").
+ */
+export function communicationOperations(communications: AuthorizedCommunicationService): Operation[] {
+  const encode = (communication: Communication, call: Parameters<Operation['handle']>[0]) => COMMUNICATION_CODECS.of(versionOf(call)).encode(communication, call);
+  return [
+    ...resourceOperations<Communication>({
+      path: PATHS.communications,
+      versions: COMMUNICATION_CODECS.media,
+      embedded: 'meshCommunications',
+      resource: 'COMMUNICATION',
+      adminOnly: 'writes',
+      encode,
+      get: (call, uuid) => communications.get(call.ctx, uuid),
+      list: (call, page) => communications.list(call.ctx, parseCommunicationFilter(call.query), page),
+      create: (call) => communications.create(call.ctx, COMMUNICATION_CODECS.of(call.consumes?.version).decode(call.body)),
+      remove: { status: 204, run: (call, uuid) => communications.delete(call.ctx, uuid) },
+    }),
+    {
+      method: 'POST',
+      path: `${PATHS.communications}/:id/resolve`,
+      media: { produces: COMMUNICATION_CODECS.media },
+      access: { resource: 'COMMUNICATION', action: 'SAVE' },
+      handle: async (call) => ok(encode(await communications.markResolved(call.ctx, call.params.id!), call)),
+    },
+  ];
+}

@@ -1,0 +1,11 @@
+import type { TSchema } from '@sinclair/typebox';
+import { CodecRegistry, type Codec } from '../../codec.js';
+import type { Communication, CommunicationInput } from '../model.js';
+import { communicationV1Preview } from './v1-preview.js';
+
+export interface CommunicationCodec extends Codec<Communication> {
+  readonly schema: TSchema;
+  decode(body: unknown): CommunicationInput;
+}
+
+export const COMMUNICATION_CODECS = new CodecRegistry<CommunicationCodec>('meshCommunication', [communicationV1Preview]);

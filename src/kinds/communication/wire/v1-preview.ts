@@ -1,0 +1,74 @@
+import { Type } from '@sinclair/typebox';
+import { compileDecoder, StringEnum } from '../../../lib/validation.js';
+import { KindOf, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
+import type { EncodeView } from '../../codec.js';
+import { COMMUNICATION_TYPES } from '../../communicationdefinition/model.js';
+import { objectUrl, PATHS } from '../../paths.js';
+import { RESOLUTION_STATUSES, TARGET_KINDS, type Communication, type CommunicationInput } from '../model.js';
+
+const decodeBody = compileDecoder(
+  Type.Object({
+    kind: KindOf('meshCommunication'),
+    spec: Type.Object({
+      targetMeshObjectRef: Type.Object({ kind: StringEnum(TARGET_KINDS), name: NonEmptyShortString }),
+      communicationDefinitionRef: Type.Object({ kind: KindOf('meshCommunicationDefinition'), uuid: Uuid }),
+    }),
+  }),
+);
+
+const Link = Type.Object({ href: Type.String() });
+
+/** What `encode` answers (issue 22 reads it as the response schema). */
+const schema = Type.Object({
+  apiVersion: Type.Literal('v1-preview'),
+  kind: Type.Literal('meshCommunication'),
+  metadata: Type.Object({ uuid: Type.String(), ownedByWorkspace: Type.String(), createdOn: Type.String() }),
+  spec: Type.Object({
+    targetMeshObjectRef: Type.Object({ kind: StringEnum(TARGET_KINDS), name: Type.String() }),
+    communicationDefinitionRef: Type.Object({ uuid: Type.String(), kind: Type.Literal('meshCommunicationDefinition') }),
+  }),
+  status: Type.Object({
+    // "only present if the associated communication definition is of type ACTION_REQUIRED"
+    resolutionStatus: Type.Optional(StringEnum(RESOLUTION_STATUSES)),
+    meshCommunicationDefinition: Type.Object({ uuid: Type.String(), title: Type.String(), dueDate: Type.String(), communicationType: StringEnum(COMMUNICATION_TYPES) }),
+  }),
+  _links: Type.Object({ self: Link, meshcommunicationdefinition: Link, resolve: Type.Optional(Link) }),
+});
+
+/**
+ * meshCommunication v1-preview (OpenAPI): `spec.{targetMeshObjectRef, communicationDefinitionRef}`,
+ * `status.{resolutionStatus, meshCommunicationDefinition}`; an OPEN one links its `resolve` operation.
+ */
+export const communicationV1Preview = {
+  media: { kind: 'meshcommunication', version: 'v1-preview' } as const,
+  schema,
+  decode(body: unknown): CommunicationInput {
+    const { spec } = decodeBody(body);
+    return { definitionUuid: spec.communicationDefinitionRef.uuid.toLowerCase(), target: { kind: spec.targetMeshObjectRef.kind, name: spec.targetMeshObjectRef.name } };
+  },
+  encode(communication: Communication, { baseUrl }: EncodeView) {
+    const { definition } = communication;
+    const self = objectUrl(baseUrl, PATHS.communications, communication.uuid);
+    return {
+      apiVersion: 'v1-preview' as const,
+      kind: 'meshCommunication' as const,
+      metadata: { uuid: communication.uuid, ownedByWorkspace: communication.workspace, createdOn: communication.createdOn },
+      spec: { targetMeshObjectRef: { ...communication.target }, communicationDefinitionRef: { uuid: definition.uuid, kind: 'meshCommunicationDefinition' as const } },
+      status: {
+        ...(communication.resolutionStatus !== undefined ? { resolutionStatus: communication.resolutionStatus } : {}),
+        meshCommunicationDefinition: { uuid: definition.uuid, title: definition.title, dueDate: definition.dueDate, communicationType: definition.type },
+      },
+      _links: {
+        self: { href: self },
+        meshcommunicationdefinition: { href: objectUrl(baseUrl, PATHS.communicationDefinitions, definition.uuid) },
+        ...(communication.resolutionStatus === 'OPEN' ? { resolve: { href: `${self}/resolve` } } : {}),
+      },
+    };
+  },
+};
+
+/** What the event log keeps of a communication (as an admin reads it; it has no secrets). */
+export const communicationContent = (communication: Communication) => {
+  const { _links: _ignored, ...content } = communicationV1Preview.encode(communication, { baseUrl: '' });
+  return content;
+};

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestContext } from '../../auth/context.js';
+import { conflict } from '../../lib/errors.js';
+import type { PageRequest } from '../../lib/paging.js';
+import { isForeignKeyViolation } from '../../store/database.js';
+import type { Db } from '../../store/transaction.js';
+import type { EventRecorder } from '../eventlog/recorder.js';
+import { differs, eventOf } from '../eventlog/titles.js';
+import type { CommunicationContent, CommunicationDefinition } from './model.js';
+import { CommunicationDefinitionStore, type CommunicationDefinitionFilter } from './store.js';
+import { communicationDefinitionContent } from './wire/v1-preview.js';
+
+// A definition belongs to no workspace: its events are the admins'.
+const subject = (definition: CommunicationDefinition) => ({ kind: 'meshCommunicationDefinition', id: definition.uuid, content: communicationDefinitionContent(definition) });
+
+/** Communication definitions without any notion of who asks (AuthorizedCommunicationDefinitionService adds that). */
+export class CommunicationDefinitionService {
+  private readonly store: CommunicationDefinitionStore;
+
+  constructor(
+    db: Db,
+    private readonly events: EventRecorder,
+  ) {
+    this.store = new CommunicationDefinitionStore(db);
+  }
+
+  find(uuid: string): Promise<CommunicationDefinition | undefined> {
+    return this.store.find(uuid);
+  }
+
+  isSentTo(uuid: string, workspace: string): Promise<boolean> {
+    return this.store.isSentTo(uuid, workspace);
+  }
+
+  list(filter: CommunicationDefinitionFilter, page: PageRequest) {
+    return this.store.list(filter, page);
+  }
+
+  async create(ctx: RequestContext, communication: CommunicationContent): Promise<CommunicationDefinition> {
+    const definition: CommunicationDefinition = { uuid: randomUUID(), communication, counters: { total: 0, open: 0, resolved: 0 }, createdOn: new Date().toISOString() };
+    await this.events.change(ctx, async (trx, events) => {
+      await new CommunicationDefinitionStore(trx).insert(definition);
+      events.push(eventOf('communicationDefinitionCreated', subject(definition)));
+    });
+    return definition;
+  }
+
+  /** The type changes only while no communication names the definition (409 otherwise). */
+  async update(ctx: RequestContext, existing: CommunicationDefinition, communication: CommunicationContent): Promise<CommunicationDefinition> {
+    if (!differs(existing.communication, communication)) return existing;
+    return this.events.change(ctx, async (trx, events) => {
+      const store = new CommunicationDefinitionStore(trx);
+      if (!(await store.update(existing.uuid, communication))) {
+        throw conflict(`spec.communication.type: meshCommunicationDefinition ${existing.uuid} has communications; its type stays ${existing.communication.type}`);
+      }
+      // The counters as they are now (communications may have moved them since `existing` was read).
+      const updated = (await store.find(existing.uuid))!;
+      events.push(eventOf('communicationDefinitionUpdated', { ...subject(updated), previous: communicationDefinitionContent(existing) }));
+      return updated;
+    });
+  }
+
+  /** 409 while communications name it: delete them first (each moves the counters and is recorded). */
+  async delete(ctx: RequestContext, existing: CommunicationDefinition): Promise<void> {
+    const refuse = (what: string) => conflict(`meshCommunicationDefinition ${existing.uuid} still has ${what}; delete them first`);
+    try {
+      await this.events.change(ctx, async (trx, events) => {
+        const store = new CommunicationDefinitionStore(trx);
+        const dependents = await store.dependents(existing.uuid);
+        if (dependents.length > 0) throw refuse(dependents.join(', '));
+        await store.delete(existing.uuid);
+        events.push(eventOf('communicationDefinitionDeleted', subject(existing)));
+      });
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw refuse('meshCommunications');
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import { badRequest } from '../../lib/errors.js';
+import { filterValue, type Query } from '../../lib/query.js';
+import type { ServiceInstanceFilter } from './store.js';
+
+/**
+ * The service instance list's filters (OpenAPI, exact, AND): `workspaceIdentifier`,
+ * `projectIdentifier` (requires `workspaceIdentifier`, else 400), `marketplaceIdentifier`,
+ * `serviceIdentifier`, `planIdentifier` (requires `serviceIdentifier`, else 400).
+ */
+export function parseServiceInstanceFilter(query: Query): ServiceInstanceFilter {
+  const workspace = filterValue(query, 'workspaceIdentifier');
+  const project = filterValue(query, 'projectIdentifier');
+  const marketplace = filterValue(query, 'marketplaceIdentifier');
+  const serviceId = filterValue(query, 'serviceIdentifier');
+  const planId = filterValue(query, 'planIdentifier');
+  if (project !== undefined && workspace === undefined) throw badRequest('projectIdentifier: requires workspaceIdentifier');
+  if (planId !== undefined && serviceId === undefined) throw badRequest('planIdentifier: requires serviceIdentifier');
+  return {
+    ...(workspace !== undefined ? { workspace } : {}),
+    ...(project !== undefined ? { project } : {}),
+    ...(marketplace !== undefined ? { marketplace } : {}),
+    ...(serviceId !== undefined ? { serviceId } : {}),
+    ...(planId !== undefined ? { planId } : {}),
+  };
+}

@@ -1,0 +1,25 @@
+import { versionOf, type Operation } from '../operation.js';
+import { PATHS } from '../paths.js';
+import { resourceOperations } from '../resource.js';
+import type { AuthorizedServiceInstanceService } from './authorized-service.js';
+import type { ServiceInstance } from './model.js';
+import { parseServiceInstanceFilter } from './query.js';
+import { SERVICE_INSTANCE_CODECS } from './wire/index.js';
+
+/** As published: POST answers 200, PUT and DELETE 202 (the deletion completes later). */
+export function serviceInstanceOperations(instances: AuthorizedServiceInstanceService): Operation[] {
+  const decode = (version: string | undefined, body: unknown) => SERVICE_INSTANCE_CODECS.of(version).decode(body);
+  return resourceOperations<ServiceInstance>({
+    path: PATHS.serviceInstances,
+    versions: SERVICE_INSTANCE_CODECS.media,
+    embedded: 'meshServiceInstances',
+    resource: 'SERVICEINSTANCE',
+    answers: { create: 200, update: 202 },
+    encode: (instance, call) => SERVICE_INSTANCE_CODECS.of(versionOf(call)).encode(instance, call),
+    get: (call, instanceId) => instances.get(call.ctx, instanceId),
+    list: (call, page) => instances.list(call.ctx, parseServiceInstanceFilter(call.query), page),
+    create: (call) => instances.create(call.ctx, decode(call.consumes?.version, call.body)),
+    update: (call, instanceId) => instances.update(call.ctx, instanceId, decode(call.consumes?.version, call.body)),
+    remove: { status: 202, run: (call, instanceId) => instances.delete(call.ctx, instanceId) },
+  });
+}

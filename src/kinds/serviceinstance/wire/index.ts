@@ -1,0 +1,12 @@
+import type { TSchema } from '@sinclair/typebox';
+import { CodecRegistry, type Codec } from '../../codec.js';
+import type { ServiceInstance, ServiceInstanceInput } from '../model.js';
+import { serviceInstanceV2 } from './v2.js';
+
+export interface ServiceInstanceCodec extends Codec<ServiceInstance> {
+  readonly schema: TSchema;
+  decode(body: unknown): ServiceInstanceInput;
+}
+
+/** v1 is retired (spec §9, 2025-03-01): negotiation answers it as retired from the lifecycle list. */
+export const SERVICE_INSTANCE_CODECS = new CodecRegistry<ServiceInstanceCodec>('meshServiceInstance', [serviceInstanceV2]);
