@@ -105,4 +105,7 @@ function App() {
   );
 }
 
-render(<App />, document.getElementById('app')!);
+// The page's static loading message goes; Preact renders into an empty root.
+const root = document.getElementById('app')!;
+root.replaceChildren();
+render(<App />, root);
