@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { Session } from './api.js';
+import type { Session } from './api.js';
 import { BlockPage } from './pages/block.js';
 import { BlocksPage } from './pages/blocks.js';
 import { DefinitionPage } from './pages/definition.js';

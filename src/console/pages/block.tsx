@@ -5,6 +5,8 @@ import { BlockTable, targetOf } from './blocks.js';
 
 interface BlockData {
   block: Json;
+  /** The tenant's full name, when the caller may read the tenant. */
+  tenantName: string | undefined;
   /** The runs with their steps, or why they cannot be shown. */
   runs: { run: Json; steps: Json[] }[] | string;
   children: Json[];
@@ -37,9 +39,14 @@ async function loadRuns(session: Session, block: Json): Promise<BlockData['runs'
 
 async function loadBlock(session: Session, uuid: string): Promise<BlockData> {
   const block = await session.get<Json>(`${PATHS.blocks}/${encodeURIComponent(uuid)}`, MEDIA.block);
-  const [runs, siblings] = await Promise.all([loadRuns(session, block), session.all<Json>(`${PATHS.blocks}${query({ workspaceIdentifier: block.metadata.ownedByWorkspace })}`, MEDIA.block, 'meshBuildingBlocks').catch(() => [])]);
+  const tenantUuid = block.spec.targetRef?.kind === 'meshTenant' ? (block.spec.targetRef.uuid as string) : undefined;
+  const [runs, siblings, tenant] = await Promise.all([
+    loadRuns(session, block),
+    session.all<Json>(`${PATHS.blocks}${query({ workspaceIdentifier: block.metadata.ownedByWorkspace })}`, MEDIA.block, 'meshBuildingBlocks').catch(() => []),
+    tenantUuid ? session.get<Json>(`${PATHS.tenants}/${tenantUuid}`, MEDIA.tenant).catch(() => undefined) : undefined,
+  ]);
   const children = siblings.filter((other) => (other.spec.parentBuildingBlocks ?? []).some((parent: Json) => parent.buildingBlockUuid === uuid));
-  return { block, runs, children };
+  return { block, runs, children, tenantName: tenant?.status?.tenantName };
 }
 
 /** Inputs and outputs; sensitive values only as their hash, never in plaintext. */
@@ -102,7 +109,7 @@ export function BlockPage({ session, uuid }: { session: Session; uuid: string })
   const live = useLiveChanges(session, (event) => event.includes(uuid), data.reload);
   return (
     <Show loaded={data}>
-      {({ block, runs, children }) => (
+      {({ block, runs, children, tenantName }) => (
         <Page
           title={block.spec.displayName}
           actions={
@@ -146,7 +153,7 @@ export function BlockPage({ session, uuid }: { session: Session; uuid: string })
             </div>
             <div>
               <dt>Target</dt>
-              <dd>{targetOf(block)}</dd>
+              <dd>{tenantName ? `tenant ${tenantName}` : targetOf(block)}</dd>
             </div>
             <div>
               <dt>Created</dt>

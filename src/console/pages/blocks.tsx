@@ -11,7 +11,7 @@ export const targetOf = (block: Json) => (block.spec.targetRef?.kind === 'meshTe
 export function BlockTable({ blocks }: { blocks: Json[] }) {
   if (blocks.length === 0) return <p class="empty">No building blocks.</p>;
   return (
-    <div class="table-wrap">
+    <div class="table-wrap" tabIndex={0} role="region" aria-label="Building blocks (scrolls sideways)">
       <table>
         <thead>
           <tr>

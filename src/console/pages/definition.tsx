@@ -8,7 +8,7 @@ export function InputsTable({ inputs }: { inputs: Record<string, Json> }) {
   const entries = Object.entries(inputs);
   if (entries.length === 0) return <p class="empty">This version has no inputs.</p>;
   return (
-    <div class="table-wrap">
+    <div class="table-wrap" tabIndex={0} role="region" aria-label="Inputs (scrolls sideways)">
       <table>
         <thead>
           <tr>

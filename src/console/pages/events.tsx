@@ -63,7 +63,7 @@ export function EventsPage({ session }: { session: Session }) {
             <p class="empty">No event matches.</p>
           ) : (
             <>
-              <div class="table-wrap">
+              <div class="table-wrap" tabIndex={0} role="region" aria-label="Events (scrolls sideways)">
                 <table>
                   <thead>
                     <tr>

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { PERMISSION_CODES } from '../../auth/permissions.js';
 import { MEDIA, PATHS, query, type Json, type Session } from '../api.js';
 import { ConfirmButton, describe, formatTime, Page, Show, useLoad } from '../ui.js';
@@ -15,8 +15,11 @@ export function permissionGroups(codes: Iterable<string>): [string, string[]][] 
 
 /** The secret of a key, shown once, right after it was made or rotated. */
 function SecretNotice({ created, onDone }: { created: Json; onDone(): void }) {
+  const notice = useRef<HTMLDivElement>(null);
+  // The form that made the key is further down: bring the secret into view and to screen readers.
+  useEffect(() => notice.current?.focus(), [created]);
   return (
-    <div class="notice" role="alert" data-testid="secret-notice">
+    <div class="notice" role="alert" data-testid="secret-notice" ref={notice} tabIndex={-1}>
       <h2>Copy the secret of “{created.spec.displayName}” now</h2>
       <p>It is shown only this once. Store it where your pipeline or runner reads it.</p>
       <dl class="facts">
@@ -123,7 +126,7 @@ export function KeysPage({ session }: { session: Session }) {
           all.length === 0 ? (
             <p class="empty">No API keys.</p>
           ) : (
-            <div class="table-wrap">
+            <div class="table-wrap" tabIndex={0} role="region" aria-label="API keys (scrolls sideways)">
               <table>
                 <thead>
                   <tr>

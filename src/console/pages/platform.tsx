@@ -29,7 +29,7 @@ export function PlatformPage({ session }: { session: Session }) {
           all.length === 0 ? (
             <p class="empty">No definitions yet.</p>
           ) : (
-            <div class="table-wrap">
+            <div class="table-wrap" tabIndex={0} role="region" aria-label="Definitions (scrolls sideways)">
               <table>
                 <thead>
                   <tr>

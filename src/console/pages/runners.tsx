@@ -9,7 +9,7 @@ export function RunnersPage({ session }: { session: Session }) {
       <p class="muted">Runners claim the runs of building blocks and report their progress.</p>
       <Show loaded={runners} empty={(all) => all.length === 0}>
         {(all) => (
-          <div class="table-wrap">
+          <div class="table-wrap" tabIndex={0} role="region" aria-label="Runners (scrolls sideways)">
             <table>
               <thead>
                 <tr>
