@@ -267,19 +267,19 @@ describeEachDatabase('the console in a real browser', (ctx) => {
       await signInWithKey(page, ctx.server.url, world.key);
       await page.getByRole('link', { name: world.definitionName }).waitFor();
       await fits('marketplace');
-      for (const [route, heading] of [
-        [`marketplace/${world.definition.metadata.uuid}`, world.definitionName],
-        [`order/${world.definition.metadata.uuid}`, `Order ${world.definitionName}`],
-        [`blocks/${blockUuid}`, 'Orders bucket'],
-        ['blocks', 'Building blocks'],
-        ['platform', 'Platform: your definitions'],
-        ['keys', 'API keys'],
-        ['events', 'Event log'],
+      for (const [route, heading, name] of [
+        [`marketplace/${world.definition.metadata.uuid}`, world.definitionName, 'definition'],
+        [`order/${world.definition.metadata.uuid}`, `Order ${world.definitionName}`, 'order'],
+        [`blocks/${blockUuid}`, 'Orders bucket', 'block'],
+        ['blocks', 'Building blocks', 'blocks'],
+        ['platform', 'Platform: your definitions', 'platform'],
+        ['keys', 'API keys', 'keys'],
+        ['events', 'Event log', 'events'],
       ] as const) {
         await page.evaluate(`window.location.hash = ${JSON.stringify(`#/${route}`)}`);
         await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
         await page.locator('.loading').first().waitFor({ state: 'detached' });
-        await fits(route.split('/')[0]!);
+        await fits(name);
       }
       assert.deepEqual(watch.errors, [], 'no browser console errors');
     } finally {
