@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { CONSOLE_CSP } from '../src/http/console-routes.js';
-import { capture, consoleWorld, ensureConsoleBuilt, launchBrowser, newContext, signInWithKey, watchErrors, type ConsoleWorld } from './support/console.js';
+import { capture, consoleWorld, createKey, ensureConsoleBuilt, launchBrowser, newContext, signInWithKey, watchErrors, type ConsoleWorld } from './support/console.js';
 import { postgresAvailable } from './support/databases.js';
 import { DEFINITION, VERSION } from './support/definitions.js';
-import { asRun, claimRun, readBlock, register, report, SHARED_RUNNERS } from './support/runs.js';
+import { asRun, claimRun, createBlock, getBlock, readBlock, register, report, SHARED_RUNNERS, tenantTarget } from './support/runs.js';
 import { describeEachDatabase, startInstanceOf, startTestServer, TEST_ADMIN, type TestServer } from './support/server.js';
+import { createWorkspace, unique } from './support/structure.js';
 import type { ApiClient } from './support/client.js';
 
 // One browser for the whole file (the machine is shared): every test opens its own context.
@@ -245,6 +246,69 @@ describeEachDatabase('the console in a real browser', (ctx) => {
         definition.json.status.versions.map((v: { reviewState?: string }) => v.reviewState),
         ['APPROVED', 'APPROVED'],
       );
+      assert.deepEqual(watch.errors, [], 'no browser console errors');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('purges a block for an administrator after asking', async () => {
+    const doomed = await createBlock(ctx.client, { versionUuid: world.versionUuid, target: tenantTarget(world.tenantUuid), displayName: 'Scratch bucket', inputs: [{ key: 'bucketName', value: 'scratch', valueType: 'STRING' }] });
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const watch = watchErrors(page);
+    try {
+      await page.goto(`${ctx.server.url}/console/`);
+      await page.getByLabel('an API user').check();
+      await page.getByLabel('Username').fill(TEST_ADMIN.username);
+      await page.getByLabel('Password').fill(TEST_ADMIN.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Marketplace', level: 1 }).waitFor();
+      await page.evaluate(`window.location.hash = '#/blocks/${doomed.metadata.uuid}'`);
+      await page.getByRole('button', { name: 'Purge' }).click();
+      await page.getByRole('dialog').getByText('nothing it provisioned is cleaned up').waitFor();
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      assert.equal((await getBlock(ctx.client, doomed.metadata.uuid)).status, 200, 'cancelled: nothing happened');
+      await page.getByRole('button', { name: 'Purge' }).click();
+      await page.getByRole('button', { name: 'Purge block' }).click();
+      await page.getByRole('heading', { name: 'Building blocks', level: 1 }).waitFor();
+      assert.equal((await getBlock(ctx.client, doomed.metadata.uuid)).status, 404);
+      assert.deepEqual(watch.errors, [], 'no browser console errors');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows a key of another workspace nothing of the team’s, and user-supplied text only as text', async () => {
+    const hostile = '<img src=x onerror="window.pwned=1">Bucket';
+    await createBlock(ctx.client, { versionUuid: world.versionUuid, target: tenantTarget(world.tenantUuid), displayName: hostile, inputs: [{ key: 'bucketName', value: 'hostile', valueType: 'STRING' }] });
+    const stranger = unique('stranger');
+    await createWorkspace(ctx.client, stranger);
+    const strangerKey = await createKey(ctx.client, stranger, ['BUILDINGBLOCK_LIST', 'BUILDINGBLOCKDEFINITION_LIST', 'TENANT_LIST', 'WORKSPACE_LIST', 'EVENTLOG_LIST', 'APIKEY_LIST']);
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const watch = watchErrors(page);
+    try {
+      // The team sees the hostile name as text; no script ran.
+      await signInWithKey(page, ctx.server.url, world.key);
+      await page.getByRole('link', { name: 'Blocks', exact: true }).click();
+      await page.getByRole('link', { name: hostile }).waitFor();
+      assert.equal(await page.evaluate('window.pwned'), undefined);
+      assert.equal(await page.locator('main img[src="x"]').count(), 0);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+
+      // Another workspace's key: the team's block is not found, its list and event log are empty of it.
+      await signInWithKey(page, ctx.server.url, strangerKey);
+      watch.expect(404);
+      await page.evaluate(`window.location.hash = '#/blocks/${blockUuid}'`);
+      await page.getByRole('alert').getByText(/^Not found:/).waitFor();
+      await page.getByRole('link', { name: 'Blocks', exact: true }).click();
+      await page.getByText('No building blocks.').waitFor();
+      await page.getByRole('link', { name: 'Event log' }).click();
+      await page.getByRole('cell', { name: /API Key Created/ }).first().waitFor();
+      assert.equal(await page.getByRole('main').getByText(world.team).count(), 0, 'none of the team’s events');
+      await page.getByRole('link', { name: 'Platform' }).click();
+      await page.getByText('No definitions yet.').waitFor();
       assert.deepEqual(watch.errors, [], 'no browser console errors');
     } finally {
       await context.close();

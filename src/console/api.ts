@@ -198,13 +198,6 @@ export class Session {
     this.token = undefined;
     clearTimeout(this.timer);
   }
-
-  /** May the caller do this? Unknown permissions (a key that may not read itself) count as yes: the API decides. */
-  may(code: string): boolean {
-    const { identity } = this;
-    if (identity.type === 'apiUser' || identity.permissions === undefined) return true;
-    return identity.permissions.includes(code) || identity.permissions.includes(`ADM_${code}`);
-  }
 }
 
 /** A list query string from the filled-in filters (empty ones left out). */

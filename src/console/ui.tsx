@@ -25,7 +25,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
     setState((previous) => ({ ...previous, loading: true }));
     loadRef.current().then(
       (data) => current && setState({ data, error: undefined, loading: false }),
-      (error: unknown) => current && setState({ data: undefined, error: describe(error), loading: false }),
+      (error: unknown) => current && setState({ data: undefined, error: errorText(error), loading: false }),
     );
     return () => {
       current = false;
@@ -36,7 +36,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
 }
 
 /** An error as a sentence for people. */
-export function describe(error: unknown): string {
+export function errorText(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 403) return `Not allowed: ${error.message}`;
     if (error.status === 404) return `Not found: ${error.message}`;
@@ -101,7 +101,7 @@ export function ConfirmButton({ label, question, confirmLabel, onConfirm, danger
       await onConfirm();
       dialog.current?.close();
     } catch (failure) {
-      setError(describe(failure));
+      setError(errorText(failure));
     } finally {
       setBusy(false);
     }

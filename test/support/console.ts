@@ -102,6 +102,8 @@ export interface ConsoleWorld {
   tenantUuid: string;
   tenantName: string;
   definition: Json;
+  /** Its released version 1. */
+  versionUuid: string;
   definitionName: string;
   key: { clientId: string; clientSecret: string };
 }
@@ -119,7 +121,7 @@ export async function consoleWorld(admin: ApiClient): Promise<ConsoleWorld> {
   await createProject(admin, team, project);
   const tenant = await createTenant(admin, team, project, platformUuid);
   const definitionName = unique('Object storage');
-  const { definition } = await createReleasedDefinition(
+  const { definition, version } = await createReleasedDefinition(
     admin,
     team,
     'manual',
@@ -146,7 +148,7 @@ export async function consoleWorld(admin: ApiClient): Promise<ConsoleWorld> {
     },
   );
   const key = await createKey(admin, team, TEAM_PERMISSIONS);
-  return { team, tenantUuid: tenant.metadata.uuid, tenantName: tenant.status.tenantName, definition, definitionName, key };
+  return { team, tenantUuid: tenant.metadata.uuid, tenantName: tenant.status.tenantName, definition, versionUuid: version.metadata.uuid, definitionName, key };
 }
 
 /** Signs in through the form with an API key. */

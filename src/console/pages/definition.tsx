@@ -1,7 +1,7 @@
 import { MEDIA, PATHS, type Json, type Session } from '../api.js';
 import { renderMarkdown } from '../markdown.js';
 import { Badge, Page, Show, useLoad } from '../ui.js';
-import { Symbol } from './marketplace.js';
+import { DefinitionSymbol } from './marketplace.js';
 
 /** The inputs of a version, as a table (sensitive ones marked; values never shown here). */
 export function InputsTable({ inputs }: { inputs: Record<string, Json> }) {
@@ -57,7 +57,7 @@ export function DefinitionPage({ session, uuid }: { session: Session; uuid: stri
           }
         >
           <div class="definition-head">
-            <Symbol definition={d} />
+            <DefinitionSymbol definition={d} />
             <div>
               <p>{d.spec.description}</p>
               <p class="muted">

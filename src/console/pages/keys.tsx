@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { PERMISSION_CODES } from '../../auth/permissions.js';
 import { MEDIA, PATHS, query, type Json, type Session } from '../api.js';
-import { ConfirmButton, describe, formatTime, Page, Show, useLoad } from '../ui.js';
+import { ConfirmButton, errorText, formatTime, Page, Show, useLoad } from '../ui.js';
 
 /** The permission codes grouped by what they are about (`ADM_BUILDINGBLOCK_LIST` → BUILDINGBLOCK). */
 export function permissionGroups(codes: Iterable<string>): [string, string[]][] {
@@ -65,7 +65,7 @@ function CreateKey({ session, onCreated }: { session: Session; onCreated(key: Js
       setChosen(new Set());
       onCreated(created);
     } catch (failure) {
-      setError(describe(failure));
+      setError(errorText(failure));
     }
   };
   return (
@@ -110,7 +110,7 @@ export function KeysPage({ session }: { session: Session }) {
     try {
       setSecret(await session.request<Json>('POST', `${PATHS.apiKeys}/${uuid}/rotate-secret`, { accept: MEDIA.apiKey }));
     } catch (failure) {
-      setError(describe(failure));
+      setError(errorText(failure));
     }
   };
   return (

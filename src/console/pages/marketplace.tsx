@@ -8,7 +8,7 @@ export function orderable(definition: Json, workspace: string | undefined): bool
   return definition.status.publicationState === 'PUBLISHED' || definition.metadata.ownedByWorkspace === workspace;
 }
 
-export function Symbol({ definition }: { definition: Json }) {
+export function DefinitionSymbol({ definition }: { definition: Json }) {
   const symbol = definition.spec?.symbol;
   // Only data URIs are shown: the Content-Security-Policy allows no other image source.
   return typeof symbol === 'string' && symbol.startsWith('data:image/') ? <img class="symbol" src={symbol} alt="" width={40} height={40} /> : <span class="symbol" aria-hidden="true" />;
@@ -31,7 +31,7 @@ export function MarketplacePage({ session }: { session: Session }) {
             <ul class="cards">
               {shown.map((definition) => (
                 <li key={definition.metadata.uuid} class="card">
-                  <Symbol definition={definition} />
+                  <DefinitionSymbol definition={definition} />
                   <div>
                     <h2>
                       <a href={`#/marketplace/${definition.metadata.uuid}`}>{definition.spec.displayName}</a>

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { ApiError, MEDIA, PATHS, query, type Json, type Session } from '../api.js';
 import { blockInputs, fieldOfMessage, formFields, initialValues, missingRequired, type FormField, type FormValues } from '../input-form.js';
-import { describe, go, Page, Show, useLoad } from '../ui.js';
+import { errorText, go, Page, Show, useLoad } from '../ui.js';
 
 interface OrderData {
   definition: Json;
@@ -147,7 +147,7 @@ function OrderForm({ session, data }: { session: Session; data: OrderData }) {
       });
       go(`/blocks/${block.metadata.uuid}`);
     } catch (failure) {
-      const message = describe(failure);
+      const message = errorText(failure);
       const field = failure instanceof ApiError ? fieldOfMessage(failure.message, inputs.map((input) => input.key)) : undefined;
       if (field) {
         setErrors({ [field]: message });

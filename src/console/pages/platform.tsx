@@ -3,7 +3,7 @@ import { useLiveChanges } from '../live.js';
 import { Badge, ConfirmButton, Page, Show, useLoad } from '../ui.js';
 import { BlockTable } from './blocks.js';
 import { InputsTable } from './definition.js';
-import { Symbol } from './marketplace.js';
+import { DefinitionSymbol } from './marketplace.js';
 
 /**
  * The spec of a new draft: the latest version's content under the next number. The answer's filled-in
@@ -44,7 +44,7 @@ export function PlatformPage({ session }: { session: Session }) {
                   {all.map((d) => (
                     <tr key={d.metadata.uuid}>
                       <td>
-                        <Symbol definition={d} /> <a href={`#/platform/${d.metadata.uuid}`}>{d.spec.displayName}</a>
+                        <DefinitionSymbol definition={d} /> <a href={`#/platform/${d.metadata.uuid}`}>{d.spec.displayName}</a>
                       </td>
                       <td>{d.metadata.ownedByWorkspace}</td>
                       <td>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { MEDIA, PATHS, query, type Json, type Session } from '../api.js';
 import { useLiveChanges } from '../live.js';
-import { describe, Page, Show, useLoad } from '../ui.js';
+import { errorText, Page, Show, useLoad } from '../ui.js';
 
 /** Versions released by a workspace wait here for an administrator before they reach the marketplace. */
 export function ReviewsPage({ session }: { session: Session }) {
@@ -15,7 +15,7 @@ export function ReviewsPage({ session }: { session: Session }) {
       await session.request('POST', `${PATHS.versions}/${versionUuid}/${decision}${decision === 'reject' ? query({ reason: reasons[versionUuid] }) : ''}`, { accept: MEDIA.version });
       definitions.reload();
     } catch (failure) {
-      setError(describe(failure));
+      setError(errorText(failure));
     }
   };
   return (

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { Session, type Credentials } from '../api.js';
-import { describe } from '../ui.js';
+import { errorText } from '../ui.js';
 
 /** Sign-in with an API key's client credentials or an API user's name and password. */
 export function SignInPage({ onSignedIn }: { onSignedIn(session: Session): void }) {
@@ -21,7 +21,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn(session: Session): void 
       if (!window.location.hash) window.location.hash = '#/marketplace';
       onSignedIn(session);
     } catch (failure) {
-      setError(describe(failure));
+      setError(errorText(failure));
     } finally {
       setBusy(false);
     }
