@@ -120,7 +120,10 @@ export function BlockPage({ session, uuid }: { session: Session; uuid: string })
                 confirmLabel="Delete block"
                 onConfirm={async () => {
                   await session.request('DELETE', `${PATHS.blocks}/${block.metadata.uuid}`);
-                  data.reload();
+                  // A block whose definition purges, or that never ran, is gone at once: back to the list.
+                  const remaining = await session.get(`${PATHS.blocks}/${block.metadata.uuid}`, MEDIA.block).catch(() => undefined);
+                  if (remaining) data.reload();
+                  else go('/blocks');
                 }}
               />
               {block._links?.forcePurge ? (
