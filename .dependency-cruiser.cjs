@@ -23,6 +23,14 @@ module.exports = {
     { name: 'scim-below-http', severity: 'error', comment: 'SCIM (scim/) is a protocol over the authorized services: below http/, beside the import.', from: { path: '^src/scim/' }, to: { path: '^src/(http/|import/|server[.]ts|services[.]ts|main[.]ts|admin-cli[.]ts)' } },
     { name: 'import-below-http', severity: 'error', from: { path: '^src/import/' }, to: { path: '^src/(http/|server[.]ts|services[.]ts|main[.]ts)' } },
     { name: 'fastify-only-in-http', severity: 'error', comment: 'Only http/ (and the composition root) know the web framework.', from: { path: '^src/(?!http/|server[.]ts$)' }, to: { path: 'node_modules/(fastify|@fastify)/' } },
+    {
+      name: 'console-is-a-client',
+      severity: 'error',
+      comment: 'The web console (browser code) reaches the server only through the public API; it shares the permission codes and nothing else.',
+      from: { path: '^src/console/' },
+      to: { path: '^src/(?!console/|auth/permissions[.]ts$)' },
+    },
+    { name: 'server-without-console', severity: 'error', comment: 'The server serves the built console; it never imports its sources.', from: { path: '^src/(?!console/)' }, to: { path: '^src/console/' } },
     { name: 'no-sql-in-http', severity: 'error', comment: 'http/ reaches storage only through the kinds.', from: { path: '^src/http/' }, to: { path: 'node_modules/(kysely|pg|better-sqlite3)/' } },
   ],
   options: {
@@ -30,6 +38,6 @@ module.exports = {
     exclude: { path: '[.]test[.]ts$' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js'] },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js'] },
   },
 };

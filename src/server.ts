@@ -3,6 +3,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { bootstrapCredentials } from './auth/bootstrap.js';
 import type { Config } from './config.js';
 import { createApp, type AppContext } from './http/app.js';
+import { consoleRoutes } from './http/console-routes.js';
 import { registerEventStream } from './http/event-stream.js';
 import { healthRoutes } from './http/health.js';
 import { indexRoutes } from './http/index-routes.js';
@@ -117,7 +118,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await bootstrapCredentials(config, services.system.apiKeys, services.system.apiUsers, log, options.print ?? ((line) => process.stdout.write(line)));
     if (database.dialect === 'postgres') sharedRateCounter = new SharedRateCounter(database.db, config.rateLimit.windowSeconds * 1000, log);
     ({ app, context } = await createApp(config, tls, { identity: services.identity, services: services.authorized, ping: () => database.ping(), ...(sharedRateCounter ? { sharedRateCounter } : {}) }, log));
-    for (const routes of [healthRoutes, loginRoutes, indexRoutes]) await app.register(routes, context);
+    for (const routes of [healthRoutes, loginRoutes, indexRoutes, consoleRoutes]) await app.register(routes, context);
     registerOperations(app, operations(services.authorized, services.units, log), context.baseUrl);
     const { eventStreams } = config;
     registerEventStream(app, context, feed, { perCredential: eventStreams.perCredential, heartbeatMs: eventStreams.heartbeatSeconds * 1000, bufferBytes: eventStreams.bufferBytes });

@@ -1,0 +1,49 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { PATHS, type Session } from './api.js';
+import { followEvents } from './sse.js';
+
+export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'polling';
+
+/** Without the event stream (no `EVENTLOG_LIST`), a page looks again this often. */
+const POLL_MS = 5000;
+
+/**
+ * Calls `onChange` whenever an event concerns something the page shows (`concerns` gets the event's
+ * raw JSON text), and after a gap in the stream. Falls back to polling when the stream is refused.
+ */
+export function useLiveChanges(session: Session, concerns: (data: string) => boolean, onChange: () => void): LiveState {
+  const [state, setState] = useState<LiveState>('connecting');
+  const handlers = useRef({ concerns, onChange });
+  handlers.current = { concerns, onChange };
+  useEffect(() => {
+    let poll: ReturnType<typeof setInterval> | undefined;
+    const follower = followEvents({
+      url: PATHS.events,
+      headers: async () => ({ authorization: await session.authorization() }),
+      onEvent: (event) => {
+        if (handlers.current.concerns(event.data)) handlers.current.onChange();
+      },
+      onGap: () => handlers.current.onChange(),
+      onStatus: (status) => {
+        if (status === 'live') setState('live');
+        else if (status === 'reconnecting') setState('reconnecting');
+        else {
+          setState('polling');
+          poll = setInterval(() => handlers.current.onChange(), POLL_MS);
+        }
+      },
+    });
+    return () => {
+      follower.close();
+      clearInterval(poll);
+    };
+  }, [session]);
+  return state;
+}
+
+export const LIVE_LABELS: Record<LiveState, string> = {
+  connecting: 'Connecting to live updates…',
+  live: 'Live: changes appear as they happen',
+  reconnecting: 'Reconnecting to live updates…',
+  polling: 'Live updates are not available to you; refreshing every 5 seconds',
+};

@@ -1,0 +1,111 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import type { Session } from './api.js';
+import { BlockPage } from './pages/block.js';
+import { BlocksPage } from './pages/blocks.js';
+import { DefinitionPage } from './pages/definition.js';
+import { EventsPage } from './pages/events.js';
+import { KeysPage } from './pages/keys.js';
+import { MarketplacePage } from './pages/marketplace.js';
+import { OrderPage } from './pages/order.js';
+import { PlatformDefinitionPage, PlatformPage } from './pages/platform.js';
+import { ReviewsPage } from './pages/reviews.js';
+import { RunnersPage } from './pages/runners.js';
+import { SignInPage } from './pages/sign-in.js';
+
+/** The current hash route, split into its segments (`#/blocks/<uuid>` → ['blocks', '<uuid>']). */
+function useRoute(): string[] {
+  const parse = () => window.location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const [route, setRoute] = useState(parse);
+  useEffect(() => {
+    const onChange = () => setRoute(parse());
+    window.addEventListener('hashchange', onChange);
+    return () => window.removeEventListener('hashchange', onChange);
+  }, []);
+  return route;
+}
+
+const NAVIGATION = [
+  { route: 'marketplace', label: 'Marketplace' },
+  { route: 'blocks', label: 'Blocks' },
+  { route: 'platform', label: 'Platform' },
+  { route: 'runners', label: 'Runners' },
+  { route: 'reviews', label: 'Reviews', admin: true },
+  { route: 'keys', label: 'API keys' },
+  { route: 'events', label: 'Event log' },
+];
+
+function Content({ session, route }: { session: Session; route: string[] }) {
+  const [section, id, sub] = route;
+  switch (section) {
+    case 'marketplace':
+      return id ? <DefinitionPage session={session} uuid={id} /> : <MarketplacePage session={session} />;
+    case 'order':
+      return <OrderPage session={session} definitionUuid={id!} versionUuid={sub} />;
+    case 'blocks':
+      return id ? <BlockPage session={session} uuid={id} /> : <BlocksPage session={session} />;
+    case 'platform':
+      return id ? <PlatformDefinitionPage session={session} uuid={id} /> : <PlatformPage session={session} />;
+    case 'runners':
+      return <RunnersPage session={session} />;
+    case 'reviews':
+      return <ReviewsPage session={session} />;
+    case 'keys':
+      return <KeysPage session={session} />;
+    case 'events':
+      return <EventsPage session={session} />;
+    default:
+      return <MarketplacePage session={session} />;
+  }
+}
+
+function App() {
+  const [session, setSession] = useState<Session>();
+  const route = useRoute();
+  if (!session) return <SignInPage onSignedIn={setSession} />;
+  const signOut = () => {
+    session.signOut();
+    setSession(undefined);
+    window.location.hash = '';
+  };
+  const current = route[0] ?? 'marketplace';
+  const { identity } = session;
+  return (
+    <>
+      <a class="skip" href="#main" onClick={(event) => (event.preventDefault(), document.getElementById('main')?.focus())}>
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">Blockyard</span>
+        <nav aria-label="Sections">
+          <ul>
+            {NAVIGATION.filter((item) => !item.admin || identity.admin).map((item) => (
+              <li key={item.route}>
+                <a href={`#/${item.route}`} aria-current={current === item.route || (current === 'order' && item.route === 'marketplace') ? 'page' : undefined}>
+                  {item.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="who">
+          <span data-testid="identity">
+            {identity.type === 'apiUser' ? 'API user' : 'API key'} <strong>{identity.name}</strong>
+            {identity.workspace ? ` in ${identity.workspace}` : ''}
+          </span>
+          <button type="button" onClick={signOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Content session={session} route={route} />
+      </main>
+    </>
+  );
+}
+
+// The page's static loading message goes; Preact renders into an empty root.
+const root = document.getElementById('app')!;
+root.replaceChildren();
+render(<App />, root);
