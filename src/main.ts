@@ -1,11 +1,13 @@
-import { ADMIN_USAGE, runAdminCommand } from './admin-cli.js';
+import { ADMIN_USAGE } from './admin-usage.js';
 import { runCli } from './cli/program.js';
 import { ConfigError, loadConfig } from './config.js';
-import { startServer } from './server.js';
+
+// The server and the operator commands are loaded only when run: the client commands start faster.
 
 /** CLI: `blockyard serve` (default) runs the server. */
 async function serve(): Promise<void> {
   const config = loadConfig();
+  const { startServer } = await import('./server.js');
   const server = await startServer(config);
   const port = new URL(server.context.baseUrl()).port;
   process.stdout.write(`Blockyard listening on https://localhost:${port} (${server.database.dialect}); public URL ${server.url}\n`);
@@ -32,6 +34,7 @@ async function serve(): Promise<void> {
 /** `blockyard admin …`: its failures are usage errors (exit 2), except a server configuration that does not load. */
 async function admin(args: string[]): Promise<void> {
   try {
+    const { runAdminCommand } = await import('./admin-cli.js');
     await runAdminCommand(loadConfig(), args, (line) => process.stdout.write(line));
   } catch (error) {
     if (error instanceof ConfigError) throw error;

@@ -1,7 +1,8 @@
 import { PATHS } from '../kinds/paths.js';
 import { readBody, refusalMessage, type ServerClient } from './client.js';
 import { CliError } from './errors.js';
-import { kindNamed } from './kinds.js';
+import { EVENTLOG_CODECS } from '../kinds/eventlog/wire/index.js';
+import { formatMediaType } from '../lib/media-types.js';
 
 /** The fields of a meshEventLog the CLI reads. */
 export interface WireEvent {
@@ -16,20 +17,8 @@ export interface WireEvent {
   };
 }
 
-const EVENT_LOG = kindNamed('events')!.accept;
-
-/** `blockyard events` options → the list's query parameters (the event log's filters, spec §2.9). */
-export const EVENT_FILTERS = [
-  { option: 'title', parameter: 'title', description: 'title contains (case-insensitive)' },
-  { option: 'description', parameter: 'description', description: 'description contains (case-insensitive)' },
-  { option: 'author-type', parameter: 'authorType', description: 'ApiKey, ApiUser, System or User' },
-  { option: 'author', parameter: 'authorIdentifier', description: "the author's identifier" },
-  { option: 'event-type', parameter: 'eventType', description: 'Created, Changed, Deleted, …' },
-  { option: 'workspace', parameter: 'workspaceIdentifier', description: 'the workspace identifier' },
-  { option: 'workspace-name', parameter: 'workspaceName', description: 'workspace name contains' },
-  { option: 'from', parameter: 'from', description: 'not before this instant' },
-  { option: 'until', parameter: 'until', description: 'not after this instant' },
-] as const;
+// The event log's own codec registry, not the whole kind table: following starts fast.
+const EVENT_LOG = formatMediaType('vendor', EVENTLOG_CODECS.media[0]!.kind, EVENTLOG_CODECS.media[0]!.version);
 
 /** One readable line per event. */
 export function formatEvent(event: WireEvent): string {

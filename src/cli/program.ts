@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { applyObjects } from './apply.js';
 import { clientFrom } from './client.js';
 import { configPath } from './config-file.js';
 import { CliError } from './errors.js';
-import { EVENT_FILTERS, followEvents, formatEvent, latestEvents, type WireEvent } from './events.js';
-import { deleteObject, getObjects, type Printer } from './get.js';
-import { CLI_KINDS } from './kinds.js';
+import { EVENT_FILTERS } from './event-filters.js';
+import type { Printer } from './get.js';
 import { login, logout } from './login.js';
-import { colours, OUTPUT_FORMATS, type OutputFormat } from './output.js';
-import { runLogs } from './runs.js';
+import { colours, OUTPUT_FORMATS, renderTable, type OutputFormat } from './output.js';
+
+// The commands that name kinds load the kind table (and the server's wire modules it is derived
+// from) when they run: login, help and apply start without them.
 
 /** What the composition root does (the server and the operator commands), so this module stays a client. */
 export interface ServerCommands {
@@ -41,8 +41,6 @@ function printer(): Printer {
     },
   };
 }
-
-const KINDS_HELP = `\nKinds (plural, singular or short name):\n${CLI_KINDS.map((kind) => `  ${kind.names.join(', ')}${kind.filters.length > 0 ? `\n      filters: ${kind.filters.join(', ')}` : ''}`).join('\n')}\n`;
 
 /** `blockyard …`: the server, the operator commands, and a client for people (as kubectl is to Kubernetes). */
 export function buildProgram(server: ServerCommands, env: Record<string, string | undefined> = process.env): Command {
@@ -93,15 +91,24 @@ export function buildProgram(server: ServerCommands, env: Record<string, string 
   program
     .command('get')
     .description('list the objects of a kind (every page), or show one')
-    .argument('<kind>', 'a kind, e.g. workspaces, projects, bb (see below)')
+    .argument('<kind>', 'a kind, e.g. workspaces, projects, bb (blockyard kinds lists them)')
     .argument('[id]', 'a name or uuid: one object')
     .addOption(new Option('-o, --output <format>', 'table for people, wide with more columns, json or yaml for scripts').choices(OUTPUT_FORMATS).default('table'))
     .option('--filter <key=value>', 'a list filter (repeatable)', collect)
     .option('--page-size <n>', 'objects per request (pages are followed)', positiveInteger)
-    .addHelpText('after', KINDS_HELP)
-    .action((kind: string, id: string | undefined, options: { output: OutputFormat; filter?: string[]; pageSize?: number }) =>
-      getObjects(client(), kind, id, { ...options, filter: options.filter ?? [] }, printer()),
-    );
+    .action(async (kind: string, id: string | undefined, options: { output: OutputFormat; filter?: string[]; pageSize?: number }) => {
+      const { getObjects } = await import('./get.js');
+      await getObjects(client(), kind, id, { ...options, filter: options.filter ?? [] }, printer());
+    });
+
+  program
+    .command('kinds')
+    .description('the kinds get and delete take: their names, the list filters and the media type asked for')
+    .action(async () => {
+      const { CLI_KINDS } = await import('./kinds.js');
+      const rows = CLI_KINDS.map((kind) => [kind.names.join(','), kind.kind, kind.filters.join(',') || '-', kind.accept]);
+      process.stdout.write(renderTable(['NAMES', 'KIND', 'FILTERS', 'MEDIA TYPE'], rows, printer().table));
+    });
 
   program
     .command('apply')
@@ -116,15 +123,19 @@ export function buildProgram(server: ServerCommands, env: Record<string, string 
       } catch (error) {
         throw new CliError(`-f ${options.filename}: ${(error as Error).message}`);
       }
+      const { applyObjects } = await import('./apply.js');
       if (!(await applyObjects(client(), text, options, printer()))) process.exitCode = 1;
     });
 
   program
     .command('delete')
     .description('delete an object')
-    .argument('<kind>', 'a kind (see blockyard get --help)')
+    .argument('<kind>', 'a kind (blockyard kinds lists them)')
     .argument('<id>', 'its name or uuid')
-    .action((kind: string, id: string) => deleteObject(client(), kind, id, printer()));
+    .action(async (kind: string, id: string) => {
+      const { deleteObject } = await import('./get.js');
+      await deleteObject(client(), kind, id, printer());
+    });
 
   const runs = program.command('runs').description('building block runs');
   runs
@@ -132,7 +143,10 @@ export function buildProgram(server: ServerCommands, env: Record<string, string 
     .description("a run's steps and user messages; --follow prints changes until the run ends")
     .argument('<run>', 'the run uuid')
     .option('-f, --follow', 'follow the run (through the event stream) until it ends')
-    .action((run: string, options: { follow?: boolean }) => runLogs(client(), run, options.follow === true, printer()));
+    .action(async (run: string, options: { follow?: boolean }) => {
+      const { runLogs } = await import('./runs.js');
+      await runLogs(client(), run, options.follow === true, printer());
+    });
 
   const events = program
     .command('events')
@@ -150,8 +164,9 @@ export function buildProgram(server: ServerCommands, env: Record<string, string 
       if (typeof value === 'string') query.set(filter.parameter, value);
     }
     for (const title of (options.excludeTitle as string[] | undefined) ?? []) query.append('excludeTitle', title);
+    const { followEvents, formatEvent, latestEvents } = await import('./events.js');
     const server = client();
-    const print = (event: WireEvent) => process.stdout.write(`${options.json ? JSON.stringify(event) : formatEvent(event)}\n`);
+    const print = (event: Awaited<ReturnType<typeof latestEvents>>[number]) => process.stdout.write(`${options.json ? JSON.stringify(event) : formatEvent(event)}\n`);
     let after = options.lastEventId as string | undefined;
     if (!options.follow || after === undefined) {
       const latest = await latestEvents(server, query, options.size as number);
