@@ -1,26 +1,25 @@
 /**
  * `blockyard` for people (issue 22, item 5): the CLI runs as a child process against the real
- * server, with a configuration file of its own, as a person would use it. Login, get and the errors
- * here; apply, delete and following in test/cli-follow.test.ts.
+ * server, with a configuration file of its own, as a person would use it. Login and help here; get
+ * and the errors in test/cli-get.test.ts; apply, delete and following in test/cli-follow.test.ts.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, stat, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
 import { createKey, type KeyCredentials } from './support/identity.js';
 import { exited, lines, login, run } from './support/cli.js';
 import { describeEachDatabase, TEST_ADMIN } from './support/server.js';
-import { createProject, createWorkspace, unique } from './support/structure.js';
+import { createWorkspace, unique } from './support/structure.js';
 
 describeEachDatabase('the blockyard CLI', (ctx) => {
   let dir: string;
-  /** The config of the admin API user (Basic) and of an API key of `workspace`. */
+  /** The config of the admin API user (Basic) and of an API key of `workspace` (WORKSPACE_LIST only). */
   let adminConfig: string;
   let keyConfig: string;
   let workspace: string;
-  let other: string;
   let key: KeyCredentials;
   const ca = () => path.join(ctx.server.dataDir, 'tls', 'cert.pem');
 
@@ -29,11 +28,8 @@ describeEachDatabase('the blockyard CLI', (ctx) => {
     adminConfig = path.join(dir, 'admin', 'config.yaml');
     keyConfig = path.join(dir, 'key', 'config.yaml');
     workspace = unique('cli');
-    other = unique('cli-other');
     await createWorkspace(ctx.client, workspace);
-    await createWorkspace(ctx.client, other);
-    await createProject(ctx.client, other, 'secret');
-    key = await createKey(ctx.client, workspace, ['WORKSPACE_LIST', 'PROJECT_LIST']);
+    key = await createKey(ctx.client, workspace, ['WORKSPACE_LIST']);
   });
   after(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -50,14 +46,12 @@ describeEachDatabase('the blockyard CLI', (ctx) => {
       assert.deepEqual(stored.credentials, { clientId: key.clientId, clientSecret: key.clientSecret });
       assert.equal(typeof stored.token.accessToken, 'string');
 
-      await login(adminConfig, ctx.server.url, ca(), ['--username', TEST_ADMIN.username, '--password', TEST_ADMIN.password]);
+      // An API user: checked against the index, stored the same way; logging out removes the file.
+      assert.match((await login(adminConfig, ctx.server.url, ca(), ['--username', TEST_ADMIN.username, '--password', TEST_ADMIN.password])).stdout, /as API user /);
       assert.equal((await stat(adminConfig)).mode & 0o777, 0o600);
-
-      const elsewhere = path.join(dir, 'elsewhere', 'config.yaml');
-      exited(await run(elsewhere, ['login', ctx.server.url, '--username', TEST_ADMIN.username, '--password', TEST_ADMIN.password, '--ca', ca()]), 0);
-      assert.match(exited(await run(elsewhere, ['logout']), 0).stdout, /Logged out/);
-      await assert.rejects(stat(elsewhere), { code: 'ENOENT' });
-      const after = exited(await run(elsewhere, ['get', 'workspaces']), 1);
+      assert.match(exited(await run(adminConfig, ['logout']), 0).stdout, /Logged out/);
+      await assert.rejects(stat(adminConfig), { code: 'ENOENT' });
+      const after = exited(await run(adminConfig, ['get', 'workspaces']), 1);
       assert.match(after.stderr, /^blockyard: not logged in .*run `blockyard login/);
     });
 
@@ -101,70 +95,21 @@ describeEachDatabase('the blockyard CLI', (ctx) => {
       }
     });
   });
-
-  describe('get', () => {
-    const projects = ['alpha', 'beta', 'gamma'];
-    before(async () => {
-      for (const name of projects) await createProject(ctx.client, workspace, name, { spec: { displayName: `Project ${name}` } });
-    });
-
-    it('lists every page (filtered) as JSON, YAML, a table and a wide table', async () => {
-      const list = ['get', 'projects', '--filter', `workspaceIdentifier=${workspace}`, '--page-size', '2'];
-      const json = JSON.parse(exited(await run(adminConfig, [...list, '-o', 'json']), 0).stdout);
-      assert.deepEqual(json.map((project: { metadata: { name: string } }) => project.metadata.name).sort(), projects, 'three projects over two pages');
-      assert.ok(json.every((project: object) => !('_links' in project)), 'objects without their HAL links');
-
-      const yaml = parseAllDocuments(exited(await run(adminConfig, [...list, '-o', 'yaml']), 0).stdout).map((document) => document.toJS());
-      assert.deepEqual(yaml, json);
-
-      const table = lines(exited(await run(adminConfig, list), 0).stdout);
-      assert.match(table[0]!, /^ID +DISPLAY NAME +WORKSPACE$/);
-      assert.deepEqual(
-        table.slice(1).map((line) => line.split(/ {2,}/)),
-        projects.map((name) => [`${workspace}.${name}`, `Project ${name}`, workspace]),
-      );
-      const wide = lines(exited(await run(adminConfig, [...list, '-o', 'wide']), 0).stdout);
-      assert.match(wide[0]!, /^ID +DISPLAY NAME +WORKSPACE +CREATED$/);
-      assert.equal(wide.length, 4);
-    });
-
-    it('shows one object by its id; refuses an unknown kind or filter, and finds nothing as nothing', async () => {
-      const one = JSON.parse(exited(await run(adminConfig, ['get', 'project', `${workspace}.beta`, '-o', 'json']), 0).stdout);
-      assert.equal(one.spec.displayName, 'Project beta');
-      const table = lines(exited(await run(adminConfig, ['get', 'ws', workspace]), 0).stdout);
-      assert.equal(table.length, 2);
-      assert.match(table[1]!, new RegExp(`^${workspace}\\s`));
-
-      assert.match(exited(await run(adminConfig, ['get', 'gizmos']), 1).stderr, /unknown kind "gizmos"; the kinds: workspaces, projects, /);
-      assert.match(exited(await run(adminConfig, ['get', 'projects', '--filter', 'workspace=x']), 1).stderr, /--filter workspace: projects take only workspaceIdentifier, /);
-      assert.match(exited(await run(adminConfig, ['get', 'projects', '-o', 'xml']), 2).stderr, /argument 'xml' is invalid/);
-      const none = exited(await run(adminConfig, ['get', 'projects', '--filter', `workspaceIdentifier=${unique('empty')}`]), 0);
-      assert.equal(none.stdout, '');
-      assert.match(none.stderr, /No projects found/);
-    });
-  });
-
-  describe('the errors people meet', () => {
-    it('401: credentials the server does not take; 404 for another workspace’s object; 403 for a write the key may not do', async () => {
-      const unauthenticated = exited(await run(keyConfig, ['get', 'workspaces'], { env: { BLOCKYARD_TOKEN: 'not-a-token' } }), 1);
-      assert.match(unauthenticated.stderr, /^blockyard: listing workspaces: not authenticated \(401\): .*; run `blockyard login` again\n$/);
-
-      const hidden = exited(await run(keyConfig, ['get', 'project', `${other}.secret`]), 1);
-      assert.match(hidden.stderr, new RegExp(`^blockyard: meshProject ${other}\\.secret: not found \\(404\\): `));
-
-      const forbidden = exited(await run(keyConfig, ['delete', 'project', `${other}.secret`]), 1);
-      assert.match(forbidden.stderr, new RegExp(`^blockyard: deleting meshProject ${other}\\.secret: forbidden \\(403\\): .*; these credentials lack the permission\n$`));
-      assert.equal((await ctx.client.get(`/api/meshobjects/meshprojects/${other}.secret`, { headers: { accept: 'application/vnd.vendor.api.meshproject.v2.hal+json' } })).status, 200, 'still there');
-    });
-  });
 });
 
 describe('blockyard --help', () => {
   it('lists every command; each has its own --help', async () => {
     const config = path.join(tmpdir(), 'blockyard-cli-help-none.yaml');
     const help = exited(await run(config, ['--help']), 0).stdout;
-    for (const command of ['serve', 'admin', 'login', 'logout', 'get', 'apply', 'delete', 'runs', 'events']) assert.match(help, new RegExp(`^  ${command}\\b`, 'm'));
-    assert.match(exited(await run(config, ['get', '--help']), 0).stdout, /buildingblocks, buildingblock, bb, blocks, block\n/);
+    for (const command of ['serve', 'admin', 'login', 'logout', 'get', 'kinds', 'apply', 'delete', 'runs', 'events']) assert.match(help, new RegExp(`^  ${command}\\b`, 'm'));
+    assert.match(exited(await run(config, ['get', '--help']), 0).stdout, /-o, --output <format>/);
+    // The kinds as the server's code has them: the newest version that is not deprecated, the index's filters.
+    const kinds = lines(exited(await run(config, ['kinds']), 0).stdout);
+    assert.match(kinds[0]!, /^NAMES +KIND +MEDIA TYPE +FILTERS$/);
+    assert.ok(kinds.some((line) => /^buildingblocks,buildingblock,bb,blocks,block +meshBuildingBlock +application\/vnd\.vendor\.api\.meshbuildingblock\.v2-preview\.hal\+json +workspaceIdentifier,/.test(line)), kinds.join('\n'));
+    for (const kind of ['meshWorkspace', 'meshProject', 'meshTenant', 'meshBuildingBlockRun', 'meshEventLog', 'meshApiKey', 'apiUser', 'meshProjectUserBinding']) {
+      assert.ok(kinds.some((line) => line.split(/ +/)[1] === kind), `${kind} in\n${kinds.join('\n')}`);
+    }
     assert.match(exited(await run(config, ['runs', 'logs', '--help']), 0).stdout, /--follow/);
     assert.match(exited(await run(config, ['admin', '--help']), 0).stdout, /blockyard admin create-key/);
   });

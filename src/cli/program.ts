@@ -106,8 +106,8 @@ export function buildProgram(server: ServerCommands, env: Record<string, string 
     .description('the kinds get and delete take: their names, the list filters and the media type asked for')
     .action(async () => {
       const { CLI_KINDS } = await import('./kinds.js');
-      const rows = CLI_KINDS.map((kind) => [kind.names.join(','), kind.kind, kind.filters.join(',') || '-', kind.accept]);
-      process.stdout.write(renderTable(['NAMES', 'KIND', 'FILTERS', 'MEDIA TYPE'], rows, printer().table));
+      const rows = CLI_KINDS.map((kind) => [kind.names.join(','), kind.kind, kind.accept, kind.filters.join(',')]);
+      process.stdout.write(renderTable(['NAMES', 'KIND', 'MEDIA TYPE', 'FILTERS'], rows, printer().table));
     });
 
   program
