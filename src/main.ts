@@ -1,19 +1,13 @@
-import { ADMIN_USAGE, runAdminCommand } from './admin-cli.js';
+import { ADMIN_USAGE } from './admin-usage.js';
+import { runCli } from './cli/program.js';
 import { ConfigError, loadConfig } from './config.js';
-import { CliError, EVENTS_USAGE, runEventsCommand } from './events-cli.js';
-import { startServer } from './server.js';
 
-export const USAGE = `usage:
-  blockyard [serve]            run the server (every setting is a BLOCKYARD_* environment variable, see the README)
-  blockyard admin <command>    operator commands against the configured database
-  blockyard events [--follow]  the event log for people, followed live with --follow (blockyard events --help)
-  blockyard help | --help | -h this text
-${ADMIN_USAGE.replace(/^usage:\n/, '')}
-${EVENTS_USAGE.replace(/^usage:\n/, '')}`;
+// The server and the operator commands are loaded only when run: the client commands start faster.
 
 /** CLI: `blockyard serve` (default) runs the server. */
 async function serve(): Promise<void> {
   const config = loadConfig();
+  const { startServer } = await import('./server.js');
   const server = await startServer(config);
   const port = new URL(server.context.baseUrl()).port;
   process.stdout.write(`Blockyard listening on https://localhost:${port} (${server.database.dialect}); public URL ${server.url}\n`);
@@ -37,42 +31,20 @@ async function serve(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-async function main(argv: string[]): Promise<void> {
-  const [command = 'serve'] = argv;
-  switch (command) {
-    case 'serve':
-      return serve();
-    case 'help':
-    case '--help':
-    case '-h':
-      process.stdout.write(`${USAGE}\n`);
-      return;
-    case 'admin':
-      try {
-        return await runAdminCommand(loadConfig(), argv.slice(1), (line) => process.stdout.write(line));
-      } catch (error) {
-        if (error instanceof ConfigError) throw error;
-        throw new UsageError((error as Error).message);
-      }
-    case 'events':
-      try {
-        return await runEventsCommand(argv.slice(1), (line) => process.stdout.write(line));
-      } catch (error) {
-        if (error instanceof CliError) {
-          process.stderr.write(`blockyard events: ${error.message}\n`);
-          process.exit(1);
-        }
-        if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) throw new UsageError(`${(error as Error).message}\n${EVENTS_USAGE}`);
-        throw error;
-      }
-    default:
-      throw new UsageError(`unknown command "${command}"\n${USAGE}`);
+/** `blockyard admin …`: its failures are usage errors (exit 2), except a server configuration that does not load. */
+async function admin(args: string[]): Promise<void> {
+  try {
+    const { runAdminCommand } = await import('./admin-cli.js');
+    await runAdminCommand(loadConfig(), args, (line) => process.stdout.write(line));
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new UsageError((error as Error).message);
   }
 }
 
 class UsageError extends Error {}
 
-main(process.argv.slice(2)).catch((error: unknown) => {
+runCli(process.argv.slice(2), { serve, admin, adminUsage: ADMIN_USAGE }).catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof UsageError) {
     process.stderr.write(`blockyard: ${error.message}\n`);
     process.exit(2);

@@ -12,7 +12,7 @@ import { ApiKeyService } from './kinds/apikey/service.js';
 import { AuthorizedApiUserService } from './kinds/apiuser/authorized-service.js';
 import { ApiUserService } from './kinds/apiuser/service.js';
 import { AuthorizedBindingService } from './kinds/binding/authorized-service.js';
-import { BINDING_KINDS } from './kinds/binding/holders.js';
+import { BINDING_KINDS } from './kinds/binding/model.js';
 import { BindingService } from './kinds/binding/service.js';
 import { AuthorizedBlockService } from './kinds/block/authorized-service.js';
 import { BlockLifecycle } from './kinds/block/lifecycle.js';

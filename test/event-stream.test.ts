@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, it } from 'node:test';
@@ -225,67 +224,6 @@ describeEachDatabase(
       await slow.done;
       assert.ok(slow.events.length < count, 'the slow reader cannot have received everything');
       fast.close();
-    });
-
-    it('blockyard events prints the log one readable line per event, and follows it with --follow', async () => {
-      const name = unique('cli');
-      await createWorkspace(name);
-      const cacert = path.join(ctx.server.dataDir, 'tls', 'cert.pem');
-      const cliEnv = (extra: Record<string, string>) => {
-        const env: Record<string, string> = {};
-        for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith('BLOCKYARD_')) env[key] = value;
-        return { ...env, ...extra };
-      };
-      const cli = (args: string[], env: Record<string, string>) =>
-        spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'events', '--url', ctx.server.url, '--cacert', cacert, '--workspace', name, ...args], { env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-      const linesOf = (child: ReturnType<typeof cli>) => {
-        const lines: string[] = [];
-        let rest = '';
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-          rest += chunk;
-          const parts = rest.split('\n');
-          rest = parts.pop()!;
-          lines.push(...parts);
-        });
-        let stderr = '';
-        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-        return { lines, stderr: () => stderr };
-      };
-      const waitLines = async (out: { lines: string[]; stderr(): string }, count: number) => {
-        for (let i = 0; i < 600 && out.lines.length < count; i++) await sleep(50);
-        assert.ok(out.lines.length >= count, `${out.lines.length} lines: ${out.lines.join('\n')}\n${out.stderr()}`);
-      };
-
-      // An API key's credentials: the CLI logs in.
-      const key = await createKey(ctx.server.client, name, ['EVENTLOG_LIST']);
-      const listing = cli(['--title', 'Workspace'], { BLOCKYARD_CLIENT_ID: key.clientId, BLOCKYARD_CLIENT_SECRET: key.clientSecret });
-      const listed = linesOf(listing);
-      const code = await new Promise((resolve) => listing.on('close', resolve));
-      assert.equal(code, 0, listed.stderr());
-      assert.equal(listed.lines.length, 1, listed.lines.join('\n'));
-      assert.match(listed.lines[0]!, new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[^ ]+Z  Workspace Created  by ApiUser ${TEST_ADMIN.username}  in ${name}  .*${name}`));
-
-      // An API user's, following: the latest first, then what happens.
-      const following = cli(['--follow'], { BLOCKYARD_USERNAME: TEST_ADMIN.username, BLOCKYARD_PASSWORD: TEST_ADMIN.password });
-      const followed = linesOf(following);
-      try {
-        await waitLines(followed, 1);
-        await sleep(500);
-        const response = await ctx.server.client.delete(`/api/meshobjects/meshapikeys/${key.uuid}`, { headers: { accept: 'application/vnd.vendor.api.meshapikey.v1-preview.hal+json' } });
-        assert.ok(response.status < 300, response.text);
-        await deleteWorkspace(name);
-        await waitLines(followed, 2);
-        await sleep(300);
-        assert.match(followed.lines[0]!, /Workspace Created/);
-        assert.match(followed.lines.at(-1)!, new RegExp(`Workspace Deleted  by ApiUser ${TEST_ADMIN.username}  in ${name}  `));
-      } finally {
-        following.kill('SIGTERM');
-      }
-      // Without credentials: one line saying how to give them, exit code 1.
-      const anonymous = cli([], {});
-      const refused = linesOf(anonymous);
-      assert.equal(await new Promise((resolve) => anonymous.on('close', resolve)), 1);
-      assert.match(refused.stderr(), /no credentials: set BLOCKYARD_CLIENT_ID/);
     });
 
     it('ends open streams at shutdown with a closing comment; they resume on the restarted server', async () => {

@@ -24,14 +24,14 @@ describe('the command line', () => {
     for (const flag of ['--help', '-h', 'help']) {
       const result = run(flag);
       assert.equal(result.status, 0, `${flag}: ${result.stderr}`);
-      assert.match(result.stdout, /^usage:/);
-      assert.match(result.stdout, /blockyard \[serve\]/);
-      assert.match(result.stdout, /blockyard admin create-key/);
+      assert.match(result.stdout, /^Usage: blockyard \[options\] \[command\]/);
+      assert.match(result.stdout, /^ {2}serve\b/m);
+      assert.match(result.stdout, /^ {2}admin <command>/m);
     }
     const unknown = run('frobnicate');
     assert.equal(unknown.status, 2);
-    assert.match(unknown.stderr, /unknown command "frobnicate"/);
-    assert.match(unknown.stderr, /usage:/);
+    assert.match(unknown.stderr, /unknown command 'frobnicate'/);
+    assert.match(unknown.stderr, /blockyard --help lists the commands/);
   });
 });
 

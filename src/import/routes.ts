@@ -6,8 +6,8 @@ import { importableKinds } from './importable-kinds.js';
 import { Importer } from './importer.js';
 
 /** `…meshobjects.v1+json` (a JSON array) or `…v1+yaml` (a `---` stream) in, JSON results out. */
-const IMPORT_JSON = { kind: 'meshobjects', version: 'v1', format: 'json' } as const;
-const IMPORT_YAML = { kind: 'meshobjects', version: 'v1', format: 'yaml' } as const;
+export const IMPORT_JSON = { kind: 'meshobjects', version: 'v1', format: 'json' } as const;
+export const IMPORT_YAML = { kind: 'meshobjects', version: 'v1', format: 'yaml' } as const;
 
 /** The declarative import (spec §1, COMPAT §7): `PUT /api/meshobjects`, admins only. */
 export function importOperations(services: AuthorizedServices, units: UnitOfWork, log: { error(details: object, message: string): void }): Operation[] {

@@ -1,7 +1,7 @@
 import type { AuthorizedApiKeyService } from './apikey/authorized-service.js';
 import type { AuthorizedApiUserService } from './apiuser/authorized-service.js';
 import type { AuthorizedBindingService } from './binding/authorized-service.js';
-import type { BindingKind } from './binding/holders.js';
+import type { BindingKind } from './binding/model.js';
 import type { AuthorizedBlockService } from './block/authorized-service.js';
 import type { AuthorizedCollectionService } from './collection/authorized-service.js';
 import type { AuthorizedCommunicationService } from './communication/authorized-service.js';

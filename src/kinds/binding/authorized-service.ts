@@ -7,8 +7,7 @@ import { WORKSPACE_ROLES } from '../user/model.js';
 import type { AuthorizedUserService } from '../user/authorized-service.js';
 import type { AuthorizedUserGroupService } from '../usergroup/authorized-service.js';
 import { CallerView } from '../view.js';
-import type { BindingKind } from './holders.js';
-import { BINDING_SHAPES, type Binding, type BindingInput } from './model.js';
+import { BINDING_SHAPES, type Binding, type BindingInput, type BindingKind } from './model.js';
 import type { BindingService, ResolvedBinding } from './service.js';
 import type { BindingFilter } from './store.js';
 

@@ -1,14 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-
-/** The four binding kinds (the wire kinds), as stored in `role_bindings.kind`. */
-export const BINDING_KINDS = {
-  workspaceUser: 'meshWorkspaceUserBinding',
-  workspaceGroup: 'meshWorkspaceGroupBinding',
-  projectUser: 'meshProjectUserBinding',
-  projectGroup: 'meshProjectGroupBinding',
-} as const;
-
-export type BindingKind = (typeof BINDING_KINDS)[keyof typeof BINDING_KINDS];
+import { BINDING_KINDS } from './model.js';
 
 /** Which role holders a query asks for; unset parts match any. */
 export interface HolderScope {

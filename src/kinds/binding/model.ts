@@ -1,4 +1,15 @@
-import type { BindingKind } from './holders.js';
+/**
+ * The four binding kinds (the wire kinds), as stored in `role_bindings.kind`. Here rather than beside
+ * the SQL of holders.ts: the codecs (and the CLI's kind table) load without the query builder.
+ */
+export const BINDING_KINDS = {
+  workspaceUser: 'meshWorkspaceUserBinding',
+  workspaceGroup: 'meshWorkspaceGroupBinding',
+  projectUser: 'meshProjectUserBinding',
+  projectGroup: 'meshProjectGroupBinding',
+} as const;
+
+export type BindingKind = (typeof BINDING_KINDS)[keyof typeof BINDING_KINDS];
 
 export type BindingLevel = 'workspace' | 'project';
 export type SubjectType = 'user' | 'group';

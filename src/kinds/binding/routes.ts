@@ -2,8 +2,7 @@ import type { Operation } from '../operation.js';
 import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedBindingService } from './authorized-service.js';
-import type { BindingKind } from './holders.js';
-import { BINDING_SHAPES, type Binding } from './model.js';
+import { BINDING_SHAPES, type Binding, type BindingKind } from './model.js';
 import { parseBindingFilter } from './query.js';
 import { BINDING_CODECS } from './wire/index.js';
 

@@ -8,8 +8,7 @@ import type { EventRecorder } from '../eventlog/recorder.js';
 import { differs, eventOf, type EventKey } from '../eventlog/titles.js';
 import type { ProjectService } from '../project/service.js';
 import type { WorkspaceService } from '../workspace/service.js';
-import type { BindingKind } from './holders.js';
-import { BINDING_SHAPES, type Binding, type BindingInput } from './model.js';
+import { BINDING_SHAPES, type Binding, type BindingInput, type BindingKind } from './model.js';
 import { BindingStore, type BindingFilter } from './store.js';
 
 /** A binding whose references were resolved by the authorized service (the project role by identifier). */

@@ -5,8 +5,7 @@ import { Identifier, KindOf } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { objectUrl } from '../../paths.js';
 import { checkedUsername } from '../../user/wire/v2.js';
-import type { BindingKind } from '../holders.js';
-import { BINDING_SHAPES, type Binding, type BindingInput } from '../model.js';
+import { BINDING_SHAPES, type Binding, type BindingInput, type BindingKind } from '../model.js';
 
 /** Binding names: letters, digits, `.`, `_`, `-`, `@`, starting and ending with a letter or digit (UUIDs and free names fit). */
 export const BINDING_NAME = Type.String({ pattern: '^[A-Za-z0-9](?:[A-Za-z0-9._@-]*[A-Za-z0-9])?$', maxLength: 255 });

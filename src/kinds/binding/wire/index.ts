@@ -1,5 +1,5 @@
 import { PATHS } from '../../paths.js';
-import { BINDING_KINDS, type BindingKind } from '../holders.js';
+import { BINDING_KINDS, type BindingKind } from '../model.js';
 import { bindingCodec, subjectsCodec, type BindingCodec } from './codec.js';
 
 /** The REST versions of each binding kind (workspace bindings v2, project bindings v3). */
