@@ -678,6 +678,8 @@ describeEachDatabase('runs and runners', (ctx) => {
 
       assert.equal((await register(asA, runA, source)).status, 200);
       assert.equal(await report(asA, runA, 'ci', { steps: [{ id: 'main', status: 'IN_PROGRESS' }] }), false);
+      // The token's own run, however the path spells its uuid (the report then reads no run before its transaction).
+      assert.equal(await report(asA, runA.toUpperCase(), 'ci', { steps: [{ id: 'main', status: 'IN_PROGRESS', userMessage: 'upper' }] }), false);
       const own = await getRun(asA, runA);
       assert.equal(own.status, 200, `a run token reads its run: ${own.text}`);
 

@@ -90,7 +90,7 @@ export class BlockStore {
     private readonly db: Db,
     private readonly dialect: DialectName,
   ) {
-    this.queries = new CompiledQueries(db);
+    this.queries = new CompiledQueries(db, 'building_blocks');
   }
 
   /**
