@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, DialectAdapter, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, DialectAdapter, Insertable, Kysely } from 'kysely';
 import type { Tables } from './schema.js';
 
 /** What a query's parameters may be: the values the stores bind. */
@@ -55,5 +55,13 @@ export class CompiledQueries {
     const { compiled, slots } = entry;
     const result = await this.db.executeQuery<R>({ ...compiled, parameters: slots.map((slot) => args[slot]) } as CompiledQuery<R>);
     return result.rows;
+  }
+
+  /** Inserts a row into `table`; the shape fixes its columns (every row of the shape has the same ones). */
+  async insertRow<T extends keyof Tables & string>(shape: string, table: T, row: { [C in keyof Insertable<Tables[T]>]: QueryArgument }): Promise<void> {
+    const columns = Object.keys(row);
+    await this.execute(shape, Object.values(row) as QueryArgument[], (...values) =>
+      this.db.insertInto(table).values(Object.fromEntries(columns.map((column, index) => [column, values[index]])) as Insertable<Tables[T]>),
+    );
   }
 }

@@ -106,7 +106,7 @@ export class BlockStore {
 
   /** Inserts the block and its parent links (the caller holds the transaction). */
   async insert(block: Block, oncePerTenant: boolean): Promise<void> {
-    await this.db.insertInto('building_blocks').values(toRow(block, oncePerTenant ? block.definitionUuid : null)).execute();
+    await this.queries.insertRow('insert', 'building_blocks', toRow(block, oncePerTenant ? block.definitionUuid : null));
     for (const parent of block.parents) await this.db.insertInto('building_block_parents').values({ block_uuid: block.uuid, parent_uuid: parent.buildingBlockUuid }).execute();
   }
 
@@ -167,11 +167,11 @@ export class BlockStore {
   }
 
   async setStatus(uuid: string, status: BlockStatus, latestRunUuid?: string): Promise<void> {
-    await this.db
-      .updateTable('building_blocks')
-      .set({ status, ...(latestRunUuid ? { latest_run_uuid: latestRunUuid } : {}) })
-      .where('uuid', '=', uuid)
-      .execute();
+    if (latestRunUuid) {
+      await this.queries.execute('setStatusAndRun', [status, latestRunUuid, uuid] as const, (to, run, id) => this.db.updateTable('building_blocks').set({ status: to, latest_run_uuid: run }).where('uuid', '=', id));
+    } else {
+      await this.queries.execute('setStatus', [status, uuid] as const, (to, id) => this.db.updateTable('building_blocks').set({ status: to }).where('uuid', '=', id));
+    }
   }
 
   /** Blocks naming this one as a parent. */

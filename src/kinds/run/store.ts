@@ -56,28 +56,25 @@ export class RunStore implements BlockRuns {
   }
 
   async insert(run: Run): Promise<void> {
-    await this.db
-      .insertInto('runs')
-      .values({
-        uuid: run.uuid,
-        block_uuid: run.blockUuid,
-        run_number: run.runNumber,
-        behavior: run.behavior,
-        status: run.status,
-        runner_uuid: run.runnerUuid,
-        definition_uuid: run.definitionUuid,
-        definition_owner: run.definitionOwner,
-        workspace: run.workspace,
-        node_id: null,
-        document: JSON.stringify(run.snapshot),
-        outputs: JSON.stringify(run.outputs),
-        created_on: run.createdOn,
-        claimed_on: null,
-        ended_on: null,
-        updated_on: run.updatedOn,
-        log_bytes: run.logBytes,
-      })
-      .execute();
+    await this.queries.insertRow('insert', 'runs', {
+      uuid: run.uuid,
+      block_uuid: run.blockUuid,
+      run_number: run.runNumber,
+      behavior: run.behavior,
+      status: run.status,
+      runner_uuid: run.runnerUuid,
+      definition_uuid: run.definitionUuid,
+      definition_owner: run.definitionOwner,
+      workspace: run.workspace,
+      node_id: null,
+      document: JSON.stringify(run.snapshot),
+      outputs: JSON.stringify(run.outputs),
+      created_on: run.createdOn,
+      claimed_on: null,
+      ended_on: null,
+      updated_on: run.updatedOn,
+      log_bytes: run.logBytes,
+    });
   }
 
   async find(uuid: string): Promise<Run | undefined> {
@@ -110,7 +107,7 @@ export class RunStore implements BlockRuns {
   }
 
   async nextRunNumber(blockUuid: string): Promise<number> {
-    const row = await this.db.selectFrom('runs').select((eb) => eb.fn.max('run_number').as('max')).where('block_uuid', '=', blockUuid).executeTakeFirst();
+    const [row] = await this.queries.execute('nextRunNumber', [blockUuid], (block) => this.db.selectFrom('runs').select((eb) => eb.fn.max('run_number').as('max')).where('block_uuid', '=', block));
     return Number(row?.max ?? 0) + 1;
   }
 
