@@ -42,8 +42,8 @@ const toStep = (row: Selectable<RunStepTable>): StepRow => ({
 
 /**
  * The `runs`, `run_sources` and `run_steps` tables: the block lifecycle's runs, and what runners
- * report. The statements of a status report are compiled once (`CompiledQueries`): a report is a
- * cheap request, and building its queries with Kysely cost as much as running them.
+ * report. The statements of status reports and block creates are compiled once (`CompiledQueries`):
+ * a report is a cheap request, and building its queries with Kysely cost as much as running them.
  */
 export class RunStore implements BlockRuns {
   private readonly queries: CompiledQueries;
