@@ -98,9 +98,11 @@ export class BlockStore {
    * serial): lifecycle changes start from this, never from a read made before their transaction.
    */
   async findForUpdate(uuid: string): Promise<Block | undefined> {
-    let query = this.db.selectFrom('building_blocks').selectAll().where('uuid', '=', uuid);
-    if (this.dialect === 'postgres') query = query.forUpdate();
-    const row = await query.executeTakeFirst();
+    // Compiled once: every claim, every status change of a run and every run's end reads its block so.
+    const [row] = await this.queries.execute('findForUpdate', [uuid], (id) => {
+      const query = this.db.selectFrom('building_blocks').selectAll().where('uuid', '=', id);
+      return this.dialect === 'postgres' ? query.forUpdate() : query;
+    });
     return row ? toModel(row) : undefined;
   }
 
