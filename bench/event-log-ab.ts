@@ -1,12 +1,13 @@
 /**
  * Write throughput with and without the event log, measured in pairs (issue 18): the tree of the
  * commit before the event log (`--before`, default 6fe963b, extracted with `git archive`) and this
- * tree run side by side as child processes on fresh SQLite databases; the same client alternates
+ * tree (or the commit `--after`, to measure one change against another) run side by side as child
+ * processes on fresh SQLite databases; the same client alternates
  * bursts of block creates and of run status reports between them, in alternating order, for
  * `--rounds` rounds. Reported: requests/s of each and their quotient, and the servers' own CPU time
  * per request (from /proc), which a busy shared machine disturbs far less than throughput.
  *
- *   node --import tsx bench/event-log-ab.ts [--before <commit>] [--rounds 6] [--seconds 3]
+ *   node --import tsx bench/event-log-ab.ts [--before <commit>] [--after <commit>] [--rounds 6] [--seconds 3]
  */
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -16,12 +17,22 @@ import { parseArgs } from 'node:util';
 import { ApiClient } from '../test/support/client.js';
 import { asRun, BLOCK_V2, claimRun, patch, runnerDefinition, runWorld, SHARED_RUNNERS, tenantTarget } from '../test/support/runs.js';
 
-const { values: args } = parseArgs({ options: { before: { type: 'string', default: '6fe963b' }, rounds: { type: 'string', default: '6' }, seconds: { type: 'string', default: '3' } } });
+const { values: args } = parseArgs({
+  options: { before: { type: 'string', default: '6fe963b' }, after: { type: 'string' }, rounds: { type: 'string', default: '6' }, seconds: { type: 'string', default: '3' } },
+});
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const beforeTree = mkdtempSync(path.join(tmpdir(), 'blockyard-before-'));
-execSync(`git archive ${args.before!} | tar -x -C ${beforeTree}`, { cwd: ROOT, stdio: 'inherit' });
-symlinkSync(path.join(ROOT, 'node_modules'), path.join(beforeTree, 'node_modules'));
-const trees = { before: beforeTree, after: ROOT } as const;
+const extracted: string[] = [];
+
+/** The tree of `commit`, extracted beside this one (sharing its node_modules). */
+function treeOf(commit: string): string {
+  const tree = mkdtempSync(path.join(tmpdir(), 'blockyard-tree-'));
+  extracted.push(tree);
+  execSync(`git archive ${commit} | tar -x -C ${tree}`, { cwd: ROOT, stdio: 'inherit' });
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));
+  return tree;
+}
+
+const trees = { before: treeOf(args.before!), after: args.after === undefined ? ROOT : treeOf(args.after) } as const;
 type Name = keyof typeof trees;
 const PASSWORD = 'bench-admin-password-1';
 const dataDirs: string[] = [];
@@ -119,5 +130,5 @@ try {
     server.child.kill('SIGTERM');
     await server.client.close();
   }
-  for (const dir of [...dataDirs, beforeTree]) rmSync(dir, { recursive: true, force: true });
+  for (const dir of [...dataDirs, ...extracted]) rmSync(dir, { recursive: true, force: true });
 }

@@ -513,6 +513,32 @@ describeEachDatabase('runs and runners', (ctx) => {
       assert.equal((await claim(ctx.client, runner)).status, 404, 'an aborted run is not handed out again');
     });
 
+    it('writes a status that is not final when a report changes it (the block follows), and keeps the claim and the outputs through reports that do not', async () => {
+      const { w, runner, def } = await runnerWithDefinition({ outputs: { o: { displayName: 'O', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 } } });
+      const { block, run } = await claimedBlock(w, runner, def);
+      const asRunner = asRun(ctx.client, run);
+      const runUuid = run.metadata.uuid as string;
+      const claimedOn = (await readRun(ctx.client, runUuid)).metadata.claimedOn;
+      assert.ok(claimedOn, 'a claimed run carries claimedOn');
+
+      assert.equal(await report(asRunner, runUuid, 'ci', { status: 'PENDING', steps: [{ id: 'queue', status: 'PENDING', userMessage: 'waiting for an agent' }] }), false);
+      assert.equal((await readRun(ctx.client, runUuid)).status, 'PENDING');
+      assert.equal((await readBlock(ctx.client, block.metadata.uuid)).status.status, 'PENDING');
+
+      assert.equal(await report(asRunner, runUuid, 'ci', { status: 'IN_PROGRESS', steps: [{ id: 'queue', status: 'SUCCEEDED' }, { id: 'apply', status: 'IN_PROGRESS', outputs: { o: { value: 'first', type: 'STRING', isSensitive: false } } }] }), false);
+      assert.equal(await report(asRunner, runUuid, 'ci', { steps: [{ id: 'apply', userMessage: 'applying' }] }), false);
+      const running = await readRun(ctx.client, runUuid);
+      assert.equal(running.status, 'IN_PROGRESS');
+      assert.equal(running.metadata.claimedOn, claimedOn, 'reports keep the claim');
+      assert.equal((await readBlock(ctx.client, block.metadata.uuid)).status.status, 'IN_PROGRESS');
+      assert.equal(step(await logs(ctx.client, runUuid), 'apply').userMessage, 'applying');
+
+      assert.equal(await report(asRunner, runUuid, 'ci', { status: 'SUCCEEDED', steps: [{ id: 'apply', status: 'SUCCEEDED' }] }), false);
+      const done = await readBlock(ctx.client, block.metadata.uuid);
+      assert.equal(done.status.status, 'SUCCEEDED');
+      assert.deepEqual(done.status.outputs, [{ key: 'o', value: 'first', valueType: 'STRING', isSensitive: false }], 'an output reported while the status stayed is kept to the end');
+    });
+
     it('keeps SUCCEEDED and FAILED final: a later IN_PROGRESS, FAILED or new outputs change nothing', async () => {
       const { w, runner, def } = await runnerWithDefinition({ outputs: { o: { displayName: 'O', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 } } });
       const first = await claimedBlock(w, runner, def);
@@ -678,6 +704,8 @@ describeEachDatabase('runs and runners', (ctx) => {
 
       assert.equal((await register(asA, runA, source)).status, 200);
       assert.equal(await report(asA, runA, 'ci', { steps: [{ id: 'main', status: 'IN_PROGRESS' }] }), false);
+      // The token's own run, however the path spells its uuid (the report then reads no run before its transaction).
+      assert.equal(await report(asA, runA.toUpperCase(), 'ci', { steps: [{ id: 'main', status: 'IN_PROGRESS', userMessage: 'upper' }] }), false);
       const own = await getRun(asA, runA);
       assert.equal(own.status, 200, `a run token reads its run: ${own.text}`);
 

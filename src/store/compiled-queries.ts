@@ -1,5 +1,8 @@
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, DialectAdapter, Insertable, Kysely } from 'kysely';
 import type { Tables } from './schema.js';
+
+/** What a query's parameters may be: the values the stores bind. */
+export type QueryArgument = string | number | null;
 
 interface Entry {
   compiled: CompiledQuery;
@@ -8,21 +11,40 @@ interface Entry {
 }
 
 /**
+ * The shapes compiled so far, per database and store. Keyed by the database's adapter, which its
+ * transactions share: the stores of a unit of work are made per transaction, and would otherwise
+ * compile every shape again each time.
+ */
+const compiledByDatabase = new WeakMap<DialectAdapter, Map<string, Map<string, Entry | null>>>();
+
+/**
  * Builds and compiles each query shape once. Kysely builds an operation tree and compiles it to SQL
- * on every call; on hot paths (a block by uuid, a list page) that costs more than SQLite's own work.
- * A shape is compiled with sentinel arguments, so the positions of the arguments among the compiled
- * parameters are known and later calls only swap the values in.
+ * on every call; on hot paths (a block by uuid, a list page, a status report) that costs more than
+ * SQLite's own work. A shape is compiled with sentinel arguments, so the positions of the arguments
+ * among the compiled parameters are known and later calls only swap the values in.
  */
 export class CompiledQueries {
-  private readonly cache = new Map<string, Entry | null>();
+  private readonly cache: Map<string, Entry | null>;
 
-  constructor(private readonly db: Kysely<Tables>) {}
+  /** `store` names the store the shapes belong to: a shape's name is unique within it. */
+  constructor(
+    private readonly db: Kysely<Tables>,
+    store: string,
+  ) {
+    const adapter = db.getExecutor().adapter;
+    let stores = compiledByDatabase.get(adapter);
+    if (!stores) compiledByDatabase.set(adapter, (stores = new Map()));
+    let cache = stores.get(store);
+    if (!cache) stores.set(store, (cache = new Map()));
+    this.cache = cache;
+  }
 
-  async execute<R>(shape: string, args: readonly (string | number)[], build: (...args: (string | number)[]) => Compilable<R>): Promise<R[]> {
+  async execute<R, A extends readonly QueryArgument[]>(shape: string, args: A, build: (...args: A) => Compilable<R>): Promise<R[]> {
     let entry = this.cache.get(shape);
     if (entry === undefined) {
+      // A null argument gets a string sentinel: a bound parameter either way.
       const sentinels = args.map((arg, index) => (typeof arg === 'number' ? 987_654_321 + index : `\u0000arg${index}\u0000`));
-      const compiled = build(...sentinels).compile();
+      const compiled = build(...(sentinels as unknown as A)).compile();
       const slots = compiled.parameters.map((parameter) => sentinels.indexOf(parameter as string | number));
       // A parameter that is no argument (a constant in the query): this shape is not cacheable.
       entry = slots.every((slot) => slot >= 0) ? { compiled, slots } : null;
@@ -33,5 +55,13 @@ export class CompiledQueries {
     const { compiled, slots } = entry;
     const result = await this.db.executeQuery<R>({ ...compiled, parameters: slots.map((slot) => args[slot]) } as CompiledQuery<R>);
     return result.rows;
+  }
+
+  /** Inserts a row into `table`; the shape fixes its columns (every row of the shape has the same ones). */
+  async insertRow<T extends keyof Tables & string>(shape: string, table: T, row: { [C in keyof Insertable<Tables[T]>]: QueryArgument }): Promise<void> {
+    const columns = Object.keys(row);
+    await this.execute(shape, Object.values(row) as QueryArgument[], (...values) =>
+      this.db.insertInto(table).values(Object.fromEntries(columns.map((column, index) => [column, values[index]])) as Insertable<Tables[T]>),
+    );
   }
 }

@@ -90,7 +90,7 @@ export class BlockStore {
     private readonly db: Db,
     private readonly dialect: DialectName,
   ) {
-    this.queries = new CompiledQueries(db);
+    this.queries = new CompiledQueries(db, 'building_blocks');
   }
 
   /**
@@ -98,15 +98,17 @@ export class BlockStore {
    * serial): lifecycle changes start from this, never from a read made before their transaction.
    */
   async findForUpdate(uuid: string): Promise<Block | undefined> {
-    let query = this.db.selectFrom('building_blocks').selectAll().where('uuid', '=', uuid);
-    if (this.dialect === 'postgres') query = query.forUpdate();
-    const row = await query.executeTakeFirst();
+    // Compiled once: every claim, every status change of a run and every run's end reads its block so.
+    const [row] = await this.queries.execute('findForUpdate', [uuid], (id) => {
+      const query = this.db.selectFrom('building_blocks').selectAll().where('uuid', '=', id);
+      return this.dialect === 'postgres' ? query.forUpdate() : query;
+    });
     return row ? toModel(row) : undefined;
   }
 
   /** Inserts the block and its parent links (the caller holds the transaction). */
   async insert(block: Block, oncePerTenant: boolean): Promise<void> {
-    await this.db.insertInto('building_blocks').values(toRow(block, oncePerTenant ? block.definitionUuid : null)).execute();
+    await this.queries.insertRow('insert', 'building_blocks', toRow(block, oncePerTenant ? block.definitionUuid : null));
     for (const parent of block.parents) await this.db.insertInto('building_block_parents').values({ block_uuid: block.uuid, parent_uuid: parent.buildingBlockUuid }).execute();
   }
 
@@ -167,11 +169,11 @@ export class BlockStore {
   }
 
   async setStatus(uuid: string, status: BlockStatus, latestRunUuid?: string): Promise<void> {
-    await this.db
-      .updateTable('building_blocks')
-      .set({ status, ...(latestRunUuid ? { latest_run_uuid: latestRunUuid } : {}) })
-      .where('uuid', '=', uuid)
-      .execute();
+    if (latestRunUuid) {
+      await this.queries.execute('setStatusAndRun', [status, latestRunUuid, uuid] as const, (to, run, id) => this.db.updateTable('building_blocks').set({ status: to, latest_run_uuid: run }).where('uuid', '=', id));
+    } else {
+      await this.queries.execute('setStatus', [status, uuid] as const, (to, id) => this.db.updateTable('building_blocks').set({ status: to }).where('uuid', '=', id));
+    }
   }
 
   /** Blocks naming this one as a parent. */

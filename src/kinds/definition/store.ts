@@ -1,4 +1,5 @@
 import type { Page, PageRequest } from '../../lib/paging.js';
+import { CompiledQueries } from '../../store/compiled-queries.js';
 import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
 import type { DefinitionTable } from '../../store/schema.js';
@@ -26,16 +27,19 @@ const VERSION_COLUMNS = [
 
 /** Definitions and their versions: one aggregate, one store (a version never exists without its definition). */
 export class DefinitionStore {
-  constructor(private readonly db: Db) {}
+  /** The queries of every block create (its version, its definition, the usage count), compiled once. */
+  private readonly queries: CompiledQueries;
+
+  constructor(private readonly db: Db) {
+    this.queries = new CompiledQueries(db, 'definitions');
+  }
 
   private async withVersions(rows: DefinitionTable[]): Promise<Definition[]> {
     if (rows.length === 0) return [];
-    const versions = await this.db
-      .selectFrom('definition_versions')
-      .select(['uuid', 'definition_uuid', 'version_number', 'state', 'review_state'])
-      .where('definition_uuid', 'in', rows.map((row) => row.uuid))
-      .orderBy('version_number')
-      .execute();
+    const summaries = (db: Db, uuids: string[]) =>
+      db.selectFrom('definition_versions').select(['uuid', 'definition_uuid', 'version_number', 'state', 'review_state']).where('definition_uuid', 'in', uuids).orderBy('version_number');
+    // One definition (a block create reads its definition so) is a shape of its own; a page's list varies in length.
+    const versions = rows.length === 1 ? await this.queries.execute('versionsOfOne', [rows[0]!.uuid], (uuid) => summaries(this.db, [uuid])) : await summaries(this.db, rows.map((row) => row.uuid)).execute();
     const byDefinition = new Map<string, VersionSummary[]>();
     for (const v of versions) {
       const list = byDefinition.get(v.definition_uuid) ?? [];
@@ -81,7 +85,7 @@ export class DefinitionStore {
   }
 
   async findDefinition(uuid: string): Promise<Definition | undefined> {
-    const row = await this.db.selectFrom('definitions').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+    const [row] = await this.queries.execute('findDefinition', [uuid], (id) => this.db.selectFrom('definitions').selectAll().where('uuid', '=', id));
     return row ? (await this.withVersions([row]))[0] : undefined;
   }
 
@@ -104,13 +108,13 @@ export class DefinitionStore {
 
   /** Whether the definition lets consumers read their blocks' runs (`spec.runTransparency`, default false). */
   async runTransparency(uuid: string): Promise<boolean> {
-    const row = await this.db.selectFrom('definitions').select('document').where('uuid', '=', uuid).executeTakeFirst();
+    const [row] = await this.queries.execute('document', [uuid], (id) => this.db.selectFrom('definitions').select('document').where('uuid', '=', id));
     return row !== undefined && parseDocument(row.document).spec.runTransparency === true;
   }
 
   /** The definition's block count moves with every block insert and delete (the block's unit of work). */
   async countUsage(uuid: string, by: number): Promise<void> {
-    await this.db.updateTable('definitions').set((eb) => ({ usage_count: eb('usage_count', '+', by) })).where('uuid', '=', uuid).execute();
+    await this.queries.execute('countUsage', [by, uuid] as const, (step, id) => this.db.updateTable('definitions').set((eb) => ({ usage_count: eb('usage_count', '+', step) })).where('uuid', '=', id));
   }
 
   async deleteDefinition(uuid: string): Promise<void> {
@@ -163,12 +167,9 @@ export class DefinitionStore {
   }
 
   async findVersion(uuid: string): Promise<DefinitionVersion | undefined> {
-    const row = await this.db
-      .selectFrom('definition_versions')
-      .innerJoin('definitions', 'definitions.uuid', 'definition_versions.definition_uuid')
-      .select(VERSION_COLUMNS)
-      .where('definition_versions.uuid', '=', uuid)
-      .executeTakeFirst();
+    const [row] = await this.queries.execute('findVersion', [uuid], (id) =>
+      this.db.selectFrom('definition_versions').innerJoin('definitions', 'definitions.uuid', 'definition_versions.definition_uuid').select(VERSION_COLUMNS).where('definition_versions.uuid', '=', id),
+    );
     return row ? toVersion(row) : undefined;
   }
 

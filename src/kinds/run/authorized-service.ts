@@ -127,7 +127,16 @@ export class AuthorizedRunService extends CallerView<Run> {
     await this.inner.registerSource(ctx, await this.reportable(ctx, uuid), registration);
   }
 
+  /**
+   * A run's own token may report without a read of the run here (the status report is the hot path
+   * of every runner): the service reads the run once, in its transaction, and a run that is gone
+   * answers 404 as `reportable` would.
+   */
   async updateSource(ctx: RequestContext, uuid: string, sourceId: string, update: RunUpdate): Promise<boolean> {
-    return this.inner.updateSource(ctx, await this.reportable(ctx, uuid), sourceId, update);
+    const { principal } = ctx;
+    const runUuid = principal.type === 'runToken' && principal.runUuid === canonicalUuid(uuid) ? principal.runUuid : (await this.reportable(ctx, uuid)).uuid;
+    const aborted = await this.inner.updateSource(ctx, runUuid, sourceId, update);
+    if (aborted === undefined) throw notFound(`${this.kindName} ${uuid} not found`);
+    return aborted;
   }
 }

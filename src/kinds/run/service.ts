@@ -188,19 +188,22 @@ export class RunService {
 
   /**
    * Endpoint 18: step results, outputs and the run status. An ended run changes no more (200 all the
-   * same: CI actions keep reporting). Answers whether the run is aborted.
+   * same: CI actions keep reporting). Answers whether the run is aborted; undefined when there is no
+   * such run. The run is read once, in the transaction: the caller's permission needs no read of it
+   * when it is the run's own token (AuthorizedRunService).
    */
-  async updateSource(ctx: RequestContext, run: Run, sourceId: string, update: RunUpdate): Promise<boolean> {
-    if (update.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(update.status)) throw badRequest(`status: must be one of ${RUN_STATUSES.join(', ')}, got "${update.status}"`);
-    for (const step of update.steps) {
-      if (step.status !== undefined && !(STEP_STATUSES as readonly string[]).includes(step.status)) throw badRequest(`steps: status of step "${step.id}" must be one of ${STEP_STATUSES.join(', ')}`);
-    }
+  async updateSource(ctx: RequestContext, runUuid: string, sourceId: string, update: RunUpdate): Promise<boolean | undefined> {
     return this.transaction(ctx, async (tx) => {
-      const current = (await tx.runs.findForUpdate(run.uuid))!;
+      const current = await tx.runs.findForUpdate(runUuid);
+      if (!current) return undefined;
+      if (update.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(update.status)) throw badRequest(`status: must be one of ${RUN_STATUSES.join(', ')}, got "${update.status}"`);
+      for (const step of update.steps) {
+        if (step.status !== undefined && !(STEP_STATUSES as readonly string[]).includes(step.status)) throw badRequest(`steps: status of step "${step.id}" must be one of ${STEP_STATUSES.join(', ')}`);
+      }
       if (isFinal(current.status)) return current.status === 'ABORTED';
       const now = new Date().toISOString();
-      if (!(await tx.runs.sourceExists(run.uuid, sourceId))) await this.ensureSource(tx, run.uuid, sourceId, { id: sourceId }, now);
-      const existing = await tx.runs.steps(run.uuid, sourceId);
+      if (!(await tx.runs.sourceExists(runUuid, sourceId))) await this.ensureSource(tx, runUuid, sourceId, { id: sourceId }, now);
+      const existing = await tx.runs.steps(runUuid, sourceId);
       const outputs: Record<string, RunOutput> = { ...current.outputs };
       const fitted = fitLog(update.steps, existing, current.logBytes, this.limits.logMaxBytes);
       const changes = fitted.changes.map((step) => {
@@ -209,7 +212,7 @@ export class RunService {
         return { ...step, outputs: stepOutputs };
       });
       const merged = mergeSteps(sourceId, existing, changes);
-      for (const step of merged) await tx.runs.putStep(run.uuid, step, now);
+      for (const step of merged) await tx.runs.putStep(runUuid, step, now);
       const status = (update.status as RunStatus | undefined) ?? current.status;
       const after: Run = { ...current, outputs, logBytes: fitted.logBytes, updatedOn: now, status, ...(isFinal(status) ? { endedOn: now } : {}) };
       if (status !== current.status) tx.events.push(runEvent('runStatusChanged', after, current, { steps: merged.map(stepContent) }));
@@ -217,9 +220,8 @@ export class RunService {
       // The run row is written once: ended by the lifecycle, or here.
       if (isFinal(status)) await this.lifecycle.finish(tx, { ...current, outputs, logBytes: fitted.logBytes }, status);
       else {
-        const next: Run = { ...current, outputs, logBytes: fitted.logBytes, updatedOn: now, status };
-        await tx.runs.update(next);
-        if (status !== current.status) await this.lifecycle.reported(tx, next, status);
+        await tx.runs.report(after, status !== current.status);
+        if (status !== current.status) await this.lifecycle.reported(tx, after, status);
       }
       return status === 'ABORTED';
     });

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
+import { CompiledQueries } from '../../store/compiled-queries.js';
 import type { DialectName } from '../../store/database.js';
 import { fetchPage } from '../../store/paged.js';
 import type { RunStepTable, RunTable } from '../../store/schema.js';
@@ -39,53 +40,60 @@ const toStep = (row: Selectable<RunStepTable>): StepRow => ({
   updatedOn: row.updated_on,
 });
 
-/** The `runs`, `run_sources` and `run_steps` tables: the block lifecycle's runs, and what runners report. */
+/**
+ * The `runs`, `run_sources` and `run_steps` tables: the block lifecycle's runs, and what runners
+ * report. The statements of status reports and block creates are compiled once (`CompiledQueries`):
+ * a report is a cheap request, and building its queries with Kysely cost as much as running them.
+ */
 export class RunStore implements BlockRuns {
+  private readonly queries: CompiledQueries;
+
   constructor(
     private readonly db: Db,
     private readonly dialect: DialectName,
-  ) {}
+  ) {
+    this.queries = new CompiledQueries(db, 'runs');
+  }
 
   async insert(run: Run): Promise<void> {
-    await this.db
-      .insertInto('runs')
-      .values({
-        uuid: run.uuid,
-        block_uuid: run.blockUuid,
-        run_number: run.runNumber,
-        behavior: run.behavior,
-        status: run.status,
-        runner_uuid: run.runnerUuid,
-        definition_uuid: run.definitionUuid,
-        definition_owner: run.definitionOwner,
-        workspace: run.workspace,
-        node_id: null,
-        document: JSON.stringify(run.snapshot),
-        outputs: JSON.stringify(run.outputs),
-        created_on: run.createdOn,
-        claimed_on: null,
-        ended_on: null,
-        updated_on: run.updatedOn,
-        log_bytes: run.logBytes,
-      })
-      .execute();
+    await this.queries.insertRow('insert', 'runs', {
+      uuid: run.uuid,
+      block_uuid: run.blockUuid,
+      run_number: run.runNumber,
+      behavior: run.behavior,
+      status: run.status,
+      runner_uuid: run.runnerUuid,
+      definition_uuid: run.definitionUuid,
+      definition_owner: run.definitionOwner,
+      workspace: run.workspace,
+      node_id: null,
+      document: JSON.stringify(run.snapshot),
+      outputs: JSON.stringify(run.outputs),
+      created_on: run.createdOn,
+      claimed_on: null,
+      ended_on: null,
+      updated_on: run.updatedOn,
+      log_bytes: run.logBytes,
+    });
   }
 
   async find(uuid: string): Promise<Run | undefined> {
-    const row = await this.db.selectFrom('runs').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+    const [row] = await this.queries.execute('find', [uuid], (id) => this.db.selectFrom('runs').selectAll().where('uuid', '=', id));
     return row ? toModel(row) : undefined;
   }
 
   /** When the run ended; undefined while it goes on or when there is no such run. */
   async endedOn(uuid: string): Promise<string | undefined> {
-    return (await this.db.selectFrom('runs').select('ended_on').where('uuid', '=', uuid).executeTakeFirst())?.ended_on ?? undefined;
+    const [row] = await this.queries.execute('endedOn', [uuid], (id) => this.db.selectFrom('runs').select('ended_on').where('uuid', '=', id));
+    return row?.ended_on ?? undefined;
   }
 
   /** The run as it is now, locked until the transaction ends (PostgreSQL; SQLite transactions are serial). */
   async findForUpdate(uuid: string): Promise<Run | undefined> {
-    let query = this.db.selectFrom('runs').selectAll().where('uuid', '=', uuid);
-    if (this.dialect === 'postgres') query = query.forUpdate();
-    const row = await query.executeTakeFirst();
+    const [row] = await this.queries.execute('findForUpdate', [uuid], (id) => {
+      const query = this.db.selectFrom('runs').selectAll().where('uuid', '=', id);
+      return this.dialect === 'postgres' ? query.forUpdate() : query;
+    });
     return row ? toModel(row) : undefined;
   }
 
@@ -99,7 +107,7 @@ export class RunStore implements BlockRuns {
   }
 
   async nextRunNumber(blockUuid: string): Promise<number> {
-    const row = await this.db.selectFrom('runs').select((eb) => eb.fn.max('run_number').as('max')).where('block_uuid', '=', blockUuid).executeTakeFirst();
+    const [row] = await this.queries.execute('nextRunNumber', [blockUuid], (block) => this.db.selectFrom('runs').select((eb) => eb.fn.max('run_number').as('max')).where('block_uuid', '=', block));
     return Number(row?.max ?? 0) + 1;
   }
 
@@ -117,6 +125,24 @@ export class RunStore implements BlockRuns {
       })
       .where('uuid', '=', run.uuid)
       .execute();
+  }
+
+  /**
+   * A status report that leaves the run going: its outputs, log size and time, and its status only
+   * when that changed. Columns left alone keep their indexes untouched (SQLite rewrites the entries
+   * of every index on an assigned column, even when its value stays the same).
+   */
+  async report(run: Run, statusChanged: boolean): Promise<void> {
+    const outputs = JSON.stringify(run.outputs);
+    if (statusChanged) {
+      await this.queries.execute('reportStatus', [run.status, outputs, run.updatedOn, run.logBytes, run.uuid] as const, (status, out, at, bytes, id) =>
+        this.db.updateTable('runs').set({ status, outputs: out, updated_on: at, log_bytes: bytes }).where('uuid', '=', id),
+      );
+    } else {
+      await this.queries.execute('report', [outputs, run.updatedOn, run.logBytes, run.uuid] as const, (out, at, bytes, id) =>
+        this.db.updateTable('runs').set({ outputs: out, updated_on: at, log_bytes: bytes }).where('uuid', '=', id),
+      );
+    }
   }
 
   /**
@@ -178,31 +204,24 @@ export class RunStore implements BlockRuns {
   }
 
   async sourceExists(runUuid: string, sourceId: string): Promise<boolean> {
-    return (await this.db.selectFrom('run_sources').select('source_id').where('run_uuid', '=', runUuid).where('source_id', '=', sourceId).executeTakeFirst()) !== undefined;
+    const rows = await this.queries.execute('sourceExists', [runUuid, sourceId], (run, source) => this.db.selectFrom('run_sources').select('source_id').where('run_uuid', '=', run).where('source_id', '=', source));
+    return rows.length > 0;
   }
 
-  async steps(runUuid: string, sourceId?: string): Promise<StepRow[]> {
-    let query = this.db.selectFrom('run_steps').selectAll().where('run_uuid', '=', runUuid);
-    if (sourceId !== undefined) query = query.where('source_id', '=', sourceId);
-    const rows = await query.orderBy('source_id').orderBy('position').execute();
+  /** The steps of one status source, in order. */
+  async steps(runUuid: string, sourceId: string): Promise<StepRow[]> {
+    const rows = await this.queries.execute('steps', [runUuid, sourceId], (run, source) =>
+      this.db.selectFrom('run_steps').selectAll().where('run_uuid', '=', run).where('source_id', '=', source).orderBy('position'),
+    );
     return rows.map(toStep);
   }
 
   async putStep(runUuid: string, step: StepRow, now: string): Promise<void> {
-    const values = {
-      run_uuid: runUuid,
-      source_id: step.sourceId,
-      step_id: step.stepId,
-      position: step.position,
-      display_name: step.displayName,
-      status: step.status,
-      user_message: step.userMessage ?? null,
-      system_message: step.systemMessage ?? null,
-      outputs: JSON.stringify(step.outputs),
-      updated_on: now,
-    };
-    const { run_uuid: _r, source_id: _s, step_id: _i, ...changes } = values;
-    await this.db.insertInto('run_steps').values(values).onConflict((oc) => oc.columns(['run_uuid', 'source_id', 'step_id']).doUpdateSet(changes)).execute();
+    const args: [string, string, string, number, string, string, string | null, string | null, string, string] = [runUuid, step.sourceId, step.stepId, step.position, step.displayName, step.status, step.userMessage ?? null, step.systemMessage ?? null, JSON.stringify(step.outputs), now];
+    await this.queries.execute('putStep', args, (run, source, id, position, displayName, status, userMessage, systemMessage, outputs, at) => {
+      const changes = { position, display_name: displayName, status, user_message: userMessage, system_message: systemMessage, outputs, updated_on: at };
+      return this.db.insertInto('run_steps').values({ run_uuid: run, source_id: source, step_id: id, ...changes }).onConflict((oc) => oc.columns(['run_uuid', 'source_id', 'step_id']).doUpdateSet(changes));
+    });
   }
 
   /** Runs claimed but silent since `before` (the run timeout). */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
+import { CompiledQueries } from '../../store/compiled-queries.js';
 import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
 import type { TenantTable } from '../../store/schema.js';
@@ -39,7 +40,12 @@ export interface TenantFilter {
 
 /** The `tenants` table; reads join the platform a tenant's name and type come from. */
 export class TenantStore {
-  constructor(private readonly db: Db) {}
+  /** A tenant by uuid is read by every block create on a tenant: compiled once. */
+  private readonly queries: CompiledQueries;
+
+  constructor(private readonly db: Db) {
+    this.queries = new CompiledQueries(db, 'tenants');
+  }
 
   private fromJoin() {
     return this.db.selectFrom('tenants').innerJoin('platforms', 'platforms.uuid', 'tenants.platform_uuid');
@@ -76,7 +82,7 @@ export class TenantStore {
   }
 
   async find(uuid: string): Promise<Tenant | undefined> {
-    const row = await this.joined().where('tenants.uuid', '=', uuid).executeTakeFirst();
+    const [row] = await this.queries.execute('find', [uuid], (id) => this.joined().where('tenants.uuid', '=', id));
     return row ? toModel(row) : undefined;
   }
 
