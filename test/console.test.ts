@@ -190,6 +190,11 @@ describeEachDatabase('the console in a real browser', (ctx) => {
     const watch = watchErrors(page);
     try {
       await signInWithKey(page, ctx.server.url, world.key);
+      // Keyboard: the first Tab reaches the skip link, which moves the focus to the content.
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate('document.activeElement.textContent'), 'Skip to content');
+      await page.keyboard.press('Enter');
+      assert.equal(await page.evaluate('document.activeElement.id'), 'main');
       await page.getByRole('link', { name: 'API keys' }).click();
       await page.getByLabel('Name', { exact: true }).fill('ci pipeline');
       await page.getByLabel('BUILDINGBLOCK_LIST', { exact: true }).check();
