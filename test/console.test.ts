@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { CONSOLE_CSP } from '../src/http/console-routes.js';
-import { capture, consoleWorld, createKey, ensureConsoleBuilt, launchBrowser, newContext, signInWithKey, watchErrors, type ConsoleWorld } from './support/console.js';
+import { APIKEY, capture, consoleWorld, createKey, ensureConsoleBuilt, launchBrowser, newContext, signInWithKey, watchErrors, type ConsoleWorld } from './support/console.js';
 import { postgresAvailable } from './support/databases.js';
-import { DEFINITION, VERSION } from './support/definitions.js';
+import { createReleasedDefinition, DEFINITION, VERSION } from './support/definitions.js';
 import { asRun, claimRun, createBlock, getBlock, readBlock, register, report, SHARED_RUNNERS, tenantTarget } from './support/runs.js';
 import { describeEachDatabase, startInstanceOf, startTestServer, TEST_ADMIN, type TestServer } from './support/server.js';
 import { createWorkspace, unique } from './support/structure.js';
@@ -184,12 +184,54 @@ describeEachDatabase('the console in a real browser', (ctx) => {
     }
   });
 
+  it('orders a block that builds on a parent block, and shows the relation on both pages', async () => {
+    const storage = world.definition.metadata.uuid as string;
+    const databaseName = unique('App database');
+    await createReleasedDefinition(
+      ctx.client,
+      world.team,
+      'manual',
+      {
+        dependencyDefinitionRefs: [{ uuid: storage, kind: 'meshBuildingBlockDefinition' }],
+        inputs: { bucket: { displayName: 'Backup bucket', type: 'STRING', assignmentType: 'BUILDING_BLOCK_OUTPUT', argument: `${storage}.bucketName` } },
+      },
+      { displayName: databaseName, description: 'A database backed up into a bucket', targetType: 'TENANT_LEVEL', supportedPlatforms: ['CUSTOM'] },
+    );
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const watch = watchErrors(page);
+    try {
+      await signInWithKey(page, ctx.server.url, world.key);
+      await page.getByRole('link', { name: databaseName }).click();
+      await page.getByRole('link', { name: 'Order', exact: true }).click();
+      await page.getByLabel('Name (required)', { exact: true }).fill('Orders database');
+      await page.getByRole('button', { name: 'Order building block' }).click();
+      const parent = page.getByLabel(`Builds on a ${world.definitionName} block`);
+      await page.getByText(`Choose the ${world.definitionName} block this one builds on`).waitFor();
+      await parent.selectOption({ label: `Orders bucket (${world.team})` });
+      await capture(page, shot('order-parent'));
+      await page.getByRole('button', { name: 'Order building block' }).click();
+      await page.getByRole('heading', { name: 'Orders database', level: 1 }).waitFor();
+      await page.getByRole('link', { name: blockUuid }).click();
+      await page.getByRole('heading', { name: 'Orders bucket', level: 1 }).waitFor();
+      await page.getByRole('link', { name: 'Orders database' }).waitFor();
+      assert.deepEqual(watch.errors, [], 'no browser console errors');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('creates an API key with the permission picker, shows its secret once, lists events and signs out', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     const watch = watchErrors(page);
     try {
       await signInWithKey(page, ctx.server.url, world.key);
+      // Keyboard: the first Tab reaches the skip link, which moves the focus to the content.
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate('document.activeElement.textContent'), 'Skip to content');
+      await page.keyboard.press('Enter');
+      assert.equal(await page.evaluate('document.activeElement.id'), 'main');
       await page.getByRole('link', { name: 'API keys' }).click();
       await page.getByLabel('Name', { exact: true }).fill('ci pipeline');
       await page.getByLabel('BUILDINGBLOCK_LIST', { exact: true }).check();
@@ -204,6 +246,20 @@ describeEachDatabase('the console in a real browser', (ctx) => {
       assert.equal(login.status, 200, login.text);
       await page.getByRole('button', { name: 'I have stored it' }).click();
       assert.equal(await page.getByTestId('client-secret').count(), 0, 'the secret is shown once');
+
+      // Rotation: a new secret, shown once; the old one stops working. Deletion: the key is gone.
+      const row = page.getByRole('row').filter({ hasText: 'ci pipeline' });
+      await row.getByRole('button', { name: 'Rotate' }).click();
+      await page.getByRole('button', { name: 'Rotate secret' }).click();
+      const rotated = (await page.getByTestId('client-secret').textContent())!;
+      assert.notEqual(rotated, secret);
+      assert.equal((await ctx.client.post('/api/login', { clientId, clientSecret: secret }, { anonymous: true, headers: { 'content-type': 'application/json' } })).status, 401);
+      assert.equal((await ctx.client.post('/api/login', { clientId, clientSecret: rotated }, { anonymous: true, headers: { 'content-type': 'application/json' } })).status, 200);
+      await page.getByRole('button', { name: 'I have stored it' }).click();
+      await row.getByRole('button', { name: 'Delete' }).click();
+      await page.getByRole('button', { name: 'Delete key' }).click();
+      await row.waitFor({ state: 'detached' });
+      assert.equal((await ctx.client.get(`/api/meshobjects/meshapikeys/${clientId}`, { headers: { accept: APIKEY } })).status, 404);
 
       await page.getByRole('link', { name: 'Event log' }).click();
       await page.getByRole('cell', { name: /API Key Created/ }).first().waitFor();

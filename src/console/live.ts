@@ -6,6 +6,8 @@ export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'polling';
 
 /** Without the event stream (no `EVENTLOG_LIST`), a page looks again this often. */
 const POLL_MS = 5000;
+/** A run report makes several events at once (steps, run status, block status): one reload for them. */
+const SETTLE_MS = 200;
 
 /**
  * Calls `onChange` whenever an event concerns something the page shows (`concerns` gets the event's
@@ -17,13 +19,18 @@ export function useLiveChanges(session: Session, concerns: (data: string) => boo
   handlers.current = { concerns, onChange };
   useEffect(() => {
     let poll: ReturnType<typeof setInterval> | undefined;
+    let settle: ReturnType<typeof setTimeout> | undefined;
+    const changed = () => {
+      clearTimeout(settle);
+      settle = setTimeout(() => handlers.current.onChange(), SETTLE_MS);
+    };
     const follower = followEvents({
       url: PATHS.events,
       headers: async () => ({ authorization: await session.authorization() }),
       onEvent: (event) => {
-        if (handlers.current.concerns(event.data)) handlers.current.onChange();
+        if (handlers.current.concerns(event.data)) changed();
       },
-      onGap: () => handlers.current.onChange(),
+      onGap: changed,
       onStatus: (status) => {
         if (status === 'live') setState('live');
         else if (status === 'reconnecting') setState('reconnecting');
@@ -36,6 +43,7 @@ export function useLiveChanges(session: Session, concerns: (data: string) => boo
     return () => {
       follower.close();
       clearInterval(poll);
+      clearTimeout(settle);
     };
   }, [session]);
   return state;

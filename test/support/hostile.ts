@@ -254,6 +254,8 @@ export function responseViolations(req: HostileRequest, res: HostileResponse, se
 }
 
 export const isScimPath = (path: string) => /^\/scim\/v2(\/|\?|$)/.test(path);
+/** The web console's files (README "Console"): a page, a script and a stylesheet, not JSON. */
+export const isConsolePath = (path: string) => /^\/console(\/|\?|$)/.test(path);
 
 /** SCIM's error format (RFC 7644 §3.12) on `/scim/v2` (README "SCIM provisioning"). */
 function scimErrorViolations(res: HostileResponse): string[] {
@@ -1630,7 +1632,7 @@ export class Fuzzer {
       try {
         json = res.text === '' ? undefined : JSON.parse(res.text);
       } catch {
-        if (req.method !== 'HEAD' && !(res.headers['content-type'] ?? '').startsWith('application/jwk')) problems.push('2xx body is not JSON');
+        if (req.method !== 'HEAD' && !(res.headers['content-type'] ?? '').startsWith('application/jwk') && !isConsolePath(req.path)) problems.push('2xx body is not JSON');
       }
       if (json && typeof json.kind === 'string') problems.push(...storedObjectViolations(json));
       for (const item of Object.values(json?._embedded ?? {}).flat()) problems.push(...storedObjectViolations(item).map((p) => `listed object: ${p}`));

@@ -198,7 +198,14 @@ function OrderForm({ session, data }: { session: Session; data: OrderData }) {
             <label for={`input-${key}`}>
               Builds on a {parent.label} block<span class="required"> (required)</span>
             </label>
-            <select id={`input-${key}`} value={parents[parent.definition] ?? ''} onChange={(event) => setParents({ ...parents, [parent.definition]: event.currentTarget.value })}>
+            <select
+              id={`input-${key}`}
+              required
+              aria-invalid={errors[key] || errors.parents ? true : undefined}
+              aria-describedby={errors[key] || errors.parents ? `input-${key}-error` : undefined}
+              value={parents[parent.definition] ?? ''}
+              onChange={(event) => setParents({ ...parents, [parent.definition]: event.currentTarget.value })}
+            >
               <option value="">{parent.blocks.length === 0 ? 'None exists yet: order one first' : 'Choose…'}</option>
               {parent.blocks.map((block) => (
                 <option key={block.metadata.uuid} value={block.metadata.uuid}>
@@ -207,7 +214,7 @@ function OrderForm({ session, data }: { session: Session; data: OrderData }) {
               ))}
             </select>
             {errors[key] || errors.parents ? (
-              <p class="field-error" role="alert">
+              <p class="field-error" id={`input-${key}-error`} role="alert">
                 {errors[key] ?? errors.parents}
               </p>
             ) : null}

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { Session, type Credentials } from '../api.js';
 import { errorText } from '../ui.js';
 
@@ -9,7 +9,9 @@ export function SignInPage({ onSignedIn }: { onSignedIn(session: Session): void 
   const [secret, setSecret] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  document.title = 'Sign in · Blockyard console';
+  useEffect(() => {
+    document.title = 'Sign in · Blockyard console';
+  }, []);
 
   const submit = async (event: Event) => {
     event.preventDefault();
