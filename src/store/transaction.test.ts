@@ -8,7 +8,7 @@ import { Kysely, PostgresDialect, sql, type Dialect } from 'kysely';
 import pg from 'pg';
 import { createPostgresDatabase, postgresAvailable } from '../../test/support/databases.js';
 import { groupCommitDialect } from './sqlite-group-commit.js';
-import { afterCommit, inTransaction, UnitOfWork, unitOfWorkDialect, type Db } from './transaction.js';
+import { afterCommit, inTransaction, keepUntilCommit, UnitOfWork, unitOfWorkDialect, type Db } from './transaction.js';
 
 /** The unit of work on both real databases, through the same driver wrapper the server uses. */
 for (const dialect of ['sqlite', 'postgres'] as const) {
@@ -92,6 +92,28 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       );
       assert.equal(hooks, 0);
       assert.deepEqual((await ids()).filter((id) => id.startsWith('c')), []);
+    });
+
+    it('keeps what must be written last until just before its commit, without what a rolled-back savepoint kept', async () => {
+      const flushed: string[][] = [];
+      const flush = async (trx: Db, kept: string[]) => {
+        flushed.push(kept);
+        await (trx as unknown as Kysely<{ items: { id: string } }>).insertInto('items').values(kept.map((id) => ({ id }))).execute();
+      };
+      await units.run(async () => {
+        assert.ok(keepUntilCommit(flush, 'e1'));
+        await assert.rejects(
+          units.savepoint(async () => {
+            keepUntilCommit(flush, 'e2');
+            throw new Error('undone');
+          }),
+        );
+        await units.savepoint(async () => void keepUntilCommit(flush, 'e3'));
+        assert.deepEqual(flushed, []);
+      });
+      assert.deepEqual(flushed, [['e1', 'e3']]);
+      assert.deepEqual((await ids()).filter((id) => id.startsWith('e')), ['e1', 'e3']);
+      assert.equal(keepUntilCommit(flush, 'e4'), false, 'outside a unit the caller writes at once');
     });
 
     it('is left behind once it ended: the flow queries on its own again', async () => {

@@ -26,14 +26,23 @@ async function retried<T>(attempt: () => Promise<T>): Promise<T> {
   }
 }
 
+/** What `keepUntilCommit` keeps: an item and the function that writes it with the others kept for it. */
+interface Kept {
+  flush: (trx: Db, items: unknown[]) => Promise<void>;
+  item: unknown;
+}
+
 /**
  * One unit of work (see `UnitOfWork`): the connection holding its transaction once it began, how many
- * savepoints are open on it, and what waits for its commit.
+ * savepoints are open on it (and how much was kept when each began), what is kept to be written just
+ * before its commit, and what waits for its commit.
  */
 interface Unit {
   connection: DatabaseConnection | undefined;
   savepoints: number;
   done: boolean;
+  kept: Kept[];
+  marks: number[];
   afterCommit: (() => void)[];
 }
 
@@ -71,6 +80,31 @@ export function afterCommit(after: () => void): void {
 }
 
 /**
+ * Inside a unit of work: keeps `item` to be written by `flush`, together with every item kept for the
+ * same `flush` (in order), on the unit's transaction just before it commits — or never, if the
+ * savepoint it was kept in rolls back — and answers true. Outside one it answers false: the caller
+ * writes the item now. For writes that must come last in a transaction because they lock what every
+ * writer needs (the event log's numbers).
+ */
+export function keepUntilCommit<T>(flush: (trx: Db, items: T[]) => Promise<void>, item: T): boolean {
+  const unit = openUnit();
+  if (!unit) return false;
+  unit.kept.push({ flush: flush as Kept['flush'], item });
+  return true;
+}
+
+/** Writes what the unit kept, each `flush` once with its items in order. */
+async function flushKept(unit: Unit, trx: Db): Promise<void> {
+  const byFlush = new Map<Kept['flush'], unknown[]>();
+  for (const { flush, item } of unit.kept) {
+    const items = byFlush.get(flush);
+    if (items) items.push(item);
+    else byFlush.set(flush, [item]);
+  }
+  for (const [flush, items] of byFlush) await flush(trx, items);
+}
+
+/**
  * A unit of work spanning many service calls (the declarative import into a collection): `run` opens
  * one transaction, and every query of its async flow joins it, whichever `Db` the service holds: the
  * database's driver (`unitOfWorkDialect`) hands the flow the unit's connection, and a transaction
@@ -88,8 +122,14 @@ export class UnitOfWork {
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (openUnit()) return work();
     return retried(async () => {
-      const unit: Unit = { connection: undefined, savepoints: 0, done: false, afterCommit: [] };
-      const result = await units.run(unit, () => this.db.transaction().execute(() => work()));
+      const unit: Unit = { connection: undefined, savepoints: 0, done: false, kept: [], marks: [], afterCommit: [] };
+      const result = await units.run(unit, () =>
+        this.db.transaction().execute(async (trx) => {
+          const value = await work();
+          await flushKept(unit, trx);
+          return value;
+        }),
+      );
       for (const after of unit.afterCommit) after();
       return result;
     });
@@ -130,6 +170,7 @@ class UnitOfWorkDriver implements Driver {
     // Savepoints nest: the unit's work is one flow (the import applies its objects one by one).
     await connection.executeQuery(CompiledQuery.raw(`savepoint unit_${unit.savepoints + 1}`));
     unit.savepoints += 1;
+    unit.marks.push(unit.kept.length);
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -138,6 +179,7 @@ class UnitOfWorkDriver implements Driver {
     if (unit.savepoints > 0) {
       await connection.executeQuery(CompiledQuery.raw(`release savepoint unit_${unit.savepoints}`));
       unit.savepoints -= 1;
+      unit.marks.pop();
       return;
     }
     // From here on the flow's queries are its own again (a failed commit is rolled back by the inner driver).
@@ -151,6 +193,7 @@ class UnitOfWorkDriver implements Driver {
     if (unit.savepoints > 0) {
       const name = `unit_${unit.savepoints}`;
       unit.savepoints -= 1;
+      unit.kept.length = unit.marks.pop()!;
       await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${name}`));
       await connection.executeQuery(CompiledQuery.raw(`release savepoint ${name}`));
       return;

@@ -1,12 +1,21 @@
 import { sql } from 'kysely';
 import type { RequestContext } from '../../auth/context.js';
 import type { DialectName } from '../../store/database.js';
-import { afterCommit, inTransaction, type Db } from '../../store/transaction.js';
-import { authorOf, type EventDraft } from './model.js';
+import { afterCommit, inTransaction, keepUntilCommit, type Db } from '../../store/transaction.js';
+import { authorOf, type Author, type EventDraft } from './model.js';
 import { EventStore } from './store.js';
 
 /** The PostgreSQL channel on which a commit with events wakes every instance's streams. */
 export const EVENTS_CHANNEL = 'blockyard_events';
+
+/** The events of one change and who made it. */
+interface ChangeEvents {
+  events: EventDraft[];
+  author: Author;
+}
+
+/** Events appended in one statement at most (the changes of a unit of work are appended together). */
+const APPEND_CHUNK = 200;
 
 /**
  * The unit of work of every change: `change` runs the work in one transaction together with the
@@ -14,7 +23,9 @@ export const EVENTS_CHANNEL = 'blockyard_events';
  * events are appended last (their numbers' lock is held only until the commit; on PostgreSQL the
  * `NOTIFY` goes before it, so the lock is held for two statements and the commit). After the commit
  * this process's streams are woken; on PostgreSQL `NOTIFY` (delivered at commit) wakes the others.
- * Inside a `UnitOfWork` (store/transaction.ts) each change is a savepoint of the unit's transaction.
+ * Inside a `UnitOfWork` (store/transaction.ts) each change is a savepoint of the unit's transaction
+ * and its events are kept until the unit is about to commit, then appended with the others: the lock
+ * of the numbers is held for those last statements, not for the whole unit.
  */
 export class EventRecorder {
   private readonly listeners = new Set<() => void>();
@@ -36,18 +47,37 @@ export class EventRecorder {
    * starts empty each time.
    */
   async change<T>(ctx: RequestContext, work: (trx: Db, events: EventDraft[]) => Promise<T>, db: Db = this.db): Promise<T> {
-    let appended = 0;
+    let changed = false;
     const result = await inTransaction(db, async (trx) => {
       const events: EventDraft[] = [];
       const value = await work(trx, events);
-      // NOTIFY is delivered at the commit wherever it stands in the transaction: sent before the
-      // append, it is not one more round trip under the lock of the event numbers.
-      if (events.length > 0 && this.dialect === 'postgres') await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(trx);
-      appended = (await new EventStore(trx).append(events, authorOf(ctx))).length;
+      changed = events.length > 0;
+      const change = { events, author: authorOf(ctx) };
+      if (changed && !keepUntilCommit(this.append, change)) await this.append(trx, [change]);
       return value;
     });
     // Inside a unit of work (the import into a collection) the events are readable only after its commit.
-    if (appended > 0) afterCommit(() => this.listeners.forEach((listener) => listener()));
+    if (changed) afterCommit(() => this.listeners.forEach((listener) => listener()));
     return result;
   }
+
+  /** The changes' events, in order; consecutive ones of one author in one statement, up to APPEND_CHUNK. */
+  private readonly append = async (trx: Db, changes: readonly ChangeEvents[]): Promise<void> => {
+    // NOTIFY is delivered at the commit wherever it stands in the transaction: sent before the
+    // append, it is not one more round trip under the lock of the event numbers.
+    if (this.dialect === 'postgres') await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(trx);
+    const store = new EventStore(trx);
+    let pending: EventDraft[] = [];
+    let author: Author | undefined;
+    for (const change of changes) {
+      const sameAuthor = author?.authorType === change.author.authorType && author.identifier === change.author.identifier;
+      if (author && (!sameAuthor || pending.length + change.events.length > APPEND_CHUNK)) {
+        await store.append(pending, author);
+        pending = [];
+      }
+      author = change.author;
+      pending.push(...change.events);
+    }
+    if (author) await store.append(pending, author);
+  };
 }
