@@ -183,7 +183,7 @@ export function clientFrom(configFile: string, env: Env = process.env): ServerCl
   const url = env.BLOCKYARD_URL ?? stored?.server;
   if (url === undefined) throw new CliError(`not logged in (no ${configFile}): run \`blockyard login <server URL> --client-id … --client-secret …\``);
   const base = serverUrl(url);
-  const ca = env.BLOCKYARD_CA_FILE ? readFileSync(env.BLOCKYARD_CA_FILE, 'utf8') : stored?.ca;
+  const ca = env.BLOCKYARD_CA_FILE ? readCaFile(env.BLOCKYARD_CA_FILE, 'BLOCKYARD_CA_FILE') : stored?.ca;
   const connection: Connection = { base, ...(ca === undefined ? {} : { ca }), ...(stored?.insecure && !env.BLOCKYARD_CA_FILE ? { insecure: true } : {}) };
   const fromEnv: Credentials | { token: string } | undefined =
     env.BLOCKYARD_CLIENT_ID && env.BLOCKYARD_CLIENT_SECRET
@@ -198,6 +198,15 @@ export function clientFrom(configFile: string, env: Env = process.env): ServerCl
   // Only a token of the stored key is kept in the stored file.
   const keep = (token: NonNullable<CliConfig['token']>) => writeConfig(configFile, { ...stored, token });
   return new ServerClient(connection, stored.credentials, keep, stored.token);
+}
+
+/** A PEM file to trust; `source` names where its path came from (`--ca`, `BLOCKYARD_CA_FILE`). */
+export function readCaFile(file: string, source: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`${source} ${file}: ${(error as Error).message}`);
+  }
 }
 
 /** The server's base URL: https only (the server speaks nothing else), any path dropped. */
