@@ -197,6 +197,11 @@ const camel = (option: string) => option.replace(/-([a-z])/g, (_, letter: string
 export async function runCli(argv: string[], server: ServerCommands): Promise<void> {
   // No command at all runs the server, as it always has (`npx blockyard`, `npm start`).
   const args = argv.length === 0 ? ['serve'] : argv;
+  // A reader that stops early (`blockyard get … | head`) ends the command quietly, as in any shell tool.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(0);
+  });
   try {
     await buildProgram(server).parseAsync(args, { from: 'user' });
   } catch (error) {
