@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Operator entry point (`npx blockyard serve`, `npx blockyard admin ...`, `npx blockyard --help`).
+// Entry point: the server (`npx blockyard serve`), the operator commands (`npx blockyard admin ...`) and the
+// client for people (`npx blockyard login|get|apply|delete|runs|events`); `npx blockyard --help` lists them.
 // Runs the compiled CLI (`npm run build`, which `npm start` does first); in a fresh clone that was
 // never built, the sources run through tsx (a dev dependency) instead.
 import { existsSync } from 'node:fs';

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { parseAllDocuments } from 'yaml';
 import { exited, lines, login, run } from './support/cli.js';
 import { createKey } from './support/identity.js';
-import { describeEachDatabase, TEST_ADMIN } from './support/server.js';
+import { describeEachDatabase, startTestServer, TEST_ADMIN } from './support/server.js';
 import { createProject, createWorkspace, unique } from './support/structure.js';
 
 describeEachDatabase('the blockyard CLI: get and its errors', (ctx) => {
@@ -94,5 +94,21 @@ describeEachDatabase('the blockyard CLI: get and its errors', (ctx) => {
       assert.match(forbidden.stderr, new RegExp(`^blockyard: deleting meshProject ${other}\\.secret: forbidden \\(403\\): .*; these credentials lack the permission\n$`));
       assert.equal((await ctx.client.get(`/api/meshobjects/meshprojects/${other}.secret`, { headers: { accept: 'application/vnd.vendor.api.meshproject.v2.hal+json' } })).status, 200, 'still there');
     });
+  });
+});
+
+// The message is the CLI's, so one database is enough; the server's rate limit is lowered to meet it.
+describe('the blockyard CLI: 429', () => {
+  it('says the rate limit was hit and when to try again (Retry-After), with the login from the environment', async () => {
+    const server = await startTestServer('sqlite', { env: { BLOCKYARD_RATE_LIMIT_MAX: '2' } });
+    try {
+      // The same credential as the CLI's (the bootstrap API user) spends the window's two requests.
+      for (let i = 0; i < 2; i++) assert.equal((await server.client.get('/api/meshobjects/meshworkspaces', { headers: { accept: 'application/vnd.vendor.api.meshworkspace.v2.hal+json' } })).status, 200);
+      const env = { BLOCKYARD_URL: server.url, BLOCKYARD_CA_FILE: path.join(server.dataDir, 'tls', 'cert.pem'), BLOCKYARD_USERNAME: TEST_ADMIN.username, BLOCKYARD_PASSWORD: TEST_ADMIN.password };
+      const limited = exited(await run(path.join(tmpdir(), 'blockyard-cli-none.yaml'), ['get', 'workspaces'], { env }), 1);
+      assert.match(limited.stderr, /^blockyard: listing workspaces: too many requests \(429\): rate limit of 2 requests per 60 s exceeded; .*; try again in \d+ s\n$/);
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -69,7 +69,7 @@ describeEachDatabase('the blockyard CLI', (ctx) => {
       assert.match(both.stderr, /--ca and --insecure exclude each other/);
     });
 
-    it('refuses a config file others can read, saying how to fix it', async () => {
+    it('refuses a config file others can read, saying how to fix it; sends its credentials to no other server', async () => {
       await chmod(keyConfig, 0o644);
       try {
         const refused = exited(await run(keyConfig, ['get', 'workspaces']), 1);
@@ -77,6 +77,8 @@ describeEachDatabase('the blockyard CLI', (ctx) => {
       } finally {
         await chmod(keyConfig, 0o600);
       }
+      const elsewhere = exited(await run(keyConfig, ['get', 'workspaces'], { env: { BLOCKYARD_URL: 'https://127.0.0.1:1' } }), 1);
+      assert.match(elsewhere.stderr, new RegExp(`^blockyard: no credentials: the login in ${keyConfig} is for ${ctx.server.url}, not https://127\\.0\\.0\\.1:1`));
     });
 
     it('renews an expired token by itself, and a token the server refuses (401) once, keeping the new one', async () => {

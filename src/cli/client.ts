@@ -179,11 +179,13 @@ export class ServerClient {
  * `BLOCKYARD_TOKEN` replace the credentials.
  */
 export function clientFrom(configFile: string, env: Env = process.env): ServerClient {
-  const stored = readConfig(configFile);
-  const url = env.BLOCKYARD_URL ?? stored?.server;
+  const saved = readConfig(configFile);
+  const url = env.BLOCKYARD_URL ?? saved?.server;
   if (url === undefined) throw new CliError(`not logged in (no ${configFile}): run \`blockyard login <server URL> --client-id … --client-secret …\``);
   const base = serverUrl(url);
-  const ca = env.BLOCKYARD_CA_FILE ? readFileSync(env.BLOCKYARD_CA_FILE, 'utf8') : stored?.ca;
+  // The stored certificate and credentials belong to the stored server: never sent to another one.
+  const stored = saved?.server === base.origin ? saved : undefined;
+  const ca = env.BLOCKYARD_CA_FILE ? readCaFile(env.BLOCKYARD_CA_FILE, 'BLOCKYARD_CA_FILE') : stored?.ca;
   const connection: Connection = { base, ...(ca === undefined ? {} : { ca }), ...(stored?.insecure && !env.BLOCKYARD_CA_FILE ? { insecure: true } : {}) };
   const fromEnv: Credentials | { token: string } | undefined =
     env.BLOCKYARD_CLIENT_ID && env.BLOCKYARD_CLIENT_SECRET
@@ -194,10 +196,22 @@ export function clientFrom(configFile: string, env: Env = process.env): ServerCl
           ? { token: env.BLOCKYARD_TOKEN }
           : undefined;
   if (fromEnv) return new ServerClient(connection, fromEnv);
-  if (!stored) throw new CliError(`no credentials: run \`blockyard login\`, or set BLOCKYARD_CLIENT_ID and BLOCKYARD_CLIENT_SECRET (an API key), BLOCKYARD_USERNAME and BLOCKYARD_PASSWORD (an API user), or BLOCKYARD_TOKEN`);
+  if (!stored) {
+    const login = saved ? `the login in ${configFile} is for ${saved.server}, not ${base.origin}: run \`blockyard login ${base.origin} …\`` : 'run `blockyard login`';
+    throw new CliError(`no credentials: ${login}, or set BLOCKYARD_CLIENT_ID and BLOCKYARD_CLIENT_SECRET (an API key), BLOCKYARD_USERNAME and BLOCKYARD_PASSWORD (an API user), or BLOCKYARD_TOKEN`);
+  }
   // Only a token of the stored key is kept in the stored file.
   const keep = (token: NonNullable<CliConfig['token']>) => writeConfig(configFile, { ...stored, token });
   return new ServerClient(connection, stored.credentials, keep, stored.token);
+}
+
+/** A PEM file to trust; `source` names where its path came from (`--ca`, `BLOCKYARD_CA_FILE`). */
+export function readCaFile(file: string, source: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`${source} ${file}: ${(error as Error).message}`);
+  }
 }
 
 /** The server's base URL: https only (the server speaks nothing else), any path dropped. */

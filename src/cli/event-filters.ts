@@ -1,4 +1,7 @@
-/** `blockyard events` options → the list's query parameters (the event log's filters, spec §2.9). */
+/**
+ * `blockyard events` options → the list's query parameters (the event log's filters, spec §2.9);
+ * apart from events.ts, so that declaring the options loads no codec.
+ */
 export const EVENT_FILTERS = [
   { option: 'title', parameter: 'title', description: 'title contains (case-insensitive)' },
   { option: 'description', parameter: 'description', description: 'description contains (case-insensitive)' },

@@ -56,6 +56,16 @@ export function objectTable(kind: CliKind, objects: readonly WireObject[], wide:
   };
 }
 
+/**
+ * The path and query of a page's `next` link: followed on the server the login names, never on a host
+ * a response names (the credentials go only there; a public URL behind a proxy is another origin).
+ */
+function nextPath(href: string | undefined): string | undefined {
+  if (href === undefined) return undefined;
+  const next = new URL(href);
+  return `${next.pathname}${next.search}`;
+}
+
 /** An object for scripts: as the server sent it, without its HAL links. */
 const withoutLinks = ({ _links: _ignored, ...object }: WireObject) => object;
 
@@ -82,7 +92,7 @@ export async function getObjects(client: ServerClient, kindName: string, id: str
         const page: HalPage = await client.getJson<HalPage>(url, kind.accept, `listing ${plural}`);
         // A list embeds one array, named after the kind.
         found.push(...(Object.values(page._embedded ?? {})[0] ?? []));
-        url = page._links?.next?.href;
+        url = nextPath(page._links?.next?.href);
         update(`listing ${plural}: ${found.length}`);
       }
       return found;

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { formatMediaType } from '../lib/media-types.js';
-import { obtainToken, serverUrl, ServerClient, type Connection } from './client.js';
+import { obtainToken, readCaFile, serverUrl, ServerClient, type Connection } from './client.js';
 import { removeConfig, writeConfig, type CliConfig, type Credentials } from './config-file.js';
 import { CliError } from './errors.js';
 
@@ -38,14 +37,7 @@ function credentialsOf(options: LoginOptions, env: Record<string, string | undef
 export async function login(url: string, options: LoginOptions, configFile: string, out: (text: string) => void, env: Record<string, string | undefined> = process.env): Promise<void> {
   if (options.ca !== undefined && options.insecure) throw new CliError('--ca and --insecure exclude each other');
   const base = serverUrl(url);
-  let ca: string | undefined;
-  if (options.ca !== undefined) {
-    try {
-      ca = readFileSync(options.ca, 'utf8');
-    } catch (error) {
-      throw new CliError(`--ca ${options.ca}: ${(error as Error).message}`);
-    }
-  }
+  const ca = options.ca === undefined ? undefined : readCaFile(options.ca, '--ca');
   const connection: Connection = { base, ...(ca === undefined ? {} : { ca }), ...(options.insecure ? { insecure: true } : {}) };
   const credentials = credentialsOf(options, env);
   const config: CliConfig = { server: base.origin, ...(ca === undefined ? {} : { ca }), ...(options.insecure ? { insecure: true } : {}), credentials };

@@ -191,24 +191,28 @@ export function buildProgram(server: ServerCommands, env: Record<string, string 
 const camel = (option: string) => option.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
 /**
- * Runs the CLI; the exit code: 0, 1 for a failure the user must fix (said in one line, no stack
- * trace), 2 for a command line that is wrong (with the usage).
+ * Runs the CLI; the exit code of a client command: 0, 1 for a failure (said in one line, no stack
+ * trace: a CliError says what to do, anything else its message), 2 for a command line that is wrong.
  */
 export async function runCli(argv: string[], server: ServerCommands): Promise<void> {
+  // No command at all runs the server, as it always has (`npx blockyard`, `npm start`).
+  const args = argv.length === 0 ? ['serve'] : argv;
+  // A reader that stops early (`blockyard get … | head`) ends the command quietly, as in any shell tool.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(0);
+  });
   try {
-    // No command at all runs the server, as it always has (`npx blockyard`, `npm start`).
-    await buildProgram(server).parseAsync(argv.length === 0 ? ['serve'] : argv, { from: 'user' });
+    await buildProgram(server).parseAsync(args, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version exit 0; anything commander refuses is a usage error.
       process.exitCode = error.exitCode === 0 ? 0 : 2;
       return;
     }
-    if (error instanceof CliError) {
-      process.stderr.write(`blockyard: ${error.message}\n`);
-      process.exitCode = 1;
-      return;
-    }
-    throw error;
+    // The server's and the operator commands' failures are the caller's to report (with their exit codes).
+    if (args[0] === 'serve' || args[0] === 'admin') throw error;
+    process.stderr.write(`blockyard: ${(error as Error).message}\n`);
+    process.exitCode = 1;
   }
 }
