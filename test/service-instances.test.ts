@@ -223,6 +223,21 @@ describeEachDatabase('service instances (meshServiceInstance v2)', (ctx) => {
     assert.equal(own.json.spec.creator, 'Unknown', 'a workspace key sees no meshUsers');
   });
 
+  it('links a workspace’s and a project’s service instances for callers who may list them there', async () => {
+    const read = (client: ApiClient, path: string, type: string) => client.get(path, { headers: { accept: type } }).then((r) => r.json._links as Json);
+    const WORKSPACE_PATH = `/api/meshobjects/meshworkspaces/${workspace}`;
+    const PROJECT_PATH = `/api/meshobjects/meshprojects/${workspace}.${project}`;
+    const [ws, prj] = [media('meshworkspace', 'v2'), media('meshproject', 'v2')];
+    assert.match((await read(admin, WORKSPACE_PATH, ws)).meshserviceinstances.href, new RegExp(`${INSTANCES}\\?workspaceIdentifier=${workspace}$`));
+    assert.match((await read(admin, PROJECT_PATH, prj)).meshserviceinstances.href, new RegExp(`${INSTANCES}\\?workspaceIdentifier=${workspace}&projectIdentifier=${project}$`));
+    const lister = (await clientWithKey(admin, workspace, ['WORKSPACE_LIST', 'PROJECT_LIST', 'SERVICEINSTANCE_LIST'])).client;
+    assert.ok((await read(lister, WORKSPACE_PATH, media('meshworkspace', 'v1'))).meshserviceinstances);
+    assert.ok((await read(lister, PROJECT_PATH, prj)).meshserviceinstances);
+    const other = (await clientWithKey(admin, workspace, ['WORKSPACE_LIST', 'PROJECT_LIST'])).client;
+    assert.equal((await read(other, WORKSPACE_PATH, ws)).meshserviceinstances, undefined);
+    assert.equal((await read(other, PROJECT_PATH, prj)).meshserviceinstances, undefined);
+  });
+
   it('imports meshServiceInstance v2 (created, then updated by its instanceId); v1 is refused as retired', async () => {
     const body = instanceBody(workspace, project);
     const send = (objects: Json[]) => admin.put('/api/meshobjects', JSON.stringify(objects), { headers: io(IMPORT_JSON) });
