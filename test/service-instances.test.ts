@@ -51,8 +51,10 @@ describeEachDatabase('service instances (meshServiceInstance v2)', (ctx) => {
   });
 
   it('creates from the vendor example: 200 with Location, the creator "Unknown" unless a meshUser of that name exists; GET answers it', async () => {
-    const created = await post(instanceBody(workspace, project, 'serviceInstanceId-' + unique('x')), admin.with({ accept: INSTANCE_MESHCLOUD }));
+    // The vendor's camelCase media type in the meshcloud vendor, as real clients send it.
+    const created = await admin.post(INSTANCES, instanceBody(workspace, project, `serviceInstanceId-${unique('x')}`), { headers: io(INSTANCE_MESHCLOUD) });
     assert.equal(created.status, 200, created.text);
+    assert.match(created.headers['content-type'] ?? '', /^application\/vnd\.meshcloud\.api\.meshserviceinstance\.v2\.hal\+json/i);
     const instanceId = created.json.metadata.instanceId as string;
     assert.equal(created.headers.location, created.json._links.self.href);
     assert.deepEqual(
