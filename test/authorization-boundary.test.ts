@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { it } from 'node:test';
-import type { ApiClient, Response } from './support/client.js';
+import { media, type ApiClient, type Response } from './support/client.js';
 import {
   BLOCK_V2,
   BLOCKS,
@@ -32,7 +32,8 @@ import { boundaryWorld, normalized, oracleDifferences, pathsOfValue, upper, type
 import { createReleasedDefinition, getDefinition, getVersion, HASH, postVersion, putVersion, versionSpec } from './support/definitions.js';
 import { getRun, getRunner, logs, patch, readRun, register, RUN, runnerDefinition, RUNS, TENANT_LEVEL } from './support/runs.js';
 import { describeEachDatabase } from './support/server.js';
-import { PATHS, TENANT, unique, type Json } from './support/structure.js';
+import { clientWithKey } from './support/identity.js';
+import { io, PATHS, TENANT, unique, type Json } from './support/structure.js';
 
 const REPRESENTATIONS: Representation[] = ['v1', 'v2'];
 const DEFINITION_REF = 'meshBuildingBlockDefinition';
@@ -324,5 +325,65 @@ describeEachDatabase('authorization boundary (issue 14)', (ctx) => {
       }
     }
     assertNone(failures, 'a sensitive input with a non-string plaintext');
+  });
+  it('5. a key of A holding every code of service instances and communications answers about B\'s instance, communication and definition as about non-existent ones; creating in B\'s project is refused as in a non-existent workspace', async () => {
+    const w = await world();
+    const { a, b } = w;
+    const admin = ctx.client;
+    const INSTANCE = media('meshserviceinstance', 'v2');
+    const DEFINITION = media('meshcommunicationdefinition', 'v1-preview');
+    const COMMUNICATION = media('meshcommunication', 'v1-preview');
+    const instanceBody = (workspace: string, project: string, instanceId: string) => ({
+      apiVersion: 'v2',
+      kind: 'meshServiceInstance',
+      metadata: { ownedByProject: project, ownedByWorkspace: workspace, marketplaceIdentifier: 'm', instanceId },
+      spec: { displayName: 'Boundary SI', serviceId: 's', planId: 'p', creator: 'nobody' },
+    });
+    const instance = unique('bd-si');
+    assert.equal((await admin.post('/api/meshobjects/meshserviceinstances', instanceBody(b.workspace, b.project, instance), { headers: io(INSTANCE) })).status, 200);
+    const definition = await admin.post('/api/meshobjects/meshcommunicationdefinitions', { spec: { communication: { title: 'Boundary', message: 'for B', type: 'ACTION_REQUIRED', dueDate: '2099-01-01' } } }, { headers: io(DEFINITION) });
+    assert.equal(definition.status, 201, definition.text);
+    const definitionUuid = definition.json.metadata.uuid as string;
+    const sent = await admin.post(
+      '/api/meshobjects/meshcommunications',
+      { spec: { targetMeshObjectRef: { kind: 'meshTenant', name: b.tenant.uuid }, communicationDefinitionRef: { kind: 'meshCommunicationDefinition', uuid: definitionUuid } } },
+      { headers: io(COMMUNICATION) },
+    );
+    assert.equal(sent.status, 201, sent.text);
+    const communication = sent.json.metadata.uuid as string;
+
+    const { client: key } = await clientWithKey(admin, a.workspace, [
+      ...['SERVICEINSTANCE', 'COMMUNICATIONDEFINITION', 'COMMUNICATION'].flatMap((resource) => ['LIST', 'SAVE', 'DELETE'].map((action) => `${resource}_${action}`)),
+      'PROJECT_LIST',
+      'WORKSPACE_LIST',
+    ]);
+    const hidden = [...hiddenOf(w), b.tenant.uuid, instance, communication, definitionUuid];
+    const missingId = unique('bd-ghost-si');
+    const missingUuid = randomUUID();
+    const pair = async (what: string, request: (id: string) => Promise<Response>, existing: string, missing: string) =>
+      oracleDifferences(what, { response: await request(existing), probed: existing }, { response: await request(missing), probed: missing }, hidden);
+    const failures = [
+      ...(await pair('GET meshserviceinstances/{id}', (id) => key.get(`/api/meshobjects/meshserviceinstances/${id}`, { headers: { accept: INSTANCE } }), instance, missingId)),
+      ...(await pair('PUT meshserviceinstances/{id}', (id) => key.put(`/api/meshobjects/meshserviceinstances/${id}`, instanceBody(a.workspace, a.project, id), { headers: io(INSTANCE) }), instance, missingId)),
+      ...(await pair('DELETE meshserviceinstances/{id}', (id) => key.delete(`/api/meshobjects/meshserviceinstances/${id}`), instance, missingId)),
+      ...(await pair('POST meshserviceinstances in B\'s project', (workspace) => key.post('/api/meshobjects/meshserviceinstances', instanceBody(workspace, b.project, unique('bd-si')), { headers: io(INSTANCE) }), b.workspace, unique('bd-ghost-ws'))),
+      ...(await pair('GET meshcommunications/{uuid}', (id) => key.get(`/api/meshobjects/meshcommunications/${id}`, { headers: { accept: COMMUNICATION } }), communication, missingUuid)),
+      ...(await pair('POST meshcommunications/{uuid}/resolve', (id) => key.post(`/api/meshobjects/meshcommunications/${id}/resolve`, undefined, { headers: { accept: COMMUNICATION } }), upper(communication), missingUuid)),
+      ...(await pair('DELETE meshcommunications/{uuid}', (id) => key.delete(`/api/meshobjects/meshcommunications/${id}`), communication, missingUuid)),
+      ...(await pair('GET meshcommunicationdefinitions/{uuid}', (id) => key.get(`/api/meshobjects/meshcommunicationdefinitions/${id}`, { headers: { accept: DEFINITION } }), definitionUuid, missingUuid)),
+    ];
+    for (const [path, type, embedded] of [
+      ['meshserviceinstances', INSTANCE, 'meshServiceInstances'],
+      ['meshcommunications', COMMUNICATION, 'meshCommunications'],
+      ['meshcommunicationdefinitions', DEFINITION, 'meshCommunicationDefinitions'],
+    ] as const) {
+      const list = await key.get(`/api/meshobjects/${path}?size=350`, { headers: { accept: type } });
+      assert.equal(list.status, 200, list.text);
+      assert.deepEqual(list.json._embedded[embedded], [], `A's list of ${path} is empty`);
+    }
+    assertNone(failures, 'service instances and communications tell B\'s objects from non-existent ones');
+    assert.equal((await admin.get(`/api/meshobjects/meshserviceinstances/${instance}`, { headers: { accept: INSTANCE } })).json.status.state, 'ACTIVE', 'B\'s instance unchanged');
+    const after = (await admin.get(`/api/meshobjects/meshcommunications/${communication}`, { headers: { accept: COMMUNICATION } })).json;
+    assert.equal(after.status.resolutionStatus, 'OPEN', 'B\'s communication unchanged');
   });
 });

@@ -132,6 +132,15 @@ describeEachDatabase('identity and access', (ctx) => {
     const none = await clientWithKey(ctx.client, 'ws-c', []);
     const emptyIndex = await none.client.get('/api/meshobjects', { headers: { accept: media('meshobjects', 'v2') } });
     assert.deepEqual(Object.keys(emptyIndex.json._links).sort(), ['meshlocations', 'meshplatforms', 'meshplatformtypes', 'meshprojectroles', 'meshtagdefinitions', 'self']);
+    // Issue 21: service instances, communication definitions and communications for those who may list them.
+    const communicating = await clientWithKey(ctx.client, 'ws-c', ['SERVICEINSTANCE_LIST', 'COMMUNICATIONDEFINITION_LIST', 'COMMUNICATION_LIST']);
+    secrets.push(communicating.key.clientSecret);
+    const issue21 = await communicating.client.get('/api/meshobjects', { headers: { accept: media('meshobjects', 'v2') } });
+    assert.deepEqual(Object.keys(issue21.json._links).sort(), ['meshcommunicationdefinitions', 'meshcommunications', 'meshlocations', 'meshplatforms', 'meshplatformtypes', 'meshprojectroles', 'meshserviceinstances', 'meshtagdefinitions', 'self']);
+    assert.match(issue21.json._links.meshserviceinstances.href, /\/api\/meshobjects\/meshserviceinstances\{\?workspaceIdentifier,projectIdentifier,marketplaceIdentifier,serviceIdentifier,planIdentifier\}$/);
+    assert.match(issue21.json._links.meshcommunicationdefinitions.href, /\/meshcommunicationdefinitions\{\?type\}$/);
+    assert.match(issue21.json._links.meshcommunications.href, /\/meshcommunications\{\?communicationDefinitionUuid,resolutionStatus,communicationType\}$/);
+    assert.equal(issue21.json._links.meshcommunications.templated, true);
   });
 
   it('lets an admin key work across workspaces and the Basic API user reach every endpoint', async () => {

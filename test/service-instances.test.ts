@@ -51,8 +51,10 @@ describeEachDatabase('service instances (meshServiceInstance v2)', (ctx) => {
   });
 
   it('creates from the vendor example: 200 with Location, the creator "Unknown" unless a meshUser of that name exists; GET answers it', async () => {
-    const created = await post(instanceBody(workspace, project, 'serviceInstanceId-' + unique('x')), admin.with({ accept: INSTANCE_MESHCLOUD }));
+    // The vendor's camelCase media type in the meshcloud vendor, as real clients send it.
+    const created = await admin.post(INSTANCES, instanceBody(workspace, project, `serviceInstanceId-${unique('x')}`), { headers: io(INSTANCE_MESHCLOUD) });
     assert.equal(created.status, 200, created.text);
+    assert.match(created.headers['content-type'] ?? '', /^application\/vnd\.meshcloud\.api\.meshserviceinstance\.v2\.hal\+json/i);
     const instanceId = created.json.metadata.instanceId as string;
     assert.equal(created.headers.location, created.json._links.self.href);
     assert.deepEqual(
@@ -221,6 +223,21 @@ describeEachDatabase('service instances (meshServiceInstance v2)', (ctx) => {
     const own = await post(instanceBody(workspace, project), writer);
     assert.equal(own.status, 200, own.text);
     assert.equal(own.json.spec.creator, 'Unknown', 'a workspace key sees no meshUsers');
+  });
+
+  it('links a workspace’s and a project’s service instances for callers who may list them there', async () => {
+    const read = (client: ApiClient, path: string, type: string) => client.get(path, { headers: { accept: type } }).then((r) => r.json._links as Json);
+    const WORKSPACE_PATH = `/api/meshobjects/meshworkspaces/${workspace}`;
+    const PROJECT_PATH = `/api/meshobjects/meshprojects/${workspace}.${project}`;
+    const [ws, prj] = [media('meshworkspace', 'v2'), media('meshproject', 'v2')];
+    assert.match((await read(admin, WORKSPACE_PATH, ws)).meshserviceinstances.href, new RegExp(`${INSTANCES}\\?workspaceIdentifier=${workspace}$`));
+    assert.match((await read(admin, PROJECT_PATH, prj)).meshserviceinstances.href, new RegExp(`${INSTANCES}\\?workspaceIdentifier=${workspace}&projectIdentifier=${project}$`));
+    const lister = (await clientWithKey(admin, workspace, ['WORKSPACE_LIST', 'PROJECT_LIST', 'SERVICEINSTANCE_LIST'])).client;
+    assert.ok((await read(lister, WORKSPACE_PATH, media('meshworkspace', 'v1'))).meshserviceinstances);
+    assert.ok((await read(lister, PROJECT_PATH, prj)).meshserviceinstances);
+    const other = (await clientWithKey(admin, workspace, ['WORKSPACE_LIST', 'PROJECT_LIST'])).client;
+    assert.equal((await read(other, WORKSPACE_PATH, ws)).meshserviceinstances, undefined);
+    assert.equal((await read(other, PROJECT_PATH, prj)).meshserviceinstances, undefined);
   });
 
   it('imports meshServiceInstance v2 (created, then updated by its instanceId); v1 is refused as retired', async () => {

@@ -1113,6 +1113,9 @@ export interface World {
   draftVersion: string;
   /** A definition with only a released version (a new draft 2 can be posted). */
   openDefinition: string;
+  /** Issue 21: a service instance of `project` and a communication definition (sent to the workspace). */
+  serviceInstance: string;
+  communicationDefinition: string;
   block: string;
   runUuid: string;
   runner: string;
@@ -1128,6 +1131,19 @@ export interface World {
   sacrificial: Record<string, string[]>;
   queryValues: string[];
 }
+
+const serviceInstanceBody = (workspace: string, project: string, instanceId: string, spec: Json = {}) => ({
+  apiVersion: 'v2',
+  kind: 'meshServiceInstance',
+  metadata: { ownedByProject: project, ownedByWorkspace: workspace, marketplaceIdentifier: 'hostile', instanceId },
+  spec: { displayName: 'Fuzzed instance', serviceId: 'svc', planId: 'small', creator: 'nobody', parameters: { size: 1 }, ...spec },
+});
+const communicationDefinitionBody = () => ({ apiVersion: 'v1-preview', kind: 'meshCommunicationDefinition', spec: { communication: { title: 'Fuzzed', message: '**fuzzed**', type: 'ACTION_REQUIRED', dueDate: '2099-01-01' } } });
+const communicationBody = (definition: string, target: string, kind = 'meshWorkspace') => ({
+  apiVersion: 'v1-preview',
+  kind: 'meshCommunication',
+  spec: { targetMeshObjectRef: { kind, name: target }, communicationDefinitionRef: { kind: 'meshCommunicationDefinition', uuid: definition } },
+});
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 const canary = (label: string) => `${label}-${randomBytes(18).toString('base64url')}`;
@@ -1194,6 +1210,24 @@ export async function buildWorld(server: TestServer, secrets: SecretBook): Promi
     secrets.add('API user password', u.password);
   }
 
+  // Service instances and communications (issue 21): one of each to read, change and resolve, spares to delete.
+  const instanceMedia = media('meshserviceinstance', 'v2');
+  const [serviceInstance, spareInstance] = [unique('hsi'), unique('hsi-spare')];
+  for (const instanceId of [serviceInstance, spareInstance]) {
+    const made = await client.post('/api/meshobjects/meshserviceinstances', serviceInstanceBody(workspace, project, instanceId), { headers: { accept: instanceMedia, 'content-type': instanceMedia } });
+    assert.equal(made.status, 200, made.text);
+  }
+  const definitionMedia = media('meshcommunicationdefinition', 'v1-preview');
+  const communicationMedia = media('meshcommunication', 'v1-preview');
+  const communicationDefinition = (await client.post('/api/meshobjects/meshcommunicationdefinitions', communicationDefinitionBody(), { headers: { accept: definitionMedia, 'content-type': definitionMedia } })).json.metadata.uuid as string;
+  const spareCommunicationDefinition = (await client.post('/api/meshobjects/meshcommunicationdefinitions', communicationDefinitionBody(), { headers: { accept: definitionMedia, 'content-type': definitionMedia } })).json.metadata.uuid as string;
+  const communications: string[] = [];
+  for (const [kind, target] of [['meshWorkspace', workspace], ['meshTenant', tenant.metadata.uuid as string]] as const) {
+    const sent = await client.post('/api/meshobjects/meshcommunications', communicationBody(communicationDefinition, target, kind), { headers: { accept: communicationMedia, 'content-type': communicationMedia } });
+    assert.equal(sent.status, 201, sent.text);
+    communications.push(sent.json.metadata.uuid as string);
+  }
+
   const tenantName = tenant.status.tenantName as string;
   const keyToken = `Bearer ${token}`;
   const index = await client.get('/api/meshobjects', { headers: { accept: media('meshobjects', 'v2') } });
@@ -1212,6 +1246,8 @@ export async function buildWorld(server: TestServer, secrets: SecretBook): Promi
     workspace,
     project,
     freeProjects,
+    serviceInstance,
+    communicationDefinition,
     location,
     platform,
     platformUuid,
@@ -1278,6 +1314,9 @@ export async function buildWorld(server: TestServer, secrets: SecretBook): Promi
       apiusers: [user.username],
       meshpaymentmethods: [paymentMethod],
       meshplatformtypes: ['AWS', 'CUSTOM'],
+      meshserviceinstances: [serviceInstance],
+      meshcommunicationdefinitions: [communicationDefinition],
+      meshcommunications: [communications[0]!],
       source: ['src', 'other-source'],
     },
     sacrificial: {
@@ -1289,6 +1328,9 @@ export async function buildWorld(server: TestServer, secrets: SecretBook): Promi
       meshbuildingblockrunners: [spareRunner],
       meshapikeys: [spareKey.uuid],
       apiusers: [spareUser.username],
+      meshserviceinstances: [spareInstance],
+      meshcommunicationdefinitions: [spareCommunicationDefinition],
+      meshcommunications: [communications[1]!],
     },
     queryNames,
     queryValues: [
@@ -1384,6 +1426,12 @@ export function baseBody(route: RouteSpec, type: string, world: World): fc.Arbit
       return fc.constant({ apiVersion: 'v1-preview', kind: 'meshApiKey', metadata: { ownedByWorkspace: world.workspace }, spec: { displayName: 'Fuzzed key', permissions: ['WORKSPACE_LIST'], expiresAt: '2099-12-31' } });
     case 'apiuser':
       return name.map((n) => ({ username: n, password: 'a-long-enough-password' }));
+    case 'meshserviceinstance':
+      return isPut ? fc.constant(serviceInstanceBody(world.workspace, world.project, world.serviceInstance, { planId: 'bigger' })) : name.map((n) => serviceInstanceBody(world.workspace, world.project, n));
+    case 'meshcommunicationdefinition':
+      return fc.constant(communicationDefinitionBody());
+    case 'meshcommunication':
+      return fc.constant(communicationBody(world.communicationDefinition, world.workspace));
     case 'meshobjects':
       return fc
         .array(

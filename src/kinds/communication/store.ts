@@ -62,16 +62,13 @@ export class CommunicationStore {
   }
 
   async list(filter: CommunicationFilter, page: PageRequest): Promise<Page<Communication>> {
-    let query = this.db.selectFrom('communications');
-    if (filter.definitionUuid !== undefined) query = query.where('definition_uuid', '=', filter.definitionUuid);
-    if (filter.resolutionStatus !== undefined) query = query.where('resolution_status', '=', filter.resolutionStatus);
-    if (filter.type !== undefined) query = query.where('communication_type', '=', filter.type);
-    if (filter.workspace !== undefined) query = query.where('workspace', '=', filter.workspace);
-    const { rows, total } = await fetchPage(query, (q) => q.select('uuid').orderBy('created_on').orderBy('uuid'), page);
-    if (rows.length === 0) return { items: [], total };
-    const found = await this.joined().select(CommunicationStore.COLUMNS).where('communications.uuid', 'in', rows.map((row) => row.uuid)).execute();
-    const byUuid = new Map(found.map((row) => [row.uuid, toModel(row)]));
-    return { items: rows.flatMap((row) => byUuid.get(row.uuid) ?? []), total };
+    let query = this.joined();
+    if (filter.definitionUuid !== undefined) query = query.where('communications.definition_uuid', '=', filter.definitionUuid);
+    if (filter.resolutionStatus !== undefined) query = query.where('communications.resolution_status', '=', filter.resolutionStatus);
+    if (filter.type !== undefined) query = query.where('communications.communication_type', '=', filter.type);
+    if (filter.workspace !== undefined) query = query.where('communications.workspace', '=', filter.workspace);
+    const { rows, total } = await fetchPage(query, (q) => q.select(CommunicationStore.COLUMNS).orderBy('communications.created_on').orderBy('communications.uuid'), page);
+    return { items: rows.map(toModel), total };
   }
 
   async insert(communication: Communication): Promise<void> {

@@ -13,7 +13,7 @@ export function projectOperations(projects: AuthorizedProjectService): Operation
     versions: PROJECT_CODECS.media,
     embedded: 'meshProjects',
     resource: 'PROJECT',
-    encode: (project, call) => PROJECT_CODECS.of(versionOf(call)).encode(project, call),
+    encode: (project, call) => PROJECT_CODECS.of(versionOf(call)).encode(project, { baseUrl: call.baseUrl, serviceInstances: projects.mayListServiceInstances(call.ctx, project.workspace) }),
     get: (call, id) => projects.get(call.ctx, id),
     list: async (call, page) => {
       const filter = parseProjectFilter(call.query);

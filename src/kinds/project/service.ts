@@ -89,7 +89,7 @@ export class ProjectService {
         events.push(eventOf('projectDeleted', subject(project)));
       });
     } catch (error) {
-      if (isForeignKeyViolation(error)) throw conflict(`meshProject ${projectIdentifier(project)} still has tenants; delete them first`);
+      if (isForeignKeyViolation(error)) throw conflict(`meshProject ${projectIdentifier(project)} still has tenants or service instances; delete them first`);
       throw error;
     }
   }

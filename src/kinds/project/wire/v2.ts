@@ -19,6 +19,11 @@ const decodeBody = compileDecoder(
   }),
 );
 
+/** What a project's answer links beside its own relations: the kinds the caller may list there (issue 21). */
+export interface ProjectView extends EncodeView {
+  serviceInstances: boolean;
+}
+
 /** meshProject v2 (COMPAT §7), `/<workspace>.<project>`. */
 export const projectV2 = {
   media: { kind: 'meshproject', version: 'v2' } as const,
@@ -32,7 +37,7 @@ export const projectV2 = {
       document: sentObject(metadata, spec),
     };
   },
-  encode(project: Project, { baseUrl }: EncodeView) {
+  encode(project: Project, { baseUrl, serviceInstances }: ProjectView) {
     const query = `?workspaceIdentifier=${encodeURIComponent(project.workspace)}&projectIdentifier=${encodeURIComponent(project.name)}`;
     return {
       apiVersion: 'v2',
@@ -46,6 +51,7 @@ export const projectV2 = {
         meshusers: { href: `${baseUrl}${PATHS.users}${query}` },
         meshprojectuserbindings: { href: `${baseUrl}${PATHS.projectUserBindings}${query}` },
         meshprojectgroupbindings: { href: `${baseUrl}${PATHS.projectGroupBindings}${query}` },
+        ...(serviceInstances ? { meshserviceinstances: { href: `${baseUrl}${PATHS.serviceInstances}${query}` } } : {}),
         ...(project.activePaymentMethod !== undefined ? { activePaymentMethod: { href: objectUrl(baseUrl, PATHS.paymentMethods, project.activePaymentMethod) } } : {}),
       },
     };

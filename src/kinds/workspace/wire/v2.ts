@@ -6,6 +6,11 @@ import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import type { Workspace, WorkspaceInput } from '../model.js';
 
+/** What a workspace's answer links beside its own relations: the kinds the caller may list there (issue 21). */
+export interface WorkspaceView extends EncodeView {
+  serviceInstances: boolean;
+}
+
 /** meshWorkspace v2 (COMPAT §7): `metadata{name, tags}`, `spec{displayName, platformBuilderAccessEnabled}`. */
 const decodeBody = compileDecoder(
   Type.Object({
@@ -21,7 +26,7 @@ export const workspaceV2 = {
     const { metadata, spec } = decodeBody(body);
     return { name: metadata.name, document: sentObject(metadata, spec) };
   },
-  encode(workspace: Workspace, { baseUrl }: EncodeView) {
+  encode(workspace: Workspace, { baseUrl, serviceInstances }: WorkspaceView) {
     const { metadata, spec } = workspace.document;
     const query = `?workspaceIdentifier=${encodeURIComponent(workspace.name)}`;
     return {
@@ -35,6 +40,7 @@ export const workspaceV2 = {
         meshtenants: { href: `${baseUrl}${PATHS.tenants}${query}` },
         meshusers: { href: `${baseUrl}${PATHS.users}${query}` },
         meshworkspaceusergroups: { href: `${baseUrl}${PATHS.workspaceUserGroups}${query}` },
+        ...(serviceInstances ? { meshserviceinstances: { href: `${baseUrl}${PATHS.serviceInstances}${query}` } } : {}),
       },
     };
   },
