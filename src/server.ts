@@ -111,7 +111,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     if (database.dialect === 'postgres') sharedRateCounter = new SharedRateCounter(database.db, config.rateLimit.windowSeconds * 1000, log);
     ({ app, context } = await createApp(config, tls, { identity: services.identity, services: services.authorized, ping: () => database.ping(), ...(sharedRateCounter ? { sharedRateCounter } : {}) }, log));
     for (const routes of [healthRoutes, loginRoutes, indexRoutes]) await app.register(routes, context);
-    registerOperations(app, operations(services.authorized, log), context.baseUrl);
+    registerOperations(app, operations(services.authorized, log), context.baseUrl, config.mediaVendors);
     const { eventStreams } = config;
     registerEventStream(app, context, feed, { perCredential: eventStreams.perCredential, heartbeatMs: eventStreams.heartbeatSeconds * 1000, bufferBytes: eventStreams.bufferBytes });
     services.recorder.onCommitted(() => feed.wake());

@@ -1,8 +1,9 @@
+import { Type, type TProperties } from '@sinclair/typebox';
 import type { Resource } from '../auth/permissions.js';
 import type { RouteAccess } from '../auth/route-access.js';
-import type { MediaRef } from '../lib/media-types.js';
-import { halPage, pageInfo, pageLinks, parsePagingParams, type Page, type PageRequest } from '../lib/paging.js';
-import { created, empty, ok, type Call, type Operation } from './operation.js';
+import { halPage, halPageSchema, pageInfo, pageLinks, PagingQuery, parsePagingParams, type Page, type PageRequest } from '../lib/paging.js';
+import type { Codec } from './codec.js';
+import { answersOf, bodiesOf, created, empty, ok, type Call, type Operation } from './operation.js';
 
 /** What every encoded object has: an absolute `self` link (the `Location` of a create). */
 export interface Encoded {
@@ -18,7 +19,10 @@ export interface Encoded {
 export interface ResourceDefinition<T> {
   /** Collection path, e.g. `/api/meshobjects/meshworkspaces`. */
   path: string;
-  versions: readonly MediaRef[];
+  /** The kind's codecs: the versions the routes speak and the schemas they document. */
+  codecs: readonly Pick<Codec<never, never>, 'media' | 'schema' | 'bodySchema'>[];
+  /** The list's filters (beside the function that parses them), each with its description. */
+  filters?: TProperties;
   /** Name of the `_embedded` array of lists, e.g. `meshWorkspaces`. */
   embedded: string;
   /** Permission resource: reads need `<R>_LIST`, writes `<R>_SAVE`, deletes `<R>_DELETE`. */
@@ -40,7 +44,12 @@ export interface ResourceDefinition<T> {
 }
 
 export function resourceOperations<T>(resource: ResourceDefinition<T>): Operation[] {
-  const { path, versions: produces } = resource;
+  const { path, codecs } = resource;
+  const produces = codecs.map((codec) => codec.media);
+  const kind = resource.embedded.replace(/s$/, '');
+  const one = answersOf(codecs);
+  const bodies = bodiesOf(codecs);
+  const id = Type.Object({ id: Type.String({ description: `the ${kind}'s identifier (its uuid or name)` }) });
   const orManaged = resource.managed === true;
   const adminReads = resource.adminOnly === 'all' ? { adminOnly: true } : {};
   const adminWrites = resource.adminOnly !== undefined ? { adminOnly: true } : {};
@@ -51,13 +60,25 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
 
   if (resource.create) {
     const create = resource.create;
-    operations.push({ method: 'POST', path, media: { produces, consumes: produces }, access: save, handle: async (call) => created(resource.encode(await create(call), call)) });
+    operations.push({
+      method: 'POST',
+      path,
+      media: { produces, consumes: produces },
+      access: save,
+      doc: { summary: `Create a ${kind}`, body: bodies, responses: { 201: { description: `the created ${kind} (its URL in Location)`, body: one } } },
+      handle: async (call) => created(resource.encode(await create(call), call)),
+    });
   }
   operations.push({
     method: 'GET',
     path,
     media: { produces },
     access: read,
+    doc: {
+      summary: `List ${kind}s`,
+      query: Type.Object({ ...resource.filters, ...PagingQuery }),
+      responses: { 200: { description: `a page of ${kind}s`, body: codecs.map((codec) => ({ media: codec.media, schema: halPageSchema(resource.embedded, codec.schema) })) } },
+    },
     handle: async (call) => {
       const page = parsePagingParams(call.query, resource.maxPageSize);
       const { items, total } = await resource.list(call, page);
@@ -65,10 +86,24 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
       return ok(halPage(resource.embedded, items.map((item) => resource.encode(item, call)), info, pageLinks(call.baseUrl, call.url, info)));
     },
   });
-  operations.push({ method: 'GET', path: `${path}/:id`, media: { produces }, access: read, handle: async (call) => ok(resource.encode(await resource.get(call, idOf(call)), call)) });
+  operations.push({
+    method: 'GET',
+    path: `${path}/:id`,
+    media: { produces },
+    access: read,
+    doc: { summary: `Read a ${kind}`, params: id, responses: { 200: { description: `the ${kind}`, body: one } } },
+    handle: async (call) => ok(resource.encode(await resource.get(call, idOf(call)), call)),
+  });
   if (resource.update) {
     const update = resource.update;
-    operations.push({ method: 'PUT', path: `${path}/:id`, media: { produces, consumes: produces }, access: save, handle: async (call) => ok(resource.encode(await update(call, idOf(call)), call)) });
+    operations.push({
+      method: 'PUT',
+      path: `${path}/:id`,
+      media: { produces, consumes: produces },
+      access: save,
+      doc: { summary: `Update a ${kind}`, params: id, body: bodies, responses: { 200: { description: `the updated ${kind}`, body: one } } },
+      handle: async (call) => ok(resource.encode(await update(call, idOf(call)), call)),
+    });
   }
   if (resource.remove) {
     const remove = resource.remove;
@@ -76,6 +111,7 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
       method: 'DELETE',
       path: `${path}/:id`,
       access: { resource: resource.resource, action: 'DELETE', ...adminWrites },
+      doc: { summary: `Delete a ${kind}`, params: id, responses: { [remove.status]: { description: remove.status === 202 ? 'deletion accepted' : 'deleted' } } },
       handle: async (call) => {
         await remove.run(call, idOf(call));
         return empty(remove.status);

@@ -21,7 +21,7 @@ export function bindingOperations(bindings: AuthorizedBindingService): Operation
   const { level } = BINDING_SHAPES[kind];
   return resourceOperations<Binding>({
     ...PLACES[kind],
-    versions: [codec.media],
+    codecs: [codec],
     resource: level === 'workspace' ? 'WORKSPACEPRINCIPALBINDING' : 'PROJECTPRINCIPALROLE',
     encode: (binding, call) => codec.encode(binding, call),
     get: (call, name) => bindings.get(call.ctx, name),

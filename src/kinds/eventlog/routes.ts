@@ -10,7 +10,7 @@ import { EVENTLOG_CODECS } from './wire/index.js';
 export function eventLogOperations(events: AuthorizedEventLogService): Operation[] {
   return resourceOperations<EventRecord>({
     path: PATHS.eventLogs,
-    versions: EVENTLOG_CODECS.media,
+    codecs: EVENTLOG_CODECS.codecs,
     embedded: 'meshEventLogs',
     resource: 'EVENTLOG',
     encode: (event, call) => EVENTLOG_CODECS.of(versionOf(call)).encode(event, call),

@@ -10,7 +10,7 @@ export function integrationOperations(integrations: AuthorizedIntegrationService
   const decode = (version: string | undefined, body: unknown) => INTEGRATION_CODECS.of(version).decode(body);
   return resourceOperations<Integration>({
     path: PATHS.integrations,
-    versions: INTEGRATION_CODECS.media,
+    codecs: INTEGRATION_CODECS.codecs,
     embedded: 'meshIntegrations',
     resource: 'INTEGRATION',
     encode: (integration, call) => INTEGRATION_CODECS.of(versionOf(call)).encode(integration, call),

@@ -11,7 +11,7 @@ export function landingZoneOperations(zones: AuthorizedLandingZoneService): Oper
   const decode = (version: string | undefined, body: unknown) => LANDING_ZONE_CODECS.of(version).decode(body);
   return resourceOperations<LandingZone>({
     path: PATHS.landingZones,
-    versions: LANDING_ZONE_CODECS.media,
+    codecs: LANDING_ZONE_CODECS.codecs,
     embedded: 'meshLandingZones',
     resource: 'LANDINGZONE',
     encode: (zone, call) => LANDING_ZONE_CODECS.of(versionOf(call)).encode(zone, call),

@@ -9,7 +9,7 @@ import { LOCATION_CODECS } from './wire/index.js';
 export function locationOperations(locations: AuthorizedLocationService): Operation[] {
   return resourceOperations<Location>({
     path: PATHS.locations,
-    versions: LOCATION_CODECS.media,
+    codecs: LOCATION_CODECS.codecs,
     embedded: 'meshLocations',
     resource: 'PLATFORMINSTANCE',
     readAccess: 'authenticated',

@@ -10,7 +10,7 @@ export function paymentMethodOperations(methods: AuthorizedPaymentMethodService)
   const decode = (version: string | undefined, body: unknown) => PAYMENT_METHOD_CODECS.of(version).decode(body);
   return resourceOperations<PaymentMethod>({
     path: PATHS.paymentMethods,
-    versions: PAYMENT_METHOD_CODECS.media,
+    codecs: PAYMENT_METHOD_CODECS.codecs,
     embedded: 'meshPaymentMethods',
     resource: 'PAYMENTMETHOD',
     adminOnly: 'writes',

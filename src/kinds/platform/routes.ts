@@ -10,7 +10,7 @@ import { PLATFORM_CODECS } from './wire/index.js';
 export function platformOperations(platforms: AuthorizedPlatformService): Operation[] {
   return resourceOperations<Platform>({
     path: PATHS.platforms,
-    versions: PLATFORM_CODECS.media,
+    codecs: PLATFORM_CODECS.codecs,
     embedded: 'meshPlatforms',
     resource: 'PLATFORMINSTANCE',
     readAccess: 'authenticated',

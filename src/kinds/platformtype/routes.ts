@@ -10,7 +10,7 @@ export function platformTypeOperations(types: AuthorizedPlatformTypeService): Op
   const decode = (version: string | undefined, body: unknown) => PLATFORM_TYPE_CODECS.of(version).decode(body);
   return resourceOperations<PlatformType>({
     path: PATHS.platformTypes,
-    versions: PLATFORM_TYPE_CODECS.media,
+    codecs: PLATFORM_TYPE_CODECS.codecs,
     embedded: 'meshPlatformTypes',
     resource: 'PLATFORMINSTANCE',
     readAccess: 'authenticated',

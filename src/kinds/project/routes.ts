@@ -10,7 +10,7 @@ import { PROJECT_CODECS } from './wire/index.js';
 export function projectOperations(projects: AuthorizedProjectService): Operation[] {
   return resourceOperations<Project>({
     path: PATHS.projects,
-    versions: PROJECT_CODECS.media,
+    codecs: PROJECT_CODECS.codecs,
     embedded: 'meshProjects',
     resource: 'PROJECT',
     encode: (project, call) => PROJECT_CODECS.of(versionOf(call)).encode(project, call),

@@ -9,7 +9,7 @@ import { RUNNER_CODECS } from './wire/index.js';
 export function runnerOperations(runners: AuthorizedRunnerService): Operation[] {
   return resourceOperations<Runner>({
     path: PATHS.runners,
-    versions: RUNNER_CODECS.media,
+    codecs: RUNNER_CODECS.codecs,
     embedded: 'meshBuildingBlockRunners',
     resource: 'BUILDINGBLOCKRUNNER',
     encode: (runner, call) => RUNNER_CODECS.of(versionOf(call)).encode(runner, call),

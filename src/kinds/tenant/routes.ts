@@ -10,7 +10,7 @@ import { TENANT_CODECS } from './wire/index.js';
 export function tenantOperations(tenants: AuthorizedTenantService): Operation[] {
   return resourceOperations<Tenant>({
     path: PATHS.tenants,
-    versions: TENANT_CODECS.media,
+    codecs: TENANT_CODECS.codecs,
     embedded: 'meshTenants',
     resource: 'TENANT',
     encode: (tenant, call) => TENANT_CODECS.of(versionOf(call)).encode(tenant, call),

@@ -11,7 +11,7 @@ import { USER_CODECS } from './wire/index.js';
 export function userOperations(users: AuthorizedUserService): Operation[] {
   return resourceOperations<User>({
     path: PATHS.users,
-    versions: USER_CODECS.media,
+    codecs: USER_CODECS.codecs,
     embedded: 'meshUsers',
     resource: 'USER',
     adminOnly: 'all',

@@ -10,7 +10,7 @@ import { USER_GROUP_CODECS } from './wire/index.js';
 export function userGroupOperations(groups: AuthorizedUserGroupService): Operation[] {
   return resourceOperations<UserGroup>({
     path: PATHS.workspaceUserGroups,
-    versions: USER_GROUP_CODECS.media,
+    codecs: USER_GROUP_CODECS.codecs,
     embedded: 'meshWorkspaceUserGroups',
     resource: 'WORKSPACEUSERGROUP',
     encode: (group, call) => USER_GROUP_CODECS.of(versionOf(call)).encode(group, call),
