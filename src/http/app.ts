@@ -18,6 +18,7 @@ import { registerContentParsers } from './content-parsers.js';
 import { registerErrorHandling, sendError, writeClientError } from './error-handler.js';
 import './fastify-types.js';
 import { negotiate } from './negotiation.js';
+import { registerOpenApi } from './openapi.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import { serializerFor } from './serialization.js';
 import type { TlsMaterial } from './tls.js';
@@ -125,6 +126,7 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
   // validation would answer first and otherwise.
   app.setValidatorCompiler(() => () => true);
   app.setSerializerCompiler(({ schema }) => serializerFor(schema));
+  await registerOpenApi(app);
 
   app.addHook('onRoute', (route) => {
     if (route.config?.methodNotAllowed) return;
