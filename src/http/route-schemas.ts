@@ -42,8 +42,10 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'the database is unavailable or the server is shutting down (Retry-After)',
 };
 
+const HOUSE_ERROR: Representation = { media: 'application/json', schema: ErrorBody };
+
 /** The error answers a route can give, each with the one error body. */
-export function errorResponses(access: RouteAccess, media: RouteMedia | undefined, method: string, hasParams: boolean): Record<number, object> {
+export function errorResponses(access: RouteAccess, media: RouteMedia | undefined, method: string, hasParams: boolean, error: Representation = HOUSE_ERROR): Record<number, object> {
   const statuses = new Set([400, 429, 500, 503]);
   if (access !== 'public') [401, 403].forEach((status) => statuses.add(status));
   if (media?.produces) statuses.add(406);
@@ -52,7 +54,7 @@ export function errorResponses(access: RouteAccess, media: RouteMedia | undefine
   if (method === 'POST' || method === 'PUT' || method === 'PATCH') [409, 422].forEach((status) => statuses.add(status));
   if (method === 'DELETE') statuses.add(409);
   const answers: Record<number, object> = {};
-  for (const status of [...statuses].sort()) answers[status] = { description: ERROR_DESCRIPTIONS[status] ?? String(status), content: { 'application/json': { schema: ErrorBody } } };
+  for (const status of [...statuses].sort()) answers[status] = { description: ERROR_DESCRIPTIONS[status] ?? String(status), content: { [error.media as string]: { schema: error.schema } } };
   return answers;
 }
 
@@ -89,10 +91,10 @@ function deprecated(media: RouteMedia | undefined): boolean {
   return refs.length > 0 && refs.every((ref) => lifecycleOf(ref) !== undefined);
 }
 
-/** The Fastify `schema` of a route from its doc, access and media. */
-export function routeSchema(method: string, path: string, doc: OperationDoc, access: RouteAccess, media: RouteMedia | undefined, vendors: readonly string[]) {
+/** The Fastify `schema` of a route from its doc, access and media (errors in the house body unless `error` says otherwise). */
+export function routeSchema(method: string, path: string, doc: OperationDoc, access: RouteAccess, media: RouteMedia | undefined, vendors: readonly string[], error?: Representation) {
   const params = doc.params ?? pathParams(path);
-  const response: Record<number, object> = { ...errorResponses(access, media, method, params !== undefined) };
+  const response: Record<number, object> = { ...errorResponses(access, media, method, params !== undefined, error) };
   for (const [status, answer] of Object.entries(doc.responses)) {
     response[Number(status)] = answer.body ? { description: answer.description, content: content(answer.body, vendors) } : { description: answer.description, type: 'null' };
   }

@@ -3,7 +3,7 @@ import type { Resource } from '../auth/permissions.js';
 import type { RouteAccess } from '../auth/route-access.js';
 import { halPage, halPageSchema, pageInfo, pageLinks, PagingQuery, parsePagingParams, type Page, type PageRequest } from '../lib/paging.js';
 import type { Codec } from './codec.js';
-import { answersOf, bodiesOf, created, empty, ok, type Call, type Operation } from './operation.js';
+import { answersOf, bodiesOf, created, empty, ok, type Call, type Operation, type Representation } from './operation.js';
 
 /** What every encoded object has: an absolute `self` link (the `Location` of a create). */
 export interface Encoded {
@@ -23,6 +23,8 @@ export interface ResourceDefinition<T> {
   codecs: readonly Pick<Codec<never, never>, 'media' | 'schema' | 'bodySchema'>[];
   /** The list's filters (beside the function that parses them), each with its description. */
   filters?: TProperties;
+  /** Other answers of the list route's path and method (the event log's stream, served by its own route). */
+  listAlso?: readonly Representation[];
   /** Name of the `_embedded` array of lists, e.g. `meshWorkspaces`. */
   embedded: string;
   /** Permission resource: reads need `<R>_LIST`, writes `<R>_SAVE`, deletes `<R>_DELETE`. */
@@ -77,7 +79,9 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
     doc: {
       summary: `List ${kind}s`,
       query: Type.Object({ ...resource.filters, ...PagingQuery }),
-      responses: { 200: { description: `a page of ${kind}s`, body: codecs.map((codec) => ({ media: codec.media, schema: halPageSchema(resource.embedded, codec.schema) })) } },
+      responses: {
+        200: { description: `a page of ${kind}s`, body: [...codecs.map((codec) => ({ media: codec.media, schema: halPageSchema(resource.embedded, codec.schema) })), ...(resource.listAlso ?? [])] },
+      },
     },
     handle: async (call) => {
       const page = parsePagingParams(call.query, resource.maxPageSize);

@@ -4,7 +4,7 @@ import { resourceOperations } from '../resource.js';
 import type { AuthorizedBindingService } from './authorized-service.js';
 import type { BindingKind } from './holders.js';
 import { BINDING_SHAPES, type Binding } from './model.js';
-import { parseBindingFilter } from './query.js';
+import { BINDING_FILTERS, parseBindingFilter } from './query.js';
 import { BINDING_CODECS } from './wire/index.js';
 
 const PLACES: Record<BindingKind, { path: string; embedded: string }> = {
@@ -22,6 +22,7 @@ export function bindingOperations(bindings: AuthorizedBindingService): Operation
   return resourceOperations<Binding>({
     ...PLACES[kind],
     codecs: [codec],
+    filters: BINDING_FILTERS[level],
     resource: level === 'workspace' ? 'WORKSPACEPRINCIPALBINDING' : 'PROJECTPRINCIPALROLE',
     encode: (binding, call) => codec.encode(binding, call),
     get: (call, name) => bindings.get(call.ctx, name),

@@ -5,7 +5,7 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedBlockService } from './authorized-service.js';
 import type { Block } from './model.js';
-import { parseBlockFilter } from './query.js';
+import { BLOCK_FILTERS, parseBlockFilter } from './query.js';
 import { BLOCK_CODECS } from './wire/index.js';
 
 export function blockOperations(blocks: AuthorizedBlockService): Operation[] {
@@ -14,6 +14,7 @@ export function blockOperations(blocks: AuthorizedBlockService): Operation[] {
       path: PATHS.blocks,
       codecs: BLOCK_CODECS.codecs,
       embedded: 'meshBuildingBlocks',
+      filters: BLOCK_FILTERS,
       resource: 'BUILDINGBLOCK',
       managed: true,
       encode: (block, call) => BLOCK_CODECS.of(versionOf(call)).encode(block, { baseUrl: call.baseUrl, showPurge: blocks.mayPurge(call.ctx) }),

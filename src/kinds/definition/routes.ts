@@ -7,7 +7,7 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedDefinitionService } from './authorized-service.js';
 import type { Definition, DefinitionVersion } from './model.js';
-import { parseDefinitionQuery, parseVersionQuery } from './query.js';
+import { DEFINITION_FILTERS, parseDefinitionQuery, parseVersionQuery, VERSION_FILTERS } from './query.js';
 import { DEFINITION_CODECS, VERSION_CODECS } from './wire/index.js';
 
 export function definitionOperations(definitions: AuthorizedDefinitionService): Operation[] {
@@ -34,6 +34,7 @@ export function definitionOperations(definitions: AuthorizedDefinitionService): 
       path: PATHS.definitions,
       codecs: DEFINITION_CODECS.codecs,
       embedded: 'meshBuildingBlockDefinitions',
+      filters: DEFINITION_FILTERS,
       resource: 'BUILDINGBLOCKDEFINITION',
       maxPageSize: DEFINITION_PAGE_MAX,
       encode: (definition, call) => DEFINITION_CODECS.of(versionOf(call)).encode(definition, call),
@@ -50,6 +51,7 @@ export function definitionOperations(definitions: AuthorizedDefinitionService): 
       path: PATHS.definitionVersions,
       codecs: VERSION_CODECS.codecs,
       embedded: 'meshBuildingBlockDefinitionVersions',
+      filters: VERSION_FILTERS,
       resource: 'BUILDINGBLOCKDEFINITION',
       encode: (version, call) => VERSION_CODECS.of(versionOf(call)).encode(version, call),
       get: (call, uuid) => definitions.getVersion(call.ctx, uuid),

@@ -3,7 +3,7 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedIntegrationService } from './authorized-service.js';
 import type { Integration } from './model.js';
-import { parseIntegrationFilter } from './query.js';
+import { INTEGRATION_FILTERS, parseIntegrationFilter } from './query.js';
 import { INTEGRATION_CODECS } from './wire/index.js';
 
 export function integrationOperations(integrations: AuthorizedIntegrationService): Operation[] {
@@ -12,6 +12,7 @@ export function integrationOperations(integrations: AuthorizedIntegrationService
     path: PATHS.integrations,
     codecs: INTEGRATION_CODECS.codecs,
     embedded: 'meshIntegrations',
+    filters: INTEGRATION_FILTERS,
     resource: 'INTEGRATION',
     encode: (integration, call) => INTEGRATION_CODECS.of(versionOf(call)).encode(integration, call),
     get: (call, uuid) => integrations.get(call.ctx, uuid),

@@ -4,7 +4,7 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedLandingZoneService } from './authorized-service.js';
 import type { LandingZone } from './model.js';
-import { parseLandingZoneFilter } from './query.js';
+import { LANDING_ZONE_FILTERS, parseLandingZoneFilter } from './query.js';
 import { LANDING_ZONE_CODECS } from './wire/index.js';
 
 export function landingZoneOperations(zones: AuthorizedLandingZoneService): Operation[] {
@@ -13,6 +13,7 @@ export function landingZoneOperations(zones: AuthorizedLandingZoneService): Oper
     path: PATHS.landingZones,
     codecs: LANDING_ZONE_CODECS.codecs,
     embedded: 'meshLandingZones',
+    filters: LANDING_ZONE_FILTERS,
     resource: 'LANDINGZONE',
     encode: (zone, call) => LANDING_ZONE_CODECS.of(versionOf(call)).encode(zone, call),
     get: (call, name) => zones.get(call.ctx, name),

@@ -1,4 +1,4 @@
-import { filterValue } from '../../lib/query.js';
+import { Filter, filterValue } from '../../lib/query.js';
 import { versionOf, type Operation } from '../operation.js';
 import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
@@ -11,6 +11,7 @@ export function locationOperations(locations: AuthorizedLocationService): Operat
     path: PATHS.locations,
     codecs: LOCATION_CODECS.codecs,
     embedded: 'meshLocations',
+    filters: { displayName: Filter('locations with this display name') },
     resource: 'PLATFORMINSTANCE',
     readAccess: 'authenticated',
     encode: (location, call) => LOCATION_CODECS.of(versionOf(call)).encode(location, call),

@@ -1,4 +1,4 @@
-import { filterValue } from '../../lib/query.js';
+import { Filter, filterValue } from '../../lib/query.js';
 import { versionOf, type Operation } from '../operation.js';
 import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
@@ -12,6 +12,7 @@ export function paymentMethodOperations(methods: AuthorizedPaymentMethodService)
     path: PATHS.paymentMethods,
     codecs: PAYMENT_METHOD_CODECS.codecs,
     embedded: 'meshPaymentMethods',
+    filters: { workspaceIdentifier: Filter('payment methods of this workspace') },
     resource: 'PAYMENTMETHOD',
     adminOnly: 'writes',
     encode: (method, call) => PAYMENT_METHOD_CODECS.of(versionOf(call)).encode(method, call),

@@ -4,7 +4,7 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedPlatformService } from './authorized-service.js';
 import type { Platform } from './model.js';
-import { parsePlatformFilter } from './query.js';
+import { PLATFORM_FILTERS, parsePlatformFilter } from './query.js';
 import { PLATFORM_CODECS } from './wire/index.js';
 
 export function platformOperations(platforms: AuthorizedPlatformService): Operation[] {
@@ -12,6 +12,7 @@ export function platformOperations(platforms: AuthorizedPlatformService): Operat
     path: PATHS.platforms,
     codecs: PLATFORM_CODECS.codecs,
     embedded: 'meshPlatforms',
+    filters: PLATFORM_FILTERS,
     resource: 'PLATFORMINSTANCE',
     readAccess: 'authenticated',
     encode: (platform, call) => PLATFORM_CODECS.of(versionOf(call)).encode(platform, { baseUrl: call.baseUrl, withConfig: platforms.mayReadConfig(call.ctx, platform) }),

@@ -3,7 +3,7 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedPlatformTypeService } from './authorized-service.js';
 import type { PlatformType } from './model.js';
-import { parsePlatformTypeFilter } from './query.js';
+import { PLATFORM_TYPE_FILTERS, parsePlatformTypeFilter } from './query.js';
 import { PLATFORM_TYPE_CODECS } from './wire/index.js';
 
 export function platformTypeOperations(types: AuthorizedPlatformTypeService): Operation[] {
@@ -12,6 +12,7 @@ export function platformTypeOperations(types: AuthorizedPlatformTypeService): Op
     path: PATHS.platformTypes,
     codecs: PLATFORM_TYPE_CODECS.codecs,
     embedded: 'meshPlatformTypes',
+    filters: PLATFORM_TYPE_FILTERS,
     resource: 'PLATFORMINSTANCE',
     readAccess: 'authenticated',
     adminOnly: 'writes',

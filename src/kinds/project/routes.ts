@@ -4,7 +4,7 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedProjectService } from './authorized-service.js';
 import type { Project } from './model.js';
-import { parseProjectFilter } from './query.js';
+import { PROJECT_FILTERS, parseProjectFilter } from './query.js';
 import { PROJECT_CODECS } from './wire/index.js';
 
 export function projectOperations(projects: AuthorizedProjectService): Operation[] {
@@ -12,6 +12,7 @@ export function projectOperations(projects: AuthorizedProjectService): Operation
     path: PATHS.projects,
     codecs: PROJECT_CODECS.codecs,
     embedded: 'meshProjects',
+    filters: PROJECT_FILTERS,
     resource: 'PROJECT',
     encode: (project, call) => PROJECT_CODECS.of(versionOf(call)).encode(project, call),
     get: (call, id) => projects.get(call.ctx, id),

@@ -1,4 +1,4 @@
-import { filterValue } from '../../lib/query.js';
+import { Filter, filterValue } from '../../lib/query.js';
 import { versionOf, type Operation } from '../operation.js';
 import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
@@ -11,6 +11,7 @@ export function runnerOperations(runners: AuthorizedRunnerService): Operation[] 
     path: PATHS.runners,
     codecs: RUNNER_CODECS.codecs,
     embedded: 'meshBuildingBlockRunners',
+    filters: { workspaceIdentifier: Filter('runners owned by this workspace') },
     resource: 'BUILDINGBLOCKRUNNER',
     encode: (runner, call) => RUNNER_CODECS.of(versionOf(call)).encode(runner, call),
     get: (call, uuid) => runners.get(call.ctx, uuid),

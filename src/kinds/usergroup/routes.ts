@@ -3,7 +3,7 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedUserGroupService } from './authorized-service.js';
 import type { UserGroup } from './model.js';
-import { parseUserGroupFilter } from './query.js';
+import { USER_GROUP_FILTERS, parseUserGroupFilter } from './query.js';
 import { USER_GROUP_CODECS } from './wire/index.js';
 
 /** meshWorkspaceUserGroup v1 over REST: read only (list, GET `<workspace>.<group>`); written by the import. */
@@ -12,6 +12,7 @@ export function userGroupOperations(groups: AuthorizedUserGroupService): Operati
     path: PATHS.workspaceUserGroups,
     codecs: USER_GROUP_CODECS.codecs,
     embedded: 'meshWorkspaceUserGroups',
+    filters: USER_GROUP_FILTERS,
     resource: 'WORKSPACEUSERGROUP',
     encode: (group, call) => USER_GROUP_CODECS.of(versionOf(call)).encode(group, call),
     get: (call, id) => groups.get(call.ctx, id),
