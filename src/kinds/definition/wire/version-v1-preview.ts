@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { hideSecrets } from '../../../crypto/secret-values.js';
 import { MAX_STRING, TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import { DateTime, Echoed, Identifier, Int32, KindOf, Links, NonEmptyShortString, Nullable, ShortString, Uuid } from '../../../lib/wire-schemas.js';
+import { AnyValue, DateTime, Echoed, Identifier, Int32, KindOf, Links, NonEmptyShortString, Nullable, ShortString, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import { DELETION_MODES, IMPLEMENTATION_TYPES, INPUT_ASSIGNMENT_TYPES, OUTPUT_ASSIGNMENT_TYPES, OUTPUT_TYPES, REVIEW_STATES, VALUE_TYPES, VERSION_STATES, type ImplementationType } from '../enums.js';
@@ -110,7 +110,22 @@ const Answer = Type.Object({
   apiVersion: Type.Literal('v1-preview'),
   kind: Type.Literal('meshBuildingBlockDefinitionVersion'),
   metadata: Type.Object({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime }),
-  spec: Echoed(SpecSchema.properties, { description: 'as sent, defaults filled in, secrets as {hash}' }),
+  spec: Echoed(
+    {
+      buildingBlockDefinitionRef: Type.Object({ uuid: Uuid, kind: Type.Literal('meshBuildingBlockDefinition') }),
+      versionNumber: Type.Integer(),
+      state: StringEnum(VERSION_STATES),
+      onlyApplyOncePerTenant: Type.Boolean(),
+      deletionMode: StringEnum(DELETION_MODES),
+      runnerRef: Nullable(Type.Object({ uuid: Uuid, kind: Type.Optional(Type.Literal('meshBuildingBlockRunner')) })),
+      dependencyDefinitionRefs: Type.Array(Type.Object({ uuid: Uuid, kind: Type.Optional(Type.Literal('meshBuildingBlockDefinition')) })),
+      permissions: Type.Array(Type.String()),
+      implementation: Echoed({ type: StringEnum(IMPLEMENTATION_TYPES) }),
+      inputs: Type.Record(Type.String(), Echoed({ displayName: Type.String(), type: StringEnum(VALUE_TYPES), assignmentType: StringEnum(INPUT_ASSIGNMENT_TYPES), defaultValue: AnyValue })),
+      outputs: Type.Record(Type.String(), Echoed({})),
+    },
+    { description: 'as sent, defaults filled in, secrets as {hash}' },
+  ),
   status: Type.Object({
     reviewState: Nullable(StringEnum(REVIEW_STATES)),
     reviewedBy: Nullable(Type.String()),
