@@ -28,14 +28,70 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       components: { securitySchemes: structuredClone(SECURITY_SCHEMES) as never },
     },
     hideUntagged: true,
+    transformObject: (object) => shareRepeatedSchemas((object as { openapiObject: Json }).openapiObject) as never,
   });
 }
 
-/** `GET /api/openapi.json` and `/api/openapi.yaml`: rendered once, on first request, after every route exists. */
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * Each body schema once: a schema used by several operations or media types (every vendor segment,
+ * the error body of every status) becomes one entry of `components.schemas`, named after its media
+ * type (`meshbuildingblock.v2-preview`, `….page` for lists, `Error`), and is referred to. Without
+ * this the document repeats them thousands of times (megabytes).
+ */
+function shareRepeatedSchemas(document: Json): Json {
+  const bodies: { holder: Json; mediaType: string }[] = [];
+  for (const item of Object.values((document.paths ?? {}) as Record<string, Json>)) {
+    for (const operation of Object.values(item)) {
+      if (typeof operation !== 'object' || operation === null) continue;
+      const contents = [operation.requestBody?.content, ...Object.values((operation.responses ?? {}) as Record<string, Json>).map((response) => response.content)];
+      for (const content of contents) for (const [mediaType, holder] of Object.entries((content ?? {}) as Record<string, Json>)) if (holder.schema) bodies.push({ holder, mediaType });
+    }
+  }
+  const uses = new Map<string, number>();
+  for (const { holder } of bodies) {
+    const key = JSON.stringify(holder.schema);
+    uses.set(key, (uses.get(key) ?? 0) + 1);
+  }
+  const schemas: Json = {};
+  const names = new Map<string, string>();
+  for (const { holder, mediaType } of bodies) {
+    const key = JSON.stringify(holder.schema);
+    if ((uses.get(key) ?? 0) < 2) continue;
+    let name = names.get(key);
+    if (name === undefined) {
+      const base = (holder.schema.title as string | undefined) ?? `${componentName(mediaType)}${holder.schema.properties?._embedded ? '.page' : ''}`;
+      name = base;
+      for (let n = 2; name in schemas; n++) name = `${base}-${n}`;
+      names.set(key, name);
+      schemas[name] = holder.schema;
+    }
+    holder.schema = { $ref: `#/components/schemas/${name}` };
+  }
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...schemas } };
+  return document;
+}
+
+/** `application/vnd.vendor.api.meshtenant.v4.hal+json` → `meshtenant.v4`; plain types as they are. */
+const componentName = (mediaType: string) =>
+  mediaType
+    .replace(/^application\/vnd\.[a-z0-9-]+\.api\./, '')
+    .replace(/(\.hal\+json|\+json|\+yaml)$/, '')
+    .replace(/[^A-Za-z0-9.\-_]/g, '_');
+
+/**
+ * `GET /api/openapi.json` and `/api/openapi.yaml`: rendered once when the server is ready (every route
+ * exists then). Rendering takes a while (the YAML most); no request waits for it or blocks others.
+ */
 export function registerOpenApiRoutes(app: FastifyInstance): void {
-  let json: string | undefined;
-  let yaml: string | undefined;
+  let json = '';
+  let yaml = '';
+  app.addHook('onReady', async () => {
+    json = JSON.stringify(app.swagger());
+    yaml = app.swagger({ yaml: true });
+  });
   const config = { access: 'public' as const };
-  app.get(OPENAPI_PATHS.json, { config }, async (_request, reply) => reply.type(JSON_CONTENT_TYPE).send((json ??= JSON.stringify(app.swagger()))));
-  app.get(OPENAPI_PATHS.yaml, { config }, async (_request, reply) => reply.type('application/yaml').send((yaml ??= app.swagger({ yaml: true }))));
+  app.get(OPENAPI_PATHS.json, { config }, async (_request, reply) => reply.type(JSON_CONTENT_TYPE).send(json));
+  app.get(OPENAPI_PATHS.yaml, { config }, async (_request, reply) => reply.type('application/yaml').send(yaml));
 }

@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { RouteAccess } from '../auth/route-access.js';
 import type { OperationDoc, Representation } from '../kinds/operation.js';
 import { formatMediaType, type RouteMedia } from '../lib/media-types.js';
-import { lifecycleOf } from '../lib/versions.js';
+import { deprecatedMessage, lifecycleOf } from '../lib/versions.js';
 import { ErrorBody } from '../lib/wire-schemas.js';
 
 /**
@@ -45,12 +45,14 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 const HOUSE_ERROR: Representation = { media: 'application/json', schema: ErrorBody };
 
 /** The error answers a route can give, each with the one error body. */
-export function errorResponses(access: RouteAccess, media: RouteMedia | undefined, method: string, hasParams: boolean, error: Representation = HOUSE_ERROR): Record<number, object> {
-  const statuses = new Set([400, 429, 500, 503]);
+export function errorResponses(access: RouteAccess, media: RouteMedia | undefined, method: string, error: Representation = HOUSE_ERROR): Record<number, object> {
+  // 404 everywhere: a list names objects in its filters, a body names others.
+  const statuses = new Set([400, 404, 429, 500, 503]);
   if (access !== 'public') [401, 403].forEach((status) => statuses.add(status));
+  // The login routes refuse wrong client credentials.
+  if (media?.plainBodies) statuses.add(401);
   if (media?.produces) statuses.add(406);
   if (media?.consumes || media?.plainBodies) [413, 415].forEach((status) => statuses.add(status));
-  if (hasParams || method !== 'GET') statuses.add(404);
   if (method === 'POST' || method === 'PUT' || method === 'PATCH') [409, 422].forEach((status) => statuses.add(status));
   if (method === 'DELETE') statuses.add(409);
   const answers: Record<number, object> = {};
@@ -64,9 +66,18 @@ function mediaTypesOf(representation: Representation, vendors: readonly string[]
   return typeof media === 'string' ? [media] : vendors.map((vendor) => formatMediaType(vendor, media.kind, media.version, media.format));
 }
 
+/** A deprecated version's schema says so (the version table, spec §9): `deprecated` and when it ends. */
+function documented(representation: Representation): TSchema {
+  const entry = typeof representation.media === 'string' ? undefined : lifecycleOf(representation.media);
+  return entry ? { ...representation.schema, deprecated: true, description: deprecatedMessage(entry) } : representation.schema;
+}
+
 function content(representations: readonly Representation[], vendors: readonly string[]): Record<string, { schema: TSchema }> {
   const byType: Record<string, { schema: TSchema }> = {};
-  for (const representation of representations) for (const type of mediaTypesOf(representation, vendors)) byType[type] = { schema: representation.schema };
+  for (const representation of representations) {
+    const schema = documented(representation);
+    for (const type of mediaTypesOf(representation, vendors)) byType[type] = { schema };
+  }
   return byType;
 }
 
@@ -94,7 +105,7 @@ function deprecated(media: RouteMedia | undefined): boolean {
 /** The Fastify `schema` of a route from its doc, access and media (errors in the house body unless `error` says otherwise). */
 export function routeSchema(method: string, path: string, doc: OperationDoc, access: RouteAccess, media: RouteMedia | undefined, vendors: readonly string[], error?: Representation) {
   const params = doc.params ?? pathParams(path);
-  const response: Record<number, object> = { ...errorResponses(access, media, method, params !== undefined, error) };
+  const response: Record<number, object> = { ...errorResponses(access, media, method, error) };
   for (const [status, answer] of Object.entries(doc.responses)) {
     response[Number(status)] = answer.body ? { description: answer.description, content: content(answer.body, vendors) } : { description: answer.description, type: 'null' };
   }

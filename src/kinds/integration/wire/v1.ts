@@ -37,7 +37,7 @@ export const integrationAnswer = (apiVersion: 'v1' | 'v1-preview') =>
     apiVersion: Type.Literal(apiVersion),
     kind: Type.Literal('meshIntegration'),
     metadata: Echoed({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime }),
-    spec: Echoed({ displayName: Type.String(), config: Echoed({ type: StringEnum(['github', 'gitlab', 'azuredevops'] as const) }, { description: 'secrets masked' }) }),
+    spec: Echoed({ displayName: Type.String(), config: Echoed({ type: Type.String({ description: 'github, gitlab or azuredevops; the built-in integrations’ own types' }) }, { description: 'secrets masked' }) }),
     status: Type.Object({ isBuiltIn: Type.Boolean(), workloadIdentityFederation: Type.Optional(WorkloadIdentity) }),
     _links: Links,
   });

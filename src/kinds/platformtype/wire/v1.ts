@@ -25,7 +25,7 @@ export const platformTypeAnswer = (apiVersion: 'v1' | 'v1-preview') =>
   Type.Object({
     apiVersion: Type.Literal(apiVersion),
     kind: Type.Literal('meshPlatformType'),
-    metadata: Echoed({ uuid: Uuid, name: Identifier, createdOn: DateTime }),
+    metadata: Echoed({ uuid: Uuid, name: Type.String(), createdOn: DateTime }),
     spec: Echoed({ displayName: Type.String(), category: StringEnum(PLATFORM_CATEGORIES), icon: Type.String(), defaultEndpoint: Type.Optional(Type.String()) }),
     status: Type.Object({ lifecycleState: StringEnum(LIFECYCLE_STATES) }),
     _links: Links,
