@@ -9,7 +9,7 @@ import { indexRoutes } from './http/index-routes.js';
 import { loginRoutes } from './http/login-routes.js';
 import { registerMethodNotAllowed } from './http/method-not-allowed.js';
 import { registerRetiredPaths } from './http/retired-paths.js';
-import { registerOpenApiRoutes } from './http/openapi.js';
+import { registerApiReference, registerOpenApiRoutes } from './http/openapi.js';
 import { registerOperations } from './http/operations.js';
 import { scimRoutes } from './http/scim-routes.js';
 import { loadTlsMaterial } from './http/tls.js';
@@ -119,6 +119,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     if (database.dialect === 'postgres' && config.databaseUrl) listening = listen(config.databaseUrl, EVENTS_CHANNEL, () => feed.wake(), log, config.dbTimeoutMs);
     await app.register(scimRoutes, { ...context, prefix: '/scim/v2' });
     registerOpenApiRoutes(app);
+    await registerApiReference(app, context.access);
     registerRetiredPaths(app, context);
     registerMethodNotAllowed(app, context);
   } catch (error) {

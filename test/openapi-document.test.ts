@@ -96,4 +96,27 @@ describeEachDatabase('the served OpenAPI document', (ctx) => {
       assert.equal(spec, '"spec":{"platformBuilderAccessEnabled":false,"zeta":"z","displayName":"Echo"},');
     }
   });
+
+  it('renders the API reference at /docs from bundled assets (no CDN), under a Content-Security-Policy that allows only this server', async () => {
+    const page = await ctx.client.get('/docs/', { anonymous: true });
+    assert.equal(page.status, 200);
+    assert.match(page.headers['content-type']!, /^text\/html/);
+    const csp = page.headers['content-security-policy']!;
+    assert.match(csp, /script-src 'self';/);
+    assert.match(csp, /connect-src 'self';/);
+    assert.doesNotMatch(csp, /https:|unsafe-eval|\*/);
+    const assets = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+    assert.ok(assets.some((asset) => asset.endsWith('swagger-ui-bundle.js')), page.text);
+    for (const asset of assets) {
+      assert.ok(!/^(https?:)?\/\//.test(asset), `${asset} is not served by this server`);
+      const answer = await ctx.client.get(new URL(asset, `${ctx.server.url}/docs/`).pathname, { anonymous: true });
+      assert.equal(answer.status, 200, asset);
+      assert.ok(answer.text.length > 0, asset);
+    }
+    // The page's document: the one the API serves.
+    const spec = await ctx.client.get('/docs/json', { anonymous: true });
+    assert.deepEqual(spec.json, (await ctx.client.get('/api/openapi.json', { anonymous: true })).json);
+    // Everything else keeps the API's policy.
+    assert.equal((await ctx.client.get('/api/openapi.json', { anonymous: true })).headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'");
+  });
 });
