@@ -16,6 +16,8 @@ const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 describeEachDatabase('the served OpenAPI document', (ctx) => {
   let document: Json;
+  /** A schema with its `$ref` (to `components.schemas`) followed. */
+  const resolve = (schema: Json): Json => (schema.$ref ? resolve((schema.$ref as string).slice(2).split('/').reduce((node: Json, key) => node[key], document)) : schema);
 
   it('is served without credentials as JSON and YAML, the same document, and is valid OpenAPI 3.1', async () => {
     const json = await ctx.client.get('/api/openapi.json', { anonymous: true });
@@ -54,8 +56,8 @@ describeEachDatabase('the served OpenAPI document', (ctx) => {
 
   it('documents every versioned media type, each deprecated version as deprecated, bodies per consumed type', () => {
     const list = document.paths['/api/meshobjects/meshbuildingblocks'].get;
-    const v1 = list.responses['200'].content['application/vnd.meshcloud.api.meshbuildingblock.v1.hal+json'].schema;
-    const v2 = list.responses['200'].content['application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json'].schema;
+    const v1 = resolve(list.responses['200'].content['application/vnd.meshcloud.api.meshbuildingblock.v1.hal+json'].schema);
+    const v2 = resolve(list.responses['200'].content['application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json'].schema);
     assert.equal(v1.deprecated, true);
     assert.match(v1.description, /deprecated.*use meshBuildingBlock\.v2/);
     assert.equal(v2.deprecated, undefined);
@@ -64,7 +66,7 @@ describeEachDatabase('the served OpenAPI document', (ctx) => {
       Object.keys(create.requestBody.content).filter((type) => type.includes('.meshcloud.')).sort(),
       ['application/vnd.meshcloud.api.meshtenant.v3.hal+json', 'application/vnd.meshcloud.api.meshtenant.v4-preview.hal+json', 'application/vnd.meshcloud.api.meshtenant.v4.hal+json'],
     );
-    assert.ok(create.responses['201'].content['application/vnd.meshcloud.api.meshtenant.v4.hal+json'].schema.properties.spec);
+    assert.ok(resolve(create.responses['201'].content['application/vnd.meshcloud.api.meshtenant.v4.hal+json'].schema).properties.spec);
   });
 
   it('documents every list filter with its description, and every error answer with the error body', () => {
@@ -79,7 +81,7 @@ describeEachDatabase('the served OpenAPI document', (ctx) => {
     assert.equal(states?.schema.type, 'array', 'state is repeatable');
     const read = document.paths['/api/meshobjects/meshworkspaces/{id}'].get.responses;
     for (const status of ['401', '403', '404', '406', '429']) {
-      assert.deepEqual(read[status].content['application/json'].schema.required, ['message', 'errorCode', 'errorId'], status);
+      assert.deepEqual(resolve(read[status].content['application/json'].schema).required, ['message', 'errorCode', 'errorId'], status);
     }
   });
 

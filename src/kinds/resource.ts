@@ -1,8 +1,8 @@
-import { Type, type TProperties } from '@sinclair/typebox';
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { Resource } from '../auth/permissions.js';
 import type { RouteAccess } from '../auth/route-access.js';
+import type { MediaRef } from '../lib/media-types.js';
 import { halPage, halPageSchema, pageInfo, pageLinks, PagingQuery, parsePagingParams, type Page, type PageRequest } from '../lib/paging.js';
-import type { Codec } from './codec.js';
 import { answersOf, bodiesOf, created, empty, ok, type Call, type Operation, type Representation } from './operation.js';
 
 /** What every encoded object has: an absolute `self` link (the `Location` of a create). */
@@ -20,7 +20,7 @@ export interface ResourceDefinition<T> {
   /** Collection path, e.g. `/api/meshobjects/meshworkspaces`. */
   path: string;
   /** The kind's codecs: the versions the routes speak and the schemas they document. */
-  codecs: readonly Pick<Codec<never, never>, 'media' | 'schema' | 'bodySchema'>[];
+  codecs: readonly { media: MediaRef; schema: TSchema; bodySchema?: TSchema }[];
   /** The list's filters (beside the function that parses them), each with its description. */
   filters?: TProperties;
   /** Other answers of the list route's path and method (the event log's stream, served by its own route). */
