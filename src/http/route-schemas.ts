@@ -45,7 +45,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 const HOUSE_ERROR: Representation = { media: 'application/json', schema: ErrorBody };
 
 /** The error answers a route can give, each with the one error body. */
-export function errorResponses(access: RouteAccess, media: RouteMedia | undefined, method: string, error: Representation = HOUSE_ERROR): Record<number, object> {
+function errorResponses(access: RouteAccess, media: RouteMedia | undefined, method: string, error: Representation = HOUSE_ERROR): Record<number, object> {
   // 404 everywhere: a list names objects in its filters, a body names others.
   const statuses = new Set([400, 404, 429, 500, 503]);
   if (access !== 'public') [401, 403].forEach((status) => statuses.add(status));
@@ -56,7 +56,7 @@ export function errorResponses(access: RouteAccess, media: RouteMedia | undefine
   if (method === 'POST' || method === 'PUT' || method === 'PATCH') [409, 422].forEach((status) => statuses.add(status));
   if (method === 'DELETE') statuses.add(409);
   const answers: Record<number, object> = {};
-  for (const status of [...statuses].sort()) answers[status] = { description: ERROR_DESCRIPTIONS[status] ?? String(status), content: { [error.media as string]: { schema: error.schema } } };
+  for (const status of [...statuses].sort((a, b) => a - b)) answers[status] = { description: ERROR_DESCRIPTIONS[status] ?? String(status), content: { [error.media as string]: { schema: error.schema } } };
   return answers;
 }
 
