@@ -10,6 +10,7 @@ import { indexRoutes } from './http/index-routes.js';
 import { loginRoutes } from './http/login-routes.js';
 import { registerMethodNotAllowed } from './http/method-not-allowed.js';
 import { registerRetiredPaths } from './http/retired-paths.js';
+import { registerApiReference, registerOpenApiRoutes } from './http/openapi.js';
 import { registerOperations } from './http/operations.js';
 import { scimRoutes } from './http/scim-routes.js';
 import { loadTlsMaterial } from './http/tls.js';
@@ -119,12 +120,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     if (database.dialect === 'postgres') sharedRateCounter = new SharedRateCounter(database.db, config.rateLimit.windowSeconds * 1000, log);
     ({ app, context } = await createApp(config, tls, { identity: services.identity, services: services.authorized, ping: () => database.ping(), ...(sharedRateCounter ? { sharedRateCounter } : {}) }, log));
     for (const routes of [healthRoutes, loginRoutes, indexRoutes, consoleRoutes]) await app.register(routes, context);
-    registerOperations(app, operations(services.authorized, services.units, log), context.baseUrl);
+    registerOperations(app, operations(services.authorized, services.units, log), context.baseUrl, config.mediaVendors);
     const { eventStreams } = config;
     registerEventStream(app, context, feed, { perCredential: eventStreams.perCredential, heartbeatMs: eventStreams.heartbeatSeconds * 1000, bufferBytes: eventStreams.bufferBytes });
     services.recorder.onCommitted(() => feed.wake());
     if (database.dialect === 'postgres' && config.databaseUrl) listening = listen(config.databaseUrl, EVENTS_CHANNEL, () => feed.wake(), log, config.dbTimeoutMs);
     await app.register(scimRoutes, { ...context, prefix: '/scim/v2' });
+    registerOpenApiRoutes(app);
+    await registerApiReference(app, context.access);
     registerRetiredPaths(app, context);
     registerMethodNotAllowed(app, context);
   } catch (error) {

@@ -18,7 +18,9 @@ import { registerContentParsers } from './content-parsers.js';
 import { registerErrorHandling, sendError, writeClientError } from './error-handler.js';
 import './fastify-types.js';
 import { negotiate } from './negotiation.js';
+import { registerOpenApi } from './openapi.js';
 import { SECURITY_HEADERS } from './security-headers.js';
+import { serializerFor } from './serialization.js';
 import type { TlsMaterial } from './tls.js';
 
 /** The embedded identity provider's parts the transport needs: who is calling, and the login. */
@@ -119,6 +121,12 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
   app.decorateRequest('principal', undefined as never);
   registerContentParsers(app);
   registerErrorHandling(app);
+  // Route schemas document and serialise (http/route-schemas.ts). Requests are validated by the
+  // codecs and query parsers, whose 400s name the field in the house wording; Fastify's own
+  // validation would answer first and otherwise.
+  app.setValidatorCompiler(() => () => true);
+  app.setSerializerCompiler(({ schema }) => serializerFor(schema));
+  await registerOpenApi(app);
 
   app.addHook('onRoute', (route) => {
     if (route.config?.methodNotAllowed) return;

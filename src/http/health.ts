@@ -1,12 +1,22 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app.js';
 import { JSON_CONTENT_TYPE } from '../lib/media-types.js';
+import { routeSchema } from './route-schemas.js';
+
+const Up = Type.Union([Type.Literal('UP'), Type.Literal('DOWN')]);
+const health = (summary: string, path: string, schema: ReturnType<typeof Type.Object>, down = false) => {
+  const body = [{ media: 'application/json', schema }];
+  const responses: Record<number, { description: string; body: typeof body }> = { 200: { description: 'up', body } };
+  if (down) responses[503] = { description: 'the database does not answer (Retry-After)', body };
+  return routeSchema('GET', path, { summary, responses }, 'public', undefined, []);
+};
 
 /** Liveness and readiness for load balancers and orchestrators: no auth, plain JSON. */
 export async function healthRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  app.get('/healthz', { config: { access: 'public' } }, async (_request, reply) => reply.type(JSON_CONTENT_TYPE).send({ status: 'UP' }));
+  app.get('/healthz', { config: { access: 'public' }, schema: health('Liveness', '/healthz', Type.Object({ status: Up })) }, async (_request, reply) => reply.type(JSON_CONTENT_TYPE).send({ status: 'UP' }));
 
-  app.get('/readyz', { config: { access: 'public' } }, async (request, reply) => {
+  app.get('/readyz', { config: { access: 'public' }, schema: health('Readiness (the database answers)', '/readyz', Type.Object({ status: Up, database: Up }), true) }, async (request, reply) => {
     try {
       await withTimeout(context.ping(), 2000);
       return reply.type(JSON_CONTENT_TYPE).send({ status: 'UP', database: 'UP' });

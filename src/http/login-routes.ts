@@ -1,10 +1,30 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, unauthorized } from '../lib/errors.js';
 import { JSON_CONTENT_TYPE } from '../lib/media-types.js';
 import type { AppContext } from './app.js';
+import { routeSchema } from './route-schemas.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
+
+const Credentials = Type.Object({
+  grant_type: Type.Optional(Type.Literal('client_credentials', { description: 'required in the form of /oauth/token' })),
+  client_id: Type.Optional(Type.String({ description: 'the API key’s uuid (or clientId; or HTTP Basic client authentication)' })),
+  client_secret: Type.Optional(Type.String({ description: 'the API key’s secret (or clientSecret)' })),
+});
+const Token = Type.Object({
+  access_token: Type.String(),
+  expires_in: Type.Integer(),
+  refresh_expires_in: Type.Integer(),
+  'not-before-policy': Type.Integer(),
+  scope: Type.String(),
+  token_type: Type.Literal('Bearer'),
+});
+const credentialBodies = [{ media: FORM, schema: Credentials }, { media: JSON_TYPE, schema: Credentials }];
+const tokenAnswer = { description: 'an access token', body: [{ media: JSON_TYPE, schema: Token }] };
+const Discovery = Type.Object({}, { additionalProperties: true, description: 'OpenID Connect discovery (issuer, token_endpoint, jwks_uri, …)' });
+const Jwks = Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) });
 
 interface ClientCredentials {
   clientId: string;
@@ -54,22 +74,29 @@ export async function loginRoutes(app: FastifyInstance, context: AppContext): Pr
   };
 
   const media = { plainBodies: [FORM, JSON_TYPE] };
+  const schema = (path: string, summary: string, doc: Omit<Parameters<typeof routeSchema>[2], 'summary'>, method = 'POST') => routeSchema(method, path, { summary, ...doc }, 'public', method === 'POST' ? media : undefined, []);
 
   // The spec's form answers 307 (method and body kept) to the token endpoint; the JSON form of real
   // runners, which follow no redirects, gets the token directly (COMPAT §2).
-  app.post('/api/login', { config: { media, access: 'public' } }, async (request, reply) => {
+  const login = schema('/api/login', 'Log in with an API key (spec 5.2)', {
+    description: 'The form answers 307 to /oauth/token (method and body kept); a JSON body gets the token directly.',
+    body: credentialBodies,
+    responses: { 200: tokenAnswer, 307: { description: 'to /oauth/token (Location)' } },
+  });
+  app.post('/api/login', { config: { media, access: 'public' }, schema: login }, async (request, reply) => {
     if (request.headers['content-type']?.toLowerCase().startsWith(JSON_TYPE)) {
       return reply.type(JSON_CONTENT_TYPE).send(await issue(credentialsOf(request.body, request.headers.authorization, false), request.ip));
     }
     return reply.code(307).header('location', `${context.baseUrl()}/oauth/token`).send();
   });
 
-  app.post('/oauth/token', { config: { media, access: 'public' } }, async (request, reply) => {
+  app.post('/oauth/token', { config: { media, access: 'public' }, schema: schema('/oauth/token', 'Token endpoint (client credentials)', { body: credentialBodies, responses: { 200: tokenAnswer } }) }, async (request, reply) => {
     const isForm = request.headers['content-type']?.toLowerCase().startsWith(FORM) ?? false;
     return reply.type(JSON_CONTENT_TYPE).send(await issue(credentialsOf(request.body, request.headers.authorization, isForm), request.ip));
   });
 
-  app.get('/.well-known/openid-configuration', { config: { access: 'public' } }, async (_request, reply) =>
+  const discovery = schema('/.well-known/openid-configuration', 'OpenID Connect discovery', { responses: { 200: { description: 'the provider metadata', body: [{ media: JSON_TYPE, schema: Discovery }] } } }, 'GET');
+  app.get('/.well-known/openid-configuration', { config: { access: 'public' }, schema: discovery }, async (_request, reply) =>
     reply.type(JSON_CONTENT_TYPE).send({
       issuer: tokens.issuer,
       token_endpoint: `${context.baseUrl()}/oauth/token`,
@@ -82,5 +109,6 @@ export async function loginRoutes(app: FastifyInstance, context: AppContext): Pr
     }),
   );
 
-  app.get('/oauth/jwks', { config: { access: 'public' } }, async (_request, reply) => reply.type('application/jwk-set+json').send(tokens.jwks()));
+  const jwks = schema('/oauth/jwks', 'The token signing keys (JWKS)', { responses: { 200: { description: 'the public keys', body: [{ media: 'application/jwk-set+json', schema: Jwks }] } } }, 'GET');
+  app.get('/oauth/jwks', { config: { access: 'public' }, schema: jwks }, async (_request, reply) => reply.type('application/jwk-set+json').send(tokens.jwks()));
 }

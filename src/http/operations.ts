@@ -2,17 +2,20 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Operation, Call } from '../kinds/operation.js';
 import type { Query } from '../lib/query.js';
+import { routeSchema } from './route-schemas.js';
 
 /**
- * Registers the kinds' operations as Fastify routes. The hooks of app.ts have run by the time a
- * handler runs (caller known, representations negotiated, route-level permission checked); here a
- * request only becomes a `Call` and a `Reply` a response.
+ * Registers the kinds' operations as Fastify routes, each with its schema (params, query, body per
+ * consumed media type, answers per status and produced media type: http/route-schemas.ts). The hooks
+ * of app.ts have run by the time a handler runs (caller known, representations negotiated,
+ * route-level permission checked); here a request only becomes a `Call` and a `Reply` a response.
  */
-export function registerOperations(app: FastifyInstance, operations: readonly Operation[], baseUrl: () => string): void {
+export function registerOperations(app: FastifyInstance, operations: readonly Operation[], baseUrl: () => string, vendors: readonly string[]): void {
   for (const operation of operations) {
     app.route({
       method: operation.method,
       url: operation.path,
+      schema: routeSchema(operation.method, operation.path, operation.doc, operation.access, operation.media, vendors),
       config: { media: operation.media, access: operation.access },
       handler: async (request, reply) => {
         const answer = await operation.handle(callOf(request, baseUrl()));

@@ -1,3 +1,4 @@
+import type { TSchema } from '@sinclair/typebox';
 import type { MediaRef } from '../lib/media-types.js';
 import type { Encoded } from './resource.js';
 
@@ -13,6 +14,10 @@ export interface EncodeView {
  */
 export interface Codec<T, V extends EncodeView = EncodeView> {
   readonly media: MediaRef;
+  /** The TypeBox schema of exactly what `encode` returns (`_links` included): the route documents and serialises answers with it. */
+  readonly schema: TSchema;
+  /** The schema of a create or update body in this version (its decoder's); absent for read-only versions. */
+  readonly bodySchema?: TSchema;
   encode(object: T, view: V): Encoded;
   /** Why this version cannot show the object (answered 406), or undefined when it can. */
   unrepresentable?(object: T): string | undefined;

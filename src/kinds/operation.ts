@@ -1,3 +1,4 @@
+import type { TObject, TSchema } from '@sinclair/typebox';
 import type { RequestContext } from '../auth/context.js';
 import type { RouteAccess } from '../auth/route-access.js';
 import type { MediaRef, RouteMedia } from '../lib/media-types.js';
@@ -15,8 +16,40 @@ export interface Operation {
   path: string;
   media?: RouteMedia;
   access: RouteAccess;
+  /** What the route documents and how its answers are serialised (http/operations.ts). */
+  doc: OperationDoc;
   handle(call: Call): Promise<Reply>;
 }
+
+/** A body in one representation: a versioned media type of the route, or a plain media type (`application/json`). */
+export interface Representation {
+  media: MediaRef | string;
+  schema: TSchema;
+}
+
+/**
+ * An operation's schemas. They document the route and serialise its answers; they do not validate
+ * requests: the codecs and query parsers do, with the house messages naming the field.
+ */
+export interface OperationDoc {
+  summary: string;
+  description?: string;
+  /** Path parameters; by default each `:name` of the path is a string. */
+  params?: TObject;
+  /** Query parameters, each with its description (the parsers' families: lib/paging.ts, kinds' query.ts). */
+  query?: TObject;
+  /** Request headers the operation reads. */
+  headers?: TObject;
+  /** The body per representation it consumes. */
+  body?: readonly Representation[];
+  /** The answers on success, by status (errors are added by the HTTP layer); no `body`: an empty answer. */
+  responses: Readonly<Record<number, { description: string; body?: readonly Representation[] }>>;
+}
+
+/** The representations of a kind's codecs, for `OperationDoc` bodies and answers. */
+export const answersOf = (codecs: readonly { media: MediaRef; schema: TSchema }[]): Representation[] => codecs.map((codec) => ({ media: codec.media, schema: codec.schema }));
+export const bodiesOf = (codecs: readonly { media: MediaRef; bodySchema?: TSchema }[]): Representation[] =>
+  codecs.flatMap((codec) => (codec.bodySchema ? [{ media: codec.media, schema: codec.bodySchema }] : []));
 
 /** One request, decoded: the caller, the negotiated representations and what was sent. */
 export interface Call {

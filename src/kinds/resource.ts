@@ -1,8 +1,9 @@
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { Resource } from '../auth/permissions.js';
 import type { RouteAccess } from '../auth/route-access.js';
 import type { MediaRef } from '../lib/media-types.js';
-import { halPage, pageInfo, pageLinks, parsePagingParams, type Page, type PageRequest } from '../lib/paging.js';
-import { created, empty, ok, type Call, type Operation } from './operation.js';
+import { halPage, halPageSchema, pageInfo, pageLinks, PagingQuery, parsePagingParams, type Page, type PageRequest } from '../lib/paging.js';
+import { answersOf, bodiesOf, created, empty, ok, type Call, type Operation, type Representation } from './operation.js';
 
 /** What every encoded object has: an absolute `self` link (the `Location` of a create). */
 export interface Encoded {
@@ -18,7 +19,12 @@ export interface Encoded {
 export interface ResourceDefinition<T> {
   /** Collection path, e.g. `/api/meshobjects/meshworkspaces`. */
   path: string;
-  versions: readonly MediaRef[];
+  /** The kind's codecs: the versions the routes speak and the schemas they document. */
+  codecs: readonly { media: MediaRef; schema: TSchema; bodySchema?: TSchema }[];
+  /** The list's filters (beside the function that parses them), each with its description. */
+  filters?: TProperties;
+  /** Other answers of the list route's path and method (the event log's stream, served by its own route). */
+  listAlso?: readonly Representation[];
   /** Name of the `_embedded` array of lists, e.g. `meshWorkspaces`. */
   embedded: string;
   /** Permission resource: reads need `<R>_LIST`, writes `<R>_SAVE`, deletes `<R>_DELETE`. */
@@ -45,7 +51,12 @@ export interface ResourceDefinition<T> {
 }
 
 export function resourceOperations<T>(resource: ResourceDefinition<T>): Operation[] {
-  const { path, versions: produces } = resource;
+  const { path, codecs } = resource;
+  const produces = codecs.map((codec) => codec.media);
+  const kind = resource.embedded.replace(/s$/, '');
+  const one = answersOf(codecs);
+  const bodies = bodiesOf(codecs);
+  const id = Type.Object({ id: Type.String({ description: `the ${kind}'s identifier (its uuid or name)` }) });
   const orManaged = resource.managed === true;
   const adminReads = resource.adminOnly === 'all' ? { adminOnly: true } : {};
   const adminWrites = resource.adminOnly !== undefined ? { adminOnly: true } : {};
@@ -56,14 +67,29 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
 
   if (resource.create) {
     const create = resource.create;
-    const answer = resource.answers?.create === 200 ? (body: Encoded) => ({ ...ok(body), headers: { location: body._links.self.href } }) : created;
-    operations.push({ method: 'POST', path, media: { produces, consumes: produces }, access: save, handle: async (call) => answer(resource.encode(await create(call), call)) });
+    const createdWith200 = resource.answers?.create === 200;
+    const answer = createdWith200 ? (body: Encoded) => ({ ...ok(body), headers: { location: body._links.self.href } }) : created;
+    operations.push({
+      method: 'POST',
+      path,
+      media: { produces, consumes: produces },
+      access: save,
+      doc: { summary: `Create a ${kind}`, body: bodies, responses: { [createdWith200 ? 200 : 201]: { description: `the created ${kind} (its URL in Location)`, body: one } } },
+      handle: async (call) => answer(resource.encode(await create(call), call)),
+    });
   }
   operations.push({
     method: 'GET',
     path,
     media: { produces },
     access: read,
+    doc: {
+      summary: `List ${kind}s`,
+      query: Type.Object({ ...resource.filters, ...PagingQuery }),
+      responses: {
+        200: { description: `a page of ${kind}s`, body: [...codecs.map((codec) => ({ media: codec.media, schema: halPageSchema(resource.embedded, codec.schema) })), ...(resource.listAlso ?? [])] },
+      },
+    },
     handle: async (call) => {
       const page = parsePagingParams(call.query, resource.maxPageSize);
       const { items, total } = await resource.list(call, page);
@@ -71,7 +97,14 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
       return ok(halPage(resource.embedded, items.map((item) => resource.encode(item, call)), info, pageLinks(call.baseUrl, call.url, info)));
     },
   });
-  operations.push({ method: 'GET', path: `${path}/:id`, media: { produces }, access: read, handle: async (call) => ok(resource.encode(await resource.get(call, idOf(call)), call)) });
+  operations.push({
+    method: 'GET',
+    path: `${path}/:id`,
+    media: { produces },
+    access: read,
+    doc: { summary: `Read a ${kind}`, params: id, responses: { 200: { description: `the ${kind}`, body: one } } },
+    handle: async (call) => ok(resource.encode(await resource.get(call, idOf(call)), call)),
+  });
   if (resource.update) {
     const update = resource.update;
     const accepted = resource.answers?.update === 202;
@@ -80,6 +113,12 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
       path: `${path}/:id`,
       media: { produces, consumes: produces },
       access: save,
+      doc: {
+        summary: `Update a ${kind}`,
+        params: id,
+        body: bodies,
+        responses: accepted ? { 202: { description: 'update accepted' } } : { 200: { description: `the updated ${kind}`, body: one } },
+      },
       handle: async (call) => {
         const updated = await update(call, idOf(call));
         return accepted ? empty(202) : ok(resource.encode(updated, call));
@@ -92,6 +131,7 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
       method: 'DELETE',
       path: `${path}/:id`,
       access: { resource: resource.resource, action: 'DELETE', ...adminWrites },
+      doc: { summary: `Delete a ${kind}`, params: id, responses: { [remove.status]: { description: remove.status === 202 ? 'deletion accepted' : 'deleted' } } },
       handle: async (call) => {
         await remove.run(call, idOf(call));
         return empty(remove.status);

@@ -1,3 +1,4 @@
+import { Type, type TSchema } from '@sinclair/typebox';
 import { badRequest } from './errors.js';
 import type { HalLinks } from './hal.js';
 
@@ -84,3 +85,21 @@ export interface HalPage<T> {
 export function halPage<T>(embeddedName: string, items: T[], info: PageInfo, links: HalLinks): HalPage<T> {
   return { _embedded: { [embeddedName]: items }, _links: links, page: info };
 }
+
+const PageLink = Type.Object({ href: Type.String() });
+
+/** `page` and `size` of every paged list, as documented on its route. */
+export const PagingQuery = {
+  page: Type.Optional(Type.Integer({ minimum: 0, description: 'zero-based page number (default 0)' })),
+  size: Type.Optional(Type.Integer({ minimum: 1, description: `page size (default ${PAGE_SIZE_DEFAULT}, at most ${PAGE_SIZE_MAX}; larger sizes are lowered)` })),
+};
+
+const PageInfoSchema = Type.Object({ size: Type.Integer(), totalElements: Type.Integer(), totalPages: Type.Integer(), number: Type.Integer() });
+
+/** The answer schema of a paged list of `item`s under `_embedded.<embeddedName>`. */
+export const halPageSchema = (embeddedName: string, item: TSchema) =>
+  Type.Object({
+    _embedded: Type.Object({ [embeddedName]: Type.Array(item) }),
+    _links: Type.Object({ self: PageLink, first: Type.Optional(PageLink), prev: Type.Optional(PageLink), next: Type.Optional(PageLink), last: Type.Optional(PageLink) }),
+    page: PageInfoSchema,
+  });

@@ -1,3 +1,4 @@
+import { Type, type TSchema } from '@sinclair/typebox';
 import { badRequest } from './errors.js';
 
 /**
@@ -36,3 +37,11 @@ export function filterValues(query: Query, name: string): string[] | undefined {
   if (values.length > MAX_FILTER_VALUES) throw badRequest(`${name}: at most ${MAX_FILTER_VALUES} values, got ${values.length}`);
   return values.length === 0 ? undefined : values;
 }
+
+/** A documented filter (route schemas): an optional string parameter with its description. */
+export const Filter = (description: string, options: { enum?: readonly string[]; format?: string } = {}): TSchema =>
+  Type.Optional(Type.String({ description, ...(options.enum ? { enum: [...options.enum] } : {}), ...(options.format ? { format: options.format } : {}) }));
+
+/** A documented repeatable filter (`name=a&name=b`: any of them). */
+export const RepeatableFilter = (description: string, options: { enum?: readonly string[] } = {}): TSchema =>
+  Type.Optional(Type.Array(Type.String(options.enum ? { enum: [...options.enum] } : {}), { description }));

@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import { recordExchange } from './secrets.js';
+import type { ServedOpenApi } from './served-openapi.js';
 
 export interface Response {
   status: number;
@@ -20,6 +21,8 @@ export interface RequestOptions {
 /** A real HTTPS client that trusts the test server's certificate and speaks to it over the network. */
 export class ApiClient {
   readonly agent: Agent;
+  /** The served OpenAPI document every answer is checked against (test/support/served-openapi.ts), once fetched. */
+  openapi?: ServedOpenApi;
 
   constructor(
     readonly baseUrl: string,
@@ -48,6 +51,8 @@ export class ApiClient {
     const response = await request(url, { method: method as 'GET', headers, body: body as string | Buffer | undefined, dispatcher: this.agent });
     const text = await response.body.text();
     recordExchange(path, typeof body === 'string' ? body : undefined, text);
+    const problem = this.openapi?.check(method, url, response.statusCode, headerValue(response.headers['content-type']), text);
+    if (problem) throw new Error(problem);
     const flat: Record<string, string> = {};
     for (const [key, value] of Object.entries(response.headers)) flat[key] = Array.isArray(value) ? value.join(', ') : String(value);
     return {
@@ -80,6 +85,8 @@ export class ApiClient {
     return this.agent.close();
   }
 }
+
+const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /** `application/vnd.vendor.api.<kind>.<version>.hal+json` */
 export const media = (kind: string, version: string, vendor = 'vendor') =>

@@ -1680,7 +1680,7 @@ export class Fuzzer {
       try {
         json = res.text === '' ? undefined : JSON.parse(res.text);
       } catch {
-        if (req.method !== 'HEAD' && !(res.headers['content-type'] ?? '').startsWith('application/jwk') && !isConsolePath(req.path)) problems.push('2xx body is not JSON');
+        if (req.method !== 'HEAD' && !/^application\/(jwk|yaml)/.test(res.headers['content-type'] ?? '') && !isConsolePath(req.path)) problems.push('2xx body is not JSON');
       }
       if (json && typeof json.kind === 'string') problems.push(...storedObjectViolations(json));
       for (const item of Object.values(json?._embedded ?? {}).flat()) problems.push(...storedObjectViolations(item).map((p) => `listed object: ${p}`));

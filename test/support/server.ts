@@ -6,6 +6,7 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { ApiClient } from './client.js';
+import { ServedOpenApi } from './served-openapi.js';
 import { secretsAtRest } from './secrets.js';
 import { createPostgresDatabase, DIALECTS, postgresAvailable, type Dialect } from './databases.js';
 
@@ -68,10 +69,13 @@ export async function startTestServer(dialect: Dialect, options: TestServerOptio
   let server = await start();
   const ca = await readFile(path.join(dataDir, 'tls', 'cert.pem'), 'utf8');
   const authorization = basic(TEST_ADMIN.username, TEST_ADMIN.password);
+  const client = new ApiClient(server.url, ca, { authorization });
+  // Every answer the client receives is checked against the document this server serves (issue 22).
+  client.openapi = new ServedOpenApi((await client.get('/api/openapi.json', { anonymous: true })).json);
   const test: TestServer = {
     dialect,
     url: server.url,
-    client: new ApiClient(server.url, ca, { authorization }),
+    client,
     server,
     dataDir,
     logFile,

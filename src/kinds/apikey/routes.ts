@@ -1,6 +1,8 @@
 import { filterValue } from '../../lib/query.js';
 import { halPage, pageInfo, pageLinks, parsePagingParams } from '../../lib/paging.js';
-import { created, empty, ok, type Call, type Operation } from '../operation.js';
+import { Type } from '@sinclair/typebox';
+import { halPageSchema, PagingQuery } from '../../lib/paging.js';
+import { answersOf, bodiesOf, created, empty, ok, type Call, type Operation } from '../operation.js';
 import { PATHS } from '../paths.js';
 import type { AuthorizedApiKeyService } from './authorized-service.js';
 import type { ApiKey } from './model.js';
@@ -14,12 +16,15 @@ export function apiKeyOperations(keys: AuthorizedApiKeyService): Operation[] {
   const decode = (call: Call) => API_KEY_CODECS.of(call.consumes?.version).decode(call.body);
   const save = { resource: 'APIKEY', action: 'SAVE' } as const;
   const list = { resource: 'APIKEY', action: 'LIST' } as const;
+  const one = answersOf(API_KEY_CODECS.codecs);
+  const bodies = bodiesOf(API_KEY_CODECS.codecs);
   return [
     {
       method: 'POST',
       path: PATH,
       media: { produces, consumes: produces },
       access: save,
+      doc: { summary: 'Create an API key', responses: { 201: { description: 'the key, with its secret (shown only here)', body: one } }, body: bodies },
       handle: async (call) => {
         const { key, secret } = await keys.create(call.ctx, decode(call));
         return created(encode(call, key, secret));
@@ -30,6 +35,11 @@ export function apiKeyOperations(keys: AuthorizedApiKeyService): Operation[] {
       path: PATH,
       media: { produces },
       access: list,
+      doc: {
+        summary: 'List API keys',
+        query: Type.Object({ workspaceIdentifier: Type.Optional(Type.String({ description: 'only the keys of this workspace' })), ...PagingQuery }),
+        responses: { 200: { description: 'a page of API keys', body: API_KEY_CODECS.codecs.map((codec) => ({ media: codec.media, schema: halPageSchema('meshApiKeys', codec.schema) })) } },
+      },
       handle: async (call) => {
         const page = parsePagingParams(call.query);
         const workspace = filterValue(call.query, 'workspaceIdentifier');
@@ -38,12 +48,20 @@ export function apiKeyOperations(keys: AuthorizedApiKeyService): Operation[] {
         return ok(halPage('meshApiKeys', items.map((key) => encode(call, key)), info, pageLinks(call.baseUrl, call.url, info)));
       },
     },
-    { method: 'GET', path: `${PATH}/:uuid`, media: { produces }, access: list, handle: async (call) => ok(encode(call, await keys.get(call.ctx, call.params.uuid!))) },
+    {
+      method: 'GET',
+      path: `${PATH}/:uuid`,
+      media: { produces },
+      access: list,
+      doc: { summary: 'Read an API key', responses: { 200: { description: 'the key (never its secret)', body: one } } },
+      handle: async (call) => ok(encode(call, await keys.get(call.ctx, call.params.uuid!))),
+    },
     {
       method: 'PUT',
       path: `${PATH}/:uuid`,
       media: { produces, consumes: produces },
       access: save,
+      doc: { summary: 'Update an API key', body: bodies, responses: { 200: { description: 'the updated key', body: one } } },
       handle: async (call) => {
         const { key, secret } = await keys.update(call.ctx, call.params.uuid!, decode(call));
         return ok(encode(call, key, secret));
@@ -55,6 +73,7 @@ export function apiKeyOperations(keys: AuthorizedApiKeyService): Operation[] {
       path: `${PATH}/:uuid/rotate-secret`,
       media: { produces },
       access: save,
+      doc: { summary: 'Rotate an API key’s secret', description: 'The old secret stops working at once.', responses: { 200: { description: 'the key with its new secret (shown only here)', body: one } } },
       handle: async (call) => {
         const { key, secret } = await keys.rotateSecret(call.ctx, call.params.uuid!);
         return ok(encode(call, key, secret));
@@ -64,6 +83,7 @@ export function apiKeyOperations(keys: AuthorizedApiKeyService): Operation[] {
       method: 'DELETE',
       path: `${PATH}/:uuid`,
       access: { resource: 'APIKEY', action: 'DELETE' },
+      doc: { summary: 'Delete an API key', responses: { 204: { description: 'deleted' } } },
       handle: async (call) => {
         await keys.delete(call.ctx, call.params.uuid!);
         return empty(204);

@@ -3,7 +3,7 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedBindingService } from './authorized-service.js';
 import { BINDING_SHAPES, type Binding, type BindingKind } from './model.js';
-import { parseBindingFilter } from './query.js';
+import { BINDING_FILTERS, parseBindingFilter } from './query.js';
 import { BINDING_CODECS } from './wire/index.js';
 
 const PLACES: Record<BindingKind, { path: string; embedded: string }> = {
@@ -20,7 +20,8 @@ export function bindingOperations(bindings: AuthorizedBindingService): Operation
   const { level } = BINDING_SHAPES[kind];
   return resourceOperations<Binding>({
     ...PLACES[kind],
-    versions: [codec.media],
+    codecs: [codec],
+    filters: BINDING_FILTERS[level],
     resource: level === 'workspace' ? 'WORKSPACEPRINCIPALBINDING' : 'PROJECTPRINCIPALROLE',
     encode: (binding, call) => codec.encode(binding, call),
     get: (call, name) => bindings.get(call.ctx, name),

@@ -1,5 +1,5 @@
 import { badRequest } from '../../lib/errors.js';
-import { filterValue, type Query } from '../../lib/query.js';
+import { Filter, filterValue, type Query } from '../../lib/query.js';
 import { canonicalUuid } from '../../lib/validation.js';
 import { BLOCK_FILTER_STATUSES, TARGET_KINDS, type BlockStatus, type TargetKind } from './model.js';
 import type { BlockFilter } from './store.js';
@@ -24,6 +24,23 @@ function oneOf<T extends string>(query: Query, name: string, allowed: readonly T
   if (value !== undefined && !(allowed as readonly string[]).includes(value)) throw badRequest(`${name}: must be one of ${allowed.join(', ')}, got "${value}"`);
   return value as T | undefined;
 }
+
+/** The block list's filters, as its route documents them. */
+export const BLOCK_FILTERS = {
+  workspaceIdentifier: Filter('blocks owned by this workspace'),
+  projectIdentifier: Filter('blocks on tenants of this project'),
+  platformIdentifier: Filter('blocks on tenants of this platform (<platform>.<location>)'),
+  name: Filter('blocks with this display name'),
+  definitionName: Filter('blocks of definitions with this display name'),
+  definitionUuid: Filter('blocks of this definition', { format: 'uuid' }),
+  versionUuid: Filter('blocks of this definition version', { format: 'uuid' }),
+  versionNumber: Filter('blocks of this version number (3 or v3)'),
+  tenantUuid: Filter('blocks on this tenant', { format: 'uuid' }),
+  targetRefKind: Filter('blocks with this kind of target', { enum: TARGET_KINDS }),
+  status: Filter('blocks in this status', { enum: BLOCK_FILTER_STATUSES }),
+  managedByWorkspaceIdentifier: Filter('blocks (in any workspace) of definitions owned by this workspace; needs MANAGED_BUILDINGBLOCK_LIST there'),
+  managedByDefinitionUuid: Filter('blocks (in any workspace) of this definition; needs MANAGED_BUILDINGBLOCK_LIST of its owner', { format: 'uuid' }),
+};
 
 /**
  * The block list's filters (spec endpoints 4 and 9; the OpenAPI documents all of them on the one list

@@ -5,15 +5,16 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedBlockService } from './authorized-service.js';
 import type { Block } from './model.js';
-import { parseBlockFilter } from './query.js';
+import { BLOCK_FILTERS, parseBlockFilter } from './query.js';
 import { BLOCK_CODECS } from './wire/index.js';
 
 export function blockOperations(blocks: AuthorizedBlockService): Operation[] {
   return [
     ...resourceOperations<Block>({
       path: PATHS.blocks,
-      versions: BLOCK_CODECS.media,
+      codecs: BLOCK_CODECS.codecs,
       embedded: 'meshBuildingBlocks',
+      filters: BLOCK_FILTERS,
       resource: 'BUILDINGBLOCK',
       managed: true,
       encode: (block, call) => BLOCK_CODECS.of(versionOf(call)).encode(block, { baseUrl: call.baseUrl, showPurge: blocks.mayPurge(call.ctx) }),
@@ -43,6 +44,7 @@ export function blockOperations(blocks: AuthorizedBlockService): Operation[] {
       method: 'POST',
       path: `${PATHS.blocks}/:id/trigger-run`,
       access: { resource: 'BUILDINGBLOCK', action: 'SAVE', orManaged: true },
+      doc: { summary: 'Run a building block again', description: 'No body (whatever Content-Type is sent).', responses: { 202: { description: 'a run was requested' } } },
       handle: async (call) => {
         await blocks.triggerRun(call.ctx, call.params.id!);
         return empty(202);
@@ -52,6 +54,7 @@ export function blockOperations(blocks: AuthorizedBlockService): Operation[] {
       method: 'DELETE',
       path: `${PATHS.blocks}/:id/purge`,
       access: { resource: 'BUILDINGBLOCK', action: 'DELETE' },
+      doc: { summary: 'Purge a building block', description: 'Removes the block without running its deletion (admins, and holders of BUILDINGBLOCK_DELETE of a definition owner).', responses: { 202: { description: 'purged' } } },
       handle: async (call) => {
         await blocks.purge(call.ctx, call.params.id!);
         return empty(202);

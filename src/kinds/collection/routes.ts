@@ -1,7 +1,7 @@
 import type { Operation } from '../operation.js';
 import { PATHS } from '../paths.js';
 import type { AuthorizedCollectionService } from './authorized-service.js';
-import { COLLECTION_MEDIA, decodeCreate, decodeDelete } from './wire.js';
+import { COLLECTION_MEDIA, CreateBody, decodeCreate, decodeDelete, DeleteBody } from './wire.js';
 
 /** `POST` (201) and `DELETE` (200, the body names the collection) `/api/meshobjectcollections`; no answer body, admins only. */
 export function collectionOperations(collections: AuthorizedCollectionService): Operation[] {
@@ -13,6 +13,7 @@ export function collectionOperations(collections: AuthorizedCollectionService): 
       path: PATHS.objectCollections,
       media,
       access: 'admin',
+      doc: { summary: 'Create a meshObjectCollection', body: [{ media: COLLECTION_MEDIA, schema: CreateBody }], responses: { 201: { description: 'created' } } },
       handle: async (call) => {
         await collections.create(call.ctx, decodeCreate(call.body));
         return { status: 201 };
@@ -23,6 +24,7 @@ export function collectionOperations(collections: AuthorizedCollectionService): 
       path: PATHS.objectCollections,
       media,
       access: 'admin',
+      doc: { summary: 'Delete a meshObjectCollection', body: [{ media: COLLECTION_MEDIA, schema: DeleteBody }], responses: { 200: { description: 'deleted' } } },
       handle: async (call) => {
         const { name, owner } = decodeDelete(call.body);
         await collections.delete(call.ctx, name, owner);

@@ -7,5 +7,7 @@ export const COLLECTION_MEDIA = { kind: 'meshobjectcollection', version: 'v1', f
 
 const Name = Type.String({ pattern: '^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$', maxLength: 255 });
 
-export const decodeCreate = compileDecoder(Type.Object({ name: Name, owner: Type.String({ minLength: 1, maxLength: 255 }), description: ShortString }));
-export const decodeDelete = compileDecoder(Type.Object({ name: Name, owner: Type.String({ minLength: 1, maxLength: 255 }) }));
+export const CreateBody = Type.Object({ name: Name, owner: Type.String({ minLength: 1, maxLength: 255 }), description: ShortString });
+export const DeleteBody = Type.Object({ name: Name, owner: Type.String({ minLength: 1, maxLength: 255 }) });
+export const decodeCreate = compileDecoder(CreateBody);
+export const decodeDelete = compileDecoder(DeleteBody);

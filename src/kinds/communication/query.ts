@@ -1,9 +1,17 @@
 import { badRequest } from '../../lib/errors.js';
-import { filterValue, type Query } from '../../lib/query.js';
+import { Filter, filterValue, type Query } from '../../lib/query.js';
 import { canonicalUuid } from '../../lib/validation.js';
+import { COMMUNICATION_TYPES } from '../communicationdefinition/model.js';
 import { communicationTypeParameter } from '../communicationdefinition/query.js';
 import { RESOLUTION_STATUSES, type ResolutionStatus } from './model.js';
 import type { CommunicationFilter } from './store.js';
+
+/** The communication list's filters, as its route documents them. */
+export const COMMUNICATION_FILTERS = {
+  communicationDefinitionUuid: Filter('communications of this definition'),
+  resolutionStatus: Filter('communications in this resolution status', { enum: RESOLUTION_STATUSES }),
+  communicationType: Filter('communications of definitions of this type', { enum: COMMUNICATION_TYPES }),
+};
 
 /**
  * The communication list's filters (OpenAPI, exact, AND): `communicationDefinitionUuid` (not a uuid:

@@ -1,9 +1,9 @@
-import { ok, versionOf, type Operation } from '../operation.js';
+import { answersOf, ok, versionOf, type Operation } from '../operation.js';
 import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedCommunicationService } from './authorized-service.js';
 import type { Communication } from './model.js';
-import { parseCommunicationFilter } from './query.js';
+import { COMMUNICATION_FILTERS, parseCommunicationFilter } from './query.js';
 import { COMMUNICATION_CODECS } from './wire/index.js';
 
 /**
@@ -16,7 +16,8 @@ export function communicationOperations(communications: AuthorizedCommunicationS
   return [
     ...resourceOperations<Communication>({
       path: PATHS.communications,
-      versions: COMMUNICATION_CODECS.media,
+      codecs: COMMUNICATION_CODECS.codecs,
+      filters: COMMUNICATION_FILTERS,
       embedded: 'meshCommunications',
       resource: 'COMMUNICATION',
       adminOnly: 'writes',
@@ -31,6 +32,11 @@ export function communicationOperations(communications: AuthorizedCommunicationS
       path: `${PATHS.communications}/:id/resolve`,
       media: { produces: COMMUNICATION_CODECS.media },
       access: { resource: 'COMMUNICATION', action: 'SAVE' },
+      doc: {
+        summary: 'Resolve a communication',
+        description: 'No body. The target workspace’s COMMUNICATION_SAVE holders resolve an OPEN ACTION_REQUIRED communication; resolving a resolved one changes nothing.',
+        responses: { 200: { description: 'the resolved communication', body: answersOf(COMMUNICATION_CODECS.codecs) } },
+      },
       handle: async (call) => ok(encode(await communications.markResolved(call.ctx, call.params.id!), call)),
     },
   ];

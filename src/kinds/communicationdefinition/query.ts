@@ -1,5 +1,5 @@
 import { badRequest } from '../../lib/errors.js';
-import { filterValue, type Query } from '../../lib/query.js';
+import { Filter, filterValue, type Query } from '../../lib/query.js';
 import { COMMUNICATION_TYPES, type CommunicationType } from './model.js';
 import type { CommunicationDefinitionFilter } from './store.js';
 
@@ -10,6 +10,9 @@ export function communicationTypeParameter(query: Query, name: string): Communic
   if (!(COMMUNICATION_TYPES as readonly string[]).includes(value)) throw badRequest(`${name}: must be one of ${COMMUNICATION_TYPES.join(', ')}, got "${value}"`);
   return value as CommunicationType;
 }
+
+/** The definition list's filter, as its route documents it. */
+export const COMMUNICATION_DEFINITION_FILTERS = { type: Filter('definitions of this type', { enum: COMMUNICATION_TYPES }) };
 
 /** The definition list's filter (OpenAPI): `type`, exact. */
 export function parseCommunicationDefinitionFilter(query: Query): CommunicationDefinitionFilter {

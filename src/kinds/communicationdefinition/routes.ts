@@ -3,7 +3,7 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedCommunicationDefinitionService } from './authorized-service.js';
 import type { CommunicationDefinition } from './model.js';
-import { parseCommunicationDefinitionFilter } from './query.js';
+import { COMMUNICATION_DEFINITION_FILTERS, parseCommunicationDefinitionFilter } from './query.js';
 import { COMMUNICATION_DEFINITION_CODECS } from './wire/index.js';
 
 /** Reads: `COMMUNICATIONDEFINITION_LIST` (the definitions sent to the key's workspace) or admins; writes: admins. */
@@ -11,7 +11,8 @@ export function communicationDefinitionOperations(definitions: AuthorizedCommuni
   const codec = (version: string | undefined) => COMMUNICATION_DEFINITION_CODECS.of(version);
   return resourceOperations<CommunicationDefinition>({
     path: PATHS.communicationDefinitions,
-    versions: COMMUNICATION_DEFINITION_CODECS.media,
+    codecs: COMMUNICATION_DEFINITION_CODECS.codecs,
+    filters: COMMUNICATION_DEFINITION_FILTERS,
     embedded: 'meshCommunicationDefinitions',
     resource: 'COMMUNICATIONDEFINITION',
     adminOnly: 'writes',

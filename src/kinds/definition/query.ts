@@ -1,5 +1,5 @@
 import { badRequest } from '../../lib/errors.js';
-import { filterValue, type Query } from '../../lib/query.js';
+import { Filter, filterValue, type Query } from '../../lib/query.js';
 import { canonicalUuid } from '../../lib/validation.js';
 
 export interface DefinitionListQuery {
@@ -7,6 +7,16 @@ export interface DefinitionListQuery {
   /** TF's `includeAllPublished=true`: the workspace's definitions and the whole marketplace. */
   includeAllPublished?: boolean;
 }
+
+/** The definition list's filters, as its route documents them. */
+export const DEFINITION_FILTERS = {
+  workspaceIdentifier: Filter('definitions owned by this workspace'),
+  ownedByWorkspace: Filter('the same as workspaceIdentifier (the Terraform provider’s name)'),
+  includeAllPublished: Filter('true: the workspace’s definitions and every published one', { enum: ['true', 'false'] }),
+};
+
+/** The definition version list's filter, as its route documents it. */
+export const VERSION_FILTERS = { buildingBlockDefinitionUuid: Filter('versions of this definition', { format: 'uuid' }) };
 
 /** Definition list filters: `workspaceIdentifier` (spec), TF's alias `ownedByWorkspace` and `includeAllPublished=true`. */
 export function parseDefinitionQuery(query: Query): DefinitionListQuery {

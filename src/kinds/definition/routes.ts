@@ -1,12 +1,13 @@
 import { badRequest } from '../../lib/errors.js';
 import { filterValue } from '../../lib/query.js';
-import { ok, versionOf, type Call, type Operation } from '../operation.js';
+import { Type } from '@sinclair/typebox';
+import { answersOf, ok, versionOf, type Call, type Operation } from '../operation.js';
 import { DEFINITION_PAGE_MAX, MAX_STRING } from '../../lib/limits.js';
 import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedDefinitionService } from './authorized-service.js';
 import type { Definition, DefinitionVersion } from './model.js';
-import { parseDefinitionQuery, parseVersionQuery } from './query.js';
+import { DEFINITION_FILTERS, parseDefinitionQuery, parseVersionQuery, VERSION_FILTERS } from './query.js';
 import { DEFINITION_CODECS, VERSION_CODECS } from './wire/index.js';
 
 export function definitionOperations(definitions: AuthorizedDefinitionService): Operation[] {
@@ -16,6 +17,11 @@ export function definitionOperations(definitions: AuthorizedDefinitionService): 
     path: `${PATHS.definitionVersions}/:id/${action}`,
     media: { produces: VERSION_CODECS.media },
     access: { code: 'ADM_REVIEW_PUBLICATION' },
+    doc: {
+      summary: `${decision === 'APPROVED' ? 'Approve' : 'Reject'} a released definition version (publication review)`,
+      ...(decision === 'REJECTED' ? { query: Type.Object({ reason: Type.Optional(Type.String({ maxLength: MAX_STRING, description: 'why it is rejected (shown to the owner)' })) }) } : {}),
+      responses: { 200: { description: 'the reviewed version', body: answersOf(VERSION_CODECS.codecs) } },
+    },
     handle: async (call: Call) => {
       const reason = filterValue(call.query, 'reason');
       if (reason !== undefined && reason.length > MAX_STRING) throw badRequest(`reason: at most ${MAX_STRING} characters`);
@@ -26,8 +32,9 @@ export function definitionOperations(definitions: AuthorizedDefinitionService): 
   return [
     ...resourceOperations<Definition>({
       path: PATHS.definitions,
-      versions: DEFINITION_CODECS.media,
+      codecs: DEFINITION_CODECS.codecs,
       embedded: 'meshBuildingBlockDefinitions',
+      filters: DEFINITION_FILTERS,
       resource: 'BUILDINGBLOCKDEFINITION',
       maxPageSize: DEFINITION_PAGE_MAX,
       encode: (definition, call) => DEFINITION_CODECS.of(versionOf(call)).encode(definition, call),
@@ -42,8 +49,9 @@ export function definitionOperations(definitions: AuthorizedDefinitionService): 
     }),
     ...resourceOperations<DefinitionVersion>({
       path: PATHS.definitionVersions,
-      versions: VERSION_CODECS.media,
+      codecs: VERSION_CODECS.codecs,
       embedded: 'meshBuildingBlockDefinitionVersions',
+      filters: VERSION_FILTERS,
       resource: 'BUILDINGBLOCKDEFINITION',
       encode: (version, call) => VERSION_CODECS.of(versionOf(call)).encode(version, call),
       get: (call, uuid) => definitions.getVersion(call.ctx, uuid),

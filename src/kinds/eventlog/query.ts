@@ -1,5 +1,5 @@
 import { badRequest } from '../../lib/errors.js';
-import { filterValue, filterValues, type Query } from '../../lib/query.js';
+import { Filter, filterValue, filterValues, RepeatableFilter, type Query } from '../../lib/query.js';
 import { isDate, isDateTime } from '../../lib/validation.js';
 import { AUTHOR_TYPES, EVENT_TYPES, type AuthorType, type EventFilter, type EventType } from './model.js';
 
@@ -32,6 +32,20 @@ function oneOf<T extends string>(name: string, query: Query, allowed: readonly T
   if (!(allowed as readonly string[]).includes(value)) throw badRequest(`${name}: must be one of ${allowed.join(', ')}, got "${value}"`);
   return value as T;
 }
+
+/** The event log's filters (list and stream), as their routes document them. */
+export const EVENT_FILTERS = {
+  from: Filter('events at or after this instant (ISO-8601, or a date: its midnight UTC)'),
+  until: Filter('events before this instant (ISO-8601, or a date: its midnight UTC)'),
+  title: Filter('events whose title contains this (case-insensitive)'),
+  description: Filter('events whose description contains this (case-insensitive)'),
+  authorType: Filter('events by this kind of author', { enum: AUTHOR_TYPES }),
+  authorIdentifier: Filter('events by this author'),
+  eventType: Filter('events of this type', { enum: EVENT_TYPES }),
+  workspaceName: Filter('events of workspaces whose display name contains this (not with workspaceIdentifier)'),
+  workspaceIdentifier: Filter('events of this workspace (not with workspaceName)'),
+  excludeTitle: RepeatableFilter('leave out events with any of these titles'),
+};
 
 /**
  * The documented filters of `GET /api/meshobjects/mesheventlogs`: `from` (inclusive) and `until`

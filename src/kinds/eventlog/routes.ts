@@ -1,17 +1,21 @@
+import { Type } from '@sinclair/typebox';
 import { versionOf, type Operation } from '../operation.js';
 import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedEventLogService } from './authorized-service.js';
 import type { EventRecord } from './model.js';
-import { parseEventQuery } from './query.js';
+import { EVENT_FILTERS, parseEventQuery } from './query.js';
 import { EVENTLOG_CODECS } from './wire/index.js';
 
 /** `GET /api/meshobjects/mesheventlogs` (newest first) and `/{uuid}`; read-only. */
 export function eventLogOperations(events: AuthorizedEventLogService): Operation[] {
   return resourceOperations<EventRecord>({
     path: PATHS.eventLogs,
-    versions: EVENTLOG_CODECS.media,
+    codecs: EVENTLOG_CODECS.codecs,
     embedded: 'meshEventLogs',
+    filters: EVENT_FILTERS,
+    // Accept: text/event-stream (http/event-stream.ts, README "Event stream").
+    listAlso: [{ media: 'text/event-stream', schema: Type.String({ description: 'Server-sent events: `id: <uuid>`, `event: meshEventLog`, `data: <the v1-preview JSON>`, heartbeat comments; resume with Last-Event-ID. Same filters and visibility as the list.' }) }],
     resource: 'EVENTLOG',
     encode: (event, call) => EVENTLOG_CODECS.of(versionOf(call)).encode(event, call),
     get: (call, uuid) => events.get(call.ctx, uuid),

@@ -1,7 +1,14 @@
 import { badRequest } from '../../lib/errors.js';
-import { filterValue, type Query } from '../../lib/query.js';
+import { Filter, filterValue, type Query } from '../../lib/query.js';
 import { TYPE_FILTER_VALUES, type IntegrationType } from './model.js';
 import type { IntegrationFilter } from './store.js';
+
+/** The integration list's filters, as its route documents them. */
+export const INTEGRATION_FILTERS = {
+  displayName: Filter('integrations with this display name'),
+  ownedByWorkspace: Filter('integrations owned by this workspace'),
+  type: Filter('integrations of this type', { enum: TYPE_FILTER_VALUES }),
+};
 
 /** The integration list's filters (OpenAPI): `displayName` (exact), `ownedByWorkspace`, `type` (one of its documented values, 400 otherwise). */
 export function parseIntegrationFilter(query: Query): IntegrationFilter {

@@ -3,15 +3,16 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedIntegrationService } from './authorized-service.js';
 import type { Integration } from './model.js';
-import { parseIntegrationFilter } from './query.js';
+import { INTEGRATION_FILTERS, parseIntegrationFilter } from './query.js';
 import { INTEGRATION_CODECS } from './wire/index.js';
 
 export function integrationOperations(integrations: AuthorizedIntegrationService): Operation[] {
   const decode = (version: string | undefined, body: unknown) => INTEGRATION_CODECS.of(version).decode(body);
   return resourceOperations<Integration>({
     path: PATHS.integrations,
-    versions: INTEGRATION_CODECS.media,
+    codecs: INTEGRATION_CODECS.codecs,
     embedded: 'meshIntegrations',
+    filters: INTEGRATION_FILTERS,
     resource: 'INTEGRATION',
     encode: (integration, call) => INTEGRATION_CODECS.of(versionOf(call)).encode(integration, call),
     get: (call, uuid) => integrations.get(call.ctx, uuid),

@@ -1,5 +1,5 @@
 import { badRequest } from '../../lib/errors.js';
-import { filterValue, type Query } from '../../lib/query.js';
+import { Filter, filterValue, type Query } from '../../lib/query.js';
 import { canonicalUuid } from '../../lib/validation.js';
 import type { LandingZoneFilter } from './store.js';
 
@@ -9,6 +9,16 @@ function flag(query: Query, name: string): boolean | undefined {
   if (value !== 'true' && value !== 'false') throw badRequest(`${name}: must be true or false, got "${value}"`);
   return value === 'true';
 }
+
+/** The landing zone list's filters, as its route documents them. */
+export const LANDING_ZONE_FILTERS = {
+  identifier: Filter('the landing zone with this identifier'),
+  displayName: Filter('landing zones with this display name'),
+  platformUuid: Filter('landing zones of this platform', { format: 'uuid' }),
+  ownedByWorkspace: Filter('landing zones owned by this workspace'),
+  disabled: Filter('disabled (true) or enabled (false) landing zones', { enum: ['true', 'false'] }),
+  restricted: Filter('restricted (true) or open (false) landing zones', { enum: ['true', 'false'] }),
+};
 
 /**
  * The landing zone list's filters (OpenAPI, exact): `identifier`, `displayName`, `platformUuid`,

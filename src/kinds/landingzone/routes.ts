@@ -4,15 +4,16 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedLandingZoneService } from './authorized-service.js';
 import type { LandingZone } from './model.js';
-import { parseLandingZoneFilter } from './query.js';
+import { LANDING_ZONE_FILTERS, parseLandingZoneFilter } from './query.js';
 import { LANDING_ZONE_CODECS } from './wire/index.js';
 
 export function landingZoneOperations(zones: AuthorizedLandingZoneService): Operation[] {
   const decode = (version: string | undefined, body: unknown) => LANDING_ZONE_CODECS.of(version).decode(body);
   return resourceOperations<LandingZone>({
     path: PATHS.landingZones,
-    versions: LANDING_ZONE_CODECS.media,
+    codecs: LANDING_ZONE_CODECS.codecs,
     embedded: 'meshLandingZones',
+    filters: LANDING_ZONE_FILTERS,
     resource: 'LANDINGZONE',
     encode: (zone, call) => LANDING_ZONE_CODECS.of(versionOf(call)).encode(zone, call),
     get: (call, name) => zones.get(call.ctx, name),

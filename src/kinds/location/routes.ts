@@ -1,4 +1,4 @@
-import { filterValue } from '../../lib/query.js';
+import { Filter, filterValue } from '../../lib/query.js';
 import { versionOf, type Operation } from '../operation.js';
 import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
@@ -9,8 +9,9 @@ import { LOCATION_CODECS } from './wire/index.js';
 export function locationOperations(locations: AuthorizedLocationService): Operation[] {
   return resourceOperations<Location>({
     path: PATHS.locations,
-    versions: LOCATION_CODECS.media,
+    codecs: LOCATION_CODECS.codecs,
     embedded: 'meshLocations',
+    filters: { displayName: Filter('locations with this display name') },
     resource: 'PLATFORMINSTANCE',
     readAccess: 'authenticated',
     encode: (location, call) => LOCATION_CODECS.of(versionOf(call)).encode(location, call),

@@ -1,4 +1,4 @@
-import { filterValue } from '../../lib/query.js';
+import { Filter, filterValue } from '../../lib/query.js';
 import { versionOf, type Operation } from '../operation.js';
 import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
@@ -10,8 +10,9 @@ export function paymentMethodOperations(methods: AuthorizedPaymentMethodService)
   const decode = (version: string | undefined, body: unknown) => PAYMENT_METHOD_CODECS.of(version).decode(body);
   return resourceOperations<PaymentMethod>({
     path: PATHS.paymentMethods,
-    versions: PAYMENT_METHOD_CODECS.media,
+    codecs: PAYMENT_METHOD_CODECS.codecs,
     embedded: 'meshPaymentMethods',
+    filters: { workspaceIdentifier: Filter('payment methods of this workspace') },
     resource: 'PAYMENTMETHOD',
     adminOnly: 'writes',
     encode: (method, call) => PAYMENT_METHOD_CODECS.of(versionOf(call)).encode(method, call),

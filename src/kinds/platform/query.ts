@@ -1,5 +1,5 @@
 import { badRequest } from '../../lib/errors.js';
-import { filterValue, filterValues, type Query } from '../../lib/query.js';
+import { Filter, filterValue, filterValues, RepeatableFilter, type Query } from '../../lib/query.js';
 import { parseFullPlatformIdentifier, PLATFORM_RESTRICTIONS, PUBLICATION_STATES } from './model.js';
 import type { PlatformFilter } from './store.js';
 
@@ -8,6 +8,18 @@ function oneOf(query: Query, name: string, allowed: readonly string[]): string |
   if (value !== undefined && !allowed.includes(value)) throw badRequest(`${name}: must be one of ${allowed.join(', ')}, got "${value}"`);
   return value;
 }
+
+/** The platform list's filters, as its route documents them. */
+export const PLATFORM_FILTERS = {
+  identifier: Filter('the platform <platform>.<location>'),
+  locationIdentifier: Filter('platforms in this location'),
+  ownedByWorkspace: Filter('platforms owned by this workspace'),
+  platformTypeIdentifier: Filter('platforms of this type (case-insensitive)'),
+  publicationState: Filter('platforms in this publication state', { enum: PUBLICATION_STATES }),
+  restriction: Filter('platforms with this restriction', { enum: PLATFORM_RESTRICTIONS }),
+  displayName: Filter('platforms with this display name'),
+  contributingWorkspace: RepeatableFilter('platforms any of these workspaces contribute to'),
+};
 
 /**
  * The platform list's filters (the OpenAPI's, exact match, combined with AND): `identifier` (the full

@@ -4,14 +4,15 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedPlatformService } from './authorized-service.js';
 import type { Platform } from './model.js';
-import { parsePlatformFilter } from './query.js';
+import { PLATFORM_FILTERS, parsePlatformFilter } from './query.js';
 import { PLATFORM_CODECS } from './wire/index.js';
 
 export function platformOperations(platforms: AuthorizedPlatformService): Operation[] {
   return resourceOperations<Platform>({
     path: PATHS.platforms,
-    versions: PLATFORM_CODECS.media,
+    codecs: PLATFORM_CODECS.codecs,
     embedded: 'meshPlatforms',
+    filters: PLATFORM_FILTERS,
     resource: 'PLATFORMINSTANCE',
     readAccess: 'authenticated',
     encode: (platform, call) => PLATFORM_CODECS.of(versionOf(call)).encode(platform, { baseUrl: call.baseUrl, withConfig: platforms.mayReadConfig(call.ctx, platform) }),

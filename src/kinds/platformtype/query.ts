@@ -1,7 +1,13 @@
 import { badRequest } from '../../lib/errors.js';
-import { filterValue, type Query } from '../../lib/query.js';
+import { Filter, filterValue, type Query } from '../../lib/query.js';
 import { LIFECYCLE_STATES, PLATFORM_CATEGORIES, type LifecycleState, type PlatformCategory } from './model.js';
 import type { PlatformTypeFilter } from './store.js';
+
+/** The platform type list's filters, as its route documents them. */
+export const PLATFORM_TYPE_FILTERS = {
+  category: Filter('platform types of this category', { enum: PLATFORM_CATEGORIES }),
+  lifecycleStatus: Filter('platform types in this lifecycle state', { enum: LIFECYCLE_STATES }),
+};
 
 /** The platform type list's filters (OpenAPI): `category` and `lifecycleStatus`, each one of its documented values (400 otherwise). */
 export function parsePlatformTypeFilter(query: Query): PlatformTypeFilter {

@@ -3,15 +3,16 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedPlatformTypeService } from './authorized-service.js';
 import type { PlatformType } from './model.js';
-import { parsePlatformTypeFilter } from './query.js';
+import { PLATFORM_TYPE_FILTERS, parsePlatformTypeFilter } from './query.js';
 import { PLATFORM_TYPE_CODECS } from './wire/index.js';
 
 export function platformTypeOperations(types: AuthorizedPlatformTypeService): Operation[] {
   const decode = (version: string | undefined, body: unknown) => PLATFORM_TYPE_CODECS.of(version).decode(body);
   return resourceOperations<PlatformType>({
     path: PATHS.platformTypes,
-    versions: PLATFORM_TYPE_CODECS.media,
+    codecs: PLATFORM_TYPE_CODECS.codecs,
     embedded: 'meshPlatformTypes',
+    filters: PLATFORM_TYPE_FILTERS,
     resource: 'PLATFORMINSTANCE',
     readAccess: 'authenticated',
     adminOnly: 'writes',

@@ -1,9 +1,16 @@
 import { badRequest } from '../../lib/errors.js';
-import { filterValue, type Query } from '../../lib/query.js';
+import { Filter, filterValue, type Query } from '../../lib/query.js';
 import type { ProjectFilter } from './store.js';
 
 /** The project states the OpenAPI names for the `state` filter. */
 export const PROJECT_STATES = ['ACTIVE', 'PENDING_DELETION', 'DELETED'] as const;
+
+/** The project list's filters, as its route documents them. */
+export const PROJECT_FILTERS = {
+  workspaceIdentifier: Filter('projects of this workspace'),
+  paymentIdentifier: Filter('projects paid with this payment method'),
+  state: Filter(`projects in any of these states, comma-separated: ${PROJECT_STATES.join(', ')} (ACTIVE by default)`),
+};
 
 /**
  * The project list's filters (spec §2.3, OpenAPI): `workspaceIdentifier`, `paymentIdentifier`,

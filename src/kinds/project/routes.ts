@@ -4,14 +4,15 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedProjectService } from './authorized-service.js';
 import type { Project } from './model.js';
-import { parseProjectFilter } from './query.js';
+import { PROJECT_FILTERS, parseProjectFilter } from './query.js';
 import { PROJECT_CODECS } from './wire/index.js';
 
 export function projectOperations(projects: AuthorizedProjectService): Operation[] {
   return resourceOperations<Project>({
     path: PATHS.projects,
-    versions: PROJECT_CODECS.media,
+    codecs: PROJECT_CODECS.codecs,
     embedded: 'meshProjects',
+    filters: PROJECT_FILTERS,
     resource: 'PROJECT',
     encode: (project, call) => PROJECT_CODECS.of(versionOf(call)).encode(project, { baseUrl: call.baseUrl, serviceInstances: projects.mayListServiceInstances(call.ctx, project.workspace) }),
     get: (call, id) => projects.get(call.ctx, id),

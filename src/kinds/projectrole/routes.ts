@@ -9,7 +9,7 @@ import { PROJECT_ROLE_CODECS } from './wire/index.js';
 export function projectRoleOperations(roles: AuthorizedProjectRoleService): Operation[] {
   return resourceOperations<ProjectRole>({
     path: PATHS.projectRoles,
-    versions: PROJECT_ROLE_CODECS.media,
+    codecs: PROJECT_ROLE_CODECS.codecs,
     embedded: 'meshProjectRoles',
     resource: 'PROJECTROLE',
     readAccess: 'authenticated',

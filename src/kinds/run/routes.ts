@@ -1,9 +1,10 @@
 import { badRequest, notFound } from '../../lib/errors.js';
-import { halPage, pageInfo, pageLinks, parsePagingParams } from '../../lib/paging.js';
+import { Type } from '@sinclair/typebox';
+import { halPage, halPageSchema, pageInfo, pageLinks, PagingQuery, parsePagingParams } from '../../lib/paging.js';
 import { filterValue } from '../../lib/query.js';
 import { MAX_STRING } from '../../lib/limits.js';
 import { canonicalUuid } from '../../lib/validation.js';
-import { empty, ok, type Call, type Operation, type Reply } from '../operation.js';
+import { answersOf, empty, ok, type Call, type Operation, type Reply } from '../operation.js';
 import { PATHS } from '../paths.js';
 import type { AuthorizedRunService } from './authorized-service.js';
 import type { ClaimedRun } from './service.js';
@@ -14,6 +15,9 @@ const PATH = PATHS.runs;
 /** Runs (spec endpoints 17, 18 and the index's claim template; COMPAT §10). */
 export function runOperations(runs: AuthorizedRunService): Operation[] {
   const produces = RUN_CODECS.media;
+  const one = answersOf(RUN_CODECS.codecs);
+  const claimedRun = { 201: { description: 'the claimed run, with its run token and runner-encrypted values', body: one } };
+  const nodeIdHeader = Type.Object({ 'x-block-runner-node-id': Type.Optional(Type.String({ description: 'the claiming runner node (wins over runnerNodeId)' })) });
   const codec = (call: Call) => RUN_CODECS.of(call.produces?.version ?? call.consumes?.version);
   const nodeHeader = (call: Call) => {
     const header = call.headers['x-block-runner-node-id'];
@@ -37,6 +41,13 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
       path: `${PATH}/create`,
       media: { produces },
       access: { managed: 'BUILDINGBLOCKRUN_SAVE' },
+      doc: {
+        summary: 'Claim the next run of a runner',
+        description: 'No body. 404 when no run is waiting (what runners poll for).',
+        query: Type.Object({ forRunnerUuid: Type.String({ format: 'uuid', description: 'the runner claiming (required)' }) }),
+        headers: nodeIdHeader,
+        responses: claimedRun,
+      },
       handle: async (call) => {
         const runnerUuid = filterValue(call.query, 'forRunnerUuid');
         if (runnerUuid === undefined) throw badRequest('forRunnerUuid: required');
@@ -48,6 +59,16 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
       path: PATH,
       media: { produces },
       access: { managed: 'BUILDINGBLOCKRUN_SAVE' },
+      doc: {
+        summary: 'Claim the next run for a runner node',
+        description: 'No body. 404 when no run is waiting.',
+        query: Type.Object({
+          runnerNodeId: Type.String({ description: 'the claiming runner node (required)' }),
+          selector: Type.Optional(Type.String({ description: 'only runs of definitions whose implementation matches' })),
+        }),
+        headers: nodeIdHeader,
+        responses: claimedRun,
+      },
       handle: async (call) => {
         const nodeId = filterValue(call.query, 'runnerNodeId');
         if (nodeId === undefined) throw badRequest('runnerNodeId: required');
@@ -59,6 +80,15 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
       path: PATH,
       media: { produces },
       access: { managed: 'BUILDINGBLOCKRUN_LIST' },
+      doc: {
+        summary: 'List runs',
+        query: Type.Object({
+          buildingBlockUuid: Type.Optional(Type.String({ format: 'uuid', description: 'only the runs of this building block' })),
+          runnerNodeId: Type.Optional(Type.String({ description: 'only the runs claimed by this runner node' })),
+          ...PagingQuery,
+        }),
+        responses: { 200: { description: 'a page of runs', body: RUN_CODECS.codecs.map((codec) => ({ media: codec.media, schema: halPageSchema('meshBuildingBlockRuns', codec.schema) })) } },
+      },
       handle: async (call) => {
         const page = parsePagingParams(call.query);
         const blockUuid = filterValue(call.query, 'buildingBlockUuid');
@@ -75,6 +105,7 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
       path: `${PATH}/:id`,
       media: { produces },
       access: 'run',
+      doc: { summary: 'Read a run', responses: { 200: { description: 'the run as its reader may see it', body: one } } },
       handle: async (call) => {
         const { run, audience } = await runs.read(call.ctx, call.params.id!);
         return ok(codec(call).encode(run, { baseUrl: call.baseUrl, audience }));
@@ -87,6 +118,7 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
       path: `${PATH}/:id/logs`,
       media: { produces },
       access: 'run',
+      doc: { summary: 'Read a run’s step log', responses: { 200: { description: 'every step, streamed', body: RUN_CODECS.codecs.map((codec) => ({ media: codec.media, schema: codec.logsSchema })) } } },
       handle: async (call) => {
         const { steps, audience } = await runs.logs(call.ctx, call.params.id!);
         return ok(codec(call).encodeLogs(steps, audience));
@@ -97,6 +129,7 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
       path: `${PATH}/:id/status/source`,
       media: { produces, consumes: produces },
       access: 'run',
+      doc: { summary: 'Register a run’s source and its steps', body: RUN_CODECS.codecs.map((codec) => ({ media: codec.media, schema: codec.registrationSchema })), responses: { 200: { description: 'registered' } } },
       handle: async (call) => {
         await runs.registerSource(call.ctx, call.params.id!, codec(call).decodeRegistration(call.body));
         return empty(200);
@@ -107,6 +140,11 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
       path: `${PATH}/:id/status/source/:sourceId`,
       media: { produces, consumes: produces },
       access: 'run',
+      doc: {
+        summary: 'Report a run’s status, steps and outputs',
+        body: RUN_CODECS.codecs.map((codec) => ({ media: codec.media, schema: codec.updateSchema })),
+        responses: { 200: { description: 'whether the run was aborted meanwhile', body: RUN_CODECS.codecs.map((codec) => ({ media: codec.media, schema: Type.Object({ runAborted: Type.Boolean() }) })) } },
+      },
       handle: async (call) => ok({ runAborted: await runs.updateSource(call.ctx, call.params.id!, sourceId(call), codec(call).decodeUpdate(call.body)) }),
     },
   ];

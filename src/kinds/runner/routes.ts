@@ -1,4 +1,4 @@
-import { filterValue } from '../../lib/query.js';
+import { Filter, filterValue } from '../../lib/query.js';
 import { versionOf, type Operation } from '../operation.js';
 import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
@@ -9,8 +9,9 @@ import { RUNNER_CODECS } from './wire/index.js';
 export function runnerOperations(runners: AuthorizedRunnerService): Operation[] {
   return resourceOperations<Runner>({
     path: PATHS.runners,
-    versions: RUNNER_CODECS.media,
+    codecs: RUNNER_CODECS.codecs,
     embedded: 'meshBuildingBlockRunners',
+    filters: { workspaceIdentifier: Filter('runners owned by this workspace') },
     resource: 'BUILDINGBLOCKRUNNER',
     encode: (runner, call) => RUNNER_CODECS.of(versionOf(call)).encode(runner, call),
     get: (call, uuid) => runners.get(call.ctx, uuid),

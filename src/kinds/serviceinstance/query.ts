@@ -1,6 +1,15 @@
 import { badRequest } from '../../lib/errors.js';
-import { filterValue, type Query } from '../../lib/query.js';
+import { Filter, filterValue, type Query } from '../../lib/query.js';
 import type { ServiceInstanceFilter } from './store.js';
+
+/** The service instance list's filters, as its route documents them. */
+export const SERVICE_INSTANCE_FILTERS = {
+  workspaceIdentifier: Filter('instances of projects of this workspace'),
+  projectIdentifier: Filter('instances of this project (requires workspaceIdentifier)'),
+  marketplaceIdentifier: Filter('instances of this marketplace'),
+  serviceIdentifier: Filter('instances of this service'),
+  planIdentifier: Filter('instances of this plan (requires serviceIdentifier)'),
+};
 
 /**
  * The service instance list's filters (OpenAPI, exact, AND): `workspaceIdentifier`,

@@ -3,7 +3,7 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedServiceInstanceService } from './authorized-service.js';
 import type { ServiceInstance } from './model.js';
-import { parseServiceInstanceFilter } from './query.js';
+import { parseServiceInstanceFilter, SERVICE_INSTANCE_FILTERS } from './query.js';
 import { SERVICE_INSTANCE_CODECS } from './wire/index.js';
 
 /** As published: POST answers 200, PUT and DELETE 202 (the deletion completes later). */
@@ -11,7 +11,8 @@ export function serviceInstanceOperations(instances: AuthorizedServiceInstanceSe
   const decode = (version: string | undefined, body: unknown) => SERVICE_INSTANCE_CODECS.of(version).decode(body);
   return resourceOperations<ServiceInstance>({
     path: PATHS.serviceInstances,
-    versions: SERVICE_INSTANCE_CODECS.media,
+    codecs: SERVICE_INSTANCE_CODECS.codecs,
+    filters: SERVICE_INSTANCE_FILTERS,
     embedded: 'meshServiceInstances',
     resource: 'SERVICEINSTANCE',
     answers: { create: 200, update: 202 },

@@ -9,7 +9,7 @@ export function tagDefinitionOperations(definitions: AuthorizedTagDefinitionServ
   const decode = (version: string | undefined, body: unknown) => TAG_DEFINITION_CODECS.of(version).decode(body);
   return resourceOperations<TagDefinition>({
     path: PATHS.tagDefinitions,
-    versions: TAG_DEFINITION_CODECS.media,
+    codecs: TAG_DEFINITION_CODECS.codecs,
     embedded: 'meshTagDefinitions',
     resource: 'TAGDEFINITION',
     readAccess: 'authenticated',

@@ -1,5 +1,5 @@
 import { badRequest } from '../../lib/errors.js';
-import { filterValue, filterValues, type Query } from '../../lib/query.js';
+import { Filter, filterValue, filterValues, RepeatableFilter, type Query } from '../../lib/query.js';
 import { parseFullPlatformIdentifier } from '../platform/model.js';
 import { TENANT_DELETION_STATES, TENANT_STATES, type TenantState } from './model.js';
 import type { TenantFilter } from './store.js';
@@ -22,6 +22,18 @@ function statesOf(query: Query): Set<TenantState> {
   if (states === undefined) return new Set(fromDeletionState);
   return new Set((states as TenantState[]).filter((state) => fromDeletionState === undefined || fromDeletionState.includes(state)));
 }
+
+/** The tenant list's filters, as its route documents them. */
+export const TENANT_FILTERS = {
+  workspaceIdentifier: Filter('tenants of this workspace'),
+  projectIdentifier: Filter('tenants of this project'),
+  platformIdentifier: Filter('tenants on this platform (<platform>.<location>)'),
+  platformTypeIdentifier: Filter('tenants on platforms of this type (case-insensitive)'),
+  landingZoneIdentifier: Filter('tenants in this landing zone'),
+  platformTenantId: Filter('the tenant with this id on its platform'),
+  state: RepeatableFilter('tenants in any of these states (ACTIVE by default)', { enum: TENANT_STATES }),
+  deletionState: Filter('older form of state (ALL: every state)', { enum: TENANT_DELETION_STATES }),
+};
 
 /**
  * The tenant list's filters (the OpenAPI's, exact match, combined with AND): `workspaceIdentifier`,

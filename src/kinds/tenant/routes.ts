@@ -4,14 +4,15 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedTenantService } from './authorized-service.js';
 import type { Tenant } from './model.js';
-import { parseTenantFilter } from './query.js';
+import { TENANT_FILTERS, parseTenantFilter } from './query.js';
 import { TENANT_CODECS } from './wire/index.js';
 
 export function tenantOperations(tenants: AuthorizedTenantService): Operation[] {
   return resourceOperations<Tenant>({
     path: PATHS.tenants,
-    versions: TENANT_CODECS.media,
+    codecs: TENANT_CODECS.codecs,
     embedded: 'meshTenants',
+    filters: TENANT_FILTERS,
     resource: 'TENANT',
     encode: (tenant, call) => TENANT_CODECS.of(versionOf(call)).encode(tenant, call),
     get: (call, id) => tenants.get(call.ctx, id),

@@ -1,10 +1,26 @@
 import { badRequest } from '../../lib/errors.js';
-import { filterValue, type Query } from '../../lib/query.js';
+import { Filter, filterValue, type Query } from '../../lib/query.js';
 import { parseFullPlatformIdentifier } from '../platform/model.js';
 import type { UserFilter } from './store.js';
 
 const PLAIN = ['uuid', 'euid', 'username', 'email', 'firstName', 'lastName'] as const;
 const ALL = [...PLAIN, 'workspaceIdentifier', 'projectIdentifier', 'platformIdentifier', 'workspaceRole', 'projectRole'] as const;
+
+/** The user list's filters, as its route documents them. */
+export const USER_FILTERS = {
+  uuid: Filter('the user with this uuid', { format: 'uuid' }),
+  euid: Filter('the user with this external id'),
+  username: Filter('the user with this username'),
+  email: Filter('users with this email'),
+  firstName: Filter('users with this first name'),
+  lastName: Filter('users with this last name'),
+  workspaceIdentifier: Filter('users holding a role in this workspace (directly or through a group)'),
+  projectIdentifier: Filter('users holding a role in this project (requires workspaceIdentifier)'),
+  platformIdentifier: Filter('users with a project role on a project with a tenant on this platform (<platform>.<location>)'),
+  workspaceRole: Filter('users holding this workspace role'),
+  projectRole: Filter('users holding this project role'),
+  workspaceUserGroupIdentifier: Filter('members of this group (<workspace>.<group>, or the group’s name); only alone'),
+};
 
 /**
  * The user list's filters (OpenAPI, exact, AND): `uuid`, `euid`, `username`, `email`, `firstName`,

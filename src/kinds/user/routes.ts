@@ -4,15 +4,16 @@ import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedUserService } from './authorized-service.js';
 import type { User } from './model.js';
-import { parseUserFilter } from './query.js';
+import { USER_FILTERS, parseUserFilter } from './query.js';
 import { USER_CODECS } from './wire/index.js';
 
 /** meshUser v2 (issue 19): list, POST 201, GET, PUT (upsert) 200, DELETE 204; `ADM_USER_*`. */
 export function userOperations(users: AuthorizedUserService): Operation[] {
   return resourceOperations<User>({
     path: PATHS.users,
-    versions: USER_CODECS.media,
+    codecs: USER_CODECS.codecs,
     embedded: 'meshUsers',
+    filters: USER_FILTERS,
     resource: 'USER',
     adminOnly: 'all',
     encode: (user, call) => USER_CODECS.of(versionOf(call)).encode(user, call),

@@ -8,7 +8,7 @@ import { WORKSPACE_CODECS } from './wire/index.js';
 export function workspaceOperations(workspaces: AuthorizedWorkspaceService): Operation[] {
   return resourceOperations<Workspace>({
     path: PATHS.workspaces,
-    versions: WORKSPACE_CODECS.media,
+    codecs: WORKSPACE_CODECS.codecs,
     embedded: 'meshWorkspaces',
     resource: 'WORKSPACE',
     encode: (workspace, call) => WORKSPACE_CODECS.of(versionOf(call)).encode(workspace, { baseUrl: call.baseUrl, serviceInstances: workspaces.mayListServiceInstances(call.ctx, workspace.name) }),

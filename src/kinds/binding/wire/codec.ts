@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
-import { Identifier, KindOf } from '../../../lib/wire-schemas.js';
+import { Identifier, KindOf, Links } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { objectUrl } from '../../paths.js';
 import { checkedUsername } from '../../user/wire/v2.js';
@@ -17,6 +17,8 @@ const subjectSchema = Type.String({ minLength: 1, maxLength: 1024 });
 
 export interface BindingCodec {
   readonly media: { kind: string; version: string };
+  readonly schema: TSchema;
+  readonly bodySchema: TSchema;
   /** One binding (the REST body), or several (the import's older `subjects[]` forms). */
   decodeAll(body: unknown): BindingInput[];
   encode(binding: Binding, view: EncodeView): { _links: { self: { href: string } } };
@@ -33,17 +35,27 @@ function checkedSubject(kind: BindingKind, name: string, field: string): string 
  */
 export function bindingCodec(kind: BindingKind, version: string, path: string): BindingCodec {
   const project = BINDING_SHAPES[kind].level === 'project';
-  const decodeBody = compileDecoder(
-    Type.Object({
-      kind: KindOf(kind),
-      metadata: Type.Object({ name: BINDING_NAME }),
-      roleRef: Named(Type.String({ minLength: 1, maxLength: 255 })),
-      targetRef: project ? Type.Object({ name: Identifier, ownedByWorkspace: Identifier }) : Type.Object({ name: Identifier }),
-      subject: Named(subjectSchema),
-    }),
-  );
+  const body = Type.Object({
+    kind: KindOf(kind),
+    metadata: Type.Object({ name: BINDING_NAME }),
+    roleRef: Named(Type.String({ minLength: 1, maxLength: 255 })),
+    targetRef: project ? Type.Object({ name: Identifier, ownedByWorkspace: Identifier }) : Type.Object({ name: Identifier }),
+    subject: Named(subjectSchema),
+  });
+  const decodeBody = compileDecoder(body);
+  const target = { name: Identifier, displayName: Type.Optional(Type.String()), ...(project ? { ownedByWorkspace: Identifier } : {}) };
   return {
     media: { kind: kind.toLowerCase(), version },
+    schema: Type.Object({
+      apiVersion: Type.Literal(version),
+      kind: Type.Literal(kind),
+      metadata: Type.Object({ name: Type.String() }),
+      roleRef: Type.Object({ name: Type.String() }),
+      targetRef: Type.Object(target),
+      subject: Type.Object({ name: Type.String() }),
+      _links: Links,
+    }),
+    bodySchema: body,
     decodeAll(body) {
       const decoded = decodeBody(body);
       const target = decoded.targetRef as { name: string; ownedByWorkspace?: string };

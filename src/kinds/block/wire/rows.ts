@@ -2,11 +2,11 @@ import { Type } from '@sinclair/typebox';
 import { hideSecrets } from '../../../crypto/secret-values.js';
 import { badRequest } from '../../../lib/errors.js';
 import { StringEnum } from '../../../lib/validation.js';
-import { Uuid } from '../../../lib/wire-schemas.js';
+import { AnyValue, DateTime, Uuid } from '../../../lib/wire-schemas.js';
 import { VALUE_TYPES } from '../../definition/enums.js';
 import { InputKey } from '../../definition/wire/version-v1-preview.js';
 import { objectUrl, PATHS } from '../../paths.js';
-import type { Block, BlockRequest, SentInputs, ValueRow } from '../model.js';
+import { BLOCK_STATUSES, type Block, type BlockRequest, type SentInputs, type ValueRow } from '../model.js';
 
 /** What v1 and v2-preview share on the wire: input rows, parents, output rows, links. */
 
@@ -19,6 +19,19 @@ export interface BlockView {
 export const InputRowSchema = Type.Object({ key: InputKey, value: Type.Optional(Type.Unknown()), valueType: Type.Optional(StringEnum(VALUE_TYPES)) });
 export const KeyedInputSchema = Type.Object({ value: Type.Optional(Type.Unknown()), valueType: Type.Optional(StringEnum(VALUE_TYPES)), isSensitive: Type.Optional(Type.Boolean()) });
 export const ParentSchema = Type.Object({ buildingBlockUuid: Uuid, definitionUuid: Type.Optional(Uuid) });
+
+/** An input or output row as answers show it: a sensitive value as `{hash}`. */
+export const ValueRowAnswer = Type.Object({
+  key: Type.String(),
+  value: AnyValue,
+  valueType: StringEnum(VALUE_TYPES),
+  isSensitive: Type.Boolean(),
+  assignmentType: Type.Optional(Type.String()),
+});
+export const ParentAnswer = Type.Object({ buildingBlockUuid: Uuid, definitionUuid: Uuid });
+export const BlockStatus = StringEnum(BLOCK_STATUSES);
+/** `metadata.markedForDeletionOn` and `…By`, once a deletion was requested. */
+export const DeletionMetadata = { markedForDeletionOn: Type.Optional(DateTime), markedForDeletionBy: Type.Optional(Type.String()) };
 
 type Row = { key: string; value?: unknown; valueType?: (typeof VALUE_TYPES)[number] };
 

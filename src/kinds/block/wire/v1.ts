@@ -1,31 +1,49 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
-import { Int32, KindOf, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
+import { DateTime, Int32, KindOf, Links, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import { tenantIdentifierOf, type Block, type BlockRequest } from '../model.js';
 import type { BlockFilter } from '../store.js';
-import { blockLinks, decodeInputs, decodeParents, deletionMetadata, encodeRows, InputRowSchema, ParentSchema, type BlockView } from './rows.js';
+import { BlockStatus, blockLinks, decodeInputs, decodeParents, deletionMetadata, DeletionMetadata, encodeRows, InputRowSchema, ParentAnswer, ParentSchema, ValueRowAnswer, type BlockView } from './rows.js';
 
-const decodeBody = compileDecoder(
-  Type.Object({
-    kind: KindOf('meshBuildingBlock'),
-    metadata: Type.Object({
-      definitionUuid: Uuid,
-      // A number; `"v3"` and `"3"` are taken as well (the list filter's forms).
-      definitionVersion: Type.Union([Int32({ minimum: 1 }), Type.String({ pattern: '^v?[1-9][0-9]{0,8}$' })]),
-      tenantIdentifier: Type.String({ minLength: 1, maxLength: 1023 }),
-    }),
-    spec: Type.Object({
-      displayName: NonEmptyShortString,
-      inputs: Type.Array(InputRowSchema, { maxItems: 500 }),
-      parentBuildingBlocks: Type.Array(ParentSchema, { maxItems: 100 }),
-    }),
+const Body = Type.Object({
+  kind: KindOf('meshBuildingBlock'),
+  metadata: Type.Object({
+    definitionUuid: Uuid,
+    // A number; `"v3"` and `"3"` are taken as well (the list filter's forms).
+    definitionVersion: Type.Union([Int32({ minimum: 1 }), Type.String({ pattern: '^v?[1-9][0-9]{0,8}$' })]),
+    tenantIdentifier: Type.String({ minLength: 1, maxLength: 1023 }),
   }),
-);
+  spec: Type.Object({
+    displayName: NonEmptyShortString,
+    inputs: Type.Array(InputRowSchema, { maxItems: 500 }),
+    parentBuildingBlocks: Type.Array(ParentSchema, { maxItems: 100 }),
+  }),
+});
+const decodeBody = compileDecoder(Body);
+
+const Answer = Type.Object({
+  apiVersion: Type.Literal('v1'),
+  kind: Type.Literal('meshBuildingBlock'),
+  metadata: Type.Object({
+    uuid: Uuid,
+    definitionUuid: Uuid,
+    definitionVersion: Type.Integer(),
+    tenantIdentifier: Type.String(),
+    forcePurge: Type.Boolean(),
+    createdOn: DateTime,
+    ...DeletionMetadata,
+  }),
+  spec: Type.Object({ displayName: Type.String(), inputs: Type.Array(ValueRowAnswer), parentBuildingBlocks: Type.Array(ParentAnswer) }),
+  status: Type.Object({ status: BlockStatus, outputs: Type.Array(ValueRowAnswer) }),
+  _links: Links,
+});
 
 /** meshBuildingBlock v1 (spec §2.4, §4.1; deprecated): tenant blocks only, the version named by its number. */
 export const blockV1 = {
   media: { kind: 'meshbuildingblock', version: 'v1' } as const,
+  schema: Answer,
+  bodySchema: Body,
   decode(body: unknown): BlockRequest {
     const { metadata, spec } = decodeBody(body);
     const versionNumber = typeof metadata.definitionVersion === 'number' ? metadata.definitionVersion : Number(metadata.definitionVersion.replace(/^v/, ''));

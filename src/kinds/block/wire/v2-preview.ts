@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { badRequest } from '../../../lib/errors.js';
 import { compileDecoder } from '../../../lib/validation.js';
-import { Identifier, KindOf, NonEmptyShortString, ShortString, Uuid } from '../../../lib/wire-schemas.js';
+import { DateTime, Identifier, KindOf, Links, NonEmptyShortString, Nullable, ShortString, Uuid } from '../../../lib/wire-schemas.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import type { Block, BlockRequest, BlockUpdate, SentTargetRef } from '../model.js';
-import { blockLinks, decodeInputs, decodeParents, deletionMetadata, encodeRows, InputRowSchema, KeyedInputSchema, ParentSchema, type BlockView } from './rows.js';
+import { BlockStatus, blockLinks, decodeInputs, decodeParents, deletionMetadata, DeletionMetadata, encodeRows, InputRowSchema, KeyedInputSchema, ParentAnswer, ParentSchema, ValueRowAnswer, type BlockView } from './rows.js';
 
 const Inputs = Type.Union([Type.Array(InputRowSchema, { maxItems: 500 }), Type.Record(ShortString, KeyedInputSchema, { maxProperties: 500 })]);
 const Spec = Type.Object({
@@ -15,7 +15,34 @@ const Spec = Type.Object({
   parentBuildingBlocks: Type.Optional(Type.Array(ParentSchema, { maxItems: 100 })),
   parentBuildingBlockRefs: Type.Optional(Type.Array(Type.Object({ uuid: Uuid, kind: KindOf('meshBuildingBlock') }), { maxItems: 100 })),
 });
-const decodeBody = compileDecoder(Type.Object({ kind: KindOf('meshBuildingBlock'), spec: Spec }));
+const Body = Type.Object({ kind: KindOf('meshBuildingBlock'), spec: Spec });
+const decodeBody = compileDecoder(Body);
+
+const Answer = Type.Object({
+  apiVersion: Type.Literal('v2-preview'),
+  kind: Type.Literal('meshBuildingBlock'),
+  metadata: Type.Object({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime, ...DeletionMetadata }),
+  spec: Type.Object({
+    displayName: Type.String(),
+    buildingBlockDefinitionVersionRef: Type.Object({ kind: Type.Literal('meshBuildingBlockDefinitionVersion'), uuid: Uuid }),
+    targetRef: Type.Object(
+      { kind: Type.Union([Type.Literal('meshTenant'), Type.Literal('meshWorkspace')]), uuid: Type.Optional(Uuid), identifier: Type.Optional(Identifier), name: Type.Optional(Identifier) },
+      { description: 'as the client sent it: {kind: meshTenant, uuid} or {kind: meshWorkspace, identifier or name}' },
+    ),
+    inputs: Type.Array(ValueRowAnswer),
+    parentBuildingBlocks: Type.Array(ParentAnswer),
+    parentBuildingBlockRefs: Type.Array(Type.Object({ kind: Type.Literal('meshBuildingBlock'), uuid: Uuid })),
+  }),
+  status: Type.Object({
+    status: BlockStatus,
+    outputs: Type.Array(ValueRowAnswer),
+    forcePurge: Type.Boolean(),
+    lifecycle: Type.Object({ state: Type.Union([Type.Literal('ACTIVE'), Type.Literal('MARKED_FOR_DELETION')]) }),
+    latestRunUuid: Nullable(Uuid),
+    latestDryRunUuid: Type.Null(),
+  }),
+  _links: Links,
+});
 
 function decodeTarget(ref: { kind: 'meshTenant' | 'meshWorkspace'; uuid?: string; identifier?: string; name?: string }): Pick<BlockRequest, 'target' | 'targetRef'> {
   if (ref.kind === 'meshTenant') {
@@ -43,6 +70,8 @@ function decode(body: unknown): BlockRequest {
 /** meshBuildingBlock v2-preview (spec §2.5): tenant or workspace targets, the version named by uuid. */
 export const blockV2Preview = {
   media: { kind: 'meshbuildingblock', version: 'v2-preview' } as const,
+  schema: Answer,
+  bodySchema: Body,
   decode,
   /** A PUT names what it changes; parents only matter with a version change (COMPAT §9). */
   decodeUpdate(body: unknown): BlockUpdate {

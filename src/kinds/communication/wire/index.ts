@@ -1,10 +1,8 @@
-import type { TSchema } from '@sinclair/typebox';
 import { CodecRegistry, type Codec } from '../../codec.js';
 import type { Communication, CommunicationInput } from '../model.js';
 import { communicationV1Preview } from './v1-preview.js';
 
 export interface CommunicationCodec extends Codec<Communication> {
-  readonly schema: TSchema;
   decode(body: unknown): CommunicationInput;
 }
 

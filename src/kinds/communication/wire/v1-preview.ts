@@ -6,15 +6,14 @@ import { COMMUNICATION_TYPES } from '../../communicationdefinition/model.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import { RESOLUTION_STATUSES, TARGET_KINDS, type Communication, type CommunicationInput } from '../model.js';
 
-const decodeBody = compileDecoder(
-  Type.Object({
+const Body = Type.Object({
     kind: KindOf('meshCommunication'),
     spec: Type.Object({
       targetMeshObjectRef: Type.Object({ kind: StringEnum(TARGET_KINDS), name: NonEmptyShortString }),
       communicationDefinitionRef: Type.Object({ kind: KindOf('meshCommunicationDefinition'), uuid: Uuid }),
     }),
-  }),
-);
+  });
+const decodeBody = compileDecoder(Body);
 
 const Link = Type.Object({ href: Type.String() });
 
@@ -42,6 +41,7 @@ const schema = Type.Object({
 export const communicationV1Preview = {
   media: { kind: 'meshcommunication', version: 'v1-preview' } as const,
   schema,
+  bodySchema: Body,
   decode(body: unknown): CommunicationInput {
     const { spec } = decodeBody(body);
     return { definitionUuid: spec.communicationDefinitionRef.uuid.toLowerCase(), target: { kind: spec.targetMeshObjectRef.kind, name: spec.targetMeshObjectRef.name } };

@@ -1,10 +1,8 @@
-import type { TSchema } from '@sinclair/typebox';
 import { CodecRegistry, type Codec } from '../../codec.js';
 import type { CommunicationContent, CommunicationContentUpdate, CommunicationDefinition } from '../model.js';
 import { communicationDefinitionV1Preview } from './v1-preview.js';
 
 export interface CommunicationDefinitionCodec extends Codec<CommunicationDefinition> {
-  readonly schema: TSchema;
   decode(body: unknown): CommunicationContent;
   /** A PUT: `type` may be left out (it stays); `uuid` is `metadata.uuid` when sent. */
   decodeUpdate(body: unknown): { uuid?: string; communication: CommunicationContentUpdate };

@@ -16,7 +16,8 @@ const contentFields = {
 // `metadata.uuid` may be sent (a PUT names the object of its path); it is never taken from a body.
 const envelope = <T extends TSchema>(communication: T) =>
   Type.Object({ kind: KindOf('meshCommunicationDefinition'), metadata: Type.Optional(Type.Object({ uuid: Type.Optional(Type.String()) })), spec: Type.Object({ communication }) });
-const decodeCreate = compileDecoder(envelope(Type.Object({ ...contentFields, type: CommunicationTypeSchema })));
+const Body = envelope(Type.Object({ ...contentFields, type: CommunicationTypeSchema }));
+const decodeCreate = compileDecoder(Body);
 const decodeUpdate = compileDecoder(envelope(Type.Object({ ...contentFields, type: Type.Optional(CommunicationTypeSchema) })));
 
 const Link = Type.Object({ href: Type.String() });
@@ -42,6 +43,7 @@ const schema = Type.Object({
 export const communicationDefinitionV1Preview = {
   media: { kind: 'meshcommunicationdefinition', version: 'v1-preview' } as const,
   schema,
+  bodySchema: Body,
   decode(input: unknown): CommunicationContent {
     return withDefaults(decodeCreate(input).spec.communication);
   },

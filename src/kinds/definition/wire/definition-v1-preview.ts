@@ -2,35 +2,51 @@ import { Type } from '@sinclair/typebox';
 import { badRequest } from '../../../lib/errors.js';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import { Identifier, KindOf, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
+import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Nullable, ShortString, Tags, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
-import { TARGET_TYPES } from '../enums.js';
+import { REVIEW_STATES, TARGET_TYPES, VERSION_STATES } from '../enums.js';
 import { publicationState, versionStatus, type Definition, type DefinitionInput } from '../model.js';
 
 const Url = Type.String({ maxLength: 2048, pattern: '^https?://' });
 
-const decodeBody = compileDecoder(
-  Type.Object({
-    kind: KindOf('meshBuildingBlockDefinition'),
-    metadata: Type.Object({ ownedByWorkspace: Identifier, uuid: Type.Optional(Type.String()), tags: Type.Optional(Tags) }),
-    spec: Type.Object({
-      displayName: NonEmptyShortString,
-      description: Type.String({ maxLength: TEXT_LIMITS.description }),
-      targetType: StringEnum(TARGET_TYPES),
-      // Platform type identifiers (`AZURE`), or `{name, kind: "meshPlatformType"}` as newer clients send.
-      supportedPlatforms: Type.Optional(Type.Array(Type.Union([NonEmptyShortString, Type.Object({ name: NonEmptyShortString, kind: KindOf('meshPlatformType') })]), { maxItems: 200 })),
-      useInLandingZonesOnly: Type.Optional(Type.Boolean()),
-      notificationSubscriberUsernames: Type.Optional(Type.Array(ShortString, { maxItems: 500 })),
-      symbol: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.symbol })),
-      supportUrl: Type.Optional(Url),
-      documentationUrl: Type.Optional(Url),
-      readme: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.readme })),
-      runTransparency: Type.Optional(Type.Boolean()),
-    }),
+const Body = Type.Object({
+  kind: KindOf('meshBuildingBlockDefinition'),
+  metadata: Type.Object({ ownedByWorkspace: Identifier, uuid: Type.Optional(Type.String()), tags: Type.Optional(Tags) }),
+  spec: Type.Object({
+    displayName: NonEmptyShortString,
+    description: Type.String({ maxLength: TEXT_LIMITS.description }),
+    targetType: StringEnum(TARGET_TYPES),
+    // Platform type identifiers (`AZURE`), or `{name, kind: "meshPlatformType"}` as newer clients send.
+    supportedPlatforms: Type.Optional(Type.Array(Type.Union([NonEmptyShortString, Type.Object({ name: NonEmptyShortString, kind: KindOf('meshPlatformType') })]), { maxItems: 200 })),
+    useInLandingZonesOnly: Type.Optional(Type.Boolean()),
+    notificationSubscriberUsernames: Type.Optional(Type.Array(ShortString, { maxItems: 500 })),
+    symbol: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.symbol })),
+    supportUrl: Type.Optional(Url),
+    documentationUrl: Type.Optional(Url),
+    readme: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.readme })),
+    runTransparency: Type.Optional(Type.Boolean()),
   }),
-);
+});
+const decodeBody = compileDecoder(Body);
+
+const Answer = Type.Object({
+  apiVersion: Type.Literal('v1-preview'),
+  kind: Type.Literal('meshBuildingBlockDefinition'),
+  metadata: Echoed({ uuid: Uuid, ownedByWorkspace: Identifier, tags: Tags, createdOn: DateTime }),
+  spec: Echoed({ ...Body.properties.spec.properties, useInLandingZonesOnly: Type.Boolean(), runTransparency: Type.Boolean(), symbol: Type.String() }),
+  status: Type.Object({
+    versions: Type.Array(Type.Object({ versionUuid: Uuid, versionNumber: Type.Integer(), state: StringEnum(VERSION_STATES), reviewState: Type.Optional(StringEnum(REVIEW_STATES)) })),
+    latestVersion: Type.Integer(),
+    latestReleasedVersion: Type.Integer(),
+    latestVersionUuid: Nullable(Uuid),
+    latestReleasedVersionUuid: Nullable(Uuid),
+    publicationState: StringEnum(['PUBLISHED', 'IN_REVIEW', 'REJECTED', 'UNPUBLISHED'] as const),
+    usageCount: Type.Integer(),
+  }),
+  _links: Links,
+});
 
 /** A definition body, and `metadata.uuid` when sent (a PUT must name its path, the import names it). */
 export interface DecodedDefinition {
@@ -82,6 +98,8 @@ function encode(definition: Definition, { baseUrl }: EncodeView) {
 /** meshBuildingBlockDefinition v1-preview (spec §2.6, §4.1 "Create definition", COMPAT §8). */
 export const definitionV1Preview = {
   media: { kind: 'meshbuildingblockdefinition', version: 'v1-preview' } as const,
+  schema: Answer,
+  bodySchema: Body,
   decode,
   encode,
 };

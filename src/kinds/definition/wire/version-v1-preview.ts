@@ -2,10 +2,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import { hideSecrets } from '../../../crypto/secret-values.js';
 import { MAX_STRING, TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import { Int32, KindOf, NonEmptyShortString, ShortString, Uuid } from '../../../lib/wire-schemas.js';
+import { AnyValue, DateTime, Echoed, Identifier, Int32, KindOf, Links, NonEmptyShortString, Nullable, ShortString, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { objectUrl, PATHS } from '../../paths.js';
-import { DELETION_MODES, IMPLEMENTATION_TYPES, INPUT_ASSIGNMENT_TYPES, OUTPUT_ASSIGNMENT_TYPES, OUTPUT_TYPES, VALUE_TYPES, VERSION_STATES, type ImplementationType } from '../enums.js';
+import { DELETION_MODES, IMPLEMENTATION_TYPES, INPUT_ASSIGNMENT_TYPES, OUTPUT_ASSIGNMENT_TYPES, OUTPUT_TYPES, REVIEW_STATES, VALUE_TYPES, VERSION_STATES, type ImplementationType } from '../enums.js';
 import { withDefaults, type DefinitionVersion, type VersionSpec } from '../model.js';
 
 /**
@@ -103,7 +103,37 @@ const IMPLEMENTATION_SCHEMAS = {
 const implementationDecoders = Object.fromEntries(Object.entries(IMPLEMENTATION_SCHEMAS).map(([type, schema]) => [type, compileDecoder(schema)])) as Record<ImplementationType, (value: unknown, prefix?: string) => unknown>;
 
 // `metadata.uuid: ""` and `createdOn: ""` (TF) are ignored: the path names the version.
-const decodeBody = compileDecoder(Type.Object({ kind: KindOf('meshBuildingBlockDefinitionVersion'), spec: SpecSchema }));
+const Body = Type.Object({ kind: KindOf('meshBuildingBlockDefinitionVersion'), spec: SpecSchema });
+const decodeBody = compileDecoder(Body);
+
+const Answer = Type.Object({
+  apiVersion: Type.Literal('v1-preview'),
+  kind: Type.Literal('meshBuildingBlockDefinitionVersion'),
+  metadata: Type.Object({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime }),
+  spec: Echoed(
+    {
+      buildingBlockDefinitionRef: Type.Object({ uuid: Uuid, kind: Type.Literal('meshBuildingBlockDefinition') }),
+      versionNumber: Type.Integer(),
+      state: StringEnum(VERSION_STATES),
+      onlyApplyOncePerTenant: Type.Boolean(),
+      deletionMode: StringEnum(DELETION_MODES),
+      runnerRef: Nullable(Type.Object({ uuid: Uuid, kind: Type.Optional(Type.Literal('meshBuildingBlockRunner')) })),
+      dependencyDefinitionRefs: Type.Array(Type.Object({ uuid: Uuid, kind: Type.Optional(Type.Literal('meshBuildingBlockDefinition')) })),
+      permissions: Type.Array(Type.String()),
+      implementation: Echoed({ type: StringEnum(IMPLEMENTATION_TYPES) }),
+      inputs: Type.Record(Type.String(), Echoed({ displayName: Type.String(), type: StringEnum(VALUE_TYPES), assignmentType: StringEnum(INPUT_ASSIGNMENT_TYPES), defaultValue: AnyValue })),
+      outputs: Type.Record(Type.String(), Echoed({})),
+    },
+    { description: 'as sent, defaults filled in, secrets as {hash}' },
+  ),
+  status: Type.Object({
+    reviewState: Nullable(StringEnum(REVIEW_STATES)),
+    reviewedBy: Nullable(Type.String()),
+    reviewedOn: Nullable(DateTime),
+    reviewReason: Nullable(Type.String()),
+  }),
+  _links: Links,
+});
 
 /** A version body: the definition it belongs to, and the spec in the service's form. */
 export interface DecodedVersion {
@@ -113,6 +143,8 @@ export interface DecodedVersion {
 
 export const versionV1Preview = {
   media: { kind: 'meshbuildingblockdefinitionversion', version: 'v1-preview' } as const,
+  schema: Answer,
+  bodySchema: Body,
   decode(body: unknown): DecodedVersion {
     const { spec } = decodeBody(body) as { spec: Static<typeof SpecSchema> & Record<string, unknown> };
     const { buildingBlockDefinitionRef, ...content } = spec;

@@ -1,10 +1,29 @@
+import { Type } from '@sinclair/typebox';
+import { AnyValue, DateTime, Identifier, Links, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import type { EventRecord } from '../model.js';
 
+const Answer = Type.Object({
+  kind: Type.Literal('meshEventLog'),
+  apiVersion: Type.Literal('v1-preview'),
+  metadata: Type.Object({ uuid: Uuid, createdAt: DateTime }),
+  spec: Type.Object({
+    title: Type.String(),
+    eventType: Type.String(),
+    description: Type.String(),
+    workspaceRef: Type.Optional(Type.Object({ name: Identifier, kind: Type.Literal('meshWorkspace') })),
+    content: AnyValue,
+    previousContent: Type.Optional(AnyValue),
+    author: AnyValue,
+  }),
+  _links: Links,
+});
+
 /** meshEventLog v1-preview (OpenAPI `meshEventLog`): read-only. */
 export const eventLogV1Preview = {
   media: { kind: 'mesheventlog', version: 'v1-preview' } as const,
+  schema: Answer,
   encode(event: EventRecord, { baseUrl }: EncodeView) {
     return {
       kind: 'meshEventLog',

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { isSealedSecret } from '../../../crypto/secret-values.js';
 import { badRequest } from '../../../lib/errors.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import { Identifier, KindOf, NonEmptyShortString, ShortString, Uuid } from '../../../lib/wire-schemas.js';
+import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, ShortString, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
@@ -18,16 +18,29 @@ const CONFIGS = {
 };
 const configDecoders = Object.fromEntries(Object.entries(CONFIGS).map(([type, schema]) => [type, compileDecoder(schema)])) as unknown as Record<ConfigType, (value: unknown, prefix?: string) => { runnerRef: { uuid: string } }>;
 
-const decodeBody = compileDecoder(
-  Type.Object({
-    kind: KindOf('meshIntegration'),
-    metadata: Type.Object({ ownedByWorkspace: Identifier, uuid: Type.Optional(ShortString) }),
-    spec: Type.Object({
-      displayName: NonEmptyShortString,
-      config: Type.Object({ type: StringEnum(['github', 'gitlab', 'azuredevops'] as const) }, { additionalProperties: true }),
-    }),
+const Body = Type.Object({
+  kind: KindOf('meshIntegration'),
+  metadata: Type.Object({ ownedByWorkspace: Identifier, uuid: Type.Optional(ShortString) }),
+  spec: Type.Object({
+    displayName: NonEmptyShortString,
+    config: Type.Object({ type: StringEnum(['github', 'gitlab', 'azuredevops'] as const) }, { additionalProperties: true }),
   }),
-);
+});
+const decodeBody = compileDecoder(Body);
+
+const Audience = Type.Object({ audience: Type.String() });
+const WorkloadIdentity = Type.Object({ issuer: Type.String(), subject: Type.String(), gcp: Audience, aws: Type.Object({ audience: Type.String(), thumbprint: Type.String() }), azure: Audience });
+
+/** An integration as v1 and v1-preview answer it. */
+export const integrationAnswer = (apiVersion: 'v1' | 'v1-preview') =>
+  Type.Object({
+    apiVersion: Type.Literal(apiVersion),
+    kind: Type.Literal('meshIntegration'),
+    metadata: Echoed({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime }),
+    spec: Echoed({ displayName: Type.String(), config: Echoed({ type: Type.String({ description: 'github, gitlab or azuredevops; the built-in integrations’ own types' }) }, { description: 'secrets masked' }) }),
+    status: Type.Object({ isBuiltIn: Type.Boolean(), workloadIdentityFederation: Type.Optional(WorkloadIdentity) }),
+    _links: Links,
+  });
 
 /** The config as a reader sees it: secrets masked. */
 function maskedConfig(integration: Integration): Record<string, unknown> {
@@ -46,6 +59,8 @@ function maskedConfig(integration: Integration): Record<string, unknown> {
  */
 export const integrationV1 = {
   media: { kind: 'meshintegration', version: 'v1' } as const,
+  schema: integrationAnswer('v1'),
+  bodySchema: Body,
   decode(body: unknown): IntegrationInput {
     const { metadata, spec } = decodeBody(body);
     const type = spec.config.type;

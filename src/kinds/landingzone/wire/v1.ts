@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { badRequest } from '../../../lib/errors.js';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import { Identifier, KindOf, NonEmptyShortString, Tags, Uuid } from '../../../lib/wire-schemas.js';
+import { AnyValue, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Tags, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
@@ -10,24 +10,44 @@ import { PLATFORM_PROPERTIES, type LandingZone, type LandingZoneInput } from '..
 
 const TYPES = Object.keys(PLATFORM_PROPERTIES) as [string, ...string[]];
 
-const decodeBody = compileDecoder(
+const Body = Type.Object({
+  kind: KindOf('meshLandingZone'),
+  metadata: Type.Object({ name: Identifier, tags: Type.Optional(Tags) }),
+  spec: Type.Object({
+    displayName: NonEmptyShortString,
+    description: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.description })),
+    platformRef: Type.Object({ kind: KindOf('meshPlatform'), uuid: Uuid }),
+    automateDeletionApproval: Type.Optional(Type.Boolean()),
+    automateDeletionReplication: Type.Optional(Type.Boolean()),
+    infoLink: Type.Optional(Type.String({ maxLength: 2048 })),
+    platformProperties: Type.Optional(Type.Object({ type: StringEnum(TYPES) }, { additionalProperties: Type.Object({}) })),
+    quotas: Type.Optional(Type.Array(Type.Object({ key: NonEmptyShortString, value: Type.Number() }), { maxItems: 1000 })),
+    restricted: Type.Optional(Type.Boolean()),
+  }),
+  status: Type.Optional(Type.Object({ restricted: Type.Optional(Type.Boolean()) })),
+});
+const decodeBody = compileDecoder(Body);
+
+/** A landing zone as v1 and v1-preview answer it. */
+export const landingZoneAnswer = (apiVersion: 'v1' | 'v1-preview') =>
   Type.Object({
-    kind: KindOf('meshLandingZone'),
-    metadata: Type.Object({ name: Identifier, tags: Type.Optional(Tags) }),
-    spec: Type.Object({
-      displayName: NonEmptyShortString,
-      description: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.description })),
-      platformRef: Type.Object({ kind: KindOf('meshPlatform'), uuid: Uuid }),
-      automateDeletionApproval: Type.Optional(Type.Boolean()),
-      automateDeletionReplication: Type.Optional(Type.Boolean()),
-      infoLink: Type.Optional(Type.String({ maxLength: 2048 })),
-      platformProperties: Type.Optional(Type.Object({ type: StringEnum(TYPES) }, { additionalProperties: Type.Object({}) })),
-      quotas: Type.Optional(Type.Array(Type.Object({ key: NonEmptyShortString, value: Type.Number() }), { maxItems: 1000 })),
+    apiVersion: Type.Literal(apiVersion),
+    kind: Type.Literal('meshLandingZone'),
+    metadata: Echoed({ name: Identifier, tags: Tags, ownedByWorkspace: Identifier }),
+    spec: Echoed({
+      displayName: Type.String(),
+      description: Type.Optional(Type.String()),
+      platformRef: Type.Object({ kind: Type.Literal('meshPlatform'), uuid: Uuid }),
+      automateDeletionApproval: Type.Boolean(),
+      automateDeletionReplication: Type.Boolean(),
+      infoLink: Type.Optional(Type.String()),
+      platformProperties: Type.Optional(Type.Record(Type.String(), AnyValue)),
+      quotas: Type.Array(Type.Object({ key: Type.String(), value: Type.Number() })),
       restricted: Type.Optional(Type.Boolean()),
     }),
-    status: Type.Optional(Type.Object({ restricted: Type.Optional(Type.Boolean()) })),
-  }),
-);
+    status: Type.Object({ disabled: Type.Boolean(), restricted: Type.Boolean() }),
+    _links: Links,
+  });
 
 /** The tagged union: `type` names the one sub-object that is there, with its required fields. */
 function checkPlatformProperties(properties: Record<string, unknown> | undefined): void {
@@ -47,6 +67,8 @@ function checkPlatformProperties(properties: Record<string, unknown> | undefined
  */
 export const landingZoneV1 = {
   media: { kind: 'meshlandingzone', version: 'v1' } as const,
+  schema: landingZoneAnswer('v1'),
+  bodySchema: Body,
   decode(body: unknown): LandingZoneInput {
     const { metadata, spec, status } = decodeBody(body);
     checkPlatformProperties(spec.platformProperties as Record<string, unknown> | undefined);

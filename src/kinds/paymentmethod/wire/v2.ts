@@ -1,27 +1,36 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
-import { Identifier, KindOf, NonEmptyShortString, Tags } from '../../../lib/wire-schemas.js';
+import { Echoed, Identifier, KindOf, Links, NonEmptyShortString, Tags } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import type { PaymentMethod, PaymentMethodInput } from '../model.js';
 
-const decodeBody = compileDecoder(
-  Type.Object({
-    kind: KindOf('meshPaymentMethod'),
-    metadata: Type.Object({ name: Identifier, ownedByWorkspace: Identifier }),
-    spec: Type.Object({
-      displayName: NonEmptyShortString,
-      amount: Type.Optional(Type.Number({ minimum: 0 })),
-      expirationDate: Type.Optional(Type.String({ format: 'date' })),
-      tags: Type.Optional(Tags),
-    }),
+const Body = Type.Object({
+  kind: KindOf('meshPaymentMethod'),
+  metadata: Type.Object({ name: Identifier, ownedByWorkspace: Identifier }),
+  spec: Type.Object({
+    displayName: NonEmptyShortString,
+    amount: Type.Optional(Type.Number({ minimum: 0 })),
+    expirationDate: Type.Optional(Type.String({ format: 'date' })),
+    tags: Type.Optional(Tags),
   }),
-);
+});
+const decodeBody = compileDecoder(Body);
+
+const Answer = Type.Object({
+  apiVersion: Type.Literal('v2'),
+  kind: Type.Literal('meshPaymentMethod'),
+  metadata: Echoed({ name: Identifier, ownedByWorkspace: Identifier }),
+  spec: Echoed({ displayName: Type.String(), amount: Type.Optional(Type.Number()), expirationDate: Type.Optional(Type.String({ format: 'date' })), tags: Tags }),
+  _links: Links,
+});
 
 /** meshPaymentMethod v2 (OpenAPI): `metadata.{name, ownedByWorkspace}`, `spec.{displayName, amount?, expirationDate?, tags}`. */
 export const paymentMethodV2 = {
   media: { kind: 'meshpaymentmethod', version: 'v2' } as const,
+  schema: Answer,
+  bodySchema: Body,
   decode(body: unknown): PaymentMethodInput {
     const { metadata, spec } = decodeBody(body);
     return {

@@ -1,5 +1,5 @@
 import type { Platform } from '../model.js';
-import { decodePlatform, encodePlatformCommon, type DecodedPlatform, type PlatformView } from './v2.js';
+import { decodePlatform, encodePlatformCommon, platformAnswer, platformSchema, type DecodedPlatform, type PlatformView } from './v2.js';
 
 /**
  * meshPlatform v1, deprecated for v2 (spec §9; served with the deprecation headers): the location is
@@ -7,6 +7,8 @@ import { decodePlatform, encodePlatformCommon, type DecodedPlatform, type Platfo
  */
 export const platformV1 = {
   media: { kind: 'meshplatform', version: 'v1' } as const,
+  schema: platformAnswer('v1'),
+  bodySchema: platformSchema('marketplaceStatus'),
   decode: (body: unknown): DecodedPlatform => decodePlatform(body, 'marketplaceStatus'),
   encode(platform: Platform, view: PlatformView) {
     const { metadata, spec, _links } = encodePlatformCommon(platform, view);

@@ -3,13 +3,13 @@ import { hideSecrets } from '../../../crypto/secret-values.js';
 import { badRequest } from '../../../lib/errors.js';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import { Identifier, KindOf, NonEmptyShortString } from '../../../lib/wire-schemas.js';
+import { AnyValue, DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import { MAX_CONTRIBUTING_WORKSPACES, PLATFORM_RESTRICTIONS, PUBLICATION_STATES, type Platform, type PlatformInput } from '../model.js';
 
 /** The body of every platform version; v1 names the publication state `marketplaceStatus`. */
-const platformSchema = (publicationKey: 'publicationState' | 'marketplaceStatus') =>
+export const platformSchema = (publicationKey: 'publicationState' | 'marketplaceStatus') =>
   Type.Object({
     kind: KindOf('meshPlatform'),
     metadata: Type.Object({ name: Identifier, ownedByWorkspace: Identifier, uuid: Type.Optional(Type.String()) }),
@@ -24,6 +24,30 @@ const platformSchema = (publicationKey: 'publicationState' | 'marketplaceStatus'
   });
 
 const decoders = { publicationState: compileDecoder(platformSchema('publicationState')), marketplaceStatus: compileDecoder(platformSchema('marketplaceStatus')) };
+
+/** A platform as a version answers it: v1 names the publication state `marketplaceStatus` and the location `identifier`. */
+export const platformAnswer = (apiVersion: 'v1' | 'v2' | 'v2-preview') => {
+  const v1 = apiVersion === 'v1';
+  const publicationKey = v1 ? 'marketplaceStatus' : 'publicationState';
+  return Type.Object({
+    apiVersion: Type.Literal(apiVersion),
+    kind: Type.Literal('meshPlatform'),
+    metadata: Echoed({ uuid: Uuid, name: Identifier, ownedByWorkspace: Identifier, createdOn: DateTime }),
+    spec: Echoed({
+      displayName: Type.String(),
+      description: Type.Optional(Type.String()),
+      locationRef: Echoed(v1 ? { kind: Type.Literal('meshLocation'), identifier: Identifier } : { kind: Type.Literal('meshLocation'), name: Identifier }),
+      config: Type.Optional(Echoed({ type: Type.String() }, { description: 'only for admins and the owner’s PLATFORMINSTANCE_LIST holders; secrets as {hash}' })),
+      availability: Echoed({ restriction: StringEnum(PLATFORM_RESTRICTIONS), [publicationKey]: StringEnum(PUBLICATION_STATES) }),
+      contributingWorkspaces: Type.Optional(Type.Array(Identifier)),
+      ...(v1 ? {} : { quotaDefinitions: Type.Array(AnyValue) }),
+    }),
+    status: v1
+      ? Type.Object({ platformTypeIdentifier: Type.String(), marketPlace: Type.Object({ status: StringEnum(PUBLICATION_STATES) }) })
+      : Type.Object({ platformTypeIdentifier: Type.String(), availability: Type.Object({ publicationState: StringEnum(PUBLICATION_STATES) }) }),
+    _links: Links,
+  });
+};
 
 function platformTypeOf(config: Record<string, unknown> | undefined): string {
   if (!config) return 'CUSTOM';
@@ -97,6 +121,8 @@ export function encodePlatformCommon(platform: Platform, { baseUrl, withConfig }
  */
 export const platformV2 = {
   media: { kind: 'meshplatform', version: 'v2' } as const,
+  schema: platformAnswer('v2'),
+  bodySchema: platformSchema('publicationState'),
   decode: (body: unknown): DecodedPlatform => decodePlatform(body, 'publicationState'),
   encode(platform: Platform, view: PlatformView, apiVersion = 'v2') {
     const { metadata, spec, _links } = encodePlatformCommon(platform, view);

@@ -1,29 +1,41 @@
 import { Type } from '@sinclair/typebox';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import { Identifier, KindOf, NonEmptyShortString } from '../../../lib/wire-schemas.js';
+import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import { LIFECYCLE_STATES, PLATFORM_CATEGORIES, type PlatformType, type PlatformTypeInput } from '../model.js';
 
-const decodeBody = compileDecoder(
-  Type.Object({
-    kind: KindOf('meshPlatformType'),
-    metadata: Type.Object({ name: Identifier }),
-    spec: Type.Object({
-      displayName: NonEmptyShortString,
-      category: StringEnum(PLATFORM_CATEGORIES),
-      icon: Type.String({ minLength: 1, maxLength: TEXT_LIMITS.symbol }),
-      defaultEndpoint: Type.Optional(Type.String({ maxLength: 2048 })),
-    }),
-    status: Type.Optional(Type.Object({ lifecycleState: Type.Optional(StringEnum(LIFECYCLE_STATES)) })),
+const Body = Type.Object({
+  kind: KindOf('meshPlatformType'),
+  metadata: Type.Object({ name: Identifier }),
+  spec: Type.Object({
+    displayName: NonEmptyShortString,
+    category: StringEnum(PLATFORM_CATEGORIES),
+    icon: Type.String({ minLength: 1, maxLength: TEXT_LIMITS.symbol }),
+    defaultEndpoint: Type.Optional(Type.String({ maxLength: 2048 })),
   }),
-);
+  status: Type.Optional(Type.Object({ lifecycleState: Type.Optional(StringEnum(LIFECYCLE_STATES)) })),
+});
+const decodeBody = compileDecoder(Body);
+
+/** A platform type as v1 and v1-preview answer it. */
+export const platformTypeAnswer = (apiVersion: 'v1' | 'v1-preview') =>
+  Type.Object({
+    apiVersion: Type.Literal(apiVersion),
+    kind: Type.Literal('meshPlatformType'),
+    metadata: Echoed({ uuid: Uuid, name: Type.String(), createdOn: DateTime }),
+    spec: Echoed({ displayName: Type.String(), category: StringEnum(PLATFORM_CATEGORIES), icon: Type.String(), defaultEndpoint: Type.Optional(Type.String()) }),
+    status: Type.Object({ lifecycleState: StringEnum(LIFECYCLE_STATES) }),
+    _links: Links,
+  });
 
 /** meshPlatformType v1 (and v1-preview, the same shape): `metadata.{name, uuid, createdOn}`, `spec`, `status.lifecycleState`. */
 export const platformTypeV1 = {
   media: { kind: 'meshplatformtype', version: 'v1' } as const,
+  schema: platformTypeAnswer('v1'),
+  bodySchema: Body,
   decode(body: unknown): PlatformTypeInput {
     const { metadata, spec, status } = decodeBody(body);
     return { name: metadata.name, category: spec.category, ...(status?.lifecycleState ? { lifecycleState: status.lifecycleState } : {}), document: sentObject(metadata, spec) };

@@ -1,23 +1,30 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
-import { Identifier, KindOf, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
+import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import { projectIdentifier, type Project, type ProjectInput } from '../model.js';
 
-const decodeBody = compileDecoder(
-  Type.Object({
-    kind: KindOf('meshProject'),
-    metadata: Type.Object({ name: Identifier, ownedByWorkspace: Identifier }),
-    spec: Type.Object({
-      displayName: NonEmptyShortString,
-      tags: Type.Optional(Tags),
-      paymentMethodIdentifier: Type.Optional(ShortString),
-      substitutePaymentMethodIdentifier: Type.Optional(ShortString),
-    }),
+const Body = Type.Object({
+  kind: KindOf('meshProject'),
+  metadata: Type.Object({ name: Identifier, ownedByWorkspace: Identifier }),
+  spec: Type.Object({
+    displayName: NonEmptyShortString,
+    tags: Type.Optional(Tags),
+    paymentMethodIdentifier: Type.Optional(ShortString),
+    substitutePaymentMethodIdentifier: Type.Optional(ShortString),
   }),
-);
+});
+const decodeBody = compileDecoder(Body);
+
+const Answer = Type.Object({
+  apiVersion: Type.Literal('v2'),
+  kind: Type.Literal('meshProject'),
+  metadata: Echoed({ name: Identifier, ownedByWorkspace: Identifier, createdOn: DateTime }),
+  spec: Echoed({ displayName: Type.String(), tags: Tags, paymentMethodIdentifier: Type.Optional(Type.String()), substitutePaymentMethodIdentifier: Type.Optional(Type.String()) }),
+  _links: Links,
+});
 
 /** What a project's answer links beside its own relations: the kinds the caller may list there (issue 21). */
 export interface ProjectView extends EncodeView {
@@ -27,6 +34,8 @@ export interface ProjectView extends EncodeView {
 /** meshProject v2 (COMPAT §7), `/<workspace>.<project>`. */
 export const projectV2 = {
   media: { kind: 'meshproject', version: 'v2' } as const,
+  schema: Answer,
+  bodySchema: Body,
   decode(body: unknown): ProjectInput {
     const { metadata, spec } = decodeBody(body);
     return {

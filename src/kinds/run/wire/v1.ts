@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { hideSecrets } from '../../../crypto/secret-values.js';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder } from '../../../lib/validation.js';
-import { NonEmptyShortString, ShortString } from '../../../lib/wire-schemas.js';
+import { AnyValue, DateTime, Echoed, Links, Nullable, NonEmptyShortString, ShortString, Uuid } from '../../../lib/wire-schemas.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import type { Run } from '../../block/run.js';
 import type { RunUpdate, SourceRegistration, StepRow } from '../model.js';
@@ -11,18 +11,17 @@ import type { RunUpdate, SourceRegistration, StepRow } from '../model.js';
 const Id = Type.Union([NonEmptyShortString, Type.Integer()]);
 const Text = Type.String({ maxLength: TEXT_LIMITS.runMessage });
 
-const decodeRegistration = compileDecoder(
-  Type.Object({
-    source: Type.Object({
-      id: Id,
-      externalRunId: Type.Optional(Id),
-      externalId: Type.Optional(Id),
-      externalRunUrl: Type.Optional(Type.String({ maxLength: 2048 })),
-      externalUrl: Type.Optional(Type.String({ maxLength: 2048 })),
-    }),
-    steps: Type.Optional(Type.Array(Type.Object({ id: Id, displayName: Type.Optional(ShortString), status: Type.Optional(Type.String()) }), { maxItems: 1000 })),
+const Registration = Type.Object({
+  source: Type.Object({
+    id: Id,
+    externalRunId: Type.Optional(Id),
+    externalId: Type.Optional(Id),
+    externalRunUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+    externalUrl: Type.Optional(Type.String({ maxLength: 2048 })),
   }),
-);
+  steps: Type.Optional(Type.Array(Type.Object({ id: Id, displayName: Type.Optional(ShortString), status: Type.Optional(Type.String()) }), { maxItems: 1000 })),
+});
+const decodeRegistration = compileDecoder(Registration);
 
 /** Registration payload (spec §2.7); accepts nulls, numeric ids and the aliases real clients send. */
 function decodeRegistrationBody(body: unknown): SourceRegistration {
@@ -36,24 +35,23 @@ function decodeRegistrationBody(body: unknown): SourceRegistration {
   };
 }
 
-const decodeUpdateBody = compileDecoder(
-  Type.Object({
-    status: Type.Optional(Type.String()),
-    steps: Type.Optional(
-      Type.Array(
-        Type.Object({
-          id: Id,
-          displayName: Type.Optional(ShortString),
-          status: Type.Optional(Type.String()),
-          userMessage: Type.Optional(Text),
-          systemMessage: Type.Optional(Text),
-          outputs: Type.Optional(Type.Record(ShortString, Type.Object({ value: Type.Optional(Type.Unknown()), type: Type.Optional(Type.String()), isSensitive: Type.Optional(Type.Boolean()) }), { maxProperties: 500 })),
-        }),
-        { maxItems: 1000 },
-      ),
+const Update = Type.Object({
+  status: Type.Optional(Type.String()),
+  steps: Type.Optional(
+    Type.Array(
+      Type.Object({
+        id: Id,
+        displayName: Type.Optional(ShortString),
+        status: Type.Optional(Type.String()),
+        userMessage: Type.Optional(Text),
+        systemMessage: Type.Optional(Text),
+        outputs: Type.Optional(Type.Record(ShortString, Type.Object({ value: Type.Optional(Type.Unknown()), type: Type.Optional(Type.String()), isSensitive: Type.Optional(Type.Boolean()) }), { maxProperties: 500 })),
+      }),
+      { maxItems: 1000 },
     ),
-  }),
-);
+  ),
+});
+const decodeUpdateBody = compileDecoder(Update);
 
 /** Update payload (spec §4.1): unknown fields ignored, and `null`, absent and `""` all mean "no change". */
 function decodeUpdate(body: unknown): RunUpdate {
@@ -85,6 +83,41 @@ export interface RunView {
   audience?: RunAudience;
   claimed?: { runToken: string; inputs: unknown[]; implementation: Record<string, unknown> };
 }
+
+const RunMetadata = Type.Object({ uuid: Uuid, createdOn: DateTime, claimedOn: Type.Optional(DateTime), endedOn: Type.Optional(DateTime) });
+const Answer = Type.Object(
+  {
+    kind: Type.Literal('meshBuildingBlockRun'),
+    apiVersion: Type.Literal('v1'),
+    metadata: RunMetadata,
+    spec: Type.Object({
+      runNumber: Type.Integer(),
+      behavior: Type.String(),
+      runToken: Type.Optional(Type.String({ description: 'only in the answer of a claim' })),
+      trigger: AnyValue,
+      buildingBlock: Type.Object({ uuid: Uuid, spec: Type.Optional(Echoed({}, { description: 'operators only; inputs runner-encrypted in a claim, else secrets as {hash}' })) }),
+      buildingBlockDefinition: Type.Object({ uuid: Uuid, spec: Type.Optional(Echoed({}, { description: 'operators only; the implementation runner-encrypted in a claim, else secrets as {hash}' })) }),
+    }),
+    status: Type.String(),
+    _links: Links,
+  },
+  { description: 'A consumer (the block’s workspace, transparent runs) sees no inputs, implementation or system messages.' },
+);
+
+/** The step log (`GET …/{uuid}/logs`), streamed. */
+const Logs = Type.Object({
+  steps: Type.Array(
+    Type.Object({
+      displayName: Type.String(),
+      status: Type.String(),
+      userMessage: Nullable(Type.String()),
+      systemMessage: Nullable(Type.String({ description: 'operators only' })),
+      id: Type.String(),
+      sourceId: Type.String(),
+      updatedOn: DateTime,
+    }),
+  ),
+});
 
 /** The run as runners and readers see it; a claim adds the run token and runner-encrypted values. */
 function encode(run: Run, { baseUrl, claimed, audience = 'operator' }: RunView) {
@@ -153,6 +186,10 @@ async function* encodeLogs(steps: AsyncIterable<StepRow>, audience: RunAudience 
 /** meshBuildingBlockRun v1 (spec §2.7, §4.1, COMPAT §10). */
 export const runV1 = {
   media: { kind: 'meshbuildingblockrun', version: 'v1' } as const,
+  schema: Answer,
+  logsSchema: Logs,
+  registrationSchema: Registration,
+  updateSchema: Update,
   decodeRegistration: decodeRegistrationBody,
   decodeUpdate,
   encode,

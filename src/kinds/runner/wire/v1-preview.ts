@@ -3,25 +3,38 @@ import { runnerPublicKey } from '../../../crypto/runner-encryption.js';
 import { badRequest } from '../../../lib/errors.js';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import { Identifier, KindOf, NonEmptyShortString } from '../../../lib/wire-schemas.js';
+import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Nullable, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import { RUNNER_IMPLEMENTATION_TYPES, RUNNER_RESTRICTIONS, type Runner, type RunnerInput } from '../model.js';
 
-const decodeBody = compileDecoder(
-  Type.Object({
-    kind: KindOf('meshBuildingBlockRunner'),
-    metadata: Type.Object({ ownedByWorkspace: Identifier, uuid: Type.Optional(Type.String()) }),
-    spec: Type.Object({
-      displayName: NonEmptyShortString,
-      publicKey: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.publicKey })),
-      implementationType: StringEnum(RUNNER_IMPLEMENTATION_TYPES),
-      restriction: Type.Optional(StringEnum(RUNNER_RESTRICTIONS)),
-      isSelfHosted: Type.Optional(Type.Boolean()),
-    }),
+const Body = Type.Object({
+  kind: KindOf('meshBuildingBlockRunner'),
+  metadata: Type.Object({ ownedByWorkspace: Identifier, uuid: Type.Optional(Type.String()) }),
+  spec: Type.Object({
+    displayName: NonEmptyShortString,
+    publicKey: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.publicKey })),
+    implementationType: StringEnum(RUNNER_IMPLEMENTATION_TYPES),
+    restriction: Type.Optional(StringEnum(RUNNER_RESTRICTIONS)),
+    isSelfHosted: Type.Optional(Type.Boolean()),
   }),
-);
+});
+const decodeBody = compileDecoder(Body);
+
+const Answer = Type.Object({
+  apiVersion: Type.Literal('v1-preview'),
+  kind: Type.Literal('meshBuildingBlockRunner'),
+  metadata: Echoed({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime, lastSeen: Nullable(DateTime) }),
+  spec: Echoed({
+    displayName: Type.String(),
+    publicKey: Type.Optional(Type.String()),
+    implementationType: StringEnum(RUNNER_IMPLEMENTATION_TYPES),
+    restriction: StringEnum(RUNNER_RESTRICTIONS),
+    isSelfHosted: Type.Optional(Type.Boolean()),
+  }),
+  _links: Links,
+});
 
 /** A runner's public key: a PEM X.509 certificate (or public key) holding an RSA key; anything else is 400. */
 function checkPublicKey(pem: string): void {
@@ -42,6 +55,8 @@ export interface DecodedRunner {
 /** meshBuildingBlockRunner v1-preview (COMPAT §10). */
 export const runnerV1Preview = {
   media: { kind: 'meshbuildingblockrunner', version: 'v1-preview' } as const,
+  schema: Answer,
+  bodySchema: Body,
   decode(body: unknown): DecodedRunner {
     const { metadata, spec } = decodeBody(body);
     if (spec.publicKey !== undefined) checkPublicKey(spec.publicKey);

@@ -1,10 +1,8 @@
-import type { TSchema } from '@sinclair/typebox';
 import { CodecRegistry, type Codec } from '../../codec.js';
 import type { ServiceInstance, ServiceInstanceInput } from '../model.js';
 import { serviceInstanceV2 } from './v2.js';
 
 export interface ServiceInstanceCodec extends Codec<ServiceInstance> {
-  readonly schema: TSchema;
   decode(body: unknown): ServiceInstanceInput;
 }
 

@@ -11,8 +11,7 @@ import { isDeleting, type ServiceInstance, type ServiceInstanceInput } from '../
 /** Instance ids and marketplace identifiers stand in paths and queries: URL-safe characters only. */
 const UrlSafe = Type.String({ pattern: '^[A-Za-z0-9._~-]+$', maxLength: MAX_STRING });
 
-const decodeBody = compileDecoder(
-  Type.Object({
+const Body = Type.Object({
     kind: KindOf('meshServiceInstance'),
     metadata: Type.Object({ ownedByProject: Identifier, ownedByWorkspace: Identifier, marketplaceIdentifier: UrlSafe, instanceId: UrlSafe }),
     spec: Type.Object({
@@ -23,8 +22,8 @@ const decodeBody = compileDecoder(
       // Open Service Broker parameters: any JSON object, kept as sent.
       parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     }),
-  }),
-);
+  });
+const decodeBody = compileDecoder(Body);
 
 const Link = Type.Object({ href: Type.String() });
 
@@ -59,6 +58,7 @@ const schema = Type.Object({
 export const serviceInstanceV2 = {
   media: { kind: 'meshserviceinstance', version: 'v2' } as const,
   schema,
+  bodySchema: Body,
   decode(body: unknown): ServiceInstanceInput {
     const { metadata, spec } = decodeBody(body);
     return {

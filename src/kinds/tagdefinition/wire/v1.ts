@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { badRequest } from '../../../lib/errors.js';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import { KindOf, NonEmptyShortString, ShortString } from '../../../lib/wire-schemas.js';
+import { Echoed, KindOf, Links, NonEmptyShortString, ShortString } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
@@ -20,28 +20,48 @@ const ValueType = Type.Object({
   multiSelect: Type.Optional(Type.Object({ options: Options, defaultValue: Type.Optional(Type.Array(ShortString, { maxItems: 1000 })) })),
 });
 
-const decodeBody = compileDecoder(
-  Type.Object({
-    kind: KindOf('meshTagDefinition'),
-    metadata: Type.Object({ name: Type.String({ minLength: 1, maxLength: 600 }) }),
-    spec: Type.Object({
-      targetKind: StringEnum(TAG_TARGET_KINDS),
-      key: Type.String({ minLength: 1, maxLength: 255, pattern: '^\\S+$' }),
-      valueType: ValueType,
-      description: Type.String({ maxLength: TEXT_LIMITS.description }),
-      displayName: NonEmptyShortString,
-      sortOrder: Type.Optional(Type.Number()),
-      mandatory: Type.Optional(Type.Boolean()),
-      immutable: Type.Optional(Type.Boolean()),
-      restricted: Type.Optional(Type.Boolean()),
-      replicationKey: Type.Optional(ShortString),
-    }),
+const Body = Type.Object({
+  kind: KindOf('meshTagDefinition'),
+  metadata: Type.Object({ name: Type.String({ minLength: 1, maxLength: 600 }) }),
+  spec: Type.Object({
+    targetKind: StringEnum(TAG_TARGET_KINDS),
+    key: Type.String({ minLength: 1, maxLength: 255, pattern: '^\\S+$' }),
+    valueType: ValueType,
+    description: Type.String({ maxLength: TEXT_LIMITS.description }),
+    displayName: NonEmptyShortString,
+    sortOrder: Type.Optional(Type.Number()),
+    mandatory: Type.Optional(Type.Boolean()),
+    immutable: Type.Optional(Type.Boolean()),
+    restricted: Type.Optional(Type.Boolean()),
+    replicationKey: Type.Optional(ShortString),
   }),
-);
+});
+const decodeBody = compileDecoder(Body);
+
+const Answer = Type.Object({
+  apiVersion: Type.Literal('v1'),
+  kind: Type.Literal('meshTagDefinition'),
+  metadata: Echoed({ name: Type.String({ description: '<targetKind>.<key>' }) }),
+  spec: Echoed({
+    targetKind: StringEnum(TAG_TARGET_KINDS),
+    key: Type.String(),
+    valueType: Type.Object(ValueType.properties, { additionalProperties: true }),
+    description: Type.String(),
+    displayName: Type.String(),
+    sortOrder: Type.Optional(Type.Number()),
+    mandatory: Type.Optional(Type.Boolean()),
+    immutable: Type.Optional(Type.Boolean()),
+    restricted: Type.Optional(Type.Boolean()),
+    replicationKey: Type.Optional(Type.String()),
+  }),
+  _links: Links,
+});
 
 /** meshTagDefinition v1 (OpenAPI): `metadata.name` is `<targetKind>.<key>`; `spec.valueType` sets exactly one type. */
 export const tagDefinitionV1 = {
   media: { kind: 'meshtagdefinition', version: 'v1' } as const,
+  schema: Answer,
+  bodySchema: Body,
   decode(body: unknown): TagDefinitionInput {
     const { metadata, spec } = decodeBody(body);
     const name = `${spec.targetKind}.${spec.key}`;

@@ -1,25 +1,39 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
-import { Identifier, KindOf, NonEmptyShortString, ShortString } from '../../../lib/wire-schemas.js';
+import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import { quotasOf, tenantName, type Tenant, type TenantInput } from '../model.js';
 import { landingZoneOf, Quotas } from './v4.js';
 
-const decodeBody = compileDecoder(
-  Type.Object({
-    kind: KindOf('meshTenant'),
-    metadata: Type.Object({ ownedByWorkspace: Identifier, ownedByProject: Identifier, platformIdentifier: NonEmptyShortString }),
-    spec: Type.Optional(
-      Type.Object({
-        landingZoneIdentifier: Type.Optional(ShortString),
-        localId: Type.Optional(NonEmptyShortString),
-        quotas: Type.Optional(Quotas),
-      }),
-    ),
+const Body = Type.Object({
+  kind: KindOf('meshTenant'),
+  metadata: Type.Object({ ownedByWorkspace: Identifier, ownedByProject: Identifier, platformIdentifier: NonEmptyShortString }),
+  spec: Type.Optional(
+    Type.Object({
+      landingZoneIdentifier: Type.Optional(ShortString),
+      localId: Type.Optional(NonEmptyShortString),
+      quotas: Type.Optional(Quotas),
+    }),
+  ),
+});
+const decodeBody = compileDecoder(Body);
+
+const Answer = Type.Object({
+  apiVersion: Type.Literal('v3'),
+  kind: Type.Literal('meshTenant'),
+  metadata: Echoed({
+    ownedByWorkspace: Identifier,
+    ownedByProject: Identifier,
+    platformIdentifier: Type.String(),
+    tenantIdentifier: Type.String({ description: '<workspace>.<project>.<platform>.<location>' }),
+    assignedTags: Tags,
+    deletedOn: Type.Optional(DateTime),
   }),
-);
+  spec: Echoed({ localId: Type.Optional(Type.String()), landingZoneIdentifier: Type.String(), quotas: Quotas }),
+  _links: Links,
+});
 
 /** Fields v4 writes that v3 has under other names (or not at all). */
 const V4_ONLY_SPEC = ['platformRef', 'platformIdentifier', 'platformTenantId', 'landingZoneRef', 'requestedQuotas'];
@@ -32,6 +46,8 @@ const V4_ONLY_SPEC = ['platformRef', 'platformIdentifier', 'platformTenantId', '
  */
 export const tenantV3 = {
   media: { kind: 'meshtenant', version: 'v3' } as const,
+  schema: Answer,
+  bodySchema: Body,
   decode(body: unknown): TenantInput {
     const { metadata, spec = {} } = decodeBody(body);
     const { platformIdentifier, ...otherMetadata } = metadata;

@@ -1,6 +1,6 @@
 import type { EncodeView } from '../../codec.js';
 import { quotasOf, type Tenant } from '../model.js';
-import { tenantV4 } from './v4.js';
+import { tenantAnswer, tenantV4 } from './v4.js';
 
 /**
  * meshTenant v4-preview (the OpenAPI's): the shape of v4, with what the OpenAPI requires of its
@@ -8,6 +8,8 @@ import { tenantV4 } from './v4.js';
  */
 export const tenantV4Preview = {
   media: { kind: 'meshtenant', version: 'v4-preview' } as const,
+  schema: tenantAnswer('v4-preview'),
+  bodySchema: tenantV4.bodySchema,
   decode: tenantV4.decode,
   encode(tenant: Tenant, view: EncodeView) {
     const encoded = tenantV4.encode(tenant, view, 'v4-preview');

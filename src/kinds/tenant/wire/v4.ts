@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { badRequest } from '../../../lib/errors.js';
 import { compileDecoder } from '../../../lib/validation.js';
-import { Identifier, KindOf, NonEmptyShortString, ShortString, Uuid } from '../../../lib/wire-schemas.js';
+import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, ShortString, Tags, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
@@ -15,21 +15,44 @@ const MAX_QUOTAS = 100;
 export const Quotas = Type.Array(Type.Object({ key: NonEmptyShortString, value: Type.Number() }), { maxItems: MAX_QUOTAS });
 const RequestedQuotas = Type.Record(ShortString, Type.Object({ value: Type.Number() }), { maxProperties: MAX_QUOTAS });
 
-const decodeBody = compileDecoder(
+const Body = Type.Object({
+  kind: KindOf('meshTenant'),
+  metadata: Type.Object({ ownedByWorkspace: Identifier, ownedByProject: Identifier }),
+  spec: Type.Object({
+    platformRef: Type.Optional(Type.Object({ kind: KindOf('meshPlatform'), uuid: Uuid })),
+    platformIdentifier: Type.Optional(ShortString),
+    landingZoneRef: Type.Optional(Type.Object({ kind: KindOf('meshLandingZone'), name: ShortString })),
+    landingZoneIdentifier: Type.Optional(ShortString),
+    platformTenantId: Type.Optional(NonEmptyShortString),
+    quotas: Type.Optional(Quotas),
+    requestedQuotas: Type.Optional(RequestedQuotas),
+  }),
+});
+const decodeBody = compileDecoder(Body);
+
+/** A tenant as v4 and v4-preview answer it (v4-preview always has the landing zone and quotas). */
+export const tenantAnswer = (apiVersion: 'v4' | 'v4-preview') =>
   Type.Object({
-    kind: KindOf('meshTenant'),
-    metadata: Type.Object({ ownedByWorkspace: Identifier, ownedByProject: Identifier }),
-    spec: Type.Object({
-      platformRef: Type.Optional(Type.Object({ kind: KindOf('meshPlatform'), uuid: Uuid })),
-      platformIdentifier: Type.Optional(ShortString),
-      landingZoneRef: Type.Optional(Type.Object({ kind: KindOf('meshLandingZone'), name: ShortString })),
-      landingZoneIdentifier: Type.Optional(ShortString),
-      platformTenantId: Type.Optional(NonEmptyShortString),
-      quotas: Type.Optional(Quotas),
+    apiVersion: Type.Literal(apiVersion),
+    kind: Type.Literal('meshTenant'),
+    metadata: Echoed({ uuid: Uuid, ownedByWorkspace: Identifier, ownedByProject: Identifier, createdOn: DateTime, markedForDeletionOn: Type.Optional(DateTime), deletedOn: Type.Optional(DateTime) }),
+    spec: Echoed({
+      platformRef: Type.Object({ kind: Type.Literal('meshPlatform'), uuid: Uuid }),
+      platformIdentifier: Type.String(),
+      platformTenantId: Type.Optional(Type.String()),
+      landingZoneRef: Type.Optional(Type.Object({ kind: Type.Optional(Type.Literal('meshLandingZone')), name: Type.String() })),
+      landingZoneIdentifier: apiVersion === 'v4-preview' ? Type.String() : Type.Optional(Type.String()),
+      quotas: apiVersion === 'v4-preview' ? Quotas : Type.Optional(Quotas),
       requestedQuotas: Type.Optional(RequestedQuotas),
     }),
-  }),
-);
+    status: Type.Object({
+      tenantName: Type.String(),
+      platformTypeIdentifier: Type.String(),
+      tags: Tags,
+      lifecycle: Type.Object({ state: Type.Union([Type.Literal('ACTIVE'), Type.Literal('DELETED')]) }),
+    }),
+    _links: Links,
+  });
 
 /** The landing zone named either way (both: they must agree); "" is none. */
 export function landingZoneOf(spec: { landingZoneRef?: { name: string }; landingZoneIdentifier?: string }): string | undefined {
@@ -47,6 +70,8 @@ export function landingZoneOf(spec: { landingZoneRef?: { name: string }; landing
  */
 export const tenantV4 = {
   media: { kind: 'meshtenant', version: 'v4' } as const,
+  schema: tenantAnswer('v4'),
+  bodySchema: Body,
   decode(body: unknown): TenantInput {
     const { metadata, spec } = decodeBody(body);
     const platformRefs: PlatformReference[] = [];

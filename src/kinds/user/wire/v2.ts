@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { badRequest } from '../../../lib/errors.js';
 import { compileDecoder } from '../../../lib/validation.js';
-import { KindOf, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
+import { Echoed, KindOf, Links, NonEmptyShortString, Nullable, ShortString, Tags, Uuid } from '../../../lib/wire-schemas.js';
 import { normalizeUsername, usernameProblem } from '../../apiuser/model.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
@@ -10,19 +10,26 @@ import type { User, UserInput } from '../model.js';
 
 const EMAIL = '^[^@\\s]+@[^@\\s]+$';
 
-const decodeBody = compileDecoder(
-  Type.Object({
-    kind: KindOf('meshUser'),
-    metadata: Type.Object({ name: Type.String({ minLength: 1, maxLength: 1024 }) }),
-    spec: Type.Object({
-      email: Type.String({ pattern: EMAIL, maxLength: 255 }),
-      firstName: ShortString,
-      lastName: ShortString,
-      euid: Type.Optional(NonEmptyShortString),
-      tags: Type.Optional(Tags),
-    }),
+const Body = Type.Object({
+  kind: KindOf('meshUser'),
+  metadata: Type.Object({ name: Type.String({ minLength: 1, maxLength: 1024 }) }),
+  spec: Type.Object({
+    email: Type.String({ pattern: EMAIL, maxLength: 255 }),
+    firstName: ShortString,
+    lastName: ShortString,
+    euid: Type.Optional(NonEmptyShortString),
+    tags: Type.Optional(Tags),
   }),
-);
+});
+const decodeBody = compileDecoder(Body);
+
+const Answer = Type.Object({
+  apiVersion: Type.Literal('v2'),
+  kind: Type.Literal('meshUser'),
+  metadata: Echoed({ name: Type.String(), uuid: Uuid }),
+  spec: Echoed({ email: Type.String(), firstName: Type.String(), lastName: Type.String(), euid: Nullable(Type.String()), tags: Tags }),
+  _links: Links,
+});
 
 /** A username as the kind takes it (NFC, the API usernames' unambiguous set): 400 naming `field` otherwise. */
 export function checkedUsername(value: string, field = 'metadata.name'): string {
@@ -35,6 +42,8 @@ export function checkedUsername(value: string, field = 'metadata.name'): string 
 /** meshUser v2 (OpenAPI): `metadata{name, uuid}`, `spec{email, firstName, lastName, euid, tags}`. */
 export const userV2 = {
   media: { kind: 'meshuser', version: 'v2' } as const,
+  schema: Answer,
+  bodySchema: Body,
   decode(body: unknown): UserInput {
     const { metadata, spec } = decodeBody(body);
     const username = checkedUsername(metadata.name);

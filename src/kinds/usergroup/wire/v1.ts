@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
-import { Identifier, KindOf, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
+import { Echoed, Identifier, KindOf, Links, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
@@ -10,22 +10,31 @@ import { groupIdentifier, type UserGroup, type UserGroupInput } from '../model.j
 /** At most this many members per group (one import object stays bounded). */
 export const MAX_MEMBERS = 10_000;
 
-const decodeBody = compileDecoder(
-  Type.Object({
-    kind: KindOf('meshWorkspaceUserGroup'),
-    metadata: Type.Object({ name: Identifier, ownedByWorkspace: Identifier }),
-    spec: Type.Object({
-      displayName: NonEmptyShortString,
-      egid: Type.Optional(ShortString),
-      members: Type.Optional(Type.Array(Type.String({ maxLength: 1024 }), { maxItems: MAX_MEMBERS })),
-      tags: Type.Optional(Tags),
-    }),
+const Body = Type.Object({
+  kind: KindOf('meshWorkspaceUserGroup'),
+  metadata: Type.Object({ name: Identifier, ownedByWorkspace: Identifier }),
+  spec: Type.Object({
+    displayName: NonEmptyShortString,
+    egid: Type.Optional(ShortString),
+    members: Type.Optional(Type.Array(Type.String({ maxLength: 1024 }), { maxItems: MAX_MEMBERS })),
+    tags: Type.Optional(Tags),
   }),
-);
+});
+const decodeBody = compileDecoder(Body);
+
+const Answer = Type.Object({
+  apiVersion: Type.Literal('v1'),
+  kind: Type.Literal('meshWorkspaceUserGroup'),
+  metadata: Echoed({ name: Identifier, ownedByWorkspace: Identifier }),
+  spec: Echoed({ displayName: Type.String(), egid: Type.Optional(Type.String()), members: Type.Array(Type.String(), { description: 'usernames' }), tags: Tags }),
+  _links: Links,
+});
 
 /** meshWorkspaceUserGroup v1: read over REST, written by the import (`spec.members`: usernames, `egid` optional). */
 export const userGroupV1 = {
   media: { kind: 'meshworkspaceusergroup', version: 'v1' } as const,
+  schema: Answer,
+  bodySchema: Body,
   decode(body: unknown): UserGroupInput {
     const { metadata, spec } = decodeBody(body);
     const { members = [], ...rest } = spec;

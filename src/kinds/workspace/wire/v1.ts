@@ -3,16 +3,15 @@ import { compileDecoder } from '../../../lib/validation.js';
 import { Identifier, KindOf, NonEmptyShortString, Tags } from '../../../lib/wire-schemas.js';
 import { sentObject } from '../../document.js';
 import type { Workspace, WorkspaceInput } from '../model.js';
-import { workspaceV2, type WorkspaceView } from './v2.js';
+import { workspaceAnswer, workspaceV2, type WorkspaceView } from './v2.js';
 
 /** meshWorkspace v1 (the import's documented form): the tags are `spec.tags`, not `metadata.tags`. */
-const decodeBody = compileDecoder(
-  Type.Object({
-    kind: KindOf('meshWorkspace'),
-    metadata: Type.Object({ name: Identifier }),
-    spec: Type.Object({ displayName: NonEmptyShortString, tags: Type.Optional(Tags) }),
-  }),
-);
+const Body = Type.Object({
+  kind: KindOf('meshWorkspace'),
+  metadata: Type.Object({ name: Identifier }),
+  spec: Type.Object({ displayName: NonEmptyShortString, tags: Type.Optional(Tags) }),
+});
+const decodeBody = compileDecoder(Body);
 
 /**
  * meshWorkspace v1, deprecated for v2 (spec §9, no date; REST answers carry the deprecation headers,
@@ -20,6 +19,8 @@ const decodeBody = compileDecoder(
  */
 export const workspaceV1 = {
   media: { kind: 'meshworkspace', version: 'v1' } as const,
+  schema: workspaceAnswer('v1'),
+  bodySchema: Body,
   decode(body: unknown): WorkspaceInput {
     const { metadata, spec } = decodeBody(body);
     const { tags, ...otherSpec } = spec;

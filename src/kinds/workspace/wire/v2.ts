@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
-import { Identifier, KindOf, NonEmptyShortString, Tags } from '../../../lib/wire-schemas.js';
+import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Tags } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
@@ -12,16 +12,27 @@ export interface WorkspaceView extends EncodeView {
 }
 
 /** meshWorkspace v2 (COMPAT §7): `metadata{name, tags}`, `spec{displayName, platformBuilderAccessEnabled}`. */
-const decodeBody = compileDecoder(
+const Body = Type.Object({
+  kind: KindOf('meshWorkspace'),
+  metadata: Type.Object({ name: Identifier, tags: Type.Optional(Tags) }),
+  spec: Type.Object({ displayName: NonEmptyShortString, platformBuilderAccessEnabled: Type.Optional(Type.Boolean()) }),
+});
+const decodeBody = compileDecoder(Body);
+
+/** A workspace as v1 and v2 answer it; v1 moves the tags into the spec. */
+export const workspaceAnswer = (apiVersion: 'v1' | 'v2') =>
   Type.Object({
-    kind: KindOf('meshWorkspace'),
-    metadata: Type.Object({ name: Identifier, tags: Type.Optional(Tags) }),
-    spec: Type.Object({ displayName: NonEmptyShortString, platformBuilderAccessEnabled: Type.Optional(Type.Boolean()) }),
-  }),
-);
+    apiVersion: Type.Literal(apiVersion),
+    kind: Type.Literal('meshWorkspace'),
+    metadata: Echoed({ name: Identifier, ...(apiVersion === 'v2' ? { tags: Tags } : {}), createdOn: DateTime }),
+    spec: Echoed({ displayName: Type.String(), platformBuilderAccessEnabled: Type.Optional(Type.Boolean()), ...(apiVersion === 'v1' ? { tags: Tags } : {}) }),
+    _links: Links,
+  });
 
 export const workspaceV2 = {
   media: { kind: 'meshworkspace', version: 'v2' } as const,
+  schema: workspaceAnswer('v2'),
+  bodySchema: Body,
   decode(body: unknown): WorkspaceInput {
     const { metadata, spec } = decodeBody(body);
     return { name: metadata.name, document: sentObject(metadata, spec) };

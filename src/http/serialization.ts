@@ -1,0 +1,41 @@
+import fastJsonStringify from 'fast-json-stringify';
+
+/**
+ * Answers are serialised from their route's schema (fast-json-stringify, compiled once per route,
+ * status and media type at startup), from a copy of it with two rules:
+ * - an object schema that allows any other property (`additionalProperties: true`, wire-schemas.ts
+ *   `Echoed`) is written whole and as it is. fast-json-stringify would write its described properties
+ *   first and the others after them, which reorders what a client sent and gets back (Terraform
+ *   compares echoes, COMPAT §3);
+ * - a union of plain values (`'ACTIVE' | 'DELETED'`, a uuid or null) is written by its JSON types:
+ *   fast-json-stringify would otherwise validate every such value against each branch while writing.
+ */
+export function serializerFor(schema: unknown): (data: unknown) => string {
+  return fastJsonStringify(forSerializer(schema) as Parameters<typeof fastJsonStringify>[0]);
+}
+
+type Node = Record<string, unknown>;
+
+/** Keywords of a schema that only constrains a scalar value (no structure to write). */
+const SCALAR_KEYWORDS = new Set(['type', 'const', 'enum', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'description']);
+const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null']);
+
+function forSerializer(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(forSerializer);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const node = schema as Node;
+  if (node.additionalProperties === true) return node.description === undefined ? {} : { description: node.description };
+  const types = Array.isArray(node.anyOf) ? scalarTypes(node.anyOf as Node[]) : undefined;
+  if (types) return { type: types.length === 1 ? types[0] : types };
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, forSerializer(value)]));
+}
+
+/** The JSON types of a union whose every branch is a plain value, or undefined. */
+function scalarTypes(branches: Node[]): string[] | undefined {
+  const types = new Set<string>();
+  for (const branch of branches) {
+    if (typeof branch.type !== 'string' || !SCALAR_TYPES.has(branch.type) || !Object.keys(branch).every((key) => SCALAR_KEYWORDS.has(key))) return undefined;
+    types.add(branch.type);
+  }
+  return [...types];
+}
