@@ -195,15 +195,17 @@ interface Esbuild {
 }
 
 /**
- * Compiles the server once. The file lives under the project's node_modules/.cache, so its package
- * imports resolve to the project's packages; esbuild is tsx's own (tsx is how the server runs here).
+ * Compiles the server once. The file lives in `dist/<dir>/`, two levels below the project like the
+ * compiled server's modules, so what the server finds from its own file (package.json, the console
+ * bundle in dist/console) and its package imports resolve as they do in `npm start`; esbuild is
+ * tsx's own (tsx is how the server runs here).
  */
 export async function bundleServer(): Promise<ServerBundle> {
   const require = createRequire(import.meta.url);
   const esbuild = createRequire(require.resolve('tsx/package.json'))('esbuild') as Esbuild;
-  const cache = path.join(ROOT, 'node_modules', '.cache');
-  await mkdir(cache, { recursive: true });
-  const dir = await mkdtemp(path.join(cache, 'blockyard-chaos-'));
+  const dist = path.join(ROOT, 'dist');
+  await mkdir(dist, { recursive: true });
+  const dir = await mkdtemp(path.join(dist, 'chaos-bundle-'));
   const file = path.join(dir, 'main.mjs');
   const { metafile } = await esbuild.build({
     entryPoints: [path.join(ROOT, 'src', 'main.ts')],
