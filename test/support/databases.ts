@@ -7,8 +7,14 @@ export type Dialect = 'sqlite' | 'postgres';
 export const POSTGRES_ADMIN_URL = process.env.BLOCKYARD_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REQUIRED = process.env.BLOCKYARD_TEST_REQUIRE_POSTGRES === '1';
 
+/**
+ * A server that is down refuses at once; the timeout only guards a host that never answers. It runs
+ * while this process is still loading its modules (the timer fires late, or early relative to the
+ * connection's progress, when that loading keeps the event loop busy on a loaded machine), so where
+ * PostgreSQL is required a slow answer must not count as none.
+ */
 async function probe(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 3000 });
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: REQUIRED ? 60_000 : 3000 });
   try {
     await client.connect();
     await client.query('select 1');
