@@ -72,11 +72,12 @@ function documented(representation: Representation): TSchema {
   return entry ? { ...representation.schema, deprecated: true, description: deprecatedMessage(entry) } : representation.schema;
 }
 
-function content(representations: readonly Representation[], vendors: readonly string[]): Record<string, { schema: TSchema }> {
-  const byType: Record<string, { schema: TSchema }> = {};
+function content(representations: readonly Representation[], vendors: readonly string[]): Record<string, { schema: TSchema; example?: unknown }> {
+  const byType: Record<string, { schema: TSchema; example?: unknown }> = {};
   for (const representation of representations) {
     const schema = documented(representation);
-    for (const type of mediaTypesOf(representation, vendors)) byType[type] = { schema };
+    const example = representation.example === undefined ? {} : { example: representation.example };
+    for (const type of mediaTypesOf(representation, vendors)) byType[type] = { schema, ...example };
   }
   return byType;
 }
