@@ -30,6 +30,19 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
     metadata: { name: 'kubernetes', ownedByWorkspace: 'platform-team' },
     spec: { displayName: 'Kubernetes', locationRef: { kind: 'meshLocation', name: 'eu-west' } },
   },
+  'meshpaymentmethod/v2': { apiVersion: 'v2', kind: 'meshPaymentMethod', metadata: { name: 'cost-center-42', ownedByWorkspace: 'platform-team' }, spec: { displayName: 'Cost center 42' } },
+  'meshlandingzone/v1': {
+    apiVersion: 'v1',
+    kind: 'meshLandingZone',
+    metadata: { name: 'sandbox', tags: {} },
+    spec: {
+      displayName: 'Sandbox',
+      platformRef: { kind: 'meshPlatform', uuid: '5f0d3c52-7c2e-4b8b-9a51-3f8e2d6c1a90' },
+      automateDeletionApproval: false,
+      automateDeletionReplication: false,
+      quotas: [],
+    },
+  },
   'meshbuildingblockdefinition/v1-preview': {
     apiVersion: 'v1-preview',
     kind: 'meshBuildingBlockDefinition',
