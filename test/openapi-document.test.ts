@@ -8,7 +8,10 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
+import { REQUEST_EXAMPLES } from '../src/kinds/examples.js';
 import { describeEachDatabase } from './support/server.js';
 import { io, PATHS, unique, WORKSPACE, type Json } from './support/structure.js';
 
@@ -84,6 +87,37 @@ describeEachDatabase('the served OpenAPI document', (ctx) => {
     for (const status of ['401', '403', '404', '406', '429']) {
       assert.deepEqual(resolve(read[status].content['application/json'].schema).required, ['message', 'errorCode', 'errorId'], status);
     }
+  });
+
+  it('shows request examples (kinds/examples.ts) that validate against their own schema, and the server takes them', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
+    ajv.addSchema(document, 'served');
+    const examples: string[] = [];
+    for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
+      for (const method of HTTP_METHODS) {
+        for (const [type, body] of Object.entries((item[method]?.requestBody?.content ?? {}) as Record<string, Json>)) {
+          if (body.example === undefined) continue;
+          examples.push(`${method.toUpperCase()} ${path} ${type}`);
+          const pointer = `/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/${method}/requestBody/content/${type.replaceAll('~', '~0').replaceAll('/', '~1')}/schema`;
+          const validate = ajv.compile({ $ref: `served#${pointer}` });
+          assert.ok(validate(body.example), `${method} ${path} ${type}: ${JSON.stringify(validate.errors)}`);
+        }
+      }
+    }
+    // The main kinds' creates, under both vendor segments.
+    for (const kind of ['meshworkspaces', 'meshprojects', 'meshtenants', 'meshbuildingblockdefinitions', 'meshbuildingblocks', 'meshapikeys', 'meshusers']) {
+      const create = document.paths[`/api/meshobjects/${kind}`].post.requestBody.content as Record<string, Json>;
+      const shown = Object.entries(create).filter(([, body]) => body.example !== undefined);
+      assert.ok(shown.length >= 2, `POST ${kind} shows no example`);
+    }
+    assert.ok(examples.length >= 14, examples.join('\n'));
+    // The served workspace example is a body the server takes (with a name of its own).
+    const served = document.paths['/api/meshobjects/meshworkspaces'].post.requestBody.content[WORKSPACE].example as Json;
+    assert.deepEqual(served, REQUEST_EXAMPLES['meshworkspace/v2']);
+    const name = unique('example');
+    const created = await ctx.client.post(PATHS.workspaces, { ...served, metadata: { ...served.metadata, name } }, { headers: io(WORKSPACE) });
+    assert.equal(created.status, 201, created.text);
   });
 
   it('answers an echo with every field the client sent, in the order sent (Terraform compares echoes)', async () => {

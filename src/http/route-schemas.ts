@@ -72,10 +72,15 @@ function documented(representation: Representation): TSchema {
   return entry ? { ...representation.schema, deprecated: true, description: deprecatedMessage(entry) } : representation.schema;
 }
 
+/**
+ * The media type objects of some representations. An example rides on the schema as `examples: [it]`:
+ * @fastify/swagger moves a one-element `examples` of a content schema to the media type's `example`.
+ */
 function content(representations: readonly Representation[], vendors: readonly string[]): Record<string, { schema: TSchema }> {
   const byType: Record<string, { schema: TSchema }> = {};
   for (const representation of representations) {
-    const schema = documented(representation);
+    const documentedSchema = documented(representation);
+    const schema = representation.example === undefined ? documentedSchema : { ...documentedSchema, examples: [representation.example] };
     for (const type of mediaTypesOf(representation, vendors)) byType[type] = { schema };
   }
   return byType;

@@ -3,6 +3,7 @@ import type { RequestContext } from '../auth/context.js';
 import type { RouteAccess } from '../auth/route-access.js';
 import type { MediaRef, RouteMedia } from '../lib/media-types.js';
 import type { Query } from '../lib/query.js';
+import { requestExampleOf } from './examples.js';
 
 /**
  * An operation of the API as the kinds declare it, without any web framework: method and path, the
@@ -25,6 +26,8 @@ export interface Operation {
 export interface Representation {
   media: MediaRef | string;
   schema: TSchema;
+  /** A valid body in this representation, shown as the media type's `example` (kinds/examples.ts). */
+  example?: unknown;
 }
 
 /**
@@ -49,7 +52,11 @@ export interface OperationDoc {
 /** The representations of a kind's codecs, for `OperationDoc` bodies and answers. */
 export const answersOf = (codecs: readonly { media: MediaRef; schema: TSchema }[]): Representation[] => codecs.map((codec) => ({ media: codec.media, schema: codec.schema }));
 export const bodiesOf = (codecs: readonly { media: MediaRef; bodySchema?: TSchema }[]): Representation[] =>
-  codecs.flatMap((codec) => (codec.bodySchema ? [{ media: codec.media, schema: codec.bodySchema }] : []));
+  codecs.flatMap((codec) => {
+    if (!codec.bodySchema) return [];
+    const example = requestExampleOf(codec.media);
+    return [{ media: codec.media, schema: codec.bodySchema, ...(example === undefined ? {} : { example }) }];
+  });
 
 /** One request, decoded: the caller, the negotiated representations and what was sent. */
 export interface Call {
