@@ -1,20 +1,12 @@
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { fetchPage } from '../../store/paged.js';
+import type { CommunicationTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
 import type { CommunicationContent, CommunicationType } from '../communicationdefinition/model.js';
 import type { Communication, ResolutionStatus, TargetKind } from './model.js';
 
-interface Row {
-  uuid: string;
-  definition_uuid: string;
-  workspace: string;
-  target_kind: string;
-  target_name: string;
-  communication_type: string;
-  resolution_status: string | null;
-  created_on: string;
-  definition_document: string;
-}
+/** A communication with its definition's document (the list and reads join them). */
+type Row = CommunicationTable & { definition_document: string };
 
 const toModel = (row: Row): Communication => {
   const { title, dueDate } = JSON.parse(row.definition_document) as CommunicationContent;
