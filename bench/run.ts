@@ -26,6 +26,8 @@ const { values: args } = parseArgs({
     sizes: { type: 'string' },
     duration: { type: 'string' },
     connections: { type: 'string', default: '10' },
+    only: { type: 'string' },
+    profile: { type: 'boolean', default: false },
   },
 });
 const smoke = args.smoke!;
@@ -184,7 +186,8 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
   log(`${dialect}: ${blocks} blocks loaded in ${loadSeconds} s`);
 
   // 2. The server, as `npm start` runs it.
-  const server = spawn(process.execPath, [path.join(ROOT, 'dist/main.js'), 'serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const profileArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/profiles')}`] : [];
+  const server = spawn(process.execPath, [...profileArgs, path.join(ROOT, 'dist/main.js'), 'serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const rows: Row[] = [];
   let baseline: ChildProcess | undefined;
   try {
@@ -277,6 +280,7 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
     // One event stream open through every scenario: the writes' events are timed to their arrival.
     const watcher = await startWatcher(url, ca, auth.authorization);
     for (const [name, target, options] of scenarios) {
+      if (args.only !== undefined && !new RegExp(args.only).test(name)) continue;
       const measured = await measure(name, target, options);
       rows.push({ dialect, blocks, ...measured, ratio: Math.round((measured.requestsPerSecond / base.requestsPerSecond) * 100) / 100, ...(TARGETS[name] !== undefined ? { target: TARGETS[name] } : {}) });
       log(`  ${name}: ${measured.requestsPerSecond} req/s`);
