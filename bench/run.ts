@@ -160,7 +160,7 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
     BLOCKYARD_DATA_DIR: dataDir,
     BLOCKYARD_PORT: '0',
     BLOCKYARD_HOST: '127.0.0.1',
-    BLOCKYARD_LOG_LEVEL: 'warn',
+    BLOCKYARD_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     BLOCKYARD_ADMIN_CLIENT_ID: CLIENT_ID,
     BLOCKYARD_ADMIN_CLIENT_SECRET: CLIENT_SECRET,
     BLOCKYARD_MASTER_KEY: MASTER_KEY,
@@ -192,6 +192,7 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
   let baseline: ChildProcess | undefined;
   try {
     const url = await waitForLine(server, /listening on (https:\/\/\S+)/);
+    server.stdout!.resume();
     const ca = readFileSync(path.join(dataDir, 'tls', 'cert.pem'), 'utf8');
     const token = (await request(`${url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&client_id=${CLIENT_ID}&client_secret=${CLIENT_SECRET}` }, ca)).json.access_token as string;
     const auth = { authorization: `Bearer ${token}` };

@@ -3,7 +3,7 @@ import { SYSTEM } from './auth/context.js';
 import type { Config } from './config.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import { resealSecrets } from './crypto/secret-values.js';
-import { createLogger } from './logging.js';
+import { createLoggers } from './logging.js';
 import { createServices } from './services.js';
 import { openDatabase, type Database } from './store/database.js';
 import { resealColumns, type ResealReport, type Resealing } from './store/reseal.js';
@@ -54,7 +54,7 @@ export async function runAdminCommand(config: Config, argv: string[], out: (line
       'batch-size': { type: 'string' },
     },
   });
-  const log = createLogger({ ...config, logLevel: 'warn' });
+  const { log } = createLoggers({ logLevel: 'warn' });
   const database = await openDatabase(config, log);
   try {
     const services = await createServices(config, database, log);

@@ -45,7 +45,7 @@ import { tenantOperations } from './kinds/tenant/routes.js';
 import { userOperations } from './kinds/user/routes.js';
 import { userGroupOperations } from './kinds/usergroup/routes.js';
 import { workspaceOperations } from './kinds/workspace/routes.js';
-import { createLogger } from './logging.js';
+import { createLoggers } from './logging.js';
 import { createServices } from './services.js';
 import { openDatabase, type Database } from './store/database.js';
 import { listen, type Listening } from './store/notifications.js';
@@ -103,7 +103,7 @@ export interface StartOptions {
 
 /** The composition root: TLS, storage, services, routes, listen. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const log = createLogger(config, options.logDestination);
+  const { log, access } = createLoggers(config, options.logDestination);
   const tls = await loadTlsMaterial(config, log);
   const database = await openDatabase(config, log);
   let app: FastifyInstance;
@@ -118,7 +118,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     services = await createServices(config, database, log);
     await bootstrapCredentials(config, services.system.apiKeys, services.system.apiUsers, log, options.print ?? ((line) => process.stdout.write(line)));
     if (database.dialect === 'postgres') sharedRateCounter = new SharedRateCounter(database.db, config.rateLimit.windowSeconds * 1000, log);
-    ({ app, context } = await createApp(config, tls, { identity: services.identity, services: services.authorized, ping: () => database.ping(), ...(sharedRateCounter ? { sharedRateCounter } : {}) }, log));
+    ({ app, context } = await createApp(config, tls, { identity: services.identity, services: services.authorized, ping: () => database.ping(), ...(sharedRateCounter ? { sharedRateCounter } : {}), accessLog: access }, log));
     for (const routes of [healthRoutes, loginRoutes, indexRoutes, consoleRoutes]) await app.register(routes, context);
     registerOperations(app, operations(services.authorized, services.units, log), context.baseUrl, config.mediaVendors);
     const { eventStreams } = config;

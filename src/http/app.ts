@@ -1,23 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
 import { mayCall, routeDenial, type RouteAccess } from '../auth/route-access.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { Config } from '../config.js';
+import type { AccessLog } from '../logging.js';
 import type { AuthorizedServices } from '../kinds/services.js';
-import { badRequest, notFound, tooManyRequests } from '../lib/errors.js';
+import { badRequest, notFound } from '../lib/errors.js';
 import { formatMediaType, type MediaRef } from '../lib/media-types.js';
 import { parseQueryString } from '../lib/query.js';
 import { deprecationHeaders } from '../lib/versions.js';
 import type { SharedRateCounter } from '../store/shared-rate-counter.js';
+import { LazyRequestLogger, registerAccessLog } from './access-log.js';
 import { registerContentParsers } from './content-parsers.js';
 import { registerErrorHandling, sendError, writeClientError } from './error-handler.js';
 import './fastify-types.js';
-import { negotiate } from './negotiation.js';
+import { negotiateRemembered } from './negotiation.js';
+import { LocalRateCounter, rateLimiter } from './rate-limit.js';
 import { registerOpenApi } from './openapi.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import { serializerFor } from './serialization.js';
@@ -53,6 +55,8 @@ export interface AppParts {
   ping(): Promise<void>;
   /** Instances sharing a PostgreSQL database share their rate-limit counts through this. */
   sharedRateCounter?: SharedRateCounter;
+  /** Where the one line per request goes (logging.ts). */
+  accessLog: AccessLog;
 }
 
 /**
@@ -94,6 +98,9 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     genReqId: () => crypto.randomUUID(),
+    // One access line per request instead of Fastify's two (http/access-log.ts).
+    disableRequestLogging: true,
+    childLoggerFactory: (logger, bindings, options) => new LazyRequestLogger(logger as Logger, bindings, options) as unknown as Logger,
     // request.ip is the client's address (the failed-attempt and anonymous rate limits key on it).
     ...(config.trustedProxies.length > 0 ? { trustProxy: [...config.trustedProxies] } : {}),
     // Malformed percent-escapes and over-long path ids answer in the error format, like every error.
@@ -121,6 +128,7 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
   app.decorateRequest('principal', undefined as never);
   registerContentParsers(app);
   registerErrorHandling(app);
+  registerAccessLog(app, parts.accessLog);
   // Route schemas document and serialise (http/route-schemas.ts). Requests are validated by the
   // codecs and query parsers, whose 400s name the field in the house wording; Fastify's own
   // validation would answer first and otherwise.
@@ -136,50 +144,33 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     for (const ref of [...(media?.produces ?? []), ...(media?.consumes ?? [])]) context.served.set(`${ref.kind}.${ref.version}.${ref.format ?? 'hal+json'}`, ref);
   });
 
-  // 0. NUL characters cannot be stored or looked up (PostgreSQL refuses them): refuse them in URLs.
-  app.addHook('onRequest', async (request) => {
+  // 1. Who is calling (401 before anything else is looked at). NUL characters cannot be stored or
+  // looked up (PostgreSQL refuses them): URLs with them are refused first. 2. Then the rate limit per
+  // credential (per address for anonymous calls); instances sharing a PostgreSQL database share
+  // their counts.
+  const limit = rateLimiter(parts.sharedRateCounter ?? new LocalRateCounter(config.rateLimit.windowSeconds * 1000), config.rateLimit.max, config.rateLimit.windowSeconds);
+  app.addHook('onRequest', async (request, reply) => {
     if (request.url.includes('\u0000') || /%00/i.test(request.url)) throw badRequest('the URL must not contain NUL characters');
-  });
-
-  // 1. Who is calling (401 before anything else is looked at).
-  app.addHook('onRequest', async (request) => {
     const access = accessOf(request);
     if (access === 'scim') request.principal = await parts.identity.authenticator.authenticateScim(request.headers.authorization, request.ip);
     else if (access !== 'public') request.principal = await parts.identity.authenticator.authenticate(request.headers.authorization, request.ip);
+    await limit(request, reply);
   });
 
-  // 2. Rate limit per credential (per address for anonymous calls); health checks are exempt. Instances
-  // sharing a PostgreSQL database share their counts.
-  const shared = parts.sharedRateCounter;
-  await app.register(rateLimit, {
-    ...(shared ? { store: shared.storeClass() } : {}),
-    global: true,
-    hook: 'onRequest',
-    max: config.rateLimit.max,
-    timeWindow: config.rateLimit.windowSeconds * 1000,
-    keyGenerator: (request) => (request.principal ? `${request.principal.type}:${request.principal.id}` : `ip:${request.ip}`),
-    allowList: (request) => request.url === '/healthz' || request.url === '/readyz',
-    errorResponseBuilder: (_request, context) => tooManyRequests(`rate limit of ${context.max} requests per ${config.rateLimit.windowSeconds} s exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`, context.ttl / 1000),
-  });
-
-  // 3. Media-type negotiation before the body is read: 406 and 415 cost no parsing.
+  // 3. Media-type negotiation before the body is read: 406 and 415 cost no parsing. 4. Then the
+  // route-level permission (the per-object rules are in the Authorized* services). One hook: each
+  // hook is a turn of Fastify's hook runner per request.
   app.addHook('onRequest', async (request, reply) => {
     const media = request.routeOptions.config?.media;
-    if (!media) return;
-    const negotiated = negotiate(request.headers, media, config.mediaVendors);
-    request.negotiated = negotiated;
-    if (negotiated.produces) {
-      const { kind, version, format } = negotiated.produces;
-      reply.type(`${formatMediaType(negotiated.vendor, kind, version, format)}`);
+    if (media) {
+      const negotiated = negotiateRemembered(request.headers, media, config.mediaVendors);
+      request.negotiated = negotiated;
+      if (negotiated.answerType) reply.type(negotiated.answerType);
+      for (const entry of negotiated.deprecated) {
+        const url = `${context.baseUrl()}${canonicalPath(request)}`;
+        reply.headers(deprecationHeaders(entry, url, (ref) => formatMediaType(negotiated.vendor, ref.kind, ref.version)));
+      }
     }
-    for (const entry of negotiated.deprecated) {
-      const url = `${context.baseUrl()}${canonicalPath(request)}`;
-      reply.headers(deprecationHeaders(entry, url, (ref) => formatMediaType(negotiated.vendor, ref.kind, ref.version)));
-    }
-  });
-
-  // 4. Route-level permission (the per-object rules are in the Authorized* services).
-  app.addHook('onRequest', async (request) => {
     const access = accessOf(request);
     if (!mayCall(request.principal, access)) throw routeDenial(request.principal, access);
   });
@@ -188,8 +179,9 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
   // Fastify sees the request, so replies, errors, the not-found handler and Fastify's own 503 while
   // closing all have them (a reply may still override one). Requests the HTTP parser refuses never
   // get here: writeClientError writes the same headers.
+  const securityHeaders = Object.entries(SECURITY_HEADERS);
   app.server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
+    for (const [name, value] of securityHeaders) response.setHeader(name, value);
   });
 
   return { app, context };

@@ -30,7 +30,8 @@ export interface EventStreamLimits {
 /** True when the client prefers an event stream: the highest-ranked range of its Accept is `text/event-stream`. */
 export function wantsEventStream(accept: string | string[] | undefined): boolean {
   const header = Array.isArray(accept) ? accept.join(',') : accept;
-  if (header === undefined) return false;
+  // Most requests name no event stream at all: no need to rank their ranges (routing asks every request).
+  if (header === undefined || !header.toLowerCase().includes(EVENT_STREAM_TYPE)) return false;
   const first = acceptedRanges(header)[0];
   return first !== undefined && essence(first) === EVENT_STREAM_TYPE;
 }

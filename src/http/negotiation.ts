@@ -5,6 +5,8 @@ import { isRetired, lifecycleOf, retiredMessage, type LifecycleEntry } from '../
 export interface Negotiated {
   /** The vendor segment the client used; responses answer in it. */
   vendor: string;
+  /** The Content-Type of the answer (the produced representation in the client's vendor segment). */
+  answerType?: string;
   produces?: MediaRef;
   consumes?: MediaRef;
   /** Lifecycle entries of the negotiated versions that are deprecated (not retired). */
@@ -76,7 +78,8 @@ export function negotiate(
         break;
       }
     }
-    if (!result.produces) {
+    if (result.produces) result.answerType = formatMediaType(result.vendor, result.produces.kind, result.produces.version, result.produces.format);
+    else {
       if (retired) throw notAcceptable(retiredMessage(retired));
       throw notAcceptable(`Accept "${header}" names no version served here; send one of: ${describe(media.produces, result.vendor)}`);
     }
@@ -101,4 +104,27 @@ export function negotiate(
   }
 
   return result;
+}
+
+/** How long a negotiated result is reused: versions are deprecated and retired on dates, so not forever. */
+const REMEMBER_MS = 1000;
+const REMEMBERED_PER_ROUTE = 256;
+const remembered = new WeakMap<RouteMedia, Map<string, { until: number; negotiated: Readonly<Negotiated> }>>();
+
+/**
+ * `negotiate`, remembered per route and (Accept, Content-Type) pair for a second: clients send the
+ * same few header values again and again, and parsing them costs more than the lookup. Only
+ * successes are remembered (a refusal builds its own error each time).
+ */
+export function negotiateRemembered(headers: { accept?: string; 'content-type'?: string }, media: RouteMedia, vendors: readonly string[]): Readonly<Negotiated> {
+  let byHeaders = remembered.get(media);
+  if (!byHeaders) remembered.set(media, (byHeaders = new Map()));
+  const key = `${headers.accept ?? '\u0000'}\n${headers['content-type'] ?? '\u0000'}`;
+  const now = Date.now();
+  const hit = byHeaders.get(key);
+  if (hit && hit.until > now) return hit.negotiated;
+  const negotiated = Object.freeze(negotiate(headers, media, vendors, new Date(now)));
+  if (byHeaders.size >= REMEMBERED_PER_ROUTE) byHeaders.clear();
+  byHeaders.set(key, { until: now + REMEMBER_MS, negotiated });
+  return negotiated;
 }

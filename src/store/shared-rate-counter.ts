@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { RateCount, RateCounter } from '../http/rate-limit.js';
 import type { Tables } from './schema.js';
 
 interface Window {
@@ -23,7 +24,7 @@ const FLUSH_MS = 250;
  * across instances up to what the others admitted in the last quarter second, without a database
  * round trip per request.
  */
-export class SharedRateCounter {
+export class SharedRateCounter implements RateCounter {
   private readonly windows = new Map<string, Window>();
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> | undefined;
@@ -41,15 +42,19 @@ export class SharedRateCounter {
    * Counts a request. The first request of a key in a window reads the shared count once (other
    * instances may have counted it already); later ones are judged locally.
    */
-  async hit(key: string, now = Date.now()): Promise<{ current: number; ttl: number }> {
+  hit(key: string, now = Date.now()): RateCount | Promise<RateCount> {
     const start = Math.floor(now / this.windowMs) * this.windowMs;
-    let window = this.windows.get(key);
-    if (!window || window.start !== start) {
-      const loading = this.loading.get(key) ?? this.load(key, start);
+    const window = this.windows.get(key);
+    if (window && window.start === start) return this.count(window, start, now);
+    let loading = this.loading.get(key);
+    if (!loading) {
+      loading = this.load(key, start).finally(() => this.loading.delete(key));
       this.loading.set(key, loading);
-      window = await loading;
-      this.loading.delete(key);
     }
+    return loading.then((loaded) => this.count(loaded, start, now));
+  }
+
+  private count(window: Window, start: number, now: number): RateCount {
     window.pending++;
     return { current: window.global + window.inFlight + window.pending, ttl: start + this.windowMs - now };
   }
@@ -117,18 +122,5 @@ export class SharedRateCounter {
 
   close(): void {
     clearInterval(this.timer);
-  }
-
-  /** A store class for @fastify/rate-limit (it instantiates the class it is given). */
-  storeClass() {
-    const hit = (key: string) => this.hit(key);
-    return class SharedRateLimitStore {
-      incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void): void {
-        hit(key).then((result) => callback(null, result), (error: Error) => callback(error));
-      }
-      child() {
-        return this;
-      }
-    };
   }
 }

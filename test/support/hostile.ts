@@ -345,7 +345,7 @@ export async function logLinesFor(logFile: string, req: HostileRequest, res: Hos
   if (typeof errorId === 'string' && errorId !== '') return log.split('\n').filter((line) => line.includes(errorId as string));
   let reqId: string | undefined;
   for (const line of log.split('\n')) {
-    if (!line.includes('"incoming request"')) continue;
+    if (!line.includes('"request completed"')) continue;
     try {
       const entry = JSON.parse(line) as { reqId?: string; req?: { method?: string; url?: string } };
       if (entry.req?.method === req.method && entry.req.url === req.path) reqId = entry.reqId;
