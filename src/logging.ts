@@ -64,7 +64,7 @@ export class AccessLog {
     /** 1 for a destination given by the caller (tests read the log file right after an answer). */
     private readonly batch = 64,
   ) {
-    if (!enabled) return;
+    if (!enabled || batch === 1) return;
     setInterval(() => this.flush(), FLUSH_EVERY_MS).unref();
     process.once('exit', () => {
       this.flush();

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
 import { mayCall, routeDenial, type RouteAccess } from '../auth/route-access.js';
@@ -99,7 +99,7 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     return503OnClosing: true,
     genReqId: () => crypto.randomUUID(),
     // One access line per request instead of Fastify's two (http/access-log.ts).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: (logger, bindings, options) => new LazyRequestLogger(logger as Logger, bindings, options) as unknown as Logger,
     // request.ip is the client's address (the failed-attempt and anonymous rate limits key on it).
     ...(config.trustedProxies.length > 0 ? { trustProxy: [...config.trustedProxies] } : {}),

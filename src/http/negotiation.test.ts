@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../lib/errors.js';
 import type { RouteMedia } from '../lib/media-types.js';
-import { negotiate, retiredVersionNamed } from './negotiation.js';
+import { negotiate, negotiateRemembered, retiredVersionNamed } from './negotiation.js';
 import { lifecycleOf } from '../lib/versions.js';
 
 const VENDORS = ['vendor', 'meshcloud'] as const;
@@ -107,7 +107,7 @@ describe('negotiate: Accept (406)', () => {
 describe('negotiate: choosing a representation', () => {
   it('picks the version the client names, case-insensitively and with parameters', () => {
     const negotiated = negotiate({ accept: 'application/vnd.vendor.api.meshBuildingBlock.v2-preview.hal+json;charset=UTF-8' }, BLOCK_BOTH, VENDORS, NOW);
-    assert.deepEqual(negotiated, { vendor: 'vendor', produces: { kind: 'meshbuildingblock', version: 'v2-preview' }, deprecated: [] });
+    assert.deepEqual(negotiated, { vendor: 'vendor', produces: { kind: 'meshbuildingblock', version: 'v2-preview' }, answerType: type('meshbuildingblock', 'v2-preview'), deprecated: [] });
   });
   it('follows the client quality order', () => {
     const accept = `${type('meshbuildingblock', 'v1')};q=0.4, application/json, ${type('meshbuildingblock', 'v2-preview')};q=0.9`;
@@ -123,6 +123,7 @@ describe('negotiate: choosing a representation', () => {
     assert.deepEqual(negotiate({ accept: 'application/vnd.meshcloud.api.v1.hal+json' }, index, VENDORS, NOW), {
       vendor: 'meshcloud',
       produces: { kind: '', version: 'v1' },
+      answerType: 'application/vnd.meshcloud.api.v1.hal+json',
       deprecated: [],
     });
   });
@@ -155,6 +156,7 @@ describe('negotiate: Content-Type (415)', () => {
       vendor: 'vendor',
       consumes: { kind: 'meshbuildingblock', version: 'v2-preview' },
       produces: { kind: 'meshbuildingblock', version: 'v2-preview' },
+      answerType: type('meshbuildingblock', 'v2-preview'),
       deprecated: [],
     });
   });
@@ -247,5 +249,21 @@ describe('retiredVersionNamed (paths of kinds not served here)', () => {
     assert.equal(retiredVersionNamed({ accept: type('meshtenant', 'v3') }, VENDORS, NOW), undefined);
     assert.equal(retiredVersionNamed({ accept: type('meshuser', 'v1') }, VENDORS, new Date('2025-03-01T12:00:00Z')), undefined);
     assert.equal(retiredVersionNamed({}, VENDORS, NOW), undefined);
+  });
+});
+
+describe('negotiateRemembered', () => {
+  it('answers the same header pair of a route with the same result, and other pairs and routes afresh', () => {
+    const route: RouteMedia = { produces: [{ kind: 'meshbuildingblock', version: 'v2-preview' }, { kind: 'meshbuildingblock', version: 'v1' }] };
+    const other: RouteMedia = { produces: [{ kind: 'meshbuildingblock', version: 'v2-preview' }] };
+    const first = negotiateRemembered({ accept: type('meshbuildingblock', 'v2-preview') }, route, VENDORS);
+    assert.equal(negotiateRemembered({ accept: type('meshbuildingblock', 'v2-preview') }, route, VENDORS), first);
+    assert.ok(Object.isFrozen(first));
+    assert.equal(negotiateRemembered({ accept: type('meshbuildingblock', 'v1') }, route, VENDORS).produces?.version, 'v1');
+    assert.notEqual(negotiateRemembered({ accept: type('meshbuildingblock', 'v2-preview') }, other, VENDORS), first);
+  });
+  it('refuses every time, without remembering a refusal', () => {
+    const route: RouteMedia = { produces: [{ kind: 'meshbuildingblock', version: 'v2-preview' }] };
+    for (let i = 0; i < 2; i++) assert.throws(() => negotiateRemembered({ accept: 'text/html' }, route, VENDORS), (error: unknown) => error instanceof ApiError && error.status === 406);
   });
 });
