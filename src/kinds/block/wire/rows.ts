@@ -67,10 +67,10 @@ export function decodeParents(parents: { buildingBlockUuid: string; definitionUu
 /** Rows as responses show them: values as stored, secrets as `{hash}`. */
 export const encodeRows = (rows: ValueRow[]) => rows.map((row) => (row.isSensitive ? hideSecrets(row) : { ...row, isSensitive: false }));
 
-export const blockLinks = (block: Block, { baseUrl, showPurge }: BlockView) => ({
-  self: { href: objectUrl(baseUrl, PATHS.blocks, block.uuid) },
-  ...(showPurge ? { forcePurge: { href: `${objectUrl(baseUrl, PATHS.blocks, block.uuid)}/purge` } } : {}),
-});
+export const blockLinks = (block: Block, { baseUrl, showPurge }: BlockView) => {
+  const self = objectUrl(baseUrl, PATHS.blocks, block.uuid);
+  return showPurge ? { self: { href: self }, forcePurge: { href: `${self}/purge` } } : { self: { href: self } };
+};
 
 export const deletionMetadata = (block: Block) => ({
   ...(block.markedForDeletionOn ? { markedForDeletionOn: block.markedForDeletionOn } : {}),
