@@ -16,6 +16,8 @@ export const MAX_FILTER_VALUES = 100;
 
 /** The query string as a `Query` (the last value of each name), keeping every value for `filterValues`. */
 export function parseQueryString(text: string): Query {
+  // Most reads have no query at all (Fastify asks for every request).
+  if (text === '') return {};
   const params = new URLSearchParams(text);
   const query: WithEveryValue = Object.fromEntries(params);
   const every: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
