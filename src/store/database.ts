@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { migrateToLatest } from './migrations/index.js';
 import type { Tables } from './schema.js';
+import { prepareStatements } from './pg-prepared.js';
 import { assertSqliteWritable } from './sqlite-writable.js';
 import { groupCommitDialect } from './sqlite-group-commit.js';
 import { unitOfWorkDialect } from './transaction.js';
@@ -91,7 +92,11 @@ function openPostgres(config: Config, log: Logger): Database {
   // A client losing its connection must not crash the process, idle (pool 'error') or checked out
   // between queries (the client's own 'error'): its query fails (503) and the next one reconnects.
   pool.on('error', (error) => log.warn({ err: error }, 'idle PostgreSQL connection failed'));
-  pool.on('connect', (client) => client.on('error', (error) => log.warn({ err: error }, 'PostgreSQL connection failed')));
+  const statementNames = new Map<string, string>();
+  pool.on('connect', (client) => {
+    client.on('error', (error) => log.warn({ err: error }, 'PostgreSQL connection failed'));
+    prepareStatements(client, statementNames);
+  });
   const db = new Kysely<Tables>({ dialect: unitOfWorkDialect(new PostgresDialect({ pool })) });
   return {
     db,
