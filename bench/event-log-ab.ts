@@ -10,7 +10,7 @@
  *   node --import tsx bench/event-log-ab.ts [--before <commit>] [--after <commit>] [--rounds 6] [--seconds 3]
  */
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,20 +40,24 @@ const dataDirs: string[] = [];
 async function start(tree: string): Promise<{ child: ChildProcess; client: ApiClient }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'blockyard-ab-'));
   dataDirs.push(dataDir);
+  // The default log level, as in `npm run bench`: the access log goes to a file (never a pipe that could fill).
+  const logFile = path.join(dataDir, 'server.log');
+  const out = openSync(logFile, 'a');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(tree, 'src/main.ts'), 'serve'], {
     cwd: tree,
-    env: { ...process.env, BLOCKYARD_PORT: '0', BLOCKYARD_HOST: '127.0.0.1', BLOCKYARD_DATA_DIR: dataDir, BLOCKYARD_LOG_LEVEL: 'warn', BLOCKYARD_ADMIN_USERNAME: 'bench-admin', BLOCKYARD_ADMIN_PASSWORD: PASSWORD, BLOCKYARD_RATE_LIMIT_MAX: '10000000' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, BLOCKYARD_PORT: '0', BLOCKYARD_HOST: '127.0.0.1', BLOCKYARD_DATA_DIR: dataDir, BLOCKYARD_LOG_LEVEL: 'info', BLOCKYARD_ADMIN_USERNAME: 'bench-admin', BLOCKYARD_ADMIN_PASSWORD: PASSWORD, BLOCKYARD_RATE_LIMIT_MAX: '10000000' },
+    stdio: ['ignore', out, 'inherit'],
   });
-  const port = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /listening on https:\/\/localhost:(\d+)/.exec(seen);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`${tree}: exited (${code}) before listening:\n${seen}`)));
-  });
+  closeSync(out);
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  let port: string | undefined;
+  while (port === undefined) {
+    const seen = readFileSync(logFile, 'utf8');
+    port = /listening on https:\/\/localhost:(\d+)/.exec(seen)?.[1];
+    if (port === undefined && exited !== undefined) throw new Error(`${tree}: exited (${exited}) before listening:\n${seen.slice(-4000)}`);
+    if (port === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   const ca = readFileSync(path.join(dataDir, 'tls/cert.pem'), 'utf8');
   return { child, client: new ApiClient(`https://127.0.0.1:${port}`, ca, { authorization: `Basic ${Buffer.from(`bench-admin:${PASSWORD}`).toString('base64')}` }) };
 }

@@ -14,6 +14,8 @@ export interface DataSet {
   sampleBlocks: string[];
   workspaces: string[];
   definitionUuids: string[];
+  /** One tenant per workspace, each holding that workspace's blocks. */
+  tenantUuids: string[];
   /** A released version to create blocks of, and a tenant of the first workspace to create them on. */
   versionUuid: string;
   tenantUuid: string;
@@ -152,7 +154,7 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
     for (let i = first; i < Math.min(waitingRuns, first + batch); i++) runs.push({ ...runRow(randomUUID(), waitingBlock, tenants[0]!.workspace, definitions[0]!.uuid, runnerUuid, 'PENDING', new Date(Date.parse(now) + i).toISOString()), run_number: 1000 + i });
     await db.transaction().execute((trx) => insertMany(trx, 'runs', runs));
   }
-  return { blocks, sampleBlocks, workspaces, definitionUuids: definitions.map((d) => d.uuid), versionUuid: definitions[0]!.versionUuid, tenantUuid: tenants[0]!.uuid, runnerUuid, waitingRuns };
+  return { blocks, sampleBlocks, workspaces, definitionUuids: definitions.map((d) => d.uuid), tenantUuids: tenants.map((t) => t.uuid), versionUuid: definitions[0]!.versionUuid, tenantUuid: tenants[0]!.uuid, runnerUuid, waitingRuns };
 }
 
 const PLATFORM = '5c0c0a1e-0000-4000-8000-00000000be0c';

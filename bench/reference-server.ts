@@ -4,25 +4,52 @@ import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
 
 /**
- * Calibration points, not scenarios: bare Fastify over the same TLS answering from the same SQLite
- * file with prepared statements — no authentication, permissions, negotiation or representation —
- * a building block row by uuid, and a page of 50 rows of a workspace and status with its total.
- * They show what this machine allows above the baseline.
+ * The references the API's reads are judged against: bare Fastify over the same TLS answering from the
+ * same SQLite file with prepared statements — no authentication, permissions, negotiation or
+ * representation. A building block row by uuid, and for each list filter family the API's own query:
+ * a page of 50 rows in the API's order (creation time, then uuid) with its total. The totals are read
+ * the way the API reads them: counted by index, except a definition's blocks, whose total is the
+ * definition's `usage_count` (counting them would make the reference slower than the API, not faster).
  */
 const [dataDir] = process.argv.slice(2) as [string];
 const db = new SQLite(path.join(dataDir, 'blockyard.db'), { readonly: true });
 const byUuid = db.prepare('select * from building_blocks where uuid = ?');
-const page = db.prepare('select * from building_blocks where workspace = ? and status = ? order by created_on, uuid limit 50');
-const total = db.prepare('select count(*) as total from building_blocks where workspace = ? and status = ?').pluck();
+const ORDER = 'order by created_on, uuid limit 50';
+const lists: Record<string, { page: SQLite.Statement; total: SQLite.Statement }> = {
+  'workspace-status': {
+    page: db.prepare(`select * from building_blocks where workspace = ? and status = ? ${ORDER}`),
+    total: db.prepare('select count(*) from building_blocks where workspace = ? and status = ?').pluck(),
+  },
+  definition: {
+    page: db.prepare(`select * from building_blocks where definition_uuid = ? ${ORDER}`),
+    total: db.prepare('select usage_count from definitions where uuid = ?').pluck(),
+  },
+  tenant: {
+    page: db.prepare(`select * from building_blocks where tenant_uuid = ? ${ORDER}`),
+    total: db.prepare('select count(*) from building_blocks where tenant_uuid = ?').pluck(),
+  },
+};
+// The managedBy family reads the definition (its owner, for the permission check) and then pages as the definition family does.
+const owner = db.prepare('select owned_by_workspace from definitions where uuid = ?').pluck();
+
 const app = Fastify({ https: { cert: readFileSync(path.join(dataDir, 'tls/cert.pem')), key: readFileSync(path.join(dataDir, 'tls/key.pem')), minVersion: 'TLSv1.2' }, keepAliveTimeout: 72_000 });
 app.get('/api/meshobjects/meshbuildingblocks/:uuid', async (request, reply) => {
   const row = byUuid.get((request.params as { uuid: string }).uuid);
   if (!row) return reply.code(404).send({ message: 'not found' });
   return row;
 });
-app.get('/list', async (request) => {
-  const { workspace, status } = request.query as { workspace: string; status: string };
-  return { items: page.all(workspace, status), total: total.get(workspace, status) };
+/** `/list/<family>?key=…` (`key2` for the status of workspace-status). */
+app.get('/list/:family', async (request, reply) => {
+  const { family } = request.params as { family: string };
+  const { key, key2 } = request.query as { key: string; key2?: string };
+  if (family === 'managed-by-definition') {
+    if (owner.get(key) === undefined) return reply.code(404).send({ message: 'no such definition' });
+    return { items: lists.definition!.page.all(key), total: lists.definition!.total.get(key) };
+  }
+  const list = lists[family];
+  if (!list) return reply.code(404).send({ message: 'no such list' });
+  const params = key2 === undefined ? [key] : [key, key2];
+  return { items: list.page.all(...params), total: list.total.get(...params) };
 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`reference listening on ${address}\n`);

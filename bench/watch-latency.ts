@@ -1,42 +1,91 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 import { openStream, type SseStream } from '../test/support/sse.js';
 
 export interface WatchLatency {
+  watchers: number;
+  /** Events received, over all watchers. */
   events: number;
-  /** Delivery latency in ms: from the event's `createdAt` (set in its transaction) to its arrival here. */
+  /** The fewest events one watcher received. */
+  fewest: number;
+  /** Delivery latency in ms over all watchers: from the event's `createdAt` (set in its transaction) to its arrival. */
   p50: number;
   p99: number;
   max: number;
-  /** The stream ended before it was stopped. */
+  /** A stream ended before it was stopped. */
   lost: boolean;
 }
 
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
 
 /**
- * One watcher of the event stream during the bench's scenarios (issue 18: a watcher's delivery latency
- * p99 is reported). Every event it receives is timed from its `createdAt` (the server's clock, the same
- * machine's) to its arrival: commit, wake-up, the feed's read, fan-out, TLS and this process's own
- * turn, under whatever load the scenario of the moment puts on the server.
+ * Watchers of the event stream (`Accept: text/event-stream`, no filter) in a child process of their
+ * own, so that reading and timing every event of every stream neither competes with the load
+ * generator's event loop nor is delayed by it. Every event is timed from its `createdAt` (the server's
+ * clock, the same machine's) to its arrival: commit, wake-up, the feed's read, fan-out to every
+ * stream, TLS and the watcher process's own turn.
  */
-export async function startWatcher(url: string, ca: string, authorization: string): Promise<{ stop(): WatchLatency }> {
-  const latencies: number[] = [];
-  let stream: SseStream | undefined;
-  stream = await openStream(url, ca, '/api/meshobjects/mesheventlogs', {
-    authorization,
-    keep: false,
-    onEvent: (event) => {
-      const createdAt = /"createdAt":"([^"]+)"/.exec(event.data)?.[1];
-      if (createdAt !== undefined) latencies.push(Date.now() - Date.parse(createdAt));
-    },
+export async function startWatchers(url: string, caFile: string, authorization: string, count: number): Promise<{ stop(): Promise<WatchLatency> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, url, caFile, String(count)], {
+    env: { ...process.env, BENCH_AUTHORIZATION: authorization },
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
-  if (stream.status !== 200) throw new Error(`the watcher's stream answered ${stream.status}: ${stream.text}`);
+  const lines = createInterface({ input: child.stdout! });
+  const next = () =>
+    new Promise<string>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`the watchers' process exited (${code})`));
+      child.once('exit', onExit);
+      lines.once('line', (line) => {
+        child.off('exit', onExit);
+        resolve(line);
+      });
+    });
+  const ready = await next();
+  if (!ready.startsWith('watching')) throw new Error(`the watchers did not open: ${ready}`);
   return {
-    stop() {
-      const lost = stream!.ended;
-      stream!.close();
-      stream = undefined;
-      const sorted = [...latencies].sort((a, b) => a - b);
-      return { events: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? 0, lost };
+    async stop() {
+      const answer = next();
+      child.stdin!.end('stop\n');
+      const line = await answer;
+      return JSON.parse(line) as WatchLatency;
     },
   };
+}
+
+/** The child: `watch-latency.ts <url> <ca file> <count>`, the Authorization header in BENCH_AUTHORIZATION. */
+async function watch(url: string, caFile: string, count: number): Promise<void> {
+  const ca = readFileSync(caFile, 'utf8');
+  const latencies: number[] = [];
+  const received = new Array<number>(count).fill(0);
+  const streams: SseStream[] = [];
+  for (let i = 0; i < count; i++) {
+    const stream = await openStream(url, ca, '/api/meshobjects/mesheventlogs', {
+      authorization: process.env.BENCH_AUTHORIZATION!,
+      keep: false,
+      onEvent: (event) => {
+        const createdAt = /"createdAt":"([^"]+)"/.exec(event.data)?.[1];
+        if (createdAt === undefined) return;
+        latencies.push(Date.now() - Date.parse(createdAt));
+        received[i]!++;
+      },
+    });
+    if (stream.status !== 200) throw new Error(`watcher ${i}: the stream answered ${stream.status}: ${stream.text}`);
+    streams.push(stream);
+  }
+  process.stdout.write(`watching ${count}\n`);
+  for await (const line of createInterface({ input: process.stdin })) if (line === 'stop') break;
+  const lost = streams.some((stream) => stream.ended);
+  for (const stream of streams) stream.close();
+  const sorted = latencies.sort((a, b) => a - b);
+  const result: WatchLatency = { watchers: count, events: sorted.length, fewest: Math.min(...received), p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? 0, lost };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const [url, caFile, count] = process.argv.slice(2) as [string, string, string];
+  await watch(url, caFile, Number(count));
 }
