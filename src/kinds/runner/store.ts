@@ -58,8 +58,4 @@ export class RunnerStore {
   async delete(uuid: string): Promise<void> {
     await this.db.deleteFrom('runners').where('uuid', '=', uuid).execute();
   }
-
-  async touch(uuid: string, at: string): Promise<void> {
-    await this.db.updateTable('runners').set({ last_seen: at }).where('uuid', '=', uuid).execute();
-  }
 }
