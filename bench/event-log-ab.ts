@@ -7,7 +7,11 @@
  * `--rounds` rounds. Reported: requests/s of each and their quotient, and the servers' own CPU time
  * per request (from /proc), which a busy shared machine disturbs far less than throughput.
  *
- *   node --import tsx bench/event-log-ab.ts [--before <commit>] [--after <commit>] [--rounds 6] [--seconds 3]
+ * `--kinds` picks the bursts (default `create,report`): `claim` claims waiting runs (each server is
+ * first topped up to CLAIM_STOCK waiting runs by untimed creates), `login` asks `/oauth/token` for
+ * tokens with client credentials, as the bench does.
+ *
+ *   node --import tsx bench/event-log-ab.ts [--before <commit>] [--after <commit>] [--rounds 6] [--seconds 3] [--kinds create,report,claim,login]
  */
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -15,10 +19,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ApiClient } from '../test/support/client.js';
-import { asRun, BLOCK_V2, claimRun, patch, runnerDefinition, runWorld, SHARED_RUNNERS, tenantTarget } from '../test/support/runs.js';
+import { asRun, BLOCK_V2, claim, claimRun, patch, runnerDefinition, runWorld, SHARED_RUNNERS, tenantTarget } from '../test/support/runs.js';
 
 const { values: args } = parseArgs({
-  options: { before: { type: 'string', default: '6fe963b' }, after: { type: 'string' }, rounds: { type: 'string', default: '6' }, seconds: { type: 'string', default: '3' } },
+  options: { before: { type: 'string', default: '6fe963b' }, after: { type: 'string' }, rounds: { type: 'string', default: '6' }, seconds: { type: 'string', default: '3' }, kinds: { type: 'string', default: 'create,report' } },
 });
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const extracted: string[] = [];
@@ -35,6 +39,10 @@ function treeOf(commit: string): string {
 const trees = { before: treeOf(args.before!), after: args.after === undefined ? ROOT : treeOf(args.after) } as const;
 type Name = keyof typeof trees;
 const PASSWORD = 'bench-admin-password-1';
+const CLIENT_ID = 'bench-client';
+const CLIENT_SECRET = 'bench-client-secret-0123456789';
+const LOGIN_FORM = `grant_type=client_credentials&client_id=${CLIENT_ID}&client_secret=${CLIENT_SECRET}`;
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const dataDirs: string[] = [];
 
 async function start(tree: string): Promise<{ child: ChildProcess; client: ApiClient }> {
@@ -45,7 +53,7 @@ async function start(tree: string): Promise<{ child: ChildProcess; client: ApiCl
   const out = openSync(logFile, 'a');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(tree, 'src/main.ts'), 'serve'], {
     cwd: tree,
-    env: { ...process.env, BLOCKYARD_PORT: '0', BLOCKYARD_HOST: '127.0.0.1', BLOCKYARD_DATA_DIR: dataDir, BLOCKYARD_LOG_LEVEL: 'info', BLOCKYARD_ADMIN_USERNAME: 'bench-admin', BLOCKYARD_ADMIN_PASSWORD: PASSWORD, BLOCKYARD_RATE_LIMIT_MAX: '10000000' },
+    env: { ...process.env, BLOCKYARD_PORT: '0', BLOCKYARD_HOST: '127.0.0.1', BLOCKYARD_DATA_DIR: dataDir, BLOCKYARD_LOG_LEVEL: 'info', BLOCKYARD_ADMIN_USERNAME: 'bench-admin', BLOCKYARD_ADMIN_PASSWORD: PASSWORD, BLOCKYARD_ADMIN_CLIENT_ID: CLIENT_ID, BLOCKYARD_ADMIN_CLIENT_SECRET: CLIENT_SECRET, BLOCKYARD_RATE_LIMIT_MAX: '10000000' },
     stdio: ['ignore', out, 'inherit'],
   });
   closeSync(out);
@@ -69,31 +77,56 @@ function cpuMs(pid: number): number {
 }
 
 const servers = { before: await start(trees.before), after: await start(trees.after) };
-const worlds = {} as Record<Name, { tenant: string; version: string }>;
+const worlds = {} as Record<Name, { tenant: string; version: string; claimer: ApiClient; waiting: number }>;
 for (const name of ['before', 'after'] as const) {
-  const world = await runWorld(servers[name].client);
-  const definition = await runnerDefinition(servers[name].client, world.provider, null);
-  worlds[name] = { tenant: world.tenantUuid, version: definition.versionUuid };
+  const { client } = servers[name];
+  const world = await runWorld(client);
+  const definition = await runnerDefinition(client, world.provider, null);
+  const token = (await client.post('/oauth/token', LOGIN_FORM, { headers: FORM, anonymous: true })).json.access_token as string;
+  // Claims as the bench's claim scenario does: with the Bearer token of an API key.
+  worlds[name] = { tenant: world.tenantUuid, version: definition.versionUuid, claimer: client.with({ authorization: `Bearer ${token}` }), waiting: 0 };
+}
+const CLAIM_STOCK = 3000;
+
+async function create(name: Name): Promise<void> {
+  const world = worlds[name];
+  const body = { apiVersion: 'v2-preview', kind: 'meshBuildingBlock', spec: { displayName: `ab ${counter++}`, buildingBlockDefinitionVersionRef: { kind: 'meshBuildingBlockDefinitionVersion', uuid: world.version }, targetRef: tenantTarget(world.tenant), inputs: [], parentBuildingBlocks: [] } };
+  const response = await servers[name].client.post('/api/meshobjects/meshbuildingblocks', body, { headers: { accept: BLOCK_V2, 'content-type': BLOCK_V2 } });
+  if (response.status !== 201) throw new Error(`${name} create: ${response.status} ${response.text}`);
+  world.waiting++;
 }
 
 const CONNECTIONS = 10;
 let counter = 0;
 const totals: Record<string, { requests: number; ms: number; cpuMs: number }> = {};
 
-async function burst(name: Name, kind: 'create' | 'report', ms: number): Promise<number> {
+type Kind = 'create' | 'report' | 'claim' | 'login';
+
+async function burst(name: Name, kind: Kind, ms: number): Promise<number> {
   const { client, child } = servers[name];
   const world = worlds[name];
+  if (kind === 'claim') {
+    let missing = CLAIM_STOCK - world.waiting;
+    await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+      while (missing-- > 0) await create(name);
+    }));
+  }
   const claimed = kind === 'report' ? await Promise.all(Array.from({ length: CONNECTIONS }, () => claimRun(client, SHARED_RUNNERS.TERRAFORM))) : [];
+  world.waiting -= claimed.length;
   const cpu0 = cpuMs(child.pid!);
   const end = Date.now() + ms;
   let done = 0;
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async (_, index) => {
       while (Date.now() < end) {
-        if (kind === 'create') {
-          const body = { apiVersion: 'v2-preview', kind: 'meshBuildingBlock', spec: { displayName: `ab ${counter++}`, buildingBlockDefinitionVersionRef: { kind: 'meshBuildingBlockDefinitionVersion', uuid: world.version }, targetRef: tenantTarget(world.tenant), inputs: [], parentBuildingBlocks: [] } };
-          const response = await client.post('/api/meshobjects/meshbuildingblocks', body, { headers: { accept: BLOCK_V2, 'content-type': BLOCK_V2 } });
-          if (response.status !== 201) throw new Error(`${name} create: ${response.status} ${response.text}`);
+        if (kind === 'create') await create(name);
+        else if (kind === 'claim') {
+          const response = await claim(world.claimer, SHARED_RUNNERS.TERRAFORM);
+          if (response.status !== 201) throw new Error(`${name} claim: ${response.status} ${response.text} (fewer than CLAIM_STOCK runs for one burst?)`);
+          world.waiting--;
+        } else if (kind === 'login') {
+          const response = await client.post('/oauth/token', LOGIN_FORM, { headers: FORM, anonymous: true });
+          if (response.status !== 200) throw new Error(`${name} login: ${response.status} ${response.text}`);
         } else {
           const run = claimed[index]!;
           const response = await patch(asRun(client, run), run.metadata.uuid, 'ab', { status: 'IN_PROGRESS', steps: [{ id: 'apply', status: 'IN_PROGRESS', userMessage: `applying ${counter++}` }] });
@@ -113,15 +146,16 @@ async function burst(name: Name, kind: 'create' | 'report', ms: number): Promise
 try {
   const rounds = Number(args.rounds);
   const ms = Number(args.seconds) * 1000;
+  const kinds = args.kinds!.split(',') as Kind[];
   for (let round = 0; round < rounds; round++) {
-    for (const kind of ['create', 'report'] as const) {
-      const order: Name[] = (round + (kind === 'report' ? 1 : 0)) % 2 === 0 ? ['before', 'after'] : ['after', 'before'];
+    for (const [k, kind] of kinds.entries()) {
+      const order: Name[] = (round + k) % 2 === 0 ? ['before', 'after'] : ['after', 'before'];
       const line: string[] = [];
       for (const name of order) line.push(`${name} ${(await burst(name, kind, ms)).toFixed(0)}/s`);
       process.stdout.write(`round ${round + 1} ${kind}: ${line.join(', ')}\n`);
     }
   }
-  for (const kind of ['create', 'report']) {
+  for (const kind of kinds) {
     const [b, a] = [totals[`${kind}/before`]!, totals[`${kind}/after`]!];
     const rate = (t: typeof b) => (t.requests * 1000) / t.ms;
     const cpu = (t: typeof b) => t.cpuMs / t.requests;

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JWTHeaderParameters, type JWTPayload, type KeyObject } from 'jose';
+import { createPrivateKey, randomUUID, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JWTHeaderParameters, type JWTPayload } from 'jose';
 import type { Logger } from 'pino';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SigningKeyRow, SigningKeyStore } from '../store/signing-keys.js';
@@ -67,14 +67,33 @@ interface SigningKey {
   /** The private half as stored (a changed one, after a master-key rotation, is opened again). */
   sealed: string;
   publicJwk: JWK;
-  publicKey: KeyObject | Uint8Array;
-  privateKey: KeyObject | Uint8Array;
+  /** For jose's verification. */
+  publicKey: Awaited<ReturnType<typeof importJWK>>;
+  /** For signing with node:crypto (signCompact). */
+  privateKey: KeyObject;
+  /** The encoded protected header of its tokens and the dot after it: the same for every token it signs. */
+  headerPart: string;
 }
 
 /** What a rotation does: `now` (the admin command), `scheduled` (30 days), `initial` (no usable key yet). */
 export type Rotation = 'now' | 'scheduled' | 'initial';
 
 export const isRunTokenSubject = (subject: string) => subject.startsWith(RUN_TOKEN_PREFIX);
+
+const base64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+
+/**
+ * A compact JWS (RFC 7515) of the payload, ES256: `header.payload.signature`, the signature as the
+ * raw r ‖ s that JWS requires (not DER). The same tokens jose made before, signed by node:crypto on
+ * libuv's thread pool: the event loop spends about a quarter of the time of a WebCrypto signature
+ * (no algorithm normalisation, no CryptoKey checks) and less than half that of a synchronous one.
+ */
+function signCompact(key: Pick<SigningKey, 'headerPart' | 'privateKey'>, payload: object): Promise<string> {
+  const input = key.headerPart + base64url(JSON.stringify(payload));
+  return new Promise((resolve, reject) =>
+    sign('sha256', Buffer.from(input, 'latin1'), { key: key.privateKey, dsaEncoding: 'ieee-p1363' }, (error, signature) => (error ? reject(error) : resolve(`${input}.${signature.toString('base64url')}`))),
+  );
+}
 
 /**
  * The embedded identity provider's token issuer: ES256 JWTs signed with keys kept in the database, so
@@ -200,7 +219,8 @@ export class TokenService {
         sealed: row.private_jwk_encrypted,
         publicJwk,
         publicKey: await importJWK(publicJwk, ALGORITHM),
-        privateKey: await importJWK(privateJwk, ALGORITHM),
+        privateKey: createPrivateKey({ key: privateJwk as JsonWebKey, format: 'jwk' }),
+        headerPart: `${base64url(JSON.stringify({ alg: ALGORITHM, kid: row.kid, typ: 'JWT' }))}.`,
       };
     } catch (error) {
       this.unusable.set(row.kid, row.private_jwk_encrypted);
@@ -216,27 +236,19 @@ export class TokenService {
 
   /** The token of a claimed run, naming who claimed it (the token stops working when that key or user is gone). */
   issueForRun(runUuid: string, claimedBy: Principal): Promise<IssuedToken> {
-    const claims = claimedBy.type === 'apiKey' || claimedBy.type === 'apiUser' ? { claimed_by: `${claimedBy.type}:${claimedBy.id}` } : {};
+    const claims: Record<string, string> = claimedBy.type === 'apiKey' || claimedBy.type === 'apiUser' ? { claimed_by: `${claimedBy.type}:${claimedBy.id}` } : {};
     return this.issue(`${RUN_TOKEN_PREFIX}${runUuid}`, claims, this.lifetimes.runTokenTtlSeconds);
   }
 
-  private async issue(subject: string, claims: JWTPayload, ttlSeconds: number): Promise<IssuedToken> {
+  private async issue(subject: string, claims: Record<string, string | number>, ttlSeconds: number): Promise<IssuedToken> {
     if (Date.now() - this.lastReload >= KEY_REFRESH_MS) await this.reload().catch((error: unknown) => this.log.warn({ err: error }, 'reading the token signing keys failed'));
     if (!this.signer) await this.rotate('initial');
     else if (Date.now() - this.signer.createdOn > ROTATE_AFTER_MS) await this.rotate('scheduled');
     const signer = this.signer;
     if (!signer) throw new Error('no token signing key');
     const now = Math.floor(Date.now() / 1000);
-    const token = await new SignJWT(claims)
-      .setProtectedHeader({ alg: ALGORITHM, kid: signer.kid, typ: 'JWT' })
-      .setIssuer(this.issuer)
-      .setAudience(AUDIENCE)
-      .setSubject(subject)
-      .setIssuedAt(now)
-      .setExpirationTime(now + ttlSeconds)
-      .setJti(randomUUID())
-      .sign(signer.privateKey);
-    return { access_token: token, expires_in: ttlSeconds };
+    const payload = { ...claims, iss: this.issuer, aud: AUDIENCE, sub: subject, iat: now, exp: now + ttlSeconds, jti: randomUUID() };
+    return { access_token: await signCompact(signer, payload), expires_in: ttlSeconds };
   }
 
   /** The claims of a valid, unexpired, unrevoked token signed with a key trusted for it, or undefined. */
@@ -282,7 +294,7 @@ export class TokenService {
     return Date.now() < key.retiredOn + RETIREMENT_HANDOVER_MS + lifetime * 1000;
   }
 
-  private async keyFor(kid: string | undefined): Promise<KeyObject | Uint8Array> {
+  private async keyFor(kid: string | undefined): Promise<SigningKey['publicKey']> {
     if (kid === undefined) throw new Error('token without kid');
     const seen = this.reloads;
     let key = this.keys.get(kid);

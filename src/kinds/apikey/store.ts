@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
+import { CompiledQueries } from '../../store/compiled-queries.js';
 import type { ApiKeyTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
 import type { ApiKey } from './model.js';
@@ -32,7 +33,11 @@ function toRow(key: ApiKey): ApiKeyTable {
 
 /** The `api_keys` table. */
 export class ApiKeyStore {
-  constructor(private readonly db: Db) {}
+  private readonly queries: CompiledQueries;
+
+  constructor(private readonly db: Db) {
+    this.queries = new CompiledQueries(db, 'api_keys');
+  }
 
   async insert(key: ApiKey): Promise<void> {
     await this.db.insertInto('api_keys').values(toRow(key)).execute();
@@ -57,8 +62,9 @@ export class ApiKeyStore {
       .execute();
   }
 
+  /** Compiled once: every login reads its key so. */
   async find(uuid: string): Promise<ApiKey | undefined> {
-    const row = await this.db.selectFrom('api_keys').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+    const [row] = await this.queries.execute('find', [uuid], (id) => this.db.selectFrom('api_keys').selectAll().where('uuid', '=', id));
     return row ? toModel(row) : undefined;
   }
 

@@ -68,7 +68,7 @@ export class AuthorizedRunService extends CallerView<Run> {
   async claimForRunner(ctx: RequestContext, runnerUuid: string, nodeId: string | undefined): Promise<ClaimedRun | undefined> {
     const runner = await this.runners.get(ctx, runnerUuid);
     this.requireClaim(ctx, runner);
-    return this.inner.claim(ctx, [runner.uuid], nodeId ?? runnerUuid);
+    return this.inner.claim(ctx, [runner.uuid], nodeId ?? runnerUuid, runner);
   }
 
   /**
@@ -81,7 +81,7 @@ export class AuthorizedRunService extends CallerView<Run> {
     if (named) {
       const runner = await this.runners.get(ctx, named);
       this.requireClaim(ctx, runner);
-      return this.inner.claim(ctx, [runner.uuid], nodeId);
+      return this.inner.claim(ctx, [runner.uuid], nodeId, runner);
     }
     const shared = selector ? sharedRunnerFor(selector.toUpperCase()) : undefined;
     if (selector && !shared) throw notFound(`no shared runner for selector "${selector}"`);

@@ -14,7 +14,7 @@ import type { EventRecorder } from '../eventlog/recorder.js';
 import { runEvent, type BlockLifecycle } from '../block/lifecycle.js';
 import { isFinal, RUN_STATUSES, type Run, type RunOutput, type RunStatus } from '../block/run.js';
 import { IMPLEMENTATIONS, type ImplementationType } from '../definition/enums.js';
-import { publicKeyOf } from '../runner/model.js';
+import { publicKeyOf, type Runner } from '../runner/model.js';
 import type { RunnerService } from '../runner/service.js';
 import { MAX_STEPS_PER_SOURCE, STEP_REGISTRATION_STATUSES, STEP_STATUSES, type RunUpdate, type SourceRegistration, type StepRow, type StepUpdate } from './model.js';
 import { fitLog } from './log-budget.js';
@@ -86,9 +86,10 @@ export class RunService {
   /**
    * Hands the oldest waiting run of these runners to this caller (atomic across instances), with a
    * run token and its secrets encrypted for the runner. A run whose secrets cannot be encrypted for
-   * its runner fails at once (a runner could not use it) and the next one is tried.
+   * its runner fails at once (a runner could not use it) and the next one is tried. `known`: the
+   * runner as the caller has just read it (not read again when the run is its).
    */
-  async claim(ctx: RequestContext, runnerUuids: readonly string[], nodeId: string | undefined): Promise<ClaimedRun | undefined> {
+  async claim(ctx: RequestContext, runnerUuids: readonly string[], nodeId: string | undefined, known?: Runner): Promise<ClaimedRun | undefined> {
     for (let attempt = 0; attempt < 10; attempt++) {
       const now = new Date().toISOString();
       const run = await this.transaction(ctx, async (tx) => {
@@ -100,9 +101,8 @@ export class RunService {
         return claimed;
       });
       if (!run) return undefined;
-      await this.runners.touch(run.runnerUuid, now);
       try {
-        const { inputs, implementation } = await this.forRunner(run);
+        const { inputs, implementation } = await this.forRunner(run, known);
         const { access_token } = await this.tokens.issueForRun(run.uuid, ctx.principal);
         return { run, runToken: access_token, inputs, implementation };
       } catch (error) {
@@ -120,8 +120,8 @@ export class RunService {
   }
 
   /** Inputs and implementation as the runner receives them: sensitive values encrypted with its key. */
-  private async forRunner(run: Run): Promise<{ inputs: unknown[]; implementation: Record<string, unknown> }> {
-    const runner = await this.runners.find(run.runnerUuid);
+  private async forRunner(run: Run, known: Runner | undefined): Promise<{ inputs: unknown[]; implementation: Record<string, unknown> }> {
+    const runner = known?.uuid === run.runnerUuid ? known : await this.runners.find(run.runnerUuid);
     let key: ReturnType<typeof runnerPublicKey> | undefined;
     const encrypt = (sealed: unknown) => {
       if (!isSealedSecret(sealed)) return sealed;

@@ -146,21 +146,22 @@ export class RunStore implements BlockRuns {
   }
 
   /**
-   * Hands the oldest waiting run of these runners to one caller: a single UPDATE … RETURNING, with
-   * `FOR UPDATE SKIP LOCKED` on PostgreSQL so concurrent claimers on any instance never get the same run.
+   * Hands the oldest waiting run of these runners to one caller: a single UPDATE … RETURNING (the
+   * claim index gives the oldest waiting run as its first entry), with `FOR UPDATE SKIP LOCKED` on
+   * PostgreSQL so concurrent claimers on any instance never get the same run; then records that the
+   * run's runner was seen (its `lastSeen`), in the same transaction. Compiled once per number of runners.
    */
   async claim(runnerUuids: readonly string[], nodeId: string | undefined, now: string): Promise<Run | undefined> {
     if (runnerUuids.length === 0) return undefined;
-    let next = this.db.selectFrom('runs').select('uuid').where('runner_uuid', 'in', [...runnerUuids]).where('status', '=', 'PENDING').orderBy('created_on').orderBy('uuid').limit(1);
-    if (this.dialect === 'postgres') next = next.forUpdate().skipLocked();
-    const row = await this.db
-      .updateTable('runs')
-      .set({ status: 'IN_PROGRESS', node_id: nodeId ?? null, claimed_on: now, updated_on: now })
-      .where('uuid', '=', next)
-      .where('status', '=', 'PENDING')
-      .returningAll()
-      .executeTakeFirst();
-    return row ? toModel(row) : undefined;
+    const args: [string | null, string, string, string, number, ...string[]] = [nodeId ?? null, now, 'IN_PROGRESS', 'PENDING', 1, ...runnerUuids];
+    const [row] = await this.queries.execute(`claim${runnerUuids.length}`, args, (node, at, claimed, waiting, one, ...runners) => {
+      let next = this.db.selectFrom('runs').select('uuid').where('runner_uuid', 'in', runners).where('status', '=', waiting).orderBy('created_on').orderBy('uuid').limit(one);
+      if (this.dialect === 'postgres') next = next.forUpdate().skipLocked();
+      return this.db.updateTable('runs').set({ status: claimed, node_id: node, claimed_on: at, updated_on: at }).where('uuid', '=', next).where('status', '=', waiting).returningAll();
+    });
+    if (!row) return undefined;
+    await this.queries.execute('runnerSeen', [now, row.runner_uuid], (at, runner) => this.db.updateTable('runners').set({ last_seen: at }).where('uuid', '=', runner));
+    return toModel(row);
   }
 
   async everClaimed(blockUuid: string): Promise<boolean> {

@@ -72,8 +72,4 @@ export class RunnerService {
     });
   }
 
-  /** A runner asked for work: it is alive. */
-  touch(uuid: string, at: string): Promise<void> {
-    return this.store.touch(uuid, at);
-  }
-}
+  /** A runner asked for work: it is alive. */}

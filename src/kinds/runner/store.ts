@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
+import { CompiledQueries } from '../../store/compiled-queries.js';
 import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
 import type { RunnerTable } from '../../store/schema.js';
@@ -19,7 +20,11 @@ const toModel = (row: Selectable<RunnerTable>): Runner => ({
 
 /** The `runners` table. */
 export class RunnerStore {
-  constructor(private readonly db: Db) {}
+  private readonly queries: CompiledQueries;
+
+  constructor(private readonly db: Db) {
+    this.queries = new CompiledQueries(db, 'runners');
+  }
 
   async insert(runner: Runner): Promise<void> {
     await this.db
@@ -36,8 +41,9 @@ export class RunnerStore {
       .execute();
   }
 
+  /** Compiled once: every claim reads its runner so. */
   async find(uuid: string): Promise<Runner | undefined> {
-    const row = await this.db.selectFrom('runners').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+    const [row] = await this.queries.execute('find', [uuid], (id) => this.db.selectFrom('runners').selectAll().where('uuid', '=', id));
     return row ? toModel(row) : undefined;
   }
 
@@ -57,9 +63,5 @@ export class RunnerStore {
 
   async delete(uuid: string): Promise<void> {
     await this.db.deleteFrom('runners').where('uuid', '=', uuid).execute();
-  }
-
-  async touch(uuid: string, at: string): Promise<void> {
-    await this.db.updateTable('runners').set({ last_seen: at }).where('uuid', '=', uuid).execute();
   }
 }
