@@ -10,6 +10,8 @@ interface Node {
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
+// Piped into `head`: stop quietly when the reader has had enough.
+process.stdout.on('error', () => process.exit(0));
 const [file, topArg] = process.argv.slice(2) as [string, string?];
 const top = Number(topArg ?? 40);
 const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[] };
