@@ -9,7 +9,8 @@ import { migrateToLatest } from './migrations/index.js';
 import type { Tables } from './schema.js';
 import { prepareStatements } from './pg-prepared.js';
 import { assertSqliteWritable } from './sqlite-writable.js';
-import { groupCommitDialect } from './sqlite-group-commit.js';
+import { WalCheckpointer } from './sqlite-checkpointer.js';
+import { groupCommitDialect, type WalCheckpoints } from './sqlite-group-commit.js';
 import { unitOfWorkDialect } from './transaction.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -49,12 +50,12 @@ export function isForeignKeyViolation(error: unknown): boolean {
 }
 
 export async function openDatabase(config: Config, log: Logger): Promise<Database> {
-  const database = config.databaseUrl ? openPostgres(config, log) : openSqlite(config);
+  const database = config.databaseUrl ? openPostgres(config, log) : openSqlite(config, log);
   await migrateToLatest(database.db, log);
   return database;
 }
 
-function openSqlite(config: Config): Database {
+function openSqlite(config: Config, log: Logger): Database {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(config.dataDir, 'blockyard.db');
   assertSqliteWritable(config.dataDir, file);
@@ -63,11 +64,21 @@ function openSqlite(config: Config): Database {
   // FULL: a commit is on disk before the response that acknowledges it (DESIGN.md, "durable").
   writer.pragma('synchronous = FULL');
   writer.pragma('foreign_keys = ON');
+  // Checkpoints run on a worker thread (sqlite-checkpointer.ts), not inside a commit on the event loop.
+  writer.pragma('wal_autocheckpoint = 0');
   const reader = new SQLite(file, { readonly: true, timeout: config.dbTimeoutMs });
   // Reads are most of the traffic: 64 MB of pages (not the default 16 MB) keep a large catalogue's
   // indexes and hot rows in memory.
   reader.pragma('cache_size = -65536');
-  const db = new Kysely<Tables>({ dialect: unitOfWorkDialect(groupCommitDialect(writer, reader)) });
+  const checkpoints: WalCheckpoints = {
+    checkpointer: new WalCheckpointer(file, config.dbTimeoutMs),
+    // Often, so that each checkpoint copies little and the WAL stays small (bench/checkpoint-ab.ts);
+    // a restart, which holds the writes, about every 16 MB of WAL.
+    intervalMs: 100,
+    restartFrames: 4096,
+    onError: (error) => log.warn({ err: error }, 'SQLite WAL checkpoint failed'),
+  };
+  const db = new Kysely<Tables>({ dialect: unitOfWorkDialect(groupCommitDialect(writer, reader, checkpoints)) });
   return {
     db,
     dialect: 'sqlite',

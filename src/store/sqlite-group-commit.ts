@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { CompiledQuery} from 'kysely';
+import type { WalCheckpointer } from './sqlite-checkpointer.js';
 import { SelectQueryNode, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult } from 'kysely';
 
 /**
@@ -15,11 +16,14 @@ import { SelectQueryNode, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler
  * Reads outside a transaction go to a second, read-only connection: in WAL mode it sees only
  * committed data, so no one reads what a not-yet-committed group wrote, and reads never wait for
  * the writer.
+ *
+ * With a `checkpoints` thread the writer's automatic checkpoints are off (the caller sets
+ * `wal_autocheckpoint=0`): see `WalCheckpoints`.
  */
-export function groupCommitDialect(writer: SQLite.Database, reader: SQLite.Database): Dialect {
+export function groupCommitDialect(writer: SQLite.Database, reader: SQLite.Database, checkpoints?: WalCheckpoints): Dialect {
   return {
     createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new GroupCommitDriver(writer, reader),
+    createDriver: () => new GroupCommitDriver(writer, reader, checkpoints),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
   };
@@ -61,6 +65,21 @@ class StatementCache {
 function rowBuilder(names: readonly string[]): (values: unknown[]) => unknown {
   // The names come from SQLite's column list and are quoted as JSON strings.
   return new Function('values', `return { ${names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`).join(', ')} };`) as (values: unknown[]) => unknown;
+}
+
+/**
+ * When the WAL is copied into the database file, off the event loop: a PASSIVE checkpoint on the
+ * `checkpointer`'s thread every `intervalMs` after a commit, alongside the writes. A passive
+ * checkpoint does not restart the WAL while writes go on, so once it holds `restartFrames` frames the
+ * writer waits (its mutex, asynchronously: the event loop keeps serving) while the thread copies the
+ * rest and restarts it: the WAL file stays about that size.
+ */
+export interface WalCheckpoints {
+  checkpointer: WalCheckpointer;
+  intervalMs: number;
+  restartFrames: number;
+  /** A failed checkpoint loses nothing (the WAL holds every commit) but lets the WAL grow: report it. */
+  onError(error: unknown): void;
 }
 
 /** First come, first served: the group's commit queues behind the transactions already waiting. */
@@ -127,13 +146,22 @@ class GroupCommitDriver implements Driver {
   private readonly readerStatements: StatementCache;
   private group: Group | undefined;
   private flushScheduled = false;
+  private committedSinceCheckpoint = false;
+  private checkpointing: Promise<void> | undefined;
+  private readonly checkpointTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly writer: SQLite.Database,
     private readonly reader: SQLite.Database,
+    private readonly checkpoints?: WalCheckpoints,
   ) {
     this.writerStatements = new StatementCache(writer);
     this.readerStatements = new StatementCache(reader);
+    if (checkpoints) {
+      this.checkpointTimer = setInterval(() => {
+        if (this.committedSinceCheckpoint && !this.checkpointing) this.checkpointing = this.checkpointWal(checkpoints).finally(() => (this.checkpointing = undefined));
+      }, checkpoints.intervalMs).unref();
+    }
   }
 
   async init(): Promise<void> {}
@@ -216,9 +244,29 @@ class GroupCommitDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    clearInterval(this.checkpointTimer);
     await this.commitGroup();
+    await this.checkpointing;
+    if (this.checkpoints) await this.checkpoints.checkpointer.close().catch((error: unknown) => this.checkpoints!.onError(error));
     this.reader.close();
     this.writer.close();
+  }
+
+  private async checkpointWal({ checkpointer, restartFrames, onError }: WalCheckpoints): Promise<void> {
+    this.committedSinceCheckpoint = false;
+    try {
+      const { log } = await checkpointer.checkpoint('PASSIVE');
+      if (log < restartFrames) return;
+      await this.mutex.lock();
+      try {
+        this.commitOpenGroup(); // an open write transaction would keep the WAL from restarting
+        await checkpointer.checkpoint('RESTART');
+      } finally {
+        this.mutex.unlock();
+      }
+    } catch (error) {
+      onError(error);
+    }
   }
 
   private joinGroup(): Group {
@@ -246,17 +294,25 @@ class GroupCommitDriver implements Driver {
   private async commitGroup(): Promise<void> {
     this.flushScheduled = false;
     await this.mutex.lock();
-    const group = this.group;
-    this.group = undefined;
     try {
-      if (!group) return;
-      this.writer.exec('commit');
-      group.resolve();
-    } catch (error) {
-      group?.reject(error);
-      if (this.writer.inTransaction) this.writer.exec('rollback');
+      this.commitOpenGroup();
     } finally {
       this.mutex.unlock();
+    }
+  }
+
+  /** Holding the mutex. */
+  private commitOpenGroup(): void {
+    const group = this.group;
+    this.group = undefined;
+    if (!group) return;
+    try {
+      this.writer.exec('commit');
+      this.committedSinceCheckpoint = true;
+      group.resolve();
+    } catch (error) {
+      group.reject(error);
+      if (this.writer.inTransaction) this.writer.exec('rollback');
     }
   }
 }

@@ -27,6 +27,14 @@ export interface BlockUnit {
   events: EventDraft[];
 }
 
+/**
+ * A block inserted in the running transaction, as the caller built it: it has no run yet (its first
+ * is number 1), and the caller read its definition's `runTransparency` (the fallback of its version's).
+ */
+export interface NewBlock {
+  definitionRunTransparency: boolean;
+}
+
 /** What a block's events say about it. */
 export const blockSubject = (block: Block) => ({ kind: 'meshBuildingBlock', id: block.uuid, workspace: block.workspace, content: block });
 
@@ -89,9 +97,10 @@ export class BlockLifecycle {
 
   /**
    * Waits (status `waitingStatus`) or starts an APPLY run. `known` carries what the caller read in this
-   * transaction already (a create reads its version and parents once).
+   * transaction already (a create reads its version and parents once) and, for a block inserted in it
+   * (`created`), that it has no run yet.
    */
-  async advance(tx: BlockUnit, block: Block, reason: string, known: { version?: DefinitionVersion; parents?: Block[] } = {}): Promise<{ status: BlockStatus; runUuid?: string }> {
+  async advance(tx: BlockUnit, block: Block, reason: string, known: { version?: DefinitionVersion; parents?: Block[]; created?: NewBlock } = {}): Promise<{ status: BlockStatus; runUuid?: string }> {
     const version = known.version ?? (await this.versionOf(tx, block));
     const parents = known.parents ?? (await tx.blocks.findMany(block.parents.map((parent) => parent.buildingBlockUuid), 'share'));
     const waiting = waitingStatus(version, block, parents);
@@ -99,18 +108,18 @@ export class BlockLifecycle {
       await setStatus(tx, block, waiting);
       return { status: waiting };
     }
-    const run = await this.startRun(tx, block, version, 'APPLY', reason, parents);
+    const run = await this.startRun(tx, block, version, 'APPLY', reason, parents, known.created);
     return { status: 'PENDING', runUuid: run.uuid };
   }
 
   /** A new run of the block, bound to its version's runner (or the shared one), waiting to be claimed. */
-  async startRun(tx: BlockUnit, block: Block, version: DefinitionVersion, behavior: RunBehavior, reason: string, parents?: Block[]): Promise<Run> {
+  async startRun(tx: BlockUnit, block: Block, version: DefinitionVersion, behavior: RunBehavior, reason: string, parents?: Block[], created?: NewBlock): Promise<Run> {
     const now = new Date().toISOString();
     const runnerUuid = version.spec.runnerRef?.uuid.toLowerCase() ?? sharedRunnerFor(IMPLEMENTATIONS[version.spec.implementation.type].runnerType)!.uuid;
     const run: Run = {
       uuid: randomUUID(),
       blockUuid: block.uuid,
-      runNumber: await tx.runs.nextRunNumber(block.uuid),
+      runNumber: created ? 1 : await tx.runs.nextRunNumber(block.uuid),
       behavior,
       status: 'PENDING',
       runnerUuid,
@@ -136,7 +145,7 @@ export class BlockLifecycle {
             workspaceIdentifier: block.definitionOwner,
             version: version.spec.versionNumber,
             implementation: version.spec.implementation,
-            runTransparency: version.spec.runTransparency ?? (await tx.definitions.runTransparency(block.definitionUuid)),
+            runTransparency: version.spec.runTransparency ?? created?.definitionRunTransparency ?? (await tx.definitions.runTransparency(block.definitionUuid)),
           },
         },
         // API keys are known by their uuid (client id), API users by name.
@@ -147,7 +156,9 @@ export class BlockLifecycle {
     };
     await tx.runs.insert(run);
     tx.events.push(runEvent('runRequested', run));
-    await setStatus(tx, block, 'PENDING', run.uuid);
+    // A new block is PENDING already: only its run changes (assigning the status would rewrite its index entries).
+    if (created && block.status === 'PENDING') await tx.blocks.setLatestRun(block.uuid, run.uuid);
+    else await setStatus(tx, block, 'PENDING', run.uuid);
     return run;
   }
 

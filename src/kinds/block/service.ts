@@ -123,7 +123,8 @@ export class BlockService {
         await tx.blocks.insert(block, version.spec.onlyApplyOncePerTenant === true && tenant !== undefined);
         await tx.definitions.countUsage(definition.uuid, 1);
         tx.events.push(eventOf('blockCreated', blockSubject(block)));
-        return this.lifecycle.advance(tx, block, 'BUILDING_BLOCK_CREATION', { version, parents });
+        const created = { definitionRunTransparency: definition.document.spec.runTransparency === true };
+        return this.lifecycle.advance(tx, block, 'BUILDING_BLOCK_CREATION', { version, parents, created });
       });
       return { ...block, status: 'PENDING', ...(runUuid ? { latestRunUuid: runUuid } : {}) };
     } catch (error) {

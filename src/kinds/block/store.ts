@@ -176,6 +176,11 @@ export class BlockStore {
     }
   }
 
+  /** The block's latest run, its status unchanged. */
+  async setLatestRun(uuid: string, latestRunUuid: string): Promise<void> {
+    await this.queries.execute('setLatestRun', [latestRunUuid, uuid] as const, (run, id) => this.db.updateTable('building_blocks').set({ latest_run_uuid: run }).where('uuid', '=', id));
+  }
+
   /** Blocks naming this one as a parent. */
   async children(uuid: string): Promise<string[]> {
     const rows = await this.db.selectFrom('building_block_parents').select('block_uuid').where('parent_uuid', '=', uuid).execute();

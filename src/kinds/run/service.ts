@@ -202,8 +202,9 @@ export class RunService {
       }
       if (isFinal(current.status)) return current.status === 'ABORTED';
       const now = new Date().toISOString();
-      if (!(await tx.runs.sourceExists(runUuid, sourceId))) await this.ensureSource(tx, runUuid, sourceId, { id: sourceId }, now);
       const existing = await tx.runs.steps(runUuid, sourceId);
+      // A source with steps exists: only a report naming a source without any asks for it.
+      if (existing.length === 0 && !(await tx.runs.sourceExists(runUuid, sourceId))) await this.ensureSource(tx, runUuid, sourceId, { id: sourceId }, now);
       const outputs: Record<string, RunOutput> = { ...current.outputs };
       const fitted = fitLog(update.steps, existing, current.logBytes, this.limits.logMaxBytes);
       const changes = fitted.changes.map((step) => {
