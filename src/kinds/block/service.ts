@@ -121,10 +121,13 @@ export class BlockService {
         const parents = await tx.blocks.findMany(resolved.parents.map((parent) => parent.buildingBlockUuid), 'share');
         block.parents = this.checkParents(resolved.parents, parents, version, workspace);
         await tx.blocks.insert(block, version.spec.onlyApplyOncePerTenant === true && tenant !== undefined);
-        await tx.definitions.countUsage(definition.uuid, 1);
         tx.events.push(eventOf('blockCreated', blockSubject(block)));
         const created = { definitionRunTransparency: definition.document.spec.runTransparency === true };
-        return this.lifecycle.advance(tx, block, 'BUILDING_BLOCK_CREATION', { version, parents, created });
+        const advanced = await this.lifecycle.advance(tx, block, 'BUILDING_BLOCK_CREATION', { version, parents, created });
+        // Last: on PostgreSQL the count's row lock is held until the commit, and every create of the
+        // definition queues on it; taken at the end, it is held for the commit alone.
+        await tx.definitions.countUsage(definition.uuid, 1);
+        return advanced;
       });
       return { ...block, status: 'PENDING', ...(runUuid ? { latestRunUuid: runUuid } : {}) };
     } catch (error) {
