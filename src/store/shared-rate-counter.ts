@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { RateCount, RateCounter } from '../http/rate-limit.js';
+import type { RateCount, RateCounter } from '../lib/rate-counter.js';
 import type { Tables } from './schema.js';
 
 interface Window {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LocalRateCounter } from './rate-limit.js';
+import { LocalRateCounter } from './rate-counter.js';
 
 describe('LocalRateCounter', () => {
   it('counts per key within a fixed window and starts again in the next', () => {
