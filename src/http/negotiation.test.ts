@@ -262,6 +262,12 @@ describe('negotiateRemembered', () => {
     assert.equal(negotiateRemembered({ accept: type('meshbuildingblock', 'v1') }, route, VENDORS).produces?.version, 'v1');
     assert.notEqual(negotiateRemembered({ accept: type('meshbuildingblock', 'v2-preview') }, other, VENDORS), first);
   });
+  it('remembers per configured vendors: another server does not get this one\'s answer', () => {
+    const route: RouteMedia = { produces: [{ kind: 'meshbuildingblock', version: 'v2-preview' }] };
+    const accept = type('meshbuildingblock', 'v2-preview', 'meshcloud');
+    assert.equal(negotiateRemembered({ accept }, route, ['vendor', 'meshcloud']).vendor, 'meshcloud');
+    assert.throws(() => negotiateRemembered({ accept }, route, ['vendor']), (error: unknown) => error instanceof ApiError && error.status === 406);
+  });
   it('refuses every time, without remembering a refusal', () => {
     const route: RouteMedia = { produces: [{ kind: 'meshbuildingblock', version: 'v2-preview' }] };
     for (let i = 0; i < 2; i++) assert.throws(() => negotiateRemembered({ accept: 'text/html' }, route, VENDORS), (error: unknown) => error instanceof ApiError && error.status === 406);

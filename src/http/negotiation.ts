@@ -109,7 +109,8 @@ export function negotiate(
 /** How long a negotiated result is reused: versions are deprecated and retired on dates, so not forever. */
 const REMEMBER_MS = 1000;
 const REMEMBERED_PER_ROUTE = 256;
-const remembered = new WeakMap<RouteMedia, Map<string, { until: number; negotiated: Readonly<Negotiated> }>>();
+/** By the configured vendors (one array per server), then by route. */
+const remembered = new WeakMap<readonly string[], WeakMap<RouteMedia, Map<string, { until: number; negotiated: Readonly<Negotiated> }>>>();
 
 /**
  * `negotiate`, remembered per route and (Accept, Content-Type) pair for a second: clients send the
@@ -117,8 +118,10 @@ const remembered = new WeakMap<RouteMedia, Map<string, { until: number; negotiat
  * successes are remembered (a refusal builds its own error each time).
  */
 export function negotiateRemembered(headers: { accept?: string; 'content-type'?: string }, media: RouteMedia, vendors: readonly string[]): Readonly<Negotiated> {
-  let byHeaders = remembered.get(media);
-  if (!byHeaders) remembered.set(media, (byHeaders = new Map()));
+  let byRoute = remembered.get(vendors);
+  if (!byRoute) remembered.set(vendors, (byRoute = new WeakMap()));
+  let byHeaders = byRoute.get(media);
+  if (!byHeaders) byRoute.set(media, (byHeaders = new Map()));
   const key = `${headers.accept ?? '\u0000'}\n${headers['content-type'] ?? '\u0000'}`;
   const now = Date.now();
   const hit = byHeaders.get(key);
