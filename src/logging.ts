@@ -94,7 +94,6 @@ export class AccessLog {
   }
 }
 
-
 export function createLoggers(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Loggers {
   const stream = destination ?? bufferedStdout();
   const log = pino({ level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, stream);
