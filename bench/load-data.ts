@@ -112,7 +112,9 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
         const tenant = tenants[i % tenants.length]!;
         const definition = definitions[i % DEFINITIONS]!;
         const uuid = randomUUID();
-        const status = STATUSES[i % STATUSES.length]!;
+        // By the block's place in its workspace: every workspace holds every status (by `i` alone, a
+        // workspace count divisible by 8 would give each workspace one status only).
+        const status = STATUSES[Math.floor(i / tenants.length) % STATUSES.length]!;
         const runUuid = i % 10 === 0 ? randomUUID() : null;
         if (sampleBlocks.length < 10_000 && i % Math.max(1, Math.floor(blocks / 10_000)) === 0) sampleBlocks.push(uuid);
         const created = new Date(Date.parse(now) + i).toISOString();
