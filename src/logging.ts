@@ -65,7 +65,6 @@ export class AccessLog {
     private readonly batch = 64,
   ) {
     if (!enabled || batch === 1) return;
-    setInterval(() => this.flush(), FLUSH_EVERY_MS).unref();
     process.once('exit', () => {
       this.flush();
       // pino's own exit flush may have run before this one.
@@ -95,20 +94,20 @@ export class AccessLog {
 }
 
 export function createLoggers(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Loggers {
-  const stream = destination ?? bufferedStdout();
+  const stream = destination ?? pino.destination({ sync: false, minLength: 4096 });
   const log = pino({ level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, stream);
-  return { log, access: new AccessLog(stream, log.isLevelEnabled('info'), destination ? 1 : 64) };
-}
-
-function bufferedStdout(): DestinationStream {
-  const stream = pino.destination({ sync: false, minLength: 4096 });
-  setInterval(() => {
-    // A flush while the stream is still opening or already writing throws; the next tick retries.
-    try {
-      stream.flush();
-    } catch {
-      /* next time */
-    }
-  }, FLUSH_EVERY_MS).unref();
-  return stream;
+  const access = new AccessLog(stream, log.isLevelEnabled('info'), destination ? 1 : 64);
+  if (!destination) {
+    // One timer for both buffers: the access lines waiting for a batch, then the destination's bytes.
+    setInterval(() => {
+      access.flush();
+      // A flush while the stream is still opening or already writing throws; the next tick retries.
+      try {
+        (stream as { flush?: () => void }).flush?.();
+      } catch {
+        /* next time */
+      }
+    }, FLUSH_EVERY_MS).unref();
+  }
+  return { log, access };
 }
