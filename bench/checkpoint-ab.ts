@@ -44,7 +44,7 @@ async function burst(threaded: boolean, ms: number): Promise<number> {
   const insert = writer.prepare('insert into runs values (?, ?, ?)');
   for (let i = 0; i < 20000; i++) insert.run(`run-${i}`, '{}', new Date().toISOString());
   const checkpoints = threaded ? { checkpointer: new WalCheckpointer(file, 5000), intervalMs: Number(args.interval), restartFrames: Number(args.restart), onError: (error: unknown) => console.error(error) } : undefined;
-  const db = new Kysely<Db>({ dialect: groupCommitDialect(writer, new SQLite(file, { readonly: true }), checkpoints) });
+  const db = new Kysely<Db>({ dialect: groupCommitDialect(writer, new SQLite(file, { readonly: true }), { checkpoints }) });
   const content = JSON.stringify({ steps: [{ id: 'apply', status: 'IN_PROGRESS', userMessage: 'x'.repeat(1500) }] });
   let done = 0;
   const end = Date.now() + ms;

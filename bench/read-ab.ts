@@ -81,7 +81,7 @@ const scenarios: Record<string, [Partial<autocannon.Options>, Partial<autocannon
   'GET block v1': [{ headers: headers(V1), requests: [{ setupRequest: (r) => ({ ...r, path: blockPath() }) }] }, { headers: headers(V1), requests: [{ setupRequest: (r) => ({ ...r, path: blockPath() }) }] }],
   'list 50 (workspace + status)': [
     { headers: headers(V2), requests: [{ setupRequest: (r) => ({ ...r, path: `/api/meshobjects/meshbuildingblocks?workspaceIdentifier=${pick(data.workspaces)}&status=SUCCEEDED&size=50` }) }] },
-    { headers: headers(V2), requests: [{ setupRequest: (r) => ({ ...r, path: `/list?workspace=${pick(data.workspaces)}&status=SUCCEEDED` }) }] },
+    { headers: headers(V2), requests: [{ setupRequest: (r) => ({ ...r, path: `/list/workspace-status?key=${pick(data.workspaces)}&key2=SUCCEEDED` }) }] },
   ],
 };
 const servers = { api, reference };

@@ -112,7 +112,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let services: Awaited<ReturnType<typeof createServices>>;
   // The event streams' one reader of new events: woken by this process's commits, by the other
   // instances' (PostgreSQL notifications), and by a slow poll.
-  const feed = new EventFeed(database.db, { log, pollMs: config.eventStreams.pollSeconds * 1000, folding: database.dialect === 'sqlite' ? 'ascii' : 'unicode' });
+  const feed = new EventFeed(database.db, { log, durable: database.durable, pollMs: config.eventStreams.pollSeconds * 1000, folding: database.dialect === 'sqlite' ? 'ascii' : 'unicode' });
   let listening: Listening | undefined;
   try {
     services = await createServices(config, database, log);

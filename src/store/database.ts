@@ -11,6 +11,7 @@ import { prepareStatements } from './pg-prepared.js';
 import { assertSqliteWritable } from './sqlite-writable.js';
 import { WalCheckpointer } from './sqlite-checkpointer.js';
 import { groupCommitDialect, type WalCheckpoints } from './sqlite-group-commit.js';
+import { WalSync } from './sqlite-wal-sync.js';
 import { unitOfWorkDialect } from './transaction.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -21,6 +22,12 @@ export interface Database {
   dialect: DialectName;
   /** Cheap round trip for readiness checks. */
   ping(): Promise<void>;
+  /**
+   * Resolves once every commit made so far is on disk. SQLite acknowledges a commit only after its
+   * fsync, which runs after the commit (sqlite-wal-sync.ts): a reader that passes on what it read
+   * to others (the event streams) waits for this first. PostgreSQL: at once.
+   */
+  durable(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -61,8 +68,10 @@ function openSqlite(config: Config, log: Logger): Database {
   assertSqliteWritable(config.dataDir, file);
   const writer = new SQLite(file, { timeout: config.dbTimeoutMs });
   writer.pragma('journal_mode = WAL');
-  // FULL: a commit is on disk before the response that acknowledges it (DESIGN.md, "durable").
-  writer.pragma('synchronous = FULL');
+  // A commit is on disk before the response that acknowledges it (DESIGN.md, "durable"): NORMAL lets
+  // the commit return once the WAL is written, and the group commit acknowledges after the WAL's
+  // fsync, which `walSync` runs off the event loop (what FULL would do inside the commit, on it).
+  writer.pragma('synchronous = NORMAL');
   writer.pragma('foreign_keys = ON');
   // Checkpoints run on a worker thread (sqlite-checkpointer.ts), not inside a commit on the event loop.
   writer.pragma('wal_autocheckpoint = 0');
@@ -78,13 +87,15 @@ function openSqlite(config: Config, log: Logger): Database {
     restartFrames: 4096,
     onError: (error) => log.warn({ err: error }, 'SQLite WAL checkpoint failed'),
   };
-  const db = new Kysely<Tables>({ dialect: unitOfWorkDialect(groupCommitDialect(writer, reader, checkpoints)) });
+  const walSync = new WalSync(`${file}-wal`);
+  const db = new Kysely<Tables>({ dialect: unitOfWorkDialect(groupCommitDialect(writer, reader, { checkpoints, walSync })) });
   return {
     db,
     dialect: 'sqlite',
     async ping() {
       reader.prepare('select 1').get();
     },
+    durable: () => walSync.settled(),
     async close() {
       await db.destroy();
     },
@@ -115,6 +126,7 @@ function openPostgres(config: Config, log: Logger): Database {
     async ping() {
       await sql`select 1`.execute(db);
     },
+    durable: () => Promise.resolve(),
     async close() {
       await db.destroy();
     },

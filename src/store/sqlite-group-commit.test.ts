@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { groupCommitDialect } from './sqlite-group-commit.js';
+import { WalSync } from './sqlite-wal-sync.js';
 
 interface Db {
   items: { id: string; note: string | null };
@@ -80,5 +81,75 @@ describe('SQLite group commit', () => {
     assert.equal(updated.numUpdatedRows, 1n);
     await assert.rejects(db.insertInto('items').values({ id: 'd1', note: null }).execute(), /UNIQUE/);
     assert.deepEqual(await db.selectFrom('items').select('note').where('id', '=', 'd1').execute(), [{ note: 'changed' }]);
+  });
+});
+
+/** With the WAL's fsync off the event loop (synchronous=NORMAL and a WalSync), as the server runs. */
+describe('SQLite group commit with the WAL synced after the commit', () => {
+  let dir: string;
+  let file: string;
+  let db: Kysely<Db>;
+  /** Each sync of the WAL: what another connection saw when it began, and how to end it. */
+  const syncs: { seen: string[]; finish(): void; fail(error: Error): void }[] = [];
+  const committedIds = () => {
+    const other = new SQLite(file, { readonly: true });
+    try {
+      return (other.prepare('select id from items order by id').all() as { id: string }[]).map((row) => row.id);
+    } finally {
+      other.close();
+    }
+  };
+  const insert = (id: string) => db.transaction().execute((trx) => trx.insertInto('items').values({ id, note: null }).execute());
+  const turns = async () => {
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'blockyard-wal-sync-commit-'));
+    file = path.join(dir, 'test.db');
+    const writer = new SQLite(file);
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('synchronous = NORMAL');
+    writer.exec('create table items (id text primary key, note text)');
+    const walSync = new WalSync(`${file}-wal`, (wal) => {
+      assert.equal(wal, `${file}-wal`);
+      return new Promise((finish, fail) => syncs.push({ seen: committedIds(), finish, fail }));
+    });
+    db = new Kysely<Db>({ dialect: groupCommitDialect(writer, new SQLite(file, { readonly: true }), { walSync }) });
+  });
+
+  after(async () => {
+    const closed = db.destroy();
+    for (const sync of syncs) sync.finish();
+    await closed;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('acknowledges a group only once the WAL sync begun after its commit has finished', async () => {
+    let acknowledged = false;
+    const pending = insert('e1').then(() => (acknowledged = true));
+    await turns();
+    assert.equal(syncs.length, 1, 'the commit asked for a sync');
+    assert.deepEqual(syncs[0]!.seen, ['e1'], 'the sync began after the commit');
+    assert.equal(acknowledged, false, 'not acknowledged before the sync');
+    // Meanwhile the event loop serves: another transaction commits and waits for a sync of its own.
+    let secondAcknowledged = false;
+    const second = insert('e2').then(() => (secondAcknowledged = true));
+    await turns();
+    assert.deepEqual(committedIds(), ['e1', 'e2']);
+    syncs[0]!.finish();
+    await pending;
+    await turns();
+    assert.equal(secondAcknowledged, false, 'the first sync may have begun before the second commit');
+    assert.equal(syncs.length, 2);
+    syncs[1]!.finish();
+    await second;
+  });
+
+  it('fails the transactions of a group whose sync failed', async () => {
+    const pending = insert('f1');
+    await turns();
+    syncs.at(-1)!.fail(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+    await assert.rejects(pending, /EIO/);
   });
 });

@@ -1,29 +1,36 @@
 import type SQLite from 'better-sqlite3';
 import type { CompiledQuery} from 'kysely';
 import type { WalCheckpointer } from './sqlite-checkpointer.js';
+import type { WalSync } from './sqlite-wal-sync.js';
 import { SelectQueryNode, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult } from 'kysely';
 
 /**
  * SQLite with group commit, for Kysely.
  *
- * A commit with `synchronous=FULL` waits for an fsync of the WAL (about a millisecond here, and the
- * event loop waits with it). Writes from concurrent requests therefore share one outer transaction:
- * each Kysely transaction (and each write outside one) runs inside a savepoint of the open group, and
- * the group commits once the requests that arrived together have had their turn (`setImmediate`), in
- * one fsync. Each request's transaction returns only after the group's commit, so nothing is
- * acknowledged before it is on disk; if the commit fails, every transaction of the group fails with it.
+ * Every commit must reach the disk before it is acknowledged, and a commit is worth an fsync of the
+ * WAL (about a millisecond here). Writes from concurrent requests therefore share one outer
+ * transaction: each Kysely transaction (and each write outside one) runs inside a savepoint of the
+ * open group, and the group commits once the requests that arrived together have had their turn
+ * (`setImmediate`). Each request's transaction returns only after its group is on disk; if the commit
+ * fails, every transaction of the group fails with it.
+ *
+ * Without `walSync` the writer's `synchronous=FULL` makes SQLite fsync inside the commit, and the
+ * event loop waits with it. With a `WalSync` (the writer at `synchronous=NORMAL`) the commit only
+ * writes the WAL and the fsync runs on the thread pool: the group is acknowledged once it is done,
+ * and meanwhile the event loop goes on serving — and committing the next group.
  *
  * Reads outside a transaction go to a second, read-only connection: in WAL mode it sees only
  * committed data, so no one reads what a not-yet-committed group wrote, and reads never wait for
- * the writer.
+ * the writer. (With `walSync` a read may see a group in the millisecond between its commit and its
+ * fsync; nothing is acknowledged to its writer before the fsync.)
  *
  * With a `checkpoints` thread the writer's automatic checkpoints are off (the caller sets
  * `wal_autocheckpoint=0`): see `WalCheckpoints`.
  */
-export function groupCommitDialect(writer: SQLite.Database, reader: SQLite.Database, checkpoints?: WalCheckpoints): Dialect {
+export function groupCommitDialect(writer: SQLite.Database, reader: SQLite.Database, options: GroupCommitOptions = {}): Dialect {
   return {
     createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new GroupCommitDriver(writer, reader, checkpoints),
+    createDriver: () => new GroupCommitDriver(writer, reader, options),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
   };
@@ -80,6 +87,11 @@ export interface WalCheckpoints {
   restartFrames: number;
   /** A failed checkpoint loses nothing (the WAL holds every commit) but lets the WAL grow: report it. */
   onError(error: unknown): void;
+}
+
+export interface GroupCommitOptions {
+  checkpoints?: WalCheckpoints;
+  walSync?: WalSync;
 }
 
 /** First come, first served: the group's commit queues behind the transactions already waiting. */
@@ -149,12 +161,16 @@ class GroupCommitDriver implements Driver {
   private committedSinceCheckpoint = false;
   private checkpointing: Promise<void> | undefined;
   private readonly checkpointTimer: NodeJS.Timeout | undefined;
+  private readonly checkpoints: WalCheckpoints | undefined;
+  private readonly walSync: WalSync | undefined;
 
   constructor(
     private readonly writer: SQLite.Database,
     private readonly reader: SQLite.Database,
-    private readonly checkpoints?: WalCheckpoints,
+    { checkpoints, walSync }: GroupCommitOptions,
   ) {
+    this.checkpoints = checkpoints;
+    this.walSync = walSync;
     this.writerStatements = new StatementCache(writer);
     this.readerStatements = new StatementCache(reader);
     if (checkpoints) {
@@ -246,6 +262,7 @@ class GroupCommitDriver implements Driver {
   async destroy(): Promise<void> {
     clearInterval(this.checkpointTimer);
     await this.commitGroup();
+    await this.walSync?.settled();
     await this.checkpointing;
     if (this.checkpoints) await this.checkpoints.checkpointer.close().catch((error: unknown) => this.checkpoints!.onError(error));
     this.reader.close();
@@ -309,7 +326,8 @@ class GroupCommitDriver implements Driver {
     try {
       this.writer.exec('commit');
       this.committedSinceCheckpoint = true;
-      group.resolve();
+      if (this.walSync) this.walSync.synced().then(group.resolve, group.reject);
+      else group.resolve();
     } catch (error) {
       group.reject(error);
       if (this.writer.inTransaction) this.writer.exec('rollback');

@@ -42,6 +42,11 @@ export interface FeedOptions {
    * bundle the events of several commits into one write per stream, for at most this much latency.
    */
   minIntervalMs?: number;
+  /**
+   * Resolves once every commit made so far is on disk (`Database.durable`): what the feed read is
+   * passed on only then, so no stream shows an event a power loss could still take back.
+   */
+  durable?: () => Promise<void>;
   log?: { warn(obj: object, msg: string): void };
   /** As the list's SQL folds case (SQLite's `lower()`: ASCII only). Default unicode. */
   folding?: CaseFolding;
@@ -160,7 +165,7 @@ export class EventFeed {
     try {
       if (waitFirst) await entry.subscriber.ready();
       while (!entry.closed) {
-        const records = await this.store.after(entry.cursor, this.catchUpBatch);
+        const records = await this.read(entry.cursor, this.catchUpBatch);
         if (entry.closed) return;
         const last = records.at(-1);
         if (last) {
@@ -198,7 +203,7 @@ export class EventFeed {
         const epoch = this.epoch;
         const from = this.position;
         if (from === undefined) return;
-        const records = await this.store.after(from, this.batch);
+        const records = await this.read(from, this.batch);
         if (epoch !== this.epoch) {
           this.again = true;
           continue;
@@ -215,6 +220,13 @@ export class EventFeed {
     } finally {
       this.pumping = false;
     }
+  }
+
+  /** Events committed after `position`, once they are on disk. */
+  private async read(position: number, limit: number): Promise<EventRecord[]> {
+    const records = await this.store.after(position, limit);
+    if (records.length > 0 && this.options.durable) await this.options.durable();
+    return records;
   }
 
   private fanOut(records: readonly EventRecord[]): void {
