@@ -4,7 +4,8 @@ import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
-import { mayCall, routeDenial, type RouteAccess } from '../auth/route-access.js';
+import type { Principal } from '../auth/principal.js';
+import { CollectionPermissions, mayCall, routeDenial, type RouteAccess } from '../auth/route-access.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { AccessLog } from '../logging.js';
@@ -48,6 +49,8 @@ export interface AppContext {
   access: Map<string, RouteAccess>;
   /** Paths that answer only for retired versions of a kind not served here (http/retired-paths.ts). */
   unservedPaths: Set<string>;
+  /** Which collections this caller may list or create in, by the route table (one per request: links ask it). */
+  collectionPermissions(principal: Principal | undefined): CollectionPermissions;
 }
 
 export interface AppParts {
@@ -123,6 +126,8 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     served: new Map(),
     access: new Map(),
     unservedPaths: new Set(),
+    collectionPermissions: (principal) =>
+      new CollectionPermissions(principal, (method, path) => (context.unservedPaths.has(path) ? undefined : context.access.get(`${method} ${path}`))),
   };
 
   app.decorateRequest('negotiated', undefined as never);

@@ -1,15 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
 import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Tags } from '../../../lib/wire-schemas.js';
-import type { EncodeView } from '../../codec.js';
+import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
+import { listableLinks } from '../../relations.js';
 import type { Workspace, WorkspaceInput } from '../model.js';
-
-/** What a workspace's answer links beside its own relations: the kinds the caller may list there (issue 21). */
-export interface WorkspaceView extends EncodeView {
-  serviceInstances: boolean;
-}
 
 /** meshWorkspace v2 (COMPAT §7): `metadata{name, tags}`, `spec{displayName, platformBuilderAccessEnabled}`. */
 const Body = Type.Object({
@@ -37,7 +33,8 @@ export const workspaceV2 = {
     const { metadata, spec } = decodeBody(body);
     return { name: metadata.name, document: sentObject(metadata, spec) };
   },
-  encode(workspace: Workspace, { baseUrl, serviceInstances }: WorkspaceView) {
+  encode(workspace: Workspace, view: RelationsView) {
+    const { baseUrl } = view;
     const { metadata, spec } = workspace.document;
     const query = `?workspaceIdentifier=${encodeURIComponent(workspace.name)}`;
     return {
@@ -51,7 +48,8 @@ export const workspaceV2 = {
         meshtenants: { href: `${baseUrl}${PATHS.tenants}${query}` },
         meshusers: { href: `${baseUrl}${PATHS.users}${query}` },
         meshworkspaceusergroups: { href: `${baseUrl}${PATHS.workspaceUserGroups}${query}` },
-        ...(serviceInstances ? { meshserviceinstances: { href: `${baseUrl}${PATHS.serviceInstances}${query}` } } : {}),
+        // Issue 21: kinds the caller may not list in this workspace are not linked.
+        ...listableLinks(view, workspace.name, query, { meshserviceinstances: PATHS.serviceInstances }),
       },
     };
   },
