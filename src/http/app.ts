@@ -5,7 +5,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Principal } from '../auth/principal.js';
-import { CollectionPermissions, mayCall, routeDenial, type RouteAccess } from '../auth/route-access.js';
+import { CollectionPermissions, mayCall, routeDenial, type RouteAccess, type ServedRouteAccess } from '../auth/route-access.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { AccessLog } from '../logging.js';
@@ -117,6 +117,8 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
   }) as unknown as FastifyInstance; // an HTTPS server with a pino logger: same surface for route modules
 
   let baseUrl: string | undefined = config.publicUrl;
+  // Links ask the route table; a path answering only for retired versions is not served.
+  const servedRouteAccess: ServedRouteAccess = (method, path) => (context.unservedPaths.has(path) ? undefined : context.access.get(`${method} ${path}`));
   const context: AppContext = {
     config,
     services: parts.services,
@@ -126,8 +128,7 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     served: new Map(),
     access: new Map(),
     unservedPaths: new Set(),
-    collectionPermissions: (principal) =>
-      new CollectionPermissions(principal, (method, path) => (context.unservedPaths.has(path) ? undefined : context.access.get(`${method} ${path}`))),
+    collectionPermissions: (principal) => new CollectionPermissions(principal, servedRouteAccess),
   };
 
   app.decorateRequest('negotiated', undefined as never);

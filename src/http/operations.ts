@@ -6,18 +6,18 @@ import type { Operation, Call } from '../kinds/operation.js';
 import type { Query } from '../lib/query.js';
 import { routeSchema } from './route-schemas.js';
 
-/**
- * Registers the kinds' operations as Fastify routes, each with its schema (params, query, body per
- * consumed media type, answers per status and produced media type: http/route-schemas.ts). The hooks
- * of app.ts have run by the time a handler runs (caller known, representations negotiated,
- * route-level permission checked); here a request only becomes a `Call` and a `Reply` a response.
- */
 /** What a `Call` carries from the app: the public base URL and the caller's collection permissions. */
 export interface CallContext {
   baseUrl(): string;
   collectionPermissions(principal: Principal | undefined): CollectionPermissions;
 }
 
+/**
+ * Registers the kinds' operations as Fastify routes, each with its schema (params, query, body per
+ * consumed media type, answers per status and produced media type: http/route-schemas.ts). The hooks
+ * of app.ts have run by the time a handler runs (caller known, representations negotiated,
+ * route-level permission checked); here a request only becomes a `Call` and a `Reply` a response.
+ */
 export function registerOperations(app: FastifyInstance, operations: readonly Operation[], context: CallContext, vendors: readonly string[]): void {
   for (const operation of operations) {
     app.route({

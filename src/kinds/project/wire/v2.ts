@@ -27,6 +27,9 @@ const Answer = Type.Object({
   _links: Links,
 });
 
+/** Related collections linked only for callers who may list them in the project's workspace (issue 21). */
+const LISTABLE = { meshserviceinstances: PATHS.serviceInstances };
+
 /** meshProject v2 (COMPAT §7), `/<workspace>.<project>`. */
 export const projectV2 = {
   media: { kind: 'meshproject', version: 'v2' } as const,
@@ -57,8 +60,7 @@ export const projectV2 = {
         meshusers: { href: `${baseUrl}${PATHS.users}${query}` },
         meshprojectuserbindings: { href: `${baseUrl}${PATHS.projectUserBindings}${query}` },
         meshprojectgroupbindings: { href: `${baseUrl}${PATHS.projectGroupBindings}${query}` },
-        // Issue 21: kinds the caller may not list in the project's workspace are not linked.
-        ...listableLinks(view, project.workspace, query, { meshserviceinstances: PATHS.serviceInstances }),
+        ...listableLinks(view, project.workspace, query, LISTABLE),
         ...(project.activePaymentMethod !== undefined ? { activePaymentMethod: { href: objectUrl(baseUrl, PATHS.paymentMethods, project.activePaymentMethod) } } : {}),
       },
     };

@@ -7,6 +7,9 @@ import { objectUrl, PATHS } from '../../paths.js';
 import { listableLinks } from '../../relations.js';
 import type { Workspace, WorkspaceInput } from '../model.js';
 
+/** Related collections linked only for callers who may list them in this workspace (issue 21). */
+const LISTABLE = { meshserviceinstances: PATHS.serviceInstances };
+
 /** meshWorkspace v2 (COMPAT §7): `metadata{name, tags}`, `spec{displayName, platformBuilderAccessEnabled}`. */
 const Body = Type.Object({
   kind: KindOf('meshWorkspace'),
@@ -48,8 +51,7 @@ export const workspaceV2 = {
         meshtenants: { href: `${baseUrl}${PATHS.tenants}${query}` },
         meshusers: { href: `${baseUrl}${PATHS.users}${query}` },
         meshworkspaceusergroups: { href: `${baseUrl}${PATHS.workspaceUserGroups}${query}` },
-        // Issue 21: kinds the caller may not list in this workspace are not linked.
-        ...listableLinks(view, workspace.name, query, { meshserviceinstances: PATHS.serviceInstances }),
+        ...listableLinks(view, workspace.name, query, LISTABLE),
       },
     };
   },
