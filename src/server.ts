@@ -120,7 +120,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     if (database.dialect === 'postgres') sharedRateCounter = new SharedRateCounter(database.db, config.rateLimit.windowSeconds * 1000, log);
     ({ app, context } = await createApp(config, tls, { identity: services.identity, services: services.authorized, ping: () => database.ping(), ...(sharedRateCounter ? { sharedRateCounter } : {}), accessLog: access }, log));
     for (const routes of [healthRoutes, loginRoutes, indexRoutes, consoleRoutes]) await app.register(routes, context);
-    registerOperations(app, operations(services.authorized, services.units, log), context.baseUrl, config.mediaVendors);
+    registerOperations(app, operations(services.authorized, services.units, log), context, config.mediaVendors);
     const { eventStreams } = config;
     registerEventStream(app, context, feed, { perCredential: eventStreams.perCredential, heartbeatMs: eventStreams.heartbeatSeconds * 1000, bufferBytes: eventStreams.bufferBytes });
     services.recorder.onCommitted(() => feed.wake());

@@ -3,7 +3,9 @@ import { connect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { it } from 'node:test';
 import { media } from './support/client.js';
+import { clientWithKey } from './support/identity.js';
 import { describeEachDatabase } from './support/server.js';
+import { createWorkspace, unique } from './support/structure.js';
 
 const API = media('', 'v1');
 const MESHOBJECTS = media('meshobjects', 'v2');
@@ -55,6 +57,25 @@ describeEachDatabase('service foundation', (ctx) => {
         `${ctx.server.url}/api/meshobjects/meshbuildingblocks{?workspaceIdentifier,projectIdentifier,platformIdentifier,name,definitionUuid,versionUuid,tenantUuid,targetRefKind,status,managedByWorkspaceIdentifier,managedByDefinitionUuid}`,
       );
     }
+  });
+
+  it('lists a relation to a caller who may list it or create in it (a runner’s claim), and not to one who may do neither', async () => {
+    const workspace = unique('index');
+    await createWorkspace(ctx.client, workspace);
+    const relations = async (permissions: string[]) => {
+      const { client } = await clientWithKey(ctx.client, workspace, permissions);
+      return Object.keys((await client.get('/api/meshobjects', { headers: { accept: MESHOBJECTS } })).json._links);
+    };
+    const claimer = await relations(['MANAGED_BUILDINGBLOCKRUN_SAVE']);
+    assert.ok(claimer.includes('meshbuildingblockruns'));
+    const creator = await relations(['SERVICEINSTANCE_SAVE']);
+    assert.ok(creator.includes('meshserviceinstances'));
+    assert.ok(!creator.includes('meshbuildingblockruns'));
+    const lister = await relations(['SERVICEINSTANCE_LIST']);
+    assert.ok(lister.includes('meshserviceinstances'));
+    const neither = await relations(['WORKSPACE_LIST']);
+    assert.ok(neither.includes('meshworkspaces'));
+    for (const rel of ['meshserviceinstances', 'meshbuildingblockruns', 'meshprojects']) assert.ok(!neither.includes(rel), rel);
   });
 
   it('answers 404 for retired paths, naming the replacement', async () => {

@@ -225,7 +225,7 @@ describeEachDatabase('service instances (meshServiceInstance v2)', (ctx) => {
     assert.equal(own.json.spec.creator, 'Unknown', 'a workspace key sees no meshUsers');
   });
 
-  it('links a workspace’s and a project’s service instances for callers who may list them there', async () => {
+  it('links a workspace’s and a project’s service instances for callers who may list them there, item by item in lists; another workspace’s key sees nothing of it', async () => {
     const read = (client: ApiClient, path: string, type: string) => client.get(path, { headers: { accept: type } }).then((r) => r.json._links as Json);
     const WORKSPACE_PATH = `/api/meshobjects/meshworkspaces/${workspace}`;
     const PROJECT_PATH = `/api/meshobjects/meshprojects/${workspace}.${project}`;
@@ -238,6 +238,31 @@ describeEachDatabase('service instances (meshServiceInstance v2)', (ctx) => {
     const other = (await clientWithKey(admin, workspace, ['WORKSPACE_LIST', 'PROJECT_LIST'])).client;
     assert.equal((await read(other, WORKSPACE_PATH, ws)).meshserviceinstances, undefined);
     assert.equal((await read(other, PROJECT_PATH, prj)).meshserviceinstances, undefined);
+
+    // Another workspace's key, even holding SERVICEINSTANCE_LIST, sees nothing of this workspace at all.
+    const elsewhere = unique('si-links');
+    await createWorkspace(admin, elsewhere);
+    await createProject(admin, elsewhere, project);
+    const outsider = (await clientWithKey(admin, elsewhere, ['WORKSPACE_LIST', 'PROJECT_LIST', 'SERVICEINSTANCE_LIST'])).client;
+    assert.equal((await outsider.get(WORKSPACE_PATH, { headers: { accept: ws } })).status, 404);
+    assert.equal((await outsider.get(PROJECT_PATH, { headers: { accept: prj } })).status, 404);
+    const outsiderProjects = (await outsider.get(`/api/meshobjects/meshprojects?workspaceIdentifier=${workspace}`, { headers: { accept: prj } })).json;
+    assert.deepEqual(outsiderProjects._embedded.meshProjects, []);
+    assert.ok((await read(outsider, `/api/meshobjects/meshworkspaces/${elsewhere}`, ws)).meshserviceinstances, 'its own workspace is linked');
+
+    // In a list each item is linked by its own workspace: an ADM_ reader listing service instances only in its own workspace.
+    const reader = (await clientWithKey(admin, elsewhere, ['ADM_WORKSPACE_LIST', 'ADM_PROJECT_LIST', 'SERVICEINSTANCE_LIST'])).client;
+    const linked = async (path: string, type: string, embedded: string, name: (item: Json) => string) => {
+      const items = (await reader.get(path, { headers: { accept: type } })).json._embedded[embedded] as Json[];
+      return new Map(items.map((item) => [name(item), item._links.meshserviceinstances !== undefined]));
+    };
+    const workspaces = await linked('/api/meshobjects/meshworkspaces?size=350', ws, 'meshWorkspaces', (item) => item.metadata.name);
+    assert.equal(workspaces.get(elsewhere), true);
+    assert.equal(workspaces.get(workspace), false);
+    assert.deepEqual([...workspaces].filter(([, hasLink]) => hasLink).map(([name]) => name), [elsewhere]);
+    const projects = await linked(`/api/meshobjects/meshprojects?size=350`, prj, 'meshProjects', (item) => `${item.metadata.ownedByWorkspace}.${item.metadata.name}`);
+    assert.equal(projects.get(`${elsewhere}.${project}`), true);
+    assert.equal(projects.get(`${workspace}.${project}`), false);
   });
 
   it('imports meshServiceInstance v2 (created, then updated by its instanceId); v1 is refused as retired', async () => {

@@ -50,3 +50,60 @@ export function routeDenial(principal: Principal, access: RouteAccess): ApiError
   if (typeof access === 'object') return insufficientPermissions(`${access.adminOnly ? 'ADM_' : ''}${access.resource}_${access.action} is required`);
   return insufficientPermissions('this route is not open to this caller');
 }
+
+/** Where a caller may call a route: nowhere, in every workspace, or in its own workspace only. */
+export type CallScope = 'nowhere' | 'everywhere' | { workspace: string };
+
+/**
+ * `mayCall`, narrowed to workspaces: only a resource rule is, since a key's `<R>_<A>` code covers its
+ * own workspace. `ADM_` codes, API users and (with `orManaged`) `MANAGED_` codes reach every workspace:
+ * a manager lists its definitions' objects wherever they live.
+ */
+export function callScope(principal: Principal | undefined, access: RouteAccess): CallScope {
+  if (!mayCall(principal, access)) return 'nowhere';
+  if (typeof access !== 'object' || !('resource' in access) || principal?.type !== 'apiKey') return 'everywhere';
+  if (isAdminFor(principal, access.resource, access.action)) return 'everywhere';
+  if (access.orManaged === true && holdsManaged(principal, `${access.resource}_${access.action}`)) return 'everywhere';
+  return { workspace: principal.workspace };
+}
+
+/** The route table as links see it: a route's access rule, undefined when the route is not served. */
+export type ServedRouteAccess = (method: 'GET' | 'POST', path: string) => RouteAccess | undefined;
+
+/**
+ * Which collections a caller may list or create in: the one answer for every link to a collection
+ * (the meshObjects index, the relations in a workspace's or a project's answer). The rules that admit
+ * the call itself decide, so a link is shown exactly when its route would let the caller through (for
+ * that workspace, when one is named). One per request: a route's scope is worked out on first use,
+ * and each item of a list then only compares its workspace.
+ */
+export class CollectionPermissions {
+  private readonly scopes = new Map<string, CallScope>();
+
+  constructor(
+    private readonly principal: Principal | undefined,
+    private readonly accessOf: ServedRouteAccess,
+  ) {}
+
+  /** May the caller list the collection at `path` (its objects of `workspace`, when given)? */
+  mayList(path: string, workspace?: string): boolean {
+    return this.may('GET', path, workspace);
+  }
+
+  /** May the caller create in the collection at `path` (in `workspace`, when given)? */
+  mayCreate(path: string, workspace?: string): boolean {
+    return this.may('POST', path, workspace);
+  }
+
+  private may(method: 'GET' | 'POST', path: string, workspace: string | undefined): boolean {
+    const route = `${method} ${path}`;
+    let scope = this.scopes.get(route);
+    if (scope === undefined) {
+      const access = this.accessOf(method, path);
+      scope = access === undefined ? 'nowhere' : callScope(this.principal, access);
+      this.scopes.set(route, scope);
+    }
+    if (typeof scope === 'string') return scope === 'everywhere';
+    return workspace === undefined || workspace === scope.workspace;
+  }
+}

@@ -4,7 +4,8 @@ import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
-import { mayCall, routeDenial, type RouteAccess } from '../auth/route-access.js';
+import type { Principal } from '../auth/principal.js';
+import { CollectionPermissions, mayCall, routeDenial, type RouteAccess, type ServedRouteAccess } from '../auth/route-access.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { AccessLog } from '../logging.js';
@@ -48,6 +49,8 @@ export interface AppContext {
   access: Map<string, RouteAccess>;
   /** Paths that answer only for retired versions of a kind not served here (http/retired-paths.ts). */
   unservedPaths: Set<string>;
+  /** Which collections this caller may list or create in, by the route table (one per request: links ask it). */
+  collectionPermissions(principal: Principal | undefined): CollectionPermissions;
 }
 
 export interface AppParts {
@@ -114,6 +117,8 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
   }) as unknown as FastifyInstance; // an HTTPS server with a pino logger: same surface for route modules
 
   let baseUrl: string | undefined = config.publicUrl;
+  // Links ask the route table; a path answering only for retired versions is not served.
+  const servedRouteAccess: ServedRouteAccess = (method, path) => (context.unservedPaths.has(path) ? undefined : context.access.get(`${method} ${path}`));
   const context: AppContext = {
     config,
     services: parts.services,
@@ -123,6 +128,7 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     served: new Map(),
     access: new Map(),
     unservedPaths: new Set(),
+    collectionPermissions: (principal) => new CollectionPermissions(principal, servedRouteAccess),
   };
 
   app.decorateRequest('negotiated', undefined as never);

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { ADMIN_WORKSPACE } from '../auth/bootstrap.js';
-import { mayCall } from '../auth/route-access.js';
 import { MESHOBJECT_RELATIONS } from '../kinds/relations.js';
 import type { HalLinks } from '../lib/hal.js';
 import { JSON_CONTENT_TYPE } from '../lib/media-types.js';
@@ -35,19 +34,14 @@ export async function indexRoutes(app: FastifyInstance, context: AppContext): Pr
     _links: { metadata: href('/api/metadata'), meshobjects: href('/api/meshobjects'), self: href('/api') },
   }));
 
-  // A relation is listed when its endpoint is served and the caller may use it (spec §2.2); the
-  // paths that only answer for retired versions (http/retired-paths.ts) are not served.
-  const usable = (request: FastifyRequest, path: string) =>
-    !context.unservedPaths.has(path) &&
-    ['GET', 'POST'].some((method) => {
-      const access = context.access.get(`${method} ${path}`);
-      return access !== undefined && mayCall(request.principal, access);
-    });
-
+  // A relation is listed when the caller may use its endpoint (spec §2.2): list it, or create in it
+  // (a runner's claim is the runs relation's POST). Paths that only answer for retired versions
+  // (http/retired-paths.ts) are not served, so never listed.
   app.get('/api/meshobjects', { config: { media: objectsMedia }, schema: objectsSchema }, async (request) => {
+    const collections = context.collectionPermissions(request.principal);
     const links: HalLinks = {};
     for (const relation of MESHOBJECT_RELATIONS) {
-      if (!usable(request, relation.path)) continue;
+      if (!collections.mayList(relation.path) && !collections.mayCreate(relation.path)) continue;
       links[relation.rel] = relation.template === '' ? href(relation.path) : { href: `${context.baseUrl()}${relation.path}${relation.template}`, templated: true };
     }
     links.self = href('/api/meshobjects');

@@ -1,8 +1,16 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from '../auth/principal.js';
+import type { CollectionPermissions } from '../auth/route-access.js';
 import type { Operation, Call } from '../kinds/operation.js';
 import type { Query } from '../lib/query.js';
 import { routeSchema } from './route-schemas.js';
+
+/** What a `Call` carries from the app: the public base URL and the caller's collection permissions. */
+export interface CallContext {
+  baseUrl(): string;
+  collectionPermissions(principal: Principal | undefined): CollectionPermissions;
+}
 
 /**
  * Registers the kinds' operations as Fastify routes, each with its schema (params, query, body per
@@ -10,7 +18,7 @@ import { routeSchema } from './route-schemas.js';
  * of app.ts have run by the time a handler runs (caller known, representations negotiated,
  * route-level permission checked); here a request only becomes a `Call` and a `Reply` a response.
  */
-export function registerOperations(app: FastifyInstance, operations: readonly Operation[], baseUrl: () => string, vendors: readonly string[]): void {
+export function registerOperations(app: FastifyInstance, operations: readonly Operation[], context: CallContext, vendors: readonly string[]): void {
   for (const operation of operations) {
     app.route({
       method: operation.method,
@@ -18,7 +26,7 @@ export function registerOperations(app: FastifyInstance, operations: readonly Op
       schema: routeSchema(operation.method, operation.path, operation.doc, operation.access, operation.media, vendors),
       config: { media: operation.media, access: operation.access },
       handler: async (request, reply) => {
-        const answer = await operation.handle(callOf(request, baseUrl()));
+        const answer = await operation.handle(callOf(request, context));
         reply.code(answer.status);
         if (answer.headers) reply.headers(answer.headers);
         if (answer.body === undefined) return reply.send();
@@ -32,16 +40,17 @@ export function registerOperations(app: FastifyInstance, operations: readonly Op
 
 const isAsyncIterable = (value: unknown): value is AsyncIterable<string> => typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 
-function callOf(request: FastifyRequest, baseUrl: string): Call {
+function callOf(request: FastifyRequest, context: CallContext): Call {
   return {
     ctx: { principal: request.principal },
+    collections: context.collectionPermissions(request.principal),
     params: request.params as Record<string, string>,
     query: request.query as Query,
     body: request.body,
     headers: request.headers,
     ...(request.negotiated?.produces ? { produces: request.negotiated.produces } : {}),
     ...(request.negotiated?.consumes ? { consumes: request.negotiated.consumes } : {}),
-    baseUrl,
+    baseUrl: context.baseUrl(),
     url: request.url,
   };
 }

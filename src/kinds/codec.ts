@@ -1,10 +1,16 @@
 import type { TSchema } from '@sinclair/typebox';
+import type { CollectionPermissions } from '../auth/route-access.js';
 import type { MediaRef } from '../lib/media-types.js';
 import type { Encoded } from './resource.js';
 
 /** What an encoder needs besides the object: the base of its links. Kinds add what the caller may see. */
 export interface EncodeView {
   baseUrl: string;
+}
+
+/** For encoders that link related collections (kinds/relations.ts `listableLinks`): which the caller may list. */
+export interface RelationsView extends EncodeView {
+  collections: CollectionPermissions;
 }
 
 /**

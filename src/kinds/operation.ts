@@ -1,6 +1,6 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { RequestContext } from '../auth/context.js';
-import type { RouteAccess } from '../auth/route-access.js';
+import type { CollectionPermissions, RouteAccess } from '../auth/route-access.js';
 import type { MediaRef, RouteMedia } from '../lib/media-types.js';
 import type { Query } from '../lib/query.js';
 import { requestExampleOf } from './examples.js';
@@ -61,6 +61,8 @@ export const bodiesOf = (codecs: readonly { media: MediaRef; bodySchema?: TSchem
 /** One request, decoded: the caller, the negotiated representations and what was sent. */
 export interface Call {
   ctx: RequestContext;
+  /** Which collections the caller may list or create in: what links to them are shown (one per request). */
+  collections: CollectionPermissions;
   params: Record<string, string>;
   query: Query;
   /** The parsed body (JSON, YAML stream or form), or undefined. */

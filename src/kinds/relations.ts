@@ -1,3 +1,5 @@
+import type { HalLink } from '../lib/hal.js';
+import type { RelationsView } from './codec.js';
 import { PATHS } from './paths.js';
 
 /**
@@ -56,3 +58,14 @@ export const MESHOBJECT_RELATIONS: readonly Relation[] = [
   { rel: 'meshintegrations', path: PATHS.integrations, template: form('displayName', 'ownedByWorkspace', 'type') },
   { rel: 'meshlandingzones', path: PATHS.landingZones, template: form('identifier', 'displayName', 'platformUuid', 'disabled', 'restricted', 'ownedByWorkspace') },
 ];
+
+/**
+ * Links from an object's answer to related collections filtered to it (`query`, e.g.
+ * `?workspaceIdentifier=dev`), each only when the caller may list that collection in the object's
+ * workspace. A new such link is one more entry in `related`.
+ */
+export function listableLinks(view: RelationsView, workspace: string, query: string, related: Readonly<Record<string, string>>): Record<string, HalLink> {
+  const links: Record<string, HalLink> = {};
+  for (const [rel, path] of Object.entries(related)) if (view.collections.mayList(path, workspace)) links[rel] = { href: `${view.baseUrl}${path}${query}` };
+  return links;
+}

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../auth/context.js';
-import { isAdminFor, isAllowed, listScope, requireAllowed, seesWorkspace } from '../../auth/policy.js';
+import { isAdminFor, listScope, requireAllowed, seesWorkspace } from '../../auth/policy.js';
 import { badRequest } from '../../lib/errors.js';
 import { emptyPage, type Page, type PageRequest } from '../../lib/paging.js';
 import type { AuthorizedPaymentMethodService } from '../paymentmethod/authorized-service.js';
@@ -48,11 +48,6 @@ export class AuthorizedProjectService extends CallerView<Project> {
   private async updateChecked(ctx: RequestContext, existing: Project, input: ProjectInput): Promise<Project> {
     const checked = await this.catalogue(ctx, input, existing);
     return withActive(await this.inner.update(ctx, existing, checked.input), checked.active);
-  }
-
-  /** Whether the project's answer links its service instances: the caller may list them there. */
-  mayListServiceInstances(ctx: RequestContext, workspace: string): boolean {
-    return isAllowed(ctx.principal, 'SERVICEINSTANCE', 'LIST', workspace);
   }
 
   /** By `<workspace>.<project>`. */

@@ -14,7 +14,7 @@ export function projectOperations(projects: AuthorizedProjectService): Operation
     embedded: 'meshProjects',
     filters: PROJECT_FILTERS,
     resource: 'PROJECT',
-    encode: (project, call) => PROJECT_CODECS.of(versionOf(call)).encode(project, { baseUrl: call.baseUrl, serviceInstances: projects.mayListServiceInstances(call.ctx, project.workspace) }),
+    encode: (project, call) => PROJECT_CODECS.of(versionOf(call)).encode(project, call),
     get: (call, id) => projects.get(call.ctx, id),
     list: async (call, page) => {
       const filter = parseProjectFilter(call.query);

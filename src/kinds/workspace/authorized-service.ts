@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../auth/context.js';
-import { isAdminFor, isAllowed, listScope, requireAllowed, seesWorkspace } from '../../auth/policy.js';
+import { isAdminFor, listScope, requireAllowed, seesWorkspace } from '../../auth/policy.js';
 import { badRequest, insufficientPermissions } from '../../lib/errors.js';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import type { AuthorizedTagDefinitionService } from '../tagdefinition/authorized-service.js';
@@ -27,11 +27,6 @@ export class AuthorizedWorkspaceService extends CallerView<Workspace> {
   private async withTags(ctx: RequestContext, input: WorkspaceInput, existing: Workspace | undefined): Promise<WorkspaceInput> {
     const tags = await this.tags.enforce(ctx, 'meshWorkspace', input.document.metadata.tags, existing ? (existing.document.metadata.tags ?? {}) : undefined, isAdminFor(ctx.principal, 'WORKSPACE', 'SAVE'), 'metadata.tags');
     return { ...input, document: { ...input.document, metadata: placeTags(input.document.metadata, tags) } };
-  }
-
-  /** Whether the workspace's answer links its service instances: the caller may list them there. */
-  mayListServiceInstances(ctx: RequestContext, workspace: string): boolean {
-    return isAllowed(ctx.principal, 'SERVICEINSTANCE', 'LIST', workspace);
   }
 
   async find(ctx: RequestContext, name: string): Promise<Workspace | undefined> {

@@ -11,7 +11,7 @@ export function workspaceOperations(workspaces: AuthorizedWorkspaceService): Ope
     codecs: WORKSPACE_CODECS.codecs,
     embedded: 'meshWorkspaces',
     resource: 'WORKSPACE',
-    encode: (workspace, call) => WORKSPACE_CODECS.of(versionOf(call)).encode(workspace, { baseUrl: call.baseUrl, serviceInstances: workspaces.mayListServiceInstances(call.ctx, workspace.name) }),
+    encode: (workspace, call) => WORKSPACE_CODECS.of(versionOf(call)).encode(workspace, call),
     get: (call, name) => workspaces.get(call.ctx, name),
     list: (call, page) => workspaces.list(call.ctx, page),
     create: (call) => workspaces.create(call.ctx, WORKSPACE_CODECS.of(call.consumes?.version).decode(call.body)),

@@ -1,8 +1,8 @@
-import { CodecRegistry, type Codec } from '../../codec.js';
+import { CodecRegistry, type Codec, type RelationsView } from '../../codec.js';
 import type { Project, ProjectInput } from '../model.js';
-import { projectV2, type ProjectView } from './v2.js';
+import { projectV2 } from './v2.js';
 
-export interface ProjectCodec extends Codec<Project, ProjectView> {
+export interface ProjectCodec extends Codec<Project, RelationsView> {
   decode(body: unknown): ProjectInput;
 }
 

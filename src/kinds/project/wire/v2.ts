@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
 import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
-import type { EncodeView } from '../../codec.js';
+import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
+import { listableLinks } from '../../relations.js';
 import { projectIdentifier, type Project, type ProjectInput } from '../model.js';
 
 const Body = Type.Object({
@@ -26,10 +27,8 @@ const Answer = Type.Object({
   _links: Links,
 });
 
-/** What a project's answer links beside its own relations: the kinds the caller may list there (issue 21). */
-export interface ProjectView extends EncodeView {
-  serviceInstances: boolean;
-}
+/** Related collections linked only for callers who may list them in the project's workspace (issue 21). */
+const LISTABLE = { meshserviceinstances: PATHS.serviceInstances };
 
 /** meshProject v2 (COMPAT §7), `/<workspace>.<project>`. */
 export const projectV2 = {
@@ -46,7 +45,8 @@ export const projectV2 = {
       document: sentObject(metadata, spec),
     };
   },
-  encode(project: Project, { baseUrl, serviceInstances }: ProjectView) {
+  encode(project: Project, view: RelationsView) {
+    const { baseUrl } = view;
     const query = `?workspaceIdentifier=${encodeURIComponent(project.workspace)}&projectIdentifier=${encodeURIComponent(project.name)}`;
     return {
       apiVersion: 'v2',
@@ -60,7 +60,7 @@ export const projectV2 = {
         meshusers: { href: `${baseUrl}${PATHS.users}${query}` },
         meshprojectuserbindings: { href: `${baseUrl}${PATHS.projectUserBindings}${query}` },
         meshprojectgroupbindings: { href: `${baseUrl}${PATHS.projectGroupBindings}${query}` },
-        ...(serviceInstances ? { meshserviceinstances: { href: `${baseUrl}${PATHS.serviceInstances}${query}` } } : {}),
+        ...listableLinks(view, project.workspace, query, LISTABLE),
         ...(project.activePaymentMethod !== undefined ? { activePaymentMethod: { href: objectUrl(baseUrl, PATHS.paymentMethods, project.activePaymentMethod) } } : {}),
       },
     };

@@ -1,9 +1,9 @@
-import { CodecRegistry, type Codec } from '../../codec.js';
+import { CodecRegistry, type Codec, type RelationsView } from '../../codec.js';
 import type { Workspace, WorkspaceInput } from '../model.js';
 import { workspaceV1 } from './v1.js';
-import { workspaceV2, type WorkspaceView } from './v2.js';
+import { workspaceV2 } from './v2.js';
 
-export interface WorkspaceCodec extends Codec<Workspace, WorkspaceView> {
+export interface WorkspaceCodec extends Codec<Workspace, RelationsView> {
   decode(body: unknown): WorkspaceInput;
 }
 

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
 import { Identifier, KindOf, NonEmptyShortString, Tags } from '../../../lib/wire-schemas.js';
+import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import type { Workspace, WorkspaceInput } from '../model.js';
-import { workspaceAnswer, workspaceV2, type WorkspaceView } from './v2.js';
+import { workspaceAnswer, workspaceV2 } from './v2.js';
 
 /** meshWorkspace v1 (the import's documented form): the tags are `spec.tags`, not `metadata.tags`. */
 const Body = Type.Object({
@@ -26,7 +27,7 @@ export const workspaceV1 = {
     const { tags, ...otherSpec } = spec;
     return { name: metadata.name, document: sentObject({ ...metadata, ...(tags !== undefined ? { tags } : {}) }, otherSpec) };
   },
-  encode(workspace: Workspace, view: WorkspaceView) {
+  encode(workspace: Workspace, view: RelationsView) {
     const v2 = workspaceV2.encode(workspace, view);
     const { tags, ...metadata } = v2.metadata;
     return { ...v2, apiVersion: 'v1', metadata, spec: { ...v2.spec, tags } };

@@ -1,15 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
 import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Tags } from '../../../lib/wire-schemas.js';
-import type { EncodeView } from '../../codec.js';
+import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
+import { listableLinks } from '../../relations.js';
 import type { Workspace, WorkspaceInput } from '../model.js';
 
-/** What a workspace's answer links beside its own relations: the kinds the caller may list there (issue 21). */
-export interface WorkspaceView extends EncodeView {
-  serviceInstances: boolean;
-}
+/** Related collections linked only for callers who may list them in this workspace (issue 21). */
+const LISTABLE = { meshserviceinstances: PATHS.serviceInstances };
 
 /** meshWorkspace v2 (COMPAT §7): `metadata{name, tags}`, `spec{displayName, platformBuilderAccessEnabled}`. */
 const Body = Type.Object({
@@ -37,7 +36,8 @@ export const workspaceV2 = {
     const { metadata, spec } = decodeBody(body);
     return { name: metadata.name, document: sentObject(metadata, spec) };
   },
-  encode(workspace: Workspace, { baseUrl, serviceInstances }: WorkspaceView) {
+  encode(workspace: Workspace, view: RelationsView) {
+    const { baseUrl } = view;
     const { metadata, spec } = workspace.document;
     const query = `?workspaceIdentifier=${encodeURIComponent(workspace.name)}`;
     return {
@@ -51,7 +51,7 @@ export const workspaceV2 = {
         meshtenants: { href: `${baseUrl}${PATHS.tenants}${query}` },
         meshusers: { href: `${baseUrl}${PATHS.users}${query}` },
         meshworkspaceusergroups: { href: `${baseUrl}${PATHS.workspaceUserGroups}${query}` },
-        ...(serviceInstances ? { meshserviceinstances: { href: `${baseUrl}${PATHS.serviceInstances}${query}` } } : {}),
+        ...listableLinks(view, workspace.name, query, LISTABLE),
       },
     };
   },
