@@ -11,7 +11,7 @@ import { prepareStatements } from './pg-prepared.js';
 import { assertSqliteWritable } from './sqlite-writable.js';
 import { WalCheckpointer } from './sqlite-checkpointer.js';
 import { groupCommitDialect, type WalCheckpoints } from './sqlite-group-commit.js';
-import { WalSync } from './sqlite-wal-sync.js';
+import { WalFile, WalSync } from './sqlite-wal-sync.js';
 import { unitOfWorkDialect } from './transaction.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -87,7 +87,7 @@ function openSqlite(config: Config, log: Logger): Database {
     restartFrames: 4096,
     onError: (error) => log.warn({ err: error }, 'SQLite WAL checkpoint failed'),
   };
-  const walSync = new WalSync(`${file}-wal`);
+  const walSync = new WalSync(new WalFile(`${file}-wal`));
   const db = new Kysely<Tables>({ dialect: unitOfWorkDialect(groupCommitDialect(writer, reader, { checkpoints, walSync })) });
   return {
     db,

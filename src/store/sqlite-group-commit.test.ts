@@ -111,10 +111,7 @@ describe('SQLite group commit with the WAL synced after the commit', () => {
     writer.pragma('journal_mode = WAL');
     writer.pragma('synchronous = NORMAL');
     writer.exec('create table items (id text primary key, note text)');
-    const walSync = new WalSync(`${file}-wal`, (wal) => {
-      assert.equal(wal, `${file}-wal`);
-      return new Promise((finish, fail) => syncs.push({ seen: committedIds(), finish, fail }));
-    });
+    const walSync = new WalSync({ sync: () => new Promise((finish, fail) => syncs.push({ seen: committedIds(), finish, fail })), close: () => undefined });
     db = new Kysely<Db>({ dialect: groupCommitDialect(writer, new SQLite(file, { readonly: true }), { walSync }) });
   });
 

@@ -262,7 +262,7 @@ class GroupCommitDriver implements Driver {
   async destroy(): Promise<void> {
     clearInterval(this.checkpointTimer);
     await this.commitGroup();
-    await this.walSync?.settled();
+    await this.walSync?.close();
     await this.checkpointing;
     if (this.checkpoints) await this.checkpoints.checkpointer.close().catch((error: unknown) => this.checkpoints!.onError(error));
     this.reader.close();

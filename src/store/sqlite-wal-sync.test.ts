@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { syncFile, WalSync } from './sqlite-wal-sync.js';
+import { WalFile, WalSync } from './sqlite-wal-sync.js';
 
 /** A sync the test finishes by hand: each call waits until `finish(i)` (or `fail(i)`). */
 function gatedSync() {
   const calls: { resolve(): void; reject(error: Error): void }[] = [];
-  const sync = () => new Promise<void>((resolve, reject) => calls.push({ resolve, reject }));
-  return { sync, calls };
+  const wal = { sync: () => new Promise<void>((resolve, reject) => calls.push({ resolve, reject })), close: () => undefined };
+  return { wal, calls };
 }
 
 const settledState = async (promise: Promise<unknown>) => {
@@ -24,8 +24,8 @@ const settledState = async (promise: Promise<unknown>) => {
 
 describe('WalSync', () => {
   it('acknowledges a commit only after a sync that began after it, one sync for all who wait', async () => {
-    const { sync, calls } = gatedSync();
-    const walSync = new WalSync('wal', sync);
+    const { wal, calls } = gatedSync();
+    const walSync = new WalSync(wal);
     const first = walSync.synced();
     assert.equal(calls.length, 1);
     // Written while the first sync runs: that sync may have missed them.
@@ -46,8 +46,8 @@ describe('WalSync', () => {
   });
 
   it('fails the commits a failed sync was to cover, and syncs afresh for the next', async () => {
-    const { sync, calls } = gatedSync();
-    const walSync = new WalSync('wal', sync);
+    const { wal, calls } = gatedSync();
+    const walSync = new WalSync(wal);
     const first = walSync.synced();
     const second = walSync.synced();
     calls[0]!.reject(new Error('EIO'));
@@ -61,8 +61,8 @@ describe('WalSync', () => {
   });
 
   it('settles at once when nothing waits, else when the last sync is done', async () => {
-    const { sync, calls } = gatedSync();
-    const walSync = new WalSync('wal', sync);
+    const { wal, calls } = gatedSync();
+    const walSync = new WalSync(wal);
     assert.equal(await settledState(walSync.settled()), 'resolved');
     void walSync.synced();
     void walSync.synced();
@@ -78,8 +78,11 @@ describe('WalSync', () => {
     try {
       const file = path.join(dir, 'db-wal');
       writeFileSync(file, 'frames');
-      await syncFile(file);
-      await assert.rejects(syncFile(path.join(dir, 'missing')), /ENOENT/);
+      const wal = new WalFile(file);
+      await wal.sync();
+      await wal.sync();
+      wal.close();
+      await assert.rejects(new WalFile(path.join(dir, 'missing')).sync(), /ENOENT/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

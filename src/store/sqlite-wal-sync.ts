@@ -1,21 +1,34 @@
-import { open } from 'node:fs/promises';
+import { closeSync, fdatasync, openSync } from 'node:fs';
 
-/** Flushes a file's data to disk (fdatasync, as SQLite syncs its WAL), off the event loop. */
-export type SyncFile = (file: string) => Promise<void>;
+/** A file whose written data can be flushed to disk. */
+export interface SyncableFile {
+  /** Resolves once the file's data is on disk (fdatasync, as SQLite syncs its WAL), off the event loop. */
+  sync(): Promise<void>;
+  close(): void;
+}
 
 /**
- * Opened for each sync, so a WAL file SQLite replaced (it deletes the WAL when the last connection
- * closes) is never mistaken for the current one: fdatasync flushes the file's inode whichever
- * descriptor wrote it.
+ * The WAL file, opened once: SQLite deletes (and later recreates) the WAL only when the last
+ * connection to the database closes, and the server's reader connection stays open as long as the
+ * writer does. fdatasync flushes the file whichever descriptor wrote it.
  */
-export const syncFile: SyncFile = async (file) => {
-  const handle = await open(file, 'r');
-  try {
-    await handle.datasync();
-  } finally {
-    await handle.close();
+export class WalFile implements SyncableFile {
+  private fd: number | undefined;
+
+  constructor(private readonly path: string) {}
+
+  sync(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const fd = (this.fd ??= openSync(this.path, 'r')); // a throw here rejects
+      fdatasync(fd, (error) => (error ? reject(error) : resolve()));
+    });
   }
-};
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
 
 /**
  * The WAL's fsync, on libuv's thread pool instead of inside SQLite's commit on the event loop.
@@ -30,10 +43,7 @@ export class WalSync {
   private running: Promise<void> | undefined;
   private queued: Promise<void> | undefined;
 
-  constructor(
-    private readonly walFile: string,
-    private readonly sync: SyncFile = syncFile,
-  ) {}
+  constructor(private readonly wal: SyncableFile) {}
 
   /** Resolves once everything written to the WAL before this call is on disk; rejects if the sync failed. */
   synced(): Promise<void> {
@@ -50,13 +60,19 @@ export class WalSync {
     return (this.queued ?? this.running ?? Promise.resolve()).catch(() => undefined);
   }
 
+  /** Once every commit so far is on disk: the WAL file is let go. */
+  async close(): Promise<void> {
+    await this.settled();
+    this.wal.close();
+  }
+
   private startQueued(): Promise<void> {
     this.queued = undefined;
     return (this.running = this.start());
   }
 
   private start(): Promise<void> {
-    const running = this.sync(this.walFile);
+    const running = this.wal.sync();
     const done = () => {
       if (this.running === running) this.running = undefined;
     };
