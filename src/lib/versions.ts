@@ -125,12 +125,23 @@ export function retiredKinds(now: Date = new Date()): string[] {
 
 /** Headers for a deprecated (not retired) version: Deprecation (RFC 9745), Sunset (RFC 8594), successor Link. */
 export function deprecationHeaders(entry: LifecycleEntry, resourceUrl: string, formatType: (ref: VersionRef) => string): Record<string, string> {
-  const since = Date.parse(`${UNDATED_DEPRECATION_SINCE}T00:00:00Z`) / 1000;
-  const headers: Record<string, string> = { deprecation: `@${since}` };
-  const sunset = retirementInstant(entry);
-  if (sunset !== undefined) headers.sunset = new Date(sunset).toUTCString();
+  const headers: Record<string, string> = { ...datedHeaders(entry) };
   if (entry.successor) {
     headers.link = `<${resourceUrl}>; rel="successor-version"; type="${formatType(entry.successor)}"`;
+  }
+  return headers;
+}
+
+const DEPRECATION = `@${Date.parse(`${UNDATED_DEPRECATION_SINCE}T00:00:00Z`) / 1000}`;
+const datedHeadersOf = new WeakMap<LifecycleEntry, Record<string, string>>();
+
+/** Deprecation and Sunset of an entry: the same for every answer of that version, formatted once. */
+function datedHeaders(entry: LifecycleEntry): Record<string, string> {
+  let headers = datedHeadersOf.get(entry);
+  if (!headers) {
+    const sunset = retirementInstant(entry);
+    headers = { deprecation: DEPRECATION, ...(sunset !== undefined ? { sunset: new Date(sunset).toUTCString() } : {}) };
+    datedHeadersOf.set(entry, headers);
   }
   return headers;
 }
