@@ -78,7 +78,8 @@ export type ServedRouteAccess = (method: 'GET' | 'POST', path: string) => RouteA
  * and each item of a list then only compares its workspace.
  */
 export class CollectionPermissions {
-  private readonly scopes = new Map<string, CallScope>();
+  /** Made on first use: most requests (a block, a run) encode no link to a collection. */
+  private scopes: Map<string, CallScope> | undefined;
 
   constructor(
     private readonly principal: Principal | undefined,
@@ -97,6 +98,7 @@ export class CollectionPermissions {
 
   private may(method: 'GET' | 'POST', path: string, workspace: string | undefined): boolean {
     const route = `${method} ${path}`;
+    this.scopes ??= new Map();
     let scope = this.scopes.get(route);
     if (scope === undefined) {
       const access = this.accessOf(method, path);
