@@ -2,47 +2,49 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
-import { groupCommitDialect } from './sqlite-group-commit.js';
+import { groupCommitDialect, type GroupCommitOptions } from './sqlite-group-commit.js';
 import { WalSync } from './sqlite-wal-sync.js';
 
 interface Db {
   items: { id: string; note: string | null };
 }
 
+/** A real SQLite file with an `items` table, the group commit over it, and a look from outside. */
+function itemsDatabase(synchronous: 'FULL' | 'NORMAL', options: GroupCommitOptions = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'blockyard-group-commit-'));
+  const file = path.join(dir, 'test.db');
+  const writer = new SQLite(file);
+  writer.pragma('journal_mode = WAL');
+  writer.pragma(`synchronous = ${synchronous}`);
+  writer.exec('create table items (id text primary key, note text)');
+  const db = new Kysely<Db>({ dialect: groupCommitDialect(writer, new SQLite(file, { readonly: true }), options) });
+  return {
+    db,
+    /** A connection of its own, as another process would read the file. */
+    committedIds: () => {
+      const other = new SQLite(file, { readonly: true });
+      try {
+        return (other.prepare('select id from items order by id').all() as { id: string }[]).map((row) => row.id);
+      } finally {
+        other.close();
+      }
+    },
+    insert: (id: string) => db.transaction().execute((trx) => trx.insertInto('items').values({ id, note: null }).execute()),
+    async close(): Promise<void> {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** Real SQLite files: what each commit promises is checked through a separate connection. */
 describe('SQLite group commit', () => {
-  let dir: string;
-  let file: string;
-  let db: Kysely<Db>;
-  /** A connection of its own, as another process would read the file. */
-  const committedIds = () => {
-    const other = new SQLite(file, { readonly: true });
-    try {
-      return (other.prepare('select id from items order by id').all() as { id: string }[]).map((row) => row.id);
-    } finally {
-      other.close();
-    }
-  };
+  const { db, committedIds, insert, close } = itemsDatabase('FULL');
   const ids = async () => (await db.selectFrom('items').select('id').orderBy('id').execute()).map((row) => row.id);
-  const insert = (id: string) => db.transaction().execute((trx) => trx.insertInto('items').values({ id, note: null }).execute());
-
-  before(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'blockyard-group-commit-'));
-    file = path.join(dir, 'test.db');
-    const writer = new SQLite(file);
-    writer.pragma('journal_mode = WAL');
-    writer.pragma('synchronous = FULL');
-    writer.exec('create table items (id text primary key, note text)');
-    db = new Kysely<Db>({ dialect: groupCommitDialect(writer, new SQLite(file, { readonly: true })) });
-  });
-
-  after(async () => {
-    await db.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(close);
 
   it('acknowledges concurrent transactions only once they are on disk', async () => {
     await Promise.all(Array.from({ length: 20 }, (_, i) => insert(`a${String(i).padStart(2, '0')}`).then(() => assert.ok(committedIds().includes(`a${String(i).padStart(2, '0')}`)))));
@@ -86,40 +88,18 @@ describe('SQLite group commit', () => {
 
 /** With the WAL's fsync off the event loop (synchronous=NORMAL and a WalSync), as the server runs. */
 describe('SQLite group commit with the WAL synced after the commit', () => {
-  let dir: string;
-  let file: string;
-  let db: Kysely<Db>;
   /** Each sync of the WAL: what another connection saw when it began, and how to end it. */
   const syncs: { seen: string[]; finish(): void; fail(error: Error): void }[] = [];
-  const committedIds = () => {
-    const other = new SQLite(file, { readonly: true });
-    try {
-      return (other.prepare('select id from items order by id').all() as { id: string }[]).map((row) => row.id);
-    } finally {
-      other.close();
-    }
-  };
-  const insert = (id: string) => db.transaction().execute((trx) => trx.insertInto('items').values({ id, note: null }).execute());
+  const walSync = new WalSync({ sync: () => new Promise((finish, fail) => syncs.push({ seen: committedIds(), finish, fail })), close: () => undefined });
+  const { committedIds, insert, close } = itemsDatabase('NORMAL', { walSync });
   const turns = async () => {
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
   };
 
-  before(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'blockyard-wal-sync-commit-'));
-    file = path.join(dir, 'test.db');
-    const writer = new SQLite(file);
-    writer.pragma('journal_mode = WAL');
-    writer.pragma('synchronous = NORMAL');
-    writer.exec('create table items (id text primary key, note text)');
-    const walSync = new WalSync({ sync: () => new Promise((finish, fail) => syncs.push({ seen: committedIds(), finish, fail })), close: () => undefined });
-    db = new Kysely<Db>({ dialect: groupCommitDialect(writer, new SQLite(file, { readonly: true }), { walSync }) });
-  });
-
   after(async () => {
-    const closed = db.destroy();
+    const closed = close();
     for (const sync of syncs) sync.finish();
     await closed;
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('acknowledges a group only once the WAL sync begun after its commit has finished', async () => {
