@@ -9,7 +9,7 @@ export interface ScryptCost {
 }
 
 /** API user passwords: scrypt (N=2^15, r=8, p=1), run on the thread pool, never on the event loop. */
-export const PASSWORD_COST: ScryptCost = { N: 32_768, r: 8, p: 1 };
+export const PASSWORD_COST: Readonly<ScryptCost> = Object.freeze({ N: 32_768, r: 8, p: 1 });
 const KEY_LENGTH = 32;
 
 /**
