@@ -18,7 +18,8 @@ function find(dir) {
  * How long each file took when it last ran here (milliseconds by path), kept out of the repository.
  * The runner starts files in the order given, so the longest go first and the two slots finish
  * together rather than one running a long file alone at the end. Files without a record (a fresh
- * clone, a new file) go before all others, in name order.
+ * clone, a new file) go before all others: the black-box suites in name order, then the unit tests
+ * beside the code, which take seconds and so fill the end.
  */
 const DURATIONS = path.join('node_modules', '.cache', 'blockyard', 'test-durations.json');
 const readJson = (file) => {
@@ -35,7 +36,7 @@ const files = ['src', 'test']
   .flatMap(find)
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
   .sort()
-  .sort((a, b) => (known[b] ?? Infinity) - (known[a] ?? Infinity));
+  .sort((a, b) => (known[b] ?? Infinity) - (known[a] ?? Infinity) || Number(a.startsWith('src')) - Number(b.startsWith('src')));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
