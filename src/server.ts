@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
 import { bootstrapCredentials } from './auth/bootstrap.js';
+import type { ScryptCost } from './auth/passwords.js';
 import type { Config } from './config.js';
 import { createApp, type AppContext } from './http/app.js';
 import { consoleRoutes } from './http/console-routes.js';
@@ -99,6 +100,12 @@ export interface StartOptions {
   logDestination?: DestinationStream;
   /** Where one-time messages (generated credentials) go; stdout by default. */
   print?: (line: string) => void;
+  /**
+   * Test servers only: a cheaper scrypt for API user passwords, so suites that send wrong passwords
+   * on every route do not spend minutes hashing. No setting or command reaches it (main.ts passes no
+   * options): a deployment always hashes at PASSWORD_COST.
+   */
+  passwordCost?: ScryptCost;
 }
 
 /** The composition root: TLS, storage, services, routes, listen. */
@@ -115,7 +122,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const feed = new EventFeed(database.db, { log, durable: database.durable, pollMs: config.eventStreams.pollSeconds * 1000, folding: database.dialect === 'sqlite' ? 'ascii' : 'unicode' });
   let listening: Listening | undefined;
   try {
-    services = await createServices(config, database, log);
+    services = await createServices(config, database, log, options.passwordCost);
     await bootstrapCredentials(config, services.system.apiKeys, services.system.apiUsers, log, options.print ?? ((line) => process.stdout.write(line)));
     if (database.dialect === 'postgres') sharedRateCounter = new SharedRateCounter(database.db, config.rateLimit.windowSeconds * 1000, log);
     ({ app, context } = await createApp(config, tls, { identity: services.identity, services: services.authorized, ping: () => database.ping(), ...(sharedRateCounter ? { sharedRateCounter } : {}), accessLog: access }, log));

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { Authenticator } from './auth/authenticate.js';
 import { FailedAttemptLimiter } from './auth/failed-attempts.js';
+import { PASSWORD_COST, type ScryptCost } from './auth/passwords.js';
 import { RevocationRules } from './auth/revocation.js';
 import { RUN_TOKEN_EXTRA_SECONDS, TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
@@ -87,7 +88,8 @@ export interface Services {
   units: UnitOfWork;
 }
 
-export async function createServices(config: Config, database: Database, log: Logger): Promise<Services> {
+/** `passwordCost`: the API users' scrypt cost, PASSWORD_COST unless a test server asks for less (StartOptions). */
+export async function createServices(config: Config, database: Database, log: Logger, passwordCost: ScryptCost = PASSWORD_COST): Promise<Services> {
   const { db, dialect } = database;
   const secrets = await openSecretBox(config, new KeyringTable(db), log);
   const lifetimes = { tokenTtlSeconds: config.tokenTtlSeconds, runTokenTtlSeconds: config.runTimeoutSeconds + RUN_TOKEN_EXTRA_SECONDS };
@@ -108,7 +110,7 @@ export async function createServices(config: Config, database: Database, log: Lo
   const blockService = new BlockService(db, dialect, unitOf, lifecycle, secrets, recorder);
   const runService = new RunService(db, unitOf, lifecycle, runnerService, secrets, tokens, recorder, { runTimeoutSeconds: config.runTimeoutSeconds, logMaxBytes: config.runLogMaxBytes });
   const apiKeyService = new ApiKeyService(db, secrets, workspaceService, recorder);
-  const apiUserService = new ApiUserService(db, recorder);
+  const apiUserService = new ApiUserService(db, recorder, passwordCost);
   const scimTokens = new ScimTokenService(db, secrets);
   workspaceService.onDeleted((name) => apiKeyService.forgetWorkspace(name));
   tokens.useRevocation(new RevocationRules(apiKeyService, apiUserService, runService));

@@ -84,6 +84,13 @@ describeEachDatabase(
         return user;
       }
 
+      it('hashes API user passwords at the production cost (the other suites run a cheaper one)', async () => {
+        const user = await createUser('costly');
+        const stored = await ctx.server.server.database.db.selectFrom('api_users').select('password_hash').where('username', '=', user.username).executeTakeFirstOrThrow();
+        // N=2^15, r=8, p=1: what a deployment gets, since nothing but a test server's start options lowers it.
+        assert.match(stored.password_hash, /^scrypt\$32768\$8\$1\$/);
+      });
+
       it('60 wrong passwords: 401 up to the identity’s limit, then 429 with Retry-After from every address, answered without hashing', async () => {
         const user = await createUser('guessed');
         const answers: { status: number; retryAfter?: string; ms: number }[] = [];
@@ -281,4 +288,6 @@ describeEachDatabase(
     });
   },
   { BLOCKYARD_RUN_LOG_MAX_BYTES: String(LOG_LIMIT), BLOCKYARD_BODY_LIMIT_BYTES: String(4 * 1024 * 1024), BLOCKYARD_TRUSTED_PROXIES: '127.0.0.1' },
+  // Section 2 measures hashing against refusals: it needs the real cost.
+  { productionPasswordCost: true },
 );

@@ -16,8 +16,16 @@ describe('passwords', () => {
       assert.equal(await check(), false);
       return performance.now() - started;
     };
-    const known = Math.min(await time(() => verifyPassword('guess', stored)), await time(() => verifyPassword('guess', stored)));
-    const unknown = Math.min(await time(() => verifyNoPassword('guess')), await time(() => verifyNoPassword('guess')));
+    // Alternated and the fastest of each kept: a busy machine slows single checks at random, and
+    // measuring all known checks first once let a burst of load fall on them alone.
+    const knownTimes: number[] = [];
+    const unknownTimes: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      knownTimes.push(await time(() => verifyPassword('guess', stored)));
+      unknownTimes.push(await time(() => verifyNoPassword('guess')));
+    }
+    const known = Math.min(...knownTimes);
+    const unknown = Math.min(...unknownTimes);
     assert.ok(unknown > known / 3, `unknown user ${unknown.toFixed(1)} ms, known ${known.toFixed(1)} ms`);
   });
 

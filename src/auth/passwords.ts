@@ -1,10 +1,15 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { serviceUnavailable } from '../lib/errors.js';
 
+/** scrypt's cost parameters; a stored hash carries the ones it was made with. */
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
 /** API user passwords: scrypt (N=2^15, r=8, p=1), run on the thread pool, never on the event loop. */
-const N = 32_768;
-const R = 8;
-const P = 1;
+export const PASSWORD_COST: Readonly<ScryptCost> = Object.freeze({ N: 32_768, r: 8, p: 1 });
 const KEY_LENGTH = 32;
 
 /**
@@ -62,21 +67,22 @@ function derive(password: string, salt: Buffer, n: number, r: number, p: number,
   );
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** `cost`: PASSWORD_COST but in test servers (StartOptions.passwordCost). */
+export async function hashPassword(password: string, cost = PASSWORD_COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, N, R, P, '');
-  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const key = await derive(password, salt, cost.N, cost.r, cost.p, '');
+  return `scrypt$${cost.N}$${cost.r}$${cost.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 /**
  * A hash no password matches, with the current parameters: checking against it costs what checking a
  * real user's password costs, so an unknown username answers in the same time as a known one.
  */
-const NO_USER_HASH = `scrypt$${N}$${R}$${P}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(KEY_LENGTH).toString('base64')}`;
+const noUserHash = (cost: ScryptCost) => `scrypt$${cost.N}$${cost.r}$${cost.p}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(KEY_LENGTH).toString('base64')}`;
 
-/** Spends a password check's time and answers false: for usernames that do not exist. */
-export async function verifyNoPassword(password: string, address = ''): Promise<false> {
-  await verifyPassword(password, NO_USER_HASH, address);
+/** Spends a password check's time (at `cost`, what hashPassword spends) and answers false: for usernames that do not exist. */
+export async function verifyNoPassword(password: string, address = '', cost = PASSWORD_COST): Promise<false> {
+  await verifyPassword(password, noUserHash(cost), address);
   return false;
 }
 

@@ -88,6 +88,9 @@ const componentName = (mediaType: string) =>
     .replace(/(\.hal\+json|\+json|\+yaml)$/, '')
     .replace(/[^A-Za-z0-9.\-_]/g, '_');
 
+/** The YAML last rendered in this process, with the document's JSON: a process that starts several servers with one route table (the tests) renders it once. */
+let lastRendered: { json: string; yaml: string } | undefined;
+
 /**
  * `GET /api/openapi.json` and `/api/openapi.yaml`: rendered once when the server is ready (every route
  * exists then). Rendering takes a while (the YAML most); no request waits for it or blocks others.
@@ -97,7 +100,8 @@ export function registerOpenApiRoutes(app: FastifyInstance): void {
   let yaml = '';
   app.addHook('onReady', async () => {
     json = JSON.stringify(app.swagger());
-    yaml = app.swagger({ yaml: true });
+    if (lastRendered?.json !== json) lastRendered = { json, yaml: app.swagger({ yaml: true }) };
+    yaml = lastRendered.yaml;
   });
   const config = { access: 'public' as const };
   app.get(OPENAPI_PATHS.json, { config }, async (_request, reply) => reply.type(JSON_CONTENT_TYPE).send(json));

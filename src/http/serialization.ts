@@ -11,8 +11,21 @@ import fastJsonStringify from 'fast-json-stringify';
  *   fast-json-stringify would otherwise validate every such value against each branch while writing.
  */
 export function serializerFor(schema: unknown): (data: unknown) => string {
-  return fastJsonStringify(forSerializer(schema) as Parameters<typeof fastJsonStringify>[0]);
+  const key = JSON.stringify(schema);
+  let serializer = compiled.get(key);
+  if (!serializer) {
+    serializer = fastJsonStringify(forSerializer(schema) as Parameters<typeof fastJsonStringify>[0]);
+    compiled.set(key, serializer);
+  }
+  return serializer;
 }
+
+/**
+ * Serializers by the text of their schema, compiled once per process: most answers share a schema
+ * (the error body of every status, one kind's body under every vendor segment), and a process that
+ * starts several servers (the tests) needs them again. The route table bounds the map.
+ */
+const compiled = new Map<string, (data: unknown) => string>();
 
 type Node = Record<string, unknown>;
 

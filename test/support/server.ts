@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe } from 'node:test';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
+import type { ScryptCost } from '../../src/auth/passwords.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { ApiClient } from './client.js';
 import { ServedOpenApi } from './served-openapi.js';
@@ -19,6 +20,14 @@ export const TEST_LOG_DIR = path.join(tmpdir(), 'blockyard-test-logs');
  * that name and address for the window. The limits themselves are tested in abuse.test.ts.
  */
 export const UNLIMITED_AUTH_FAILURES = { BLOCKYARD_AUTH_FAILURES_PER_ADDRESS: '1000000', BLOCKYARD_AUTH_FAILURES_PER_IDENTITY: '1000000' };
+/**
+ * The API users' scrypt cost in test servers: real scrypt, at a cost that makes a wrong password
+ * (sent on every route by the access matrix, identity and hostile-input suites) take under a
+ * millisecond instead of a third of a second. Suites about hashing itself (abuse.test.ts: the
+ * failed-attempt limits answer without hashing, unknown users cost what known ones do) ask for the
+ * production cost with `productionPasswordCost`.
+ */
+const TEST_PASSWORD_COST: ScryptCost = { N: 16, r: 8, p: 1 };
 export const basic = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 
 export interface TestServer {
@@ -45,10 +54,15 @@ export interface TestServerOptions {
   shared?: { databaseUrl: string; dataDir: string };
   /** Receives one-time messages such as generated credentials. */
   print?: (line: string) => void;
+  /** Hash API user passwords as a deployment does (PASSWORD_COST) instead of TEST_PASSWORD_COST. */
+  productionPasswordCost?: boolean;
 }
 
+/** One checker per served document in this process: its validators compile once, whichever server serves it. */
+const checkers = new Map<string, ServedOpenApi>();
+
 export async function startTestServer(dialect: Dialect, options: TestServerOptions = {}): Promise<TestServer> {
-  const { env: extraEnv = {}, shared, print } = options;
+  const { env: extraEnv = {}, shared, print, productionPasswordCost = false } = options;
   const dataDir = shared?.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'blockyard-test-')));
   const pgDatabase = dialect === 'postgres' && !shared ? await createPostgresDatabase() : undefined;
   const databaseUrl = shared?.databaseUrl ?? pgDatabase?.url;
@@ -65,13 +79,15 @@ export async function startTestServer(dialect: Dialect, options: TestServerOptio
   };
   // Logs outlive the server (and its data directory) so suites can inspect them afterwards.
   const logFile = path.join(TEST_LOG_DIR, `${dialect}-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.log`);
-  const start = async () => startServer(loadConfig(env), { logDestination: pino.destination({ dest: logFile, sync: true, mkdir: true }), print: print ?? (() => undefined) });
+  const start = async () => startServer(loadConfig(env), { logDestination: pino.destination({ dest: logFile, sync: true, mkdir: true }), print: print ?? (() => undefined), ...(productionPasswordCost ? {} : { passwordCost: TEST_PASSWORD_COST }) });
   let server = await start();
   const ca = await readFile(path.join(dataDir, 'tls', 'cert.pem'), 'utf8');
   const authorization = basic(TEST_ADMIN.username, TEST_ADMIN.password);
   const client = new ApiClient(server.url, ca, { authorization });
   // Every answer the client receives is checked against the document this server serves (issue 22).
-  client.openapi = new ServedOpenApi((await client.get('/api/openapi.json', { anonymous: true })).json);
+  const document = (await client.get('/api/openapi.json', { anonymous: true })).text;
+  client.openapi = checkers.get(document) ?? new ServedOpenApi(JSON.parse(document));
+  checkers.set(document, client.openapi);
   const test: TestServer = {
     dialect,
     url: server.url,
@@ -103,13 +119,18 @@ export async function startTestServer(dialect: Dialect, options: TestServerOptio
  * Declares the same suite once per database (SQLite and PostgreSQL), each with its own server.
  * PostgreSQL suites are skipped only when it is unreachable and BLOCKYARD_TEST_REQUIRE_POSTGRES is unset.
  */
-export function describeEachDatabase(title: string, body: (ctx: { readonly server: TestServer; readonly client: ApiClient }) => void, env: Record<string, string> = {}): void {
+export function describeEachDatabase(
+  title: string,
+  body: (ctx: { readonly server: TestServer; readonly client: ApiClient }) => void,
+  env: Record<string, string> = {},
+  options: Pick<TestServerOptions, 'productionPasswordCost'> = {},
+): void {
   for (const dialect of DIALECTS) {
     const skip = dialect === 'postgres' && !postgresAvailable ? 'PostgreSQL is not reachable' : false;
     describe(`${title} [${dialect}]`, { skip }, () => {
       let server: TestServer | undefined;
       before(async () => {
-        server = await startTestServer(dialect, { env });
+        server = await startTestServer(dialect, { ...options, env });
       });
       after(async () => {
         await server?.stop();

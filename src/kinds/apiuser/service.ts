@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../auth/context.js';
-import { hashPassword, verifyNoPassword, verifyPassword } from '../../auth/passwords.js';
+import { hashPassword, PASSWORD_COST, verifyNoPassword, verifyPassword, type ScryptCost } from '../../auth/passwords.js';
 import { digest } from '../../crypto/secret-box.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { isUniqueViolation } from '../../store/database.js';
@@ -55,6 +55,8 @@ export class ApiUserService {
   constructor(
     db: Db,
     private readonly events: EventRecorder,
+    /** What new hashes and unknown usernames cost: PASSWORD_COST but in test servers. */
+    private readonly cost: ScryptCost = PASSWORD_COST,
   ) {
     this.store = new ApiUserStore(db);
   }
@@ -72,7 +74,7 @@ export class ApiUserService {
   async create(ctx: RequestContext, rawUsername: string, password: string): Promise<ApiUser> {
     const username = ApiUserService.check(rawUsername, password);
     const user = { username, createdOn: new Date().toISOString() };
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await hashPassword(password, this.cost);
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new ApiUserStore(trx).insert(user, passwordHash);
@@ -90,7 +92,7 @@ export class ApiUserService {
     const username = ApiUserService.check(rawUsername, password);
     const stored = await this.store.passwordHash(username);
     if (stored && (await verifyPassword(password, stored))) return;
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await hashPassword(password, this.cost);
     await this.events.change(ctx, async (trx, events) => {
       const store = new ApiUserStore(trx);
       const existing = await store.find(username);
@@ -157,7 +159,7 @@ export class ApiUserService {
     const attempt = admission.begin();
     let valid: boolean;
     try {
-      valid = stored ? await verifyPassword(password, stored, admission.address) : await verifyNoPassword(password, admission.address);
+      valid = stored ? await verifyPassword(password, stored, admission.address) : await verifyNoPassword(password, admission.address, this.cost);
     } catch (error) {
       attempt.succeeded(); // not the guess's fault (a full hashing queue): not counted as a failure
       throw error;
