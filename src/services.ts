@@ -98,7 +98,7 @@ export async function createServices(config: Config, database: Database, log: Lo
 
   const recorder = new EventRecorder(db, dialect);
   const workspaceService = new WorkspaceService(db, recorder);
-  const eventLogService = new EventLogService(db, workspaceService);
+  const eventLogService = new EventLogService(db, workspaceService, database.durable);
   const projectService = new ProjectService(db, workspaceService, recorder);
   const locationService = new LocationService(db, workspaceService, recorder);
   const platformService = new PlatformService(db, workspaceService, locationService, secrets, recorder);

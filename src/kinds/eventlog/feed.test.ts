@@ -151,6 +151,40 @@ describe('EventFeed', () => {
     assert.deepEqual(s.received.map((r) => r.seq), (await store.after(start, 10_000)).map((r) => r.seq));
     subscription.close();
   });
+
+  it('passes on what it read only once it is on disk (durable), live and catching up alike', async () => {
+    let release!: () => void;
+    let durableAsked = 0;
+    const gated = new EventFeed(database.db, {
+      batch: 50,
+      pollMs: 60_000,
+      minIntervalMs: 0,
+      durable: () => {
+        durableAsked++;
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+    });
+    try {
+      const [first] = await append(draft('before the subscriber'));
+      const catchingUp = collector();
+      await gated.subscribe(catchingUp, first!.seq - 1);
+      await until(() => durableAsked === 1, 'the catch-up read');
+      await sleep(20);
+      assert.equal(catchingUp.received.length, 0, 'read, not yet passed on');
+      release();
+      await until(() => catchingUp.received.length === 1, 'the event, once durable');
+      await append(draft('live'));
+      gated.wake();
+      await until(() => durableAsked >= 2, 'the live read');
+      await sleep(20);
+      assert.equal(catchingUp.received.length, 1, 'the live event waits for the disk too');
+      release();
+      await until(() => catchingUp.received.at(-1)?.title === 'live', 'the live event, once durable');
+    } finally {
+      release?.();
+      gated.close();
+    }
+  });
 });
 
 describe('matchesFilter', () => {

@@ -12,17 +12,23 @@ export class EventLogService {
   constructor(
     db: Db,
     private readonly workspaces: WorkspaceService,
+    /** `Database.durable`: the log shows an event only once it is on disk (its uuid may be a stream's Last-Event-ID). */
+    private readonly durable: () => Promise<void> = () => Promise.resolve(),
   ) {
     this.store = new EventStore(db);
   }
 
   async find(uuid: string): Promise<EventRecord | undefined> {
     const id = canonicalUuid(uuid);
-    return id ? this.store.find(id) : undefined;
+    const found = id ? await this.store.find(id) : undefined;
+    if (found) await this.durable();
+    return found;
   }
 
-  list(filter: EventFilter, page: PageRequest): Promise<Page<EventRecord>> {
-    return this.store.list(filter, page);
+  async list(filter: EventFilter, page: PageRequest): Promise<Page<EventRecord>> {
+    const found = await this.store.list(filter, page);
+    if (found.items.length > 0) await this.durable();
+    return found;
   }
 
   /** The identifiers of the workspaces whose display name contains `text` (case-insensitive). */
