@@ -378,7 +378,7 @@ describe('transport [sqlite]', () => {
       for (const [what, answer] of Object.entries(answers)) assertSecurityHeaders(answer.headers, what);
     });
 
-    it("on Fastify's own 503 for a request arriving on an open connection while the server closes", async () => {
+    it('on the 503 (in the error format, Connection: close) for a request arriving on an open connection while the server closes', async () => {
       const dataDir = await mkdtemp(path.join(tmpdir(), 'blockyard-transport-'));
       const { server: closing } = await startPlain({ BLOCKYARD_DATA_DIR: dataDir });
       try {
@@ -408,6 +408,11 @@ describe('transport [sqlite]', () => {
             .map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
         );
         assertSecurityHeaders(headers, '503 while closing');
+        assert.equal(headers.connection, 'close');
+        assert.ok(headers['retry-after']);
+        const body = JSON.parse(last.slice(last.indexOf('\r\n\r\n') + 4)) as { errorCode?: string; message?: string };
+        assert.equal(body.errorCode, 'ServiceUnavailable', last);
+        assert.match(body.message ?? '', /shutting down/);
       } finally {
         await closing.close();
         await rm(dataDir, { recursive: true, force: true });

@@ -10,7 +10,7 @@ import type { TokenService } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { AccessLog } from '../logging.js';
 import type { AuthorizedServices } from '../kinds/services.js';
-import { badRequest, notFound } from '../lib/errors.js';
+import { badRequest, notFound, serviceUnavailable } from '../lib/errors.js';
 import { formatMediaType, type MediaRef } from '../lib/media-types.js';
 import { parseQueryString } from '../lib/query.js';
 import { LocalRateCounter } from '../lib/rate-counter.js';
@@ -100,7 +100,9 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     connectionTimeout: 60_000,
     keepAliveTimeout: config.clientTimeouts.idleSeconds * 1000,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // While closing, requests still arriving on open connections get the house's 503 (the first hook
+    // below), not Fastify's own body; Fastify adds `Connection: close` to them.
+    return503OnClosing: false,
     genReqId: () => crypto.randomUUID(),
     // One access line per request instead of Fastify's two (http/access-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
@@ -156,7 +158,12 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
   // credential (per address for anonymous calls); instances sharing a PostgreSQL database share
   // their counts.
   const limit = rateLimiter(parts.sharedRateCounter ?? new LocalRateCounter(config.rateLimit.windowSeconds * 1000), config.rateLimit.max, config.rateLimit.windowSeconds);
+  let shuttingDown = false;
+  app.addHook('preClose', async () => {
+    shuttingDown = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
+    if (shuttingDown) throw serviceUnavailable('the server is shutting down: retry (another instance, or this one once restarted)', 1);
     if (request.url.includes('\u0000') || /%00/i.test(request.url)) throw badRequest('the URL must not contain NUL characters');
     const access = accessOf(request);
     if (access === 'scim') request.principal = await parts.identity.authenticator.authenticateScim(request.headers.authorization, request.ip);
