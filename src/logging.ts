@@ -94,16 +94,17 @@ export class AccessLog {
 }
 
 export function createLoggers(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Loggers {
-  const stream = destination ?? pino.destination({ sync: false, minLength: 4096 });
+  const stdout = destination ? undefined : pino.destination({ sync: false, minLength: 4096 });
+  const stream = destination ?? stdout!;
   const log = pino({ level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, stream);
   const access = new AccessLog(stream, log.isLevelEnabled('info'), destination ? 1 : 64);
-  if (!destination) {
+  if (stdout) {
     // One timer for both buffers: the access lines waiting for a batch, then the destination's bytes.
     setInterval(() => {
       access.flush();
       // A flush while the stream is still opening or already writing throws; the next tick retries.
       try {
-        (stream as { flush?: () => void }).flush?.();
+        stdout.flush();
       } catch {
         /* next time */
       }

@@ -35,6 +35,14 @@ export interface NewBlock {
   definitionRunTransparency: boolean;
 }
 
+/** What a caller read in the running transaction already, so the lifecycle does not read it again. */
+export interface KnownFacts {
+  version?: DefinitionVersion;
+  parents?: Block[];
+  /** The block was inserted in this transaction. */
+  created?: NewBlock;
+}
+
 /** What a block's events say about it. */
 export const blockSubject = (block: Block) => ({ kind: 'meshBuildingBlock', id: block.uuid, workspace: block.workspace, content: block });
 
@@ -100,7 +108,7 @@ export class BlockLifecycle {
    * transaction already (a create reads its version and parents once) and, for a block inserted in it
    * (`created`), that it has no run yet.
    */
-  async advance(tx: BlockUnit, block: Block, reason: string, known: { version?: DefinitionVersion; parents?: Block[]; created?: NewBlock } = {}): Promise<{ status: BlockStatus; runUuid?: string }> {
+  async advance(tx: BlockUnit, block: Block, reason: string, known: KnownFacts = {}): Promise<{ status: BlockStatus; runUuid?: string }> {
     const version = known.version ?? (await this.versionOf(tx, block));
     const parents = known.parents ?? (await tx.blocks.findMany(block.parents.map((parent) => parent.buildingBlockUuid), 'share'));
     const waiting = waitingStatus(version, block, parents);
@@ -108,12 +116,12 @@ export class BlockLifecycle {
       await setStatus(tx, block, waiting);
       return { status: waiting };
     }
-    const run = await this.startRun(tx, block, version, 'APPLY', reason, parents, known.created);
+    const run = await this.startRun(tx, block, version, 'APPLY', reason, { ...known, parents });
     return { status: 'PENDING', runUuid: run.uuid };
   }
 
   /** A new run of the block, bound to its version's runner (or the shared one), waiting to be claimed. */
-  async startRun(tx: BlockUnit, block: Block, version: DefinitionVersion, behavior: RunBehavior, reason: string, parents?: Block[], created?: NewBlock): Promise<Run> {
+  async startRun(tx: BlockUnit, block: Block, version: DefinitionVersion, behavior: RunBehavior, reason: string, { parents, created }: KnownFacts = {}): Promise<Run> {
     const now = new Date().toISOString();
     const runnerUuid = version.spec.runnerRef?.uuid.toLowerCase() ?? sharedRunnerFor(IMPLEMENTATIONS[version.spec.implementation.type].runnerType)!.uuid;
     const run: Run = {

@@ -71,5 +71,4 @@ export class RunnerService {
       events.push(eventOf('runnerDeleted', subject(runner)));
     });
   }
-
-  /** A runner asked for work: it is alive. */}
+}
