@@ -42,7 +42,22 @@ export function wantsEventStream(accept: string | string[] | undefined): boolean
  */
 class EventText {
   private readonly cache = new WeakMap<EventRecord, string>();
+  private readonly batches = new WeakMap<readonly EventRecord[], Buffer>();
   constructor(private readonly baseUrl: () => string) {}
+
+  /**
+   * A batch's text as bytes, made once for every stream the feed hands the same batch (the watchers
+   * whose filter takes all of it): each writes the same buffer instead of joining, measuring and
+   * encoding a string of its own.
+   */
+  batch(records: readonly EventRecord[]): Buffer {
+    let bytes = this.batches.get(records);
+    if (bytes === undefined) {
+      bytes = Buffer.from(records.length === 1 ? this.of(records[0]!) : records.map((record) => this.of(record)).join(''));
+      this.batches.set(records, bytes);
+    }
+    return bytes;
+  }
 
   of(record: EventRecord): string {
     let text = this.cache.get(record);
@@ -169,7 +184,7 @@ async function resumePosition(request: FastifyRequest, find: (uuid: string) => P
 class Connection implements Subscriber {
   subscription: Subscription | undefined;
   recheck: (() => Promise<string | undefined>) | undefined;
-  private queue: string[] = [];
+  private queue: Buffer[] = [];
   private queuedBytes = 0;
   /** The position of the first event waiting in `queue` (a fall-behind resumes just before it). */
   private firstQueuedSeq: number | undefined;
@@ -228,11 +243,9 @@ class Connection implements Subscriber {
   deliver(records: readonly EventRecord[], catchUp: boolean): void {
     if (this.ended) return;
     if (this.queue.length === 0) this.firstQueuedSeq = records[0]?.seq;
-    for (const record of records) {
-      const text = this.text.of(record);
-      this.queue.push(text);
-      this.queuedBytes += text.length;
-    }
+    const bytes = this.text.batch(records);
+    this.queue.push(bytes);
+    this.queuedBytes += bytes.length;
     // The buffer is full (the socket takes nothing and what waits passed the bound): what waits is
     // dropped, and the stream reads on from the log after what it has written, at its reader's pace.
     if (!catchUp && this.blocked && this.queuedBytes + this.response.writableLength > this.limits.bufferBytes && this.subscription) {
@@ -293,7 +306,7 @@ class Connection implements Subscriber {
     this.response.destroy();
   }
 
-  private write(chunk: string): void {
+  private write(chunk: string | Buffer): void {
     if (this.ended) return;
     if (!this.response.write(chunk)) {
       this.blocked = true;
@@ -304,7 +317,7 @@ class Connection implements Subscriber {
   private flush(): void {
     if (!this.opened || this.ended) return;
     if (!this.blocked && this.queue.length > 0) {
-      const chunk = this.queue.length === 1 ? this.queue[0]! : this.queue.join('');
+      const chunk = this.queue.length === 1 ? this.queue[0]! : Buffer.concat(this.queue);
       this.queue = [];
       this.queuedBytes = 0;
       this.write(chunk);

@@ -80,6 +80,18 @@ describe('EventFeed', () => {
     assert.equal(feed.size, 0);
   });
 
+  it('hands every subscriber that takes a whole batch the same array (its text is then encoded once)', async () => {
+    const batches: (readonly EventRecord[])[][] = [[], [], []];
+    const subscribers = [collector(), collector(), collector({ workspaces: ['alpha'] })].map((s, i) => ({ ...s, deliver: (records: readonly EventRecord[]) => void batches[i]!.push(records) }));
+    const subscriptions = await Promise.all(subscribers.map((s) => feed.subscribe(s)));
+    await append(draft('alpha two', 'alpha'), draft('gamma two', 'gamma'));
+    await until(() => batches.every((received) => received.length === 1), 'deliveries');
+    assert.equal(batches[0]![0], batches[1]![0], 'the unfiltered subscribers share the batch');
+    assert.deepEqual(batches[0]![0]!.map((r) => r.title), ['alpha two', 'gamma two']);
+    assert.deepEqual(batches[2]![0]!.map((r) => r.title), ['alpha two']);
+    for (const subscription of subscriptions) subscription.close();
+  });
+
   it('starts a subscriber without a position at the present: nothing from before', async () => {
     await append(draft('old'));
     const s = collector();
