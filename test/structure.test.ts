@@ -411,6 +411,7 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.ok(preview.headers.deprecation, 'Deprecation header');
       assert.match(preview.headers.link ?? '', /rel="successor-version"/);
       assert.match(preview.headers.link ?? '', /meshlocation\.v1\.hal\+json/);
+      assert.ok((preview.headers.link ?? '').startsWith(`<https://`) && preview.headers.link!.includes(`${PATHS.locations}/${name}>;`), `the link names this location: ${preview.headers.link}`);
     });
   });
 

@@ -207,10 +207,32 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
  * `;`, `"`, spaces) can end the URL or add parameters. The query is not part of it.
  */
 function canonicalPath(request: FastifyRequest): string {
-  const params = (request.params ?? {}) as Record<string, string | undefined>;
-  return (request.routeOptions.url ?? '')
-    .replace(/:(\w+)/g, (_match, name: string) => encodeURIComponent(params[name] ?? ''))
-    .replace(/\*$/, () => (params['*'] ?? '').split('/').map(encodeURIComponent).join('/'));
+  const template = request.routeOptions.url ?? '';
+  let fill = pathFillers.get(template);
+  if (!fill) {
+    fill = pathFiller(template);
+    pathFillers.set(template, fill);
+  }
+  return fill((request.params ?? {}) as Record<string, string | undefined>);
+}
+
+/** Route templates, each split once into its fixed parts and parameters (the route table bounds the map). */
+const pathFillers = new Map<string, (params: Record<string, string | undefined>) => string>();
+
+/** `/a/:id/b` → `(params) => '/a/' + encode(params.id) + '/b'`; a trailing `*` keeps its slashes. */
+function pathFiller(template: string): (params: Record<string, string | undefined>) => string {
+  const parts = template.split(/(:\w+|\*$)/).map((part) =>
+    part === '*'
+      ? (params: Record<string, string | undefined>) => (params['*'] ?? '').split('/').map(encodeURIComponent).join('/')
+      : part.startsWith(':')
+        ? (params: Record<string, string | undefined>) => encodeURIComponent(params[part.slice(1)] ?? '')
+        : () => part,
+  );
+  return (params) => {
+    let path = '';
+    for (const part of parts) path += part(params);
+    return path;
+  };
 }
 
 /**
