@@ -954,6 +954,21 @@ describeEachDatabase('runs and runners', (ctx) => {
         [viaHeader.metadata.uuid],
       );
     });
+
+    it('moves lastSeen at most once a second (claims do not all write the runner)', async () => {
+      const { w, runner, def } = await runnerWithDefinition();
+      for (let i = 0; i < 3; i++) await createBlock(ctx.client, { versionUuid: def.versionUuid, target: tenantTarget(w.tenantUuid) });
+      const lastSeen = async () => Date.parse((await getRunner(ctx.client, runner)).json.metadata.lastSeen);
+      await claimRun(ctx.client, runner);
+      const first = await lastSeen();
+      await claimRun(ctx.client, runner);
+      // The second claim happened before this moment, on the same clock.
+      if (Date.now() - first < 1000) assert.equal(await lastSeen(), first, 'a claim within the second leaves lastSeen');
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, first + 1100 - Date.now())));
+      const before = Date.now();
+      await claimRun(ctx.client, runner);
+      assert.ok((await lastSeen()) >= before, 'a claim a second later moves it');
+    });
   });
 
   describe('timeout', () => {

@@ -12,10 +12,14 @@ export interface Runner {
   implementationType: RunnerImplementationType;
   restriction: (typeof RUNNER_RESTRICTIONS)[number];
   createdOn: string;
+  /** Its last claim, to RUNNER_SEEN_RESOLUTION_MS. */
   lastSeen?: string;
   /** `spec` as sent (the public key byte for byte). */
   document: SentObject;
 }
+
+/** A runner's `lastSeen` moves at most this often: it is written by claims, and its runs are claimed by many daemons at once. */
+export const RUNNER_SEEN_RESOLUTION_MS = 1000;
 
 export type RunnerInput = Pick<Runner, 'ownedByWorkspace' | 'implementationType' | 'restriction' | 'document'>;
 
