@@ -6,7 +6,8 @@ import type { Tables } from '../src/store/schema.js';
  * The bulk loader: fills the service's own tables (through its Kysely schema, in batched multi-row
  * inserts inside transactions) with an organisation's worth of data: workspaces with a project and a
  * tenant each, released definitions of a platform team, building blocks spread over them, finished
- * runs for a tenth of the blocks, and runs waiting for the bench runner (the claim scenario).
+ * runs for a tenth of the blocks, and runs waiting for the bench runner (the claim scenario), spread
+ * over up to 1 000 blocks.
  */
 export interface DataSet {
   blocks: number;
@@ -102,6 +103,8 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
   });
 
   const sampleBlocks: string[] = [];
+  /** Blocks of the first tenant and definition, whose runs the bench runner claims. */
+  const waitingBlocks: string[] = [];
   const started = Date.now();
   const batch = 20_000;
   for (let first = 0; first < blocks; first += batch) {
@@ -117,6 +120,7 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
         const status = STATUSES[Math.floor(i / tenants.length) % STATUSES.length]!;
         const runUuid = i % 10 === 0 ? randomUUID() : null;
         if (sampleBlocks.length < 10_000 && i % Math.max(1, Math.floor(blocks / 10_000)) === 0) sampleBlocks.push(uuid);
+        if (waitingBlocks.length < 1000 && i % tenants.length === 0 && i % DEFINITIONS === 0) waitingBlocks.push(uuid);
         const created = new Date(Date.parse(now) + i).toISOString();
         rows.push({
           uuid,
@@ -149,11 +153,13 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
     if ((first / batch) % 10 === 9) log(`  ${first + batch} blocks loaded (${Math.round((Date.now() - started) / 1000)} s)`);
   }
 
-  // Runs waiting for the bench runner: the claim scenario takes one per request.
-  const waitingBlock = sampleBlocks[0]!;
+  // Runs waiting for the bench runner: the claim scenario takes one per request. Spread over many
+  // blocks, oldest first in turn, as a runner's queue is: a claim changes its block, and concurrent
+  // claims of one block's runs would queue on that block's row (PostgreSQL).
+
   for (let first = 0; first < waitingRuns; first += batch) {
     const runs: Tables['runs'][] = [];
-    for (let i = first; i < Math.min(waitingRuns, first + batch); i++) runs.push({ ...runRow(randomUUID(), waitingBlock, tenants[0]!.workspace, definitions[0]!.uuid, runnerUuid, 'PENDING', new Date(Date.parse(now) + i).toISOString()), run_number: 1000 + i });
+    for (let i = first; i < Math.min(waitingRuns, first + batch); i++) runs.push({ ...runRow(randomUUID(), waitingBlocks[i % waitingBlocks.length]!, tenants[0]!.workspace, definitions[0]!.uuid, runnerUuid, 'PENDING', new Date(Date.parse(now) + i).toISOString()), run_number: 1000 + i });
     await db.transaction().execute((trx) => insertMany(trx, 'runs', runs));
   }
   return { blocks, sampleBlocks, workspaces, definitionUuids: definitions.map((d) => d.uuid), tenantUuids: tenants.map((t) => t.uuid), versionUuid: definitions[0]!.versionUuid, tenantUuid: tenants[0]!.uuid, runnerUuid, waitingRuns };
