@@ -42,21 +42,22 @@ export function wantsEventStream(accept: string | string[] | undefined): boolean
  */
 class EventText {
   private readonly cache = new WeakMap<EventRecord, string>();
-  private readonly batches = new WeakMap<readonly EventRecord[], Buffer>();
+  private readonly batches = new WeakMap<readonly EventRecord[], string>();
   constructor(private readonly baseUrl: () => string) {}
 
   /**
-   * A batch's text as bytes, made once for every stream the feed hands the same batch (the watchers
-   * whose filter takes all of it): each writes the same buffer instead of joining, measuring and
-   * encoding a string of its own.
+   * A batch's text, joined once for every stream the feed hands the same batch (the watchers whose
+   * filter takes all of it): each writes (and, while its socket is blocked, holds) the same string.
+   * A string, not bytes: a stream that falls behind queues it on the V8 heap, which shrinks again,
+   * where large buffers from malloc left the process's resident memory high after a burst.
    */
-  batch(records: readonly EventRecord[]): Buffer {
-    let bytes = this.batches.get(records);
-    if (bytes === undefined) {
-      bytes = Buffer.from(records.length === 1 ? this.of(records[0]!) : records.map((record) => this.of(record)).join(''));
-      this.batches.set(records, bytes);
+  batch(records: readonly EventRecord[]): string {
+    let text = this.batches.get(records);
+    if (text === undefined) {
+      text = records.length === 1 ? this.of(records[0]!) : records.map((record) => this.of(record)).join('');
+      this.batches.set(records, text);
     }
-    return bytes;
+    return text;
   }
 
   of(record: EventRecord): string {
@@ -184,7 +185,7 @@ async function resumePosition(request: FastifyRequest, find: (uuid: string) => P
 class Connection implements Subscriber {
   subscription: Subscription | undefined;
   recheck: (() => Promise<string | undefined>) | undefined;
-  private queue: Buffer[] = [];
+  private queue: string[] = [];
   private queuedBytes = 0;
   /** The position of the first event waiting in `queue` (a fall-behind resumes just before it). */
   private firstQueuedSeq: number | undefined;
@@ -243,9 +244,9 @@ class Connection implements Subscriber {
   deliver(records: readonly EventRecord[], catchUp: boolean): void {
     if (this.ended) return;
     if (this.queue.length === 0) this.firstQueuedSeq = records[0]?.seq;
-    const bytes = this.text.batch(records);
-    this.queue.push(bytes);
-    this.queuedBytes += bytes.length;
+    const text = this.text.batch(records);
+    this.queue.push(text);
+    this.queuedBytes += text.length;
     // The buffer is full (the socket takes nothing and what waits passed the bound): what waits is
     // dropped, and the stream reads on from the log after what it has written, at its reader's pace.
     if (!catchUp && this.blocked && this.queuedBytes + this.response.writableLength > this.limits.bufferBytes && this.subscription) {
@@ -306,7 +307,7 @@ class Connection implements Subscriber {
     this.response.destroy();
   }
 
-  private write(chunk: string | Buffer): void {
+  private write(chunk: string): void {
     if (this.ended) return;
     if (!this.response.write(chunk)) {
       this.blocked = true;
@@ -317,7 +318,7 @@ class Connection implements Subscriber {
   private flush(): void {
     if (!this.opened || this.ended) return;
     if (!this.blocked && this.queue.length > 0) {
-      const chunk = this.queue.length === 1 ? this.queue[0]! : Buffer.concat(this.queue);
+      const chunk = this.queue.length === 1 ? this.queue[0]! : this.queue.join('');
       this.queue = [];
       this.queuedBytes = 0;
       this.write(chunk);
