@@ -45,6 +45,12 @@ describeEachDatabase('event log: every kind writes its events', (ctx) => {
       ['PENDING', 'IN_PROGRESS'],
       ['IN_PROGRESS', 'SUCCEEDED'],
     ]);
+    // A changed step carries the time of this change: the run's updatedOn in the same event.
+    const stepEvents = events.filter((event) => event.spec.title.startsWith('Building Block Run St') && event.spec.content.steps);
+    assert.equal(stepEvents.length, 3);
+    for (const event of stepEvents) {
+      for (const step of event.spec.content.steps) assert.equal(step.updatedOn, event.spec.content.updatedOn, `${event.spec.title}: step ${step.stepId}`);
+    }
     const ended = events.find((event) => event.spec.title === 'Building Block Run Status Changed')!;
     assert.equal(ended.spec.content.status, 'SUCCEEDED');
     assert.equal(ended.spec.previousContent.status, 'IN_PROGRESS');

@@ -108,7 +108,7 @@ export class RunService {
       } catch (error) {
         if (!(error instanceof CannotFillRun)) throw error;
         await this.transaction(SYSTEM, async (tx) => {
-          const step = { sourceId: 'blockyard', stepId: 'prepare', position: 0, displayName: 'Prepare run', status: 'FAILED', systemMessage: error.message, outputs: {} } as const;
+          const step = { sourceId: 'blockyard', stepId: 'prepare', position: 0, displayName: 'Prepare run', status: 'FAILED', systemMessage: error.message, outputs: {}, updatedOn: now } as const;
           await tx.runs.upsertSource(run.uuid, 'blockyard', { id: 'blockyard' }, now);
           await tx.runs.putStep(run.uuid, step, now);
           tx.events.push(runEvent('runStatusChanged', { ...run, status: 'FAILED', endedOn: now, updatedOn: now }, run, { steps: [step] }));
@@ -155,7 +155,7 @@ export class RunService {
         const at = new Date(now).toISOString();
         await tx.runs.upsertSource(run.uuid, 'blockyard', { id: 'blockyard' }, at);
         const message = `no status report for ${this.limits.runTimeoutSeconds} s (BLOCKYARD_RUN_TIMEOUT_SECONDS): the run timed out`;
-        const step = { sourceId: 'blockyard', stepId: 'timeout', position: 0, displayName: 'Run timeout', status: 'FAILED', systemMessage: message, outputs: {} } as const;
+        const step = { sourceId: 'blockyard', stepId: 'timeout', position: 0, displayName: 'Run timeout', status: 'FAILED', systemMessage: message, outputs: {}, updatedOn: at } as const;
         await tx.runs.putStep(run.uuid, step, at);
         tx.events.push(runEvent('runStatusChanged', { ...run, status: 'FAILED', endedOn: at, updatedOn: at }, run, { steps: [step] }));
         await this.lifecycle.finish(tx, run, 'FAILED');
@@ -179,7 +179,7 @@ export class RunService {
       if (!current || isFinal(current.status)) return;
       await this.ensureSource(tx, run.uuid, registration.sourceId, registration.source, now);
       const existing = await tx.runs.steps(run.uuid, registration.sourceId);
-      const steps = mergeSteps(registration.sourceId, existing, registration.steps.map((step) => ({ ...step, status: step.status ?? 'PENDING' })));
+      const steps = mergeSteps(registration.sourceId, existing, registration.steps.map((step) => ({ ...step, status: step.status ?? 'PENDING' })), now);
       for (const step of steps) await tx.runs.putStep(run.uuid, step, now);
       await tx.runs.touch(run.uuid, now);
       if (steps.length > 0) tx.events.push(runEvent('runStepsChanged', { ...current, updatedOn: now }, undefined, { steps: steps.map(stepContent) }));
@@ -212,7 +212,7 @@ export class RunService {
         Object.assign(outputs, stepOutputs);
         return { ...step, outputs: stepOutputs };
       });
-      const merged = mergeSteps(sourceId, existing, changes);
+      const merged = mergeSteps(sourceId, existing, changes, now);
       for (const step of merged) await tx.runs.putStep(runUuid, step, now);
       const status = (update.status as RunStatus | undefined) ?? current.status;
       const after: Run = { ...current, outputs, logBytes: fitted.logBytes, updatedOn: now, status, ...(isFinal(status) ? { endedOn: now } : {}) };
@@ -273,10 +273,11 @@ function stepContent(step: StepRow): Record<string, unknown> {
 }
 
 /**
- * Steps of one source after a change: known steps keep their place and take the new values;
- * unknown ones are appended (registered on the fly). At most 50 per source (spec §2.7).
+ * The steps of one source a change touches, as they are after it (changed at `now`): known steps keep
+ * their place and take the new values; unknown ones are appended (registered on the fly). At most
+ * 50 per source (spec §2.7).
  */
-function mergeSteps(sourceId: string, existing: StepRow[], changes: (Partial<StepUpdate> & { id: string; outputs?: Record<string, RunOutput> })[]): StepRow[] {
+function mergeSteps(sourceId: string, existing: StepRow[], changes: (Partial<StepUpdate> & { id: string; outputs?: Record<string, RunOutput> })[], now: string): StepRow[] {
   const steps = new Map(existing.map((step) => [step.stepId, step]));
   const touched = new Set<string>();
   for (const change of changes) {
@@ -295,5 +296,5 @@ function mergeSteps(sourceId: string, existing: StepRow[], changes: (Partial<Ste
     if (!current || JSON.stringify({ ...next, updatedOn: undefined }) !== JSON.stringify({ ...current, updatedOn: undefined })) touched.add(change.id);
   }
   if (steps.size > MAX_STEPS_PER_SOURCE) throw badRequest(`steps: a source has at most ${MAX_STEPS_PER_SOURCE} steps (spec §2.7); this one would have ${steps.size}`);
-  return [...steps.values()].filter((step) => touched.has(step.stepId));
+  return [...steps.values()].filter((step) => touched.has(step.stepId)).map((step) => ({ ...step, updatedOn: now }));
 }
