@@ -48,8 +48,8 @@ class EventText {
   /**
    * A batch's text, joined once for every stream the feed hands the same batch (the watchers whose
    * filter takes all of it): each writes (and, while its socket is blocked, holds) the same string.
-   * A string, not bytes: a stream that falls behind queues it on the V8 heap, which shrinks again,
-   * where large buffers from malloc left the process's resident memory high after a burst.
+   * A string, as each stream's text was before: what a stream that falls behind holds stays on the
+   * V8 heap (one shared buffer of bytes was tried; bench/README.md says why it was not kept).
    */
   batch(records: readonly EventRecord[]): string {
     let text = this.batches.get(records);

@@ -80,7 +80,7 @@ describe('EventFeed', () => {
     assert.equal(feed.size, 0);
   });
 
-  it('hands every subscriber that takes a whole batch the same array (its text is then encoded once)', async () => {
+  it('hands every subscriber that takes a whole batch the same array (its text is then joined once)', async () => {
     const batches: (readonly EventRecord[])[][] = [[], [], []];
     const subscribers = [collector(), collector(), collector({ workspaces: ['alpha'] })].map((s, i) => ({ ...s, deliver: (records: readonly EventRecord[]) => void batches[i]!.push(records) }));
     const subscriptions = await Promise.all(subscribers.map((s) => feed.subscribe(s)));

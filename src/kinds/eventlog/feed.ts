@@ -237,7 +237,7 @@ export class EventFeed {
       entry.cursor = Math.max(entry.cursor, last);
       if (matching.length === 0) continue;
       try {
-        // Every subscriber that takes the whole batch gets the same array: its text is encoded once for all (http/event-stream.ts).
+        // Every subscriber that takes the whole batch gets the same array: its text is joined once for all (http/event-stream.ts).
         entry.subscriber.deliver(matching.length === records.length ? records : matching, false);
       } catch (error) {
         entry.subscriber.fail(error);
