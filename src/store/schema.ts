@@ -215,10 +215,15 @@ export interface DefinitionTable {
   latest_released_version: number;
   /** Highest released and approved version number (the marketplace's); 0 when none. */
   latest_published_version: number;
-  /** Building blocks of this definition. */
-  usage_count: number;
   document: string;
   created_on: string;
+}
+
+/** A definition's block count, in stripes (migration 0019): the count is the sum of its rows. */
+export interface DefinitionUsageTable {
+  definition_uuid: string;
+  stripe: number;
+  blocks: number;
 }
 
 export interface DefinitionVersionTable {
@@ -319,7 +324,7 @@ export interface RateLimitWindowTable {
   count: number;
 }
 
-/** One entry of the event log; `seq` is the commit order (migration 0011). */
+/** One entry of the event log; `seq` is its position, in which readers deliver it (migrations 0011, 0018). */
 export interface EventTable {
   seq: number | string;
   uuid: string;
@@ -333,12 +338,6 @@ export interface EventTable {
   /** JSON: the object as an admin reads it, secrets as hashes. */
   content: string;
   previous_content: string | null;
-}
-
-/** The one row the event numbers are taken from (its lock orders them by commit). */
-export interface EventSequenceTable {
-  id: number;
-  last: number | string;
 }
 
 /** A meshUser (issue 19); `document` holds metadata and spec as sent (tags). */
@@ -434,6 +433,7 @@ export interface Tables {
   tenants: TenantTable;
   runners: RunnerTable;
   definitions: DefinitionTable;
+  definition_usage: DefinitionUsageTable;
   definition_versions: DefinitionVersionTable;
   building_blocks: BuildingBlockTable;
   building_block_parents: BuildingBlockParentTable;
@@ -442,7 +442,6 @@ export interface Tables {
   run_steps: RunStepTable;
   rate_limit_windows: RateLimitWindowTable;
   events: EventTable;
-  event_sequence: EventSequenceTable;
   users: UserTable;
   user_groups: UserGroupTable;
   group_members: GroupMemberTable;

@@ -41,7 +41,7 @@ export class AuthorizedEventLogService extends CallerView<EventRecord> {
     return workspaces === undefined ? rest : { ...rest, workspaces };
   }
 
-  /** Newest first (commit order). */
+  /** Newest first (by position). */
   async list(ctx: RequestContext, query: EventQuery, page: PageRequest): Promise<Page<EventRecord>> {
     return this.inner.list(await this.filterFor(ctx, query), page);
   }

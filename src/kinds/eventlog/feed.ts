@@ -1,13 +1,14 @@
 import type { Db } from '../../store/transaction.js';
 import { matchesFilter, type CaseFolding } from './match.js';
 import type { EventFilter, EventRecord } from './model.js';
+import { SettledLog } from './settled-log.js';
 import { EventStore } from './store.js';
 
 /** What a stream gives the feed: its filter, and where matching events go. */
 export interface Subscriber {
   readonly filter: EventFilter;
   /**
-   * Matching events in commit order, each once. `catchUp`: read from the table for this subscriber
+   * Matching events in position order, each once. `catchUp`: read from the table for this subscriber
    * alone (it resumed behind the live position); the feed waits for `ready` before the next batch.
    */
   deliver(records: readonly EventRecord[], catchUp: boolean): void;
@@ -64,13 +65,15 @@ interface Entry extends Subscription {
  * The one reader of new events in a process. Woken after local commits (the recorder), by PostgreSQL
  * notifications (other instances), and by a slow poll, it reads what was committed after its position
  * once and fans it out to every live subscriber, each filtering in memory (`matchesFilter`): the
- * number of watchers adds no query. The table is the source of truth: positions are `seq`, the commit
- * order (a reader that has seen n never later finds a committed event below n), so a subscriber that
+ * number of watchers adds no query. The table is the source of truth: positions are `seq`, read only
+ * as far as they are settled (`SettledLog`: a reader that has seen n never later finds a committed
+ * event below n), so a subscriber that
  * resumes at position c reads `after(c)` on its own until it reaches the live position, then switches
  * to the fan-out without a gap or a repeat. With no subscriber the feed reads nothing.
  */
 export class EventFeed {
   private readonly store: EventStore;
+  private readonly settled: SettledLog;
   private readonly batch: number;
   private readonly catchUpBatch: number;
   private readonly folding: CaseFolding;
@@ -91,6 +94,7 @@ export class EventFeed {
     private readonly options: FeedOptions = {},
   ) {
     this.store = new EventStore(db);
+    this.settled = new SettledLog(this.store);
     this.batch = options.batch ?? 500;
     this.catchUpBatch = options.catchUpBatch ?? 100;
     this.folding = options.folding ?? 'unicode';
@@ -123,7 +127,7 @@ export class EventFeed {
    * subscriber is registered: every event committed after that reaches it.
    */
   async subscribe(subscriber: Subscriber, after?: number): Promise<Subscription> {
-    const head = await this.store.lastSeq();
+    const head = await this.settled.head();
     if (this.position === undefined) {
       this.position = head;
       this.epoch++;
@@ -222,9 +226,9 @@ export class EventFeed {
     }
   }
 
-  /** Events committed after `position`, once they are on disk. */
+  /** Settled events after `position`, once they are on disk. */
   private async read(position: number, limit: number): Promise<EventRecord[]> {
-    const records = await this.store.after(position, limit);
+    const records = await this.settled.after(position, limit);
     if (records.length > 0 && this.options.durable) await this.options.durable();
     return records;
   }

@@ -26,7 +26,7 @@ export interface EventDraft {
   previousContent?: unknown;
 }
 
-/** An event as stored. `seq` is the commit order: lists and streams are ordered by it. */
+/** An event as stored. `seq` is its position: lists and streams are ordered by it (streams read only what is settled: `SettledLog`). */
 export interface EventRecord extends EventDraft {
   seq: number;
   uuid: string;

@@ -4,6 +4,7 @@ import type { Page, PageRequest } from '../../lib/paging.js';
 import { fetchPage } from '../../store/paged.js';
 import type { EventTable, Tables } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
+import { EVENT_APPENDERS_LOCK } from '../../store/migrations/0018_event_numbers.js';
 import type { Author, AuthorType, EventDraft, EventFilter, EventRecord, EventType } from './model.js';
 
 const toModel = (row: Selectable<EventTable>): EventRecord => ({
@@ -43,53 +44,57 @@ export function instantOf(uuid: string): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-const COLUMNS = 'seq, created_at, author_type, author_identifier, uuid, title, event_type, description, workspace, content, previous_content';
+const COLUMNS = 'created_at, author_type, author_identifier, uuid, title, event_type, description, workspace, content, previous_content';
 const appendSqlCache = new Map<string, string>();
 
 /**
- * The INSERT of n events. SQLite: each row is (created_at, author_type, author_identifier, uuid,
- * title, event_type, description, workspace, content, previous_content); SQLite numbers them and
- * returns `seq, uuid`. PostgreSQL: $1 = n, $2 created_at, $3 and $4 the author, then 7 values
- * per row; the row's number is the updated `last` minus n plus its position, and `last` is returned.
+ * The INSERT of n events, each row (created_at, author_type, author_identifier, uuid, title,
+ * event_type, description, workspace, content, previous_content), returning `seq, uuid`. SQLite
+ * numbers the rows itself (the highest rowid + 1: its single writer makes that the commit order);
+ * PostgreSQL takes them from `next_event_number()` (migration 0018: a sequence, after the appenders'
+ * shared lock).
  */
 function appendSql(dialect: 'sqlite' | 'postgres', n: number): string {
   const key = `${dialect}:${n}`;
   let text = appendSqlCache.get(key);
   if (text === undefined) {
-    if (dialect === 'sqlite') {
-      text = `insert into events (${COLUMNS.replace('seq, ', '')}) values ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} returning seq, uuid`;
-    } else {
-      const rows = Array.from({ length: n }, (_, i) => {
-        const p = (k: number) => `$${5 + i * 7 + k}::text`;
-        return `(${i + 1}, ${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)})`;
-      }).join(', ');
-      text = `with numbers as (update event_sequence set last = last + $1::int where id = 1 returning last),
-        added as (insert into events (${COLUMNS})
-          select numbers.last - $1::int + v.k, $2::text, $3::text, $4::text, v.uuid, v.title, v.event_type, v.description, v.workspace, v.content, v.previous_content
-          from numbers, (values ${rows}) as v (k, uuid, title, event_type, description, workspace, content, previous_content))
-        select last from numbers`;
-    }
+    const rows = Array.from({ length: n }, (_, i) => `(${Array.from({ length: 10 }, (_, k) => (dialect === 'sqlite' ? '?' : `$${i * 10 + k + 1}::text`)).join(', ')})`).join(', ');
+    text =
+      dialect === 'sqlite'
+        ? `insert into events (${COLUMNS}) values ${rows} returning seq, uuid`
+        : `insert into events (seq, ${COLUMNS}) select next_event_number(), v.* from (values ${rows}) as v (${COLUMNS}) returning seq, uuid`;
     if (appendSqlCache.size < 100) appendSqlCache.set(key, text);
   }
   return text;
 }
 
+/** The PostgreSQL transactions holding the appenders' lock now (their virtual transaction ids). */
+const APPENDERS_SQL = `select virtualtransaction from pg_locks where locktype = 'advisory' and granted and classid = ${EVENT_APPENDERS_LOCK[0]} and objid = ${EVENT_APPENDERS_LOCK[1]} and objsubid = 2
+  and database = (select oid from pg_database where datname = current_database())`;
+
 /** The `events` table. */
 export class EventStore {
-  constructor(private readonly db: Db) {}
+  /** Whether numbers are handed out in commit order (SQLite's single writer), so the log never has a gap that may still fill. */
+  readonly numberedInCommitOrder: boolean;
+  private readonly dialect: 'sqlite' | 'postgres';
+
+  constructor(private readonly db: Db) {
+    this.dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+    this.numberedInCommitOrder = this.dialect === 'sqlite';
+  }
 
   /**
-   * Appends the drafts in the caller's transaction. Call it as the transaction's last statement: on
-   * PostgreSQL the numbers come from the `event_sequence` row, whose lock is then held only until the
-   * commit; on SQLite the single writer numbers them (the rowid) in commit order. Every
-   * change goes through here, so the SQL is written once per row count, not built by Kysely per call.
+   * Appends the drafts in the caller's transaction. Every change goes through here, so the SQL is
+   * written once per row count, not built by Kysely per call.
    */
   async append(drafts: readonly EventDraft[], author: Author, createdAt = new Date().toISOString()): Promise<EventRecord[]> {
     if (drafts.length === 0) return [];
     const now = Date.parse(createdAt);
     const records = drafts.map((draft): EventRecord => ({ ...draft, seq: 0, uuid: uuidV7(now), createdAt, author }));
-    const postgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
     const values = records.flatMap((record) => [
+      createdAt,
+      author.authorType,
+      author.identifier,
       record.uuid,
       record.title,
       record.eventType,
@@ -98,16 +103,7 @@ export class EventStore {
       JSON.stringify(record.content ?? {}),
       record.previousContent === undefined ? null : JSON.stringify(record.previousContent),
     ]);
-    const n = records.length;
-    if (postgres) {
-      // The numbers and the rows in one statement: the lock on the numbers' row is held for one round trip and the commit.
-      const { rows } = await this.db.executeQuery<{ last: string | number }>(CompiledQuery.raw(appendSql('postgres', n), [n, createdAt, author.authorType, author.identifier, ...values]));
-      const first = Number(rows[0]!.last) - n + 1;
-      records.forEach((record, index) => (record.seq = first + index));
-      return records;
-    }
-    // SQLite numbers the rows itself (the highest rowid + 1; its single writer makes that the commit order).
-    const { rows } = await this.db.executeQuery<{ seq: number; uuid: string }>(CompiledQuery.raw(appendSql('sqlite', n), records.flatMap((_, index) => [createdAt, author.authorType, author.identifier, ...values.slice(index * 7, index * 7 + 7)])));
+    const { rows } = await this.db.executeQuery<{ seq: number | string; uuid: string }>(CompiledQuery.raw(appendSql(this.dialect, records.length), values));
     const seqOf = new Map(rows.map((row) => [row.uuid, Number(row.seq)]));
     for (const record of records) record.seq = seqOf.get(record.uuid)!;
     return records;
@@ -121,7 +117,7 @@ export class EventStore {
   }
 
   /**
-   * One page of the events an `EventFilter` admits, newest first (by commit order). The SQL twin of
+   * One page of the events an `EventFilter` admits, newest first (by position). The SQL twin of
    * the stream's in-memory `matchesFilter`: both must admit the same events.
    */
   async list(filter: EventFilter, page: PageRequest): Promise<Page<EventRecord>> {
@@ -142,7 +138,7 @@ export class EventStore {
     return { items: rows.map(toModel), total };
   }
 
-  /** The position of an event in the commit order (a stream resumes after it). */
+  /** The position of an event (a stream resumes after it). */
   async seqOf(uuid: string): Promise<number | undefined> {
     const createdAt = instantOf(uuid);
     if (createdAt === undefined) return undefined;
@@ -150,16 +146,28 @@ export class EventStore {
     return row ? Number(row.seq) : undefined;
   }
 
-  /** The highest committed position (where a new stream without `Last-Event-ID` starts). */
+  /** The highest committed position (what is settled below it: `SettledLog.head`). */
   async lastSeq(): Promise<number> {
     const row = await this.db.selectFrom('events').select(sql<number | string | null>`max(seq)`.as('last')).executeTakeFirst();
     return Number(row?.last ?? 0);
   }
 
-  /** Events committed after `seq`, in commit order, at most `limit`: what a stream delivers next. */
+  /** Committed events after `seq`, in position order, at most `limit` (a stream reads them through `SettledLog`). */
   async after(seq: number, limit: number): Promise<EventRecord[]> {
     const rows = await this.db.selectFrom('events').selectAll().where('seq', '>', seq).orderBy('seq').limit(limit).execute();
     return rows.map(toModel);
+  }
+
+  /** PostgreSQL: the transactions that may hold event numbers not yet committed (virtual transaction ids). */
+  async appenders(): Promise<string[]> {
+    const { rows } = await this.db.executeQuery<{ virtualtransaction: string }>(CompiledQuery.raw(APPENDERS_SQL));
+    return rows.map((row) => row.virtualtransaction);
+  }
+
+  /** PostgreSQL: whether any of these transactions (from `appenders`) is still in flight. */
+  async anyAppending(transactions: readonly string[]): Promise<boolean> {
+    const { rows } = await this.db.executeQuery(CompiledQuery.raw(`${APPENDERS_SQL} and virtualtransaction = any($1::text[]) limit 1`, [transactions]));
+    return rows.length > 0;
   }
 
   /**

@@ -17,6 +17,8 @@ import * as m0015 from './0015_catalogue.js';
 import * as m0013 from './0013_scim.js';
 import * as m0016 from './0016_service_instances.js';
 import * as m0017 from './0017_communications.js';
+import * as m0018 from './0018_event_numbers.js';
+import * as m0019 from './0019_definition_usage.js';
 
 /** Versioned migrations, applied in name order at start. Never edit a released one: add a new file. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -36,6 +38,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013_scim': m0013,
   '0016_service_instances': m0016,
   '0017_communications': m0017,
+  '0018_event_numbers': m0018,
+  '0019_definition_usage': m0019,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
