@@ -80,10 +80,14 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
         latest_version: 1,
         latest_released_version: 1,
         latest_published_version: 1,
-        usage_count: Math.floor(blocks / DEFINITIONS) + (definitions.indexOf(d) < blocks % DEFINITIONS ? 1 : 0),
         document: doc({ ownedByWorkspace: 'platform-team', tags: {} }, { displayName: d.name, description: 'bench', targetType: 'TENANT_LEVEL', supportedPlatforms: ['AZURE'] }),
         created_on: now,
       })),
+    );
+    await insertMany(
+      trx,
+      'definition_usage',
+      definitions.map((d, index) => ({ definition_uuid: d.uuid, stripe: 0, blocks: Math.floor(blocks / DEFINITIONS) + (index < blocks % DEFINITIONS ? 1 : 0) })),
     );
     await insertMany(
       trx,

@@ -9,7 +9,7 @@ import Fastify from 'fastify';
  * representation. A building block row by uuid, and for each list filter family the API's own query:
  * a page of 50 rows in the API's order (creation time, then uuid) with its total. The totals are read
  * the way the API reads them: counted by index, except a definition's blocks, whose total is the
- * definition's `usage_count` (counting them would make the reference slower than the API, not faster).
+ * definition's usage count, the sum of its stripes (counting them would make the reference slower than the API, not faster).
  */
 const [dataDir] = process.argv.slice(2) as [string];
 const db = new SQLite(path.join(dataDir, 'blockyard.db'), { readonly: true });
@@ -22,7 +22,7 @@ const lists: Record<string, { page: SQLite.Statement; total: SQLite.Statement }>
   },
   definition: {
     page: db.prepare(`select * from building_blocks where definition_uuid = ? ${ORDER}`),
-    total: db.prepare('select usage_count from definitions where uuid = ?').pluck(),
+    total: db.prepare('select coalesce(sum(blocks), 0) from definition_usage where definition_uuid = ?').pluck(),
   },
   tenant: {
     page: db.prepare(`select * from building_blocks where tenant_uuid = ? ${ORDER}`),

@@ -792,7 +792,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
           where b.uuid is null or q.uuid is null`)) {
         violation(`parent link ${row.block_uuid} → ${row.parent_uuid} names a missing block`);
       }
-      for (const row of await q(`select d.uuid, d.usage_count, (select count(*) from building_blocks b where b.definition_uuid = d.uuid) as actual from definitions d`)) {
+      for (const row of await q(`select d.uuid, (select coalesce(sum(u.blocks), 0) from definition_usage u where u.definition_uuid = d.uuid) as usage_count, (select count(*) from building_blocks b where b.definition_uuid = d.uuid) as actual from definitions d`)) {
         if (Number(row.usage_count) !== Number(row.actual)) violation(`definition ${row.uuid} counts ${row.usage_count} blocks but has ${row.actual}`);
       }
       await checkEvents(q);

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { CompiledQueries } from '../../store/compiled-queries.js';
 import type { DialectName } from '../../store/database.js';
+import { usageCount } from '../definition/store.js';
 import { fetchPage } from '../../store/paged.js';
 import type { BuildingBlockTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
@@ -157,7 +158,7 @@ export class BlockStore {
   private async knownTotal(filter: BlockFilter): Promise<number | undefined> {
     const keys = Object.keys(filter).filter((key) => key !== 'definitionOwner');
     if (keys.length !== 1 || filter.definitionUuid === undefined) return undefined;
-    const row = await this.db.selectFrom('definitions').select(['usage_count', 'owned_by_workspace']).where('uuid', '=', filter.definitionUuid).executeTakeFirst();
+    const row = await this.db.selectFrom('definitions').select([usageCount.as('usage_count'), 'owned_by_workspace']).where('uuid', '=', filter.definitionUuid).executeTakeFirst();
     if (!row || (filter.definitionOwner !== undefined && row.owned_by_workspace !== filter.definitionOwner)) return 0;
     return Number(row.usage_count);
   }

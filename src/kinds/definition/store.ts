@@ -1,7 +1,9 @@
+import { PostgresAdapter, sql } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { CompiledQueries } from '../../store/compiled-queries.js';
 import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
+import { USAGE_STRIPES } from '../../store/migrations/0019_definition_usage.js';
 import type { DefinitionTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
 import { parseDocument, serializeDocument } from '../document.js';
@@ -13,6 +15,12 @@ export interface DefinitionFilter {
   /** `only`: just published definitions (the marketplace); `also`: those beside the `ownedBy` ones. */
   published?: 'only' | 'also';
 }
+
+/** A definition's block count: the sum of its stripes (migration 0019). */
+export const usageCount = sql<number | string>`(select coalesce(sum(blocks), 0) from definition_usage where definition_usage.definition_uuid = definitions.uuid)`;
+
+/** A definition's row with its block count. */
+type DefinitionRow = DefinitionTable & { usage_count: number | string };
 
 /** A version's columns, with its definition's workspace (joined). */
 const VERSION_COLUMNS = [
@@ -34,7 +42,7 @@ export class DefinitionStore {
     this.queries = new CompiledQueries(db, 'definitions');
   }
 
-  private async withVersions(rows: DefinitionTable[]): Promise<Definition[]> {
+  private async withVersions(rows: DefinitionRow[]): Promise<Definition[]> {
     if (rows.length === 0) return [];
     const summaries = (db: Db, uuids: string[]) =>
       db.selectFrom('definition_versions').select(['uuid', 'definition_uuid', 'version_number', 'state', 'review_state']).where('definition_uuid', 'in', uuids).orderBy('version_number');
@@ -69,7 +77,6 @@ export class DefinitionStore {
         latest_version: 0,
         latest_released_version: 0,
         latest_published_version: 0,
-        usage_count: 0,
         document: serializeDocument(definition.document),
         created_on: definition.createdOn,
       })
@@ -85,7 +92,7 @@ export class DefinitionStore {
   }
 
   async findDefinition(uuid: string): Promise<Definition | undefined> {
-    const [row] = await this.queries.execute('findDefinition', [uuid], (id) => this.db.selectFrom('definitions').selectAll().where('uuid', '=', id));
+    const [row] = await this.queries.execute('findDefinition', [uuid], (id) => this.db.selectFrom('definitions').selectAll().select(usageCount.as('usage_count')).where('uuid', '=', id));
     return row ? (await this.withVersions([row]))[0] : undefined;
   }
 
@@ -97,7 +104,7 @@ export class DefinitionStore {
       if (ownedBy !== undefined) query = query.where('owned_by_workspace', '=', ownedBy);
       if (published !== undefined) query = query.where('latest_published_version', '>', 0);
     }
-    const { rows, total } = await fetchPage(query, (q) => q.selectAll().orderBy('created_on').orderBy('uuid'), page);
+    const { rows, total } = await fetchPage(query, (q) => q.selectAll().select(usageCount.as('usage_count')).orderBy('created_on').orderBy('uuid'), page);
     return { items: await this.withVersions(rows), total };
   }
 
@@ -112,12 +119,22 @@ export class DefinitionStore {
     return row !== undefined && parseDocument(row.document).spec.runTransparency === true;
   }
 
-  /** The definition's block count moves with every block insert and delete (the block's unit of work). */
+  /**
+   * The definition's block count moves with every block insert and delete (the block's unit of work),
+   * in this connection's stripe: concurrent writers of one definition do not queue on one row.
+   */
   async countUsage(uuid: string, by: number): Promise<void> {
-    await this.queries.execute('countUsage', [by, uuid] as const, (step, id) => this.db.updateTable('definitions').set((eb) => ({ usage_count: eb('usage_count', '+', step) })).where('uuid', '=', id));
+    const stripe = this.db.getExecutor().adapter instanceof PostgresAdapter ? sql<number>`pg_backend_pid() % ${sql.lit(USAGE_STRIPES)}` : sql<number>`0`;
+    await this.queries.execute('countUsage', [uuid, by] as const, (id, step) =>
+      this.db
+        .insertInto('definition_usage')
+        .values({ definition_uuid: id, stripe, blocks: step })
+        .onConflict((conflict) => conflict.columns(['definition_uuid', 'stripe']).doUpdateSet((eb) => ({ blocks: eb('definition_usage.blocks', '+', eb.ref('excluded.blocks')) }))),
+    );
   }
 
   async deleteDefinition(uuid: string): Promise<void> {
+    await this.db.deleteFrom('definition_usage').where('definition_uuid', '=', uuid).execute();
     await this.db.deleteFrom('definition_versions').where('definition_uuid', '=', uuid).execute();
     await this.db.deleteFrom('definitions').where('uuid', '=', uuid).execute();
   }
