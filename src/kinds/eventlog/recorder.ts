@@ -20,15 +20,17 @@ const APPEND_CHUNK = 200;
 /**
  * The unit of work of every change: `change` runs the work in one transaction together with the
  * events it declares, so there is no change without its event and no event without its change. The
- * events are appended last (their numbers' lock is held only until the commit; on PostgreSQL the
- * `NOTIFY` goes before it, so the lock is held for two statements and the commit). After the commit
- * this process's streams are woken; on PostgreSQL `NOTIFY` (delivered at commit) wakes the others.
+ * events are appended last, so a transaction holds event numbers (which readers wait for: `SettledLog`)
+ * only for its last statement and its commit. After the commit this process's streams are woken and,
+ * on PostgreSQL, the other instances are notified (`notifyOthers`).
  * Inside a `UnitOfWork` (store/transaction.ts) each change is a savepoint of the unit's transaction
- * and its events are kept until the unit is about to commit, then appended with the others: the lock
- * of the numbers is held for those last statements, not for the whole unit.
+ * and its events are kept until the unit is about to commit, then appended with the others.
  */
 export class EventRecorder {
   private readonly listeners = new Set<() => void>();
+  /** A NOTIFY in flight, and whether commits came after it was sent (they get one more). */
+  private notifying = false;
+  private notifyAgain = false;
 
   constructor(
     private readonly db: Db,
@@ -57,15 +59,44 @@ export class EventRecorder {
       return value;
     });
     // Inside a unit of work (the import into a collection) the events are readable only after its commit.
-    if (changed) afterCommit(() => this.listeners.forEach((listener) => listener()));
+    if (changed)
+      afterCommit(() => {
+        this.listeners.forEach((listener) => listener());
+        if (this.dialect === 'postgres') this.notifyOthers();
+      });
     return result;
+  }
+
+  /**
+   * Tells the other instances (their `LISTEN`) that events were committed: one `NOTIFY` at a time, on
+   * a connection of its own, after the commits, covering every commit made while the previous one was
+   * in flight. Sent inside each writing transaction, it serialised them: PostgreSQL takes one lock on
+   * the notification queue at every commit that notifies and holds it through that commit's WAL
+   * flush. A notification lost (the process dies first, the database fails it) only delays the others'
+   * streams until their next wake-up or slow poll: they read the table, never the notification.
+   */
+  private notifyOthers(): void {
+    if (this.notifying) {
+      this.notifyAgain = true;
+      return;
+    }
+    this.notifying = true;
+    void (async () => {
+      try {
+        do {
+          this.notifyAgain = false;
+          await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(this.db);
+        } while (this.notifyAgain);
+      } catch {
+        // Their slow poll reads what this would have woken them for.
+      } finally {
+        this.notifying = false;
+      }
+    })();
   }
 
   /** The changes' events, in order; consecutive ones of one author in one statement, up to APPEND_CHUNK. */
   private readonly append = async (trx: Db, changes: readonly ChangeEvents[]): Promise<void> => {
-    // NOTIFY is delivered at the commit wherever it stands in the transaction: sent before the
-    // append, it is not one more round trip under the lock of the event numbers.
-    if (this.dialect === 'postgres') await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(trx);
     const store = new EventStore(trx);
     let pending: EventDraft[] = [];
     let author: Author | undefined;
