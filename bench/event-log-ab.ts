@@ -7,22 +7,27 @@
  * `--rounds` rounds. Reported: requests/s of each and their quotient, and the servers' own CPU time
  * per request (from /proc), which a busy shared machine disturbs far less than throughput.
  *
+ * `--postgres`: each server on a fresh PostgreSQL database of its own (`BLOCKYARD_TEST_POSTGRES_URL`,
+ * default the local server) instead of SQLite.
+ *
  * `--kinds` picks the bursts (default `create,report`): `claim` claims waiting runs (each server is
  * first topped up to CLAIM_STOCK waiting runs by untimed creates), `login` asks `/oauth/token` for
  * tokens with client credentials, as the bench does.
  *
- *   node --import tsx bench/event-log-ab.ts [--before <commit>] [--after <commit>] [--rounds 6] [--seconds 3] [--kinds create,report,claim,login]
+ *   node --import tsx bench/event-log-ab.ts [--before <commit>] [--after <commit>] [--rounds 6] [--seconds 3] [--kinds create,report,claim,login] [--postgres]
  */
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ApiClient } from '../test/support/client.js';
+import { createPostgresDatabase } from '../test/support/databases.js';
 import { asRun, BLOCK_V2, claim, claimRun, patch, runnerDefinition, runWorld, SHARED_RUNNERS, tenantTarget } from '../test/support/runs.js';
 
 const { values: args } = parseArgs({
-  options: { before: { type: 'string', default: '6fe963b' }, after: { type: 'string' }, rounds: { type: 'string', default: '6' }, seconds: { type: 'string', default: '3' }, kinds: { type: 'string', default: 'create,report' } },
+  options: { before: { type: 'string', default: '6fe963b' }, after: { type: 'string' }, rounds: { type: 'string', default: '6' }, seconds: { type: 'string', default: '3' }, kinds: { type: 'string', default: 'create,report' }, postgres: { type: 'boolean', default: false } },
 });
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const extracted: string[] = [];
@@ -44,6 +49,7 @@ const CLIENT_SECRET = 'bench-client-secret-0123456789';
 const LOGIN_FORM = `grant_type=client_credentials&client_id=${CLIENT_ID}&client_secret=${CLIENT_SECRET}`;
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const dataDirs: string[] = [];
+const postgresDatabases: { drop(): Promise<void> }[] = [];
 
 async function start(tree: string): Promise<{ child: ChildProcess; client: ApiClient }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'blockyard-ab-'));
@@ -51,9 +57,11 @@ async function start(tree: string): Promise<{ child: ChildProcess; client: ApiCl
   // The default log level, as in `npm run bench`: the access log goes to a file (never a pipe that could fill).
   const logFile = path.join(dataDir, 'server.log');
   const out = openSync(logFile, 'a');
+  const postgres = args.postgres ? await createPostgresDatabase() : undefined;
+  if (postgres) postgresDatabases.push(postgres);
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(tree, 'src/main.ts'), 'serve'], {
     cwd: tree,
-    env: { ...process.env, BLOCKYARD_PORT: '0', BLOCKYARD_HOST: '127.0.0.1', BLOCKYARD_DATA_DIR: dataDir, BLOCKYARD_LOG_LEVEL: 'info', BLOCKYARD_ADMIN_USERNAME: 'bench-admin', BLOCKYARD_ADMIN_PASSWORD: PASSWORD, BLOCKYARD_ADMIN_CLIENT_ID: CLIENT_ID, BLOCKYARD_ADMIN_CLIENT_SECRET: CLIENT_SECRET, BLOCKYARD_RATE_LIMIT_MAX: '10000000' },
+    env: { ...process.env, BLOCKYARD_PORT: '0', BLOCKYARD_HOST: '127.0.0.1', BLOCKYARD_DATA_DIR: dataDir, BLOCKYARD_LOG_LEVEL: 'info', BLOCKYARD_ADMIN_USERNAME: 'bench-admin', BLOCKYARD_ADMIN_PASSWORD: PASSWORD, BLOCKYARD_ADMIN_CLIENT_ID: CLIENT_ID, BLOCKYARD_ADMIN_CLIENT_SECRET: CLIENT_SECRET, BLOCKYARD_RATE_LIMIT_MAX: '10000000', ...(postgres ? { BLOCKYARD_DATABASE_URL: postgres.url, BLOCKYARD_MASTER_KEY: randomBytes(32).toString('base64') } : {}) },
     stdio: ['ignore', out, 'inherit'],
   });
   closeSync(out);
@@ -169,4 +177,6 @@ try {
     await server.client.close();
   }
   for (const dir of [...dataDirs, ...extracted]) rmSync(dir, { recursive: true, force: true });
+  // Dropped with force: the servers' connections may not have closed yet.
+  for (const database of postgresDatabases) await database.drop();
 }
