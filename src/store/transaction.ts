@@ -83,8 +83,8 @@ export function afterCommit(after: () => void): void {
  * Inside a unit of work: keeps `item` to be written by `flush`, together with every item kept for the
  * same `flush` (in order), on the unit's transaction just before it commits — or never, if the
  * savepoint it was kept in rolls back — and answers true. Outside one it answers false: the caller
- * writes the item now. For writes that must come last in a transaction because they lock what every
- * writer needs (the event log's numbers).
+ * writes the item now. For writes that should come last in a transaction because others wait for
+ * them until it ends (the event log's numbers: a stream waits at a number still in flight).
  */
 export function keepUntilCommit<T>(flush: (trx: Db, items: T[]) => Promise<void>, item: T): boolean {
   const unit = openUnit();
