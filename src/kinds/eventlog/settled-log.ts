@@ -53,8 +53,9 @@ export class SettledLog {
     const last = await this.store.lastSeq();
     if (this.store.numberedInCommitOrder) return last;
     const appenders = await this.store.appenders();
-    // Appending transactions end in a few milliseconds; one held open holds new streams back until it ends.
-    while (appenders.length > 0 && (await this.store.anyAppending(appenders))) await sleep(2);
+    // Appending transactions end in a few milliseconds; one held open holds new streams back until it
+    // ends (looked at every 2 ms at first, at most every 100 ms).
+    for (let pause = 2; appenders.length > 0 && (await this.store.anyAppending(appenders)); pause = Math.min(pause * 2, 100)) await sleep(pause);
     this.settle(last);
     return last;
   }

@@ -21,7 +21,7 @@ import * as m0018 from './0018_event_numbers.js';
 import * as m0019 from './0019_definition_usage.js';
 
 /** Versioned migrations, applied in name order at start. Never edit a released one: add a new file. */
-const MIGRATIONS: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   '0001_identity': m0001,
   '0002_structure': m0002,
   '0003_definitions': m0003,
