@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, it } from 'node:test';
+import { allEvents } from './support/events.js';
 import { createKey, login } from './support/identity.js';
 import { basic, describeEachDatabase, TEST_ADMIN, type TestServer } from './support/server.js';
 import { openStream, type SseStream } from './support/sse.js';
@@ -119,6 +120,21 @@ describeEachDatabase(
       assert.equal(denied.status, 403, denied.text);
       s.close();
       asked.close();
+    });
+
+    it('delivers every event of concurrent writes once, in the order of the log', async () => {
+      const s = await stream();
+      const prefix = unique('concurrent');
+      const names = Array.from({ length: 150 }, (_, i) => `${prefix}-${i}`);
+      // All at once: on PostgreSQL their event numbers are taken and committed out of order, so the
+      // stream must wait at each number still in flight rather than deliver past it.
+      await Promise.all(names.map((name) => createWorkspace(name)));
+      const ours = () => s.events.filter((event) => event.json.spec.workspaceRef?.name?.startsWith(`${prefix}-`)).map((event) => event.id!);
+      for (let waited = 0; waited < 20_000 && ours().length < names.length; waited += 50) await sleep(50);
+      const inLog = (await allEvents(ctx.server.client, `description=${prefix}`)).map((event) => event.metadata.uuid as string);
+      // The list is newest first (by number): the stream's order is its reverse.
+      assert.equal(inLog.length, names.length);
+      assert.deepEqual(ours(), inLog.reverse());
     });
 
     it('resumes after a disconnect with Last-Event-ID: nothing missed, nothing repeated', async () => {
