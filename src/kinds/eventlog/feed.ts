@@ -67,9 +67,9 @@ interface Entry extends Subscription {
  * once and fans it out to every live subscriber, each filtering in memory (`matchesFilter`): the
  * number of watchers adds no query. The table is the source of truth: positions are `seq`, read only
  * as far as they are settled (`SettledLog`: a reader that has seen n never later finds a committed
- * event below n), so a subscriber that
- * resumes at position c reads `after(c)` on its own until it reaches the live position, then switches
- * to the fan-out without a gap or a repeat. With no subscriber the feed reads nothing.
+ * event below n), so a subscriber that resumes at position c reads `after(c)` on its own until it
+ * reaches the live position, then switches to the fan-out without a gap or a repeat. With no
+ * subscriber the feed reads nothing.
  */
 export class EventFeed {
   private readonly store: EventStore;
