@@ -12,7 +12,8 @@
  * measured is the stream's side. `--via import` writes workspaces through the declarative import
  * instead (the achieved rate then says what the API managed). At the end every watcher must have
  * received every event, and the server's RSS and heap after the warm-up must be flat: the floor of
- * the second half of the samples (the lowest: after a collection) against the first half's. `test/event-load.test.ts` runs a short
+ * the second half of the samples (the lowest: after a full collection, which the probe forces before
+ * every fourth sample) against the first half's. `test/event-load.test.ts` runs a short
  * version (`runEventLoad` with a few seconds).
  */
 import { spawn } from 'node:child_process';
@@ -90,7 +91,7 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
     BLOCKYARD_EVENT_POLL_SECONDS: '1',
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${path.join(ROOT, 'scripts', 'memory-probe.mjs')}`.trim(),
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const samples: MemorySample[] = [];
   let url: string | undefined;
