@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -15,6 +15,9 @@ import { WalFile, WalSync } from './sqlite-wal-sync.js';
 import { unitOfWorkDialect } from './transaction.js';
 
 export type DialectName = 'sqlite' | 'postgres';
+
+/** Which database `db` (or a transaction on it) speaks to, for the few statements written per dialect. */
+export const dialectOf = (db: Pick<Kysely<Tables>, 'getExecutor'>): DialectName => (db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite');
 
 /** One query layer (Kysely) over SQLite or PostgreSQL; repositories receive this. */
 export interface Database {

@@ -1,6 +1,7 @@
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { CompiledQueries } from '../../store/compiled-queries.js';
+import { dialectOf } from '../../store/database.js';
 import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
 import { USAGE_STRIPES } from '../../store/migrations/0019_definition_usage.js';
@@ -124,11 +125,10 @@ export class DefinitionStore {
    * in this connection's stripe: concurrent writers of one definition do not queue on one row.
    */
   async countUsage(uuid: string, by: number): Promise<void> {
-    const stripe = this.db.getExecutor().adapter instanceof PostgresAdapter ? sql<number>`pg_backend_pid() % ${sql.lit(USAGE_STRIPES)}` : sql<number>`0`;
     await this.queries.execute('countUsage', [uuid, by] as const, (id, step) =>
       this.db
         .insertInto('definition_usage')
-        .values({ definition_uuid: id, stripe, blocks: step })
+        .values({ definition_uuid: id, stripe: dialectOf(this.db) === 'postgres' ? sql<number>`pg_backend_pid() % ${sql.lit(USAGE_STRIPES)}` : sql<number>`0`, blocks: step })
         .onConflict((conflict) => conflict.columns(['definition_uuid', 'stripe']).doUpdateSet((eb) => ({ blocks: eb('definition_usage.blocks', '+', eb.ref('excluded.blocks')) }))),
     );
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { CompiledQuery, PostgresAdapter, sql, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Selectable } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
+import { dialectOf, type DialectName } from '../../store/database.js';
 import { fetchPage } from '../../store/paged.js';
 import type { EventTable, Tables } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
@@ -54,7 +55,7 @@ const appendSqlCache = new Map<string, string>();
  * PostgreSQL takes them from `next_event_number()` (migration 0018: a sequence, after the appenders'
  * shared lock).
  */
-function appendSql(dialect: 'sqlite' | 'postgres', n: number): string {
+function appendSql(dialect: DialectName, n: number): string {
   const key = `${dialect}:${n}`;
   let text = appendSqlCache.get(key);
   if (text === undefined) {
@@ -76,10 +77,10 @@ const APPENDERS_SQL = `select virtualtransaction from pg_locks where locktype = 
 export class EventStore {
   /** Whether numbers are handed out in commit order (SQLite's single writer), so the log never has a gap that may still fill. */
   readonly numberedInCommitOrder: boolean;
-  private readonly dialect: 'sqlite' | 'postgres';
+  private readonly dialect: DialectName;
 
   constructor(private readonly db: Db) {
-    this.dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+    this.dialect = dialectOf(db);
     this.numberedInCommitOrder = this.dialect === 'sqlite';
   }
 

@@ -21,7 +21,7 @@ import * as m0018 from './0018_event_numbers.js';
 import * as m0019 from './0019_definition_usage.js';
 
 /** Versioned migrations, applied in name order at start. Never edit a released one: add a new file. */
-export const MIGRATIONS: Record<string, Migration> = {
+const MIGRATIONS: Record<string, Migration> = {
   '0001_identity': m0001,
   '0002_structure': m0002,
   '0003_definitions': m0003,
@@ -44,6 +44,10 @@ export const MIGRATIONS: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
+/** The migrator of the service's schema (its history in `blockyard_migrations`). */
+export const migratorOf = (db: Kysely<Tables>): Migrator =>
+  new Migrator({ db, provider, migrationTableName: 'blockyard_migrations', migrationLockTableName: 'blockyard_migrations_lock', allowUnorderedMigrations: true });
+
 /**
  * Brings the schema to the latest version. On PostgreSQL Kysely holds an advisory lock meanwhile, so
  * several instances starting together apply each migration exactly once. A migration numbered below
@@ -51,8 +55,7 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
  * parallel work are independent of each other).
  */
 export async function migrateToLatest(db: Kysely<Tables>, log: Logger): Promise<void> {
-  const migrator = new Migrator({ db, provider, migrationTableName: 'blockyard_migrations', migrationLockTableName: 'blockyard_migrations_lock', allowUnorderedMigrations: true });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await migratorOf(db).migrateToLatest();
   for (const result of results ?? []) {
     if (result.status === 'Success') log.info({ migration: result.migrationName }, 'migration applied');
     if (result.status === 'Error') log.error({ migration: result.migrationName }, 'migration failed');

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
 import { createPostgresDatabase, postgresAvailable } from '../../../test/support/databases.js';
 import { EventStore } from '../../kinds/eventlog/store.js';
 import type { Tables } from '../schema.js';
-import { MIGRATIONS, migrateToLatest } from './index.js';
+import { migratorOf, migrateToLatest } from './index.js';
 
 /**
  * A database written before migrations 0018 (event numbers from a sequence) and 0019 (usage counts in
@@ -25,9 +25,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         dialect: postgres ? new PostgresDialect({ pool: new pg.Pool({ connectionString: postgres.url, max: 2 }) }) : new SqliteDialect({ database: new SQLite(path.join(dir, 'test.db')) }),
       });
       try {
-        const provider = { getMigrations: async () => MIGRATIONS };
-        const before = new Migrator({ db, provider, migrationTableName: 'blockyard_migrations', migrationLockTableName: 'blockyard_migrations_lock', allowUnorderedMigrations: true });
-        const { error } = await before.migrateTo('0017_communications');
+        const { error } = await migratorOf(db).migrateTo('0017_communications');
         if (error) throw error;
         // As the code before 0018 left it: counts on the definitions, two events, the numbers' row at 2.
         const now = '2026-11-27T00:00:00.000Z';
