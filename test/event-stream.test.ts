@@ -122,8 +122,14 @@ describeEachDatabase(
       asked.close();
     });
 
-    it('delivers every event of concurrent writes once, in the order of the log', async () => {
+    it("delivers every event of concurrent writes once, in the order of the log, and none of them to another workspace's key", async () => {
       const s = await stream();
+      // A key of a workspace none of the writes touch, streaming meanwhile (gaps are settled on the same path).
+      const bystander = unique('bystander');
+      await createWorkspace(bystander);
+      const token = await login(ctx.server.client, await createKey(ctx.server.client, bystander, ['EVENTLOG_LIST']));
+      const theirs = await stream('', { authorization: `Bearer ${token}` });
+      assert.equal(theirs.status, 200, theirs.text);
       const prefix = unique('concurrent');
       const names = Array.from({ length: 150 }, (_, i) => `${prefix}-${i}`);
       // All at once: on PostgreSQL their event numbers are taken and committed out of order, so the
@@ -135,6 +141,7 @@ describeEachDatabase(
       // The list is newest first (by number): the stream's order is its reverse.
       assert.equal(inLog.length, names.length);
       assert.deepEqual(ours(), inLog.reverse());
+      assert.deepEqual(theirs.events.filter((event) => event.json.spec.workspaceRef?.name !== bystander), []);
     });
 
     it('resumes after a disconnect with Last-Event-ID: nothing missed, nothing repeated', async () => {
