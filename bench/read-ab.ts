@@ -5,11 +5,21 @@
  * rounds. Reported per scenario: requests/s of each, their quotient, and each server's own CPU time
  * per request (from /proc), which a busy shared machine disturbs far less than throughput.
  *
- *   npm run build && node --import tsx bench/read-ab.ts [--blocks 10000] [--rounds 4] [--seconds 3] [--only <regex>] [--profile] [--hold]
+ *   npm run build && node --import tsx bench/read-ab.ts [--blocks 10000] [--rounds 4] [--seconds 3] [--only <regex>] [--profile] [--hold] [--floor] [--before <commit>]
+ *
+ * `--before <commit>` adds the API of that commit (extracted beside this tree, sharing its
+ * node_modules) on the same file, sent the same requests: a change to the read path measured against
+ * the tree before it in one run. Both APIs then run from their sources through tsx, alike.
+ *
+ * `--floor` adds two more copies of the reference: one that reads what the reference reads and then
+ * sends the API's own answer to such a request (its headers and body, byte for byte, fetched from the
+ * API at the start: a block, a page of the workspace + status list), and one that also writes the
+ * API's access line through the API's logger. They measure what the answer the API must give costs by
+ * itself, with none of the work that makes it: the most any implementation of the API could reach.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,7 +31,7 @@ import { openDatabase } from '../src/store/database.js';
 import { loadData } from './load-data.js';
 
 const { values: args } = parseArgs({
-  options: { blocks: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '4' }, seconds: { type: 'string', default: '3' }, only: { type: 'string' }, profile: { type: 'boolean', default: false }, hold: { type: 'boolean', default: false } },
+  options: { blocks: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '4' }, seconds: { type: 'string', default: '3' }, only: { type: 'string' }, profile: { type: 'boolean', default: false }, hold: { type: 'boolean', default: false }, floor: { type: 'boolean', default: false }, before: { type: 'string' } },
 });
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const CLIENT_ID = '00000000-0000-4000-8000-0000000be0c1';
@@ -42,8 +52,9 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-function started(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+type Server = { child: ChildProcess; url: string };
+function started(args: string[], cwd = ROOT): Promise<Server> {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let seen = '';
     const onData = (chunk: Buffer) => {
@@ -62,12 +73,39 @@ function started(args: string[]): Promise<{ child: ChildProcess; url: string }> 
 const database = await openDatabase(loadConfig(env), pino({ level: 'warn' }));
 const data = await loadData(database.db, Number(args.blocks), 1000, () => undefined);
 await database.close();
-const api = await started([...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/profiles')}`] : []), path.join(ROOT, 'dist/main.js'), 'serve']);
+/** The tree of `commit`, extracted beside this one (sharing its node_modules). */
+function treeOf(commit: string): string {
+  const tree = mkdtempSync(path.join(tmpdir(), 'blockyard-tree-'));
+  execSync(`git archive ${commit} | tar -x -C ${tree}`, { cwd: ROOT, stdio: 'inherit' });
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));
+  return tree;
+}
+const beforeTree = args.before === undefined ? undefined : treeOf(args.before);
+const apiMain = (tree: string) => (beforeTree ? ['--import', 'tsx', path.join(tree, 'src/main.ts'), 'serve'] : [path.join(tree, 'dist/main.js'), 'serve']);
+const api = await started([...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/profiles')}`] : []), ...apiMain(ROOT)]);
+const before: Record<string, Server> = beforeTree ? { before: await started(apiMain(beforeTree), beforeTree) } : {};
 const reference = await started([...(process.env.PROFILE_REFERENCE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/refprof'] : []), '--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), dataDir]);
 const ca = readFileSync(path.join(dataDir, 'tls/cert.pem'), 'utf8');
 const agent = new Agent({ connect: { ca } });
 const login = await request(`${api.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&client_id=${CLIENT_ID}&client_secret=${CLIENT_SECRET}`, dispatcher: agent });
 const token = ((await login.body.json()) as { access_token: string }).access_token;
+const floors: Record<string, Server> = {};
+if (args.floor) {
+  const answerTo = async (path: string) => {
+    const answer = await request(`${api.url}${path}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json' }, dispatcher: agent });
+    const body = await answer.body.text();
+    if (answer.statusCode !== 200) throw new Error(`${path}: ${answer.statusCode} ${body}`);
+    // Node writes its own date, connection, keep-alive and length headers.
+    return { headers: Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(name))), body };
+  };
+  const block = await answerTo(`/api/meshobjects/meshbuildingblocks/${data.sampleBlocks[0]}`);
+  const lists = { 'workspace-status': await answerTo(`/api/meshobjects/meshbuildingblocks?workspaceIdentifier=${data.workspaces[0]}&status=SUCCEEDED&size=50`) };
+  for (const [name, accessLog] of [['answer', false], ['answer + access line', true]] as const) {
+    const file = path.join(dataDir, `${name.replace(/\W+/g, '-')}.json`);
+    writeFileSync(file, JSON.stringify({ block, lists, accessLog }));
+    floors[name] = await started(['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), dataDir, file]);
+  }
+}
 await agent.close();
 
 const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)]!;
@@ -84,14 +122,14 @@ const scenarios: Record<string, [Partial<autocannon.Options>, Partial<autocannon
     { headers: headers(V2), requests: [{ setupRequest: (r) => ({ ...r, path: `/list/workspace-status?key=${pick(data.workspaces)}&key2=SUCCEEDED` }) }] },
   ],
 };
-const servers = { api, reference };
-type Name = keyof typeof servers;
+const servers: Record<string, Server> = { api, ...before, reference, ...floors };
+type Name = string;
 const totals: Record<string, { requests: number; ms: number; cpuMs: number }> = {};
 const seconds = Number(args.seconds);
 
 async function burst(scenario: string, name: Name): Promise<number> {
-  const { child, url } = servers[name];
-  const options = scenarios[scenario]![name === 'api' ? 0 : 1];
+  const { child, url } = servers[name]!;
+  const options = optionsFor(scenario, name);
   const cpu0 = cpuMs(child.pid!);
   const result = await autocannon({ url, connections: 10, duration: seconds, ...options } as autocannon.Options);
   if (result.non2xx + result.errors > 0) throw new Error(`${scenario} ${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
@@ -102,6 +140,11 @@ async function burst(scenario: string, name: Name): Promise<number> {
   return result.requests.average;
 }
 
+/** What a server is sent: the APIs their requests, the reference and its copies the reference's. */
+const optionsFor = (scenario: string, name: Name) => scenarios[scenario]![name === 'api' || name === 'before' ? 0 : 1];
+/** The servers a scenario compares: the answer floors for the scenarios whose answers they send. */
+const comparedIn = (scenario: string): Name[] => Object.keys(servers).filter((name) => !(name in floors) || ['GET block v2-preview', 'list 50 (workspace + status)'].includes(scenario));
+
 if (args.hold) {
   // For poking at the servers by hand (curl, strace): both stay up until this process is interrupted.
   process.stdout.write(`api ${api.url} (pid ${api.child.pid}), reference ${reference.url} (pid ${reference.child.pid}), block ${data.sampleBlocks[0]}\ntoken ${token}\n`);
@@ -109,22 +152,26 @@ if (args.hold) {
 }
 try {
   const chosen = Object.keys(scenarios).filter((name) => args.only === undefined || new RegExp(args.only).test(name));
-  for (const scenario of chosen) for (const name of ['api', 'reference'] as const) await autocannon({ url: servers[name].url, connections: 10, duration: 2, ...scenarios[scenario]![name === 'api' ? 0 : 1] } as autocannon.Options);
+  for (const scenario of chosen) for (const name of comparedIn(scenario)) await autocannon({ url: servers[name]!.url, connections: 10, duration: 2, ...optionsFor(scenario, name) } as autocannon.Options);
   for (let round = 0; round < Number(args.rounds); round++) {
     for (const scenario of chosen) {
-      const order: Name[] = round % 2 === 0 ? ['api', 'reference'] : ['reference', 'api'];
+      const order = round % 2 === 0 ? comparedIn(scenario) : comparedIn(scenario).reverse();
       const line: string[] = [];
       for (const name of order) line.push(`${name} ${(await burst(scenario, name)).toFixed(0)}/s`);
       process.stdout.write(`round ${round + 1} ${scenario}: ${line.join(', ')}\n`);
     }
   }
   for (const scenario of chosen) {
-    const [a, r] = [totals[`${scenario}/api`]!, totals[`${scenario}/reference`]!];
-    const rate = (t: typeof a) => (t.requests * 1000) / t.ms;
-    const cpu = (t: typeof a) => (t.cpuMs * 1000) / t.requests;
-    process.stdout.write(`${scenario}: API ${rate(a).toFixed(0)}/s, reference ${rate(r).toFixed(0)}/s: ${(rate(a) / rate(r)).toFixed(2)}; server CPU per request ${cpu(a).toFixed(0)} µs vs ${cpu(r).toFixed(0)} µs: ${(cpu(r) / cpu(a)).toFixed(2)}\n`);
+    const r = totals[`${scenario}/reference`]!;
+    const rate = (t: typeof r) => (t.requests * 1000) / t.ms;
+    const cpu = (t: typeof r) => (t.cpuMs * 1000) / t.requests;
+    const line = (name: string, a: typeof r, versus: string, b: typeof r) =>
+      process.stdout.write(`${scenario}: ${name} ${rate(a).toFixed(0)}/s, ${versus} ${rate(b).toFixed(0)}/s: ${(rate(a) / rate(b)).toFixed(2)}; server CPU per request ${cpu(a).toFixed(0)} µs vs ${cpu(b).toFixed(0)} µs: ${(cpu(b) / cpu(a)).toFixed(2)}\n`);
+    for (const name of comparedIn(scenario).filter((name) => name !== 'reference')) line(name === 'api' ? 'API' : name === 'before' ? `API of ${args.before}` : name, totals[`${scenario}/${name}`]!, 'reference', r);
+    if (beforeTree) line('API', totals[`${scenario}/api`]!, `API of ${args.before}`, totals[`${scenario}/before`]!);
   }
 } finally {
   for (const server of Object.values(servers)) server.child.kill('SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });
+  if (beforeTree) rmSync(beforeTree, { recursive: true, force: true });
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
+import { createLoggers } from '../src/logging.js';
 
 /**
  * The references the API's reads are judged against: bare Fastify over the same TLS answering from the
@@ -11,7 +12,19 @@ import Fastify from 'fastify';
  * the way the API reads them: counted by index, except a definition's blocks, whose total is the
  * definition's usage count, the sum of its stripes (counting them would make the reference slower than the API, not faster).
  */
-const [dataDir] = process.argv.slice(2) as [string];
+const [dataDir, answerFile] = process.argv.slice(2) as [string, string | undefined];
+/**
+ * With an answer file (`bench/read-ab.ts --floor`): GET block and the lists it names still read what
+ * they read, then send the API's own answer to such a request — its headers and body, byte for byte —
+ * and, with `"accessLog": true`, write the API's access line through the API's own logger (a request
+ * id, the line, its batching). What the answer alone costs, without any of the work that makes it.
+ */
+interface Answer {
+  headers: Record<string, string>;
+  body: string;
+}
+const answers = answerFile ? (JSON.parse(readFileSync(answerFile, 'utf8')) as { block: Answer; lists: Record<string, Answer>; accessLog: boolean }) : undefined;
+const accessLog = answers?.accessLog ? createLoggers({ logLevel: 'info' }).access : undefined;
 const db = new SQLite(path.join(dataDir, 'blockyard.db'), { readonly: true });
 const byUuid = db.prepare('select * from building_blocks where uuid = ?');
 const ORDER = 'order by created_on, uuid limit 50';
@@ -32,12 +45,19 @@ const lists: Record<string, { page: SQLite.Statement; total: SQLite.Statement }>
 // The managedBy family reads the definition (its owner, for the permission check) and then pages as the definition family does.
 const owner = db.prepare('select owned_by_workspace from definitions where uuid = ?').pluck();
 
-const app = Fastify({ https: { cert: readFileSync(path.join(dataDir, 'tls/cert.pem')), key: readFileSync(path.join(dataDir, 'tls/key.pem')), minVersion: 'TLSv1.2' }, keepAliveTimeout: 72_000 });
+const app = Fastify({ ...(accessLog ? { genReqId: () => crypto.randomUUID() } : {}), https: { cert: readFileSync(path.join(dataDir, 'tls/cert.pem')), key: readFileSync(path.join(dataDir, 'tls/key.pem')), minVersion: 'TLSv1.2' }, keepAliveTimeout: 72_000 });
 app.get('/api/meshobjects/meshbuildingblocks/:uuid', async (request, reply) => {
   const row = byUuid.get((request.params as { uuid: string }).uuid);
   if (!row) return reply.code(404).send({ message: 'not found' });
-  return row;
+  if (!answers) return row;
+  return reply.headers(answers.block.headers).send(answers.block.body);
 });
+if (accessLog) {
+  app.addHook('onResponse', (request, reply, done) => {
+    accessLog.write({ reqId: request.id, method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: reply.elapsedTime, caller: 'client:00000000-0000-4000-8000-0000000be0c1' });
+    done();
+  });
+}
 /** `/list/<family>?key=…` (`key2` for the status of workspace-status). */
 app.get('/list/:family', async (request, reply) => {
   const { family } = request.params as { family: string };
@@ -49,7 +69,9 @@ app.get('/list/:family', async (request, reply) => {
   const list = lists[family];
   if (!list) return reply.code(404).send({ message: 'no such list' });
   const params = key2 === undefined ? [key] : [key, key2];
-  return { items: list.page.all(...params), total: list.total.get(...params) };
+  const page = { items: list.page.all(...params), total: list.total.get(...params) };
+  const answer = answers?.lists[family];
+  return answer ? reply.headers(answer.headers).send(answer.body) : page;
 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`reference listening on ${address}\n`);
