@@ -62,10 +62,12 @@ export function pageInfo(request: PageRequest, totalElements: number): PageInfo 
 export function pageLinks(baseUrl: string, requestUrl: string, info: PageInfo): HalLinks {
   const links: HalLinks = { self: { href: `${baseUrl}${requestUrl}` } };
   if (info.totalPages <= 1) return links;
+  // Parsed once for every link: `page` set first keeps its place when each link sets it again.
+  const url = new URL(requestUrl, 'https://placeholder');
+  url.searchParams.set('page', '0');
+  url.searchParams.set('size', String(info.size));
   const at = (page: number) => {
-    const url = new URL(requestUrl, 'https://placeholder');
     url.searchParams.set('page', String(page));
-    url.searchParams.set('size', String(info.size));
     return { href: `${baseUrl}${url.pathname}${url.search}` };
   };
   const last = info.totalPages - 1;

@@ -32,11 +32,12 @@ interface BlockDocument {
 
 function toModel(row: Selectable<BuildingBlockTable>): Block {
   const document = JSON.parse(row.document) as BlockDocument;
-  return {
+  // Optional fields assigned only when present, not spread in: a list builds this per row, and each
+  // conditional spread allocates and copies an object.
+  const block: Block = {
     uuid: row.uuid,
     workspace: row.workspace,
     targetKind: row.target_kind as TargetKind,
-    ...(row.tenant_uuid !== null ? { tenant: { uuid: row.tenant_uuid, project: row.project!, platformIdentifier: row.platform_identifier! } } : {}),
     definitionUuid: row.definition_uuid,
     definitionOwner: row.definition_owner,
     versionUuid: row.version_uuid,
@@ -44,16 +45,18 @@ function toModel(row: Selectable<BuildingBlockTable>): Block {
     displayName: row.display_name,
     status: row.status as BlockStatus,
     forcePurge: Boolean(row.force_purge),
-    ...(row.marked_for_deletion_on !== null ? { markedForDeletionOn: row.marked_for_deletion_on } : {}),
-    ...(row.marked_for_deletion_by !== null ? { markedForDeletionBy: row.marked_for_deletion_by } : {}),
-    ...(row.latest_run_uuid !== null ? { latestRunUuid: row.latest_run_uuid } : {}),
     createdOn: row.created_on,
     createdBy: row.created_by,
     inputs: document.inputs,
     parents: document.parents,
     outputs: JSON.parse(row.outputs) as ValueRow[],
-    ...(document.targetRef ? { targetRef: document.targetRef } : {}),
   };
+  if (row.tenant_uuid !== null) block.tenant = { uuid: row.tenant_uuid, project: row.project!, platformIdentifier: row.platform_identifier! };
+  if (row.marked_for_deletion_on !== null) block.markedForDeletionOn = row.marked_for_deletion_on;
+  if (row.marked_for_deletion_by !== null) block.markedForDeletionBy = row.marked_for_deletion_by;
+  if (row.latest_run_uuid !== null) block.latestRunUuid = row.latest_run_uuid;
+  if (document.targetRef) block.targetRef = document.targetRef;
+  return block;
 }
 
 function toRow(block: Block, oncePerTenant: string | null): BuildingBlockTable {
