@@ -109,6 +109,8 @@ interface Row {
   errors: number;
   /** To this run's baseline (same database and size). */
   ratio: number;
+  /** The answering server's own CPU time (user + system, all its threads) per request, µs: what the ratios do not show, the client's share of the two cores. */
+  serverCpuUs?: number;
   /** What the target compares with, the quotient, and the target. */
   versus?: string;
   quotient?: number;
@@ -180,12 +182,21 @@ function residentMemoryMb(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
 }
 
-type Measured = Pick<Row, 'scenario' | 'requestsPerSecond' | 'p50' | 'p99' | 'errors'>;
+type Measured = Pick<Row, 'scenario' | 'requestsPerSecond' | 'p50' | 'p99' | 'errors' | 'serverCpuUs'>;
 
-async function measure(name: string, url: string, options: Partial<autocannon.Options>, clients = connections): Promise<Measured> {
+/** User plus system CPU time of a process (all its threads), ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** `server`: the process answering, whose CPU time per request is recorded. */
+async function measure(name: string, url: string, options: Partial<autocannon.Options>, server?: ChildProcess, clients = connections): Promise<Measured> {
+  const cpu0 = server ? cpuMs(server.pid!) : 0;
   const result = await autocannon({ url, connections: clients, duration, ...options } as autocannon.Options);
   const errors = result.errors + result.timeouts + result.non2xx;
-  return { scenario: name, requestsPerSecond: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors };
+  const serverCpuUs = server && result.requests.total > 0 ? Math.round(((cpuMs(server.pid!) - cpu0) * 1000) / result.requests.total) : undefined;
+  return { scenario: name, requestsPerSecond: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors, ...(serverCpuUs !== undefined ? { serverCpuUs } : {}) };
 }
 
 /**
@@ -320,7 +331,7 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
     const blockPath = () => `${BLOCKS}/${pick(data.sampleBlocks)}`;
     const getBlock = { headers: { ...auth, accept: V2 }, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: blockPath() }) }] };
     await warmUp(baselineUrl, getBlock);
-    const baseline = await measure(BASELINE, baselineUrl, getBlock);
+    const baseline = await measure(BASELINE, baselineUrl, getBlock, helper);
     const base = baseline.requestsPerSecond;
     add(baseline, base);
     await stop(helper);
@@ -349,10 +360,10 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
         if (page.items.length !== items || Number(page.total) !== total) problems.push(`${blocks} ${listReference(family)}: ${page.items.length} items of ${page.total}, the API ${items} of ${total}`);
       }
       await warmUp(referenceUrl, getBlock);
-      if (only('GET block v2-preview') || only('GET block v1')) add(await measure(REFERENCE_GET, referenceUrl, getBlock), base);
+      if (only('GET block v2-preview') || only('GET block v1')) add(await measure(REFERENCE_GET, referenceUrl, getBlock, helper), base);
       for (const family of LIST_FAMILIES) {
         if (!only(listScenario(family))) continue;
-        add(await measure(listReference(family), referenceUrl, { requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/list/${family.reference}?${family.pick(data).reference}` }) }] }), base);
+        add(await measure(listReference(family), referenceUrl, { requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/list/${family.reference}?${family.pick(data).reference}` }) }] }, helper), base);
       }
       await stop(helper);
       helper = undefined;
@@ -411,10 +422,10 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
       if (!only(scenario.name)) continue;
       // The creates again, with 50 event streams open (in a process of their own), each receiving every event.
       const watchers = scenario.name === WATCHED_CREATES ? await startWatchers(url, path.join(dataDir, 'tls', 'cert.pem'), auth.authorization, WATCHERS) : undefined;
-      add(await measure(scenario.name, scenario.url(url), scenario.options), base);
+      add(await measure(scenario.name, scenario.url(url), scenario.options, server), base);
       if (watchers) {
         watch = await watchers.stop();
-        log(`  ${WATCHERS} watchers: ${watch.events} events (the fewest ${watch.fewest} on one), delivery latency p50 ${watch.p50} ms, p99 ${watch.p99} ms, max ${watch.max} ms`);
+        log(`  ${WATCHERS} watchers: ${watch.events} events (the fewest ${watch.fewest} on one), delivery latency p50 ${watch.p50} ms, p99 ${watch.p99} ms, max ${watch.max} ms; their process used ${(watch.cpuSeconds / watch.seconds).toFixed(2)} of the cores' seconds for ${(watch.bytes / watch.seconds / 1e6).toFixed(1)} MB/s of events`);
       }
     }
 
@@ -429,7 +440,7 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
       const half = Math.ceil(connections / 2);
       for (const scenario of scenarios.filter((s) => TWO_INSTANCE_SCENARIOS.includes(s.name) && only(s.name))) {
         const one = await measure(scenario.name, scenario.url(url), scenario.options);
-        const [a, b] = await Promise.all([measure(scenario.name, scenario.url(url), scenario.options, half), measure(scenario.name, scenario.url(twoUrl), scenario.options, connections - half)]);
+        const [a, b] = await Promise.all([measure(scenario.name, scenario.url(url), scenario.options, undefined, half), measure(scenario.name, scenario.url(twoUrl), scenario.options, undefined, connections - half)]);
         const two = a.requestsPerSecond + b.requestsPerSecond;
         twoInstances.push({ blocks, scenario: scenario.name, oneInstance: one.requestsPerSecond, perInstance: [a.requestsPerSecond, b.requestsPerSecond], twoInstances: two, scale: Math.round((two / one.requestsPerSecond) * 100) / 100, p99One: one.p99, p99Two: Math.max(a.p99, b.p99), errors: one.errors + a.errors + b.errors });
         log(`  two instances, ${scenario.name}: ${one.requestsPerSecond} req/s on one, ${a.requestsPerSecond} + ${b.requestsPerSecond} on two`);
@@ -525,8 +536,8 @@ async function main(): Promise<void> {
   const [smallest, largest] = [Math.min(...sizes), Math.max(...sizes)];
 
   log(`\n${table(
-    ['database', 'blocks', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', '÷ baseline', 'target compares with', 'quotient', 'target'],
-    rows.map((r) => [r.dialect, String(r.blocks), r.scenario, String(r.requestsPerSecond), String(r.p50), String(r.p99), String(r.errors), r.ratio.toFixed(2), r.versus ?? '', r.quotient?.toFixed(2) ?? '', r.target === undefined ? '' : `≥ ${r.target.toFixed(2)}`]),
+    ['database', 'blocks', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU µs', '÷ baseline', 'target compares with', 'quotient', 'target'],
+    rows.map((r) => [r.dialect, String(r.blocks), r.scenario, String(r.requestsPerSecond), String(r.p50), String(r.p99), String(r.errors), String(r.serverCpuUs ?? ''), r.ratio.toFixed(2), r.versus ?? '', r.quotient?.toFixed(2) ?? '', r.target === undefined ? '' : `≥ ${r.target.toFixed(2)}`]),
   )}\n`);
   if (twoInstances.length > 0) {
     log(`two instances (PostgreSQL, one database; ${connections} connections in all, split in two halves across the instances):\n${table(

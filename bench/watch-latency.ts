@@ -17,6 +17,10 @@ export interface WatchLatency {
   max: number;
   /** A stream ended before it was stopped. */
   lost: boolean;
+  /** The watchers' process: CPU time (user + system) and bytes of events received while watching, and for how long. */
+  cpuSeconds: number;
+  bytes: number;
+  seconds: number;
 }
 
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
@@ -61,11 +65,13 @@ async function watch(url: string, caFile: string, count: number): Promise<void> 
   const latencies: number[] = [];
   const received = new Array<number>(count).fill(0);
   const streams: SseStream[] = [];
+  let bytes = 0;
   for (let i = 0; i < count; i++) {
     const stream = await openStream(url, ca, '/api/meshobjects/mesheventlogs', {
       authorization: process.env.BENCH_AUTHORIZATION!,
       keep: false,
       onEvent: (event) => {
+        bytes += event.data.length;
         const createdAt = /"createdAt":"([^"]+)"/.exec(event.data)?.[1];
         if (createdAt === undefined) return;
         latencies.push(Date.now() - Date.parse(createdAt));
@@ -76,11 +82,14 @@ async function watch(url: string, caFile: string, count: number): Promise<void> 
     streams.push(stream);
   }
   process.stdout.write(`watching ${count}\n`);
+  const [cpu0, started] = [process.cpuUsage(), performance.now()];
   for await (const line of createInterface({ input: process.stdin })) if (line === 'stop') break;
+  const cpu = process.cpuUsage(cpu0);
+  const seconds = (performance.now() - started) / 1000;
   const lost = streams.some((stream) => stream.ended);
   for (const stream of streams) stream.close();
   const sorted = latencies.sort((a, b) => a - b);
-  const result: WatchLatency = { watchers: count, events: sorted.length, fewest: Math.min(...received), p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? 0, lost };
+  const result: WatchLatency = { watchers: count, events: sorted.length, fewest: Math.min(...received), p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? 0, lost, cpuSeconds: Math.round((cpu.user + cpu.system) / 1e4) / 100, bytes, seconds: Math.round(seconds * 100) / 100 };
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
 }
