@@ -153,10 +153,12 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     for (const ref of [...(media?.produces ?? []), ...(media?.consumes ?? [])]) context.served.set(`${ref.kind}.${ref.version}.${ref.format ?? 'hal+json'}`, ref);
   });
 
-  // 1. Who is calling (401 before anything else is looked at). NUL characters cannot be stored or
-  // looked up (PostgreSQL refuses them): URLs with them are refused first. 2. Then the rate limit per
-  // credential (per address for anonymous calls); instances sharing a PostgreSQL database share
-  // their counts.
+  // One hook, in this order (each hook is a turn of Fastify's hook runner per request): 1. Who is
+  // calling (401 before anything else is looked at). NUL characters cannot be stored or looked up
+  // (PostgreSQL refuses them): URLs with them are refused first. 2. The rate limit per credential (per
+  // address for anonymous calls); instances sharing a PostgreSQL database share their counts.
+  // 3. Media-type negotiation before the body is read: 406 and 415 cost no parsing. 4. The
+  // route-level permission (the per-object rules are in the Authorized* services).
   const limit = rateLimiter(parts.sharedRateCounter ?? new LocalRateCounter(config.rateLimit.windowSeconds * 1000), config.rateLimit.max, config.rateLimit.windowSeconds);
   let shuttingDown = false;
   app.addHook('preClose', async () => {
@@ -168,13 +170,8 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     const access = accessOf(request);
     if (access === 'scim') request.principal = await parts.identity.authenticator.authenticateScim(request.headers.authorization, request.ip);
     else if (access !== 'public') request.principal = await parts.identity.authenticator.authenticate(request.headers.authorization, request.ip);
-    await limit(request, reply);
-  });
-
-  // 3. Media-type negotiation before the body is read: 406 and 415 cost no parsing. 4. Then the
-  // route-level permission (the per-object rules are in the Authorized* services). One hook: each
-  // hook is a turn of Fastify's hook runner per request.
-  app.addHook('onRequest', async (request, reply) => {
+    const counted = limit(request, reply);
+    if (counted) await counted;
     const media = request.routeOptions.config?.media;
     if (media) {
       const negotiated = negotiateRemembered(request.headers, media, config.mediaVendors);
@@ -185,7 +182,6 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
         reply.headers(deprecationHeaders(entry, url, (ref) => formatMediaType(negotiated.vendor, ref.kind, ref.version)));
       }
     }
-    const access = accessOf(request);
     if (!mayCall(request.principal, access)) throw routeDenial(request.principal, access);
   });
 
