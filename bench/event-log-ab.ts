@@ -16,14 +16,15 @@
  *
  *   node --import tsx bench/event-log-ab.ts [--before <commit>] [--after <commit>] [--rounds 6] [--seconds 3] [--kinds create,report,claim,login] [--postgres]
  */
-import { execSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ApiClient } from '../test/support/client.js';
 import { createPostgresDatabase } from '../test/support/databases.js';
+import { cpuMs, treeOf as extractedTree } from './processes.js';
 import { asRun, BLOCK_V2, claim, claimRun, patch, runnerDefinition, runWorld, SHARED_RUNNERS, tenantTarget } from '../test/support/runs.js';
 
 const { values: args } = parseArgs({
@@ -32,12 +33,9 @@ const { values: args } = parseArgs({
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const extracted: string[] = [];
 
-/** The tree of `commit`, extracted beside this one (sharing its node_modules). */
 function treeOf(commit: string): string {
-  const tree = mkdtempSync(path.join(tmpdir(), 'blockyard-tree-'));
+  const tree = extractedTree(ROOT, commit);
   extracted.push(tree);
-  execSync(`git archive ${commit} | tar -x -C ${tree}`, { cwd: ROOT, stdio: 'inherit' });
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));
   return tree;
 }
 
@@ -78,11 +76,6 @@ async function start(tree: string): Promise<{ child: ChildProcess; client: ApiCl
   return { child, client: new ApiClient(`https://127.0.0.1:${port}`, ca, { authorization: `Basic ${Buffer.from(`bench-admin:${PASSWORD}`).toString('base64')}` }) };
 }
 
-/** User plus system CPU time of a process, in ms. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 const servers = { before: await start(trees.before), after: await start(trees.after) };
 const worlds = {} as Record<Name, { tenant: string; version: string; claimer: ApiClient; waiting: number }>;

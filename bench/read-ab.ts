@@ -17,9 +17,9 @@
  * API's access line through the API's logger. They measure what the answer the API must give costs by
  * itself, with none of the work that makes it: the most any implementation of the API could reach.
  */
-import { execSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,6 +29,7 @@ import { Agent, request } from 'undici';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/store/database.js';
 import { loadData } from './load-data.js';
+import { cpuMs, treeOf } from './processes.js';
 
 const { values: args } = parseArgs({
   options: { blocks: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '4' }, seconds: { type: 'string', default: '3' }, only: { type: 'string' }, profile: { type: 'boolean', default: false }, hold: { type: 'boolean', default: false }, floor: { type: 'boolean', default: false }, before: { type: 'string' } },
@@ -47,10 +48,6 @@ const env = {
   BLOCKYARD_RATE_LIMIT_MAX: '10000000',
 };
 
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 type Server = { child: ChildProcess; url: string };
 function started(args: string[], cwd = ROOT): Promise<Server> {
@@ -73,14 +70,7 @@ function started(args: string[], cwd = ROOT): Promise<Server> {
 const database = await openDatabase(loadConfig(env), pino({ level: 'warn' }));
 const data = await loadData(database.db, Number(args.blocks), 1000, () => undefined);
 await database.close();
-/** The tree of `commit`, extracted beside this one (sharing its node_modules). */
-function treeOf(commit: string): string {
-  const tree = mkdtempSync(path.join(tmpdir(), 'blockyard-tree-'));
-  execSync(`git archive ${commit} | tar -x -C ${tree}`, { cwd: ROOT, stdio: 'inherit' });
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));
-  return tree;
-}
-const beforeTree = args.before === undefined ? undefined : treeOf(args.before);
+const beforeTree = args.before === undefined ? undefined : treeOf(ROOT, args.before);
 const apiMain = (tree: string) => (beforeTree ? ['--import', 'tsx', path.join(tree, 'src/main.ts'), 'serve'] : [path.join(tree, 'dist/main.js'), 'serve']);
 const api = await started([...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/profiles')}`] : []), ...apiMain(ROOT)]);
 const before: Record<string, Server> = beforeTree ? { before: await started(apiMain(beforeTree), beforeTree) } : {};

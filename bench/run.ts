@@ -12,6 +12,7 @@ import { Agent, request as send } from 'undici';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/store/database.js';
 import { loadData, type DataSet } from './load-data.js';
+import { cpuMs } from './processes.js';
 import { startWatchers, type WatchLatency } from './watch-latency.js';
 
 /**
@@ -184,11 +185,6 @@ function residentMemoryMb(pid: number): number {
 
 type Measured = Pick<Row, 'scenario' | 'requestsPerSecond' | 'p50' | 'p99' | 'errors' | 'serverCpuUs'>;
 
-/** User plus system CPU time of a process (all its threads), ms. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 /** `server`: the process answering, whose CPU time per request is recorded. */
 async function measure(name: string, url: string, options: Partial<autocannon.Options>, server?: ChildProcess, clients = connections): Promise<Measured> {
