@@ -41,7 +41,7 @@ export class BlockService {
 
   /** A block's change: one transaction, its events appended last (EventRecorder). */
   private transaction<T>(ctx: RequestContext, work: (unit: BlockUnit) => Promise<T>): Promise<T> {
-    return this.events.change(ctx, (trx, events) => work(this.unitOf(trx, events)), this.db);
+    return this.events.change(ctx, (trx, events) => work(this.unitOf(trx, events)));
   }
 
   async find(uuid: string): Promise<Block | undefined> {

@@ -44,13 +44,14 @@ export class EventRecorder {
   }
 
   /**
-   * Runs `work` in a transaction (or in the caller's, when `db` already is one); `work` pushes the
+   * Runs `work` in a transaction of its own (a savepoint inside a unit of work); `work` pushes the
    * events of what it changed onto `events`. May run `work` again (see `inTransaction`): the list
-   * starts empty each time.
+   * starts empty each time. There is no form taking a caller's transaction: the streams are woken
+   * when the events are committed, which only the owner of the transaction knows.
    */
-  async change<T>(ctx: RequestContext, work: (trx: Db, events: EventDraft[]) => Promise<T>, db: Db = this.db): Promise<T> {
+  async change<T>(ctx: RequestContext, work: (trx: Db, events: EventDraft[]) => Promise<T>): Promise<T> {
     let changed = false;
-    const result = await inTransaction(db, async (trx) => {
+    const result = await inTransaction(this.db, async (trx) => {
       const events: EventDraft[] = [];
       const value = await work(trx, events);
       changed = events.length > 0;

@@ -56,7 +56,7 @@ export class RunService {
 
   /** A run's change: one transaction, its events appended last (EventRecorder). */
   private transaction<T>(ctx: RequestContext, work: (unit: RunUnit) => Promise<T>): Promise<T> {
-    return this.events.change(ctx, (trx, events) => work(this.unitOf(trx, events)), this.db);
+    return this.events.change(ctx, (trx, events) => work(this.unitOf(trx, events)));
   }
 
   async find(uuid: string): Promise<Run | undefined> {
