@@ -3,9 +3,11 @@ import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import pino from 'pino';
+import { createPostgresDatabase, postgresAvailable } from '../../test/support/databases.js';
 import { loadConfig } from '../config.js';
-import { openDatabase, type Database } from './database.js';
+import { idleInTransactionTimeoutMs, openDatabase, type Database } from './database.js';
 
 /** SQLite's temporary files (it names them `etilqs_…` and unlinks them at once) this process holds open. */
 function openTemporaryFiles(): string[] {
@@ -49,5 +51,24 @@ describe('the SQLite writer', () => {
     assert.deepEqual(seen, []);
     const stored = await database.db.selectFrom('workspaces').select('document').where('name', 'like', 'ws-%').execute();
     assert.equal(stored.filter((row) => row.document.includes('yyy')).length, 60);
+  });
+});
+
+describe('the PostgreSQL connections', { skip: postgresAvailable ? false : 'PostgreSQL is not reachable' }, () => {
+  // A transaction left idle would hold its locks and, once it appended events, every event stream
+  // behind its numbers: the server ends it after a while.
+  it('end a transaction left idle: idle_in_transaction_session_timeout is set on every connection', async () => {
+    const postgres = await createPostgresDatabase();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'blockyard-database-'));
+    const config = loadConfig({ BLOCKYARD_DATA_DIR: dataDir, BLOCKYARD_DATABASE_URL: postgres.url, BLOCKYARD_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') });
+    const database = await openDatabase(config, pino({ level: 'silent' }));
+    try {
+      const shown = await database.db.transaction().execute((trx) => sql<{ setting: string; unit: string }>`select setting, unit from pg_settings where name = 'idle_in_transaction_session_timeout'`.execute(trx));
+      assert.deepEqual(shown.rows[0], { setting: String(idleInTransactionTimeoutMs(config)), unit: 'ms' });
+    } finally {
+      await database.close();
+      await postgres.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

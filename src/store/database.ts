@@ -110,6 +110,9 @@ function openSqlite(config: Config, log: Logger): Database {
   };
 }
 
+/** How long a PostgreSQL transaction may sit idle before the server ends it: a minute at the default database timeout. */
+export const idleInTransactionTimeoutMs = (config: Pick<Config, 'dbTimeoutMs'>) => 12 * config.dbTimeoutMs;
+
 function openPostgres(config: Config, log: Logger): Database {
   const pool = new pg.Pool({
     connectionString: config.databaseUrl,
@@ -117,6 +120,10 @@ function openPostgres(config: Config, log: Logger): Database {
     connectionTimeoutMillis: config.dbTimeoutMs,
     statement_timeout: config.dbTimeoutMs,
     query_timeout: config.dbTimeoutMs + 1000,
+    // The service's transactions are never idle between statements for more than a moment; one that
+    // is (a bug, a stalled process) would hold its locks, a pooled connection and, once it appended
+    // events, every event stream behind its numbers (SettledLog). PostgreSQL ends it.
+    idle_in_transaction_session_timeout: idleInTransactionTimeoutMs(config),
     idleTimeoutMillis: 30_000,
   });
   // A client losing its connection must not crash the process, idle (pool 'error') or checked out
