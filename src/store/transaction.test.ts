@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, type Dialect } from 'kysely';
 import pg from 'pg';
-import { createPostgresDatabase, postgresAvailable } from '../../test/support/databases.js';
+import { createPostgresDatabase, postgresAvailable, postgresPool } from '../../test/support/databases.js';
 import { groupCommitDialect } from './sqlite-group-commit.js';
 import { afterCommit, inTransaction, keepUntilCommit, UnitOfWork, unitOfWorkDialect, type Db } from './transaction.js';
 
@@ -35,7 +35,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       } else {
         const database = await createPostgresDatabase();
         postgresUrl = database.url;
-        inner = new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 3 }) });
+        inner = new PostgresDialect({ pool: postgresPool(database.url, 3) });
         cleanup = database.drop;
       }
       db = new Kysely({ dialect: unitOfWorkDialect(inner) });

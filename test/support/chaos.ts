@@ -8,9 +8,8 @@ import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import { ApiClient, media, type Response } from './client.js';
-import { createPostgresDatabase, type Dialect } from './databases.js';
+import { createPostgresDatabase, postgresPool, type Dialect } from './databases.js';
 import { registerRunner, runnerDefinition, runWorld, BLOCK_V2, RUN, RUNS, BLOCKS } from './runs.js';
 import { io, type Json } from './structure.js';
 
@@ -327,7 +326,7 @@ function sqliteProbe(file: string): DatabaseProbe {
 }
 
 function postgresProbe(url: string): DatabaseProbe {
-  const client = new pg.Pool({ connectionString: url, max: 1 });
+  const client = postgresPool(url, 1);
   return {
     async query<T>(text: string) {
       return (await client.query(text)).rows as T[];

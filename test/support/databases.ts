@@ -52,3 +52,15 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
     drop: () => admin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
   };
 }
+
+/**
+ * A connection pool of a test's own on `url`. `pool.end()` resolves once its clients are *told* to end,
+ * not once they have: the suite's `drop()` (`with (force)`) can then terminate a connection still
+ * closing, and a pool without an error listener throws that error out of the process
+ * ("terminating connection due to administrator command"). The server's own pool logs such errors.
+ */
+export function postgresPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max });
+  pool.on('error', () => undefined);
+  return pool;
+}

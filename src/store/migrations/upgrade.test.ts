@@ -5,9 +5,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import pino from 'pino';
-import { createPostgresDatabase, postgresAvailable } from '../../../test/support/databases.js';
+import { createPostgresDatabase, postgresAvailable, postgresPool } from '../../../test/support/databases.js';
 import { EventStore } from '../../kinds/eventlog/store.js';
 import type { Tables } from '../schema.js';
 import { migratorOf, migrateToLatest } from './index.js';
@@ -22,7 +21,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       const dir = mkdtempSync(path.join(tmpdir(), 'blockyard-upgrade-'));
       const postgres = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
       const db = new Kysely<Tables>({
-        dialect: postgres ? new PostgresDialect({ pool: new pg.Pool({ connectionString: postgres.url, max: 2 }) }) : new SqliteDialect({ database: new SQLite(path.join(dir, 'test.db')) }),
+        dialect: postgres ? new PostgresDialect({ pool: postgresPool(postgres.url, 2) }) : new SqliteDialect({ database: new SQLite(path.join(dir, 'test.db')) }),
       });
       try {
         const { error } = await migratorOf(db).migrateTo('0017_communications');
