@@ -56,7 +56,7 @@ export class EventRecorder {
       const value = await work(trx, events);
       changed = events.length > 0;
       const change = { events, author: authorOf(ctx) };
-      if (changed && !keepUntilCommit(this.append, change)) await this.append(trx, [change]);
+      if (changed && !keepUntilCommit(this.appendAsOneRun, change)) await this.append(trx, [change]);
       return value;
     });
     // Inside a unit of work (the import into a collection) the events are readable only after its commit.
@@ -95,6 +95,15 @@ export class EventRecorder {
       }
     })();
   }
+
+  /**
+   * A unit of work's events, just before its commit: one unbroken run of numbers (no other
+   * transaction's event between them), as the log of an import into a collection shows it.
+   */
+  private readonly appendAsOneRun = async (trx: Db, changes: readonly ChangeEvents[]): Promise<void> => {
+    await new EventStore(trx).holdOtherAppenders();
+    await this.append(trx, changes);
+  };
 
   /** The changes' events, in order; consecutive ones of one author in one statement, up to APPEND_CHUNK. */
   private readonly append = async (trx: Db, changes: readonly ChangeEvents[]): Promise<void> => {

@@ -71,6 +71,35 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
 
     if (dialect === 'sqlite') return; // one writer: the next write waits for the open one, no gap can arise
 
+    it('gives a transaction holding the other appenders consecutive numbers: another append waits for its commit', async () => {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let firstAppended!: () => void;
+      const appendedFirst = new Promise<void>((resolve) => (firstAppended = resolve));
+      const unit = database.db.transaction().execute(async (trx) => {
+        const events = new EventStore(trx);
+        await events.holdOtherAppenders();
+        const [first] = await events.append([{ title: 'run 1', eventType: 'Created', description: 'run 1', content: {} }], system);
+        firstAppended();
+        await released;
+        const [second] = await events.append([{ title: 'run 2', eventType: 'Created', description: 'run 2', content: {} }], system);
+        return [first!.seq, second!.seq] as const;
+      });
+      await appendedFirst;
+      let besideDone = false;
+      const beside = append('beside').then((records) => {
+        besideDone = true;
+        return records;
+      });
+      // Without the hold the write beside takes the next number at once, between the unit's two.
+      await sleep(300);
+      assert.equal(besideDone, false, 'an append beside the holding transaction went ahead of its commit');
+      release();
+      const [first, second] = await unit;
+      assert.equal(second, first + 1);
+      assert.ok((await beside)[0]!.seq > second);
+    });
+
     it('lets a write commit while another holds an earlier number, and delivers neither before the earlier one settles', async () => {
       const start = await log.head();
       const end = await appendOpen('first');

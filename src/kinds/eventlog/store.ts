@@ -160,6 +160,17 @@ export class EventStore {
   }
 
   /** PostgreSQL: the transactions that may hold event numbers not yet committed (virtual transaction ids). */
+  /**
+   * Makes the numbers this transaction takes from now on consecutive (PostgreSQL; SQLite's single
+   * writer numbers in commit order anyway): the appenders' lock, taken exclusively until the
+   * transaction ends, waits for the transactions appending now to end and holds back every other
+   * appender (`next_event_number()` takes it shared) until this one ends. For a unit of work whose
+   * events must be one unbroken run in the log; it serialises appenders while it lasts.
+   */
+  async holdOtherAppenders(): Promise<void> {
+    if (this.dialect === 'postgres') await this.db.executeQuery(CompiledQuery.raw(`select pg_advisory_xact_lock(${EVENT_APPENDERS_LOCK.join(', ')})`));
+  }
+
   async appenders(): Promise<string[]> {
     const { rows } = await this.db.executeQuery<{ virtualtransaction: string }>(CompiledQuery.raw(APPENDERS_SQL));
     return rows.map((row) => row.virtualtransaction);
