@@ -73,6 +73,9 @@ function appendSql(dialect: DialectName, n: number): string {
 const APPENDERS_SQL = `select virtualtransaction from pg_locks where locktype = 'advisory' and granted and classid = ${EVENT_APPENDERS_LOCK[0]} and objid = ${EVENT_APPENDERS_LOCK[1]} and objsubid = 2
   and database = (select oid from pg_database where datname = current_database())`;
 
+/** The appenders' lock taken exclusively, to the transaction's end (`holdOtherAppenders`). */
+const HOLD_APPENDERS_SQL = `select pg_advisory_xact_lock(${EVENT_APPENDERS_LOCK.join(', ')})`;
+
 /** The `events` table. */
 export class EventStore {
   /** Whether numbers are handed out in commit order (SQLite's single writer), so the log never has a gap that may still fill. */
@@ -159,7 +162,6 @@ export class EventStore {
     return rows.map(toModel);
   }
 
-  /** PostgreSQL: the transactions that may hold event numbers not yet committed (virtual transaction ids). */
   /**
    * Makes the numbers this transaction takes from now on consecutive (PostgreSQL; SQLite's single
    * writer numbers in commit order anyway): the appenders' lock, taken exclusively until the
@@ -168,9 +170,10 @@ export class EventStore {
    * events must be one unbroken run in the log; it serialises appenders while it lasts.
    */
   async holdOtherAppenders(): Promise<void> {
-    if (this.dialect === 'postgres') await this.db.executeQuery(CompiledQuery.raw(`select pg_advisory_xact_lock(${EVENT_APPENDERS_LOCK.join(', ')})`));
+    if (this.dialect === 'postgres') await this.db.executeQuery(CompiledQuery.raw(HOLD_APPENDERS_SQL));
   }
 
+  /** PostgreSQL: the transactions that may hold event numbers not yet committed (virtual transaction ids). */
   async appenders(): Promise<string[]> {
     const { rows } = await this.db.executeQuery<{ virtualtransaction: string }>(CompiledQuery.raw(APPENDERS_SQL));
     return rows.map((row) => row.virtualtransaction);
