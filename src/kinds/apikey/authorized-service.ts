@@ -46,6 +46,7 @@ export class AuthorizedApiKeyService extends CallerView<ApiKey> {
 
   async create(ctx: RequestContext, input: ApiKeyInput) {
     requireAllowed(ctx.principal, 'APIKEY', 'SAVE', input.ownedByWorkspace);
+    this.inner.validate(input);
     this.checkGrant(ctx, input);
     return this.inner.create(ctx, input);
   }
@@ -60,6 +61,7 @@ export class AuthorizedApiKeyService extends CallerView<ApiKey> {
     const existing = await this.get(ctx, uuid);
     requireAllowed(ctx.principal, 'APIKEY', 'SAVE', existing.ownedByWorkspace);
     this.checkTarget(ctx, existing);
+    this.inner.validate(input);
     this.checkGrant(ctx, input);
     return this.inner.update(ctx, existing, input);
   }

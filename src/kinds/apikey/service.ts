@@ -49,7 +49,8 @@ export class ApiKeyService {
     this.store = new ApiKeyStore(db);
   }
 
-  private validate(input: ApiKeyInput): void {
+  /** 400 for what no caller may send: unknown codes, an unreadable expiry (asked before any permission check, so an unknown code is never a 403). */
+  validate(input: ApiKeyInput): void {
     const unknown = input.permissions.find((code) => !PERMISSION_CODES.has(code));
     if (unknown !== undefined) throw badRequest(`spec.permissions: unknown permission "${unknown}"`);
     // The wire codec checks this too; callers without it (the admin CLI) must not store an expiry nobody can compute.
