@@ -37,6 +37,7 @@ import {
   type ImplementationType,
 } from './support/definitions.js';
 import { clientWithKey } from './support/identity.js';
+import { registerRunner } from './support/runs.js';
 import { describeEachDatabase } from './support/server.js';
 import { createWorkspace, IMPORT_JSON, IMPORT_YAML, io, PATHS, unique, type Json } from './support/structure.js';
 
@@ -830,8 +831,9 @@ describeEachDatabase('building block definitions', (ctx) => {
         422,
         new RegExp(`runnerRef|${unknownRunner}`),
       );
+      const terraformRunner = (await registerRunner(ctx.client, ws)).metadata.uuid as string;
       assertError(
-        await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'githubWorkflows', { runnerRef: { uuid: SHARED_TERRAFORM_RUNNER, kind: 'meshBuildingBlockRunner' } })),
+        await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'githubWorkflows', { runnerRef: { uuid: terraformRunner, kind: 'meshBuildingBlockRunner' } })),
         422,
         /runnerRef|runner/,
       );
