@@ -4,7 +4,8 @@ import { assertError, createDefinition, firstVersionUuid, putVersion, SHARED_TER
 import { API_KEY, clientWithKey } from './support/identity.js';
 import { getRunner, registerRunner } from './support/runs.js';
 import { describeEachDatabase } from './support/server.js';
-import { createWorkspace, io, unique } from './support/structure.js';
+import { media } from './support/client.js';
+import { createWorkspace, io, unique, type Json } from './support/structure.js';
 
 const KEYS = '/api/meshobjects/meshapikeys';
 const keyBody = (workspace: string, permissions: string[]) => ({ apiVersion: 'v1-preview', kind: 'meshApiKey', metadata: { ownedByWorkspace: workspace }, spec: { displayName: 'codes', permissions } });
@@ -85,5 +86,57 @@ describeEachDatabase('kinds as the Terraform provider writes them', (ctx) => {
       const versionUuid = await firstVersionUuid(ctx.client, uuid);
       assertError(await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'githubWorkflows', { runnerRef: { uuid: own, kind: 'meshBuildingBlockRunner' } })), 422, /runs TERRAFORM/);
     });
+  });
+});
+
+describeEachDatabase('integration secrets as the Terraform provider sends them', (ctx) => {
+  const INTEGRATION = media('meshIntegration', 'v1', 'meshcloud');
+  const INTEGRATIONS = '/api/meshobjects/meshintegrations';
+  const runnerRef = { kind: 'meshBuildingBlockRunner', uuid: SHARED_TERRAFORM_RUNNER };
+  const HASH = /^sha256:[0-9a-f]{64}$/;
+  const body = (workspace: string, config: Json, uuid?: string) => ({
+    apiVersion: 'v1',
+    kind: 'meshIntegration',
+    metadata: { ownedByWorkspace: workspace, ...(uuid ? { uuid } : {}) },
+    spec: { displayName: 'Provider integration', config },
+  });
+  const stored = async (uuid: string) => (await ctx.server.server.database.db.selectFrom('integrations').select('document').where('uuid', '=', uuid).executeTakeFirstOrThrow()).document;
+
+  it('github: {plaintext} is sealed and answered as {hash}; {hash} keeps it, another hash is 409, a new plaintext rotates it', async () => {
+    const ws = unique('intsec');
+    await createWorkspace(ctx.client, ws);
+    const github = (appPrivateKey: Json) => ({ type: 'github', github: { owner: 'my-org', baseUrl: 'https://github.com', appId: '123456', appPrivateKey, runnerRef } });
+    const created = await ctx.client.post(INTEGRATIONS, body(ws, github({ plaintext: 'provider-private-key' })), { headers: io(INTEGRATION) });
+    assert.equal(created.status, 201, created.text);
+    const uuid = created.json.metadata.uuid as string;
+    const { hash } = created.json.spec.config.github.appPrivateKey;
+    assert.match(hash, HASH);
+    assert.deepEqual(created.json.spec.config.github.appPrivateKey, { hash });
+    assert.ok(!created.text.includes('provider-private-key') && !(await stored(uuid)).includes('provider-private-key'), 'never answered nor stored in plaintext');
+    const read = await ctx.client.get(`${INTEGRATIONS}/${uuid}`, { headers: { accept: INTEGRATION } });
+    assert.deepEqual(read.json.spec.config.github.appPrivateKey, { hash });
+
+    const kept = await ctx.client.put(`${INTEGRATIONS}/${uuid}`, body(ws, github({ hash }), uuid), { headers: io(INTEGRATION) });
+    assert.equal(kept.status, 200, kept.text);
+    assert.deepEqual(kept.json.spec.config.github.appPrivateKey, { hash });
+    assertError(await ctx.client.put(`${INTEGRATIONS}/${uuid}`, body(ws, github({ hash: `sha256:${'0'.repeat(64)}` }), uuid), { headers: io(INTEGRATION) }), 409, /appPrivateKey/);
+    const rotated = await ctx.client.put(`${INTEGRATIONS}/${uuid}`, body(ws, github({ plaintext: 'rotated-private-key' }), uuid), { headers: io(INTEGRATION) });
+    assert.equal(rotated.status, 200, rotated.text);
+    assert.match(rotated.json.spec.config.github.appPrivateKey.hash, HASH);
+    assert.notEqual(rotated.json.spec.config.github.appPrivateKey.hash, hash);
+    assertError(await ctx.client.post(INTEGRATIONS, body(ws, github({ plaintext: '' })), { headers: io(INTEGRATION) }), 400, /appPrivateKey/);
+  });
+
+  it('azure devops: the token as {plaintext} reads as {hash}, and may be left out', async () => {
+    const ws = unique('intado');
+    await createWorkspace(ctx.client, ws);
+    const azure = (extra: Json) => ({ type: 'azuredevops', azuredevops: { baseUrl: 'https://dev.azure.com', organization: 'my-organization', runnerRef, ...extra } });
+    const withToken = await ctx.client.post(INTEGRATIONS, body(ws, azure({ personalAccessToken: { plaintext: 'mock-pat-token-12345' } })), { headers: io(INTEGRATION) });
+    assert.equal(withToken.status, 201, withToken.text);
+    assert.match(withToken.json.spec.config.azuredevops.personalAccessToken.hash, HASH);
+    assert.ok(!withToken.text.includes('mock-pat-token'));
+    const without = await ctx.client.post(INTEGRATIONS, body(ws, azure({})), { headers: io(INTEGRATION) });
+    assert.equal(without.status, 201, without.text);
+    assert.equal(without.json.spec.config.azuredevops.personalAccessToken, undefined);
   });
 });

@@ -7,9 +7,13 @@ export type ConfigType = keyof typeof INTEGRATION_TYPES;
 export const TYPE_FILTER_VALUES = ['GITLAB', 'GITHUB', 'AZURE_DEVOPS', 'REPLICATOR', 'METERING'] as const;
 export type IntegrationType = (typeof TYPE_FILTER_VALUES)[number];
 
-/** The secret fields of each config type: sealed at rest, `<hidden>` on read, kept when `<hidden>` comes back. */
+/**
+ * The secret fields of each config type, sealed at rest. Sent as a string (the published OpenAPI) a
+ * secret reads as `<hidden>` and the mask sent back keeps it; sent as `{"plaintext"}` (the Terraform
+ * provider) it reads as `{"hash"}` and `{"hash"}` sent back keeps it (COMPAT §6).
+ */
 export const SECRET_FIELDS: Record<ConfigType, readonly string[]> = { github: ['appPrivateKey'], gitlab: [], azuredevops: ['personalAccessToken'] };
-/** What a secret reads as (OpenAPI examples); sent back on PUT it keeps the stored value (the text's `***HIDDEN***` too). */
+/** What a secret sent as a string reads as (OpenAPI examples); sent back on PUT it keeps the stored value (the text's `***HIDDEN***` too). */
 export const MASK = '<hidden>';
 export const MASKS: readonly string[] = [MASK, '***HIDDEN***'];
 
@@ -31,7 +35,12 @@ export interface Integration {
   builtIn: boolean;
   createdOn: string;
   /** `spec.config` with its secrets sealed (`{hash, ciphertext}`). */
-  document: SentObject;
+  document: IntegrationDocument;
+}
+
+/** `secretsAs: 'hash'`: the secrets were last sent in the secret form, and read as `{hash}`. */
+export interface IntegrationDocument extends SentObject {
+  secretsAs?: 'hash';
 }
 
 export interface IntegrationInput {
@@ -41,5 +50,5 @@ export interface IntegrationInput {
   runnerUuid: string;
   /** `metadata.uuid` when sent (a PUT must name its path). */
   uuid?: string;
-  document: SentObject;
+  document: IntegrationDocument;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../auth/context.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import { sealSensitive } from '../../crypto/secret-values.js';
+import { sealSensitive, secretInput } from '../../crypto/secret-values.js';
 import { badRequest, conflict } from '../../lib/errors.js';
 import type { PageRequest } from '../../lib/paging.js';
 import type { Db } from '../../store/transaction.js';
@@ -33,22 +33,29 @@ export class IntegrationService {
     return this.store.list(filter, page);
   }
 
-  /** The document with its secrets sealed; the mask (`<hidden>`) keeps the secret stored at the same place. */
+  /**
+   * The document with its secrets sealed; the mask (`<hidden>`) or the stored secret's `{hash}` keeps
+   * the secret stored at the same place. A secret sent in the secret form makes them read as `{hash}`.
+   */
   private sealed(input: IntegrationInput, previous: Integration | undefined): IntegrationInput {
     const type = input.configType;
     const config = input.document.spec.config as Record<string, unknown>;
     const own = { ...(config[type] as Record<string, unknown>) };
     const before = (previous?.document.spec.config as Record<string, Record<string, unknown>> | undefined)?.[type];
+    let asHash = false;
     for (const field of SECRET_FIELDS[type]) {
       const where = `spec.config.${type}.${field}`;
+      if (own[field] === undefined) continue;
       if (typeof own[field] === 'string' && MASKS.includes(own[field])) {
         if (before?.[field] === undefined) throw badRequest(`${where}: "${own[field]}" keeps a stored secret, and there is none; send the secret`);
         own[field] = before[field];
       } else {
+        asHash ||= secretInput(own[field]) !== undefined;
         own[field] = sealSensitive(own[field], before?.[field], this.secrets, where);
       }
     }
-    return { ...input, document: { ...input.document, spec: { ...input.document.spec, config: { ...config, [type]: own } } } };
+    const { secretsAs: _previousForm, ...document } = input.document;
+    return { ...input, document: { ...document, ...(asHash ? { secretsAs: 'hash' as const } : {}), spec: { ...document.spec, config: { ...config, [type]: own } } } };
   }
 
   async create(ctx: RequestContext, input: IntegrationInput): Promise<Integration> {

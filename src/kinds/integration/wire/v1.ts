@@ -10,11 +10,14 @@ import { MASK, SECRET_FIELDS, type ConfigType, type Integration, type Integratio
 
 const Url = Type.String({ minLength: 1, maxLength: 2048 });
 const RunnerRef = Type.Object({ kind: KindOf('meshBuildingBlockRunner'), uuid: Uuid });
-const Secret = Type.String({ minLength: 1, maxLength: 65_536 });
+const SecretText = Type.String({ minLength: 1, maxLength: 65_536 });
+/** A secret as the OpenAPI sends it (a string, or the mask to keep it) or in the secret form (COMPAT §6), as the Terraform provider does. */
+const Secret = Type.Union([SecretText, Type.Object({ plaintext: SecretText }), Type.Object({ hash: Type.String({ minLength: 1, maxLength: 256 }) })]);
 const CONFIGS = {
   github: Type.Object({ owner: NonEmptyShortString, baseUrl: Url, appId: NonEmptyShortString, appPrivateKey: Secret, runnerRef: RunnerRef }),
   gitlab: Type.Object({ baseUrl: Url, runnerRef: RunnerRef }),
-  azuredevops: Type.Object({ baseUrl: Url, organization: NonEmptyShortString, personalAccessToken: Secret, runnerRef: RunnerRef }),
+  // The Terraform provider leaves the token out when the pipelines need none.
+  azuredevops: Type.Object({ baseUrl: Url, organization: NonEmptyShortString, personalAccessToken: Type.Optional(Secret), runnerRef: RunnerRef }),
 };
 const configDecoders = Object.fromEntries(Object.entries(CONFIGS).map(([type, schema]) => [type, compileDecoder(schema)])) as unknown as Record<ConfigType, (value: unknown, prefix?: string) => { runnerRef: { uuid: string } }>;
 
@@ -42,13 +45,17 @@ export const integrationAnswer = (apiVersion: 'v1' | 'v1-preview') =>
     _links: Links,
   });
 
-/** The config as a reader sees it: secrets masked. */
+/** The config as a reader sees it: secrets masked, or as `{hash}` when they were sent in the secret form. */
 function maskedConfig(integration: Integration): Record<string, unknown> {
   const config = integration.document.spec.config as Record<string, unknown> & { type: string };
   const fields = SECRET_FIELDS[config.type as ConfigType];
   if (!fields) return config;
   const own = { ...(config[config.type] as Record<string, unknown>) };
-  for (const field of fields) if (isSealedSecret(own[field]) || own[field] !== undefined) own[field] = MASK;
+  for (const field of fields) {
+    const stored = own[field];
+    if (stored === undefined) continue;
+    own[field] = integration.document.secretsAs === 'hash' && isSealedSecret(stored) ? { hash: stored.hash } : MASK;
+  }
   return { ...config, [config.type]: own };
 }
 
