@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { assertError, createDefinition, firstVersionUuid, putVersion, SHARED_TERRAFORM_RUNNER, versionSpec, type ImplementationType } from './support/definitions.js';
 import { API_KEY, clientWithKey } from './support/identity.js';
 import { getRunner, registerRunner } from './support/runs.js';
 import { describeEachDatabase } from './support/server.js';
-import { media } from './support/client.js';
-import { createWorkspace, io, unique, type Json } from './support/structure.js';
+import { media, type ApiClient } from './support/client.js';
+import { createLocation, createPlatform, createProject, createTenant, createWorkspace, io, unique, type Json } from './support/structure.js';
 
 const KEYS = '/api/meshobjects/meshapikeys';
 const keyBody = (workspace: string, permissions: string[]) => ({ apiVersion: 'v1-preview', kind: 'meshApiKey', metadata: { ownedByWorkspace: workspace }, spec: { displayName: 'codes', permissions } });
@@ -138,5 +139,54 @@ describeEachDatabase('integration secrets as the Terraform provider sends them',
     const without = await ctx.client.post(INTEGRATIONS, body(ws, azure({})), { headers: io(INTEGRATION) });
     assert.equal(without.status, 201, without.text);
     assert.equal(without.json.spec.config.azuredevops.personalAccessToken, undefined);
+  });
+});
+
+describeEachDatabase('POST /api/metadata/openstackProjectMetadata', (ctx) => {
+  const PATH = '/api/metadata/openstackProjectMetadata';
+  const ask = (client: ApiClient, body: unknown) => client.post(PATH, body, { headers: { 'content-type': 'application/json' } });
+
+  it('answers the project, workspace and tags of the OpenStack project id as the OpenAPI does; 404 for another id; 400 without one', async () => {
+    const ws = unique('os');
+    const location = unique('osloc');
+    await createWorkspace(ctx.client, ws, { spec: { displayName: 'OpenStack customer' } });
+    await createProject(ctx.client, ws, 'cloud', { spec: { displayName: 'Cloud project', tags: { costCenter: ['1235'], customNumber: ['1645789'] } } });
+    await createLocation(ctx.client, location);
+    const openstack = await createPlatform(ctx.client, ws, 'openstack', location);
+    const projectId = randomUUID();
+    await createTenant(ctx.client, ws, 'cloud', openstack, { spec: { platformTenantId: projectId } });
+
+    const answer = await ask(ctx.client, { 'project-id': projectId });
+    assert.equal(answer.status, 200, answer.text);
+    assert.match(String(answer.headers['content-type']), /^application\/hal\+json/);
+    assert.deepEqual(answer.json, {
+      'project-identifier': 'cloud',
+      'project-display-name': 'Cloud project',
+      'customer-identifier': ws,
+      'customer-display-name': 'OpenStack customer',
+      tags: { costCenter: ['1235'], customNumber: ['1645789'] },
+    });
+    const unknown = randomUUID();
+    assertError(await ask(ctx.client, { 'project-id': unknown }), 404, new RegExp(unknown));
+    assertError(await ask(ctx.client, {}), 400, /^project-id/);
+    const index = await ctx.client.get('/api/metadata', { headers: { accept: media('metadata', 'v1') } });
+    assert.equal(index.json._links.openstackProjectMetadata.href.endsWith(PATH), true, index.text);
+  });
+
+  it('is for callers who read every tenant: a workspace key gets 403, an admin key 200', async () => {
+    const ws = unique('oskey');
+    const location = unique('oskloc');
+    await createWorkspace(ctx.client, ws);
+    await createProject(ctx.client, ws, 'p');
+    await createLocation(ctx.client, location);
+    const platform = await createPlatform(ctx.client, ws, 'openstack', location);
+    const projectId = randomUUID();
+    await createTenant(ctx.client, ws, 'p', platform, { spec: { platformTenantId: projectId } });
+    const { client: member } = await clientWithKey(ctx.client, ws, ['TENANT_LIST', 'PROJECT_LIST', 'WORKSPACE_LIST']);
+    assertError(await ask(member, { 'project-id': projectId }), 403, /ADM_TENANT_LIST/);
+    const { client: admin } = await clientWithKey(ctx.client, ws, ['ADM_TENANT_LIST', 'ADM_PROJECT_LIST', 'ADM_WORKSPACE_LIST']);
+    const answer = await ask(admin, { 'project-id': projectId });
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(answer.json['project-identifier'], 'p');
   });
 });

@@ -654,6 +654,8 @@ export function planRoute(route: RouteEntry, world: World): Plan {
   if (path === '/api/meshobjects' && method === 'PUT') return { ...base, operation: 'import', url: path };
   // meshObjectCollections: admins only, like the import they serve.
   if (path === '/api/meshobjectcollections') return { ...base, operation: 'import', url: path };
+  // The OpenStack project metadata: a POST that changes nothing, for admins only as the import is.
+  if (path === '/api/metadata/openstackProjectMetadata') return { ...base, operation: 'import', url: path };
 
   const match = /^\/api\/(?:meshobjects|admin)\/((?:meshworkspacebindings|meshprojectbindings)\/[^/]+|[^/]+)(\/.*)?$/.exec(path);
   if (!match) throw new UnmappedRoute(`${route.key}: no case mapping for this path`);
