@@ -190,3 +190,162 @@ describeEachDatabase('POST /api/metadata/openstackProjectMetadata', (ctx) => {
     assert.equal(answer.json['project-identifier'], 'p');
   });
 });
+
+/** A secret of the pairs below: a string in v1, `{plaintext}` in v2. */
+const secret = (name: string) => `SECRET-${name}`;
+const v2Secret = (name: string) => ({ plaintext: secret(name) });
+const tagMappers = { namespacePrefix: 'meshstack_', tagMappers: [{ key: 'pident', valuePattern: 'prefix-${projectIdentifier}' }] };
+
+/** Each config type in v1's form and the same config in v2's (the OpenAPI's examples, shortened), secrets named. */
+const CONFIG_PAIRS: Record<string, { v1: Json; v2: Json }> = {
+  aks: {
+    v1: { baseUrl: 'https://aks.example', disableSslValidation: false, replication: { accessToken: secret('aks-token'), namespaceNamePattern: '#{projectIdentifier}', servicePrincipal: { clientId: 'c1', authType: 'CREDENTIALS', credentialsAuthClientSecret: secret('aks-sp'), entraTenant: 't.example', objectId: 'o1' }, aksClusterName: 'aks' } },
+    v2: { baseUrl: 'https://aks.example', disableSslValidation: false, replication: { accessToken: v2Secret('aks-token'), namespaceNamePattern: '#{projectIdentifier}', servicePrincipal: { clientId: 'c1', entraTenant: 't.example', objectId: 'o1', auth: { type: 'credential', credential: v2Secret('aks-sp') } }, aksClusterName: 'aks' } },
+  },
+  aws: {
+    v1: {
+      region: 'us-east-1',
+      replication: {
+        accessConfig: { organizationRootAccountRole: 'OrgRole', serviceUserConfig: { accessKey: 'AKIA', secretKey: secret('aws-key') } },
+        tenantTags: tagMappers,
+        awsSso: { arn: 'arn:sso', ssoAccessToken: secret('aws-sso'), roleMappings: { admin: { awsRoleName: 'AdminRole', permissionSetArns: ['arn:ps-1'] }, member: { awsRoleName: 'MemberRole', permissionSetArns: ['arn:ps-2'] } } },
+      },
+    },
+    v2: {
+      region: 'us-east-1',
+      replication: {
+        accessConfig: { organizationRootAccountRole: 'OrgRole', auth: { type: 'credential', credential: { accessKey: 'AKIA', secretKey: v2Secret('aws-key') } } },
+        tenantTags: tagMappers,
+        awsSso: {
+          arn: 'arn:sso',
+          ssoAccessToken: v2Secret('aws-sso'),
+          awsRoleMappings: [
+            { projectRoleRef: { name: 'admin', kind: 'meshProjectRole' }, awsRole: 'AdminRole', permissionSetArns: ['arn:ps-1'] },
+            { projectRoleRef: { name: 'member', kind: 'meshProjectRole' }, awsRole: 'MemberRole', permissionSetArns: ['arn:ps-2'] },
+          ],
+        },
+      },
+    },
+  },
+  azure: {
+    v1: {
+      entraTenant: 't.example',
+      replication: {
+        servicePrincipal: { clientId: 'c1', authType: 'CREDENTIALS', credentialsAuthClientSecret: secret('az-sp'), objectId: 'o1' },
+        provisioning: { customerAgreement: { sourceServicePrincipal: { clientId: 'c2', authType: 'WORKLOAD_IDENTITY' }, destinationEntraId: 'd1' } },
+        roleMappings: { admin: { alias: 'Owner', id: 'r1' }, reader: { alias: 'Reader', id: 'r2' } },
+        updateSubscriptionName: false,
+      },
+    },
+    v2: {
+      entraTenant: 't.example',
+      replication: {
+        servicePrincipal: { clientId: 'c1', objectId: 'o1', auth: { type: 'credential', credential: v2Secret('az-sp') } },
+        provisioning: { customerAgreement: { sourceServicePrincipal: { clientId: 'c2', auth: { type: 'workloadIdentity' } }, destinationEntraId: 'd1' } },
+        azureRoleMappings: [
+          { projectRoleRef: { name: 'admin', kind: 'meshProjectRole' }, azureRole: { alias: 'Owner', id: 'r1' } },
+          { projectRoleRef: { name: 'reader', kind: 'meshProjectRole' }, azureRole: { alias: 'Reader', id: 'r2' } },
+        ],
+        updateSubscriptionName: false,
+      },
+    },
+  },
+  azurerg: {
+    v1: { entraTenant: 't.example', replication: { servicePrincipal: { clientId: 'c1', authType: 'CREDENTIALS', credentialsAuthClientSecret: secret('rg-sp'), objectId: 'o1' }, subscription: 's1' } },
+    v2: { entraTenant: 't.example', replication: { servicePrincipal: { clientId: 'c1', objectId: 'o1', auth: { type: 'credential', credential: v2Secret('rg-sp') } }, subscription: 's1' } },
+  },
+  gcp: {
+    v1: { replication: { serviceAccountConfig: { serviceAccountCredentialsConfig: { serviceAccountCredentialsB64: secret('gcp-sa') } }, domain: 'example.com', roleMappings: { admin: 'roles/owner', reader: 'roles/viewer' } } },
+    v2: {
+      replication: {
+        serviceAccount: { type: 'credential', credential: v2Secret('gcp-sa') },
+        domain: 'example.com',
+        gcpRoleMappings: [
+          { projectRoleRef: { name: 'admin', kind: 'meshProjectRole' }, gcpRole: 'roles/owner' },
+          { projectRoleRef: { name: 'reader', kind: 'meshProjectRole' }, gcpRole: 'roles/viewer' },
+        ],
+      },
+    },
+  },
+  kubernetes: {
+    v1: { baseUrl: 'https://k8s.example', replication: { clientConfig: { accessToken: secret('k8s') }, namespaceNamePattern: '#{projectIdentifier}' } },
+    v2: { baseUrl: 'https://k8s.example', replication: { clientConfig: { accessToken: v2Secret('k8s') }, namespaceNamePattern: '#{projectIdentifier}' } },
+  },
+  openshift: {
+    v1: { baseUrl: 'https://os.example', replication: { clientConfig: { accessToken: secret('os') }, projectNamePattern: '#{projectIdentifier}', roleMappings: { admin: 'admin', member: 'edit' } } },
+    v2: {
+      baseUrl: 'https://os.example',
+      replication: {
+        clientConfig: { accessToken: v2Secret('os') },
+        projectNamePattern: '#{projectIdentifier}',
+        openshiftRoleMappings: [
+          { projectRoleRef: { name: 'admin', kind: 'meshProjectRole' }, openshiftRole: 'admin' },
+          { projectRoleRef: { name: 'member', kind: 'meshProjectRole' }, openshiftRole: 'edit' },
+        ],
+      },
+    },
+  },
+  custom: {
+    v1: { platformTypeRef: { name: 'CUSTOM', kind: 'meshPlatformType' } },
+    v2: { platformTypeRef: { name: 'CUSTOM', kind: 'meshPlatformType' } },
+  },
+};
+
+/** Secrets as a comparable placeholder: sent (`SECRET-…`, `{plaintext}`) or answered (`{hash}`, v1's `*****`). */
+function secretsNamed(value: unknown): unknown {
+  if (typeof value === 'string') return value.startsWith('SECRET-') || value === '*****' ? '<secret>' : value;
+  if (Array.isArray(value)) return value.map(secretsNamed);
+  if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value);
+    if (keys.length === 1 && (keys[0] === 'plaintext' || (keys[0] === 'hash' && /^sha256:[0-9a-f]{64}$/.test(String((value as Json).hash))))) return '<secret>';
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, secretsNamed(item)]));
+  }
+  return value;
+}
+
+describeEachDatabase('platform configs through v1 and v2', (ctx) => {
+  const V1 = media('meshplatform', 'v1');
+  const V2 = media('meshPlatform', 'v2', 'meshcloud');
+  const PLATFORMS = '/api/meshobjects/meshplatforms';
+  const body = (version: 'v1' | 'v2', ws: string, name: string, location: string, config: Json) => ({
+    apiVersion: version,
+    kind: 'meshPlatform',
+    metadata: { name, ownedByWorkspace: ws },
+    spec: { displayName: name, locationRef: version === 'v1' ? { kind: 'meshLocation', identifier: location } : { kind: 'meshLocation', name: location }, config },
+  });
+  const read = async (uuid: string, accept: string) => {
+    const response = await ctx.client.get(`${PLATFORMS}/${uuid}`, { headers: { accept } });
+    assert.equal(response.status, 200, response.text);
+    assert.ok(!response.text.includes('SECRET-'), `no plaintext secret in ${response.text}`);
+    return response.json;
+  };
+
+  for (const [type, pair] of Object.entries(CONFIG_PAIRS)) {
+    it(`${type}: made through either version, reads in each version's form; v1's masks and v2's hashes keep the secrets`, async () => {
+      const ws = unique('pc');
+      const location = unique('pcloc');
+      await createWorkspace(ctx.client, ws);
+      await createLocation(ctx.client, location);
+      const v1Config = { type, [type]: pair.v1 };
+      const v2Config = { type, [type]: pair.v2 };
+      for (const [version, sent] of [['v1', v1Config], ['v2', v2Config]] as const) {
+        const made = await ctx.client.post(PLATFORMS, body(version, ws, unique(`${type}-${version}`), location, sent), { headers: io(version === 'v1' ? V1 : V2) });
+        assert.equal(made.status, 201, `${type} through ${version}: ${made.text}`);
+        assert.ok(!made.text.includes('SECRET-'), made.text);
+        const uuid = made.json.metadata.uuid as string;
+        const asV2 = await read(uuid, V2);
+        const asV1 = await read(uuid, V1);
+        assert.deepEqual(secretsNamed(asV2.spec.config), secretsNamed(v2Config), `${type} made through ${version}, read through v2`);
+        assert.deepEqual(secretsNamed(asV1.spec.config), secretsNamed(v1Config), `${type} made through ${version}, read through v1`);
+        const hashes = asV2.spec.config;
+
+        const viaV1 = await ctx.client.put(`${PLATFORMS}/${uuid}`, { ...asV1, spec: { ...asV1.spec, displayName: 'kept through v1' } }, { headers: io(V1) });
+        assert.equal(viaV1.status, 200, viaV1.text);
+        assert.deepEqual((await read(uuid, V2)).spec.config, hashes, `${type}: v1's masks keep every secret`);
+        const viaV2 = await ctx.client.put(`${PLATFORMS}/${uuid}`, { ...asV2, spec: { ...asV2.spec, displayName: 'kept through v2' } }, { headers: io(V2) });
+        assert.equal(viaV2.status, 200, viaV2.text);
+        assert.deepEqual(viaV2.json.spec.config, hashes, `${type}: v2's hashes keep every secret`);
+      }
+    });
+  }
+});

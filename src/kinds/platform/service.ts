@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../auth/context.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import { sealSecrets } from '../../crypto/secret-values.js';
+import { isSealedSecret, sealSecrets, sealSensitive } from '../../crypto/secret-values.js';
 import { badRequest, conflict, unprocessable } from '../../lib/errors.js';
 import type { PageRequest } from '../../lib/paging.js';
 import { canonicalUuid } from '../../lib/validation.js';
@@ -12,8 +12,30 @@ import type { EventRecorder } from '../eventlog/recorder.js';
 import { differs, eventOf, type EventKey } from '../eventlog/titles.js';
 import { TenantStore } from '../tenant/store.js';
 import type { WorkspaceService } from '../workspace/service.js';
+import { CONFIG_SECRET_MASKS, CONFIG_SECRET_PATHS, configFromV1Form } from './config.js';
 import { fullPlatformIdentifier, type Platform, type PlatformInput } from './model.js';
 import { PlatformStore, type PlatformFilter } from './store.js';
+
+/**
+ * Each secret of the config's type that is a string (v1's form) replaced by what `replace` makes of it
+ * (`path`: the field, for messages).
+ */
+function replaceSecretStrings(config: Record<string, unknown>, replace: (text: string, path: readonly string[]) => unknown): Record<string, unknown> {
+  const type = String(config.type).toLowerCase();
+  const paths = CONFIG_SECRET_PATHS[type];
+  if (!paths || !isObject(config[type])) return config;
+  const own = structuredClone(config[type]) as Record<string, unknown>;
+  for (const path of paths) {
+    const parent = valueAt(own, path.slice(0, -1));
+    const key = path.at(-1)!;
+    if (isObject(parent) && typeof parent[key] === 'string') parent[key] = replace(parent[key], [type, ...path]);
+  }
+  return { ...config, [type]: own };
+}
+
+const valueAt = (root: unknown, path: readonly string[]) => path.reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), root);
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const subject = (platform: Platform) => ({ kind: 'meshPlatform', id: fullPlatformIdentifier(platform), workspace: platform.ownedByWorkspace, content: platform });
 
@@ -31,12 +53,34 @@ export class PlatformService {
     this.store = new PlatformStore(db);
   }
 
-  /** Secrets in `config` are sealed; `{hash}` keeps the one stored at the same place. */
+  /**
+   * Secrets in `config` are sealed, whatever their JSON type (v1 sends strings); `{hash}` or v1's mask
+   * keeps the one stored at the same place. With none stored, the mask is the value (the OpenAPI's v1
+   * examples create platforms with `*****` as their secrets).
+   */
   private sealed(input: PlatformInput, previous?: Platform): PlatformInput {
-    const config = input.document.spec.config;
+    const config = input.document.spec.config as Record<string, unknown> | undefined;
     if (config === undefined) return input;
-    const spec = { ...input.document.spec, config: sealSecrets(config, previous?.document.spec.config, this.secrets, 'spec.config') };
+    const before = previous?.document.spec.config;
+    const objects = replaceSecretStrings(config, (text, path) => {
+      const stored = valueAt(before, path);
+      return CONFIG_SECRET_MASKS.includes(text) && isSealedSecret(stored) ? { hash: stored.hash } : { plaintext: text };
+    });
+    const spec = { ...input.document.spec, config: sealSecrets(objects, before, this.secrets, 'spec.config') };
     return { ...input, document: { ...input.document, spec } };
+  }
+
+  /**
+   * A platform as the current version stores it. Platforms written through v1 before its config was
+   * converted hold v1's shapes and their secrets as strings: those read in the stored form, sealed.
+   */
+  private current(platform: Platform): Platform {
+    const config = platform.document.spec.config as Record<string, unknown> | undefined;
+    if (config === undefined) return platform;
+    const converted = configFromV1Form(config);
+    const sealed = replaceSecretStrings(converted, (text, path) => sealSensitive(text, undefined, this.secrets, `spec.config.${path.join('.')}`));
+    if (JSON.stringify(sealed) === JSON.stringify(config)) return platform;
+    return { ...platform, document: { ...platform.document, spec: { ...platform.document.spec, config: sealed } } };
   }
 
   async create(ctx: RequestContext, input: PlatformInput): Promise<Platform> {
@@ -58,15 +102,18 @@ export class PlatformService {
 
   async find(uuid: string): Promise<Platform | undefined> {
     const id = canonicalUuid(uuid);
-    return id ? this.store.find(id) : undefined;
+    const platform = id ? await this.store.find(id) : undefined;
+    return platform && this.current(platform);
   }
 
-  findByIdentifier(name: string, location: string): Promise<Platform | undefined> {
-    return this.store.findByIdentifier(name, location);
+  async findByIdentifier(name: string, location: string): Promise<Platform | undefined> {
+    const platform = await this.store.findByIdentifier(name, location);
+    return platform && this.current(platform);
   }
 
-  list(filter: PlatformFilter, page: PageRequest) {
-    return this.store.list(filter, page);
+  async list(filter: PlatformFilter, page: PageRequest) {
+    const { items, total } = await this.store.list(filter, page);
+    return { items: items.map((platform) => this.current(platform)), total };
   }
 
   async update(ctx: RequestContext, existing: Platform, input: PlatformInput): Promise<Platform> {

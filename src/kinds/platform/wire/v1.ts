@@ -1,9 +1,13 @@
+import { configToV1Form } from '../config.js';
 import type { Platform } from '../model.js';
 import { decodePlatform, encodePlatformCommon, platformAnswer, platformSchema, type DecodedPlatform, type PlatformView } from './v2.js';
 
+const isConfig = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /**
  * meshPlatform v1, deprecated for v2 (spec §9; served with the deprecation headers): the location is
- * `locationRef.identifier` and the publication state `availability.marketplaceStatus` (OpenAPI).
+ * `locationRef.identifier`, the publication state `availability.marketplaceStatus` (OpenAPI) and the
+ * config in v1's form, its secrets masked (config.ts).
  */
 export const platformV1 = {
   media: { kind: 'meshplatform', version: 'v1' } as const,
@@ -19,6 +23,7 @@ export const platformV1 = {
       metadata,
       spec: {
         ...spec,
+        ...(isConfig(spec.config) ? { config: configToV1Form(spec.config) } : {}),
         locationRef: { kind: 'meshLocation', identifier: platform.location },
         availability: { ...availability, restriction: platform.restriction, marketplaceStatus: platform.publicationState },
       },

@@ -6,6 +6,7 @@ import { compileDecoder, StringEnum } from '../../../lib/validation.js';
 import { AnyValue, DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
+import { configFromV1Form } from '../config.js';
 import { MAX_CONTRIBUTING_WORKSPACES, PLATFORM_RESTRICTIONS, PUBLICATION_STATES, type Platform, type PlatformInput } from '../model.js';
 
 /** The body of every platform version; v1 names the publication state `marketplaceStatus`. */
@@ -71,7 +72,8 @@ export interface PlatformView {
 
 /**
  * A platform body of any version. The stored document is v2's: v1's `availability.marketplaceStatus`
- * is kept as `publicationState`; the location reference is kept in the form it was sent.
+ * is kept as `publicationState`, a config in v1's form is kept in v2's (config.ts); the location
+ * reference is kept in the form it was sent.
  */
 export function decodePlatform(body: unknown, publicationKey: 'publicationState' | 'marketplaceStatus'): DecodedPlatform {
   const { metadata, spec } = decoders[publicationKey](body);
@@ -81,7 +83,8 @@ export function decodePlatform(body: unknown, publicationKey: 'publicationState'
   const availability = spec.availability as Record<string, unknown> | undefined;
   const { [publicationKey]: publicationState, ...otherAvailability } = availability ?? {};
   const restriction = (availability?.restriction as PlatformInput['restriction'] | undefined) ?? 'PRIVATE';
-  const stored = availability === undefined ? spec : { ...spec, availability: { ...otherAvailability, ...(publicationState !== undefined ? { publicationState } : {}) } };
+  const withConfig = spec.config === undefined ? spec : { ...spec, config: configFromV1Form(spec.config) };
+  const stored = availability === undefined ? withConfig : { ...withConfig, availability: { ...otherAvailability, ...(publicationState !== undefined ? { publicationState } : {}) } };
   return {
     input: {
       name: metadata.name,
