@@ -128,6 +128,27 @@ describeEachDatabase('integration secrets as the Terraform provider sends them',
     assertError(await ctx.client.post(INTEGRATIONS, body(ws, github({ plaintext: '' })), { headers: io(INTEGRATION) }), 400, /appPrivateKey/);
   });
 
+  it('entra id: owned by the admin workspace, its client secret as {hash}, its redirect URL computed unless sent', async () => {
+    const entra = (extra: Json = {}) => ({ type: 'entraid', entraid: { tenantId: 'tenant-1', clientId: 'client-1', clientSecret: { plaintext: 'entra-client-secret' }, ...extra } });
+    const ws = unique('intentra');
+    await createWorkspace(ctx.client, ws);
+    assertError(await ctx.client.post(INTEGRATIONS, body(ws, entra()), { headers: io(INTEGRATION) }), 400, /^metadata\.ownedByWorkspace.*admin/);
+    const created = await ctx.client.post(INTEGRATIONS, body('admin', entra()), { headers: io(INTEGRATION) });
+    assert.equal(created.status, 201, created.text);
+    const uuid = created.json.metadata.uuid as string;
+    const { clientSecret, redirectUrl } = created.json.spec.config.entraid;
+    assert.match(clientSecret.hash, HASH);
+    assert.ok(!created.text.includes('entra-client-secret'));
+    assert.ok(typeof redirectUrl === 'string' && redirectUrl.endsWith(uuid), redirectUrl);
+    assert.equal(created.json.status.isBuiltIn, false);
+    const updated = await ctx.client.put(`${INTEGRATIONS}/${uuid}`, body('admin', entra({ clientSecret: { hash: clientSecret.hash } }), uuid), { headers: io(INTEGRATION) });
+    assert.equal(updated.status, 200, updated.text);
+    assert.deepEqual(updated.json.spec.config.entraid, { tenantId: 'tenant-1', clientId: 'client-1', clientSecret, redirectUrl });
+    const listed = await ctx.client.get(`${INTEGRATIONS}?type=ENTRA_ID&ownedByWorkspace=admin`, { headers: { accept: INTEGRATION } });
+    assert.ok((listed.json._embedded.meshIntegrations as Json[]).some((i) => i.metadata.uuid === uuid), listed.text);
+    assert.equal((await ctx.client.delete(`${INTEGRATIONS}/${uuid}`)).status, 204);
+  });
+
   it('azure devops: the token as {plaintext} reads as {hash}, and may be left out', async () => {
     const ws = unique('intado');
     await createWorkspace(ctx.client, ws);

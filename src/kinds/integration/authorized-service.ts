@@ -38,7 +38,7 @@ export class AuthorizedIntegrationService extends CallerView<Integration> {
 
   async create(ctx: RequestContext, input: IntegrationInput): Promise<Integration> {
     requireAllowed(ctx.principal, 'INTEGRATION', 'SAVE', input.ownedByWorkspace);
-    await this.runners.resolveFor(ctx, input.runnerUuid, input.ownedByWorkspace, `spec.config.${input.configType}.runnerRef.uuid`);
+    await this.requireRunner(ctx, input, input.ownedByWorkspace);
     return this.inner.create(ctx, input);
   }
 
@@ -47,8 +47,12 @@ export class AuthorizedIntegrationService extends CallerView<Integration> {
     if (input.uuid !== undefined && input.uuid.toLowerCase() !== existing.uuid) throw badRequest(`metadata.uuid: "${input.uuid}" does not match the integration ${uuid} of the path`);
     if (existing.builtIn) throw conflict(`meshIntegration ${existing.uuid} is built in and read-only`);
     requireAllowed(ctx.principal, 'INTEGRATION', 'SAVE', existing.ownedByWorkspace);
-    await this.runners.resolveFor(ctx, input.runnerUuid, existing.ownedByWorkspace, `spec.config.${input.configType}.runnerRef.uuid`);
+    await this.requireRunner(ctx, input, existing.ownedByWorkspace);
     return this.inner.update(ctx, existing, input);
+  }
+
+  private async requireRunner(ctx: RequestContext, input: IntegrationInput, workspace: string): Promise<void> {
+    if (input.runnerUuid !== undefined) await this.runners.resolveFor(ctx, input.runnerUuid, workspace, `spec.config.${input.configType}.runnerRef.uuid`);
   }
 
   async delete(ctx: RequestContext, uuid: string): Promise<void> {

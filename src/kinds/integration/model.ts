@@ -1,10 +1,13 @@
 import type { SentObject } from '../document.js';
 
-/** `config.type` of user-made integrations → the list's `type` value (OpenAPI). */
-export const INTEGRATION_TYPES = { github: 'GITHUB', gitlab: 'GITLAB', azuredevops: 'AZURE_DEVOPS' } as const;
+/**
+ * `config.type` of user-made integrations → the list's `type` value (OpenAPI; `entraid`, which the
+ * Terraform provider manages and the OpenAPI does not know, as `ENTRA_ID`).
+ */
+export const INTEGRATION_TYPES = { github: 'GITHUB', gitlab: 'GITLAB', azuredevops: 'AZURE_DEVOPS', entraid: 'ENTRA_ID' } as const;
 export type ConfigType = keyof typeof INTEGRATION_TYPES;
 /** Every value of the list's `type` filter, built-in types included. */
-export const TYPE_FILTER_VALUES = ['GITLAB', 'GITHUB', 'AZURE_DEVOPS', 'REPLICATOR', 'METERING'] as const;
+export const TYPE_FILTER_VALUES = ['GITLAB', 'GITHUB', 'AZURE_DEVOPS', 'ENTRA_ID', 'REPLICATOR', 'METERING'] as const;
 export type IntegrationType = (typeof TYPE_FILTER_VALUES)[number];
 
 /**
@@ -12,7 +15,7 @@ export type IntegrationType = (typeof TYPE_FILTER_VALUES)[number];
  * secret reads as `<hidden>` and the mask sent back keeps it; sent as `{"plaintext"}` (the Terraform
  * provider) it reads as `{"hash"}` and `{"hash"}` sent back keeps it (COMPAT §6).
  */
-export const SECRET_FIELDS: Record<ConfigType, readonly string[]> = { github: ['appPrivateKey'], gitlab: [], azuredevops: ['personalAccessToken'] };
+export const SECRET_FIELDS: Record<ConfigType, readonly string[]> = { github: ['appPrivateKey'], gitlab: [], azuredevops: ['personalAccessToken'], entraid: ['clientSecret'] };
 /** What a secret sent as a string reads as (OpenAPI examples); sent back on PUT it keeps the stored value (the text's `***HIDDEN***` too). */
 export const MASK = '<hidden>';
 export const MASKS: readonly string[] = [MASK, '***HIDDEN***'];
@@ -25,7 +28,8 @@ export const BUILT_IN_INTEGRATIONS = {
 
 /**
  * An integration (issue 20): a workspace's connection to GitHub, GitLab or Azure DevOps that
- * definition versions of those implementation types name (`integrationRef`); secrets sealed.
+ * definition versions of those implementation types name (`integrationRef`), or the admin
+ * workspace's Entra ID application; secrets sealed.
  */
 export interface Integration {
   uuid: string;
@@ -47,7 +51,8 @@ export interface IntegrationInput {
   ownedByWorkspace: string;
   displayName: string;
   configType: ConfigType;
-  runnerUuid: string;
+  /** The runner of the pipelines' runs (none for Entra ID, which runs nothing). */
+  runnerUuid?: string;
   /** `metadata.uuid` when sent (a PUT must name its path). */
   uuid?: string;
   document: IntegrationDocument;

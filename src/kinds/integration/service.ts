@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ADMIN_WORKSPACE } from '../../auth/bootstrap.js';
 import type { RequestContext } from '../../auth/context.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { sealSensitive, secretInput } from '../../crypto/secret-values.js';
@@ -59,6 +60,8 @@ export class IntegrationService {
   }
 
   async create(ctx: RequestContext, input: IntegrationInput): Promise<Integration> {
+    // Entra ID signs people in to the whole service: the partner's (admin) workspace owns it, as in the original.
+    if (input.configType === 'entraid' && input.ownedByWorkspace !== ADMIN_WORKSPACE) throw badRequest(`metadata.ownedByWorkspace: an Entra ID integration belongs to the admin workspace "${ADMIN_WORKSPACE}"`);
     await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
     const sealed = this.sealed(input, undefined);
     const integration: Integration = { uuid: randomUUID(), ownedByWorkspace: input.ownedByWorkspace, displayName: input.displayName, type: INTEGRATION_TYPES[input.configType], builtIn: false, createdOn: new Date().toISOString(), document: withoutUuid(sealed.document) };

@@ -18,15 +18,16 @@ const CONFIGS = {
   gitlab: Type.Object({ baseUrl: Url, runnerRef: RunnerRef }),
   // The Terraform provider leaves the token out when the pipelines need none.
   azuredevops: Type.Object({ baseUrl: Url, organization: NonEmptyShortString, personalAccessToken: Type.Optional(Secret), runnerRef: RunnerRef }),
+  entraid: Type.Object({ tenantId: NonEmptyShortString, clientId: NonEmptyShortString, clientSecret: Secret, redirectUrl: Type.Optional(Url) }),
 };
-const configDecoders = Object.fromEntries(Object.entries(CONFIGS).map(([type, schema]) => [type, compileDecoder(schema)])) as unknown as Record<ConfigType, (value: unknown, prefix?: string) => { runnerRef: { uuid: string } }>;
+const configDecoders = Object.fromEntries(Object.entries(CONFIGS).map(([type, schema]) => [type, compileDecoder(schema)])) as unknown as Record<ConfigType, (value: unknown, prefix?: string) => { runnerRef?: { uuid: string } }>;
 
 const Body = Type.Object({
   kind: KindOf('meshIntegration'),
   metadata: Type.Object({ ownedByWorkspace: Identifier, uuid: Type.Optional(ShortString) }),
   spec: Type.Object({
     displayName: NonEmptyShortString,
-    config: Type.Object({ type: StringEnum(['github', 'gitlab', 'azuredevops'] as const) }, { additionalProperties: true }),
+    config: Type.Object({ type: StringEnum(['github', 'gitlab', 'azuredevops', 'entraid'] as const) }, { additionalProperties: true }),
   }),
 });
 const decodeBody = compileDecoder(Body);
@@ -40,17 +41,21 @@ export const integrationAnswer = (apiVersion: 'v1' | 'v1-preview') =>
     apiVersion: Type.Literal(apiVersion),
     kind: Type.Literal('meshIntegration'),
     metadata: Echoed({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime }),
-    spec: Echoed({ displayName: Type.String(), config: Echoed({ type: Type.String({ description: 'github, gitlab or azuredevops; the built-in integrations’ own types' }) }, { description: 'secrets masked' }) }),
+    spec: Echoed({ displayName: Type.String(), config: Echoed({ type: Type.String({ description: 'github, gitlab, azuredevops or entraid; the built-in integrations’ own types' }) }, { description: 'secrets masked' }) }),
     status: Type.Object({ isBuiltIn: Type.Boolean(), workloadIdentityFederation: Type.Optional(WorkloadIdentity) }),
     _links: Links,
   });
 
-/** The config as a reader sees it: secrets masked, or as `{hash}` when they were sent in the secret form. */
-function maskedConfig(integration: Integration): Record<string, unknown> {
+/**
+ * The config as a reader sees it: secrets masked, or as `{hash}` when they were sent in the secret
+ * form; an Entra ID integration's `redirectUrl`, unless sent, is computed (as the original's is).
+ */
+function maskedConfig(integration: Integration, baseUrl: string): Record<string, unknown> {
   const config = integration.document.spec.config as Record<string, unknown> & { type: string };
   const fields = SECRET_FIELDS[config.type as ConfigType];
   if (!fields) return config;
   const own = { ...(config[config.type] as Record<string, unknown>) };
+  if (config.type === 'entraid') own.redirectUrl ??= `${baseUrl}/oauth/redirect/${integration.uuid}`;
   for (const field of fields) {
     const stored = own[field];
     if (stored === undefined) continue;
@@ -61,8 +66,8 @@ function maskedConfig(integration: Integration): Record<string, unknown> {
 
 /**
  * meshIntegration v1 (and v1-preview, the same shape): `metadata.{uuid, ownedByWorkspace,
- * createdOn}`, `spec.{displayName, config}` — a tagged union (`github`, `gitlab`, `azuredevops`), each
- * with a `runnerRef`; `status.isBuiltIn` (and the built-ins' workload identity federation).
+ * createdOn}`, `spec.{displayName, config}` — a tagged union (`github`, `gitlab`, `azuredevops`, each
+ * with a `runnerRef`, and `entraid`); `status.isBuiltIn` (and the built-ins' workload identity federation).
  */
 export const integrationV1 = {
   media: { kind: 'meshintegration', version: 'v1' } as const,
@@ -78,7 +83,7 @@ export const integrationV1 = {
       ownedByWorkspace: metadata.ownedByWorkspace,
       displayName: spec.displayName,
       configType: type,
-      runnerUuid: own.runnerRef.uuid.toLowerCase(),
+      ...(own.runnerRef ? { runnerUuid: own.runnerRef.uuid.toLowerCase() } : {}),
       ...(metadata.uuid ? { uuid: metadata.uuid } : {}),
       document: sentObject(metadata, spec),
     };
@@ -89,7 +94,7 @@ export const integrationV1 = {
       apiVersion,
       kind: 'meshIntegration',
       metadata: { ...integration.document.metadata, uuid: integration.uuid, ownedByWorkspace: integration.ownedByWorkspace, createdOn: integration.createdOn },
-      spec: { ...spec, displayName: integration.displayName, config: maskedConfig(integration) },
+      spec: { ...spec, displayName: integration.displayName, config: maskedConfig(integration, baseUrl) },
       status: integration.builtIn ? { isBuiltIn: true, workloadIdentityFederation: workloadIdentity(baseUrl, integration) } : { isBuiltIn: false },
       _links: { self: { href: objectUrl(baseUrl, PATHS.integrations, integration.uuid) } },
     };
