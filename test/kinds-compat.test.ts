@@ -341,6 +341,25 @@ describeEachDatabase('platform configs through v1 and v2', (ctx) => {
     return response.json;
   };
 
+  it("a platform stored in v1's form (written before the conversion) reads in v2's, its string secrets sealed", async () => {
+    const ws = unique('pclegacy');
+    const location = unique('pclegloc');
+    await createWorkspace(ctx.client, ws);
+    await createLocation(ctx.client, location);
+    const made = await ctx.client.post(PLATFORMS, body('v2', ws, unique('legacy'), location, { type: 'kubernetes', kubernetes: { baseUrl: 'https://k8s.example' } }), { headers: io(V2) });
+    assert.equal(made.status, 201, made.text);
+    const uuid = made.json.metadata.uuid as string;
+    const { db } = ctx.server.server.database;
+    const row = await db.selectFrom('platforms').select('document').where('uuid', '=', uuid).executeTakeFirstOrThrow();
+    const document = JSON.parse(row.document) as Json;
+    document.spec.config = { type: 'openshift', openshift: CONFIG_PAIRS.openshift!.v1 };
+    await db.updateTable('platforms').set({ document: JSON.stringify(document) }).where('uuid', '=', uuid).execute();
+    const asV2 = await read(uuid, V2);
+    assert.deepEqual(secretsNamed(asV2.spec.config), secretsNamed({ type: 'openshift', openshift: CONFIG_PAIRS.openshift!.v2 }));
+    assert.equal((await read(uuid, V2)).spec.config.openshift.replication.clientConfig.accessToken.hash, asV2.spec.config.openshift.replication.clientConfig.accessToken.hash, 'the same hash on every read');
+    assert.deepEqual(secretsNamed((await read(uuid, V1)).spec.config), secretsNamed({ type: 'openshift', openshift: CONFIG_PAIRS.openshift!.v1 }));
+  });
+
   for (const [type, pair] of Object.entries(CONFIG_PAIRS)) {
     it(`${type}: made through either version, reads in each version's form; v1's masks and v2's hashes keep the secrets`, async () => {
       const ws = unique('pc');
