@@ -15,7 +15,7 @@ import {
 } from './building-block-structs.js';
 import type { ProviderClient } from './provider-client.js';
 import { describeProvider } from './provider-client.js';
-import { differences, expectImportEqual, expectNoDiff, expectSentComesBack, planned } from './terraform.js';
+import { differences, expectImportEqual, expectNoDiff, expectSentComesBack, Findings, planned } from './terraform.js';
 
 /**
  * meshstack_building_block_definition (internal/provider/building_block_definition_resource.go)
@@ -251,35 +251,36 @@ describeProvider('meshstack_building_block_definition', (ctx) => {
       const client = definitions(ctx.provider);
       const resource = `meshstack_building_block_definition (${name})`;
       const rules = versionRules(impl);
+      const findings = new Findings();
 
       // Create: the definition, its one empty version, that version updated with the version_spec.
       const sentDefinition = definitionBody(workspace, `Definition ${name}`, 'An example building block definition');
       const created = await client.post(sentDefinition);
-      expectSentComesBack(plannedDefinition(sentDefinition), created, DEFINITION_RULES, resource);
+      findings.check(() => expectSentComesBack(plannedDefinition(sentDefinition), created, DEFINITION_RULES, resource));
       const uuid = created.metadata.uuid!;
       const hull = await listVersions(ctx.provider, uuid);
       assert.equal(hull.length, 1, `Expected 1 version (empty hull), but got ${hull.length}`);
       const plaintext = `top-secret-${unique('v')}-value`;
       const sentVersion = versionBody(workspace, uuid, hull[0]!.metadata.uuid, impl, { draft: true, inputs: inputs(plaintext) });
       const applied = await versions(ctx.provider).put(hull[0]!.metadata.uuid, sentVersion);
-      expectSentComesBack(plannedVersion(sentVersion, impl), tracked(applied), rules, resource);
+      findings.check(() => expectSentComesBack(plannedVersion(sentVersion, impl), tracked(applied), rules, resource));
       assert.equal(applied.spec.state, 'DRAFT');
       const hashes = expectSecretHashes(applied, impl, 'create');
 
       // Read, plan again: the definition and the latest version as the resource's Read builds them.
       const definitionState = await client.get(uuid);
       assert.ok(definitionState, 'read after create found nothing');
-      expectSentComesBack(plannedDefinition(sentDefinition), definitionState, DEFINITION_RULES, resource);
-      expectNoDiff(created, definitionState, DEFINITION_RULES, resource);
+      findings.check(() => expectSentComesBack(plannedDefinition(sentDefinition), definitionState, DEFINITION_RULES, resource));
+      findings.check(() => expectNoDiff(created, definitionState, DEFINITION_RULES, resource));
       const [read] = await listVersions(ctx.provider, uuid);
-      expectNoDiff(tracked(applied), tracked(read!), rules, resource);
+      findings.check(() => expectNoDiff(tracked(applied), tracked(read!), rules, resource));
       assert.deepEqual(expectSecretHashes(read!, impl, 'read'), hashes, 'a read answers the same hashes');
       assert.deepEqual(differences(applied.spec, read!.spec, {}), [], 'Inconsistent content hash of version_spec after update');
 
       // Update the definition and the draft; the sensitive input is kept (its hash sent back).
       const sentRenamed = definitionBody(workspace, `Definition ${name}`, 'Described anew', uuid);
       const renamed = await client.put(uuid, sentRenamed);
-      expectSentComesBack(plannedDefinition(sentRenamed), renamed, DEFINITION_RULES, resource);
+      findings.check(() => expectSentComesBack(plannedDefinition(sentRenamed), renamed, DEFINITION_RULES, resource));
       const keptInputs = inputs(plaintext, true);
       (keptInputs.SOMETHING_VERY_SECRET as Json).argument = { hash: hashes[0] };
       const keptImplementation = impl.secret ? structuredClone(impl) : impl;
@@ -289,19 +290,19 @@ describeProvider('meshstack_building_block_definition', (ctx) => {
       }
       const sentDraft = versionBody(workspace, uuid, read!.metadata.uuid, keptImplementation, { draft: true, inputs: keptInputs });
       const draft = await versions(ctx.provider).put(read!.metadata.uuid, sentDraft);
-      expectSentComesBack(plannedVersion(sentDraft, impl), tracked(draft), rules, resource);
+      findings.check(() => expectSentComesBack(plannedVersion(sentDraft, impl), tracked(draft), rules, resource));
       assert.deepEqual(expectSecretHashes(draft, impl, 'update'), hashes, 'kept secrets keep their hashes');
 
       // Release (draft = false): the same version PUT with state RELEASED.
       const sentRelease = versionBody(workspace, uuid, read!.metadata.uuid, keptImplementation, { draft: false, inputs: keptInputs });
       const released = await versions(ctx.provider).put(read!.metadata.uuid, sentRelease);
-      expectSentComesBack(plannedVersion(sentRelease, impl), tracked(released), rules, resource);
+      findings.check(() => expectSentComesBack(plannedVersion(sentRelease, impl), tracked(released), rules, resource));
       assert.equal(released.spec.state, 'RELEASED', 'draft=false: the version is released');
 
       // draft = true again: a new version POSTed with the next number.
       const sentNext = versionBody(workspace, uuid, '', keptImplementation, { draft: true, versionNumber: 2, inputs: keptInputs });
       const next = await versions(ctx.provider).post(sentNext);
-      expectSentComesBack(plannedVersion(sentNext, impl), tracked(next), rules, resource);
+      findings.check(() => expectSentComesBack(plannedVersion(sentNext, impl), tracked(next), rules, resource));
       const all = await listVersions(ctx.provider, uuid);
       assert.deepEqual(
         all.map((v) => [v.spec.versionNumber, v.spec.state]),
@@ -314,8 +315,9 @@ describeProvider('meshstack_building_block_definition', (ctx) => {
 
       // Import by uuid: the same definition and versions.
       const imported = await client.get(uuid);
-      expectImportEqual(await client.get(uuid), imported, [], resource);
-      expectImportEqual(all, await listVersions(ctx.provider, uuid), [], resource);
+      const [refreshed, importedVersions] = [await client.get(uuid), await listVersions(ctx.provider, uuid)];
+      findings.check(() => expectImportEqual(refreshed, imported, [], resource));
+      findings.check(() => expectImportEqual(all, importedVersions, [], resource));
 
       // The data source lists it (includeAllPublished, ownedByWorkspace).
       const listed = await client.list({ includeAllPublished: true, ownedByWorkspace: workspace });
@@ -323,6 +325,7 @@ describeProvider('meshstack_building_block_definition', (ctx) => {
 
       await client.delete(uuid);
       assert.equal(await client.get(uuid), null, 'a deleted definition reads 404');
+      findings.done();
     });
   }
 

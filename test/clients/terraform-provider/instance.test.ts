@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { createWorkspace, unique } from '../../support/structure.js';
 import { go } from './go-json.js';
 import { USER_AGENT } from './pin.js';
 import { connectProvider, describeProvider, PROVIDER_KEY } from './provider-client.js';
@@ -36,6 +37,19 @@ describeProvider('client.New and meshstack_instance', (ctx) => {
     assert.equal(new URL(list.url).search, '?page=0');
     assert.equal(list.requestHeaders.accept, 'application/vnd.meshcloud.api.meshWorkspace.v2.hal+json');
     assert.match(list.requestHeaders.authorization!, /^Bearer \S+$/);
+    await client.close();
+  });
+
+  it('lists every page as the provider loops: page=0,1,… without size, until number >= totalPages-1', async () => {
+    const names = Array.from({ length: 51 }, () => unique('tfp-page'));
+    for (let i = 0; i < names.length; i += 10) await Promise.all(names.slice(i, i + 10).map((name) => createWorkspace(ctx.server.client, name)));
+    const client = await connectProvider(ctx.server);
+    const all = await client.objects<{ metadata: { name: string } }>('meshWorkspace', 'v2', go.struct('client.MeshWorkspace', { metadata: go.struct('client.MeshWorkspaceMetadata', { name: go.string }) })).list();
+    const listed = all.map((w) => w.metadata.name);
+    assert.equal(new Set(listed).size, listed.length, 'no workspace twice');
+    for (const name of names) assert.ok(listed.includes(name), `${name} listed`);
+    const pages = client.exchanges.filter((e) => new URL(e.url).pathname === '/api/meshobjects/meshworkspaces').map((e) => new URL(e.url).search);
+    assert.deepEqual(pages, Array.from({ length: Math.ceil(listed.length / 50) }, (_, i) => `?page=${i}`));
     await client.close();
   });
 

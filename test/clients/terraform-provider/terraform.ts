@@ -18,6 +18,12 @@
  *   and a path covers everything below it: `metadata.uuid`, `spec.inputs.*.valueType`, `status`.
  * - `resourceFlow(flow)`: create → read → plan again (no change) → update → read → import (read by
  *   id, all attributes equal) → destroy → read is gone, each step checked as above.
+ * - `Findings`: collects the failures of several such checks (`findings.check(() => …)`) so one
+ *   inconsistency does not hide the next; `findings.done()` throws them all together.
+ *
+ * `planned` decodes the request body, which is what the plan holds except for schema defaults that
+ * the provider leaves out of the body (an omitempty empty set is `[]` in the plan, absent on the
+ * wire): set those on the planned value.
  */
 import { decodeGo, type GoType } from './go-json.js';
 import { goJsonEncode } from './provider-client.js';
@@ -124,4 +130,21 @@ export async function resourceFlow<M>(flow: ResourceFlow<M>): Promise<M> {
   const after = await flow.read(state);
   if (!(flow.gone ?? ((read: M | null) => read === null))(after)) throw new Error(`${resource}: still there after destroy: ${JSON.stringify(after)}`);
   return state;
+}
+
+/** Consistency failures gathered across the steps of one flow, thrown together at the end. */
+export class Findings {
+  private readonly failures: string[] = [];
+
+  check(assertion: () => void): void {
+    try {
+      assertion();
+    } catch (error) {
+      this.failures.push((error as Error).message);
+    }
+  }
+
+  done(): void {
+    if (this.failures.length > 0) throw new Error(this.failures.join('\n'));
+  }
 }
