@@ -52,6 +52,8 @@ describeProvider('meshstack_integration', (ctx) => {
       const client = integrations(ctx.provider);
       const secretField = SECRET_FIELD[type];
       const plaintext = `${type}-secret-${unique('s')}-plaintext`;
+      // Entra ID integrations belong to the admin workspace (/mesh/info adminWorkspaceIdentifier), as in the provider's acceptance test.
+      const owner = type === 'entraid' ? 'admin' : workspace;
       const rules = {
         ignore: ['metadata.uuid', 'status', 'spec.config.type', ...(secretField ? [`spec.config.${type}.${secretField}`] : []), ...(type === 'entraid' ? ['spec.config.entraid.redirectUrl'] : []), ...(type === 'github' ? [] : [`spec.config.${type}.runnerRef`])],
       };
@@ -60,7 +62,7 @@ describeProvider('meshstack_integration', (ctx) => {
         resource: `meshstack_integration (${type})`,
         rules,
         async create() {
-          const sent = body(workspace, type, `Integration ${type}`, secretField ? { plaintext, hash: null } : undefined);
+          const sent = body(owner, type, `Integration ${type}`, secretField ? { plaintext, hash: null } : undefined);
           const state = await client.post(sent);
           if (secretField) hash = expectHash(secretOf(state, type), `create ${type}`);
           return { sent: planned(Integration, sent), state };
@@ -68,7 +70,7 @@ describeProvider('meshstack_integration', (ctx) => {
         read: (state) => client.get(state.metadata.uuid!),
         async update(state) {
           // No rotation: ValueToConverter sends the hash from state for the backend to check.
-          const sent = body(workspace, type, `Integration ${type} renamed`, secretField ? { plaintext: null, hash: hash! } : undefined, state.metadata.uuid!);
+          const sent = body(owner, type, `Integration ${type} renamed`, secretField ? { plaintext: null, hash: hash! } : undefined, state.metadata.uuid!);
           const updated = await client.put(state.metadata.uuid!, sent);
           if (secretField) assert.equal(expectHash(secretOf(updated, type), `update ${type}`), hash, 'an unrotated secret keeps its hash');
           return { sent: planned(Integration, sent), state: updated };
