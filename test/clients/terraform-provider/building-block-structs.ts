@@ -254,7 +254,7 @@ export interface BlockInputValue {
   isSensitive: boolean;
 }
 
-const parentWrapped = go.struct('client.wire', { uuid: str, kind: str, buildingBlockUuid: str, definitionUuid: str });
+const parentWrapped = go.struct('client.wire', { buildingBlockUuid: str, definitionUuid: str }, { UuidRef });
 /** MeshBuildingBlockV2Parent.UnmarshalJSON: the uuid from buildingBlockUuid, kind meshBuildingBlock by default. */
 const Parent = go.custom(
   'client.MeshBuildingBlockV2Parent',
@@ -270,13 +270,14 @@ const Parent = go.custom(
 );
 
 const specFields = {
-  buildingBlockDefinitionVersionRef: UuidRef,
+  buildingBlockDefinitionVersionRef: go.struct('client.MeshBuildingBlockV2DefinitionVersionRef', {}, { UuidRef }),
   targetRef: go.struct('client.MeshBuildingBlockV2TargetRef', { kind: str, uuid: ptr(str), name: ptr(str) }),
   displayName: str,
   inputs: go.map(ptr(BlockInput)),
   parentBuildingBlockRefs: go.slice(UuidRef),
 };
-const specWire = go.struct({ ...specFields, parentBuildingBlocks: go.slice(Parent) });
+// The anonymous struct UnmarshalJSON decodes into: `type wire MeshBuildingBlockV2Spec` embedded, and the deprecated parents.
+const specWire = go.struct({ parentBuildingBlocks: go.slice(Parent) }, { wire: go.struct('client.wire', specFields) });
 /**
  * MeshBuildingBlockV2Spec.UnmarshalJSON: parents from parentBuildingBlockRefs, else from the
  * deprecated parentBuildingBlocks; a ref's kind defaults to meshBuildingBlock.

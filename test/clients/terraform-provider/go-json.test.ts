@@ -89,3 +89,18 @@ describe('decodeGo: what Go accepts', () => {
     assert.equal(Object.getOwnPropertyDescriptor(value, '__proto__')?.value, 3);
   });
 });
+
+describe('decodeGo: embedded structs', () => {
+  const Ref = go.struct('client.UuidRef', { uuid: go.string, kind: go.string });
+  const Wire = go.struct('client.wire', { inputs: go.map(go.string), kind: go.int }, { UuidRef: Ref });
+  const Target = go.struct({ parents: go.slice(go.string) }, { wire: Wire });
+
+  it('promotes their fields; a direct field hides a promoted one', () => {
+    assert.deepEqual(decodeGo(Target, '{"uuid":"u","kind":3,"inputs":{"a":"b"},"parents":["p"]}'), { parents: ['p'], inputs: { a: 'b' }, kind: 3, uuid: 'u' });
+  });
+
+  it("names the embedded structs' Go names in a mismatch's path, the outer struct as the struct", () => {
+    assert.throws(() => decodeGo(Target, '{"inputs":[]}'), /^Error: json: cannot unmarshal array into Go struct field \.wire\.inputs of type map\[string\]string$/);
+    assert.throws(() => decodeGo(Target, '{"uuid":1}'), /cannot unmarshal number into Go struct field \.wire\.UuidRef\.uuid of type string/);
+  });
+});

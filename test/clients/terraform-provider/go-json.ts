@@ -9,11 +9,13 @@
  *   range does not fit an int; `null` leaves the zero value.
  * - `go.ptr(t)`: `null` is nil (JS `null`); `go.slice(t)`, `go.map(t)` (string keys): `null` is the nil
  *   slice or map (JS `null`), `[]` and `{}` are not nil.
- * - `go.struct(name, { jsonName: t, … })` (or `go.struct({ … })` for an unnamed struct): missing
- *   fields keep their zero value, unknown fields are ignored, keys match exactly first and then
- *   case-insensitively (as Go does), `null` leaves the zero struct. Embedded structs are written
- *   flat; `json:"-"` fields are left out; `omitempty` does not matter for decoding. Decoded structs
- *   are plain objects holding every field.
+ * - `go.struct(name, { jsonName: t, … }, { GoName: embeddedStruct })` (or `go.struct({ … }, { … })`
+ *   for an unnamed struct): missing fields keep their zero value, unknown fields are ignored, keys match
+ *   exactly first and then case-insensitively (as Go does), `null` leaves the zero struct. An
+ *   embedded struct's fields are promoted (a direct field of the same name wins) and a mismatch in
+ *   one names the embedded struct's Go name in its path, as Go ≥ 1.24 does; `json:"-"` fields are
+ *   left out; `omitempty` does not matter for decoding. Decoded structs are plain objects holding
+ *   every field, promoted ones included.
  * - `go.any` (`interface{}`: numbers become float64), `go.raw` (`json.RawMessage`: the value's text).
  * - `go.named(name, t)`: a named type over a scalar `t` (e.g. `enum.Entry[…]` over string), for
  *   messages.
@@ -218,16 +220,32 @@ function map(elem: GoType): GoType {
 
 export type GoFields = Record<string, GoType>;
 
-function struct(nameOrFields: string | GoFields, maybeFields?: GoFields): GoType & { fields: GoFields } {
+/** A struct type: its JSON fields, including those promoted from embedded structs (`via` their Go field names). */
+export interface GoStruct extends GoType {
+  readonly fields: GoFields;
+  readonly promoted: ReadonlyMap<string, { type: GoType; via: readonly string[] }>;
+}
+
+function struct(name: string, fields: GoFields, embedded?: Record<string, GoStruct>): GoStruct;
+function struct(fields: GoFields, embedded?: Record<string, GoStruct>): GoStruct;
+function struct(nameOrFields: string | GoFields, second?: GoFields | Record<string, GoStruct>, third?: Record<string, GoStruct>): GoStruct {
   const name = typeof nameOrFields === 'string' ? nameOrFields : 'struct';
-  const fields = typeof nameOrFields === 'string' ? maybeFields! : nameOrFields;
+  const direct = typeof nameOrFields === 'string' ? (second as GoFields) : nameOrFields;
+  const embedded = (typeof nameOrFields === 'string' ? third : (second as Record<string, GoStruct> | undefined)) ?? {};
   // reflect.Type.Name(): the unqualified name, empty for an unnamed struct.
   const shortName = typeof nameOrFields === 'string' ? name.slice(name.lastIndexOf('.') + 1) : '';
+  // A direct field hides a promoted one of the same name (the shallower field wins).
+  const promoted = new Map<string, { type: GoType; via: readonly string[] }>(Object.entries(direct).map(([key, type]) => [key, { type, via: [] }]));
+  for (const [goName, inner] of Object.entries(embedded)) {
+    for (const [key, field] of inner.promoted) if (!promoted.has(key)) promoted.set(key, { type: field.type, via: [goName, ...field.via] });
+  }
+  const fields: GoFields = Object.fromEntries([...promoted].map(([key, field]) => [key, field.type]));
   const folded = new Map<string, string>();
-  for (const key of Object.keys(fields)) if (!folded.has(key.toLowerCase())) folded.set(key.toLowerCase(), key);
-  const type = {
+  for (const key of promoted.keys()) if (!folded.has(key.toLowerCase())) folded.set(key.toLowerCase(), key);
+  const type: GoStruct = {
     name,
     fields,
+    promoted,
     zero: () => fromEntries(Object.entries(fields).map(([key, field]) => [key, field.zero()])),
     isZero: (value: unknown) => Object.entries(fields).every(([key, field]) => field.isZero((value as Record<string, unknown>)[key])),
     decode(node: JsonNode, into: unknown, state: DecodeState, context: Context) {
@@ -238,10 +256,11 @@ function struct(nameOrFields: string | GoFields, maybeFields?: GoFields): GoType
       }
       const result = { ...(into as Record<string, unknown>) };
       for (const [key, value] of node.entries) {
-        const field = Object.hasOwn(fields, key) ? key : folded.get(key.toLowerCase());
+        const field = promoted.has(key) ? key : folded.get(key.toLowerCase());
         if (field === undefined) continue;
-        const fieldType = fields[field]!;
-        result[field] = fieldType.decode(value, result[field], state, { struct: shortName, fields: [...context.fields, field] });
+        const { type: fieldType, via } = promoted.get(field)!;
+        // Go's error context names the embedded structs a promoted field comes through.
+        result[field] = fieldType.decode(value, result[field], state, { struct: shortName, fields: [...context.fields, ...via, field] });
       }
       return result;
     },
