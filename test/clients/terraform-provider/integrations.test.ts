@@ -53,7 +53,7 @@ describeProvider('meshstack_integration', (ctx) => {
       const secretField = SECRET_FIELD[type];
       const plaintext = `${type}-secret-${unique('s')}-plaintext`;
       // Entra ID integrations belong to the admin workspace (/mesh/info adminWorkspaceIdentifier), as in the provider's acceptance test.
-      const owner = type === 'entraid' ? 'admin' : workspace;
+      const owner = type === 'entraid' ? (await ctx.provider.meshInfo()).adminWorkspaceIdentifier : workspace;
       const rules = {
         ignore: ['metadata.uuid', 'status', 'spec.config.type', ...(secretField ? [`spec.config.${type}.${secretField}`] : []), ...(type === 'entraid' ? ['spec.config.entraid.redirectUrl'] : []), ...(type === 'github' ? [] : [`spec.config.${type}.runnerRef`])],
       };
