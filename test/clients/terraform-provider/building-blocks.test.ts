@@ -259,6 +259,35 @@ describeProvider('building blocks', (ctx) => {
     await pollUntil(() => client.get(created.metadata.uuid!), deletionSuccessful);
   });
 
+  it('meshstack_building_blocks: every filter of MeshBuildingBlockV2ListFilter is honoured by its query name', async () => {
+    const client = blocksV2(ctx.provider);
+    const tenantBlock = await client.post(v3Body(spec(world.defs.versioned.versionUuid, { kind: 'meshTenant', uuid: world.tenant.uuid, name: null }, 'Filtered on a tenant', {})));
+    const workspaceBlock = await client.post(v3Body(spec(world.defs.workspaceLevel.versionUuid, { kind: 'meshWorkspace', uuid: null, name: world.workspace }, 'Filtered in a workspace', { note: value('n') })));
+    const otherBlock = await client.post(v3Body(spec(world.defs.versioned.versionUuid, { kind: 'meshTenant', uuid: world.other.tenant.uuid, name: null }, 'Another workspace', {})));
+    const uuids = async (filter: Record<string, unknown>) => (await client.list(filter)).map((b) => b.metadata.uuid);
+    const has = async (filter: Record<string, unknown>, expected: (string | null)[], absent: (string | null)[]) => {
+      const found = await uuids(filter);
+      for (const uuid of expected) assert.ok(found.includes(uuid), `${JSON.stringify(filter)} lists ${uuid}`);
+      for (const uuid of absent) assert.ok(!found.includes(uuid), `${JSON.stringify(filter)} leaves out ${uuid}`);
+    };
+    const [t, w, o] = [tenantBlock.metadata.uuid, workspaceBlock.metadata.uuid, otherBlock.metadata.uuid];
+    await has({ workspaceIdentifier: world.workspace }, [t, w], [o]);
+    await has({ workspaceIdentifier: world.workspace, projectIdentifier: world.project }, [t], [w, o]);
+    await has({ platformIdentifier: world.platformIdentifier }, [t, o], [w]);
+    await has({ name: 'Filtered on a tenant' }, [t], [w, o]);
+    await has({ definitionUuid: world.defs.versioned.uuid }, [t, o], [w]);
+    await has({ versionUuid: world.defs.workspaceLevel.versionUuid }, [w], [t, o]);
+    // The backend parses versionNumber leniently: "1" and "v1" alike.
+    await has({ definitionUuid: world.defs.versioned.uuid, versionNumber: '1' }, [t, o], []);
+    await has({ definitionUuid: world.defs.versioned.uuid, versionNumber: 'v1' }, [t, o], []);
+    await has({ definitionUuid: world.defs.versioned.uuid, versionNumber: 'v2' }, [], [t, o]);
+    await has({ tenantUuid: world.tenant.uuid }, [t], [w, o]);
+    await has({ workspaceIdentifier: world.workspace, targetRefKind: 'meshWorkspace' }, [w], [t]);
+    await has({ workspaceIdentifier: world.workspace, targetRefKind: 'meshTenant' }, [t], [w]);
+    await has({ managedByWorkspaceIdentifier: world.provider }, [t, w, o], []);
+    await has({ managedByDefinitionUuid: world.defs.workspaceLevel.uuid }, [w], [t, o]);
+  });
+
   it('meshstack_buildingblock (v1): create, read, plan again, data source, destroy', async () => {
     const client = blocksV1(ctx.provider);
     const resource = 'meshstack_buildingblock';
