@@ -259,6 +259,22 @@ describeProvider('building blocks', (ctx) => {
     await pollUntil(() => client.get(created.metadata.uuid!), deletionSuccessful);
   });
 
+  it('meshstack_building_block: a version upgrade is a PUT with the new version, awaited as a rerun', async () => {
+    const client = blocksV2(ctx.provider);
+    const target = { kind: 'meshTenant', uuid: world.tenant.uuid, name: null };
+    const inputs = { name: value('upgraded') };
+    const created = await client.post(v3Body(spec(world.defs.versioned.versions[1], target, 'To upgrade', inputs)));
+    const settled = await awaitRun(ctx.provider, admin(), created.metadata.uuid!, { status: 'SUCCEEDED' });
+    // The provider refuses to upgrade unless the block is SUCCEEDED, FAILED or ABORTED.
+    assert.equal(settled.status?.status, 'SUCCEEDED');
+    const upgrade = v3Body(spec(world.defs.versioned.versions[2], target, 'To upgrade', inputs), { uuid: created.metadata.uuid, ownedByWorkspace: settled.metadata.ownedByWorkspace });
+    const put = await client.put(created.metadata.uuid!, upgrade);
+    expectSentComesBack(planned(BlockV2, upgrade), v3State(put, inputs), V3_RULES, 'meshstack_building_block (upgrade)');
+    const rerun = await awaitRun(ctx.provider, admin(), created.metadata.uuid!, { status: 'SUCCEEDED' });
+    assert.equal(rerun.spec.buildingBlockDefinitionVersionRef.uuid, world.defs.versioned.versions[2]);
+    expectSentComesBack(planned(BlockV2, upgrade), v3State(rerun, inputs), V3_RULES, 'meshstack_building_block (upgrade, settled)');
+  });
+
   it('meshstack_building_blocks: every filter of MeshBuildingBlockV2ListFilter is honoured by its query name', async () => {
     const client = blocksV2(ctx.provider);
     const tenantBlock = await client.post(v3Body(spec(world.defs.versioned.versionUuid, { kind: 'meshTenant', uuid: world.tenant.uuid, name: null }, 'Filtered on a tenant', {})));

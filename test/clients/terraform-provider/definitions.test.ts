@@ -329,6 +329,38 @@ describeProvider('meshstack_building_block_definition', (ctx) => {
     });
   }
 
+  it("the example's tenant-level definition: supported platforms, subscribers, symbol, URLs come back as sent", async () => {
+    const client = definitions(ctx.provider);
+    const symbol = `data:image/png;base64,${Buffer.from('not really a png, but a data URI').toString('base64')}`;
+    const sent = {
+      metadata: { ownedByWorkspace: workspace, tags: null },
+      spec: {
+        displayName: 'Example Building Block',
+        targetType: 'TENANT_LEVEL',
+        description: 'An example building block definition',
+        readme: '# Example Building Block\n\nThis is a comprehensive example showcasing all available attributes.',
+        runTransparency: true,
+        useInLandingZonesOnly: true,
+        supportUrl: 'https://support.example.com/building-blocks',
+        documentationUrl: 'https://docs.example.com/building-blocks',
+        notificationSubscriberUsernames: ['user:some-username', 'email:ops@example.com'],
+        symbol,
+        supportedPlatforms: [
+          { name: 'AZURE', kind: 'meshPlatformType' },
+          { name: 'AWS', kind: 'meshPlatformType' },
+        ],
+      },
+    };
+    const rules = { ...DEFINITION_RULES, ignore: DEFINITION_RULES.ignore.filter((path) => path !== 'spec.symbol') };
+    const created = await client.post(sent);
+    const findings = new Findings();
+    findings.check(() => expectSentComesBack(planned(Definition, sent), created, rules, 'meshstack_building_block_definition (tenant level)'));
+    const read = await client.get(created.metadata.uuid!);
+    findings.check(() => expectSentComesBack(planned(Definition, sent), read, rules, 'meshstack_building_block_definition (tenant level, refresh)'));
+    await client.delete(created.metadata.uuid!);
+    findings.done();
+  });
+
   it('with no runner_ref the provider sends the shared runner for every implementation type', async () => {
     for (const impl of implementations(integration).filter((i) => i.type !== 'terraform')) {
       const created = await definitions(ctx.provider).post(definitionBody(workspace, `Runnerless ${impl.type}`, 'd'));
