@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import type { ApiClient } from '../../support/client.js';
 import { io } from '../../support/structure.js';
-import { blockWorld, claimRun, RUNNER, RUNS, RUN, type BlockWorld } from '../../support/blocks.js';
+import { blockWorld, claimRun, RUNNER, RUNS, RUN, tryClaimRun, type BlockWorld } from '../../support/blocks.js';
 import {
   BlockV1,
   BlockV2,
@@ -273,6 +273,32 @@ describeProvider('building blocks', (ctx) => {
     const rerun = await awaitRun(ctx.provider, admin(), created.metadata.uuid!, { status: 'SUCCEEDED' });
     assert.equal(rerun.spec.buildingBlockDefinitionVersionRef.uuid, world.defs.versioned.versions[2]);
     expectSentComesBack(planned(BlockV2, upgrade), v3State(rerun, inputs), V3_RULES, 'meshstack_building_block (upgrade, settled)');
+  });
+
+  it('TriggerRun (a content_hash change alone): POST …/trigger-run without a body, then the awaited run', async () => {
+    const client = blocksV2(ctx.provider);
+    const created = await client.post(v3Body(spec(world.defs.plain.versionUuid, { kind: 'meshTenant', uuid: world.tenant.uuid, name: null }, 'To trigger', { name: value('trigger') })));
+    await awaitRun(ctx.provider, admin(), created.metadata.uuid!, { status: 'SUCCEEDED' });
+    await ctx.provider.doAuthorizedRequest('POST', client.url(created.metadata.uuid!, 'trigger-run'), undefined, { accept: client.mimeType });
+    const trigger = ctx.provider.exchanges.at(-1)!;
+    assert.equal(trigger.requestBody, undefined);
+    assert.equal(trigger.requestHeaders['content-type'], undefined);
+    const rerun = await awaitRun(ctx.provider, admin(), created.metadata.uuid!, { status: 'SUCCEEDED' });
+    assert.notEqual(rerun.status?.latestRunUuid, null);
+  });
+
+  it('deletion with deletion_mode PURGE: a FAILED delete run (if any) is transient while forcePurge holds; the poll ends at DELETED or 404', async () => {
+    const client = blocksV2(ctx.provider);
+    const created = await client.post(v3Body(spec(world.defs.purge.versionUuid, { kind: 'meshTenant', uuid: world.tenant.uuid, name: null }, 'To purge', { name: value('purged') })));
+    await awaitRun(ctx.provider, admin(), created.metadata.uuid!, { status: 'SUCCEEDED' });
+    await client.delete(created.metadata.uuid!);
+    const polling = pollUntil(() => client.get(created.metadata.uuid!), deletionSuccessful);
+    polling.catch(() => undefined);
+    // Whether a purge runs the destroy at all is the backend's choice; when one runs, it fails here.
+    const run = await tryClaimRun(admin(), RUNNER, created.metadata.uuid!);
+    if (run) await report(admin(), run, { status: 'FAILED', message: 'destroy failed' });
+    const final = await polling;
+    assert.ok(final === null || final.status?.lifecycle.state === 'DELETED', `after a purge: ${JSON.stringify(final?.status)}`);
   });
 
   it('meshstack_building_blocks: every filter of MeshBuildingBlockV2ListFilter is honoured by its query name', async () => {
