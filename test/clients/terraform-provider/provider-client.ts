@@ -23,7 +23,13 @@
  *   answers null on 404; `list` pages with `page=0,1,…` (no size) until
  *   `page.number >= page.totalPages - 1` and fails when `_embedded.<kind>s` is missing; `delete`
  *   sends the media type as Accept.
+ * - `doAuthorizedRequest(method, url, type, options)` / `doRequest` for the calls outside a
+ *   MeshObjectClient (trigger-run, run logs); `type` undefined is `DoRequest[any]`.
  * Every exchange is kept in `exchanges` (for header checks) and handed to the suites' secret check.
+ *
+ * The types of client/types and client/refs.go live here too, for every struct to use: `Secret`,
+ * `SecretOrAny` (the Variant: `{X: secret, Y: any}`), `sensitiveInput` (the UnmarshalJSON of inputs
+ * with SecretOrAny values), `UuidRef`, `NamedRef`.
  *
  * `describeProvider(title, body)` declares a suite per database whose server has the admin API key
  * PROVIDER_KEY, with `provider` connected as the provider would be (`MESHSTACK_API_KEY` and
@@ -158,8 +164,6 @@ export class ProviderClient {
   readonly exchanges: Exchange[] = [];
   private token: string | undefined;
   private expiresAt = 0;
-  /** Scales the retry waits (1 = the provider's); suites that provoke retries may shorten them. */
-  retryWaitScale = 1;
 
   private constructor(
     readonly rootUrl: URL,
@@ -300,7 +304,7 @@ export class ProviderClient {
         if (failure !== undefined) throw failure;
         return response!;
       }
-      await sleep(wait * this.retryWaitScale);
+      await sleep(wait);
     }
   }
 
