@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { go } from './go-json.js';
-import { goJsonEncode, parseMeshVersion } from './provider-client.js';
+import { goJsonEncode, HttpError, parseMeshVersion, ProviderClient } from './provider-client.js';
 import { differences, expectImportEqual, expectSentComesBack, Findings, planned } from './terraform.js';
 
 describe("Terraform's consistency rules (terraform.ts)", () => {
@@ -51,5 +53,30 @@ describe('the provider client (provider-client.ts)', () => {
     assert.throws(() => parseMeshVersion('2026.34'), /expected 3, got 2 fields/);
     assert.throws(() => parseMeshVersion('2026.34.0-SNAPSHOT'), /part i=2/);
     assert.throws(() => parseMeshVersion('2026.-1.0'), /part i=1/);
+  });
+
+  it('retries GET, PUT and DELETE on 429/503 after Retry-After, never a create POST', async () => {
+    const seen: string[] = [];
+    const server = createServer((request, response) => {
+      seen.push(`${request.method} ${request.url}`);
+      const first = seen.filter((s) => s === `${request.method} ${request.url}`).length === 1;
+      if (first) {
+        response.writeHead(request.method === 'PUT' ? 503 : 429, { 'retry-after': '0', 'content-type': 'application/json' }).end('{"message":"slow down"}');
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"metadata":{"name":"x"}}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = await ProviderClient.connect({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, ca: '' }, { token: 't' }, { skipVersionCheck: true });
+      const objects = client.objects<{ metadata: { name: string } }>('meshThing', 'v1', go.struct('client.T', { metadata: go.struct('client.M', { name: go.string }) }));
+      assert.equal((await objects.get('x'))?.metadata.name, 'x');
+      assert.equal((await objects.put('x', {})).metadata.name, 'x');
+      await assert.rejects(objects.post({}), (error) => error instanceof HttpError && error.statusCode === 429 && error.message === `http error 429, response '{"message":"slow down"}'`);
+      assert.deepEqual(seen, ['GET /api/meshobjects/meshthings/x', 'GET /api/meshobjects/meshthings/x', 'PUT /api/meshobjects/meshthings/x', 'PUT /api/meshobjects/meshthings/x', 'POST /api/meshobjects/meshthings']);
+      await client.close();
+    } finally {
+      server.close();
+    }
   });
 });
