@@ -65,9 +65,11 @@ interface Implementation {
   outputs: Json;
   /** The version's secrets: the path under implementation, whose hash must come back. */
   secret?: string;
+  /** dependency_refs, sent as dependencyDefinitionRefs (omitempty: absent when empty). */
+  dependencies?: Json[];
 }
 
-function implementations(integration: Record<string, string>): Implementation[] {
+function implementations(integration: Record<string, string>, dependency = ''): Implementation[] {
   const ref = (type: string) => ({ uuid: integration[type]!, kind: 'meshIntegration' });
   const urlOutput = { workflow_run_url: { displayName: 'Run URL', type: 'STRING', assignmentType: 'RESOURCE_URL', displayOrder: 0 } };
   return [
@@ -92,6 +94,7 @@ function implementations(integration: Record<string, string>): Implementation[] 
         summary: { displayName: 'Summary of work', type: 'STRING', assignmentType: 'SUMMARY', displayOrder: 2 },
       },
       secret: 'terraform.sshPrivateKey',
+      dependencies: [{ uuid: dependency, kind: 'meshBuildingBlockDefinition' }],
     },
     {
       type: 'githubWorkflows',
@@ -163,6 +166,7 @@ function versionBody(workspace: string, definitionUuid: string, versionUuid: str
       versionNumber: options.versionNumber ?? 1,
       state: options.draft ? 'DRAFT' : 'RELEASED',
       runnerRef: impl.runnerRef ?? SHARED_RUNNER_REF,
+      ...(impl.dependencies ? { dependencyDefinitionRefs: impl.dependencies } : {}),
       implementation: { type: impl.type, ...impl.implementation },
       inputs: options.inputs,
     },
@@ -172,7 +176,7 @@ function versionBody(workspace: string, definitionUuid: string, versionUuid: str
 /** The plan of a version_spec: dependency_refs' empty-set default, a manual version's tracked outputs only. */
 function plannedVersion(body: ReturnType<typeof versionBody>, impl: Implementation): VersionValue {
   const value = planned<VersionValue>(Version, body);
-  value.spec.dependencyDefinitionRefs = [];
+  value.spec.dependencyDefinitionRefs ??= [];
   if (impl.type === 'manual') value.spec.outputs = planned<VersionValue>(Version, { spec: { outputs: impl.outputs } }).spec.outputs;
   return value;
 }
@@ -231,6 +235,7 @@ function expectSecretHashes(version: VersionValue, impl: Implementation, where: 
 describeProvider('meshstack_building_block_definition', (ctx) => {
   let workspace: string;
   const integration: Record<string, string> = {};
+  let dependencyUuid: string;
   before(async () => {
     workspace = unique('tfp-bbd');
     await createWorkspace(ctx.server.client, workspace);
@@ -243,11 +248,17 @@ describeProvider('meshstack_building_block_definition', (ctx) => {
       const created = await integrations(ctx.provider).post({ metadata: { ownedByWorkspace: workspace }, spec: { displayName: `Integration ${type}`, config: { type, [type]: config } }, status: null });
       integration[type] = created.metadata.uuid!;
     }
+    // The definition the terraform example depends on: released, with an output, made as the resource makes one.
+    const dependency = await definitions(ctx.provider).post(definitionBody(workspace, 'A dependency', 'Depended on'));
+    dependencyUuid = dependency.metadata.uuid!;
+    const [hull] = await listVersions(ctx.provider, dependencyUuid);
+    const manual = { type: 'manual', implementation: { manual: {} }, outputs: {} };
+    await versions(ctx.provider).put(hull!.metadata.uuid, versionBody(workspace, dependencyUuid, hull!.metadata.uuid, manual, { draft: false, inputs: { vpc: { displayName: 'VPC', type: 'STRING', assignmentType: 'USER_INPUT', isEnvironment: false, isSensitive: false, argument: null, defaultValue: null, updateableByConsumer: false, displayOrder: 0 } } }));
   });
 
   for (const name of ['terraform', 'githubWorkflows', 'gitlabPipeline', 'azureDevOpsPipeline', 'manual']) {
     it(`${name}: create, read, plan again, update the draft, release, new draft, import, destroy`, async () => {
-      const impl = implementations(integration).find((i) => i.type === name)!;
+      const impl = implementations(integration, dependencyUuid).find((i) => i.type === name)!;
       const client = definitions(ctx.provider);
       const resource = `meshstack_building_block_definition (${name})`;
       const rules = versionRules(impl);
