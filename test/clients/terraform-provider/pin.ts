@@ -5,6 +5,9 @@
  * decode the answers; none of its code is copied here. Every transcription names the Go file it
  * follows, relative to the provider's repository root.
  *
+ * Running it: `node --import tsx --test test/clients/terraform-provider/*.test.ts` (both databases;
+ * BLOCKYARD_TEST_REQUIRE_POSTGRES=1 makes PostgreSQL mandatory). `npm test` includes it.
+ *
  * Moving the pin forward:
  * 1. Read the provider's history from the pinned commit to the new one, above all `client/` (the
  *    structs, `client/internal/` for the HTTP client: login, headers, paging, retries) and
