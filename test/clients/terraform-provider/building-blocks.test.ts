@@ -285,6 +285,21 @@ describeProvider('building blocks', (ctx) => {
     expectSentComesBack(planned(BlockV2, upgrade), v3State(rerun, inputs), V3_RULES, 'meshstack_building_block (upgrade, settled)');
   });
 
+  it('a block waiting for operator input ends the poll (a warning); the operator supplies the input and the run is awaited', async () => {
+    const client = blocksV2(ctx.provider);
+    const target = { kind: 'meshTenant', uuid: world.tenant.uuid, name: null };
+    const created = await client.post(v3Body(spec(world.defs.operator.versionUuid, target, 'Needs an operator', { note: value('n1') })));
+    const parked = createSuccessful(created) ? created : await pollUntil(() => client.get(created.metadata.uuid!), createSuccessful);
+    assert.equal(parked?.status?.status, 'WAITING_FOR_OPERATOR_INPUT');
+    // The platform operator's configuration declares the operator input (and the user's note).
+    const operatorInputs = { note: value('n1'), op: value('operator value') };
+    const supplied = v3Body(spec(world.defs.operator.versionUuid, target, 'Needs an operator', operatorInputs), { uuid: created.metadata.uuid, ownedByWorkspace: parked!.metadata.ownedByWorkspace });
+    const put = await client.put(created.metadata.uuid!, supplied);
+    expectSentComesBack(planned(BlockV2, supplied), v3State(put, operatorInputs), V3_RULES, 'meshstack_building_block (operator input)');
+    const settled = await awaitRun(ctx.provider, admin(), created.metadata.uuid!, { status: 'SUCCEEDED' });
+    assert.equal(settled.spec.inputs?.op?.value.Y, 'operator value');
+  });
+
   it('TriggerRun (a content_hash change alone): POST …/trigger-run without a body, then the awaited run', async () => {
     const client = blocksV2(ctx.provider);
     const created = await client.post(v3Body(spec(world.defs.plain.versionUuid, { kind: 'meshTenant', uuid: world.tenant.uuid, name: null }, 'To trigger', { name: value('trigger') })));
