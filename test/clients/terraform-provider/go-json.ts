@@ -21,14 +21,14 @@
  *   messages.
  *   The provider's enum types (client/types/enum) have no UnmarshalJSON: any string decodes, so an
  *   enum is `go.named(…, go.string)` and a status check belongs to the flow, as the provider does it.
- * - `go.custom(name, decode, zero)`: a type with its own UnmarshalJSON, replicated by hand. `decode`
+ * - `go.custom(name, decode, zero, isZero)`: a type with its own UnmarshalJSON, replicated by hand. `decode`
  *   receives the value's raw text (also `"null"`, which Go hands to UnmarshalJSON too) and returns the
  *   value or throws; as in Go, that error ends the whole decode. `tryDecodeGo` gives a custom
  *   decoder Go's "partial value and first error" of a nested `json.Unmarshal`.
  *
  * `decodeGo(type, text)` returns the decoded value or throws Go's error: a type mismatch such as
- * `json: cannot unmarshal array into Go struct field MeshBuildingBlockV2Spec.spec.inputs of type
- * map[string]*client.MeshBuildingBlockInput` (Go keeps decoding after one and reports the first),
+ * `json: cannot unmarshal array into Go struct field MeshBuildingBlockV2Status.status.outputs of type
+ * map[string]client.MeshBuildingBlockOutput` (Go keeps decoding after one and reports the first),
  * a syntax error, or the first custom decoder's error. `isZeroGo(type, value)` is reflect's IsZero.
  */
 
