@@ -40,7 +40,7 @@ const DEVIATIONS: Deviation[] = [
     instancePath: /\/spec$/,
     keyword: 'required',
     reason:
-      'spec.supportUrl, documentationUrl, notificationSubscriberUsernames and supportedPlatforms are answered as sent: optional values the client did not send are not invented (COMPAT §3 echo fidelity; the Terraform provider sends null supportedPlatforms for workspace-level definitions, COMPAT §8; the OpenAPI types the URLs as strings, nullable only in GET answers).',
+      'spec.supportUrl, documentationUrl and supportedPlatforms are answered as sent: optional values the client did not send are not invented (COMPAT §3 echo fidelity; the Terraform provider sends null supportedPlatforms for workspace-level definitions, COMPAT §8; the OpenAPI types the URLs as strings, nullable only in GET answers).',
   },
   {
     operation: 'POST /api/meshobjects/meshbuildingblocks',

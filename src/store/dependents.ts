@@ -41,6 +41,7 @@ const DEPENDENTS = {
     { kind: 'meshWorkspaceUserGroups', table: 'user_groups', columns: ['collection'] },
     { kind: 'workspace bindings', table: 'role_bindings', columns: ['collection'] },
   ],
+  location: [{ kind: 'meshPlatforms', table: 'platforms', columns: ['location'] }],
   platform: [
     { kind: 'meshTenants', table: 'tenants', columns: ['platform_uuid'], unlessSet: 'deleted_on' },
     { kind: 'enabled meshLandingZones', table: 'landing_zones', columns: ['platform_uuid'], unlessSet: 'disabled_on' },

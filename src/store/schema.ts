@@ -395,6 +395,8 @@ export interface RoleBindingTable {
   group_name: string | null;
   collection: string | null;
   created_on: string;
+  /** `YYYY-MM-DD`; null: never expires. */
+  expiry_date: string | null;
 }
 
 export interface ObjectCollectionTable {

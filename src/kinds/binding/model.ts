@@ -41,6 +41,8 @@ export interface Binding {
   subject: string;
   collection?: string;
   createdOn: string;
+  /** `YYYY-MM-DD`: the last day the binding holds (as sent); absent: it never expires. */
+  expiryDate?: string;
   /** The target's `spec.displayName` (workspace or project), for `targetRef.displayName`. */
   targetDisplayName: string;
 }
@@ -52,4 +54,5 @@ export interface BindingInput {
   project?: string;
   role: string;
   subject: string;
+  expiryDate?: string;
 }

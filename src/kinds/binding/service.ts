@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../auth/context.js';
-import { conflict, unprocessable } from '../../lib/errors.js';
+import { badRequest, conflict, unprocessable } from '../../lib/errors.js';
 import type { PageRequest } from '../../lib/paging.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
@@ -95,6 +95,9 @@ export class BindingService {
         const store = new BindingStore(trx);
         const existing = await store.find(input.kind, input.name);
         if (existing && mode === 'create') throw conflict(`${input.kind} ${input.name} already exists`);
+        if (input.expiryDate !== undefined && input.expiryDate !== existing?.expiryDate && input.expiryDate < new Date().toISOString().slice(0, 10)) {
+          throw badRequest(`expiryDate: ${input.expiryDate} is in the past`);
+        }
         const draft: Binding = {
           ...input,
           createdOn: existing?.createdOn ?? new Date().toISOString(),

@@ -26,6 +26,7 @@ interface Row {
   group_name: string | null;
   collection: string | null;
   created_on: string;
+  expiry_date: string | null;
   role_name: string | null;
   workspace_document: string;
   project_document: string | null;
@@ -46,6 +47,7 @@ const toModel = (row: Row): Binding => ({
   subject: row.username ?? row.group_name ?? '',
   ...(row.collection !== null ? { collection: row.collection } : {}),
   createdOn: row.created_on,
+  ...(row.expiry_date !== null ? { expiryDate: row.expiry_date } : {}),
   targetDisplayName: row.project !== null ? displayName(row.project_document, row.project) : displayName(row.workspace_document, row.workspace),
 });
 
@@ -72,6 +74,7 @@ export class BindingStore {
     'role_bindings.group_name',
     'role_bindings.collection',
     'role_bindings.created_on',
+    'role_bindings.expiry_date',
     'project_roles.display_name as role_name',
     'workspaces.document as workspace_document',
     'projects.document as project_document',
@@ -108,6 +111,7 @@ export class BindingStore {
       username: user ? binding.subject : null,
       group_name: user ? null : binding.subject,
       collection: binding.collection ?? null,
+      expiry_date: binding.expiryDate ?? null,
     };
     if (exists) await this.db.updateTable('role_bindings').set(values).where('kind', '=', binding.kind).where('name', '=', binding.name).execute();
     else await this.db.insertInto('role_bindings').values({ kind: binding.kind, name: binding.name, created_on: binding.createdOn, ...values }).execute();

@@ -24,6 +24,8 @@ export const EVENT_TITLES = {
   locationCreated: { title: 'Location Created', eventType: 'Created' },
   /** new */
   locationChanged: { title: 'Location Changed', eventType: 'Changed' },
+  /** new */
+  locationDeleted: { title: 'Location Deleted', eventType: 'Deleted' },
 
   platformCreated: { title: 'Platform Created', eventType: 'Created' },
   platformNameChanged: { title: 'Platform Name Changed', eventType: 'Changed' },

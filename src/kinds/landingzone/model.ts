@@ -33,4 +33,5 @@ export const PLATFORM_PROPERTIES: Record<string, readonly string[]> = {
   gcp: ['gcpFolderId', 'gcpRoleMappings'],
   kubernetes: ['kubernetesRoleMappings'],
   openshift: [],
+  custom: [],
 };

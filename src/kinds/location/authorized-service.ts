@@ -22,9 +22,9 @@ export class AuthorizedLocationService extends CallerView<Location> {
     return this.inner.find(name);
   }
 
-  private requireWrite(ctx: RequestContext, owner: string | undefined): void {
-    if (owner !== undefined) return requireAllowed(ctx.principal, 'PLATFORMINSTANCE', 'SAVE', owner);
-    if (!isAdminFor(ctx.principal, 'PLATFORMINSTANCE', 'SAVE')) throw insufficientPermissions('ADM_PLATFORMINSTANCE_SAVE is required for a location without an owning workspace');
+  private requireWrite(ctx: RequestContext, owner: string | undefined, action: 'SAVE' | 'DELETE' = 'SAVE'): void {
+    if (owner !== undefined) return requireAllowed(ctx.principal, 'PLATFORMINSTANCE', action, owner);
+    if (!isAdminFor(ctx.principal, 'PLATFORMINSTANCE', action)) throw insufficientPermissions(`ADM_PLATFORMINSTANCE_${action} is required for a location without an owning workspace`);
   }
 
   list(_ctx: RequestContext, filter: { displayName?: string }, page: PageRequest): Promise<Page<Location>> {
@@ -48,5 +48,11 @@ export class AuthorizedLocationService extends CallerView<Location> {
     const existing = await this.find(ctx, input.name);
     if (!existing) return { location: await this.create(ctx, input), created: true };
     return { location: await this.update(ctx, input.name, input), created: false };
+  }
+
+  async delete(ctx: RequestContext, name: string): Promise<void> {
+    const existing = await this.get(ctx, name);
+    this.requireWrite(ctx, existing.ownedByWorkspace, 'DELETE');
+    await this.inner.delete(ctx, existing);
   }
 }

@@ -22,5 +22,6 @@ export function locationOperations(locations: AuthorizedLocationService): Operat
     },
     create: (call) => locations.create(call.ctx, LOCATION_CODECS.of(call.consumes?.version).decode(call.body)),
     update: (call, name) => locations.update(call.ctx, name, LOCATION_CODECS.of(call.consumes?.version).decode(call.body)),
+    remove: { status: 204, run: (call, name) => locations.delete(call.ctx, name) },
   });
 }

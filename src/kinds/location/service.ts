@@ -63,4 +63,15 @@ export class LocationService {
     });
     return location;
   }
+
+  /** 409 while platforms are in the location: they go first. */
+  async delete(ctx: RequestContext, existing: Location): Promise<void> {
+    await this.events.change(ctx, async (trx, events) => {
+      const store = new LocationStore(trx);
+      const dependents = await store.dependents(existing.name);
+      if (dependents.length > 0) throw conflict(`meshLocation ${existing.name} still has ${dependents.join(', ')}; delete them first`);
+      await store.delete(existing.name);
+      events.push(eventOf('locationDeleted', subject(existing)));
+    });
+  }
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
+import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
 import type { LocationTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
@@ -58,5 +59,14 @@ export class LocationStore {
       .set({ display_name: location.displayName, owned_by_workspace: location.ownedByWorkspace ?? null, document: serializeDocument(location.document) })
       .where('name', '=', location.name)
       .execute();
+  }
+
+  async delete(name: string): Promise<void> {
+    await this.db.deleteFrom('locations').where('name', '=', name).execute();
+  }
+
+  /** Platforms in the location keep it from being deleted. */
+  dependents(name: string): Promise<string[]> {
+    return findDependents(this.db, 'location', [name]);
   }
 }

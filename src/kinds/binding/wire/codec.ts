@@ -12,6 +12,9 @@ export const BINDING_NAME = Type.String({ pattern: '^[A-Za-z0-9](?:[A-Za-z0-9._@
 
 const Named = (schema: ReturnType<typeof Type.String>) => Type.Object({ name: schema });
 
+/** The last day a binding holds (the Terraform provider's `expiry_date`, an ISO 8601 date). */
+const ExpiryDate = Type.String({ format: 'date' });
+
 /** A group subject's name is a group identifier; a user subject's a username (checked after decoding). */
 const subjectSchema = Type.String({ minLength: 1, maxLength: 1024 });
 
@@ -41,6 +44,7 @@ export function bindingCodec(kind: BindingKind, version: string, path: string): 
     roleRef: Named(Type.String({ minLength: 1, maxLength: 255 })),
     targetRef: project ? Type.Object({ name: Identifier, ownedByWorkspace: Identifier }) : Type.Object({ name: Identifier }),
     subject: Named(subjectSchema),
+    expiryDate: Type.Optional(ExpiryDate),
   });
   const decodeBody = compileDecoder(body);
   const target = { name: Identifier, displayName: Type.Optional(Type.String()), ...(project ? { ownedByWorkspace: Identifier } : {}) };
@@ -53,6 +57,7 @@ export function bindingCodec(kind: BindingKind, version: string, path: string): 
       roleRef: Type.Object({ name: Type.String() }),
       targetRef: Type.Object(target),
       subject: Type.Object({ name: Type.String() }),
+      expiryDate: Type.Optional(ExpiryDate),
       _links: Links,
     }),
     bodySchema: body,
@@ -67,6 +72,7 @@ export function bindingCodec(kind: BindingKind, version: string, path: string): 
           ...(project ? { project: target.name } : {}),
           role: decoded.roleRef.name,
           subject: checkedSubject(kind, decoded.subject.name, 'subject.name'),
+          ...(decoded.expiryDate !== undefined ? { expiryDate: decoded.expiryDate } : {}),
         },
       ];
     },
@@ -78,6 +84,7 @@ export function bindingCodec(kind: BindingKind, version: string, path: string): 
         roleRef: { name: binding.role },
         targetRef: project ? { name: binding.project!, displayName: binding.targetDisplayName, ownedByWorkspace: binding.workspace } : { name: binding.workspace, displayName: binding.targetDisplayName },
         subject: { name: binding.subject },
+        ...(binding.expiryDate !== undefined ? { expiryDate: binding.expiryDate } : {}),
         _links: { self: { href: objectUrl(baseUrl, path, binding.name) } },
       };
     },

@@ -35,7 +35,7 @@ const Answer = Type.Object({
   apiVersion: Type.Literal('v1-preview'),
   kind: Type.Literal('meshBuildingBlockDefinition'),
   metadata: Echoed({ uuid: Uuid, ownedByWorkspace: Identifier, tags: Tags, createdOn: DateTime }),
-  spec: Echoed({ ...Body.properties.spec.properties, useInLandingZonesOnly: Type.Boolean(), runTransparency: Type.Boolean(), symbol: Type.String() }),
+  spec: Echoed({ ...Body.properties.spec.properties, notificationSubscriberUsernames: Type.Array(Type.String()), useInLandingZonesOnly: Type.Boolean(), runTransparency: Type.Boolean(), symbol: Type.String() }),
   status: Type.Object({
     versions: Type.Array(Type.Object({ versionUuid: Uuid, versionNumber: Type.Integer(), state: StringEnum(VERSION_STATES), reviewState: Type.Optional(StringEnum(REVIEW_STATES)) })),
     latestVersion: Type.Integer(),
@@ -77,9 +77,10 @@ function encode(definition: Definition, { baseUrl }: EncodeView) {
     kind: 'meshBuildingBlockDefinition',
     metadata: { ...metadata, uuid: definition.uuid, ownedByWorkspace: definition.ownedByWorkspace, tags: metadata.tags ?? {}, createdOn: definition.createdOn },
     // The flags the OpenAPI requires of an answer, at their defaults when not sent (COMPAT §8:
-    // runTransparency false). Optional URLs and lists the client did not send are not invented
-    // (README, "OpenAPI conformance").
-    spec: { useInLandingZonesOnly: false, runTransparency: false, ...spec, symbol: spec.symbol ?? DEFAULT_SYMBOL },
+    // runTransparency false), and the subscribers as a list, empty when none were sent (the
+    // Terraform provider omits an empty set and plans `[]`). Optional URLs and supportedPlatforms
+    // the client did not send are not invented (README, "OpenAPI conformance").
+    spec: { useInLandingZonesOnly: false, runTransparency: false, ...spec, notificationSubscriberUsernames: spec.notificationSubscriberUsernames ?? [], symbol: spec.symbol ?? DEFAULT_SYMBOL },
     status: {
       versions: definition.versions.map((v) => ({ versionUuid: v.uuid, versionNumber: v.versionNumber, state: v.state, ...(v.review ? { reviewState: v.review } : {}) })),
       ...versionStatus(definition.versions),

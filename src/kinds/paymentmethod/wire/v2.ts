@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
-import { Echoed, Identifier, KindOf, Links, NonEmptyShortString, Tags } from '../../../lib/wire-schemas.js';
+import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Tags } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
@@ -21,12 +21,16 @@ const decodeBody = compileDecoder(Body);
 const Answer = Type.Object({
   apiVersion: Type.Literal('v2'),
   kind: Type.Literal('meshPaymentMethod'),
-  metadata: Echoed({ name: Identifier, ownedByWorkspace: Identifier }),
+  metadata: Echoed({ name: Identifier, ownedByWorkspace: Identifier, createdOn: DateTime, deletedOn: Type.Optional(DateTime) }),
   spec: Echoed({ displayName: Type.String(), amount: Type.Optional(Type.Number()), expirationDate: Type.Optional(Type.String({ format: 'date' })), tags: Tags }),
   _links: Links,
 });
 
-/** meshPaymentMethod v2 (OpenAPI): `metadata.{name, ownedByWorkspace}`, `spec.{displayName, amount?, expirationDate?, tags}`. */
+/**
+ * meshPaymentMethod v2 (OpenAPI): `metadata.{name, ownedByWorkspace}`, `spec.{displayName, amount?, expirationDate?, tags}`.
+ * A deleted method stays readable (OpenAPI) and says so in `metadata.deletedOn`, beside `createdOn`, as
+ * the Terraform provider decodes them.
+ */
 export const paymentMethodV2 = {
   media: { kind: 'meshpaymentmethod', version: 'v2' } as const,
   schema: Answer,
@@ -44,7 +48,7 @@ export const paymentMethodV2 = {
     return {
       apiVersion: 'v2',
       kind: 'meshPaymentMethod',
-      metadata: { ...method.document.metadata, name: method.name, ownedByWorkspace: method.ownedByWorkspace },
+      metadata: { ...method.document.metadata, name: method.name, ownedByWorkspace: method.ownedByWorkspace, createdOn: method.createdOn, ...(method.deletedOn ? { deletedOn: method.deletedOn } : {}) },
       spec: { ...method.document.spec, tags: method.document.spec.tags ?? {} },
       _links: {
         self: { href: objectUrl(baseUrl, PATHS.paymentMethods, method.name) },
@@ -57,5 +61,5 @@ export const paymentMethodV2 = {
 /** What the event log keeps of a payment method (as an admin reads it; it has no secrets). */
 export const paymentMethodContent = (method: PaymentMethod) => {
   const { _links: _ignored, ...content } = paymentMethodV2.encode(method, { baseUrl: '' });
-  return { ...content, ...(method.deletedOn ? { status: { deletedOn: method.deletedOn } } : {}) };
+  return content;
 };

@@ -1,15 +1,22 @@
 import { Type } from '@sinclair/typebox';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
+import { DateTime, Echoed, KindOf, Links, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import { LIFECYCLE_STATES, PLATFORM_CATEGORIES, type PlatformType, type PlatformTypeInput } from '../model.js';
 
+/**
+ * The original's rule is upper case with single dashes (`MY-PLATFORM-TYPE`, as built-in `OPENSHIFT`);
+ * lower-case names stay accepted as before. Names are unique whatever their case: platforms name a
+ * type by its upper-cased name.
+ */
+const PlatformTypeName = Type.String({ pattern: '^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$', maxLength: 150 });
+
 const Body = Type.Object({
   kind: KindOf('meshPlatformType'),
-  metadata: Type.Object({ name: Identifier }),
+  metadata: Type.Object({ name: PlatformTypeName }),
   spec: Type.Object({
     displayName: NonEmptyShortString,
     category: StringEnum(PLATFORM_CATEGORIES),
