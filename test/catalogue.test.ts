@@ -426,7 +426,7 @@ describeEachDatabase('the platform catalogue', (ctx) => {
       assertError(await post(ctx.client, TYPE_PATH, TYPE, typeBody('Not A Name')), 400, /^metadata\.name/);
       assertError(await post(ctx.client, TYPE_PATH, TYPE, typeBody(unique('t'), { icon: undefined })), 400, /^spec\.icon/);
       assertError(await post(ctx.client, TYPE_PATH, TYPE, typeBody('azure')), 409, /already exists/);
-      assertError(await put(ctx.client, `${TYPE_PATH}/AZURE`, TYPE, { ...typeBody('AZURE'), metadata: { name: 'AZURE' } }), 400, /^metadata\.name/);
+      assertError(await put(ctx.client, `${TYPE_PATH}/AZURE`, TYPE, { ...typeBody('AZURE'), metadata: { name: 'AZURE' } }), 409, /built in and cannot be changed/);
       assertError(await ctx.client.delete(`${TYPE_PATH}/AZURE`), 409, /built in/);
       const name = unique('t');
       assert.equal((await post(ctx.client, TYPE_PATH, TYPE, typeBody(name))).status, 201);
