@@ -171,6 +171,7 @@ const run: Run = {
 
 const links = {
   self: { href: SELF },
+  downloadLogs: { href: `${SELF}/logs` },
   registerSource: { href: `${SELF}/status/source` },
   updateSource: { href: `${SELF}/status/source/{sourceId}`, templated: true },
   meshstackBaseUrl: { href: BASE },

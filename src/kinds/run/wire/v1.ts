@@ -130,7 +130,7 @@ function encode(run: Run, { baseUrl, claimed, audience = 'operator' }: RunView) 
       metadata: { uuid: run.uuid, createdOn: run.createdOn, ...(run.claimedOn ? { claimedOn: run.claimedOn } : {}), ...(run.endedOn ? { endedOn: run.endedOn } : {}) },
       spec: { runNumber: run.runNumber, behavior: run.behavior, trigger, buildingBlock: { uuid: buildingBlock.uuid }, buildingBlockDefinition: { uuid: buildingBlockDefinition.uuid } },
       status: run.status,
-      _links: { self: { href: self } },
+      _links: { self: { href: self }, downloadLogs: { href: `${self}/logs` } },
     };
   }
   return {
@@ -152,6 +152,9 @@ function encode(run: Run, { baseUrl, claimed, audience = 'operator' }: RunView) 
     status: claimed ? 'IN_PROGRESS' : run.status,
     _links: {
       self: { href: self },
+      // Whoever reads the run reads its step log, as much of it as its audience may (meshstack-hub's
+      // get-bb-run-logs follows this link).
+      downloadLogs: { href: `${self}/logs` },
       registerSource: { href: `${self}/status/source` },
       updateSource: { href: `${self}/status/source/{sourceId}`, templated: true },
       meshstackBaseUrl: { href: baseUrl },
