@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import { before, it } from 'node:test';
+import { media } from '../../support/client.js';
+import { createWorkspace, IMPORT_JSON, io, unique } from '../../support/structure.js';
+import { describeProvider } from './provider-client.js';
+import {
+  Location,
+  PaymentMethod,
+  PlatformType,
+  Project,
+  ProjectBinding,
+  structureClients,
+  TagDefinition,
+  Workspace,
+  WorkspaceBinding,
+  type BindingValue,
+  type LocationValue,
+  type PaymentMethodValue,
+  type PlatformTypeValue,
+  type ProjectValue,
+  type TagDefinitionValue,
+  type WorkspaceValue,
+} from './structure-structs.js';
+import { planned, resourceFlow } from './terraform.js';
+
+/**
+ * The structure resources' flows (internal/provider/<kind>_resource.go): what each sends is its
+ * client's Create struct, decoded as the full struct for the plan; computed attributes (uuids,
+ * dates, status) are left out of the comparison as the resources' schemas mark them.
+ */
+describeProvider('the structure resources', (ctx) => {
+  let workspace: string;
+  let user: string;
+  let group: string;
+  before(async () => {
+    workspace = unique('tfp-str');
+    user = unique('tfp-user');
+    group = unique('tfp-group');
+    const admin = ctx.server.client;
+    await createWorkspace(admin, workspace);
+    const madeUser = await admin.post('/api/meshobjects/meshusers', { apiVersion: 'v2', kind: 'meshUser', metadata: { name: user }, spec: { email: `${user}@example.com`, firstName: 'Terra', lastName: 'Form' } }, { headers: io(media('meshuser', 'v2')) });
+    assert.equal(madeUser.status, 201, madeUser.text);
+    const groupImport = await admin.put('/api/meshobjects', [{ apiVersion: 'v1', kind: 'meshWorkspaceUserGroup', metadata: { name: group, ownedByWorkspace: workspace }, spec: { displayName: 'Group', members: [user] } }], { headers: io(IMPORT_JSON) });
+    assert.equal(groupImport.status, 200, groupImport.text);
+  });
+
+  it('meshstack_workspace: create, read, plan again, update tags, import, destroy', async () => {
+    const { workspaces } = structureClients(ctx.provider);
+    const name = unique('tfp-ws');
+    const body = (displayName: string, tags: Record<string, string[]>) => ({ metadata: { name, tags }, spec: { displayName } });
+    await resourceFlow<WorkspaceValue>({
+      resource: 'meshstack_workspace',
+      rules: { ignore: ['metadata.createdOn', 'metadata.deletedOn', 'spec.platformBuilderAccessEnabled'] },
+      create: async () => ({ sent: planned(Workspace, body('Terraformed', { env: ['dev'] })), state: await workspaces.post(body('Terraformed', { env: ['dev'] })) }),
+      read: () => workspaces.get(name),
+      update: async () => ({ sent: planned(Workspace, body('Terraformed again', { env: ['prod'] })), state: await workspaces.put(name, body('Terraformed again', { env: ['prod'] })) }),
+      destroy: () => workspaces.delete(name),
+    });
+  });
+
+  it('meshstack_payment_method: create, read, plan again, update, import, destroy (a deleted one says so)', async () => {
+    const { paymentMethods } = structureClients(ctx.provider);
+    const method = unique('tfp-pm');
+    const body = (displayName: string, amount: number) => ({ metadata: { name: method, ownedByWorkspace: workspace }, spec: { displayName, amount, expirationDate: '2099-12-31', tags: {} } });
+    await resourceFlow<PaymentMethodValue>({
+      resource: 'meshstack_payment_method',
+      rules: { ignore: ['metadata.createdOn', 'metadata.deletedOn'] },
+      create: async () => ({ sent: planned(PaymentMethod, body('Budget', 1000)), state: await paymentMethods.post(body('Budget', 1000)) }),
+      read: () => paymentMethods.get(method),
+      update: async () => ({ sent: planned(PaymentMethod, body('Bigger budget', 5000)), state: await paymentMethods.put(method, body('Bigger budget', 5000)) }),
+      destroy: () => paymentMethods.delete(method),
+      // Deletion is soft (the published API): the method stays readable with metadata.deletedOn.
+      gone: (read) => read === null || read.metadata.deletedOn !== null,
+    });
+  });
+
+  it('meshstack_project (naming a payment method, then none): create, read, plan again, update, import, destroy', async () => {
+    const { paymentMethods, projects } = structureClients(ctx.provider);
+    const method = unique('tfp-pm');
+    await paymentMethods.post({ metadata: { name: method, ownedByWorkspace: workspace }, spec: { displayName: 'Budget', tags: {} } });
+    const project = unique('tfp-prj');
+    const body = (displayName: string, paymentMethodIdentifier: string | null) => ({
+      metadata: { name: project, ownedByWorkspace: workspace },
+      spec: { displayName, tags: {}, paymentMethodIdentifier, substitutePaymentMethodIdentifier: null },
+    });
+    await resourceFlow<ProjectValue>({
+      resource: 'meshstack_project',
+      rules: { ignore: ['metadata.createdOn', 'metadata.deletedOn'] },
+      create: async () => ({ sent: planned(Project, body('Project', method)), state: await projects.post(body('Project', method)) }),
+      read: () => projects.get(`${workspace}.${project}`),
+      update: async () => ({ sent: planned(Project, body('Project renamed', null)), state: await projects.put(`${workspace}.${project}`, body('Project renamed', null)) }),
+      destroy: () => projects.delete(`${workspace}.${project}`),
+      gone: (read) => read === null || read.metadata.deletedOn !== null,
+    });
+    assert.ok((await projects.list({ workspaceIdentifier: workspace })).every((p) => p.metadata.name !== project));
+  });
+
+  it('meshstack_location: create, read, plan again, update, import, destroy', async () => {
+    const { locations } = structureClients(ctx.provider);
+    const name = unique('tfp-loc');
+    const body = (displayName: string) => ({ metadata: { name, ownedByWorkspace: workspace }, spec: { displayName, description: 'a region' } });
+    await resourceFlow<LocationValue>({
+      resource: 'meshstack_location',
+      rules: { ignore: ['metadata.uuid', 'status'] },
+      create: async () => ({ sent: planned(Location, body('Location')), state: await locations.post(body('Location')) }),
+      read: () => locations.get(name),
+      update: async () => ({ sent: planned(Location, body('Location renamed')), state: await locations.put(name, body('Location renamed')) }),
+      destroy: () => locations.delete(name),
+    });
+  });
+
+  it('meshstack_tag_definition: create, read, plan again, update, import, destroy', async () => {
+    const { tagDefinitions } = structureClients(ctx.provider);
+    const key = unique('tfpcc').replace(/-/g, '');
+    const name = `meshProject.${key}`;
+    const body = (displayName: string) => ({
+      metadata: { name },
+      spec: { targetKind: 'meshProject', key, valueType: { string: { defaultValue: 'none', validationRegex: '^.*$' } }, description: 'Cost center', displayName, sortOrder: 0, mandatory: false, immutable: false, restricted: false },
+    });
+    await resourceFlow<TagDefinitionValue>({
+      resource: 'meshstack_tag_definition',
+      rules: {},
+      create: async () => ({ sent: planned(TagDefinition, body('Cost center')), state: await tagDefinitions.post(body('Cost center')) }),
+      read: () => tagDefinitions.get(name),
+      update: async () => ({ sent: planned(TagDefinition, body('Cost centre')), state: await tagDefinitions.put(name, body('Cost centre')) }),
+      destroy: () => tagDefinitions.delete(name),
+    });
+  });
+
+  it('meshstack_platform_type (MY-PLATFORM-TYPE as in the example): create, read, plan again, update, import, destroy', async () => {
+    const { platformTypes } = structureClients(ctx.provider);
+    const admin = (await ctx.provider.meshInfo()).adminWorkspaceIdentifier;
+    const name = `MY-${unique('TYPE').toUpperCase()}`;
+    const body = (displayName: string) => ({ metadata: { name, ownedByWorkspace: admin }, spec: { displayName, category: 'CUSTOM', icon: 'data:image/png;base64,iVBORw0KGgo=' } });
+    const final = await resourceFlow<PlatformTypeValue>({
+      resource: 'meshstack_platform_type',
+      rules: { ignore: ['metadata.uuid', 'status'] },
+      create: async () => ({ sent: planned(PlatformType, body('My platform type')), state: await platformTypes.post(body('My platform type')) }),
+      read: () => platformTypes.get(name),
+      update: async () => ({ sent: planned(PlatformType, body('My platform type, renamed')), state: await platformTypes.put(name, body('My platform type, renamed')) }),
+      destroy: () => platformTypes.delete(name),
+      // A platform type is deactivated, not removed: the provider reads its lifecycle state.
+      gone: (read) => read === null || read.status.lifecycle.state === 'DEACTIVATED',
+    });
+    assert.equal(final.status.lifecycle.state, 'ACTIVE');
+  });
+
+  it('the four binding resources: create, read, import, destroy (a change replaces them); expiry_date as set', async () => {
+    const c = structureClients(ctx.provider);
+    const project = unique('tfp-bprj');
+    await c.projects.post({ metadata: { name: project, ownedByWorkspace: workspace }, spec: { displayName: 'Bound', tags: {}, paymentMethodIdentifier: null, substitutePaymentMethodIdentifier: null } });
+    // Project bindings need the subject in the workspace: memberships that outlive the flows.
+    await c.workspaceUserBindings.post({ metadata: { name: unique('tfp-keep') }, roleRef: { name: 'Workspace Manager' }, targetRef: { name: workspace }, subject: { name: user } });
+    await c.workspaceGroupBindings.post({ metadata: { name: unique('tfp-keep') }, roleRef: { name: 'Workspace Manager' }, targetRef: { name: workspace }, subject: { name: group } });
+    const flows: [string, ReturnType<typeof structureClients>['workspaceUserBindings'], ReturnType<typeof WorkspaceBinding>, (name: string) => BindingValue][] = [
+      ['meshstack_workspace_user_binding', c.workspaceUserBindings, WorkspaceBinding('client.MeshWorkspaceUserBinding'), (name) => ({ metadata: { name }, roleRef: { name: 'Workspace Member' }, targetRef: { name: workspace }, subject: { name: user }, expiryDate: '2099-12-31' })],
+      ['meshstack_workspace_group_binding', c.workspaceGroupBindings, WorkspaceBinding('client.MeshWorkspaceGroupBinding'), (name) => ({ metadata: { name }, roleRef: { name: 'Workspace Member' }, targetRef: { name: workspace }, subject: { name: group }, expiryDate: '2099-06-30' })],
+      ['meshstack_project_user_binding', c.projectUserBindings, ProjectBinding('client.MeshProjectUserBinding'), (name) => ({ metadata: { name }, roleRef: { name: 'Project Reader' }, targetRef: { name: project, ownedByWorkspace: workspace }, subject: { name: user } })],
+      ['meshstack_project_group_binding', c.projectGroupBindings, ProjectBinding('client.MeshProjectGroupBinding'), (name) => ({ metadata: { name }, roleRef: { name: 'Project Reader' }, targetRef: { name: project, ownedByWorkspace: workspace }, subject: { name: group } })],
+    ];
+    for (const [resource, client, type, body] of flows) {
+      const name = unique('tfp-b');
+      await resourceFlow<BindingValue>({
+        resource,
+        rules: {},
+        create: async () => ({ sent: planned(type, body(name)), state: await client.post(body(name)) }),
+        read: () => client.get(name),
+        destroy: () => client.delete(name),
+      });
+    }
+  });
+});
