@@ -132,3 +132,113 @@ export const structureClients = (provider: ProviderClient) => ({
   projectUserBindings: provider.objects<BindingValue>('meshProjectUserBinding', 'v3', ProjectBinding('client.MeshProjectUserBinding'), 'meshprojectbindings', 'userbindings'),
   projectGroupBindings: provider.objects<BindingValue>('meshProjectGroupBinding', 'v3', ProjectBinding('client.MeshProjectGroupBinding'), 'meshprojectbindings', 'groupbindings'),
 });
+
+const NamedKindRef = go.struct('client.NamedRef', { name: go.string, kind: go.string });
+const UuidKindRef = go.struct('client.UuidRef', { uuid: go.string, kind: go.string });
+
+/** client/platform.go with a custom config (platform_config_custom.go): the other configs are left to the platform suites. */
+export const Platform = go.struct('client.MeshPlatform', {
+  metadata: go.struct('client.MeshPlatformMetadata', { name: go.string, ownedByWorkspace: go.string, uuid: go.ptr(go.string) }),
+  spec: go.struct('client.MeshPlatformSpec', {
+    displayName: go.string,
+    description: go.string,
+    endpoint: go.string,
+    supportUrl: go.ptr(go.string),
+    documentationUrl: go.ptr(go.string),
+    accessInformation: go.ptr(go.string),
+    locationRef: NamedKindRef,
+    contributingWorkspaces: go.slice(go.string),
+    availability: go.struct('client.PlatformAvailability', { restriction: go.string, publicationState: go.string, restrictedToWorkspaces: go.slice(go.string) }),
+    config: go.ptr(
+      go.struct('client.PlatformConfig', {
+        type: go.string,
+        custom: go.ptr(go.struct('client.CustomPlatformConfig', { platformTypeRef: NamedKindRef, metering: go.ptr(go.any) })),
+        aws: go.ptr(go.any),
+        aks: go.ptr(go.any),
+        azure: go.ptr(go.any),
+        azurerg: go.ptr(go.any),
+        gcp: go.ptr(go.any),
+        kubernetes: go.ptr(go.any),
+        openshift: go.ptr(go.any),
+      }),
+    ),
+    quotaDefinitions: go.slice(
+      go.struct('client.QuotaDefinition', { quotaKey: go.string, minValue: go.int64, maxValue: go.int64, unit: go.string, autoApprovalThreshold: go.int64, description: go.string, label: go.string }),
+    ),
+  }),
+});
+
+/** client/landingzone.go. */
+export const LandingZone = go.struct('client.MeshLandingZone', {
+  metadata: go.struct('client.MeshLandingZoneMetadata', { name: go.string, ownedByWorkspace: go.string, tags: Tags }),
+  spec: go.struct('client.MeshLandingZoneSpec', {
+    displayName: go.string,
+    description: go.string,
+    automateDeletionApproval: go.bool,
+    automateDeletionReplication: go.bool,
+    restricted: go.bool,
+    infoLink: go.ptr(go.string),
+    platformRef: UuidKindRef,
+    platformProperties: go.ptr(
+      go.struct('client.MeshLandingZonePlatformProperties', {
+        type: go.string,
+        aws: go.ptr(go.any),
+        aks: go.ptr(go.any),
+        azure: go.ptr(go.any),
+        azurerg: go.ptr(go.any),
+        custom: go.ptr(go.struct('client.CustomPlatformProperties', {})),
+        gcp: go.ptr(go.any),
+        kubernetes: go.ptr(go.any),
+        openshift: go.ptr(go.any),
+      }),
+    ),
+    quotas: go.slice(go.struct('client.MeshLandingZoneQuota', { key: go.string, value: go.int64 })),
+    mandatoryBuildingBlockRefs: go.slice(UuidKindRef),
+    recommendedBuildingBlockRefs: go.slice(UuidKindRef),
+  }),
+  status: go.struct('client.MeshLandingZoneStatus', { disabled: go.bool, restricted: go.bool }),
+});
+
+const QuotaValue = (name: string) => go.struct(name, { value: go.int64 });
+/** client/tenant_v4.go. */
+export const Tenant = go.struct('client.MeshTenant', {
+  metadata: go.struct('client.MeshTenantMetadata', { uuid: go.string, ownedByProject: go.string, ownedByWorkspace: go.string }),
+  spec: go.struct('client.MeshTenantSpec', {
+    platformRef: UuidKindRef,
+    platformTenantId: go.ptr(go.string),
+    landingZoneRef: go.ptr(NamedKindRef),
+    requestedQuotas: go.map(QuotaValue('client.RequestQuotaValue')),
+  }),
+  status: go.struct('client.MeshTenantStatus', {
+    tenantName: go.string,
+    platformTypeIdentifier: go.string,
+    platformWorkspaceId: go.ptr(go.string),
+    tags: Tags,
+    appliedQuotas: go.map(QuotaValue('client.AppliedQuotaValue')),
+    lifecycle: go.struct('client.MeshTenantLifecycle', {
+      state: go.named('enum.Entry[client.TenantLifecycleState]', go.string),
+      markedForDeletion: go.ptr(go.struct('client.MeshTenantLifecycleAction', { timestamp: go.string })),
+    }),
+  }),
+});
+
+export interface PlatformValue {
+  metadata: { name: string; ownedByWorkspace: string; uuid: string | null };
+  spec: Record<string, unknown> & { quotaDefinitions: unknown[] | null };
+}
+export interface LandingZoneValue {
+  metadata: { name: string; ownedByWorkspace: string; tags: Record<string, string[]> | null };
+  spec: Record<string, unknown>;
+  status: { disabled: boolean; restricted: boolean };
+}
+export interface TenantValue {
+  metadata: { uuid: string; ownedByProject: string; ownedByWorkspace: string };
+  spec: { platformRef: { uuid: string; kind: string }; platformTenantId: string | null; landingZoneRef: { name: string; kind: string } | null; requestedQuotas: Record<string, { value: number }> | null };
+  status: { tenantName: string; platformTypeIdentifier: string; appliedQuotas: Record<string, { value: number }> | null; lifecycle: { state: string } };
+}
+
+export const catalogueClients = (provider: ProviderClient) => ({
+  platforms: provider.objects<PlatformValue>('meshPlatform', 'v2', Platform),
+  landingZones: provider.objects<LandingZoneValue>('meshLandingZone', 'v1', LandingZone),
+  tenants: provider.objects<TenantValue>('meshTenant', 'v4', Tenant),
+});

@@ -4,7 +4,10 @@ import { media } from '../../support/client.js';
 import { createWorkspace, IMPORT_JSON, io, unique } from '../../support/structure.js';
 import { describeProvider } from './provider-client.js';
 import {
+  catalogueClients,
+  LandingZone,
   Location,
+  Platform,
   PaymentMethod,
   PlatformType,
   Project,
@@ -14,6 +17,8 @@ import {
   Workspace,
   WorkspaceBinding,
   type BindingValue,
+  type LandingZoneValue,
+  type PlatformValue,
   type LocationValue,
   type PaymentMethodValue,
   type PlatformTypeValue,
@@ -168,5 +173,91 @@ describeProvider('the structure resources', (ctx) => {
         destroy: () => client.delete(name),
       });
     }
+  });
+
+  it('a custom platform with a quota definition, its landing zone ({type: custom}) and a tenant on it with requested quotas; out of range is 400', async () => {
+    const { platformTypes, locations, projects } = structureClients(ctx.provider);
+    const { platforms, landingZones, tenants } = catalogueClients(ctx.provider);
+    const adminWorkspace = (await ctx.provider.meshInfo()).adminWorkspaceIdentifier;
+    const typeName = `QUOTA-${unique('TYPE').toUpperCase()}`;
+    await platformTypes.post({ metadata: { name: typeName, ownedByWorkspace: adminWorkspace }, spec: { displayName: 'Quota type', category: 'CUSTOM', icon: 'data:image/png;base64,iVBORw0KGgo=' } });
+    const location = unique('tfp-qloc');
+    await locations.post({ metadata: { name: location, ownedByWorkspace: workspace }, spec: { displayName: 'Quota location', description: '' } });
+
+    const platformName = unique('tfp-plf');
+    const platformBody = (displayName: string, uuid?: string) => ({
+      metadata: { name: platformName, ownedByWorkspace: workspace, ...(uuid ? { uuid } : {}) },
+      spec: {
+        displayName,
+        description: 'A custom platform',
+        endpoint: 'https://platform.example.com',
+        locationRef: { name: location, kind: 'meshLocation' },
+        contributingWorkspaces: [],
+        availability: { restriction: 'PUBLIC', publicationState: 'PUBLISHED' },
+        config: { type: 'custom', custom: { platformTypeRef: { name: typeName, kind: 'meshPlatformType' } } },
+        quotaDefinitions: [{ quotaKey: 'limits.cpu', minValue: 0, maxValue: 4000, unit: 'millicores', autoApprovalThreshold: 4000, description: 'CPU', label: 'CPU limit' }],
+      },
+    });
+    const platform = await resourceFlow<PlatformValue>({
+      resource: 'meshstack_platform (custom)',
+      rules: { ignore: ['metadata.uuid'], sets: ['spec.contributingWorkspaces', 'spec.quotaDefinitions'] },
+      create: async () => ({ sent: planned(Platform, platformBody('Custom platform')), state: await platforms.post(platformBody('Custom platform')) }),
+      read: (state) => platforms.get(state.metadata.uuid!),
+      update: async (state) => ({ sent: planned(Platform, platformBody('Custom platform, renamed', state.metadata.uuid!)), state: await platforms.put(state.metadata.uuid!, platformBody('Custom platform, renamed', state.metadata.uuid!)) }),
+      destroy: async () => undefined, // kept for the landing zone and tenant below; destroyed at the end
+      gone: () => true,
+    });
+    const platformUuid = platform.metadata.uuid!;
+
+    const zone = unique('tfp-lz');
+    const others = { aks: null, aws: null, azure: null, azurerg: null, gcp: null, kubernetes: null, openshift: null };
+    const zoneBody = (displayName: string) => ({
+      metadata: { name: zone, ownedByWorkspace: workspace, tags: {} },
+      spec: {
+        displayName,
+        description: '',
+        automateDeletionApproval: false,
+        automateDeletionReplication: false,
+        restricted: false,
+        platformRef: { uuid: platformUuid, kind: 'meshPlatform' },
+        platformProperties: { type: 'custom', custom: {}, ...others },
+        quotas: [{ key: 'limits.cpu', value: 1000 }],
+        mandatoryBuildingBlockRefs: null,
+        recommendedBuildingBlockRefs: null,
+      },
+    });
+    await resourceFlow<LandingZoneValue>({
+      resource: 'meshstack_landingzone (custom)',
+      rules: { ignore: ['status'] },
+      create: async () => ({ sent: planned(LandingZone, zoneBody('Zone')), state: await landingZones.post(zoneBody('Zone')) }),
+      read: () => landingZones.get(zone),
+      update: async () => ({ sent: planned(LandingZone, zoneBody('Zone renamed')), state: await landingZones.put(zone, zoneBody('Zone renamed')) }),
+      destroy: async () => undefined, // the tenant below needs it enabled
+      gone: () => true,
+    });
+
+    const project = unique('tfp-tprj');
+    await projects.post({ metadata: { name: project, ownedByWorkspace: workspace }, spec: { displayName: 'Tenant project', tags: {}, paymentMethodIdentifier: null, substitutePaymentMethodIdentifier: null } });
+    const tenantBody = (cpu: number) => ({
+      metadata: { ownedByProject: project, ownedByWorkspace: workspace },
+      spec: { platformRef: { uuid: platformUuid, kind: 'meshPlatform' }, landingZoneRef: { name: zone, kind: 'meshLandingZone' }, platformTenantId: null, requestedQuotas: { 'limits.cpu': { value: cpu } } },
+    });
+    await assert.rejects(tenants.post(tenantBody(4001)), /http error 400, response '.*is out of range/);
+    const created = await tenants.post(tenantBody(2000));
+    assert.deepEqual(created.spec.requestedQuotas, { 'limits.cpu': { value: 2000 } });
+    assert.deepEqual(created.status.appliedQuotas, { 'limits.cpu': { value: 2000 } });
+    assert.equal(created.spec.landingZoneRef?.name, zone);
+    const read = await tenants.get(created.metadata.uuid);
+    assert.deepEqual(read?.spec.requestedQuotas, created.spec.requestedQuotas);
+    assert.deepEqual(read?.status.appliedQuotas, created.status.appliedQuotas);
+    // Delete, then poll as DeletionSuccessful does: gone, or DELETED.
+    await tenants.delete(created.metadata.uuid);
+    const after = await tenants.get(created.metadata.uuid);
+    assert.ok(after === null || after.status.lifecycle.state === 'DELETED' || after.status.lifecycle.state === 'MARKED_FOR_DELETION', JSON.stringify(after?.status));
+    // The deferred destroys: the landing zone (disabled: it stays readable) and then the platform.
+    await landingZones.delete(zone);
+    assert.equal((await landingZones.get(zone))?.status.disabled, true);
+    await platforms.delete(platformUuid);
+    assert.equal(await platforms.get(platformUuid), null);
   });
 });
