@@ -372,7 +372,7 @@ describeEachDatabase('the platform catalogue', (ctx) => {
       assert.deepEqual(await names(reader, TYPE_PATH, TYPE, 'meshPlatformTypes', '&category=AZURE_KUBERNETES_SERVICE'), ['AKS']);
       const azure = await get(reader, `${TYPE_PATH}/AZURE`, TYPE);
       assert.equal(azure.status, 200, azure.text);
-      assert.deepEqual(azure.json.status, { lifecycleState: 'ACTIVE' });
+      assert.deepEqual(azure.json.status, { lifecycleState: 'ACTIVE', lifecycle: { state: 'ACTIVE' } });
       assert.equal(azure.json.spec.category, 'AZURE');
       assertError(await get(reader, `${TYPE_PATH}?category=azure`, TYPE), 400, /^category:/);
       assertError(await get(reader, `${TYPE_PATH}?lifecycleStatus=GONE`, TYPE), 400, /^lifecycleStatus:/);
@@ -385,7 +385,7 @@ describeEachDatabase('the platform catalogue', (ctx) => {
       assert.equal(created.json.apiVersion, 'v1-preview');
       assert.match(created.headers.deprecation ?? '', /^@\d+$/, 'v1-preview is deprecated');
       assert.match(created.json.metadata.uuid, /^[0-9a-f-]{36}$/);
-      assert.deepEqual(created.json.status, { lifecycleState: 'ACTIVE' });
+      assert.deepEqual(created.json.status, { lifecycleState: 'ACTIVE', lifecycle: { state: 'ACTIVE' } });
       assert.equal(created.headers.location, `${ctx.server.url}${TYPE_PATH}/${name}`);
       const changed = await put(ctx.client, `${TYPE_PATH}/${name}`, TYPE, typeBody(name, { displayName: 'Updated Custom Platform', icon: 'updated-icon' }));
       assert.equal(changed.status, 200, changed.text);
@@ -411,13 +411,13 @@ describeEachDatabase('the platform catalogue', (ctx) => {
       assert.deepEqual((tenants.json._embedded.meshTenants as Json[]).map((t) => t.metadata.uuid), [tenant.metadata.uuid]);
 
       assert.equal((await ctx.client.delete(`${TYPE_PATH}/${name}`)).status, 204);
-      assert.deepEqual((await get(ctx.client, `${TYPE_PATH}/${name}`, TYPE)).json.status, { lifecycleState: 'DEACTIVATED' });
+      assert.deepEqual((await get(ctx.client, `${TYPE_PATH}/${name}`, TYPE)).json.status, { lifecycleState: 'DEACTIVATED', lifecycle: { state: 'DEACTIVATED' } });
       assert.ok((await names(ctx.client, TYPE_PATH, TYPE, 'meshPlatformTypes', '&lifecycleStatus=DEACTIVATED&category=CUSTOM')).includes(name));
       assertError(await post(ctx.client, PATHS.platforms, PLATFORM, platformBody(workspace, unique('plf'), location, custom(name))), 422, /deactivated/);
       const kept = await put(ctx.client, `${PATHS.platforms}/${platformUuid}`, PLATFORM, { ...platform.json, spec: { ...platform.json.spec, displayName: 'Still here' } });
       assert.equal(kept.status, 200, `existing platforms keep their type: ${kept.text}`);
       const reactivated = await put(ctx.client, `${TYPE_PATH}/${name}`, TYPE, { ...typeBody(name), status: { lifecycleState: 'ACTIVE' } });
-      assert.deepEqual(reactivated.json.status, { lifecycleState: 'ACTIVE' });
+      assert.deepEqual(reactivated.json.status, { lifecycleState: 'ACTIVE', lifecycle: { state: 'ACTIVE' } });
     });
 
     it('refuses other categories, changes of built-ins and the category, bad names, missing permissions and wrong media types', async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { media } from './support/client.js';
 import { assertError } from './support/definitions.js';
+import { clientWithKey } from './support/identity.js';
 import { describeEachDatabase } from './support/server.js';
 import {
   createLocation,
@@ -125,6 +126,42 @@ describeEachDatabase('structure kinds as the Terraform provider writes them', (c
       assert.equal(read.status, 200, read.text);
       assert.match(read.json.metadata.deletedOn, /^\d{4}-\d\d-\d\dT/);
       assert.equal(read.json.metadata.createdOn, made.metadata.createdOn);
+    });
+  });
+
+  describe('tenant quotas', () => {
+    it("applied quotas are the landing zone's, each overridden by the request; bounds and the auto-approval threshold are enforced, nothing stored when refused", async () => {
+      const ws = unique('quota');
+      const location = unique('quotaloc');
+      await createWorkspace(ctx.client, ws);
+      await createProject(ctx.client, ws, 'app');
+      await createProject(ctx.client, ws, 'other');
+      await createLocation(ctx.client, location);
+      const quotaDefinitions = [
+        { quotaKey: 'limits.cpu', minValue: 100, maxValue: 4000, unit: 'm', autoApprovalThreshold: 2000, description: 'CPU', label: 'CPU' },
+        { quotaKey: 'limits.memory', minValue: 0, maxValue: 64, unit: 'Gi', autoApprovalThreshold: 64, description: 'Memory', label: 'Memory' },
+      ];
+      const platformUuid = await createPlatform(ctx.client, ws, unique('quota'), location, { spec: { quotaDefinitions, availability: { restriction: 'PUBLIC', publicationState: 'PUBLISHED' } } });
+      const zone = unique('qlz');
+      const madeZone = await ctx.client.post(`${BASE}/meshlandingzones`, landingZoneBody(zone, platformUuid, { spec: { quotas: [{ key: 'limits.cpu', value: 500 }, { key: 'limits.memory', value: 8 }] } }), { headers: io(LANDING_ZONE) });
+      assert.equal(madeZone.status, 201, madeZone.text);
+      const body = (project: string, requestedQuotas: Record<string, { value: number }>) => tenantBody(ws, project, platformUuid, { spec: { landingZoneRef: { kind: 'meshLandingZone', name: zone }, requestedQuotas } });
+
+      assertError(await ctx.client.post(PATHS.tenants, body('app', { 'limits.cpu': { value: 4001 } }), { headers: io(TENANT) }), 400, /^spec\.requestedQuotas\.limits\.cpu: 4001 is out of range/);
+      assertError(await ctx.client.post(PATHS.tenants, body('app', { 'limits.cpu': { value: 50 } }), { headers: io(TENANT) }), 400, /is out of range/);
+      const { client: member } = await clientWithKey(ctx.client, ws, ['TENANT_SAVE', 'TENANT_LIST']);
+      assertError(await member.post(PATHS.tenants, body('app', { 'limits.cpu': { value: 3000 } }), { headers: io(TENANT) }), 400, /is out of range for automatic approval/);
+      const listed = await ctx.client.get(`${PATHS.tenants}?workspaceIdentifier=${ws}`, { headers: { accept: TENANT } });
+      assert.equal(listed.json.page.totalElements, 0, 'nothing stored');
+
+      const made = await member.post(PATHS.tenants, body('app', { 'limits.cpu': { value: 1500 } }), { headers: io(TENANT) });
+      assert.equal(made.status, 201, made.text);
+      assert.deepEqual(made.json.spec.requestedQuotas, { 'limits.cpu': { value: 1500 } });
+      assert.deepEqual(made.json.status.appliedQuotas, { 'limits.cpu': { value: 1500 }, 'limits.memory': { value: 8 } });
+      // An admin may go beyond the threshold (it defines the limits), not beyond the maximum.
+      const admins = await ctx.client.post(PATHS.tenants, body('other', { 'limits.cpu': { value: 3000 } }), { headers: io(TENANT) });
+      assert.equal(admins.status, 201, admins.text);
+      assert.deepEqual(admins.json.status.appliedQuotas['limits.cpu'], { value: 3000 });
     });
   });
 });

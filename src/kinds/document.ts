@@ -5,6 +5,8 @@
 export interface SentObject {
   metadata: Record<string, unknown>;
   spec: Record<string, unknown>;
+  /** What the service decided when it wrote the object and keeps with it (a tenant's applied quotas). */
+  status?: Record<string, unknown>;
 }
 
 /** Metadata keys the service computes: whatever a client sends for them is dropped, not stored. */

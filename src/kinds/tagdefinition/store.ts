@@ -3,7 +3,7 @@ import type { Page, PageRequest } from '../../lib/paging.js';
 import { fetchPage } from '../../store/paged.js';
 import type { TagDefinitionTable, Tables } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
-import { parseDocument, serializeDocument, type SentObject } from '../document.js';
+import { parseDocument, serializeDocument } from '../document.js';
 import type { TagDefinition, TagDefinitionInput, TagTargetKind, TagValueType } from './model.js';
 
 const toModel = (row: Selectable<TagDefinitionTable>): TagDefinition => {
@@ -60,7 +60,7 @@ export class TagDefinitionStore {
 }
 
 /** Where each taggable kind keeps its tags: its table, key columns and the document's section. */
-const TAGGED: Partial<Record<TagTargetKind, { table: keyof Tables; keys: readonly string[]; section: keyof SentObject }>> = {
+const TAGGED: Partial<Record<TagTargetKind, { table: keyof Tables; keys: readonly string[]; section: 'metadata' | 'spec' }>> = {
   meshWorkspace: { table: 'workspaces', keys: ['name'], section: 'metadata' },
   meshProject: { table: 'projects', keys: ['workspace', 'name'], section: 'spec' },
   meshPaymentMethod: { table: 'payment_methods', keys: ['name'], section: 'spec' },

@@ -6,7 +6,8 @@ import type { AuthorizedLandingZoneService } from '../landingzone/authorized-ser
 import type { AuthorizedPlatformService } from '../platform/authorized-service.js';
 import { isAvailableTo, type Platform } from '../platform/model.js';
 import { CallerView } from '../view.js';
-import type { Tenant, TenantInput } from './model.js';
+import { quotasOf, type Tenant, type TenantInput } from './model.js';
+import { appliedQuotas, checkRequestedQuotas } from './quotas.js';
 import type { TenantService } from './service.js';
 import type { TenantFilter } from './store.js';
 
@@ -65,25 +66,31 @@ export class AuthorizedTenantService extends CallerView<Tenant> {
     return platform;
   }
 
-  /** The landing zone a tenant names: an enabled zone of its platform, unless the tenant keeps the one it has (issue 20). */
-  private async requireLandingZone(ctx: RequestContext, input: TenantInput, platform: Platform, existing: Tenant | undefined): Promise<void> {
-    if (input.landingZone === undefined) return;
-    await this.landingZones.resolveForTenant(ctx, input.landingZone, platform, 'spec.landingZoneIdentifier', existing?.landingZone === input.landingZone);
+  /**
+   * The landing zone a tenant names (an enabled zone of its platform, unless the tenant keeps the one
+   * it has), the requested quotas within the platform's bounds, and the quotas it gets: the zone's,
+   * each overridden by its own request (kept as `status.appliedQuotas`).
+   */
+  private async placed(ctx: RequestContext, input: TenantInput, platform: Platform, existing: Tenant | undefined): Promise<TenantInput> {
+    const zone = input.landingZone === undefined ? undefined : await this.landingZones.resolveForTenant(ctx, input.landingZone, platform, 'spec.landingZoneIdentifier', existing?.landingZone === input.landingZone);
+    const requested = quotasOf(input);
+    const field = Array.isArray(input.document.spec.quotas) ? 'spec.quotas' : 'spec.requestedQuotas';
+    checkRequestedQuotas(requested, platform.document.spec, field, isAdminFor(ctx.principal, 'TENANT', 'SAVE'));
+    return { ...input, document: { ...input.document, status: { appliedQuotas: appliedQuotas(requested, zone?.document.spec) } } };
   }
 
   async create(ctx: RequestContext, input: TenantInput): Promise<Tenant> {
     const platform = await this.resolveInput(ctx, input);
-    await this.requireLandingZone(ctx, input, platform, undefined);
-    return this.inner.create(ctx, input, platform);
+    return this.inner.create(ctx, await this.placed(ctx, input, platform, undefined), platform);
   }
 
   /** The declarative import: create, or update the live tenant of the project on the platform. */
   async save(ctx: RequestContext, input: TenantInput): Promise<{ tenant: Tenant; created: boolean }> {
     const platform = await this.resolveInput(ctx, input);
     const existing = await this.inner.findLive(input.workspace, input.project, platform.uuid);
-    await this.requireLandingZone(ctx, input, platform, existing);
-    if (!existing) return { tenant: await this.inner.create(ctx, input, platform), created: true };
-    return { tenant: await this.inner.update(ctx, existing, input), created: false };
+    const placed = await this.placed(ctx, input, platform, existing);
+    if (!existing) return { tenant: await this.inner.create(ctx, placed, platform), created: true };
+    return { tenant: await this.inner.update(ctx, existing, placed), created: false };
   }
 
   async delete(ctx: RequestContext, identifier: string, purge: boolean): Promise<void> {

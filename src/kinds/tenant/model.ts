@@ -52,10 +52,16 @@ export interface TenantQuota {
   value: number;
 }
 
-/** The quotas a tenant was given: `spec.quotas` as sent (v4-preview, v3), else v4's `spec.requestedQuotas` map. */
+/** The quotas a tenant requested: `spec.quotas` as sent (v4-preview, v3), else v4's `spec.requestedQuotas` map. */
 export function quotasOf(tenant: Pick<Tenant, 'document'>): TenantQuota[] {
   const { quotas, requestedQuotas } = tenant.document.spec as { quotas?: TenantQuota[]; requestedQuotas?: Record<string, { value: number }> };
   if (Array.isArray(quotas)) return quotas;
   if (requestedQuotas !== undefined) return Object.entries(requestedQuotas).map(([key, quota]) => ({ key, value: quota.value }));
   return [];
+}
+
+/** The quotas a tenant got (`status.appliedQuotas`); a tenant written before they were kept: its requested ones. */
+export function appliedQuotasOf(tenant: Pick<Tenant, 'document'>): Record<string, { value: number }> {
+  const kept = tenant.document.status?.appliedQuotas as Record<string, { value: number }> | undefined;
+  return kept ?? Object.fromEntries(quotasOf(tenant).map(({ key, value }) => [key, { value }]));
 }

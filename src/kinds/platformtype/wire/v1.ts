@@ -34,11 +34,12 @@ export const platformTypeAnswer = (apiVersion: 'v1' | 'v1-preview') =>
     kind: Type.Literal('meshPlatformType'),
     metadata: Echoed({ uuid: Uuid, name: Type.String(), createdOn: DateTime }),
     spec: Echoed({ displayName: Type.String(), category: StringEnum(PLATFORM_CATEGORIES), icon: Type.String(), defaultEndpoint: Type.Optional(Type.String()) }),
-    status: Type.Object({ lifecycleState: StringEnum(LIFECYCLE_STATES) }),
+    // The published OpenAPI's `lifecycleState` and the form the Terraform provider reads, `lifecycle.state`.
+    status: Type.Object({ lifecycleState: StringEnum(LIFECYCLE_STATES), lifecycle: Type.Object({ state: StringEnum(LIFECYCLE_STATES) }) }),
     _links: Links,
   });
 
-/** meshPlatformType v1 (and v1-preview, the same shape): `metadata.{name, uuid, createdOn}`, `spec`, `status.lifecycleState`. */
+/** meshPlatformType v1 (and v1-preview, the same shape): `metadata.{name, uuid, createdOn}`, `spec`, `status.lifecycleState` and `status.lifecycle.state`. */
 export const platformTypeV1 = {
   media: { kind: 'meshplatformtype', version: 'v1' } as const,
   schema: platformTypeAnswer('v1'),
@@ -53,7 +54,7 @@ export const platformTypeV1 = {
       kind: 'meshPlatformType',
       metadata: { ...type.document.metadata, uuid: type.uuid, name: type.name, createdOn: type.createdOn },
       spec: { ...type.document.spec, category: type.category },
-      status: { lifecycleState: type.lifecycleState },
+      status: { lifecycleState: type.lifecycleState, lifecycle: { state: type.lifecycleState } },
       _links: { self: { href: objectUrl(baseUrl, PATHS.platformTypes, type.name) } },
     };
   },

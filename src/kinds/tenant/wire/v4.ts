@@ -6,7 +6,7 @@ import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import type { PlatformReference } from '../../platform/model.js';
-import { tenantName, type Tenant, type TenantInput } from '../model.js';
+import { appliedQuotasOf, tenantName, type Tenant, type TenantInput } from '../model.js';
 
 /** At most this many quotas per tenant. */
 const MAX_QUOTAS = 100;
@@ -49,6 +49,8 @@ export const tenantAnswer = (apiVersion: 'v4' | 'v4-preview') =>
       tenantName: Type.String(),
       platformTypeIdentifier: Type.String(),
       tags: Tags,
+      // The landing zone's quotas, each overridden by the tenant's request (the Terraform provider's form).
+      ...(apiVersion === 'v4' ? { appliedQuotas: RequestedQuotas } : {}),
       lifecycle: Type.Object({ state: Type.Union([Type.Literal('ACTIVE'), Type.Literal('DELETED')]) }),
     }),
     _links: Links,
@@ -104,6 +106,7 @@ export const tenantV4 = {
         tenantName: tenantName(tenant),
         platformTypeIdentifier: tenant.platform.platformType,
         tags: {},
+        ...(apiVersion === 'v4' ? { appliedQuotas: appliedQuotasOf(tenant) } : {}),
         lifecycle: { state: tenant.deletedOn === undefined ? 'ACTIVE' : 'DELETED' },
       },
       _links: {
