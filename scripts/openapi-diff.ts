@@ -152,6 +152,34 @@ function compare(key: string, here: Json, there: Json, resolveHere: (s: Json | u
   return { key, notes };
 }
 
+/** Answers served with one schema under `application/vnd.vendor.…` and another under `…meshcloud.…`: the properties that differ in shape. */
+function vendorForms(document: Json): string[] {
+  const resolve = resolver(document);
+  const lines: string[] = [];
+  for (const [key, operation] of operationsOf(document)) {
+    for (const [status, answer] of Object.entries((operation.responses ?? {}) as Record<string, Json>)) {
+      if (!status.startsWith('2')) continue;
+      const content = (resolve(answer)?.content ?? {}) as Record<string, Json>;
+      for (const [type, body] of Object.entries(content)) {
+        if (!type.startsWith('application/vnd.vendor.')) continue;
+        const other = content[type.replace('application/vnd.vendor.', 'application/vnd.meshcloud.')];
+        if (!other || JSON.stringify(resolve(other.schema as Json)) === JSON.stringify(resolve(body.schema as Json))) continue;
+        const shapes = (schema: Json) => {
+          const node = resolve(schema);
+          return JSON.stringify(node);
+        };
+        const differing = [...propertyPaths(body.schema as Json, resolve)].filter((at) => {
+          const pick = (schema: Json) => at.split('.').reduce<Json | undefined>((node, name) => resolve(resolve(node)?.properties?.[name.replace(/\[\]$/, '')]), schema);
+          return shapes(pick(body.schema as Json) ?? {}) !== shapes(pick(other.schema as Json) ?? {});
+        });
+        const leaves = differing.filter((at) => !differing.some((other) => other !== at && other.startsWith(`${at}.`)));
+        lines.push(`${key} ${status} ${type.replace('application/vnd.vendor.api.', '')}: ${leaves.join(', ')}`);
+      }
+    }
+  }
+  return lines;
+}
+
 const reference = JSON.parse(await readFile(args.reference, 'utf8')) as Json;
 const served = await servedDocument();
 const [here, there] = [operationsOf(served), operationsOf(reference)];
@@ -169,4 +197,6 @@ const differing = diffs.filter((diff) => diff.notes.length > 0);
 out.push('', `In both, with differences (${differing.length} of ${both.length}; error answers documented only here are not listed: ${errorStatusesOnlyHere} in all):`);
 for (const diff of differing) out.push(`  ${diff.key}`, ...diff.notes.map((note) => `    - ${note}`));
 out.push('', `In both, the same (${both.length - differing.length}):`, ...diffs.filter((diff) => diff.notes.length === 0).map((diff) => `  ${diff.key}`));
+const forms = vendorForms(served);
+out.push('', `Answers whose form differs by vendor segment (${forms.length}; COMPAT §1 "Colliding forms": the original's form today under meshcloud, the spec's under vendor):`, ...forms.map((line) => `  ${line}`));
 process.stdout.write(`${out.join('\n')}\n`);

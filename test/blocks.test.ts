@@ -146,7 +146,14 @@ describeEachDatabase('building blocks', (ctx) => {
       const meshcloud = await ctx.client.get(`${BLOCKS}/${uuid}`, { headers: { accept: BLOCK_V2_MESHCLOUD } });
       assert.equal(meshcloud.status, 200, `the meshcloud vendor (camel-cased kind) is served: ${meshcloud.text}`);
       assert.equal(meshcloud.json.apiVersion, 'v2-preview');
-      assert.ok(Array.isArray(meshcloud.json.spec.inputs), 'inputs are an array (the spec form) whatever the vendor');
+      // Under meshcloud the original's form today: inputs and outputs keyed by name (COMPAT §1).
+      assert.ok(!Array.isArray(meshcloud.json.spec.inputs) && typeof meshcloud.json.spec.inputs === 'object', 'inputs keyed by name under meshcloud');
+      assert.deepEqual(Object.keys(meshcloud.json.spec.inputs).sort(), read.json.spec.inputs.map((i: Json) => i.key).sort());
+      for (const row of read.json.spec.inputs as Json[]) {
+        const { key, ...rest } = row;
+        assert.deepEqual(meshcloud.json.spec.inputs[key], rest, `${key}: the same row, keyed`);
+      }
+      assert.deepEqual(meshcloud.json.status.outputs, {});
     });
 
     it('v1: creates a tenant block (201, Location, deprecation headers, metadata, links) and reads and lists it with the deprecation headers', async () => {
@@ -303,12 +310,12 @@ describeEachDatabase('building blocks', (ctx) => {
       const response = await ctx.client.post(BLOCKS, tf(w.defs.plain.versionUuid, { size: { value: 16, isSensitive: false }, name: { value: 'from-terraform', isSensitive: false } }), { headers: io(BLOCK_V2_MESHCLOUD) });
       assert.equal(response.status, 201, response.text);
       assert.equal(response.json.status.status, 'PENDING');
-      assert.ok(Array.isArray(response.json.spec.inputs), 'the response uses the array form');
-      const size = row(response.json.spec.inputs, 'size');
+      assert.ok(!Array.isArray(response.json.spec.inputs), 'the meshcloud answer keys inputs by name');
+      const size = response.json.spec.inputs.size;
       assert.strictEqual(size?.value, 16, `16 stays a number: ${JSON.stringify(size)}`);
       assert.equal(size?.valueType, 'INTEGER', 'the type comes from the definition');
       assert.equal(size?.assignmentType, 'USER_INPUT');
-      assert.equal(row(response.json.spec.inputs, 'name')?.assignmentType, 'USER_INPUT');
+      assert.equal(response.json.spec.inputs.name?.assignmentType, 'USER_INPUT');
       assert.ok(!/16\.0/.test(response.text), response.text);
 
       const child = await ctx.client.post(BLOCKS, tf(w.defs.dependent.versionUuid, { label: { value: 'tf-child', isSensitive: false } }, parent.metadata.uuid), { headers: io(BLOCK_V2_MESHCLOUD) });

@@ -43,6 +43,13 @@ const DEVIATIONS: Deviation[] = [
       'spec.supportUrl, documentationUrl and supportedPlatforms are answered as sent: optional values the client did not send are not invented (COMPAT §3 echo fidelity; the Terraform provider sends null supportedPlatforms for workspace-level definitions, COMPAT §8; the OpenAPI types the URLs as strings, nullable only in GET answers).',
   },
   {
+    operation: /^(GET|POST|PUT) \/api\/meshobjects\/meshbuildingblocks/,
+    instancePath: /\/(spec\/inputs|status\/outputs)$/,
+    keyword: 'type',
+    reason:
+      'Under the meshcloud vendor segment v2-preview inputs and outputs are keyed by name, as the original answers them since May 2026 (the Terraform provider decodes maps; COMPAT §1 "Colliding forms"); the published December 2025 OpenAPI shows arrays, which the spec’s vendor segment keeps.',
+  },
+  {
     operation: 'POST /api/meshobjects/meshbuildingblocks',
     instancePath: /\/spec\/targetRef$/,
     keyword: 'required',

@@ -26,7 +26,7 @@ export function registerOperations(app: FastifyInstance, operations: readonly Op
       schema: routeSchema(operation.method, operation.path, operation.doc, operation.access, operation.media, vendors),
       config: { media: operation.media, access: operation.access },
       handler: async (request, reply) => {
-        const answer = await operation.handle(callOf(request, context));
+        const answer = await operation.handle(callOf(request, context, vendors));
         reply.code(answer.status);
         if (answer.headers) reply.headers(answer.headers);
         if (answer.body === undefined) return reply.send();
@@ -40,7 +40,7 @@ export function registerOperations(app: FastifyInstance, operations: readonly Op
 
 const isAsyncIterable = (value: unknown): value is AsyncIterable<string> => typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 
-function callOf(request: FastifyRequest, context: CallContext): Call {
+function callOf(request: FastifyRequest, context: CallContext, vendors: readonly string[]): Call {
   return {
     ctx: { principal: request.principal },
     collections: context.collectionPermissions(request.principal),
@@ -50,6 +50,7 @@ function callOf(request: FastifyRequest, context: CallContext): Call {
     headers: request.headers,
     ...(request.negotiated?.produces ? { produces: request.negotiated.produces } : {}),
     ...(request.negotiated?.consumes ? { consumes: request.negotiated.consumes } : {}),
+    vendor: request.negotiated?.vendor ?? vendors[0] ?? 'vendor',
     baseUrl: context.baseUrl(),
     url: request.url,
   };

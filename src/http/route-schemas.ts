@@ -60,11 +60,15 @@ function errorResponses(access: RouteAccess, media: RouteMedia | undefined, meth
   return answers;
 }
 
-/** A versioned representation under every vendor segment the server takes (answers echo the client's vendor). */
+/** A versioned representation under every vendor segment the server takes (answers echo the client's vendor), or its own one. */
 function mediaTypesOf(representation: Representation, vendors: readonly string[]): string[] {
   const { media } = representation;
-  return typeof media === 'string' ? [media] : vendors.map((vendor) => formatMediaType(vendor, media.kind, media.version, media.format));
+  if (typeof media === 'string') return [media];
+  const under = media.vendor === undefined ? vendors : vendors.filter((vendor) => vendor === media.vendor);
+  return under.map((vendor) => formatMediaType(vendor, media.kind, media.version, media.format));
 }
+
+const vendorOnly = (representation: Representation) => typeof representation.media !== 'string' && representation.media.vendor !== undefined;
 
 /** A deprecated version's schema says so (the version table, spec §9): `deprecated` and when it ends. */
 function documented(representation: Representation): TSchema {
@@ -78,7 +82,9 @@ function documented(representation: Representation): TSchema {
  */
 function content(representations: readonly Representation[], vendors: readonly string[]): Record<string, { schema: TSchema }> {
   const byType: Record<string, { schema: TSchema }> = {};
-  for (const representation of representations) {
+  // A vendor's own form takes the place of the common one under that vendor.
+  const ordered = [...representations.filter((r) => !vendorOnly(r)), ...representations.filter(vendorOnly)];
+  for (const representation of ordered) {
     const documentedSchema = documented(representation);
     const schema = representation.example === undefined ? documentedSchema : { ...documentedSchema, examples: [representation.example] };
     for (const type of mediaTypesOf(representation, vendors)) byType[type] = { schema };

@@ -13,6 +13,12 @@ export interface RelationsView extends EncodeView {
   collections: CollectionPermissions;
 }
 
+/** How a version answers under one vendor segment where that differs: its schema and its encoder. */
+export interface VendorForm<T, V extends EncodeView = EncodeView> {
+  readonly schema: TSchema;
+  encode(object: T, view: V): Encoded;
+}
+
 /**
  * One wire version of a kind (the Kubernetes way: one internal type per kind, one codec per version).
  * A kind's codec interface extends this with its decoders (`decode` of a create body, `decodeUpdate`,
@@ -27,6 +33,11 @@ export interface Codec<T, V extends EncodeView = EncodeView> {
   encode(object: T, view: V): Encoded;
   /** Why this version cannot show the object (answered 406), or undefined when it can. */
   unrepresentable?(object: T): string | undefined;
+  /**
+   * Answers that differ by vendor segment: under `meshcloud` the original's form as its newest clients
+   * decode it, under the spec's `vendor` the spec's form (COMPAT §1). Requests are decoded alike.
+   */
+  readonly vendorForms?: Readonly<Record<string, VendorForm<T, V>>>;
 }
 
 /**
@@ -35,6 +46,7 @@ export interface Codec<T, V extends EncodeView = EncodeView> {
  */
 export class CodecRegistry<C extends Codec<never, never>> {
   private readonly byVersion: ReadonlyMap<string, C>;
+  private readonly byVendor = new Map<string, C>();
 
   constructor(
     /** The `kind` of the wire objects, e.g. `meshBuildingBlock`. */
@@ -49,11 +61,16 @@ export class CodecRegistry<C extends Codec<never, never>> {
     return this.codecs.map((codec) => codec.media);
   }
 
-  /** The codec of a negotiated version (negotiation only lets served versions through). */
-  of(version: string | undefined): C {
+  /** The codec of a negotiated version (negotiation only lets served versions through), answering in the vendor's form. */
+  of(version: string | undefined, vendor?: string): C {
     const codec = version === undefined ? undefined : this.byVersion.get(version);
     if (!codec) throw new Error(`${this.kind} has no codec for version "${version ?? ''}"`);
-    return codec;
+    const form = vendor === undefined ? undefined : codec.vendorForms?.[vendor];
+    if (!form) return codec;
+    const key = `${vendor}/${version}`;
+    let variant = this.byVendor.get(key);
+    if (!variant) this.byVendor.set(key, (variant = { ...codec, schema: form.schema, encode: form.encode.bind(form) }));
+    return variant;
   }
 
   has(version: string): boolean {

@@ -49,8 +49,12 @@ export interface OperationDoc {
   responses: Readonly<Record<number, { description: string; body?: readonly Representation[] }>>;
 }
 
-/** The representations of a kind's codecs, for `OperationDoc` bodies and answers. */
-export const answersOf = (codecs: readonly { media: MediaRef; schema: TSchema }[]): Representation[] => codecs.map((codec) => ({ media: codec.media, schema: codec.schema }));
+/** The representations of a kind's codecs (with their vendor forms), for `OperationDoc` answers. */
+export const answersOf = (codecs: readonly { media: MediaRef; schema: TSchema; vendorForms?: Readonly<Record<string, { schema: TSchema }>> }[]): Representation[] =>
+  codecs.flatMap((codec) => [
+    { media: codec.media, schema: codec.schema },
+    ...Object.entries(codec.vendorForms ?? {}).map(([vendor, form]) => ({ media: { ...codec.media, vendor }, schema: form.schema })),
+  ]);
 export const bodiesOf = (codecs: readonly { media: MediaRef; bodySchema?: TSchema }[]): Representation[] =>
   codecs.flatMap((codec) => {
     if (!codec.bodySchema) return [];
@@ -71,6 +75,8 @@ export interface Call {
   /** The representation of the answer (from Accept) and of the body (from Content-Type). */
   produces?: MediaRef;
   consumes?: MediaRef;
+  /** The vendor segment the client used (answers are in its form, `Codec.vendorForms`). */
+  vendor: string;
   /** The public base URL: every link is absolute. */
   baseUrl: string;
   /** Path and query as requested (paging links echo it). */

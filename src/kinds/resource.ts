@@ -20,7 +20,7 @@ export interface ResourceDefinition<T> {
   /** Collection path, e.g. `/api/meshobjects/meshworkspaces`. */
   path: string;
   /** The kind's codecs: the versions the routes speak and the schemas they document. */
-  codecs: readonly { media: MediaRef; schema: TSchema; bodySchema?: TSchema }[];
+  codecs: readonly { media: MediaRef; schema: TSchema; bodySchema?: TSchema; vendorForms?: Readonly<Record<string, { schema: TSchema }>> }[];
   /** The list's filters (beside the function that parses them), each with its description. */
   filters?: TProperties;
   /** Other answers of the list route's path and method (the event log's stream, served by its own route). */
@@ -87,7 +87,7 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
       summary: `List ${kind}s`,
       query: Type.Object({ ...resource.filters, ...PagingQuery }),
       responses: {
-        200: { description: `a page of ${kind}s`, body: [...codecs.map((codec) => ({ media: codec.media, schema: halPageSchema(resource.embedded, codec.schema) })), ...(resource.listAlso ?? [])] },
+        200: { description: `a page of ${kind}s`, body: [...one.map((answer) => ({ media: answer.media, schema: halPageSchema(resource.embedded, answer.schema) })), ...(resource.listAlso ?? [])] },
       },
     },
     handle: async (call) => {

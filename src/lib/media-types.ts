@@ -17,6 +17,11 @@ export interface VersionRef {
 /** A representation a route speaks: a versioned kind, as HAL+JSON unless another format is named. */
 export interface MediaRef extends VersionRef {
   format?: VersionedMediaType['format'];
+  /**
+   * Served under this vendor segment only, where it takes the place of the representation without one
+   * (a form the original answers today under its own segment, COMPAT §1 "Colliding forms").
+   */
+  vendor?: string;
 }
 
 /** What a route speaks. */

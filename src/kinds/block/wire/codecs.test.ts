@@ -432,3 +432,18 @@ describe('BLOCK_CODECS', () => {
     assert.equal(BLOCK_CODECS.of('v2-preview').listFilter, undefined);
   });
 });
+
+describe('the meshcloud form of v2-preview', () => {
+  it('keys inputs and outputs by name under meshcloud; the spec vendor keeps the rows; everything else is the same', () => {
+    const view = { baseUrl: BASE, showPurge: false };
+    const block: Block = { ...tenantBlock, outputs: [{ key: 'url', value: 'https://x', valueType: 'STRING', assignmentType: 'NONE' }] };
+    const rows = BLOCK_CODECS.of('v2-preview', 'vendor').encode(block, view) as ReturnType<typeof blockV2Preview.encode>;
+    const keyed = BLOCK_CODECS.of('v2-preview', 'meshcloud').encode(block, view) as unknown as { spec: { inputs: Record<string, unknown> }; status: { outputs: Record<string, unknown> } };
+    assert.ok(Array.isArray(rows.spec.inputs));
+    assert.deepEqual(keyed.spec.inputs, Object.fromEntries((rows.spec.inputs as { key: string }[]).map(({ key, ...row }) => [key, row])));
+    assert.deepEqual(keyed.status.outputs, { url: { value: 'https://x', valueType: 'STRING', assignmentType: 'NONE', isSensitive: false } });
+    assert.deepEqual({ ...keyed, spec: { ...keyed.spec, inputs: undefined }, status: { ...keyed.status, outputs: undefined } }, { ...rows, spec: { ...rows.spec, inputs: undefined }, status: { ...rows.status, outputs: undefined } });
+    assert.notEqual(BLOCK_CODECS.of('v2-preview', 'meshcloud').schema, blockV2Preview.schema);
+    assert.equal(BLOCK_CODECS.of('v1', 'meshcloud'), blockV1, 'a version without vendor forms answers alike under both');
+  });
+});

@@ -28,6 +28,8 @@ export const ValueRowAnswer = Type.Object({
   isSensitive: Type.Boolean(),
   assignmentType: Type.Optional(Type.String()),
 });
+/** A row keyed by its name (the `meshcloud` form of v2-preview). */
+export const KeyedValueAnswer = Type.Object({ value: AnyValue, valueType: StringEnum(VALUE_TYPES), assignmentType: Type.Optional(Type.String()), isSensitive: Type.Boolean() });
 export const ParentAnswer = Type.Object({ buildingBlockUuid: Uuid, definitionUuid: Uuid });
 export const BlockStatus = StringEnum(BLOCK_STATUSES);
 /** `metadata.markedForDeletionOn` and `…By`, once a deletion was requested. */
@@ -66,6 +68,15 @@ export function decodeParents(parents: { buildingBlockUuid: string; definitionUu
 
 /** Rows as responses show them: values as stored, secrets as `{hash}`. */
 export const encodeRows = (rows: ValueRow[]) => rows.map((row) => (row.isSensitive ? hideSecrets(row) : { ...row, isSensitive: false }));
+
+/** Rows keyed by name, as the `meshcloud` form shows them: values as stored, secrets as `{hash}`. */
+export const encodeKeyed = (rows: ValueRow[]) =>
+  Object.fromEntries(
+    encodeRows(rows).map((row) => {
+      const { key, ...rest } = row as ValueRow;
+      return [key, rest];
+    }),
+  );
 
 export const blockLinks = (block: Block, { baseUrl, showPurge }: BlockView) => {
   const self = objectUrl(baseUrl, PATHS.blocks, block.uuid);

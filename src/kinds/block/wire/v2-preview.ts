@@ -1,10 +1,10 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { badRequest } from '../../../lib/errors.js';
 import { compileDecoder } from '../../../lib/validation.js';
 import { DateTime, Identifier, KindOf, Links, NonEmptyShortString, Nullable, ShortString, Uuid } from '../../../lib/wire-schemas.js';
 import { objectUrl, PATHS } from '../../paths.js';
-import type { Block, BlockRequest, BlockUpdate, SentTargetRef } from '../model.js';
-import { BlockStatus, blockLinks, decodeInputs, decodeParents, deletionMetadata, DeletionMetadata, encodeRows, InputRowSchema, KeyedInputSchema, ParentAnswer, ParentSchema, ValueRowAnswer, type BlockView } from './rows.js';
+import type { Block, BlockRequest, BlockUpdate, SentTargetRef, ValueRow } from '../model.js';
+import { BlockStatus, blockLinks, decodeInputs, decodeParents, deletionMetadata, DeletionMetadata, encodeKeyed, encodeRows, InputRowSchema, KeyedInputSchema, KeyedValueAnswer, ParentAnswer, ParentSchema, ValueRowAnswer, type BlockView } from './rows.js';
 
 const Inputs = Type.Union([Type.Array(InputRowSchema, { maxItems: 500 }), Type.Record(ShortString, KeyedInputSchema, { maxProperties: 500 })]);
 const Spec = Type.Object({
@@ -18,7 +18,8 @@ const Spec = Type.Object({
 const Body = Type.Object({ kind: KindOf('meshBuildingBlock'), spec: Spec });
 const decodeBody = compileDecoder(Body);
 
-const Answer = Type.Object({
+/** An answer, with the inputs and outputs in one form or the other (the vendor forms below). */
+const answerSchema = (inputs: TSchema, outputs: TSchema) => Type.Object({
   apiVersion: Type.Literal('v2-preview'),
   kind: Type.Literal('meshBuildingBlock'),
   metadata: Type.Object({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime, ...DeletionMetadata }),
@@ -29,13 +30,13 @@ const Answer = Type.Object({
       { kind: Type.Union([Type.Literal('meshTenant'), Type.Literal('meshWorkspace')]), uuid: Type.Optional(Uuid), identifier: Type.Optional(Identifier), name: Type.Optional(Identifier) },
       { description: 'as the client sent it: {kind: meshTenant, uuid} or {kind: meshWorkspace, identifier or name}' },
     ),
-    inputs: Type.Array(ValueRowAnswer),
+    inputs,
     parentBuildingBlocks: Type.Array(ParentAnswer),
     parentBuildingBlockRefs: Type.Array(Type.Object({ kind: Type.Literal('meshBuildingBlock'), uuid: Uuid })),
   }),
   status: Type.Object({
     status: BlockStatus,
-    outputs: Type.Array(ValueRowAnswer),
+    outputs,
     forcePurge: Type.Boolean(),
     lifecycle: Type.Object({ state: Type.Union([Type.Literal('ACTIVE'), Type.Literal('MARKED_FOR_DELETION')]) }),
     latestRunUuid: Nullable(Uuid),
@@ -43,6 +44,8 @@ const Answer = Type.Object({
   }),
   _links: Links,
 });
+const Answer = answerSchema(Type.Array(ValueRowAnswer), Type.Array(ValueRowAnswer));
+const KeyedAnswer = answerSchema(Type.Record(Type.String(), KeyedValueAnswer), Type.Record(Type.String(), KeyedValueAnswer));
 
 function decodeTarget(ref: { kind: 'meshTenant' | 'meshWorkspace'; uuid?: string; identifier?: string; name?: string }): Pick<BlockRequest, 'target' | 'targetRef'> {
   if (ref.kind === 'meshTenant') {
@@ -67,6 +70,32 @@ function decode(body: unknown): BlockRequest {
   };
 }
 
+function encode<R>(block: Block, view: BlockView, rows: (rows: ValueRow[]) => R) {
+  const targetRef: SentTargetRef = block.targetRef ?? (block.tenant ? { kind: 'meshTenant', uuid: block.tenant.uuid } : { kind: 'meshWorkspace', identifier: block.workspace });
+  return {
+    apiVersion: 'v2-preview',
+    kind: 'meshBuildingBlock',
+    metadata: { uuid: block.uuid, ownedByWorkspace: block.workspace, createdOn: block.createdOn, ...deletionMetadata(block) },
+    spec: {
+      displayName: block.displayName,
+      buildingBlockDefinitionVersionRef: { kind: 'meshBuildingBlockDefinitionVersion', uuid: block.versionUuid },
+      targetRef,
+      inputs: rows(block.inputs),
+      parentBuildingBlocks: block.parents,
+      parentBuildingBlockRefs: block.parents.map((parent) => ({ kind: 'meshBuildingBlock', uuid: parent.buildingBlockUuid })),
+    },
+    status: {
+      status: block.status,
+      outputs: rows(block.outputs),
+      forcePurge: block.forcePurge,
+      lifecycle: { state: block.markedForDeletionOn ? 'MARKED_FOR_DELETION' : 'ACTIVE' },
+      latestRunUuid: block.latestRunUuid ?? null,
+      latestDryRunUuid: null,
+    },
+    _links: { ...blockLinks(block, view), ...(block.tenant ? { meshtenant: { href: objectUrl(view.baseUrl, PATHS.tenants, block.tenant.uuid) } } : {}) },
+  };
+}
+
 /** meshBuildingBlock v2-preview (spec §2.5): tenant or workspace targets, the version named by uuid. */
 export const blockV2Preview = {
   media: { kind: 'meshbuildingblock', version: 'v2-preview' } as const,
@@ -78,29 +107,10 @@ export const blockV2Preview = {
     const request = decode(body);
     return { displayName: request.displayName, inputs: request.inputs, versionUuid: (request.version as { uuid: string }).uuid, parents: request.parents };
   },
-  encode(block: Block, view: BlockView) {
-    const targetRef: SentTargetRef = block.targetRef ?? (block.tenant ? { kind: 'meshTenant', uuid: block.tenant.uuid } : { kind: 'meshWorkspace', identifier: block.workspace });
-    return {
-      apiVersion: 'v2-preview',
-      kind: 'meshBuildingBlock',
-      metadata: { uuid: block.uuid, ownedByWorkspace: block.workspace, createdOn: block.createdOn, ...deletionMetadata(block) },
-      spec: {
-        displayName: block.displayName,
-        buildingBlockDefinitionVersionRef: { kind: 'meshBuildingBlockDefinitionVersion', uuid: block.versionUuid },
-        targetRef,
-        inputs: encodeRows(block.inputs),
-        parentBuildingBlocks: block.parents,
-        parentBuildingBlockRefs: block.parents.map((parent) => ({ kind: 'meshBuildingBlock', uuid: parent.buildingBlockUuid })),
-      },
-      status: {
-        status: block.status,
-        outputs: encodeRows(block.outputs),
-        forcePurge: block.forcePurge,
-        lifecycle: { state: block.markedForDeletionOn ? 'MARKED_FOR_DELETION' : 'ACTIVE' },
-        latestRunUuid: block.latestRunUuid ?? null,
-        latestDryRunUuid: null,
-      },
-      _links: { ...blockLinks(block, view), ...(block.tenant ? { meshtenant: { href: objectUrl(view.baseUrl, PATHS.tenants, block.tenant.uuid) } } : {}) },
-    };
-  },
+  encode: (block: Block, view: BlockView) => encode(block, view, encodeRows),
+  /**
+   * Under `meshcloud`, inputs and outputs keyed by name (`{"<key>": {value, valueType, assignmentType,
+   * isSensitive}}`): the original's form since May 2026, which the Terraform provider decodes.
+   */
+  vendorForms: { meshcloud: { schema: KeyedAnswer, encode: (block: Block, view: BlockView) => encode(block, view, encodeKeyed) } },
 };
