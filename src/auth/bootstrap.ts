@@ -2,11 +2,10 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { ApiKeyService } from '../kinds/apikey/service.js';
 import type { ApiUserService } from '../kinds/apiuser/service.js';
+import { ADMIN_WORKSPACE } from '../kinds/workspace/model.js';
 import { SYSTEM } from './context.js';
 import { PERMISSION_CODES } from './permissions.js';
 
-/** The workspace that owns admin keys made by the service itself. */
-export const ADMIN_WORKSPACE = 'admin';
 
 export const ALL_PERMISSIONS = () => [...PERMISSION_CODES].sort();
 

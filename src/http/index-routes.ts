@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ADMIN_WORKSPACE } from '../auth/bootstrap.js';
+import { ADMIN_WORKSPACE } from '../kinds/workspace/model.js';
 import type { RequestContext } from '../auth/context.js';
 import type { AuthorizedServices } from '../kinds/services.js';
 import { MESHOBJECT_RELATIONS } from '../kinds/relations.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ADMIN_WORKSPACE } from '../../auth/bootstrap.js';
+import { ADMIN_WORKSPACE } from '../workspace/model.js';
 import type { RequestContext } from '../../auth/context.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { sealSensitive, secretInput } from '../../crypto/secret-values.js';

@@ -12,3 +12,6 @@ export interface WorkspaceInput {
   name: string;
   document: SentObject;
 }
+
+/** The workspace that owns the admin keys the service makes itself (and the original's admin-only objects). */
+export const ADMIN_WORKSPACE = 'admin';
