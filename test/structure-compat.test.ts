@@ -26,6 +26,7 @@ const BASE = '/api/meshobjects';
 const USER = media('meshuser', 'v2');
 const WS_USER = media('meshworkspaceuserbinding', 'v2');
 const PLATFORM_TYPE = media('meshplatformtype', 'v1');
+const TENANT_MESHCLOUD = media('meshTenant', 'v4', 'meshcloud');
 const today = () => new Date().toISOString().slice(0, 10);
 
 describeEachDatabase('structure kinds as the Terraform provider writes them', (ctx) => {
@@ -111,6 +112,14 @@ describeEachDatabase('structure kinds as the Terraform provider writes them', (c
       assertError(await ctx.client.post(`${BASE}/meshplatformtypes`, body(name.toLowerCase()), { headers: io(PLATFORM_TYPE) }), 409, /unique regardless of case/);
       assertError(await ctx.client.post(`${BASE}/meshplatformtypes`, body('MY--TYPE'), { headers: io(PLATFORM_TYPE) }), 400, /metadata\.name/);
     });
+
+    it("answer the OpenAPI's status.lifecycleState and the provider's status.lifecycle.state under both vendor segments", async () => {
+      for (const accept of [PLATFORM_TYPE, media('meshPlatformType', 'v1', 'meshcloud')]) {
+        const read = await ctx.client.get(`${BASE}/meshplatformtypes/AZURE`, { headers: { accept } });
+        assert.equal(read.status, 200, read.text);
+        assert.deepEqual(read.json.status, { lifecycleState: 'ACTIVE', lifecycle: { state: 'ACTIVE' } }, accept);
+      }
+    });
   });
 
   describe('payment methods', () => {
@@ -136,6 +145,7 @@ describeEachDatabase('structure kinds as the Terraform provider writes them', (c
       await createWorkspace(ctx.client, ws);
       await createProject(ctx.client, ws, 'app');
       await createProject(ctx.client, ws, 'other');
+      await createProject(ctx.client, ws, 'third');
       await createLocation(ctx.client, location);
       const quotaDefinitions = [
         { quotaKey: 'limits.cpu', minValue: 100, maxValue: 4000, unit: 'm', autoApprovalThreshold: 2000, description: 'CPU', label: 'CPU' },
@@ -154,14 +164,25 @@ describeEachDatabase('structure kinds as the Terraform provider writes them', (c
       const listed = await ctx.client.get(`${PATHS.tenants}?workspaceIdentifier=${ws}`, { headers: { accept: TENANT } });
       assert.equal(listed.json.page.totalElements, 0, 'nothing stored');
 
-      const made = await member.post(PATHS.tenants, body('app', { 'limits.cpu': { value: 1500 } }), { headers: io(TENANT) });
+      // The map form the provider sends, answered in its form under meshcloud (COMPAT §1 "Colliding forms").
+      const made = await member.post(PATHS.tenants, body('app', { 'limits.cpu': { value: 1500 } }), { headers: io(TENANT_MESHCLOUD) });
       assert.equal(made.status, 201, made.text);
+      assert.match(made.headers['content-type'] ?? '', /^application\/vnd\.meshcloud\.api\.meshtenant\.v4\.hal\+json/);
       assert.deepEqual(made.json.spec.requestedQuotas, { 'limits.cpu': { value: 1500 } });
       assert.deepEqual(made.json.status.appliedQuotas, { 'limits.cpu': { value: 1500 }, 'limits.memory': { value: 8 } });
-      // An admin may go beyond the threshold (it defines the limits), not beyond the maximum.
-      const admins = await ctx.client.post(PATHS.tenants, body('other', { 'limits.cpu': { value: 3000 } }), { headers: io(TENANT) });
+      assert.equal(made.json.spec.quotas, undefined, 'no list form under meshcloud');
+      // The spec's vendor answers the same tenant in the spec's form: the applied quotas as spec.quotas.
+      const asSpec = await ctx.client.get(`${PATHS.tenants}/${made.json.metadata.uuid}`, { headers: { accept: TENANT } });
+      assert.equal(asSpec.status, 200, asSpec.text);
+      assert.deepEqual(asSpec.json.spec.quotas, [{ key: 'limits.cpu', value: 1500 }, { key: 'limits.memory', value: 8 }]);
+      assert.equal(asSpec.json.status.appliedQuotas, undefined, 'no map form under the spec vendor');
+      const listed2 = await ctx.client.get(`${PATHS.tenants}?workspaceIdentifier=${ws}`, { headers: { accept: TENANT_MESHCLOUD } });
+      assert.deepEqual(listed2.json._embedded.meshTenants[0].status.appliedQuotas, made.json.status.appliedQuotas, 'a list answers in the form of its vendor too');
+      // An admin may go beyond the threshold (it defines the limits), not beyond the maximum; the spec's list form is taken under meshcloud.
+      const admins = await ctx.client.post(PATHS.tenants, tenantBody(ws, 'other', platformUuid, { spec: { landingZoneRef: { kind: 'meshLandingZone', name: zone }, quotas: [{ key: 'limits.cpu', value: 3000 }] } }), { headers: io(TENANT_MESHCLOUD) });
       assert.equal(admins.status, 201, admins.text);
-      assert.deepEqual(admins.json.status.appliedQuotas['limits.cpu'], { value: 3000 });
+      assert.deepEqual(admins.json.status.appliedQuotas, { 'limits.cpu': { value: 3000 }, 'limits.memory': { value: 8 } });
+      assertError(await ctx.client.post(PATHS.tenants, tenantBody(ws, 'third', platformUuid, { spec: { quotas: [{ key: 'limits.memory', value: 65 }] } }), { headers: io(TENANT_MESHCLOUD) }), 400, /^spec\.quotas\.limits\.memory: 65 is out of range/);
     });
   });
 });

@@ -65,3 +65,6 @@ export function appliedQuotasOf(tenant: Pick<Tenant, 'document'>): Record<string
   const kept = tenant.document.status?.appliedQuotas as Record<string, { value: number }> | undefined;
   return kept ?? Object.fromEntries(quotasOf(tenant).map(({ key, value }) => [key, { value }]));
 }
+
+/** The applied quotas as the OpenAPI lists them (`spec.quotas`). */
+export const appliedQuotaList = (tenant: Pick<Tenant, 'document'>): TenantQuota[] => Object.entries(appliedQuotasOf(tenant)).map(([key, { value }]) => ({ key, value }));

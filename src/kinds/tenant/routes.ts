@@ -14,7 +14,7 @@ export function tenantOperations(tenants: AuthorizedTenantService): Operation[] 
     embedded: 'meshTenants',
     filters: TENANT_FILTERS,
     resource: 'TENANT',
-    encode: (tenant, call) => TENANT_CODECS.of(versionOf(call)).encode(tenant, call),
+    encode: (tenant, call) => TENANT_CODECS.of(versionOf(call), call.vendor).encode(tenant, call),
     get: (call, id) => tenants.get(call.ctx, id),
     list: async (call, page) => {
       const filter = parseTenantFilter(call.query);

@@ -4,7 +4,7 @@ import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Short
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
-import { quotasOf, tenantName, type Tenant, type TenantInput } from '../model.js';
+import { appliedQuotaList, tenantName, type Tenant, type TenantInput } from '../model.js';
 import { landingZoneOf, Quotas } from './v4.js';
 
 const Body = Type.Object({
@@ -77,7 +77,7 @@ export const tenantV3 = {
         assignedTags: {},
         ...(tenant.deletedOn !== undefined ? { deletedOn: tenant.deletedOn } : {}),
       },
-      spec: { ...spec, localId: tenant.platformTenantId, landingZoneIdentifier: tenant.landingZone ?? '', quotas: quotasOf(tenant) },
+      spec: { ...spec, localId: tenant.platformTenantId, landingZoneIdentifier: tenant.landingZone ?? '', quotas: appliedQuotaList(tenant) },
       _links: {
         // A deleted tenant's name may be a live one's again: its own link is by uuid (still readable so).
         self: { href: objectUrl(baseUrl, PATHS.tenants, tenant.deletedOn === undefined ? name : tenant.uuid) },

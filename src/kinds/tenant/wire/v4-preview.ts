@@ -1,10 +1,10 @@
 import type { EncodeView } from '../../codec.js';
-import { quotasOf, type Tenant } from '../model.js';
+import type { Tenant } from '../model.js';
 import { tenantAnswer, tenantV4 } from './v4.js';
 
 /**
  * meshTenant v4-preview (the OpenAPI's): the shape of v4, with what the OpenAPI requires of its
- * answers: `spec.landingZoneIdentifier` ("" without a landing zone) and `spec.quotas` (`[]` when none).
+ * answers: `spec.landingZoneIdentifier` ("" without a landing zone); the applied quotas as `spec.quotas` (`[]` when none), as v4 under the spec's vendor.
  */
 export const tenantV4Preview = {
   media: { kind: 'meshtenant', version: 'v4-preview' } as const,
@@ -13,6 +13,6 @@ export const tenantV4Preview = {
   decode: tenantV4.decode,
   encode(tenant: Tenant, view: EncodeView) {
     const encoded = tenantV4.encode(tenant, view, 'v4-preview');
-    return { ...encoded, spec: { ...encoded.spec, landingZoneIdentifier: tenant.landingZone ?? '', quotas: quotasOf(tenant) } };
+    return { ...encoded, spec: { ...encoded.spec, landingZoneIdentifier: tenant.landingZone ?? '' } };
   },
 };

@@ -6,7 +6,7 @@ import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import type { PlatformReference } from '../../platform/model.js';
-import { appliedQuotasOf, tenantName, type Tenant, type TenantInput } from '../model.js';
+import { appliedQuotaList, appliedQuotasOf, tenantName, type Tenant, type TenantInput } from '../model.js';
 
 /** At most this many quotas per tenant. */
 const MAX_QUOTAS = 100;
@@ -30,8 +30,12 @@ const Body = Type.Object({
 });
 const decodeBody = compileDecoder(Body);
 
-/** A tenant as v4 and v4-preview answer it (v4-preview always has the landing zone and quotas). */
-export const tenantAnswer = (apiVersion: 'v4' | 'v4-preview') =>
+/**
+ * A tenant as v4 and v4-preview answer it. The spec's form (OpenAPI): the applied quotas as
+ * `spec.quotas: [{key, value}]`. The original's today (`meshcloud`, v4): as `status.appliedQuotas:
+ * {"<key>": {value}}`, the list form gone.
+ */
+export const tenantAnswer = (apiVersion: 'v4' | 'v4-preview', form: 'spec' | 'meshcloud' = 'spec') =>
   Type.Object({
     apiVersion: Type.Literal(apiVersion),
     kind: Type.Literal('meshTenant'),
@@ -42,15 +46,14 @@ export const tenantAnswer = (apiVersion: 'v4' | 'v4-preview') =>
       platformTenantId: Type.Optional(Type.String()),
       landingZoneRef: Type.Optional(Type.Object({ kind: Type.Optional(Type.Literal('meshLandingZone')), name: Type.String() })),
       landingZoneIdentifier: apiVersion === 'v4-preview' ? Type.String() : Type.Optional(Type.String()),
-      quotas: apiVersion === 'v4-preview' ? Quotas : Type.Optional(Quotas),
+      quotas: form === 'spec' ? Quotas : Type.Optional(Quotas),
       requestedQuotas: Type.Optional(RequestedQuotas),
     }),
     status: Type.Object({
       tenantName: Type.String(),
       platformTypeIdentifier: Type.String(),
       tags: Tags,
-      // The landing zone's quotas, each overridden by the tenant's request (the Terraform provider's form).
-      ...(apiVersion === 'v4' ? { appliedQuotas: RequestedQuotas } : {}),
+      ...(form === 'meshcloud' ? { appliedQuotas: RequestedQuotas } : {}),
       lifecycle: Type.Object({ state: Type.Union([Type.Literal('ACTIVE'), Type.Literal('DELETED')]) }),
     }),
     _links: Links,
@@ -90,30 +93,46 @@ export const tenantV4 = {
       document: sentObject(metadata, spec),
     };
   },
-  encode(tenant: Tenant, { baseUrl }: EncodeView, apiVersion = 'v4') {
-    const deleted = tenant.deletedOn !== undefined ? { markedForDeletionOn: tenant.deletedOn, deletedOn: tenant.deletedOn } : {};
-    return {
-      apiVersion,
-      kind: 'meshTenant',
-      metadata: { ...tenant.document.metadata, uuid: tenant.uuid, ownedByWorkspace: tenant.workspace, ownedByProject: tenant.project, createdOn: tenant.createdOn, ...deleted },
-      spec: {
-        ...tenant.document.spec,
-        platformRef: { kind: 'meshPlatform', uuid: tenant.platform.uuid },
-        platformIdentifier: `${tenant.platform.name}.${tenant.platform.location}`,
-        platformTenantId: tenant.platformTenantId,
+  /** The spec's form: the applied quotas as `spec.quotas`. */
+  encode(tenant: Tenant, view: EncodeView, apiVersion = 'v4') {
+    const encoded = encode(tenant, view, apiVersion);
+    return { ...encoded, spec: { ...encoded.spec, quotas: appliedQuotaList(tenant) } };
+  },
+  /** Under `meshcloud`, as the Terraform provider decodes it: the applied quotas as `status.appliedQuotas`. */
+  vendorForms: {
+    meshcloud: {
+      schema: tenantAnswer('v4', 'meshcloud'),
+      encode(tenant: Tenant, view: EncodeView) {
+        const encoded = encode(tenant, view, 'v4');
+        return { ...encoded, status: { ...encoded.status, appliedQuotas: appliedQuotasOf(tenant) } };
       },
-      status: {
-        tenantName: tenantName(tenant),
-        platformTypeIdentifier: tenant.platform.platformType,
-        tags: {},
-        ...(apiVersion === 'v4' ? { appliedQuotas: appliedQuotasOf(tenant) } : {}),
-        lifecycle: { state: tenant.deletedOn === undefined ? 'ACTIVE' : 'DELETED' },
-      },
-      _links: {
-        self: { href: objectUrl(baseUrl, PATHS.tenants, tenant.uuid) },
-        meshproject: { href: objectUrl(baseUrl, PATHS.projects, `${tenant.workspace}.${tenant.project}`) },
-        meshplatform: { href: objectUrl(baseUrl, PATHS.platforms, tenant.platform.uuid) },
-      },
-    };
+    },
   },
 };
+
+/** What both forms share: the spec as sent, with the platform and the platform tenant id as they are. */
+function encode(tenant: Tenant, { baseUrl }: EncodeView, apiVersion: string) {
+  const deleted = tenant.deletedOn !== undefined ? { markedForDeletionOn: tenant.deletedOn, deletedOn: tenant.deletedOn } : {};
+  return {
+    apiVersion,
+    kind: 'meshTenant',
+    metadata: { ...tenant.document.metadata, uuid: tenant.uuid, ownedByWorkspace: tenant.workspace, ownedByProject: tenant.project, createdOn: tenant.createdOn, ...deleted },
+    spec: {
+      ...tenant.document.spec,
+      platformRef: { kind: 'meshPlatform', uuid: tenant.platform.uuid },
+      platformIdentifier: `${tenant.platform.name}.${tenant.platform.location}`,
+      platformTenantId: tenant.platformTenantId,
+    },
+    status: {
+      tenantName: tenantName(tenant),
+      platformTypeIdentifier: tenant.platform.platformType,
+      tags: {},
+      lifecycle: { state: tenant.deletedOn === undefined ? 'ACTIVE' : 'DELETED' },
+    },
+    _links: {
+      self: { href: objectUrl(baseUrl, PATHS.tenants, tenant.uuid) },
+      meshproject: { href: objectUrl(baseUrl, PATHS.projects, `${tenant.workspace}.${tenant.project}`) },
+      meshplatform: { href: objectUrl(baseUrl, PATHS.platforms, tenant.platform.uuid) },
+    },
+  };
+}
