@@ -82,16 +82,16 @@ function resolver(document: Json) {
   };
 }
 
-/** Every property path of a schema down to DEPTH (`spec.displayName`, `_embedded.meshTenants[].metadata`). */
-function propertyPaths(schema: Json | undefined, resolve: (schema: Json | undefined) => Json | undefined, prefix = '', depth = 0, out = new Set<string>()): Set<string> {
+/** Every property path of a schema down to `depth` levels (`spec.displayName`, `_embedded.meshTenants[].metadata`). */
+function propertyPaths(schema: Json | undefined, resolve: (schema: Json | undefined) => Json | undefined, prefix = '', depth = DEPTH, out = new Set<string>()): Set<string> {
   const node = resolve(schema);
-  if (!node || depth >= DEPTH) return out;
+  if (!node || depth <= 0) return out;
   for (const part of [...((node.allOf ?? []) as Json[]), ...((node.oneOf ?? []) as Json[]), ...((node.anyOf ?? []) as Json[])]) propertyPaths(part, resolve, prefix, depth, out);
   if (node.type === 'array' || node.items) return propertyPaths(node.items as Json | undefined, resolve, `${prefix}[]`, depth, out);
   for (const [name, child] of Object.entries((node.properties ?? {}) as Record<string, Json>)) {
     const at = prefix === '' ? name : `${prefix}.${name}`;
     out.add(at);
-    propertyPaths(child, resolve, at, depth + 1, out);
+    propertyPaths(child, resolve, at, depth - 1, out);
   }
   return out;
 }
@@ -152,9 +152,20 @@ function compare(key: string, here: Json, there: Json, resolveHere: (s: Json | u
   return { key, notes };
 }
 
-/** Answers served with one schema under `application/vnd.vendor.…` and another under `…meshcloud.…`: the properties that differ in shape. */
+/** Answers served with one schema under `application/vnd.vendor.…` and another under `…meshcloud.…`: the properties that differ in shape or in being required. */
 function vendorForms(document: Json): string[] {
   const resolve = resolver(document);
+  // A property at a path (`a.b[].c`) and whether its parent requires it.
+  const pick = (schema: Json, at: string) =>
+    at.split('.').reduce<{ node?: Json; required?: boolean }>(
+      ({ node }, segment) => {
+        const name = segment.replace(/\[\]$/, '');
+        const parent = resolve(node);
+        const child = resolve(parent?.properties?.[name]);
+        return { node: segment.endsWith('[]') ? resolve(child?.items) : child, required: ((parent?.required ?? []) as string[]).includes(name) };
+      },
+      { node: schema },
+    );
   const lines: string[] = [];
   for (const [key, operation] of operationsOf(document)) {
     for (const [status, answer] of Object.entries((operation.responses ?? {}) as Record<string, Json>)) {
@@ -163,17 +174,17 @@ function vendorForms(document: Json): string[] {
       for (const [type, body] of Object.entries(content)) {
         if (!type.startsWith('application/vnd.vendor.')) continue;
         const other = content[type.replace('application/vnd.vendor.', 'application/vnd.meshcloud.')];
-        if (!other || JSON.stringify(resolve(other.schema as Json)) === JSON.stringify(resolve(body.schema as Json))) continue;
-        const shapes = (schema: Json) => {
-          const node = resolve(schema);
-          return JSON.stringify(node);
-        };
-        const differing = [...propertyPaths(body.schema as Json, resolve)].filter((at) => {
-          const pick = (schema: Json) => at.split('.').reduce<Json | undefined>((node, name) => resolve(resolve(node)?.properties?.[name.replace(/\[\]$/, '')]), schema);
-          return shapes(pick(body.schema as Json) ?? {}) !== shapes(pick(other.schema as Json) ?? {});
-        });
-        const leaves = differing.filter((at) => !differing.some((other) => other !== at && other.startsWith(`${at}.`)));
-        lines.push(`${key} ${status} ${type.replace('application/vnd.vendor.api.', '')}: ${leaves.join(', ')}`);
+        if (!other) continue;
+        const [spec, meshcloud] = [body.schema as Json, other.schema as Json];
+        // Deep enough for a list's items' fields (`_embedded.meshBuildingBlocks[].spec.inputs`).
+        const paths = new Set([...propertyPaths(spec, resolve, '', DEPTH + 2), ...propertyPaths(meshcloud, resolve, '', DEPTH + 2)]);
+        const differing = [...paths].filter((at) => JSON.stringify(pick(spec, at)) !== JSON.stringify(pick(meshcloud, at)));
+        const below = (at: string, above: string) => at !== above && (at.startsWith(`${above}.`) || at.startsWith(`${above}[]`));
+        // A property of another type (array or map) or only in one form is named, not what is inside it; else the innermost differences.
+        const typeOf = (schema: Json, at: string) => resolve(pick(schema, at).node)?.type ?? null;
+        const reshaped = differing.filter((at) => typeOf(spec, at) !== typeOf(meshcloud, at));
+        const named = differing.filter((at) => !reshaped.some((above) => below(at, above)) && (reshaped.includes(at) || !differing.some((deeper) => below(deeper, at))));
+        if (named.length > 0) lines.push(`${key} ${status} ${type.replace('application/vnd.vendor.api.', '')}: ${named.join(', ')}`);
       }
     }
   }
