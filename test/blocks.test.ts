@@ -361,6 +361,23 @@ describeEachDatabase('building blocks', (ctx) => {
       assertInputsEchoed([input('name', 'keyed', 'STRING'), input('size', 5, 'INTEGER')], block.spec.inputs, 'keyed inputs');
     });
 
+    it('accepts v2-preview input rows under meshcloud, answering them keyed by name, a secret as {hash}', async () => {
+      const w = await world();
+      const secret = `s3cret-${randomUUID()}`;
+      const created = await ctx.client.post(BLOCKS, v2Body({ versionUuid: w.defs.sensitive.versionUuid, target: tenantTarget(w.tenant), inputs: [input('secret', secret, 'STRING')] }), { headers: io(BLOCK_V2_MESHCLOUD) });
+      assert.equal(created.status, 201, created.text);
+      assert.ok(!created.text.includes(secret), created.text);
+      const keyed = created.json.spec.inputs.secret;
+      assert.deepEqual(Object.keys(keyed.value), ['hash'], JSON.stringify(keyed));
+      assert.match(keyed.value.hash, HASH);
+      assert.equal(keyed.isSensitive, true);
+      assert.equal(keyed.valueType, 'STRING');
+      assert.equal('key' in keyed, false, 'the name is the key, not a field');
+      const list = await ctx.client.get(`${BLOCKS}?tenantUuid=${w.tenant.uuid}`, { headers: { accept: BLOCK_V2_MESHCLOUD } });
+      const listed = (list.json._embedded.meshBuildingBlocks as Json[]).find((block) => block.metadata.uuid === created.json.metadata.uuid);
+      assert.deepEqual(listed?.spec.inputs, created.json.spec.inputs, 'a list answers keyed under meshcloud too');
+    });
+
     it('returns a sensitive input only as {hash: "sha256:…"}, never in plaintext', async () => {
       const w = await world();
       const secret = `s3cret-${randomUUID()}`;
