@@ -17,6 +17,7 @@ import { apiKeyAuth, basicAuth, RUN_MEDIA_TYPE, RunnerClient, RunnerTransport, r
 const CLAIM = 'MANAGED_BUILDINGBLOCKRUN_SAVE';
 const SSH_KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nrunner-replay-key\n-----END OPENSSH PRIVATE KEY-----\n';
 const SECRET_INPUT = 'runner-replay-secret-input';
+const SECRET_OUTPUT = 'runner-replay-secret-output';
 const user = (type: string, extra: Record<string, unknown> = {}) => ({ displayName: `A ${type}`, type, assignmentType: 'USER_INPUT', updateableByConsumer: true, ...extra });
 
 describeEachDatabase('the building-block-runner replayed (go-meshapi-client)', (ctx) => {
@@ -38,7 +39,7 @@ describeEachDatabase('the building-block-runner replayed (go-meshapi-client)', (
         terraform: { terraformVersion: '1.9.8', repositoryUrl: 'git@github.com:example/blocks.git', refName: 'main', async: false, useMeshHttpBackendFallback: true, sshPrivateKey: { plaintext: SSH_KEY } },
       },
       inputs: { secret: user('STRING', { isSensitive: true }), size: user('INTEGER', { defaultValue: 16 }), region: { displayName: 'Region', type: 'STRING', assignmentType: 'STATIC', argument: 'eu-west-1', isEnvironment: true } },
-      outputs: { vpc_id: { displayName: 'VPC id', type: 'STRING', assignmentType: 'NONE' } },
+      outputs: { vpc_id: { displayName: 'VPC id', type: 'STRING', assignmentType: 'NONE' }, db_password: { displayName: 'DB password', type: 'STRING', assignmentType: 'NONE', isSensitive: true } },
     });
     const block = await createBlock(ctx.client, {
       versionUuid: definition.versionUuid,
@@ -74,7 +75,7 @@ describeEachDatabase('the building-block-runner replayed (go-meshapi-client)', (
     assert.equal(inputs.get('size')?.type, 'INTEGER');
     assert.equal(inputs.get('region')?.isEnvironment, true);
     assert.equal(inputs.get('secret')?.isSensitive, true);
-    assert.equal(decryptForRunner(privateKey, inputs.get("secret")!.value as string).plaintext.toString(), SECRET_INPUT);
+    assert.equal(decryptForRunner(privateKey, inputs.get('secret')!.value as string).plaintext.toString(), SECRET_INPUT);
 
     // SetRunToken: every further call of the run with it.
     auth.setRunToken(dto.spec.runToken);
@@ -83,26 +84,22 @@ describeEachDatabase('the building-block-runner replayed (go-meshapi-client)', (
     const registration = { source: { id: runnerUuid }, steps: [{ id: 'init', displayName: 'Init', status: null }, { id: 'apply', displayName: 'Apply', status: null }] };
     await api.registerSource(runId, registration);
     await api.registerSource(runId, registration); // a second registration: 409 or 2xx, both fine
-    const update = (status: string, steps: unknown[] | null, extra: Record<string, unknown> = {}) => ({
-      blockRunId: runId,
-      source: runnerUuid,
-      type: 'TERRAFORM',
-      status,
-      createdOn: new Date().toISOString(),
-      summary: null,
-      steps,
-      ...extra,
-    });
-    const step = (id: string, displayName: string, status: string, outputs: Record<string, unknown> = {}) => ({ id, displayName, status, systemMessage: `${id}: ${status}`, outputs });
+    // RunStatus.toExternal: every step on each update, outputs only when a step has some (omitempty),
+    // changesDetected only from DETECT runs (this is an APPLY run).
+    const update = (status: string, steps: unknown[]) => ({ blockRunId: runId, source: runnerUuid, type: 'TERRAFORM', status, createdOn: new Date().toISOString(), summary: null, steps });
+    const step = (id: string, displayName: string, status: string, outputs?: Record<string, unknown>) => ({ id, displayName, status, systemMessage: `${id}: ${status}`, ...(outputs ? { outputs } : {}) });
     const first = decodeGo<{ runAborted: boolean }>(RunUpdateResponse, await api.patchStatus(runId, runnerUuid, update('IN_PROGRESS', [step('init', 'Init', 'SUCCEEDED'), step('apply', 'Apply', 'IN_PROGRESS')])));
     assert.equal(first.runAborted, false);
-    const done = update('SUCCEEDED', [step('apply', 'Apply', 'SUCCEEDED', { vpc_id: { value: 'vpc-0a1b', type: 'STRING', isSensitive: false } })], { changesDetected: true });
+    // Terraform's outputs as the runner reads them: sensitive ones in plain text, flagged.
+    const outputsOfApply = { vpc_id: { value: 'vpc-0a1b', type: 'STRING', isSensitive: false }, db_password: { value: SECRET_OUTPUT, type: 'STRING', isSensitive: true } };
+    const done = update('SUCCEEDED', [step('init', 'Init', 'SUCCEEDED'), step('apply', 'Apply', 'SUCCEEDED', outputsOfApply)]);
     assert.equal(decodeGo<{ runAborted: boolean }>(RunUpdateResponse, await api.patchStatus(runId, runnerUuid, done)).runAborted, false);
 
     const settled = await readBlock(ctx.client, block.metadata.uuid as string);
     assert.equal(settled.status.status, 'SUCCEEDED', JSON.stringify(settled.status));
     const outputs = Array.isArray(settled.status.outputs) ? settled.status.outputs : Object.entries(settled.status.outputs).map(([k, v]) => ({ key: k, ...(v as object) }));
     assert.deepEqual(outputs.find((o: { key: string }) => o.key === 'vpc_id')?.value, 'vpc-0a1b');
+    assert.ok(!JSON.stringify(settled).includes(SECRET_OUTPUT), 'a sensitive output is not answered in plain text');
 
     // The headers every request carried, as setHeaders sets them.
     const claims = transport.exchanges.filter((e) => e.url.includes('/create?forRunnerUuid='));
