@@ -14,6 +14,9 @@
  *   Content-Type `application/json`), needs exactly 200 and a non-empty `access_token`, and keeps the
  *   token until `expires_in` − 30 s; `BasicAuth`; the Terraform runner's `runApiAuth` sends the run
  *   token (Bearer) once a claim gave one.
+ * - the run controller's own registration (run-controller/controller/registration.go, not through the
+ *   shared client): `PUT …/meshbuildingblockrunners/{uuid}` with Authorization, Accept and Content-Type
+ *   the runner v1-preview media type; 404 means "create it first", anything but 200 fails.
  * Bodies are what Go's `json.Marshal` writes for the DTOs: fields in declaration order, no trailing
  * newline. Every exchange is kept for header checks and handed to the suites' secret check.
  */
@@ -23,6 +26,7 @@ import { decodeGo, go } from '../terraform-provider/go-json.js';
 import { RunDetails, type RunDetailsValue } from './dtos.js';
 
 export const RUN_MEDIA_TYPE = 'application/vnd.meshcloud.api.meshbuildingblockrun.v1.hal+json';
+export const RUNNER_MEDIA_TYPE = 'application/vnd.meshcloud.api.meshbuildingblockrunner.v1-preview.hal+json';
 
 export interface AuthProvider {
   authHeader(): Promise<string>;
@@ -160,4 +164,12 @@ export class RunnerClient {
     if (answer.status < 200 || answer.status >= 300) throw new Error(`patch status returned HTTP ${answer.status}: ${answer.text}`);
     return answer.text;
   }
+}
+
+/** `RegistrationApiClient.RegisterController`: the controller updates its existing registration. */
+export async function registerController(transport: RunnerTransport, auth: AuthProvider, registration: { metadata: { uuid: string } }): Promise<void> {
+  const headers = { authorization: await auth.authHeader(), 'content-type': RUNNER_MEDIA_TYPE, accept: RUNNER_MEDIA_TYPE };
+  const answer = await transport.send('PUT', `${transport.baseUrl}/api/meshobjects/meshbuildingblockrunners/${registration.metadata.uuid}`, headers, JSON.stringify(registration));
+  if (answer.status === 404) throw new Error(`controller ${registration.metadata.uuid} not found: create it before starting the run-controller`);
+  if (answer.status !== 200) throw new Error(`PUT failed with status ${answer.status}: ${answer.text}`);
 }

@@ -12,7 +12,7 @@ import { createBlock, decryptForRunner, readBlock, registerRunner, runnerCertifi
 import { describeEachDatabase, TEST_ADMIN } from '../../support/server.js';
 import { decodeGo } from '../terraform-provider/go-json.js';
 import { AUTHOR_TYPES, GithubImplementation, ImplementationTypeOnly, RunUpdateResponse, TerraformImplementation, type TerraformImplementationValue } from './dtos.js';
-import { apiKeyAuth, basicAuth, RUN_MEDIA_TYPE, RunnerClient, RunnerTransport, runApiAuth, StatusError } from './runner-client.js';
+import { apiKeyAuth, basicAuth, registerController, RUN_MEDIA_TYPE, RunnerClient, RunnerTransport, runApiAuth, StatusError } from './runner-client.js';
 
 const CLAIM = 'MANAGED_BUILDINGBLOCKRUN_SAVE';
 const SSH_KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nrunner-replay-key\n-----END OPENSSH PRIVATE KEY-----\n';
@@ -112,15 +112,37 @@ describeEachDatabase('the building-block-runner replayed (go-meshapi-client)', (
     await assert.rejects(fetcher.fetchRun(runnerUuid), (error: unknown) => error instanceof StatusError && error.status === 404);
   });
 
-  it('the run controller: claims for an ALL runner with Basic credentials, decodes a GitHub run, registers its validation step and reports FAILED with its own auth', async () => {
+  it('the run controller: updates its registration, claims for an ALL runner with Basic credentials, decodes a GitHub run, registers its validation step and reports FAILED with its own auth', async () => {
     const runner = await registerRunner(ctx.client, world.provider, { implementationType: 'ALL' });
     const runnerUuid = runner.metadata.uuid as string;
+    const controllerAuth = basicAuth(TEST_ADMIN.username, TEST_ADMIN.password);
+    // At start it updates the registration made beforehand (BuildRunnerRegistrationDTO; the workload
+    // identity block only when it discovered an OIDC issuer).
+    const { certificate } = await runnerCertificate();
+    const wif = (cloud: string) => ({ audience: `${cloud}-workload-identity-provider:blocks`, tokenPath: `/var/run/secrets/workload-identity/${cloud}/token` });
+    await registerController(transport, controllerAuth, {
+      apiVersion: 'v1-preview',
+      kind: 'meshBuildingBlockRunner',
+      metadata: { uuid: runnerUuid, ownedByWorkspace: world.provider },
+      spec: {
+        displayName: 'Run controller',
+        publicKey: certificate,
+        implementationType: 'ALL',
+        workloadIdentityFederation: {
+          issuer: 'https://oidc.example.com',
+          subject: 'system:serviceaccount:blocks:workspace.<bbd-workspace>.buildingblockdefinition.<bbd-uuid>',
+          gcp: wif('gcp'),
+          aws: wif('aws'),
+          azure: { audience: 'api://AzureADTokenExchange', tokenPath: '/var/run/secrets/workload-identity/azure/token' },
+        },
+      },
+    });
     const definition = await runnerDefinition(ctx.client, world.provider, runnerUuid, {
       implementation: { type: 'githubWorkflows', githubWorkflows: { repository: 'example/blocks', branch: 'main', applyWorkflow: 'apply.yml', async: true, omitRunObjectInput: false } },
     });
     const block = await createBlock(ctx.client, { versionUuid: definition.versionUuid, target: tenantTarget(world.tenantUuid) });
     // The controller's configured auth for every call (it never switches to the run token).
-    const controller = new RunnerClient(transport, `run-controller-${runnerUuid}`, basicAuth(TEST_ADMIN.username, TEST_ADMIN.password), { name: 'run-controller', version: '1.0.0' });
+    const controller = new RunnerClient(transport, `run-controller-${runnerUuid}`, controllerAuth, { name: 'run-controller', version: '1.0.0' });
     const { dto, raw } = await controller.fetchRun(runnerUuid);
     assert.equal(dto.spec.buildingBlock.uuid, block.metadata.uuid);
     assert.ok(Buffer.from(raw).toString('base64').length > 0);
