@@ -166,8 +166,26 @@ export class RunnerClient {
   }
 }
 
+interface WifTarget {
+  audience: string;
+  tokenPath: string;
+}
+
+/** `meshapi.MeshBuildingBlockRunnerDTO`, as the controller sends it. */
+export interface ControllerRegistration {
+  apiVersion: string;
+  kind: string;
+  metadata: { uuid: string; ownedByWorkspace: string };
+  spec: {
+    displayName: string;
+    publicKey: string;
+    implementationType: string;
+    workloadIdentityFederation?: { issuer: string; subject: string; gcp?: WifTarget; aws?: WifTarget; azure?: WifTarget };
+  };
+}
+
 /** `RegistrationApiClient.RegisterController`: the controller updates its existing registration. */
-export async function registerController(transport: RunnerTransport, auth: AuthProvider, registration: { metadata: { uuid: string } }): Promise<void> {
+export async function registerController(transport: RunnerTransport, auth: AuthProvider, registration: ControllerRegistration): Promise<void> {
   const headers = { authorization: await auth.authHeader(), 'content-type': RUNNER_MEDIA_TYPE, accept: RUNNER_MEDIA_TYPE };
   const answer = await transport.send('PUT', `${transport.baseUrl}/api/meshobjects/meshbuildingblockrunners/${registration.metadata.uuid}`, headers, JSON.stringify(registration));
   if (answer.status === 404) throw new Error(`controller ${registration.metadata.uuid} not found: create it before starting the run-controller`);
