@@ -2,7 +2,8 @@
  * The original's runner code this suite replays: `meshcloud/building-block-runner` at COMMIT, its
  * `go-meshapi-client/meshapi` (client.go, auth.go, dtos.go: standard library only) as the Terraform
  * runner (`tf-block-runner/tfrun`: runapi.go, dtos.go, tfcmd.go) and the run controller
- * (`run-controller/controller/runapi.go`) use it.
+ * (`run-controller/controller/runapi.go`) use it, and the run controller's own registration
+ * (`run-controller/controller/registration.go`, dtos.go).
  *
  * To move the pin: fetch the repository again, read `git log COMMIT..HEAD -- go-meshapi-client
  * tf-block-runner/tfrun run-controller/controller` and carry every change of a request (path,
