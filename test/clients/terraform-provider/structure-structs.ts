@@ -6,6 +6,7 @@
  */
 import { go } from './go-json.js';
 import type { ProviderClient } from './provider-client.js';
+import { PLATFORM_CONFIG_TYPES, PLATFORM_CONFIGS, PLATFORM_PROPERTIES } from './structure-platform-configs.js';
 
 const Tags = go.map(go.slice(go.string));
 
@@ -136,7 +137,7 @@ export const structureClients = (provider: ProviderClient) => ({
 const NamedKindRef = go.struct('client.NamedRef', { name: go.string, kind: go.string });
 const UuidKindRef = go.struct('client.UuidRef', { uuid: go.string, kind: go.string });
 
-/** client/platform.go with a custom config (platform_config_custom.go): the other configs are left to the platform suites. */
+/** client/platform.go, each config type as structure-platform-configs.ts describes it. */
 export const Platform = go.struct('client.MeshPlatform', {
   metadata: go.struct('client.MeshPlatformMetadata', { name: go.string, ownedByWorkspace: go.string, uuid: go.ptr(go.string) }),
   spec: go.struct('client.MeshPlatformSpec', {
@@ -152,14 +153,7 @@ export const Platform = go.struct('client.MeshPlatform', {
     config: go.ptr(
       go.struct('client.PlatformConfig', {
         type: go.string,
-        custom: go.ptr(go.struct('client.CustomPlatformConfig', { platformTypeRef: NamedKindRef, metering: go.ptr(go.any) })),
-        aws: go.ptr(go.any),
-        aks: go.ptr(go.any),
-        azure: go.ptr(go.any),
-        azurerg: go.ptr(go.any),
-        gcp: go.ptr(go.any),
-        kubernetes: go.ptr(go.any),
-        openshift: go.ptr(go.any),
+        ...Object.fromEntries(PLATFORM_CONFIG_TYPES.map((type) => [type, go.ptr(PLATFORM_CONFIGS[type])])),
       }),
     ),
     quotaDefinitions: go.slice(
@@ -182,14 +176,7 @@ export const LandingZone = go.struct('client.MeshLandingZone', {
     platformProperties: go.ptr(
       go.struct('client.MeshLandingZonePlatformProperties', {
         type: go.string,
-        aws: go.ptr(go.any),
-        aks: go.ptr(go.any),
-        azure: go.ptr(go.any),
-        azurerg: go.ptr(go.any),
-        custom: go.ptr(go.struct('client.CustomPlatformProperties', {})),
-        gcp: go.ptr(go.any),
-        kubernetes: go.ptr(go.any),
-        openshift: go.ptr(go.any),
+        ...Object.fromEntries(PLATFORM_CONFIG_TYPES.map((type) => [type, go.ptr(PLATFORM_PROPERTIES[type])])),
       }),
     ),
     quotas: go.slice(go.struct('client.MeshLandingZoneQuota', { key: go.string, value: go.int64 })),
