@@ -221,7 +221,7 @@ export interface LandingZoneValue {
 export interface TenantValue {
   metadata: { uuid: string; ownedByProject: string; ownedByWorkspace: string };
   spec: { platformRef: { uuid: string; kind: string }; platformTenantId: string | null; landingZoneRef: { name: string; kind: string } | null; requestedQuotas: Record<string, { value: number }> | null };
-  status: { tenantName: string; platformTypeIdentifier: string; appliedQuotas: Record<string, { value: number }> | null; lifecycle: { state: string } };
+  status: { tenantName: string; platformTypeIdentifier: string; appliedQuotas: Record<string, { value: number }> | null; lifecycle: { state: string; markedForDeletion: { timestamp: string } | null } };
 }
 
 export const catalogueClients = (provider: ProviderClient) => ({
