@@ -260,4 +260,30 @@ describeProvider('the structure resources', (ctx) => {
     await platforms.delete(platformUuid);
     assert.equal(await platforms.get(platformUuid), null);
   });
+
+  it('the list data sources: meshstack_projects (by workspace, by payment method), meshstack_platform_types (by category and lifecycle status), meshstack_tag_definitions', async () => {
+    const { paymentMethods, projects, platformTypes, tagDefinitions } = structureClients(ctx.provider);
+    const method = unique('tfp-lpm');
+    await paymentMethods.post({ metadata: { name: method, ownedByWorkspace: workspace }, spec: { displayName: 'Listed budget', tags: {} } });
+    const paid = unique('tfp-lprj');
+    const unpaid = unique('tfp-lprj');
+    for (const [name, paymentMethodIdentifier] of [[paid, method], [unpaid, null]] as const) {
+      await projects.post({ metadata: { name, ownedByWorkspace: workspace }, spec: { displayName: name, tags: {}, paymentMethodIdentifier, substitutePaymentMethodIdentifier: null } });
+    }
+    const inWorkspace = (await projects.list({ workspaceIdentifier: workspace })).map((p) => p.metadata.name);
+    assert.ok(inWorkspace.includes(paid) && inWorkspace.includes(unpaid), JSON.stringify(inWorkspace));
+    assert.deepEqual((await projects.list({ workspaceIdentifier: workspace, paymentIdentifier: method })).map((p) => p.metadata.name), [paid]);
+
+    const admin = (await ctx.provider.meshInfo()).adminWorkspaceIdentifier;
+    const typeName = `LIST-${unique('TYPE').toUpperCase()}`;
+    await platformTypes.post({ metadata: { name: typeName, ownedByWorkspace: admin }, spec: { displayName: 'Listed type', category: 'CUSTOM', icon: 'data:image/png;base64,iVBORw0KGgo=' } });
+    const active = await platformTypes.list({ category: 'CUSTOM', lifecycleStatus: 'ACTIVE' });
+    assert.ok(active.some((t) => t.metadata.name === typeName), 'the new type is listed as CUSTOM and ACTIVE');
+    assert.ok(active.every((t) => t.spec.category === 'CUSTOM' && t.status.lifecycle.state === 'ACTIVE'), JSON.stringify(active.map((t) => [t.metadata.name, t.spec.category, t.status.lifecycle.state])));
+
+    const key = unique('tfplist').replace(/-/g, '');
+    await tagDefinitions.post({ metadata: { name: `meshWorkspace.${key}` }, spec: { targetKind: 'meshWorkspace', key, valueType: { singleSelect: { options: ['a', 'b'], defaultValue: 'a' } }, description: '', displayName: 'Listed', sortOrder: 1, mandatory: false, immutable: false, restricted: false } });
+    const listed = (await tagDefinitions.list()).find((t) => t.metadata.name === `meshWorkspace.${key}`);
+    assert.deepEqual(listed?.spec.valueType, { string: null, email: null, integer: null, number: null, singleSelect: { options: ['a', 'b'], defaultValue: 'a' }, multiSelect: null });
+  });
 });
