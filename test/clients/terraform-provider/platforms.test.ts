@@ -32,8 +32,8 @@ function put(root: Json, path: string, value: unknown): void {
  * type on it. A secret is sent as `{plaintext}` and must be answered as `{hash}` only (the resource
  * keeps the planned plaintext and takes the computed hash, so the secrets' own attributes are left
  * out of Terraform's comparison and checked here instead); an update sends the hash back, which must
- * keep the secret. The landing zone sends every other type as null, as the client struct has no
- * omitempty there.
+ * keep the secret, and a rotation (a new secret_version) sends the plaintext again. The landing zone
+ * sends every other type as null, as the client struct has no omitempty there.
  */
 describeProvider('meshstack_platform and meshstack_landingzone, every config type', (ctx) => {
   let workspace: string;
@@ -108,6 +108,15 @@ describeProvider('meshstack_platform and meshstack_landingzone, every config typ
         gone: () => true,
       });
       const uuid = platform.metadata.uuid!;
+      if (secretPaths.length > 0) {
+        // A changed secret_version sends the plaintext again (a rotation): that secret's hash changes, the others' stay.
+        const rotated = kept();
+        put(rotated, example.secrets[0]!, { plaintext: `${token}-rotated` });
+        const answer = await platforms.put(uuid, body(`${type} platform, renamed`, rotated, uuid));
+        const after = expectHashes(answer, 'rotation');
+        assert.notEqual(after[0], hashes[0], 'a rotated secret answers a new hash');
+        assert.deepEqual(after.slice(1), hashes.slice(1), 'the secrets sent as their hash are kept');
+      }
       assert.ok((await platforms.list({ ownedByWorkspace: workspace })).some((p) => p.metadata.uuid === uuid), 'data meshstack_platforms lists it');
 
       const zone = unique(`tfp-lz-${type}`);
