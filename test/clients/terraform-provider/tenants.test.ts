@@ -137,4 +137,16 @@ describeProvider('meshstack_tenant', (ctx) => {
     // The list answers active tenants only: a second import by the composite finds none.
     assert.deepEqual(await tenants.list({ workspaceIdentifier: workspace, projectIdentifier: project, platformIdentifier: `${platformName}.${location}` }), []);
   });
+
+  it('without requested quotas (omitted, as omitempty drops them): the landing zone\'s quotas applied', async () => {
+    const { tenants } = catalogueClients(ctx.provider);
+    const { projects } = structureClients(ctx.provider);
+    const other = unique('tfp-tprj');
+    await projects.post({ metadata: { name: other, ownedByWorkspace: workspace }, spec: { displayName: 'Default quotas', tags: {}, paymentMethodIdentifier: null, substitutePaymentMethodIdentifier: null } });
+    const body = { ...create(undefined, `tenant-${unique('id')}`), metadata: { ownedByProject: other, ownedByWorkspace: workspace } };
+    const state = await tenants.post(body);
+    expectSentComesBack(planned<TenantValue>(Tenant, body), state, { ignore: ['metadata.uuid', 'status', 'spec.requestedQuotas'] }, 'meshstack_tenant');
+    assert.deepEqual(state.status.appliedQuotas, { 'limits.cpu': { value: 1000 }, 'limits.memory': { value: 2048 } });
+    await tenants.delete(state.metadata.uuid);
+  });
 });
