@@ -286,4 +286,28 @@ describeProvider('the structure resources', (ctx) => {
     const listed = (await tagDefinitions.list()).find((t) => t.metadata.name === `meshWorkspace.${key}`);
     assert.deepEqual(listed?.spec.valueType, { string: null, email: null, integer: null, number: null, singleSelect: { options: ['a', 'b'], defaultValue: 'a' }, multiSelect: null });
   });
+
+  it('meshstack_tag_definition with every value type (string, email, integer, number, single_select, multi_select): create, read, plan again, destroy', async () => {
+    const { tagDefinitions } = structureClients(ctx.provider);
+    const valueTypes: Record<string, unknown>[] = [
+      { string: { defaultValue: null, validationRegex: null } },
+      { email: { defaultValue: 'owner@example.com', validationRegex: '^.*@example\\.com$' } },
+      { integer: { defaultValue: 42 } },
+      { number: { defaultValue: 2.5 } },
+      { singleSelect: { options: ['low', 'high'], defaultValue: 'low' } },
+      { multiSelect: { options: ['eu', 'us', 'asia'], defaultValue: ['eu', 'us'] } },
+    ];
+    for (const valueType of valueTypes) {
+      const key = unique('tfptype').replace(/-/g, '');
+      const name = `meshWorkspace.${key}`;
+      const body = { metadata: { name }, spec: { targetKind: 'meshWorkspace', key, valueType, description: Object.keys(valueType)[0], displayName: key, sortOrder: 2, mandatory: false, immutable: false, restricted: false } };
+      await resourceFlow<TagDefinitionValue>({
+        resource: `meshstack_tag_definition (${Object.keys(valueType)[0]})`,
+        rules: {},
+        create: async () => ({ sent: planned(TagDefinition, body), state: await tagDefinitions.post(body) }),
+        read: () => tagDefinitions.get(name),
+        destroy: () => tagDefinitions.delete(name),
+      });
+    }
+  });
 });
