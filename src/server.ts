@@ -22,6 +22,7 @@ import { bindingOperations } from './kinds/binding/routes.js';
 import { blockOperations } from './kinds/block/routes.js';
 import { collectionOperations } from './kinds/collection/routes.js';
 import { communicationOperations } from './kinds/communication/routes.js';
+import { terraformStateOperations } from './kinds/tfstate/routes.js';
 import { communicationDefinitionOperations } from './kinds/communicationdefinition/routes.js';
 import { definitionOperations } from './kinds/definition/routes.js';
 import { EventFeed } from './kinds/eventlog/feed.js';
@@ -92,6 +93,7 @@ function operations(services: AuthorizedServices, units: UnitOfWork, log: Logger
     ...serviceInstanceOperations(services.serviceInstances),
     ...communicationDefinitionOperations(services.communicationDefinitions),
     ...communicationOperations(services.communications),
+    ...terraformStateOperations(services.terraformStates),
     ...importOperations(services, units, log),
   ];
 }

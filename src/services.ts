@@ -61,6 +61,8 @@ import { AuthorizedTenantService } from './kinds/tenant/authorized-service.js';
 import { TenantService } from './kinds/tenant/service.js';
 import { AuthorizedUserService } from './kinds/user/authorized-service.js';
 import { UserService } from './kinds/user/service.js';
+import { AuthorizedTerraformStateService } from './kinds/tfstate/authorized-service.js';
+import { TerraformStateService } from './kinds/tfstate/service.js';
 import { AuthorizedUserGroupService } from './kinds/usergroup/authorized-service.js';
 import { UserGroupService } from './kinds/usergroup/service.js';
 import { AuthorizedWorkspaceService } from './kinds/workspace/authorized-service.js';
@@ -171,6 +173,7 @@ export async function createServices(config: Config, database: Database, log: Lo
       serviceInstances: new AuthorizedServiceInstanceService(new ServiceInstanceService(db, recorder), projects, users),
       communicationDefinitions,
       communications,
+      terraformStates: new AuthorizedTerraformStateService(new TerraformStateService(db, secrets), blockService, runService),
     },
     identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts), scimTokens), tokens },
     system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService, events: eventLogService, scimTokens },

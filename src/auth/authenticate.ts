@@ -58,6 +58,22 @@ export class Authenticator {
     throw unauthorized('unsupported Authorization scheme: use Bearer or Basic');
   }
 
+  /**
+   * The Terraform state backend's credentials: as `authenticate`, and a run token as the password of
+   * Basic credentials (Terraform's HTTP backend sends only Basic; the original's runner puts the run
+   * token there, with any username). Other Basic credentials are an API user's.
+   */
+  async authenticateStateBackend(header: string | undefined, address: string): Promise<Principal> {
+    const basic = /^basic\s+(\S+)\s*$/i.exec(header ?? '');
+    if (basic) {
+      const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+      const password = decoded.slice(decoded.indexOf(':') + 1);
+      const claims = password.startsWith('ey') ? await this.tokens.verify(password) : undefined;
+      if (claims?.subject.startsWith(RUN_TOKEN_PREFIX)) return this.bearer(password);
+    }
+    return this.authenticate(header, address);
+  }
+
   private async bearer(token: string): Promise<Principal> {
     const claims = token === '' ? undefined : await this.tokens.verify(token);
     if (!claims) throw unauthorized('the access token is invalid or expired');

@@ -18,6 +18,11 @@ export type RouteAccess =
   | 'admin'
   /** SCIM provisioning (issue 19, item 7): a SCIM token, and nothing else, opens these routes. */
   | 'scim'
+  /**
+   * The Terraform state backend: like `run`, and a run token may come as the Basic password (as
+   * Terraform's HTTP backend sends credentials); the service decides per block.
+   */
+  | 'tfstate'
   /** `orManaged`: the `MANAGED_<R>_<A>` form counts too (definition owners acting on their blocks). */
   | { resource: Resource; action: Action; adminOnly?: boolean; orManaged?: boolean }
   | { managed: string }
@@ -26,7 +31,7 @@ export type RouteAccess =
 
 /** May this principal call a route at all (some workspace, some object)? */
 export function mayCall(principal: Principal | undefined, access: RouteAccess): boolean {
-  if (access === 'public' || access === 'run') return true;
+  if (access === 'public' || access === 'run' || access === 'tfstate') return true;
   if (principal === undefined) return false;
   // A SCIM token opens the SCIM routes and nothing else; nothing else opens them.
   if (access === 'scim' || principal.type === 'scim') return access === 'scim' && principal.type === 'scim';

@@ -169,6 +169,7 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     if (request.url.includes('\u0000') || /%00/i.test(request.url)) throw badRequest('the URL must not contain NUL characters');
     const access = accessOf(request);
     if (access === 'scim') request.principal = await parts.identity.authenticator.authenticateScim(request.headers.authorization, request.ip);
+    else if (access === 'tfstate') request.principal = await parts.identity.authenticator.authenticateStateBackend(request.headers.authorization, request.ip);
     else if (access !== 'public') request.principal = await parts.identity.authenticator.authenticate(request.headers.authorization, request.ip);
     const counted = limit(request, reply);
     if (counted) await counted;

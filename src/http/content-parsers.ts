@@ -83,6 +83,7 @@ export function registerContentParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (request.routeOptions.config?.rawBody) return done(null, text);
     const media = request.routeOptions.config?.media;
     if (text.trim() === '' || (!media?.consumes && !media?.plainBodies)) return done(null, undefined);
     const type = essence(request.headers['content-type']);

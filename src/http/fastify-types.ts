@@ -13,6 +13,8 @@ declare module 'fastify' {
     methodNotAllowed?: boolean;
     /** A path of a deprecation-list kind not served here: it answers for retired versions only. */
     unservedKind?: boolean;
+    /** The body is handed on as text, unparsed (Operation.rawBody). */
+    rawBody?: boolean;
   }
   interface FastifyRequest {
     negotiated: Negotiated;

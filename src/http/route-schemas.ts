@@ -23,7 +23,7 @@ export const SECURITY_SCHEMES = {
 export function securityOf(access: RouteAccess): Record<string, string[]>[] {
   if (access === 'public') return [];
   if (access === 'scim') return [{ scimToken: [] }];
-  if (access === 'run') return [{ bearer: [] }, { basic: [] }, { runToken: [] }];
+  if (access === 'run' || access === 'tfstate') return [{ bearer: [] }, { basic: [] }, { runToken: [] }];
   return [{ bearer: [] }, { basic: [] }];
 }
 

@@ -12,10 +12,13 @@ import { requestExampleOf } from './examples.js';
  * permission run before `handle`, errors become responses after it.
  */
 export interface Operation {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** LOCK and UNLOCK: Terraform's HTTP backend locks a state with them. */
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'LOCK' | 'UNLOCK';
   /** With `:name` parameters, e.g. `/api/meshobjects/meshbuildingblocks/:id/purge`. */
   path: string;
   media?: RouteMedia;
+  /** The body as text, unparsed, whatever its Content-Type, up to `limitBytes` (a Terraform state). */
+  rawBody?: { limitBytes: number };
   access: RouteAccess;
   /** What the route documents and how its answers are serialised (http/operations.ts). */
   doc: OperationDoc;

@@ -22,6 +22,7 @@ import type { AuthorizedServiceInstanceService } from './serviceinstance/authori
 import type { AuthorizedTagDefinitionService } from './tagdefinition/authorized-service.js';
 import type { AuthorizedTenantService } from './tenant/authorized-service.js';
 import type { AuthorizedUserService } from './user/authorized-service.js';
+import type { AuthorizedTerraformStateService } from './tfstate/authorized-service.js';
 import type { AuthorizedUserGroupService } from './usergroup/authorized-service.js';
 import type { AuthorizedWorkspaceService } from './workspace/authorized-service.js';
 
@@ -58,4 +59,6 @@ export interface AuthorizedServices {
   serviceInstances: AuthorizedServiceInstanceService;
   communicationDefinitions: AuthorizedCommunicationDefinitionService;
   communications: AuthorizedCommunicationService;
+  /** Building blocks' Terraform states (the state backend of the original's Terraform runner). */
+  terraformStates: AuthorizedTerraformStateService;
 }

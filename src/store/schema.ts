@@ -399,6 +399,18 @@ export interface RoleBindingTable {
   expiry_date: string | null;
 }
 
+/** A building block's Terraform state (the state backend): sealed, with Terraform's lock. */
+export interface TerraformStateTable {
+  block_uuid: string;
+  /** Sealed (SecretBox); null while only a lock was taken. */
+  state: string | null;
+  state_bytes: number;
+  lock_id: string | null;
+  /** The lock's info as Terraform sent it (JSON text). */
+  lock_info: string | null;
+  updated_on: string;
+}
+
 export interface ObjectCollectionTable {
   name: string;
   owner: string;
@@ -449,6 +461,7 @@ export interface Tables {
   group_members: GroupMemberTable;
   project_roles: ProjectRoleTable;
   role_bindings: RoleBindingTable;
+  terraform_states: TerraformStateTable;
   object_collections: ObjectCollectionTable;
   scim_tokens: ScimTokenTable;
 }

@@ -19,6 +19,7 @@ import * as m0016 from './0016_service_instances.js';
 import * as m0017 from './0017_communications.js';
 import * as m0018 from './0018_event_numbers.js';
 import * as m0019 from './0019_definition_usage.js';
+import * as m0020 from './0020_terraform_state.js';
 import * as m0021 from './0021_binding_expiry.js';
 import * as m0022 from './0022_shared_runner_all_types.js';
 
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017_communications': m0017,
   '0018_event_numbers': m0018,
   '0019_definition_usage': m0019,
+  '0020_terraform_state': m0020,
   '0021_binding_expiry': m0021,
   '0022_shared_runner_all_types': m0022,
 };
