@@ -364,6 +364,8 @@ describeEachDatabase(
             return { statuses: [200], rule: 'indexes are open to every caller', hide: hiddenFromB(plan) };
           case 'import':
             return { statuses: [403], rule: 'admins only' };
+          case 'tfstate':
+            return { statuses: [404], rule: 'a block’s Terraform state: its run tokens, admins and the platform team; nothing there for others' };
           default:
         }
         if (adminArea(plan)) return { statuses: [403], rule: plan.adminOnly ? 'README: admins only' : 'admins only' };
@@ -401,6 +403,8 @@ describeEachDatabase(
           return { statuses: [404], rule: 'retired kind' };
         case 'index':
           return { statuses: [200], rule: 'indexes need no permission' };
+        case 'tfstate':
+          return { statuses: [404], rule: 'a block’s Terraform state: its run tokens, admins and the platform team; nothing there for others' };
         case 'read':
         case 'list':
           if (plan.spec?.openRead) return { statuses: [200], rule: 'README: readable by every caller, the config only with PLATFORMINSTANCE_LIST', hide: ['platformConfig'] };

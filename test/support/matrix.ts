@@ -615,7 +615,9 @@ export type Operation =
   /** Claiming a run of A's runner. */
   | 'claim'
   /** The declarative import. */
-  | 'import';
+  | 'import'
+  /** The Terraform state of A's live block (its run's token opens it). */
+  | 'tfstate';
 
 export interface Plan {
   route: RouteEntry;
@@ -656,6 +658,12 @@ export function planRoute(route: RouteEntry, world: World): Plan {
   if (path === '/api/meshobjectcollections') return { ...base, operation: 'import', url: path };
   // The OpenStack project metadata: a POST that changes nothing, for admins only as the import is.
   if (path === '/api/metadata/openstackProjectMetadata') return { ...base, operation: 'import', url: path };
+
+  // The Terraform state backend: A's live block's state, a run endpoint of its live run.
+  if (path.startsWith('/api/terraform/state/')) {
+    const body = isWrite(method) && method !== 'DELETE' ? {} : null;
+    return { ...base, operation: 'tfstate', runEndpoint: true, body, url: `/api/terraform/state/workspace/${world.a.workspace}/buildingBlock/${world.a.liveBlock}` };
+  }
 
   const match = /^\/api\/(?:meshobjects|admin)\/((?:meshworkspacebindings|meshprojectbindings)\/[^/]+|[^/]+)(\/.*)?$/.exec(path);
   if (!match) throw new UnmappedRoute(`${route.key}: no case mapping for this path`);
