@@ -310,4 +310,34 @@ describeProvider('the structure resources', (ctx) => {
       });
     }
   });
+
+  it('meshstack_workspace_tag and meshstack_workspace_tags: read-modify-write of the workspace’s tags, as the resources do it', async () => {
+    const { workspaces } = structureClients(ctx.provider);
+    const name = unique('tfp-wstag');
+    await workspaces.post({ metadata: { name, tags: { env: ['dev'] } }, spec: { displayName: 'Tagged' } });
+    // workspace_tag: read the workspace, PUT its tags with the one key set (MeshWorkspaceCreate of the read spec).
+    const setTag = async (key: string, values: string[] | undefined) => {
+      const current = (await workspaces.get(name))!;
+      const tags: Record<string, string[]> = { ...(current.metadata.tags ?? {}) };
+      if (values === undefined) delete tags[key];
+      else tags[key] = values;
+      const body = { metadata: { name, tags }, spec: current.spec.platformBuilderAccessEnabled === null ? { displayName: current.spec.displayName } : current.spec };
+      return workspaces.put(name, body);
+    };
+    await setTag('team', ['a', 'b']);
+    let read = (await workspaces.get(name))!;
+    // (Tag definitions of other tests may add their defaults: only this test's keys are compared.)
+    const ours = (tags: Record<string, string[]> | null, keys: string[]) => Object.fromEntries(keys.filter((key) => tags?.[key] !== undefined).map((key) => [key, tags![key]]));
+    assert.deepEqual(ours(read.metadata.tags, ['env', 'team']), { env: ['dev'], team: ['a', 'b'] }, 'the tag set, the others kept');
+    await setTag('team', ['c']);
+    assert.deepEqual((await workspaces.get(name))!.metadata.tags?.team, ['c']);
+    await setTag('team', undefined);
+    read = (await workspaces.get(name))!;
+    assert.deepEqual(ours(read.metadata.tags, ['env', 'team']), { env: ['dev'] }, 'destroy removes only its key');
+    // workspace_tags: the whole map, and destroy empties it.
+    await workspaces.put(name, { metadata: { name, tags: { owner: ['platform'], cost: ['42'] } }, spec: { displayName: read.spec.displayName } });
+    assert.deepEqual(ours((await workspaces.get(name))!.metadata.tags, ['env', 'owner', 'cost']), { owner: ['platform'], cost: ['42'] });
+    await workspaces.put(name, { metadata: { name, tags: {} }, spec: { displayName: read.spec.displayName } });
+    assert.deepEqual(ours((await workspaces.get(name))!.metadata.tags, ['env', 'owner', 'cost']), {});
+  });
 });
