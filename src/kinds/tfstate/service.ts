@@ -34,49 +34,45 @@ export class TerraformStateService {
 
   /** Writes the state; while a lock is held, only with its id (`?ID=` of Terraform's POST). */
   write(blockUuid: string, state: string, lockId: string | undefined): Promise<Locked | undefined> {
-    return this.underLock(blockUuid, lockId, (row, now) => ({ ...row, state: this.secrets.encrypt(state), state_bytes: Buffer.byteLength(state), updated_on: now }));
+    return this.underLock(blockUuid, lockId, (row) => ({ ...row, state: this.secrets.encrypt(state), state_bytes: Buffer.byteLength(state) }));
   }
 
   /** Removes the state (Terraform's DELETE: `terraform workspace delete`); a held lock stays as it is. */
   remove(blockUuid: string, lockId: string | undefined): Promise<Locked | undefined> {
-    return this.underLock(blockUuid, lockId, (row, now) => ({ ...row, state: null, state_bytes: 0, updated_on: now }));
+    return this.underLock(blockUuid, lockId, (row) => ({ ...row, state: null, state_bytes: 0 }));
   }
 
   /** Takes the lock, or answers who holds it. */
   lock(blockUuid: string, info: LockInfo): Promise<Locked | undefined> {
-    return inTransaction(this.db, async (trx) => {
-      const store = new TerraformStateStore(trx);
-      const now = new Date().toISOString();
-      const row = await store.claim(blockUuid, now);
-      const held = lockOf(row);
-      if (held) return { held };
-      await store.update({ ...row, lock_id: String(info.ID ?? ''), lock_info: JSON.stringify(info), updated_on: now });
-      return undefined;
-    });
+    return this.withRow(blockUuid, (row, held) => (held ? { held } : { ...row, lock_id: String(info.ID ?? ''), lock_info: JSON.stringify(info) }));
   }
 
   /** Releases the lock with its id; unlocked already is fine; another id answers who holds it. */
   unlock(blockUuid: string, info: LockInfo): Promise<Locked | undefined> {
-    return inTransaction(this.db, async (trx) => {
-      const store = new TerraformStateStore(trx);
-      const now = new Date().toISOString();
-      const row = await store.claim(blockUuid, now);
-      const held = lockOf(row);
+    return this.withRow(blockUuid, (row, held) => {
       if (!held) return undefined;
       if (info.ID !== undefined && String(info.ID) !== row.lock_id) return { held };
-      await store.update({ ...row, lock_id: null, lock_info: null, updated_on: now });
-      return undefined;
+      return { ...row, lock_id: null, lock_info: null };
     });
   }
 
-  private underLock(blockUuid: string, lockId: string | undefined, change: (row: StateRow, now: string) => StateRow): Promise<Locked | undefined> {
+  /** A change of the state, refused while another client holds the lock. */
+  private underLock(blockUuid: string, lockId: string | undefined, change: (row: StateRow) => StateRow): Promise<Locked | undefined> {
+    return this.withRow(blockUuid, (row, held) => (held && lockId !== row.lock_id ? { held } : change(row)));
+  }
+
+  /**
+   * One turn on the block's row in its own transaction: `decide` answers the new row, who holds the
+   * lock (nothing is written), or nothing to do.
+   */
+  private withRow(blockUuid: string, decide: (row: StateRow, held: LockInfo | undefined) => StateRow | Locked | undefined): Promise<Locked | undefined> {
     return inTransaction(this.db, async (trx) => {
       const store = new TerraformStateStore(trx);
       const now = new Date().toISOString();
       const row = await store.claim(blockUuid, now);
-      const held = lockOf(row);
-      if (held && lockId !== row.lock_id) return { held };
-      await store.update(change(row, now));
+      const decided = decide(row, lockOf(row));
+      if (decided === undefined || 'held' in decided) return decided;
+      await store.update({ ...decided, updated_on: now });
       return undefined;
     });
   }
