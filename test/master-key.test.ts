@@ -80,8 +80,15 @@ async function sealEverything(admin: ApiClient): Promise<Secrets> {
   const run = await claimRun(claimer, runner);
   assert.equal(run.spec.buildingBlock.uuid, finished.metadata.uuid);
   const outputs = { db_password: { value: `output-${randomBytes(6).toString('hex')}`, type: 'STRING', isSensitive: true } };
+  // The block's Terraform state (sealed), written with the run's token.
+  const stateOf = (block: string) => `/api/terraform/state/workspace/${w.consumer}/buildingBlock/${block}`;
+  const stored = await asRun(admin, run).request('POST', stateOf(finished.metadata.uuid), { body: `{"version":4,"serial":1,"outputs":{"s":{"value":"state-${randomBytes(6).toString('hex')}"}}}`, headers: { 'content-type': 'application/json' } });
+  assert.equal(stored.status, 200, stored.text);
   await report(asRun(admin, run), run.metadata.uuid, 'ci', { status: 'SUCCEEDED', steps: [{ id: 'apply', status: 'SUCCEEDED', outputs }] });
   const waiting = await createBlock(admin, { versionUuid: definition.versionUuid, target: tenantTarget(w.tenantUuid), inputs: row(plaintexts.input) });
+  // A state row that holds only a lock (no sealed value): the rotation passes it by.
+  const locked = await admin.request('LOCK', stateOf(waiting.metadata.uuid), { body: '{"ID":"rotation-test"}', headers: { 'content-type': 'application/json' } });
+  assert.equal(locked.status, 200, locked.text);
   return { w, runner, claimer, key, token, definition, platformUuid, waitingBlock: waiting.metadata.uuid, finishedBlock: finished.metadata.uuid, plaintexts };
 }
 

@@ -20,6 +20,7 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'runs', key: ['uuid'], column: 'outputs', holds: 'json' },
   { table: 'run_steps', key: ['run_uuid', 'source_id', 'step_id'], column: 'outputs', holds: 'json' },
   { table: 'integrations', key: ['uuid'], column: 'document', holds: 'json' },
+  { table: 'terraform_states', key: ['block_uuid'], column: 'state', holds: 'sealed' },
 ];
 
 export interface SealedColumn {
@@ -62,7 +63,9 @@ export async function resealColumns(db: Db, dialect: DialectName, reseal: (text:
       const page = await inTransaction(db, async (trx) => {
         const { rows } = await selectPage(column, after, batchSize, dialect).execute(trx);
         for (const row of rows) {
-          const text = row.value as string;
+          const text = row.value as string | null;
+          // A nullable column (a Terraform state row that holds only a lock) has nothing to reseal.
+          if (text === null) continue;
           const result = reseal(text, column.holds);
           const key = column.key.map((name) => row[name]);
           if (result.unreadable > 0) report.unreadable.push(`${column.table} ${column.column} ${key.join(' ')}`);
