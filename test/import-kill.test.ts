@@ -60,7 +60,7 @@ for (const dialect of DIALECTS as readonly Dialect[]) {
       /** A workspace with a collection holding OLD groups; the import that replaces them with NEW others. */
       const prepare = async (api: ApiClient, name: string, member: string) => {
         await expectStatus(api.post('/api/meshobjects/meshworkspaces', workspaceBody(name), { headers: io(WORKSPACE) }), 201);
-        await expectStatus(api.post('/api/meshobjectcollections', { name, owner: 'kill-test', description: '' }, { headers: { 'content-type': COLLECTION } }), 201);
+        await expectStatus(api.post('/api/meshobjectcollections', { name, owner: 'kill-test', description: '', ownedByWorkspace: name }, { headers: { 'content-type': COLLECTION } }), 201);
         const old = Array.from({ length: OLD }, (_, i) => `old-${i}`);
         await expectStatus(api.put(`/api/meshobjects?meshObjectCollection=${name}`, old.map((group) => groupObject(name, group, member)), { headers: io(IMPORT_JSON) }), 200);
         const fresh = Array.from({ length: NEW }, (_, i) => `new-${i}`);

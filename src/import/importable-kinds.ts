@@ -3,7 +3,7 @@ import { badRequest } from '../lib/errors.js';
 import { isUuid } from '../lib/validation.js';
 import type { Codec, CodecRegistry } from '../kinds/codec.js';
 import { BINDING_CODECS, IMPORT_ONLY_BINDING_CODECS } from '../kinds/binding/wire/index.js';
-import { isCollectedKind } from '../kinds/collection/model.js';
+import { isCollectedKind, requireHoldable, type ObjectCollection } from '../kinds/collection/model.js';
 import { DEFINITION_CODECS, VERSION_CODECS } from '../kinds/definition/wire/index.js';
 import { LOCATION_CODECS } from '../kinds/location/wire/index.js';
 import { PAYMENT_METHOD_CODECS } from '../kinds/paymentmethod/wire/index.js';
@@ -31,9 +31,10 @@ export interface ImportableKind {
   /**
    * Creates or updates the object as the caller; returns its name (several, comma-separated, for an
    * object that is several bindings) and what happened. `collection`: the meshObjectCollection the
-   * import fills (kinds with declarative deletion mark their objects with it; others ignore it).
+   * import fills (kinds with declarative deletion mark their objects with it, once its owner may hold
+   * them; others ignore it).
    */
-  save(ctx: RequestContext, object: RawObject, version: string, collection?: string): Promise<{ name: string; created: boolean }>;
+  save(ctx: RequestContext, object: RawObject, version: string, collection?: ObjectCollection): Promise<{ name: string; created: boolean }>;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '?');
@@ -47,7 +48,7 @@ const metadataName = (object: RawObject) => text(field(object, 'metadata', 'name
 function importable<D>(
   codecs: CodecRegistry<Codec<never, never> & { decode(body: unknown): D }>,
   name: (object: RawObject) => string,
-  save: (ctx: RequestContext, decoded: D, collection?: string) => Promise<{ name: string; created: boolean }>,
+  save: (ctx: RequestContext, decoded: D, collection?: ObjectCollection) => Promise<{ name: string; created: boolean }>,
 ): ImportableKind {
   return { kind: codecs.kind, versions: codecs.media.map((media) => media.version), name, save: (ctx, object, version, collection) => save(ctx, codecs.of(version).decode(object), collection) };
 }
@@ -69,8 +70,9 @@ export function importableKinds(services: AuthorizedServices): ImportableKind[] 
       save: async (ctx, object, version, collection) => {
         const inputs = codecs.find((codec) => codec.media.version === version)!.decodeAll(object);
         const collected = isCollectedKind(service.kind) ? collection : undefined;
+        if (collected) for (const input of inputs) requireHoldable(collected, service.kind, input.workspace, `${service.kind}[${input.name}]`);
         const saved = [];
-        for (const input of inputs) saved.push(await service.save(ctx, input, collected));
+        for (const input of inputs) saved.push(await service.save(ctx, input, collected?.name));
         return { name: saved.map((s) => s.binding.name).join(','), created: saved.some((s) => s.created) };
       },
     };
@@ -89,7 +91,8 @@ export function importableKinds(services: AuthorizedServices): ImportableKind[] 
       USER_GROUP_CODECS,
       (object) => `${text(field(object, 'metadata', 'ownedByWorkspace'))}.${metadataName(object)}`,
       async (ctx, input, collection) => {
-        const { group, created } = await userGroups.save(ctx, input, collection);
+        if (collection) requireHoldable(collection, 'meshWorkspaceUserGroup', input.workspace, `meshWorkspaceUserGroup[${input.workspace}.${input.name}]`);
+        const { group, created } = await userGroups.save(ctx, input, collection?.name);
         return { name: `${group.workspace}.${group.name}`, created };
       },
     ),

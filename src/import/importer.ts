@@ -4,7 +4,7 @@ import { deprecatedMessage, importLifecycleOf, isRetired, retiredMessage } from 
 import { isDatabaseUnavailable } from '../store/database.js';
 import { isRetriedConflict, type UnitOfWork } from '../store/transaction.js';
 import type { AuthorizedCollectionService } from '../kinds/collection/authorized-service.js';
-import { isCollectedKind, type ObjectCollection } from '../kinds/collection/model.js';
+import { isCollectedKind, requireHoldable, type ObjectCollection } from '../kinds/collection/model.js';
 import type { ImportableKind, RawObject } from './importable-kinds.js';
 
 /** At most this many objects per import request: the work of one request stays bounded. */
@@ -30,15 +30,25 @@ function resultCodeOf(error: ApiError): ImportResultCode {
 
 const isRawObject = (value: unknown): value is RawObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** Ends an import into a collection of which an object failed: its unit of work rolls back, and these are the answer. */
+class NothingStored extends Error {
+  constructor(readonly results: ImportResult[]) {
+    super('an object of an import into a meshObjectCollection failed; nothing of it is stored');
+  }
+}
+
 /**
  * The declarative import: every object is created or updated by its identity, one after the other,
  * each in its own write, so one failing object neither stops the others nor leaves anything half
  * written. Only an unreachable database ends the request (503: the client retries the whole,
  * idempotent import).
  *
- * An import into a meshObjectCollection is one unit of work: one transaction, each object in a
- * savepoint of it (a failing object is undone alone and reported, as above), then the declarative
- * deletion, then one commit. Its writes, deletions and their events are stored together or not at all.
+ * An import into a meshObjectCollection is all or nothing, one unit of work: one transaction, each
+ * object in a savepoint of it, then the declarative deletion, then one commit. The savepoints keep
+ * the transaction usable after a failing object (PostgreSQL refuses every statement of a transaction
+ * after a failed one), so every object is still tried and reported; but if any failed, the whole
+ * unit rolls back and the others are reported as not stored. Its writes, deletions and their events
+ * are stored together or not at all.
  */
 export class Importer {
   private readonly byKind: Map<string, ImportableKind>;
@@ -54,11 +64,12 @@ export class Importer {
 
   /**
    * `options.collection` (the `meshObjectCollection` query parameter, with its optional `owner`):
-   * groups and workspace bindings imported are put in the collection, and once every object of the
-   * import succeeded, the collection's objects this import did not name are deleted; they are
-   * reported after the objects sent ("deleted"). If any object failed, nothing is deleted (one more
-   * entry says so): a partial import never deletes. If the deletion is refused (or the commit
-   * fails), the whole import is undone and the request fails with that error.
+   * groups and workspace bindings imported are put in the collection (only objects its owner may
+   * hold), and once every object of the import succeeded, the collection's objects this import did
+   * not name are deleted; they are reported after the objects sent ("deleted"). If any object failed,
+   * nothing of the import is stored: the failed say why, the others that they were not stored, and
+   * one more entry that nothing was deleted. If the deletion is refused (or the commit fails), the
+   * whole import is undone and the request fails with that error.
    */
   async import(ctx: RequestContext, body: unknown, options: { collection?: string; owner?: string } = {}): Promise<ImportResult[]> {
     if (!Array.isArray(body)) throw badRequest('body: a JSON array of meshObjects or a YAML stream of them is required');
@@ -69,7 +80,12 @@ export class Importer {
       for (const [index, object] of body.entries()) results.push(await this.importOne(ctx, object, index, (save) => save()));
       return results;
     }
-    return this.units.run(() => this.importIntoCollection(ctx, body, collection, owner));
+    try {
+      return await this.units.run(() => this.importIntoCollection(ctx, body, collection, owner));
+    } catch (error) {
+      if (error instanceof NothingStored) return error.results;
+      throw error;
+    }
   }
 
   /** Inside the import's unit of work; may run again from the start (see `UnitOfWork.run`). */
@@ -78,7 +94,7 @@ export class Importer {
     const results: ImportResult[] = [];
     const kept = new Map<string, Set<string>>();
     for (const [index, object] of body.entries()) {
-      const result = await this.importOne(ctx, object, index, (save) => this.units.savepoint(save), collection.name);
+      const result = await this.importOne(ctx, object, index, (save) => this.units.savepoint(save), collection);
       results.push(result);
       const kind = result.meshObject.slice(0, result.meshObject.indexOf('['));
       if (result.status === 'SUCCESS' && isCollectedKind(kind)) {
@@ -87,16 +103,13 @@ export class Importer {
         kept.set(kind, ids);
       }
     }
-    results.push(...(await this.deleteMissing(ctx, collection, kept, results)));
+    const failures = results.filter((result) => result.status === 'FAILED').length;
+    if (failures > 0) throw new NothingStored(notStored(collection, results, failures));
+    results.push(...(await this.deleteMissing(ctx, collection, kept)));
     return results;
   }
 
-  private async deleteMissing(ctx: RequestContext, collection: ObjectCollection, kept: Map<string, Set<string>>, results: ImportResult[]): Promise<ImportResult[]> {
-    const failures = results.filter((result) => result.status === 'FAILED').length;
-    if (failures > 0) {
-      const message = `declarative deletion skipped: ${failures} object(s) of this import failed; nothing was deleted`;
-      return [{ meshObject: `meshObjectCollection[${collection.name}]`, status: 'FAILED', resultCode: 'INVALID_MESH_OBJECT', message, remarks: [] }];
-    }
+  private async deleteMissing(ctx: RequestContext, collection: ObjectCollection, kept: Map<string, Set<string>>): Promise<ImportResult[]> {
     try {
       const deleted = await this.collections.deleteMissing(ctx, collection, kept);
       return deleted.map((object) => ({ meshObject: `${object.kind}[${object.id}]`, status: 'SUCCESS', resultCode: null, message: 'deleted', remarks: [`missing from this import into meshObjectCollection ${collection.name}`] }));
@@ -108,7 +121,7 @@ export class Importer {
   }
 
   /** `apply` runs the object's save: directly, or in a savepoint of the import's unit of work. */
-  private async importOne(ctx: RequestContext, object: unknown, index: number, apply: <T>(save: () => Promise<T>) => Promise<T>, collection?: string): Promise<ImportResult> {
+  private async importOne(ctx: RequestContext, object: unknown, index: number, apply: <T>(save: () => Promise<T>) => Promise<T>, collection?: ObjectCollection): Promise<ImportResult> {
     const failed = (meshObject: string, resultCode: ImportResultCode, message: string): ImportResult => ({ meshObject, status: 'FAILED', resultCode, message, remarks: [] });
     if (!isRawObject(object)) return failed(`unknown[${index}]`, 'INVALID_MESH_OBJECT', `object ${index + 1}: not a meshObject`);
     const kindName = typeof object.kind === 'string' ? object.kind : 'unknown';
@@ -126,6 +139,8 @@ export class Importer {
       return failed(label, 'INVALID_MESH_OBJECT', `apiVersion: ${kind.kind} is imported as ${kind.versions.join(' or ')}, got "${String(object.apiVersion)}"`);
     }
     try {
+      // Collected kinds are checked by their workspace once decoded; any other kind here.
+      if (collection !== undefined && !isCollectedKind(kind.kind)) requireHoldable(collection, kind.kind, undefined, label);
       const version = object.apiVersion;
       const { name, created } = await apply(() => kind.save(ctx, object, version, collection));
       return { meshObject: `${kind.kind}[${name}]`, status: 'SUCCESS', resultCode: null, message: created ? 'created' : 'updated', remarks: lifecycle ? [deprecatedMessage(lifecycle)] : [] };
@@ -137,4 +152,19 @@ export class Importer {
       return failed(label, resultCodeOf(api), api.message);
     }
   }
+}
+
+/** The answer of an import into a collection of which `failures` objects failed: nothing of it was stored. */
+function notStored(collection: ObjectCollection, results: ImportResult[], failures: number): ImportResult[] {
+  const why = `${failures} object(s) of this import into meshObjectCollection ${collection.name} failed, and such an import is stored whole or not at all`;
+  return [
+    ...results.map((result): ImportResult => (result.status === 'FAILED' ? result : { ...result, status: 'FAILED', resultCode: null, message: `not stored: ${why}`, remarks: [`would have been ${result.message}`, ...result.remarks] })),
+    {
+      meshObject: `meshObjectCollection[${collection.name}]`,
+      status: 'FAILED',
+      resultCode: 'INVALID_MESH_OBJECT',
+      message: `declarative deletion skipped: ${failures} object(s) of this import failed; nothing was deleted, and nothing of this import was stored`,
+      remarks: [],
+    },
+  ];
 }

@@ -3,7 +3,10 @@ import { PATHS } from '../paths.js';
 import type { AuthorizedCollectionService } from './authorized-service.js';
 import { COLLECTION_MEDIA, CreateBody, decodeCreate, decodeDelete, DeleteBody } from './wire.js';
 
-/** `POST` (201) and `DELETE` (200, the body names the collection) `/api/meshobjectcollections`; no answer body, admins only. */
+/**
+ * `POST` (201) and `DELETE` (200, the body names the collection) `/api/meshobjectcollections`; no answer
+ * body. In the admin area as the import is; which collections a caller may touch, the service decides.
+ */
 export function collectionOperations(collections: AuthorizedCollectionService): Operation[] {
   // No Accept is declared for these (openapi-notes §1.3): the answers have no body.
   const media = { consumes: [COLLECTION_MEDIA] };

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../auth/context.js';
-import { conflict } from '../../lib/errors.js';
+import { conflict, unprocessable, type ApiError } from '../../lib/errors.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
@@ -8,10 +8,14 @@ import { groupDeleted } from '../usergroup/service.js';
 import { bindingRemoved } from '../binding/service.js';
 import { BindingStore } from '../binding/store.js';
 import { UserGroupStore } from '../usergroup/store.js';
+import { WorkspaceStore } from '../workspace/store.js';
 import type { CollectedObject, ObjectCollection } from './model.js';
 import { CollectionStore } from './store.js';
 
 const subject = (collection: ObjectCollection) => ({ kind: 'meshObjectCollection', id: collection.name, content: collection });
+
+/** The answer for an owner that does not exist, and for one the caller does not see: the same. */
+export const noSuchOwner = (workspace: string): ApiError => unprocessable(`ownedByWorkspace: meshWorkspace "${workspace}" does not exist`, 'WORKSPACE');
 
 /** Object collections without any notion of who asks; each write one method in one transaction. */
 export class CollectionService {
@@ -36,8 +40,10 @@ export class CollectionService {
     const collection: ObjectCollection = { ...input, createdOn: new Date().toISOString() };
     try {
       await this.events.change(ctx, async (trx, events) => {
-        if (await new CollectionStore(trx).find(input.name)) throw conflict(`meshObjectCollection ${input.name} already exists`);
-        await new CollectionStore(trx).insert(collection);
+        const store = new CollectionStore(trx);
+        if (input.ownedByWorkspace !== null && !(await new WorkspaceStore(trx).exists(input.ownedByWorkspace))) throw noSuchOwner(input.ownedByWorkspace);
+        if (await store.find(input.name)) throw conflict(`meshObjectCollection ${input.name} already exists`);
+        await store.insert(collection);
         events.push(eventOf('collectionCreated', subject(collection)));
       });
     } catch (error) {

@@ -22,6 +22,7 @@ import * as m0019 from './0019_definition_usage.js';
 import * as m0020 from './0020_terraform_state.js';
 import * as m0021 from './0021_binding_expiry.js';
 import * as m0022 from './0022_shared_runner_all_types.js';
+import * as m0023 from './0023_collection_owners.js';
 
 /** Versioned migrations, applied in name order at start. Never edit a released one: add a new file. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020_terraform_state': m0020,
   '0021_binding_expiry': m0021,
   '0022_shared_runner_all_types': m0022,
+  '0023_collection_owners': m0023,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
