@@ -4,7 +4,7 @@ import { conflict, notFound, unprocessable } from '../../lib/errors.js';
 import type { PageRequest } from '../../lib/paging.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
-import { isResolvable, type CommunicationCounters } from '../communicationdefinition/model.js';
+import { isResolvable, noCommunications } from '../communicationdefinition/model.js';
 import { CommunicationDefinitionStore } from '../communicationdefinition/store.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
 import { eventOf, type EventKey } from '../eventlog/titles.js';
@@ -12,16 +12,22 @@ import type { Communication, TargetRef } from './model.js';
 import { CommunicationStore, type CommunicationFilter } from './store.js';
 import { communicationContent } from './wire/v1-preview.js';
 
-/** The event of a change, saying how it moved its definition's counters. */
-function eventAbout(key: EventKey, communication: Communication, counters: CommunicationCounters, verb: string) {
-  const { target, definition } = communication;
+/**
+ * The event of a change, filed under the communication's workspace, whose members read it: its
+ * description says how the change left that workspace's counts of the definition, never another
+ * workspace's (counted in the change's transaction).
+ */
+async function eventAbout(trx: Db, key: EventKey, communication: Communication, verb: string) {
+  const { target, definition, workspace } = communication;
+  const counts = await new CommunicationDefinitionStore(trx).countsIn(workspace, [definition.uuid]);
+  const counters = counts.get(definition.uuid) ?? noCommunications();
   const tally = isResolvable(definition.type) ? `${counters.open} open, ${counters.resolved} resolved of ${counters.total}` : `${counters.total} sent`;
   return eventOf(key, {
     kind: 'meshCommunication',
     id: communication.uuid,
-    workspace: communication.workspace,
+    workspace,
     content: communicationContent(communication),
-    description: `meshCommunication ${communication.uuid} to ${target.kind} ${target.name} ${verb} (meshCommunicationDefinition ${definition.uuid}: ${tally})`,
+    description: `meshCommunication ${communication.uuid} to ${target.kind} ${target.name} ${verb} (meshCommunicationDefinition ${definition.uuid} in workspace ${workspace}: ${tally})`,
   });
 }
 
@@ -66,7 +72,7 @@ export class CommunicationService {
           createdOn: new Date().toISOString(),
         };
         await new CommunicationStore(trx).insert(communication);
-        events.push(eventAbout('communicationCreated', communication, definition.counters, 'was created'));
+        events.push(await eventAbout(trx, 'communicationCreated', communication, 'was created'));
         return communication;
       });
     } catch (error) {
@@ -84,8 +90,8 @@ export class CommunicationService {
     if (!isResolvable(existing.definition.type)) throw conflict(`meshCommunication ${existing.uuid} is a ${existing.definition.type}: there is nothing to resolve`);
     const resolved = await this.events.change(ctx, async (trx, events) => {
       if (!(await new CommunicationStore(trx).resolve(existing.uuid))) return false;
-      const counters = await new CommunicationDefinitionStore(trx).move(existing.definition.uuid, { total: 0, open: -1, resolved: 1 });
-      events.push(eventAbout('communicationResolved', { ...existing, resolutionStatus: 'RESOLVED' }, counters, 'was resolved'));
+      await new CommunicationDefinitionStore(trx).move(existing.definition.uuid, { total: 0, open: -1, resolved: 1 });
+      events.push(await eventAbout(trx, 'communicationResolved', { ...existing, resolutionStatus: 'RESOLVED' }, 'was resolved'));
       return true;
     });
     const current = resolved ? { ...existing, resolutionStatus: 'RESOLVED' as const } : await this.store.find(existing.uuid);
@@ -99,10 +105,10 @@ export class CommunicationService {
       const deleted = await new CommunicationStore(trx).delete(existing.uuid);
       if (!deleted) return;
       const delta = { total: -1, open: deleted.resolutionStatus === 'OPEN' ? -1 : 0, resolved: deleted.resolutionStatus === 'RESOLVED' ? -1 : 0 };
-      const counters = await new CommunicationDefinitionStore(trx).move(existing.definition.uuid, delta);
+      await new CommunicationDefinitionStore(trx).move(existing.definition.uuid, delta);
       const { resolutionStatus: _before, ...rest } = existing;
       const last = deleted.resolutionStatus === null ? rest : { ...rest, resolutionStatus: deleted.resolutionStatus as 'OPEN' | 'RESOLVED' };
-      events.push(eventAbout('communicationDeleted', last, counters, 'was deleted'));
+      events.push(await eventAbout(trx, 'communicationDeleted', last, 'was deleted'));
     });
   }
 }

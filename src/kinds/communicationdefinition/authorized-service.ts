@@ -12,6 +12,8 @@ import type { CommunicationDefinitionFilter } from './store.js';
  * Communication definitions as the caller sees them. They belong to no workspace: admins
  * (`ADM_COMMUNICATIONDEFINITION_*`) see and write every one; a workspace's key sees those sent to its
  * workspace (a communication of it names them; `COMMUNICATIONDEFINITION_LIST` lists them) and writes none.
+ * The counters count what the caller may see: admins (they send definitions) every workspace's
+ * communications, a workspace's key its own workspace's only (docs/communications.md).
  */
 export class AuthorizedCommunicationDefinitionService extends CallerView<CommunicationDefinition> {
   protected readonly kindName = 'meshCommunicationDefinition';
@@ -25,12 +27,17 @@ export class AuthorizedCommunicationDefinitionService extends CallerView<Communi
     const definition = uuid === undefined ? undefined : await this.inner.find(uuid);
     if (!definition) return undefined;
     if (seesEveryWorkspace(ctx.principal, 'COMMUNICATIONDEFINITION')) return definition;
-    return ctx.principal.type === 'apiKey' && (await this.inner.isSentTo(definition.uuid, ctx.principal.workspace)) ? definition : undefined;
+    if (ctx.principal.type !== 'apiKey') return undefined;
+    const [own] = await this.inner.countedIn(ctx.principal.workspace, [definition]);
+    // Sent to the key's workspace: one of its communications names it.
+    return own!.counters.total > 0 ? own : undefined;
   }
 
-  list(ctx: RequestContext, filter: CommunicationDefinitionFilter, page: PageRequest): Promise<Page<CommunicationDefinition>> {
+  async list(ctx: RequestContext, filter: CommunicationDefinitionFilter, page: PageRequest): Promise<Page<CommunicationDefinition>> {
     const scope = listScope(ctx.principal, 'COMMUNICATIONDEFINITION');
-    return this.inner.list(scope === 'all' ? filter : { ...filter, sentTo: scope.workspace }, page);
+    const found = await this.inner.list(scope === 'all' ? filter : { ...filter, sentTo: scope.workspace }, page);
+    if (scope === 'all' || seesEveryWorkspace(ctx.principal, 'COMMUNICATIONDEFINITION')) return found;
+    return { ...found, items: await this.inner.countedIn(scope.workspace, found.items) };
   }
 
   async create(ctx: RequestContext, communication: CommunicationContent): Promise<CommunicationDefinition> {

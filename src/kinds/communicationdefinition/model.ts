@@ -16,12 +16,18 @@ export interface CommunicationContent {
   skipEmailNotifications: boolean;
 }
 
-/** Kept in the transactions that change communications (never counted per read). */
+/**
+ * Over every workspace: kept in the transactions that change communications (never counted per
+ * read). Over one receiving workspace: counted per read, one grouped query per page.
+ */
 export interface CommunicationCounters {
   total: number;
   open: number;
   resolved: number;
 }
+
+/** The counters where no communication is counted. */
+export const noCommunications = (): CommunicationCounters => ({ total: 0, open: 0, resolved: 0 });
 
 /**
  * The internal communication definition (meshCommunicationDefinition v1-preview, issue 21): a
@@ -31,6 +37,7 @@ export interface CommunicationCounters {
 export interface CommunicationDefinition {
   uuid: string;
   communication: CommunicationContent;
+  /** Over every workspace, or over the caller's own where it only receives the definition. */
   counters: CommunicationCounters;
   createdOn: string;
 }

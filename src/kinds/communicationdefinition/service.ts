@@ -6,11 +6,12 @@ import { isForeignKeyViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
 import { differs, eventOf } from '../eventlog/titles.js';
-import type { CommunicationContent, CommunicationDefinition } from './model.js';
+import { noCommunications, type CommunicationContent, type CommunicationDefinition } from './model.js';
 import { CommunicationDefinitionStore, type CommunicationDefinitionFilter } from './store.js';
 import { communicationDefinitionContent } from './wire/v1-preview.js';
 
-// A definition belongs to no workspace: its events are the admins'.
+// A definition belongs to no workspace: its events are the admins' (they read every workspace's
+// events), so their content keeps the counters over every workspace.
 const subject = (definition: CommunicationDefinition) => ({ kind: 'meshCommunicationDefinition', id: definition.uuid, content: communicationDefinitionContent(definition) });
 
 /** Communication definitions without any notion of who asks (AuthorizedCommunicationDefinitionService adds that). */
@@ -28,8 +29,13 @@ export class CommunicationDefinitionService {
     return this.store.find(uuid);
   }
 
-  isSentTo(uuid: string, workspace: string): Promise<boolean> {
-    return this.store.isSentTo(uuid, workspace);
+  /**
+   * These definitions, each with the counters of `workspace`'s communications only (zero where none
+   * of them names it), counted in one grouped query.
+   */
+  async countedIn(workspace: string, definitions: readonly CommunicationDefinition[]): Promise<CommunicationDefinition[]> {
+    const counts = await this.store.countsIn(workspace, definitions.map((definition) => definition.uuid));
+    return definitions.map((definition) => ({ ...definition, counters: counts.get(definition.uuid) ?? noCommunications() }));
   }
 
   list(filter: CommunicationDefinitionFilter, page: PageRequest) {
@@ -37,7 +43,7 @@ export class CommunicationDefinitionService {
   }
 
   async create(ctx: RequestContext, communication: CommunicationContent): Promise<CommunicationDefinition> {
-    const definition: CommunicationDefinition = { uuid: randomUUID(), communication, counters: { total: 0, open: 0, resolved: 0 }, createdOn: new Date().toISOString() };
+    const definition: CommunicationDefinition = { uuid: randomUUID(), communication, counters: noCommunications(), createdOn: new Date().toISOString() };
     await this.events.change(ctx, async (trx, events) => {
       await new CommunicationDefinitionStore(trx).insert(definition);
       events.push(eventOf('communicationDefinitionCreated', subject(definition)));
