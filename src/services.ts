@@ -48,6 +48,7 @@ import { AuthorizedProjectRoleService } from './kinds/projectrole/authorized-ser
 import { ProjectRoleService } from './kinds/projectrole/service.js';
 import { AuthorizedRunService } from './kinds/run/authorized-service.js';
 import { RunService } from './kinds/run/service.js';
+import { RUN_EVENTS } from './kinds/run/wire/index.js';
 import { runUnit } from './kinds/run/unit.js';
 import { AuthorizedRunnerService } from './kinds/runner/authorized-service.js';
 import { RunnerService } from './kinds/runner/service.js';
@@ -107,7 +108,7 @@ export async function createServices(config: Config, database: Database, log: Lo
   const tenantService = new TenantService(db, workspaceService, projectService, recorder);
   const runnerService = new RunnerService(db, workspaceService, recorder);
   const definitionService = new DefinitionService(db, workspaceService, secrets, recorder);
-  const lifecycle = new BlockLifecycle(secrets);
+  const lifecycle = new BlockLifecycle(secrets, RUN_EVENTS);
   const unitOf = (trx: typeof db, events?: EventDraft[]) => runUnit(trx, dialect, events);
   const blockService = new BlockService(db, dialect, unitOf, lifecycle, secrets, recorder);
   const runService = new RunService(db, unitOf, lifecycle, runnerService, secrets, tokens, recorder, { runTimeoutSeconds: config.runTimeoutSeconds, logMaxBytes: config.runLogMaxBytes });

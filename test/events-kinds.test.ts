@@ -17,14 +17,15 @@ describeEachDatabase('event log: every kind writes its events', (ctx) => {
   it('a block and its run, from creation through claim, steps and success to deletion, in order', async () => {
     const client = ctx.client;
     const world = await runWorld(client);
-    const definition = await runnerDefinition(client, world.provider, null);
+    // Transparent runs: the block's workspace may read them, so their events carry the run and its steps as a consumer reads them.
+    const definition = await runnerDefinition(client, world.provider, null, { runTransparency: true });
     const block = await createBlock(client, { versionUuid: definition.versionUuid, target: tenantTarget(world.tenantUuid) });
     const blockUuid = block.metadata.uuid as string;
     const claimed = await claimRun(client, SHARED_RUNNERS.TERRAFORM, { headers: {} });
     const runUuid = claimed.metadata.uuid as string;
     const asRunner = asRun(client, claimed);
     assert.equal((await register(asRunner, runUuid, { source: { id: 'ci' }, steps: [{ id: 'apply', displayName: 'Apply' }] })).status, 200);
-    assert.equal(await report(asRunner, runUuid, 'ci', { steps: [{ id: 'apply', status: 'IN_PROGRESS', userMessage: 'planning' }] }), false);
+    assert.equal(await report(asRunner, runUuid, 'ci', { steps: [{ id: 'apply', status: 'IN_PROGRESS', userMessage: 'planning', systemMessage: 'terraform plan -var secret=s3cr3t' }] }), false);
     assert.equal(await report(asRunner, runUuid, 'ci', { status: 'SUCCEEDED', steps: [{ id: 'apply', status: 'SUCCEEDED' }] }), false);
     assert.equal((await readBlock(client, blockUuid)).status.status, 'SUCCEEDED');
     const events = await eventsAbout(client, blockUuid, `workspaceIdentifier=${world.consumer}`);
@@ -40,21 +41,25 @@ describeEachDatabase('event log: every kind writes its events', (ctx) => {
     ]);
     // The runner's reports carry the run token, which acts for whoever claimed the run.
     assert.deepEqual(authors(events), [API_USER]);
-    const statuses = events.filter((event) => event.spec.title === 'Building Block Status Changed').map((event) => [event.spec.previousContent.status, event.spec.content.status]);
+    const statuses = events.filter((event) => event.spec.title === 'Building Block Status Changed').map((event) => [event.spec.previousContent.status.status, event.spec.content.status.status]);
     assert.deepEqual(statuses, [
       ['PENDING', 'IN_PROGRESS'],
       ['IN_PROGRESS', 'SUCCEEDED'],
     ]);
-    // A changed step carries the time of this change: the run's updatedOn in the same event.
+    // A changed step carries the time of this change, and what its log shows a consumer: no system message.
     const stepEvents = events.filter((event) => event.spec.title.startsWith('Building Block Run St') && event.spec.content.steps);
     assert.equal(stepEvents.length, 3);
     for (const event of stepEvents) {
-      for (const step of event.spec.content.steps) assert.equal(step.updatedOn, event.spec.content.updatedOn, `${event.spec.title}: step ${step.stepId}`);
+      for (const step of event.spec.content.steps) {
+        assert.equal(typeof step.updatedOn, 'string', `${event.spec.title}: step ${step.id}`);
+        assert.equal(step.systemMessage, null);
+      }
     }
+    assert.ok(!JSON.stringify(events).includes('s3cr3t'), 'a system message reached an event');
     const ended = events.find((event) => event.spec.title === 'Building Block Run Status Changed')!;
     assert.equal(ended.spec.content.status, 'SUCCEEDED');
     assert.equal(ended.spec.previousContent.status, 'IN_PROGRESS');
-    assert.equal(ended.spec.content.uuid, runUuid);
+    assert.equal(ended.spec.content.metadata.uuid, runUuid);
     assert.ok(events.every((event) => event.spec.workspaceRef.name === world.consumer));
     // Deleting: the request, the DESTROY run, and (this definition runs DESTROY) its success removes the block.
     assert.equal((await client.delete(`/api/meshobjects/meshbuildingblocks/${blockUuid}`)).status, 202);
@@ -125,8 +130,8 @@ describeEachDatabase('event log: every kind writes its events', (ctx) => {
     const byUser = events.filter((event) => event.spec.author.authorType === 'ApiUser').reverse();
     assert.deepEqual(titlesOf(byUser), ['Workspace Created', 'API Key Created', 'Building Block Definition Marketplace Publication Request Approved']);
     const keyCreated = byUser[1]!;
-    assert.equal(keyCreated.spec.content.uuid, key.uuid);
-    assert.equal(typeof keyCreated.spec.content.secretHash, 'string');
+    assert.equal(keyCreated.spec.content.metadata.uuid, key.uuid);
+    assert.equal(keyCreated.spec.content.secretHash, undefined);
     const released = byKey.find((event) => event.spec.title === 'Building Block Definition Version Released')!;
     assert.equal(released.spec.eventType, 'Changed');
     assert.equal(released.spec.previousContent.spec.state, 'DRAFT');
@@ -138,10 +143,10 @@ describeEachDatabase('event log: every kind writes its events', (ctx) => {
     assert.equal((await client.put(`/api/meshobjects/meshapikeys/${other.uuid}`, keyBody({ permissions: ['PROJECT_LIST', 'TENANT_LIST'] }), { headers: io(API_KEY) })).status, 200);
     assert.equal((await client.put(`/api/meshobjects/meshapikeys/${other.uuid}`, keyBody({ permissions: ['PROJECT_LIST', 'TENANT_LIST'], expiresAt: '2099-01-01' }), { headers: io(API_KEY) })).status, 200);
     assert.equal((await client.delete(`/api/meshobjects/meshapikeys/${other.uuid}`)).status, 204);
-    const keyEvents = (await allEvents(client, `workspaceIdentifier=${ws}&title=API%20Key`)).filter((event) => event.spec.content.uuid === other.uuid).reverse();
+    const keyEvents = (await allEvents(client, `workspaceIdentifier=${ws}&title=API%20Key`)).filter((event) => event.spec.content.metadata.uuid === other.uuid).reverse();
     assert.deepEqual(titlesOf(keyEvents), ['API Key Created', 'API Key Changed', 'API Key Secret Rotated', 'API Key Deleted']);
-    assert.deepEqual(keyEvents[1]!.spec.previousContent.permissions, ['PROJECT_LIST']);
-    assert.deepEqual(keyEvents[1]!.spec.content.permissions, ['PROJECT_LIST', 'TENANT_LIST']);
+    assert.deepEqual(keyEvents[1]!.spec.previousContent.spec.permissions, ['PROJECT_LIST']);
+    assert.deepEqual(keyEvents[1]!.spec.content.spec.permissions, ['PROJECT_LIST', 'TENANT_LIST']);
   });
 
   it('tenants: created, deleted, and forgotten (Tenant Purged) with their project', async () => {
@@ -152,8 +157,8 @@ describeEachDatabase('event log: every kind writes its events', (ctx) => {
     const events = (await allEvents(client, `workspaceIdentifier=${world.consumer}`)).reverse();
     assert.deepEqual(titlesOf(events.filter((event) => /Tenant|Project/.test(event.spec.title))), ['Project Created', 'Tenant Created', 'Tenant Deleted', 'Tenant Purged', 'Project Deleted']);
     const deleted = events.find((event) => event.spec.title === 'Tenant Deleted')!;
-    assert.equal(deleted.spec.content.uuid, world.tenantUuid);
-    assert.equal(typeof deleted.spec.content.deletedOn, 'string');
+    assert.equal(deleted.spec.content.metadata.uuid, world.tenantUuid);
+    assert.equal(typeof deleted.spec.content.metadata.deletedOn, 'string');
   });
 
   it('the declarative import writes one event per object it changes, none for one it leaves as it is', async () => {
@@ -210,7 +215,7 @@ describeEachDatabase(
       const bySystem = (await eventsAbout(client, block.metadata.uuid, 'authorType=System')).filter((event) => event.spec.workspaceRef?.name === world.consumer);
       assert.deepEqual(titlesOf(bySystem), ['Building Block Run Status Changed', 'Building Block Status Changed']);
       assert.deepEqual(authors(bySystem), [SYSTEM]);
-      assert.equal(bySystem[0]!.spec.content.uuid, run.metadata.uuid);
+      assert.equal(bySystem[0]!.spec.content.metadata.uuid, run.metadata.uuid);
       assert.equal(bySystem[0]!.spec.content.status, 'FAILED');
     });
   },

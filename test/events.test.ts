@@ -31,8 +31,11 @@ describeEachDatabase('event log: shape, titles, authors, filters, visibility', (
     assert.equal(created!.spec.eventType, 'Created');
     assert.equal(created!.spec.previousContent, undefined);
     assert.equal(renamed!.spec.eventType, 'Changed');
-    assert.equal(renamed!.spec.content.document.spec.displayName, 'Renamed');
-    assert.equal(renamed!.spec.previousContent.document.spec.displayName, `Workspace ${name}`);
+    // Content is the workspace as its GET answers (links aside), before and after.
+    assert.equal(renamed!.spec.content.kind, 'meshWorkspace');
+    assert.equal(renamed!.spec.content._links, undefined);
+    assert.equal(renamed!.spec.content.spec.displayName, 'Renamed');
+    assert.equal(renamed!.spec.previousContent.spec.displayName, `Workspace ${name}`);
     const one = await client.get(`${EVENTS}/${created!.metadata.uuid}`, { headers: { accept: EVENT_LOG } });
     assert.equal(one.status, 200, one.text);
     assert.deepEqual(one.json, created);

@@ -277,8 +277,8 @@ describeEachDatabase('people and roles', (ctx) => {
     // Users belong to no workspace: their events are an admin's to read, with the previous content of a change.
     const userEvents = (await allEvents(admin, `description=${dora}&title=User`)).reverse().filter((event) => event.spec.title.startsWith('User ')); // not "Workspace User Role …"
     assert.deepEqual(titlesOf(userEvents), ['User Created', 'User Changed']);
-    assert.equal(userEvents[1]!.spec.previousContent.firstName, 'First');
-    assert.equal(userEvents[1]!.spec.content.firstName, 'Dorothea');
+    assert.equal(userEvents[1]!.spec.previousContent.spec.firstName, 'First');
+    assert.equal(userEvents[1]!.spec.content.spec.firstName, 'Dorothea');
     assert.equal(userEvents[1]!.spec.workspaceRef, undefined);
     assert.equal((await admin.delete(`${P.users}/${dora}`)).status, 204);
     assert.deepEqual(titlesOf(await allEvents(admin, `description=${dora}&title=User Deleted`)), ['User Deleted']);

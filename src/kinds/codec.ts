@@ -77,3 +77,30 @@ export class CodecRegistry<C extends Codec<never, never>> {
     return this.byVersion.has(version);
   }
 }
+
+/**
+ * What the event log keeps of an object of one kind: the answer the kind's GET gives a reader of the
+ * workspace the event is filed under, without `_links` (links are the reader's, drawn when read). Event
+ * content comes only from here, so nothing the kind's own route does not show (a key's secret hash, a
+ * run's system messages, sealed values) ever reaches an event.
+ */
+export interface EventCodec<T> {
+  /** The wire kind, e.g. `meshApiKey`: event descriptions name it. */
+  readonly kind: string;
+  encode(object: T): Record<string, unknown>;
+}
+
+/** The event codec answering as `codec` does for `view` (the workspace reader's: no secret, no privileged part). */
+export function eventCodec<T, V extends EncodeView>(kind: string, codec: Pick<Codec<T, V>, 'encode'>, view: Omit<V, 'baseUrl'>): EventCodec<T> {
+  const readerView = { ...view, baseUrl: '' } as V;
+  return {
+    kind,
+    encode(object) {
+      const { _links: _dropped, ...content } = codec.encode(object, readerView);
+      return content;
+    },
+  };
+}
+
+/** The view of a reader who may list no related collection: event content carries no links anyway. */
+export const LINKLESS: Omit<RelationsView, 'baseUrl'> = { collections: { mayList: () => false } as Pick<CollectionPermissions, 'mayList'> as CollectionPermissions };

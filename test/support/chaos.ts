@@ -715,9 +715,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     const checkEvents = async (q: DatabaseProbe['query']) => {
       const about = new Map<string, Map<string, string[]>>();
       for (const row of await q(`select title, content from events where title like 'Building Block%' order by seq`)) {
+        // Content is the block's or the run's answer: the uuid in metadata, a run's status a string.
         const content = JSON.parse(row.content) as Json;
+        const uuid = content.metadata.uuid as string;
         const byUuid = about.get(row.title) ?? new Map<string, string[]>();
-        byUuid.set(content.uuid, [...(byUuid.get(content.uuid) ?? []), String(content.status)]);
+        byUuid.set(uuid, [...(byUuid.get(uuid) ?? []), String(content.status)]);
         about.set(row.title, byUuid);
       }
       const has = (title: string, uuid: string) => about.get(title)?.has(uuid) ?? false;

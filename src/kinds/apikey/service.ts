@@ -11,8 +11,9 @@ import { ApiKeyStore } from './store.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
 import { differs, eventOf } from '../eventlog/titles.js';
 
-const subject = (key: ApiKey) => ({ kind: 'meshApiKey', id: key.uuid, workspace: key.ownedByWorkspace, content: key });
+const subject = (key: ApiKey) => ({ codec: API_KEY_EVENTS, id: key.uuid, workspace: key.ownedByWorkspace, object: key });
 import type { WorkspaceService } from '../workspace/service.js';
+import { API_KEY_EVENTS } from './wire/index.js';
 
 /** Client secrets: 40 characters of [A-Za-z0-9] (the GitHub auth action does not URL-encode). */
 export function generateClientSecret(): string {

@@ -8,8 +8,9 @@ import { normalizeUsername, passwordProblem, usernameProblem, type ApiUser } fro
 import { ApiUserStore } from './store.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
 import { eventOf } from '../eventlog/titles.js';
+import { API_USER_EVENTS } from './wire/index.js';
 
-const subject = (user: ApiUser) => ({ kind: 'API user', id: user.username, content: user });
+const subject = (user: ApiUser) => ({ codec: API_USER_EVENTS, id: user.username, object: user });
 
 /**
  * How long a user looked up for authentication is trusted before it is read again: a user deleted, or

@@ -10,6 +10,7 @@ import type { ProjectService } from '../project/service.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { BINDING_SHAPES, type Binding, type BindingInput, type BindingKind } from './model.js';
 import { BindingStore, type BindingFilter } from './store.js';
+import { BINDING_EVENTS } from './wire/index.js';
 
 /** A binding whose references were resolved by the authorized service (the project role by identifier). */
 export interface ResolvedBinding extends BindingInput {
@@ -26,7 +27,7 @@ const ROLE_EVENTS: Record<BindingKind, { added: EventKey; changed: EventKey; rem
 
 const subject = (binding: Binding) => {
   const target = binding.project === undefined ? `meshWorkspace ${binding.workspace}` : `meshProject ${binding.workspace}.${binding.project}`;
-  return { kind: binding.kind, id: binding.name, workspace: binding.workspace, content: binding, target: `role ${binding.role} of ${binding.subject} in ${target}` };
+  return { codec: BINDING_EVENTS[binding.kind], id: binding.name, workspace: binding.workspace, object: binding, target: `role ${binding.role} of ${binding.subject} in ${target}` };
 };
 
 /** The event of a binding's removal (by DELETE, or by an import's declarative deletion). */

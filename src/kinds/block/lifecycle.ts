@@ -11,8 +11,10 @@ import { sharedRunnerFor } from '../runner/shared-runners.js';
 import type { TenantStore } from '../tenant/store.js';
 import { missingInputState, nativeValue } from './inputs.js';
 import type { Block, BlockStatus, ValueRow } from './model.js';
-import { isFinal, type BlockRuns, type ResolvedInput, type Run, type RunBehavior, type RunStatus } from './run.js';
+import { isFinal, isTransparent, type BlockRuns, type RunChange, type StepRow, type ResolvedInput, type Run, type RunBehavior, type RunStatus } from './run.js';
 import type { BlockStore } from './store.js';
+import { BLOCK_EVENTS } from './wire/index.js';
+import type { EventCodec } from '../codec.js';
 
 /**
  * The stores a block's lifecycle writes together, bound to one transaction: the named unit of work of
@@ -44,25 +46,7 @@ export interface KnownFacts {
 }
 
 /** What a block's events say about it. */
-export const blockSubject = (block: Block) => ({ kind: 'meshBuildingBlock', id: block.uuid, workspace: block.workspace, content: block });
-
-/** A run as its events carry it: what happened to it, without the inputs and implementation it was started with. */
-export function runContent(run: Run): Record<string, unknown> {
-  const { snapshot, ...rest } = run;
-  return { ...rest, trigger: snapshot.trigger, buildingBlock: { uuid: run.blockUuid, displayName: snapshot.buildingBlock.spec.displayName } };
-}
-
-/** The event of a run (`runRequested`, `runClaimed`, …) in its block's workspace. */
-export function runEvent(key: EventKey, run: Run, previous?: Run, extra: Record<string, unknown> = {}): EventDraft {
-  return eventOf(key, {
-    kind: 'meshBuildingBlockRun',
-    id: run.uuid,
-    workspace: run.workspace,
-    content: { ...runContent(run), ...extra },
-    ...(previous ? { previous: runContent(previous) } : {}),
-    description: `run ${run.runNumber} (${run.behavior}) of meshBuildingBlock ${run.blockUuid} is ${run.status}`,
-  });
-}
+export const blockSubject = (block: Block) => ({ codec: BLOCK_EVENTS, id: block.uuid, workspace: block.workspace, object: block });
 
 /** Sets a block's status (and latest run); a status it did not have before is an event. */
 async function setStatus(tx: BlockUnit, block: Block, status: BlockStatus, latestRunUuid?: string): Promise<void> {
@@ -96,7 +80,25 @@ export function blockStatusFor(behavior: RunBehavior, status: RunStatus): BlockS
  * (`tx`), so a block never exists without the run its status promises.
  */
 export class BlockLifecycle {
-  constructor(private readonly secrets: SecretBox) {}
+  constructor(
+    private readonly secrets: SecretBox,
+    /** The run kind's event codec (runs depend on blocks, so it is handed in). */
+    private readonly runEvents: EventCodec<RunChange>,
+  ) {}
+
+  /** The event of a run (`runRequested`, `runClaimed`, …) in its block's workspace, with the steps the change touched. */
+  runEvent(key: EventKey, run: Run, previous?: Run, steps?: readonly StepRow[]): EventDraft {
+    // Only a transparent run's number and behaviour are the block's readers' to know.
+    const which = isTransparent(run) ? `run ${run.runNumber} (${run.behavior})` : 'a run';
+    return eventOf(key, {
+      codec: this.runEvents,
+      id: run.uuid,
+      workspace: run.workspace,
+      object: { run, ...(steps ? { steps } : {}) },
+      ...(previous ? { previous: { run: previous } } : {}),
+      description: `${which} of meshBuildingBlock ${run.blockUuid} is ${run.status}`,
+    });
+  }
 
   /** The version a block uses (it exists: blocks hold a foreign key to it). */
   async versionOf(tx: BlockUnit, block: Pick<Block, 'versionUuid'>): Promise<DefinitionVersion> {
@@ -163,7 +165,7 @@ export class BlockLifecycle {
       logBytes: 0,
     };
     await tx.runs.insert(run);
-    tx.events.push(runEvent('runRequested', run));
+    tx.events.push(this.runEvent('runRequested', run));
     // A new block is PENDING already: only its run changes (assigning the status would rewrite its index entries).
     if (created && block.status === 'PENDING') await tx.blocks.setLatestRun(block.uuid, run.uuid);
     else await setStatus(tx, block, 'PENDING', run.uuid);
@@ -308,7 +310,7 @@ export class BlockLifecycle {
   private async abort(tx: BlockUnit, run: Run): Promise<void> {
     const at = new Date().toISOString();
     await tx.runs.endIfActive(run.uuid, 'ABORTED', at);
-    tx.events.push(runEvent('runCancelled', { ...run, status: 'ABORTED', endedOn: at, updatedOn: at }));
+    tx.events.push(this.runEvent('runCancelled', { ...run, status: 'ABORTED', endedOn: at, updatedOn: at }));
   }
 
   /** The block goes, with its run in flight aborted; its definition counts one block less. */

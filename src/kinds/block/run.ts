@@ -43,6 +43,29 @@ export interface RunSnapshot {
   trigger: { reason: string; author: { identifier: string; type: string } };
 }
 
+/** A step of a run's status source, as stored. */
+export interface StepRow {
+  sourceId: string;
+  stepId: string;
+  position: number;
+  displayName: string;
+  status: string;
+  userMessage?: string;
+  systemMessage?: string;
+  outputs: Record<string, RunOutput>;
+  /** Set when read: the time of the step's last change. */
+  updatedOn?: string;
+}
+
+/** A run and the steps a change of it touched: what one of its events is about. */
+export interface RunChange {
+  run: Run;
+  steps?: readonly StepRow[];
+}
+
+/** Whether the block's consumers may read the run (its statuses and user messages): the definition's `runTransparency`. */
+export const isTransparent = (run: Pick<Run, 'snapshot'>): boolean => run.snapshot.buildingBlockDefinition.spec.runTransparency === true;
+
 /** An output a runner reported: `{value, type, isSensitive}`, sealed at rest when sensitive. */
 export interface RunOutput {
   value: unknown;

@@ -15,6 +15,7 @@ import { IMPLEMENTATIONS } from './enums.js';
 import { withDefaults, type Definition, type DefinitionInput, type DefinitionVersion, type Review, type VersionSpec } from './model.js';
 import { DefinitionStore, type DefinitionFilter } from './store.js';
 import { checkVersionSpec } from './version-rules.js';
+import { DEFINITION_EVENTS, VERSION_EVENTS } from './wire/index.js';
 
 /** JSON with sorted keys: two specs are the same when these are equal. */
 function canonical(value: unknown): string {
@@ -31,12 +32,12 @@ function canonical(value: unknown): string {
 /** Two version specs hold the same content: equal with defaults filled in, secrets compared by hash. */
 const sameContent = (a: VersionSpec, b: VersionSpec) => canonical(hideSecrets(withDefaults(a))) === canonical(hideSecrets(withDefaults(b)));
 
-const definitionSubject = (definition: Omit<Definition, 'versions' | 'usageCount'>) => ({ kind: 'meshBuildingBlockDefinition', id: definition.uuid, workspace: definition.ownedByWorkspace, content: definition });
+const definitionSubject = (definition: Omit<Definition, 'versions' | 'usageCount'>) => ({ codec: DEFINITION_EVENTS, id: definition.uuid, workspace: definition.ownedByWorkspace, object: definition });
 const versionSubject = (version: DefinitionVersion) => ({
-  kind: 'meshBuildingBlockDefinitionVersion',
+  codec: VERSION_EVENTS,
   id: `${version.definitionUuid} v${version.spec.versionNumber}`,
   workspace: version.ownedByWorkspace,
-  content: version,
+  object: version,
 });
 
 /** What a version spec names, resolved through the caller's view by the authorized service. */

@@ -20,7 +20,7 @@ export interface EventDraft {
   description: string;
   /** The workspace the changed object belongs to: its members (and admins) see the event. */
   workspace?: string;
-  /** The object after the change as an admin reads it, secrets only as hashes. */
+  /** The object after the change as the kind's GET answers a reader of `workspace` (titles.ts `eventOf`). */
   content: unknown;
   /** The object before the change; only for `Changed`. */
   previousContent?: unknown;

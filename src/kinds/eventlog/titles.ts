@@ -1,4 +1,4 @@
-import { hideSecrets } from '../../crypto/secret-values.js';
+import type { EventCodec } from '../codec.js';
 import type { EventDraft, EventType } from './model.js';
 
 /**
@@ -156,28 +156,18 @@ export type EventKey = keyof typeof EVENT_TITLES;
 /** Every title this server writes (README, tests). */
 export const ALL_TITLES: readonly string[] = [...new Set(Object.values(EVENT_TITLES).map((entry) => entry.title))];
 
-/**
- * An object as an event carries it (stored as JSON): sealed secrets as `{hash}` and never their
- * ciphertext, and no other secret (secret hashes of keys are hashes already). Models hold only JSON
- * values (instants as strings).
- */
-export function contentOf(value: unknown): Record<string, unknown> {
-  const hidden = hideSecrets(value ?? {});
-  return hidden !== null && typeof hidden === 'object' && !Array.isArray(hidden) ? (hidden as Record<string, unknown>) : { value: hidden };
-}
-
 /** What an event says about the changed object. */
-export interface EventSubject {
-  /** e.g. `meshWorkspace` */
-  kind: string;
+export interface EventSubject<T> {
+  /** The kind's event codec: the only way an object becomes event content. */
+  codec: EventCodec<T>;
   /** Its identity as clients name it (name, uuid, full identifier). */
   id: string;
-  /** Its workspace: the members (and admins) see the event. */
+  /** Its workspace: the members (and admins) see the event, so the codec answers as to them. */
   workspace?: string | undefined;
   /** The object after the change (before it, for a deletion). */
-  content: unknown;
+  object: T;
   /** The object before the change (only `Changed` events keep it). */
-  previous?: unknown;
+  previous?: T;
   /** A sentence replacing the generated description. */
   description?: string;
 }
@@ -195,15 +185,16 @@ const VERB: Record<EventType, string> = {
 };
 
 /** The draft of event `key` about `subject`: e.g. "Workspace Created", "meshWorkspace my-team was created". */
-export function eventOf(key: EventKey, subject: EventSubject): EventDraft {
+export function eventOf<T>(key: EventKey, subject: EventSubject<T>): EventDraft {
   const { title, eventType } = EVENT_TITLES[key];
+  const { codec } = subject;
   return {
     title,
     eventType,
-    description: subject.description ?? `${subject.kind} ${subject.id} ${VERB[eventType]}`,
+    description: subject.description ?? `${codec.kind} ${subject.id} ${VERB[eventType]}`,
     ...(subject.workspace !== undefined ? { workspace: subject.workspace } : {}),
-    content: contentOf(subject.content),
-    ...(eventType === 'Changed' && subject.previous !== undefined ? { previousContent: contentOf(subject.previous) } : {}),
+    content: codec.encode(subject.object),
+    ...(eventType === 'Changed' && subject.previous !== undefined ? { previousContent: codec.encode(subject.previous) } : {}),
   };
 }
 

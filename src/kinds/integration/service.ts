@@ -10,8 +10,8 @@ import type { EventRecorder } from '../eventlog/recorder.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { INTEGRATION_TYPES, MASKS, SECRET_FIELDS, type Integration, type IntegrationInput } from './model.js';
 import { IntegrationStore, type IntegrationFilter } from './store.js';
-import { integrationContent } from './wire/v1.js';
-import { EVENT_TITLES } from '../eventlog/titles.js';
+import { eventOf } from '../eventlog/titles.js';
+import { INTEGRATION_EVENTS } from './wire/index.js';
 
 /** Integrations without any notion of who asks (AuthorizedIntegrationService adds that). */
 export class IntegrationService {
@@ -67,7 +67,7 @@ export class IntegrationService {
     const integration: Integration = { uuid: randomUUID(), ownedByWorkspace: input.ownedByWorkspace, displayName: input.displayName, type: INTEGRATION_TYPES[input.configType], builtIn: false, createdOn: new Date().toISOString(), document: withoutUuid(sealed.document) };
     await this.events.change(ctx, async (trx, events) => {
       await new IntegrationStore(trx).insert(integration);
-      events.push({ ...EVENT_TITLES.integrationCreated, description: `Integration ${integration.displayName} was created`, workspace: integration.ownedByWorkspace, content: integrationContent(integration) });
+      events.push(eventOf('integrationCreated', { codec: INTEGRATION_EVENTS, id: integration.uuid, description: `Integration ${integration.displayName} was created`, workspace: integration.ownedByWorkspace, object: integration }));
     });
     return integration;
   }
@@ -80,13 +80,7 @@ export class IntegrationService {
     const integration: Integration = { ...existing, displayName: input.displayName, document: withoutUuid(sealed.document) };
     await this.events.change(ctx, async (trx, events) => {
       await new IntegrationStore(trx).update(integration);
-      events.push({
-        ...EVENT_TITLES.integrationChanged,
-        description: `Integration ${integration.displayName} was changed`,
-        workspace: integration.ownedByWorkspace,
-        content: integrationContent(integration),
-        previousContent: integrationContent(existing),
-      });
+      events.push(eventOf('integrationChanged', { codec: INTEGRATION_EVENTS, id: integration.uuid, description: `Integration ${integration.displayName} was changed`, workspace: integration.ownedByWorkspace, object: integration, previous: existing }));
     });
     return integration;
   }
@@ -98,7 +92,7 @@ export class IntegrationService {
       const users = await store.usedBy(existing.uuid);
       if (users > 0) throw conflict(`meshIntegration ${existing.uuid} is still used by ${users} meshBuildingBlockDefinitionVersions`);
       await store.delete(existing.uuid);
-      events.push({ ...EVENT_TITLES.integrationDeleted, description: `Integration ${existing.displayName} was deleted`, workspace: existing.ownedByWorkspace, content: integrationContent(existing) });
+      events.push(eventOf('integrationDeleted', { codec: INTEGRATION_EVENTS, id: existing.uuid, description: `Integration ${existing.displayName} was deleted`, workspace: existing.ownedByWorkspace, object: existing }));
     });
   }
 }

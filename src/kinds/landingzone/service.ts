@@ -7,8 +7,8 @@ import type { EventRecorder } from '../eventlog/recorder.js';
 import type { Platform } from '../platform/model.js';
 import type { LandingZone, LandingZoneInput } from './model.js';
 import { LandingZoneStore, type LandingZoneFilter } from './store.js';
-import { landingZoneContent } from './wire/v1.js';
-import { EVENT_TITLES } from '../eventlog/titles.js';
+import { eventOf } from '../eventlog/titles.js';
+import { LANDING_ZONE_EVENTS } from './wire/index.js';
 
 /** Landing zones without any notion of who asks (AuthorizedLandingZoneService adds that). */
 export class LandingZoneService {
@@ -35,7 +35,7 @@ export class LandingZoneService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new LandingZoneStore(trx).insert(zone);
-        events.push({ ...EVENT_TITLES.landingZoneCreated, description: `Landing zone ${zone.name} was created`, workspace: zone.ownedByWorkspace, content: landingZoneContent(zone) });
+        events.push(eventOf('landingZoneCreated', { codec: LANDING_ZONE_EVENTS, id: zone.name, description: `Landing zone ${zone.name} was created`, workspace: zone.ownedByWorkspace, object: zone }));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshLandingZone ${input.name} already exists`);
@@ -49,13 +49,7 @@ export class LandingZoneService {
     const zone: LandingZone = { ...existing, displayName: input.displayName, restricted: input.restricted, document: input.document };
     await this.events.change(ctx, async (trx, events) => {
       await new LandingZoneStore(trx).update(zone);
-      events.push({
-        ...EVENT_TITLES.landingZoneChanged,
-        description: `Landing zone ${zone.name} was changed`,
-        workspace: zone.ownedByWorkspace,
-        content: landingZoneContent(zone),
-        previousContent: landingZoneContent(existing),
-      });
+      events.push(eventOf('landingZoneChanged', { codec: LANDING_ZONE_EVENTS, id: zone.name, description: `Landing zone ${zone.name} was changed`, workspace: zone.ownedByWorkspace, object: zone, previous: existing }));
     });
     return zone;
   }
@@ -66,7 +60,7 @@ export class LandingZoneService {
     const zone: LandingZone = { ...existing, disabledOn: new Date().toISOString() };
     await this.events.change(ctx, async (trx, events) => {
       await new LandingZoneStore(trx).update(zone);
-      events.push({ ...EVENT_TITLES.landingZoneDeleted, description: `Landing zone ${zone.name} was disabled`, workspace: zone.ownedByWorkspace, content: landingZoneContent(zone) });
+      events.push(eventOf('landingZoneDeleted', { codec: LANDING_ZONE_EVENTS, id: zone.name, description: `Landing zone ${zone.name} was disabled`, workspace: zone.ownedByWorkspace, object: zone }));
     });
   }
 }

@@ -9,8 +9,9 @@ import { differs, eventOf } from '../eventlog/titles.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import type { Location, LocationInput } from './model.js';
 import { LocationStore } from './store.js';
+import { LOCATION_EVENTS } from './wire/index.js';
 
-const subject = (location: Location) => ({ kind: 'meshLocation', id: location.name, workspace: location.ownedByWorkspace, content: location });
+const subject = (location: Location) => ({ codec: LOCATION_EVENTS, id: location.name, workspace: location.ownedByWorkspace, object: location });
 
 /** Locations without any notion of who asks (AuthorizedLocationService adds that). */
 export class LocationService {

@@ -7,8 +7,8 @@ import type { EventRecorder } from '../eventlog/recorder.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import type { PaymentMethod, PaymentMethodInput } from './model.js';
 import { PaymentMethodStore, type PaymentMethodFilter } from './store.js';
-import { paymentMethodContent } from './wire/v2.js';
-import { EVENT_TITLES } from '../eventlog/titles.js';
+import { eventOf } from '../eventlog/titles.js';
+import { PAYMENT_METHOD_EVENTS } from './wire/index.js';
 
 /** Payment methods without any notion of who asks (AuthorizedPaymentMethodService adds that). */
 export class PaymentMethodService {
@@ -36,7 +36,7 @@ export class PaymentMethodService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new PaymentMethodStore(trx).insert(method);
-        events.push({ ...EVENT_TITLES.paymentMethodCreated, description: `Payment method ${method.name} was created`, workspace: method.ownedByWorkspace, content: paymentMethodContent(method) });
+        events.push(eventOf('paymentMethodCreated', { codec: PAYMENT_METHOD_EVENTS, id: method.name, description: `Payment method ${method.name} was created`, workspace: method.ownedByWorkspace, object: method }));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshPaymentMethod ${input.name} already exists`);
@@ -50,13 +50,7 @@ export class PaymentMethodService {
     const method: PaymentMethod = { ...withoutUndefined(input), createdOn: existing.createdOn };
     await this.events.change(ctx, async (trx, events) => {
       await new PaymentMethodStore(trx).update(method);
-      events.push({
-        ...EVENT_TITLES.paymentMethodChanged,
-        description: `Payment method ${method.name} was changed`,
-        workspace: method.ownedByWorkspace,
-        content: paymentMethodContent(method),
-        previousContent: paymentMethodContent(existing),
-      });
+      events.push(eventOf('paymentMethodChanged', { codec: PAYMENT_METHOD_EVENTS, id: method.name, description: `Payment method ${method.name} was changed`, workspace: method.ownedByWorkspace, object: method, previous: existing }));
     });
     return method;
   }
@@ -70,7 +64,7 @@ export class PaymentMethodService {
       if (dependents.length > 0) throw conflict(`meshPaymentMethod ${existing.name} is still used by ${dependents.join(', ')}; assign them another payment method first`);
       const deleted: PaymentMethod = { ...existing, deletedOn: new Date().toISOString() };
       await store.update(deleted);
-      events.push({ ...EVENT_TITLES.paymentMethodDeleted, description: `Payment method ${existing.name} was deleted`, workspace: existing.ownedByWorkspace, content: paymentMethodContent(deleted) });
+      events.push(eventOf('paymentMethodDeleted', { codec: PAYMENT_METHOD_EVENTS, id: deleted.name, description: `Payment method ${existing.name} was deleted`, workspace: existing.ownedByWorkspace, object: deleted }));
     });
   }
 }

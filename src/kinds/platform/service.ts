@@ -15,6 +15,8 @@ import type { WorkspaceService } from '../workspace/service.js';
 import { CONFIG_SECRET_MASKS, CONFIG_SECRET_PATHS, configFromV1Form } from './config.js';
 import { fullPlatformIdentifier, type Platform, type PlatformInput } from './model.js';
 import { PlatformStore, type PlatformFilter } from './store.js';
+import { PLATFORM_EVENTS } from './wire/index.js';
+import { TENANT_EVENTS } from '../tenant/wire/index.js';
 
 /**
  * Each secret of the config's type that is a string (v1's form) replaced by what `replace` makes of it
@@ -37,7 +39,7 @@ const valueAt = (root: unknown, path: readonly string[]) => path.reduce<unknown>
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-const subject = (platform: Platform) => ({ kind: 'meshPlatform', id: fullPlatformIdentifier(platform), workspace: platform.ownedByWorkspace, content: platform });
+const subject = (platform: Platform) => ({ codec: PLATFORM_EVENTS, id: fullPlatformIdentifier(platform), workspace: platform.ownedByWorkspace, object: platform });
 
 /** Platforms without any notion of who asks (AuthorizedPlatformService adds that). */
 export class PlatformService {
@@ -141,7 +143,7 @@ export class PlatformService {
       await this.events.change(ctx, async (trx, events) => {
         const purged = await new TenantStore(trx).purgeDeletedOf({ platformUuid: platform.uuid });
         await new PlatformStore(trx).delete(platform.uuid);
-        for (const tenant of purged) events.push(eventOf('tenantPurged', { kind: 'meshTenant', id: tenant.uuid, workspace: tenant.workspace, content: tenant }));
+        for (const tenant of purged) events.push(eventOf('tenantPurged', { codec: TENANT_EVENTS, id: tenant.uuid, workspace: tenant.workspace, object: tenant }));
         events.push(eventOf('platformDeleted', subject(platform)));
       });
     } catch (error) {

@@ -7,8 +7,8 @@ import type { Db } from '../../store/transaction.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
 import type { PlatformType, PlatformTypeInput } from './model.js';
 import { PlatformTypeStore, type PlatformTypeFilter } from './store.js';
-import { platformTypeContent } from './wire/v1.js';
-import { EVENT_TITLES } from '../eventlog/titles.js';
+import { eventOf } from '../eventlog/titles.js';
+import { PLATFORM_TYPE_EVENTS } from './wire/index.js';
 
 /** Platform types without any notion of who asks (AuthorizedPlatformTypeService adds that). */
 export class PlatformTypeService {
@@ -40,7 +40,7 @@ export class PlatformTypeService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new PlatformTypeStore(trx).insert(type);
-        events.push({ ...EVENT_TITLES.platformTypeCreated, description: `Platform type ${type.name} was created`, content: platformTypeContent(type) });
+        events.push(eventOf('platformTypeCreated', { codec: PLATFORM_TYPE_EVENTS, id: type.name, description: `Platform type ${type.name} was created`, object: type }));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshPlatformType ${input.name} already exists (platform type names are unique regardless of case)`);
@@ -68,7 +68,7 @@ export class PlatformTypeService {
   private async change(ctx: RequestContext, existing: PlatformType, type: PlatformType, key: 'platformTypeChanged' | 'platformTypeDeactivated', verb: string): Promise<void> {
     await this.events.change(ctx, async (trx, events) => {
       await new PlatformTypeStore(trx).update(type);
-      events.push({ ...EVENT_TITLES[key], description: `Platform type ${type.name} was ${verb}`, content: platformTypeContent(type), previousContent: platformTypeContent(existing) });
+      events.push(eventOf(key, { codec: PLATFORM_TYPE_EVENTS, id: type.name, description: `Platform type ${type.name} was ${verb}`, object: type, previous: existing }));
     });
   }
 }

@@ -10,8 +10,10 @@ import { TenantStore } from '../tenant/store.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { projectIdentifier, type Project, type ProjectInput } from './model.js';
 import { ProjectStore, type ProjectFilter } from './store.js';
+import { PROJECT_EVENTS } from './wire/index.js';
+import { TENANT_EVENTS } from '../tenant/wire/index.js';
 
-const subject = (project: Project) => ({ kind: 'meshProject', id: projectIdentifier(project), workspace: project.workspace, content: project });
+const subject = (project: Project) => ({ codec: PROJECT_EVENTS, id: projectIdentifier(project), workspace: project.workspace, object: project });
 
 /** Projects without any notion of who asks (AuthorizedProjectService adds that). */
 export class ProjectService {
@@ -85,7 +87,7 @@ export class ProjectService {
         const purged = await new TenantStore(trx).purgeDeletedOf({ workspace: project.workspace, project: project.name });
         await new ServiceInstanceStore(trx).removeDeletingOf(project.workspace, project.name);
         await new ProjectStore(trx).delete(project);
-        for (const tenant of purged) events.push(eventOf('tenantPurged', { kind: 'meshTenant', id: tenant.uuid, workspace: tenant.workspace, content: tenant }));
+        for (const tenant of purged) events.push(eventOf('tenantPurged', { codec: TENANT_EVENTS, id: tenant.uuid, workspace: tenant.workspace, object: tenant }));
         events.push(eventOf('projectDeleted', subject(project)));
       });
     } catch (error) {

@@ -7,8 +7,9 @@ import type { EventRecorder } from '../eventlog/recorder.js';
 import { differs, eventOf } from '../eventlog/titles.js';
 import type { ProjectRole, ProjectRoleInput } from './model.js';
 import { ProjectRoleStore } from './store.js';
+import { PROJECT_ROLE_EVENTS } from './wire/index.js';
 
-const subject = (role: ProjectRole) => ({ kind: 'meshProjectRole', id: role.name, content: role });
+const subject = (role: ProjectRole) => ({ codec: PROJECT_ROLE_EVENTS, id: role.name, object: role });
 
 /** Project roles without any notion of who asks; each write one method in one transaction. */
 export class ProjectRoleService {

@@ -4,12 +4,12 @@ import type { Principal } from '../../auth/principal.js';
 import { insufficientPermissions, notFound } from '../../lib/errors.js';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { canonicalUuid } from '../../lib/validation.js';
-import type { Run } from '../block/run.js';
+import { isTransparent, type Run, type StepRow } from '../block/run.js';
 import type { AuthorizedRunnerService } from '../runner/authorized-service.js';
 import type { Runner } from '../runner/model.js';
 import { SHARED_RUNNERS, sharedRunnerFor } from '../runner/shared-runners.js';
 import { CallerView } from '../view.js';
-import type { RunUpdate, SourceRegistration, StepRow } from './model.js';
+import type { RunUpdate, SourceRegistration } from './model.js';
 import type { ClaimedRun, RunService } from './service.js';
 import type { RunAudience } from './wire/v1.js';
 
@@ -98,7 +98,7 @@ export class AuthorizedRunService extends CallerView<Run> {
     const run = await this.get(ctx, uuid);
     const { principal } = ctx;
     if (isOwnToken(principal, run) || isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_LIST', run.definitionOwner)) return { run, audience: 'operator' };
-    if (isAllowed(principal, 'BUILDINGBLOCK', 'LIST', run.workspace) && run.snapshot.buildingBlockDefinition.spec.runTransparency === true) return { run, audience: 'consumer' };
+    if (isAllowed(principal, 'BUILDINGBLOCK', 'LIST', run.workspace) && isTransparent(run)) return { run, audience: 'consumer' };
     throw insufficientPermissions("reading a run needs MANAGED_BUILDINGBLOCKRUN_LIST of its definition's workspace, or BUILDINGBLOCK_LIST of its block's when the definition makes runs transparent");
   }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bytesOf, fitLog, truncationMarker, utf8Prefix } from './log-budget.js';
-import type { StepRow } from './model.js';
+import type { StepRow } from '../block/run.js';
 
 const step = (stepId: string, userMessage?: string, systemMessage?: string): StepRow => ({ sourceId: 's', stepId, position: 0, displayName: stepId, status: 'PENDING', outputs: {}, ...(userMessage ? { userMessage } : {}), ...(systemMessage ? { systemMessage } : {}) });
 

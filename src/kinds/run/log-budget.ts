@@ -1,4 +1,5 @@
-import type { StepRow, StepUpdate } from './model.js';
+import type { StepRow } from '../block/run.js';
+import type { StepUpdate } from './model.js';
 
 const MESSAGES = ['userMessage', 'systemMessage'] as const;
 

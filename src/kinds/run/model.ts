@@ -1,5 +1,3 @@
-import type { RunOutput } from '../block/run.js';
-
 /** Step statuses at registration (spec §2.7); an update may also report ABORTED (spec §3.2). */
 export const STEP_REGISTRATION_STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCEEDED', 'FAILED'] as const;
 export const STEP_STATUSES = [...STEP_REGISTRATION_STATUSES, 'ABORTED'] as const;
@@ -13,20 +11,6 @@ export const RUN_TOKEN_GRACE_SECONDS = 600;
 
 /** At most this many steps per source (spec §2.7, §8). */
 export const MAX_STEPS_PER_SOURCE = 50;
-
-/** A step of a run's status source, as stored. */
-export interface StepRow {
-  sourceId: string;
-  stepId: string;
-  position: number;
-  displayName: string;
-  status: string;
-  userMessage?: string;
-  systemMessage?: string;
-  outputs: Record<string, RunOutput>;
-  /** Set when read: the time of the step's last change. */
-  updatedOn?: string;
-}
 
 /** A status source registering itself and its steps (spec §2.7). */
 export interface SourceRegistration {

@@ -11,12 +11,12 @@ import type { Db } from '../../store/transaction.js';
 import { SYSTEM } from '../../auth/context.js';
 import type { EventDraft } from '../eventlog/model.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
-import { runEvent, type BlockLifecycle } from '../block/lifecycle.js';
-import { isFinal, RUN_STATUSES, type Run, type RunOutput, type RunStatus } from '../block/run.js';
+import type { BlockLifecycle } from '../block/lifecycle.js';
+import { isFinal, RUN_STATUSES, type Run, type RunOutput, type RunStatus, type StepRow } from '../block/run.js';
 import { IMPLEMENTATIONS, type ImplementationType } from '../definition/enums.js';
 import { publicKeyOf, type Runner } from '../runner/model.js';
 import type { RunnerService } from '../runner/service.js';
-import { MAX_STEPS_PER_SOURCE, STEP_REGISTRATION_STATUSES, STEP_STATUSES, type RunUpdate, type SourceRegistration, type StepRow, type StepUpdate } from './model.js';
+import { MAX_STEPS_PER_SOURCE, STEP_REGISTRATION_STATUSES, STEP_STATUSES, type RunUpdate, type SourceRegistration, type StepUpdate } from './model.js';
 import { fitLog } from './log-budget.js';
 import type { RunStore } from './store.js';
 import type { RunUnit } from './unit.js';
@@ -95,7 +95,7 @@ export class RunService {
       const run = await this.transaction(ctx, async (tx) => {
         const claimed = await tx.runs.claim(runnerUuids, nodeId, now);
         if (claimed) {
-          tx.events.push(runEvent('runClaimed', claimed));
+          tx.events.push(this.lifecycle.runEvent('runClaimed', claimed));
           await this.lifecycle.claimed(tx, claimed);
         }
         return claimed;
@@ -111,7 +111,7 @@ export class RunService {
           const step = { sourceId: 'blockyard', stepId: 'prepare', position: 0, displayName: 'Prepare run', status: 'FAILED', systemMessage: error.message, outputs: {}, updatedOn: now } as const;
           await tx.runs.upsertSource(run.uuid, 'blockyard', { id: 'blockyard' }, now);
           await tx.runs.putStep(run.uuid, step, now);
-          tx.events.push(runEvent('runStatusChanged', { ...run, status: 'FAILED', endedOn: now, updatedOn: now }, run, { steps: [step] }));
+          tx.events.push(this.lifecycle.runEvent('runStatusChanged', { ...run, status: 'FAILED', endedOn: now, updatedOn: now }, run, [step]));
           await this.lifecycle.finish(tx, run, 'FAILED');
         });
       }
@@ -157,7 +157,7 @@ export class RunService {
         const message = `no status report for ${this.limits.runTimeoutSeconds} s (BLOCKYARD_RUN_TIMEOUT_SECONDS): the run timed out`;
         const step = { sourceId: 'blockyard', stepId: 'timeout', position: 0, displayName: 'Run timeout', status: 'FAILED', systemMessage: message, outputs: {}, updatedOn: at } as const;
         await tx.runs.putStep(run.uuid, step, at);
-        tx.events.push(runEvent('runStatusChanged', { ...run, status: 'FAILED', endedOn: at, updatedOn: at }, run, { steps: [step] }));
+        tx.events.push(this.lifecycle.runEvent('runStatusChanged', { ...run, status: 'FAILED', endedOn: at, updatedOn: at }, run, [step]));
         await this.lifecycle.finish(tx, run, 'FAILED');
         expired++;
       });
@@ -182,7 +182,7 @@ export class RunService {
       const steps = mergeSteps(registration.sourceId, existing, registration.steps.map((step) => ({ ...step, status: step.status ?? 'PENDING' })), now);
       for (const step of steps) await tx.runs.putStep(run.uuid, step, now);
       await tx.runs.touch(run.uuid, now);
-      if (steps.length > 0) tx.events.push(runEvent('runStepsChanged', { ...current, updatedOn: now }, undefined, { steps: steps.map(stepContent) }));
+      if (steps.length > 0) tx.events.push(this.lifecycle.runEvent('runStepsChanged', { ...current, updatedOn: now }, undefined, steps.map((step) => forEvent(step, now))));
     });
   }
 
@@ -216,8 +216,8 @@ export class RunService {
       for (const step of merged) await tx.runs.putStep(runUuid, step, now);
       const status = (update.status as RunStatus | undefined) ?? current.status;
       const after: Run = { ...current, outputs, logBytes: fitted.logBytes, updatedOn: now, status, ...(isFinal(status) ? { endedOn: now } : {}) };
-      if (status !== current.status) tx.events.push(runEvent('runStatusChanged', after, current, { steps: merged.map(stepContent) }));
-      else if (merged.length > 0) tx.events.push(runEvent('runStepsChanged', after, undefined, { steps: merged.map(stepContent) }));
+      if (status !== current.status) tx.events.push(this.lifecycle.runEvent('runStatusChanged', after, current, merged.map((step) => forEvent(step, now))));
+      else if (merged.length > 0) tx.events.push(this.lifecycle.runEvent('runStepsChanged', after, undefined, merged.map((step) => forEvent(step, now))));
       // The run row is written once: ended by the lifecycle, or here.
       if (isFinal(status)) await this.lifecycle.finish(tx, { ...current, outputs, logBytes: fitted.logBytes }, status);
       else {
@@ -265,11 +265,10 @@ export class RunService {
 const EVENT_MESSAGE_CHARS = 4096;
 const cut = (text: string | undefined) => (text === undefined || text.length <= EVENT_MESSAGE_CHARS ? text : `${text.slice(0, EVENT_MESSAGE_CHARS)}… (${text.length - EVENT_MESSAGE_CHARS} more characters in the run's log)`);
 
-/** A changed step as its run's event carries it: messages cut to EVENT_MESSAGE_CHARS, sensitive outputs as hashes. */
-function stepContent(step: StepRow): Record<string, unknown> {
+/** A step changed at `at` as its run's event carries it (RUN_EVENTS shows it): its user message cut to EVENT_MESSAGE_CHARS. */
+function forEvent(step: StepRow, at: string): StepRow {
   const userMessage = cut(step.userMessage);
-  const systemMessage = cut(step.systemMessage);
-  return { ...step, ...(userMessage !== undefined ? { userMessage } : {}), ...(systemMessage !== undefined ? { systemMessage } : {}) };
+  return { ...step, ...(userMessage !== undefined ? { userMessage } : {}), updatedOn: step.updatedOn ?? at };
 }
 
 /**

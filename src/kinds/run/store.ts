@@ -7,7 +7,7 @@ import type { RunStepTable, RunTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
 import type { BlockRuns, Run, RunBehavior, RunOutput, RunSnapshot, RunStatus } from '../block/run.js';
 import { RUNNER_SEEN_RESOLUTION_MS } from '../runner/model.js';
-import type { StepRow } from './model.js';
+import type { StepRow } from '../block/run.js';
 
 const toModel = (row: Selectable<RunTable>): Run => ({
   uuid: row.uuid,

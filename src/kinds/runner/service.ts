@@ -9,8 +9,9 @@ import { differs, eventOf } from '../eventlog/titles.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import type { Runner, RunnerInput } from './model.js';
 import { RunnerStore } from './store.js';
+import { RUNNER_EVENTS } from './wire/index.js';
 
-const subject = (runner: Runner) => ({ kind: 'meshBuildingBlockRunner', id: runner.uuid, workspace: runner.ownedByWorkspace, content: runner });
+const subject = (runner: Runner) => ({ codec: RUNNER_EVENTS, id: runner.uuid, workspace: runner.ownedByWorkspace, object: runner });
 
 /** Runners without any notion of who asks (AuthorizedRunnerService adds that). */
 export class RunnerService {

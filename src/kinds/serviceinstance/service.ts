@@ -7,9 +7,9 @@ import type { EventRecorder } from '../eventlog/recorder.js';
 import { differs, eventOf } from '../eventlog/titles.js';
 import { DEPROVISIONING_SECONDS, type ServiceInstance, type ServiceInstanceInput } from './model.js';
 import { ServiceInstanceStore, type ServiceInstanceFilter } from './store.js';
-import { serviceInstanceContent } from './wire/v2.js';
+import { SERVICE_INSTANCE_EVENTS } from './wire/index.js';
 
-const subject = (instance: ServiceInstance) => ({ kind: 'meshServiceInstance', id: instance.instanceId, workspace: instance.workspace, content: serviceInstanceContent(instance) });
+const subject = (instance: ServiceInstance) => ({ codec: SERVICE_INSTANCE_EVENTS, id: instance.instanceId, workspace: instance.workspace, object: instance });
 
 /** Service instances without any notion of who asks (AuthorizedServiceInstanceService adds that). */
 export class ServiceInstanceService {
@@ -52,10 +52,10 @@ export class ServiceInstanceService {
   /** Display name, plan and parameters may change; a deleting instance no longer does (409). */
   async update(ctx: RequestContext, existing: ServiceInstance, input: ServiceInstanceInput): Promise<ServiceInstance> {
     const instance: ServiceInstance = { ...input, creator: existing.creator, createdOn: existing.createdOn };
-    if (!differs(serviceInstanceContent(existing), serviceInstanceContent(instance))) return existing;
+    if (!differs(SERVICE_INSTANCE_EVENTS.encode(existing), SERVICE_INSTANCE_EVENTS.encode(instance))) return existing;
     await this.events.change(ctx, async (trx, events) => {
       if (!(await new ServiceInstanceStore(trx).update(instance))) throw deletingConflict(existing);
-      events.push(eventOf('serviceInstanceChanged', { ...subject(instance), previous: serviceInstanceContent(existing) }));
+      events.push(eventOf('serviceInstanceChanged', { ...subject(instance), previous: existing }));
     });
     return instance;
   }

@@ -7,8 +7,8 @@ import type { EventRecorder } from '../eventlog/recorder.js';
 import type { TagDefinition, TagDefinitionInput, Tags, TagTargetKind } from './model.js';
 import { enforceTags } from './rules.js';
 import { stripTag, TagDefinitionStore } from './store.js';
-import { tagDefinitionContent } from './wire/v1.js';
-import { EVENT_TITLES } from '../eventlog/titles.js';
+import { eventOf } from '../eventlog/titles.js';
+import { TAG_DEFINITION_EVENTS } from './wire/index.js';
 
 /** Tag definitions without any notion of who asks (AuthorizedTagDefinitionService adds that). */
 export class TagDefinitionService {
@@ -40,7 +40,7 @@ export class TagDefinitionService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new TagDefinitionStore(trx).insert(definition);
-        events.push({ ...EVENT_TITLES.tagDefinitionCreated, description: `Tag definition ${definition.name} was created`, content: tagDefinitionContent(definition) });
+        events.push(eventOf('tagDefinitionCreated', { codec: TAG_DEFINITION_EVENTS, id: definition.name, description: `Tag definition ${definition.name} was created`, object: definition }));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshTagDefinition ${input.name} already exists`);
@@ -53,12 +53,7 @@ export class TagDefinitionService {
     const definition: TagDefinition = { ...input, createdOn: existing.createdOn };
     await this.events.change(ctx, async (trx, events) => {
       await new TagDefinitionStore(trx).update(definition);
-      events.push({
-        ...EVENT_TITLES.tagDefinitionChanged,
-        description: `Tag definition ${definition.name} was changed`,
-        content: tagDefinitionContent(definition),
-        previousContent: tagDefinitionContent(existing),
-      });
+      events.push(eventOf('tagDefinitionChanged', { codec: TAG_DEFINITION_EVENTS, id: definition.name, description: `Tag definition ${definition.name} was changed`, object: definition, previous: existing }));
     });
     return definition;
   }
@@ -68,11 +63,7 @@ export class TagDefinitionService {
     await this.events.change(ctx, async (trx, events) => {
       const stripped = await stripTag(trx, existing.targetKind, existing.key);
       await new TagDefinitionStore(trx).delete(existing.name);
-      events.push({
-        ...EVENT_TITLES.tagDefinitionDeleted,
-        description: `Tag definition ${existing.name} was deleted; the tag was removed from ${stripped} ${existing.targetKind} object(s)`,
-        content: tagDefinitionContent(existing),
-      });
+      events.push(eventOf('tagDefinitionDeleted', { codec: TAG_DEFINITION_EVENTS, id: existing.name, description: `Tag definition ${existing.name} was deleted; the tag was removed from ${stripped} ${existing.targetKind} object(s)`, object: existing }));
     });
   }
 }

@@ -12,8 +12,9 @@ import type { ProjectService } from '../project/service.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { parseTenantName, tenantName, type Tenant, type TenantInput } from './model.js';
 import { TenantStore, type TenantFilter } from './store.js';
+import { TENANT_EVENTS } from './wire/index.js';
 
-const subject = (tenant: Tenant) => ({ kind: 'meshTenant', id: tenantName(tenant), workspace: tenant.workspace, content: tenant });
+const subject = (tenant: Tenant) => ({ codec: TENANT_EVENTS, id: tenantName(tenant), workspace: tenant.workspace, object: tenant });
 
 /** Tenants without any notion of who asks (AuthorizedTenantService adds that). */
 export class TenantService {

@@ -8,13 +8,14 @@ import type { EventRecorder } from '../eventlog/recorder.js';
 import { differs, eventOf } from '../eventlog/titles.js';
 import type { User, UserInput } from './model.js';
 import { UserStore, type UserFilter } from './store.js';
+import { USER_EVENTS } from './wire/index.js';
 
 /**
  * meshUsers without any notion of who asks (AuthorizedUserService adds that). Each write is one
  * method in one transaction (create, replace, delete), so whatever records a write (events, SCIM)
  * attaches in one place.
  */
-const subject = (user: User) => ({ kind: 'meshUser', id: user.username, content: user });
+const subject = (user: User) => ({ codec: USER_EVENTS, id: user.username, object: user });
 
 export class UserService {
   private readonly store: UserStore;

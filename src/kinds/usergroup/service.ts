@@ -9,13 +9,14 @@ import { differs, eventOf } from '../eventlog/titles.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { groupIdentifier, type UserGroup, type UserGroupInput } from './model.js';
 import { UserGroupStore, type UserGroupFilter } from './store.js';
+import { USER_GROUP_EVENTS } from './wire/index.js';
 
 /**
  * Workspace user groups without any notion of who asks. Each write is one method in one transaction:
  * `save` (create or replace by workspace and name), `setMembers` (what SCIM's group PATCH and PUT
  * need), `delete` (with the group's bindings).
  */
-const subject = (group: UserGroup) => ({ kind: 'meshWorkspaceUserGroup', id: groupIdentifier(group), workspace: group.workspace, content: group });
+const subject = (group: UserGroup) => ({ codec: USER_GROUP_EVENTS, id: groupIdentifier(group), workspace: group.workspace, object: group });
 
 /** A group's change as events: members added, members removed, anything else changed. */
 function groupEvents(existing: UserGroup | undefined, group: UserGroup): EventDraft[] {

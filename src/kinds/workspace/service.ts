@@ -8,9 +8,11 @@ import type { EventRecorder } from '../eventlog/recorder.js';
 import { differs, eventOf, type EventKey } from '../eventlog/titles.js';
 import type { Workspace, WorkspaceInput } from './model.js';
 import { WorkspaceStore } from './store.js';
+import { WORKSPACE_EVENTS } from './wire/index.js';
+import { API_KEY_EVENTS } from '../apikey/wire/index.js';
 
 /** What a workspace's events say about it. */
-const subject = (workspace: Workspace) => ({ kind: 'meshWorkspace', id: workspace.name, workspace: workspace.name, content: workspace });
+const subject = (workspace: Workspace) => ({ codec: WORKSPACE_EVENTS, id: workspace.name, workspace: workspace.name, object: workspace });
 
 /** Workspaces without any notion of who asks (AuthorizedWorkspaceService adds that). */
 export class WorkspaceService {
@@ -94,7 +96,7 @@ export class WorkspaceService {
         // Its keys go with it, each with its event (content: the key as it was, its secret only as a hash).
         const { items } = await keys.list({ workspace: workspace.name }, { page: 0, size: 100_000 });
         await keys.deleteOfWorkspace(workspace.name);
-        for (const key of items) events.push(eventOf('apiKeyDeleted', { kind: 'meshApiKey', id: key.uuid, workspace: key.ownedByWorkspace, content: key }));
+        for (const key of items) events.push(eventOf('apiKeyDeleted', { codec: API_KEY_EVENTS, id: key.uuid, workspace: key.ownedByWorkspace, object: key }));
         await new WorkspaceStore(trx).delete(workspace.name);
         events.push(eventOf('workspaceDeleted', subject(workspace)));
       });

@@ -1,5 +1,6 @@
+import { eventCodec, type EventCodec } from '../../codec.js';
 import { PATHS } from '../../paths.js';
-import { BINDING_KINDS, type BindingKind } from '../model.js';
+import { BINDING_KINDS, type Binding, type BindingKind } from '../model.js';
 import { bindingCodec, subjectsCodec, type BindingCodec } from './codec.js';
 
 /** The REST versions of each binding kind (workspace bindings v2, project bindings v3). */
@@ -21,3 +22,6 @@ export const IMPORT_ONLY_BINDING_CODECS: Record<BindingKind, Pick<BindingCodec, 
   meshProjectUserBinding: [subjectsCodec(BINDING_KINDS.projectUser, 'v2')],
   meshProjectGroupBinding: [subjectsCodec(BINDING_KINDS.projectGroup, 'v2')],
 };
+
+/** What a binding's events carry: its REST answer, as a reader of its workspace gets it. */
+export const BINDING_EVENTS = Object.fromEntries(Object.entries(BINDING_CODECS).map(([kind, codec]) => [kind, eventCodec(kind, codec, {})])) as Record<BindingKind, EventCodec<Binding>>;

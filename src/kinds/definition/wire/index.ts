@@ -1,4 +1,4 @@
-import { CodecRegistry, type Codec } from '../../codec.js';
+import { CodecRegistry, eventCodec, type Codec, type EncodeView } from '../../codec.js';
 import type { Definition, DefinitionVersion } from '../model.js';
 import { definitionV1Preview, type DecodedDefinition } from './definition-v1-preview.js';
 import { versionV1Preview, type DecodedVersion } from './version-v1-preview.js';
@@ -13,3 +13,16 @@ export interface VersionCodec extends Codec<DefinitionVersion> {
 
 export const DEFINITION_CODECS = new CodecRegistry<DefinitionCodec>('meshBuildingBlockDefinition', [definitionV1Preview]);
 export const VERSION_CODECS = new CodecRegistry<VersionCodec>('meshBuildingBlockDefinitionVersion', [versionV1Preview]);
+
+/**
+ * A definition's events are about its metadata and spec: its answer without `status` (the versions
+ * and usage count have events of their own, and a change of the definition does not read them).
+ */
+function encodeDefinitionForEvent(definition: Omit<Definition, 'versions' | 'usageCount'>, view: EncodeView) {
+  const { status: _status, ...answer } = definitionV1Preview.encode({ ...definition, versions: [], usageCount: 0 }, view);
+  return answer;
+}
+
+/** What their events carry: the v1-preview answers their owners' workspace reads. */
+export const DEFINITION_EVENTS = eventCodec(DEFINITION_CODECS.kind, { encode: encodeDefinitionForEvent }, {});
+export const VERSION_EVENTS = eventCodec(VERSION_CODECS.kind, versionV1Preview, {});

@@ -106,9 +106,3 @@ function workloadIdentity(baseUrl: string, integration: Integration) {
   const subject = `system:serviceaccount:blockyard:${(integration.document.spec.config as { type: string }).type}`;
   return { issuer: baseUrl, subject, gcp: { audience: 'gcp-workload-identity-provider:blockyard' }, aws: { audience: 'aws-workload-identity-provider:blockyard', thumbprint: '' }, azure: { audience: 'api://AzureADTokenExchange' } };
 }
-
-/** What the event log keeps of an integration: secrets masked. */
-export const integrationContent = (integration: Integration) => {
-  const { _links: _ignored, ...content } = integrationV1.encode(integration, { baseUrl: '' });
-  return content;
-};

@@ -1,4 +1,4 @@
-import { CodecRegistry, type Codec } from '../../codec.js';
+import { CodecRegistry, eventCodec, type Codec } from '../../codec.js';
 import type { LandingZone, LandingZoneInput } from '../model.js';
 import { landingZoneV1 } from './v1.js';
 import { landingZoneV1Preview } from './v1-preview.js';
@@ -8,3 +8,6 @@ export interface LandingZoneCodec extends Codec<LandingZone> {
 }
 
 export const LANDING_ZONE_CODECS = new CodecRegistry<LandingZoneCodec>('meshLandingZone', [landingZoneV1, landingZoneV1Preview]);
+
+/** What its events carry: the landingZoneV1 answer a reader of its workspace gets. */
+export const LANDING_ZONE_EVENTS = eventCodec(LANDING_ZONE_CODECS.kind, landingZoneV1, {});

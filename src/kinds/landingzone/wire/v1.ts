@@ -100,9 +100,3 @@ export const landingZoneV1 = {
     };
   },
 };
-
-/** What the event log keeps of a landing zone. */
-export const landingZoneContent = (zone: LandingZone) => {
-  const { _links: _ignored, ...content } = landingZoneV1.encode(zone, { baseUrl: '' });
-  return content;
-};

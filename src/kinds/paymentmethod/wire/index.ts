@@ -1,4 +1,4 @@
-import { CodecRegistry, type Codec } from '../../codec.js';
+import { CodecRegistry, eventCodec, type Codec } from '../../codec.js';
 import type { PaymentMethod, PaymentMethodInput } from '../model.js';
 import { paymentMethodV2 } from './v2.js';
 
@@ -8,3 +8,6 @@ export interface PaymentMethodCodec extends Codec<PaymentMethod> {
 
 /** v1 is retired (spec §9, 2025-07-01): negotiation answers it as retired from the lifecycle list. */
 export const PAYMENT_METHOD_CODECS = new CodecRegistry<PaymentMethodCodec>('meshPaymentMethod', [paymentMethodV2]);
+
+/** What its events carry: the paymentMethodV2 answer a reader of its workspace gets. */
+export const PAYMENT_METHOD_EVENTS = eventCodec(PAYMENT_METHOD_CODECS.kind, paymentMethodV2, {});

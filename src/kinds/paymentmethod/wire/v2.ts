@@ -57,9 +57,3 @@ export const paymentMethodV2 = {
     };
   },
 };
-
-/** What the event log keeps of a payment method (as an admin reads it; it has no secrets). */
-export const paymentMethodContent = (method: PaymentMethod) => {
-  const { _links: _ignored, ...content } = paymentMethodV2.encode(method, { baseUrl: '' });
-  return content;
-};

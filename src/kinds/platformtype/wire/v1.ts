@@ -59,9 +59,3 @@ export const platformTypeV1 = {
     };
   },
 };
-
-/** What the event log keeps of a platform type. */
-export const platformTypeContent = (type: PlatformType) => {
-  const { _links: _ignored, ...content } = platformTypeV1.encode(type, { baseUrl: '' });
-  return content;
-};

@@ -1,4 +1,4 @@
-import { CodecRegistry, type Codec, type RelationsView } from '../../codec.js';
+import { CodecRegistry, eventCodec, LINKLESS, type Codec, type RelationsView } from '../../codec.js';
 import type { Project, ProjectInput } from '../model.js';
 import { projectV2 } from './v2.js';
 
@@ -7,3 +7,6 @@ export interface ProjectCodec extends Codec<Project, RelationsView> {
 }
 
 export const PROJECT_CODECS = new CodecRegistry<ProjectCodec>('meshProject', [projectV2]);
+
+/** What its events carry: the projectV2 answer a reader of its workspace gets. */
+export const PROJECT_EVENTS = eventCodec(PROJECT_CODECS.kind, projectV2, LINKLESS);

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
-import { CodecRegistry, type Codec } from '../../codec.js';
-import type { Run } from '../../block/run.js';
-import type { RunUpdate, SourceRegistration, StepRow } from '../model.js';
+import { CodecRegistry, eventCodec, type Codec } from '../../codec.js';
+import type { Run, StepRow } from '../../block/run.js';
+import type { RunUpdate, SourceRegistration } from '../model.js';
 import { runV1, type RunAudience, type RunView } from './v1.js';
 
 export interface RunCodec extends Codec<Run, RunView> {
@@ -15,3 +15,6 @@ export interface RunCodec extends Codec<Run, RunView> {
 }
 
 export const RUN_CODECS = new CodecRegistry<RunCodec>('meshBuildingBlockRun', [runV1]);
+
+/** What a run's events carry (filed under its block's workspace): see `encodeForBlockReaders`. */
+export const RUN_EVENTS = eventCodec(RUN_CODECS.kind, { encode: runV1.encodeForBlockReaders }, {});

@@ -4,7 +4,7 @@ import { SecretBox } from '../../../crypto/secret-box.js';
 import { sealSecrets } from '../../../crypto/secret-values.js';
 import type { ApiError } from '../../../lib/errors.js';
 import type { Run } from '../../block/run.js';
-import type { StepRow } from '../model.js';
+import type { StepRow } from '../../block/run.js';
 import { RUN_CODECS } from './index.js';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { runV1 } from './v1.js';

@@ -3,9 +3,10 @@ import { hideSecrets } from '../../../crypto/secret-values.js';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder } from '../../../lib/validation.js';
 import { AnyValue, DateTime, Echoed, Links, Nullable, NonEmptyShortString, ShortString, Uuid } from '../../../lib/wire-schemas.js';
+import type { EncodeView } from '../../codec.js';
 import { objectUrl, PATHS } from '../../paths.js';
-import type { Run } from '../../block/run.js';
-import type { RunUpdate, SourceRegistration, StepRow } from '../model.js';
+import { isTransparent, type Run, type RunChange, type StepRow } from '../../block/run.js';
+import type { RunUpdate, SourceRegistration } from '../model.js';
 
 
 const Id = Type.Union([NonEmptyShortString, Type.Integer()]);
@@ -171,19 +172,38 @@ async function* encodeLogs(steps: AsyncIterable<StepRow>, audience: RunAudience 
   yield '{"steps":[';
   let first = true;
   for await (const step of steps) {
-    const shown = {
-      displayName: step.displayName,
-      status: step.status,
-      userMessage: step.userMessage ?? null,
-      systemMessage: audience === 'operator' ? (step.systemMessage ?? null) : null,
-      id: step.stepId,
-      sourceId: step.sourceId,
-      updatedOn: step.updatedOn,
-    };
-    yield `${first ? '' : ','}${JSON.stringify(shown)}`;
+    yield `${first ? '' : ','}${JSON.stringify(encodeStep(step, audience))}`;
     first = false;
   }
   yield ']}';
+}
+
+/** A step as the log shows it to `audience`: system messages are the operators'. */
+function encodeStep(step: StepRow, audience: RunAudience) {
+  return {
+    displayName: step.displayName,
+    status: step.status,
+    userMessage: step.userMessage ?? null,
+    systemMessage: audience === 'operator' ? (step.systemMessage ?? null) : null,
+    id: step.stepId,
+    sourceId: step.sourceId,
+    updatedOn: step.updatedOn,
+  };
+}
+
+/**
+ * A run as its events carry it. They are filed under the block's workspace, so they show what the
+ * block's readers may read of the run: a transparent run as a consumer reads it (and its changed
+ * steps as its log shows them to a consumer); of any other run only what the block's own answer
+ * shows (its latest run's uuid and status). Operator-only parts (inputs, implementation, system
+ * messages, outputs) are never in an event.
+ */
+function encodeForBlockReaders({ run, steps }: RunChange, { baseUrl }: EncodeView) {
+  if (!isTransparent(run)) {
+    return { kind: 'meshBuildingBlockRun', apiVersion: 'v1', metadata: { uuid: run.uuid }, spec: { buildingBlock: { uuid: run.blockUuid } }, status: run.status, _links: { self: { href: objectUrl(baseUrl, PATHS.runs, run.uuid) } } };
+  }
+  const answer = encode(run, { baseUrl, audience: 'consumer' });
+  return steps === undefined ? answer : { ...answer, steps: steps.map((step) => encodeStep(step, 'consumer')) };
 }
 
 /** meshBuildingBlockRun v1 (spec §2.7, §4.1, COMPAT §10). */
@@ -197,4 +217,5 @@ export const runV1 = {
   decodeUpdate,
   encode,
   encodeLogs,
+  encodeForBlockReaders,
 };

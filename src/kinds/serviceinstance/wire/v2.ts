@@ -95,9 +95,3 @@ export const serviceInstanceV2 = {
     };
   },
 };
-
-/** What the event log keeps of an instance (as an admin reads it; it has no secrets). */
-export const serviceInstanceContent = (instance: ServiceInstance) => {
-  const { _links: _ignored, ...content } = serviceInstanceV2.encode(instance, { baseUrl: '' });
-  return content;
-};

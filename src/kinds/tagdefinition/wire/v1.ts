@@ -93,9 +93,3 @@ export const tagDefinitionV1 = {
     };
   },
 };
-
-/** What the event log keeps of a tag definition. */
-export const tagDefinitionContent = (definition: TagDefinition) => {
-  const { _links: _ignored, ...content } = tagDefinitionV1.encode(definition, { baseUrl: '' });
-  return content;
-};

@@ -1,4 +1,4 @@
-import { CodecRegistry, type Codec } from '../../codec.js';
+import { CodecRegistry, eventCodec, type Codec } from '../../codec.js';
 import type { Tenant, TenantInput } from '../model.js';
 import { tenantV3 } from './v3.js';
 import { tenantV4 } from './v4.js';
@@ -9,3 +9,6 @@ export interface TenantCodec extends Codec<Tenant> {
 }
 
 export const TENANT_CODECS = new CodecRegistry<TenantCodec>('meshTenant', [tenantV4, tenantV4Preview, tenantV3]);
+
+/** What its events carry: the tenantV4 answer a reader of its workspace gets. */
+export const TENANT_EVENTS = eventCodec(TENANT_CODECS.kind, tenantV4, {});

@@ -1,4 +1,4 @@
-import { CodecRegistry, type Codec } from '../../codec.js';
+import { CodecRegistry, eventCodec, type Codec } from '../../codec.js';
 import type { UserGroup, UserGroupInput } from '../model.js';
 import { userGroupV1 } from './v1.js';
 
@@ -7,3 +7,6 @@ export interface UserGroupCodec extends Codec<UserGroup> {
 }
 
 export const USER_GROUP_CODECS = new CodecRegistry<UserGroupCodec>('meshWorkspaceUserGroup', [userGroupV1]);
+
+/** What its events carry: the userGroupV1 answer a reader of its workspace gets. */
+export const USER_GROUP_EVENTS = eventCodec(USER_GROUP_CODECS.kind, userGroupV1, {});
