@@ -73,10 +73,10 @@ async function imported(client: ApiClient, objects: Json[], query = ''): Promise
   return response.json;
 }
 
-/** A new meshObjectCollection (of owner platform-team); its name. */
-async function newCollection(client: ApiClient): Promise<string> {
+/** A new meshObjectCollection (of owner platform-team) of the workspace, or of admins only; its name. */
+async function newCollection(client: ApiClient, ownedByWorkspace: string | null = null): Promise<string> {
   const name = unique('coll');
-  const response = await client.post('/api/meshobjectcollections', { name, owner: 'platform-team', description: '' }, { headers: { 'content-type': COLLECTION } });
+  const response = await client.post('/api/meshobjectcollections', { name, owner: 'platform-team', description: '', ownedByWorkspace }, { headers: { 'content-type': COLLECTION } });
   assert.equal(response.status, 201, response.text);
   return name;
 }
@@ -358,10 +358,10 @@ describeEachDatabase('people and roles', (ctx) => {
 
   it('meshObjectCollections: an import into one deletes the groups and workspace bindings it no longer names, never after a failure; only an empty collection is deleted', async () => {
     const collection = unique('coll');
-    const post = await admin.post('/api/meshobjectcollections', { name: collection, owner: 'platform-team', description: 'This is a meshObjectCollection.' }, { headers: { 'content-type': COLLECTION } });
+    const post = await admin.post('/api/meshobjectcollections', { name: collection, owner: 'platform-team', description: 'This is a meshObjectCollection.', ownedByWorkspace: null }, { headers: { 'content-type': COLLECTION } });
     assert.equal(post.status, 201, post.text);
     assert.equal(post.text, '');
-    assertError(await admin.post('/api/meshobjectcollections', { name: collection, owner: 'x', description: '' }, { headers: { 'content-type': COLLECTION } }), 409);
+    assertError(await admin.post('/api/meshobjectcollections', { name: collection, owner: 'x', description: '', ownedByWorkspace: null }, { headers: { 'content-type': COLLECTION } }), 409);
     assertError(await admin.post('/api/meshobjectcollections', { name: unique('c'), owner: 'x', description: '' }, { headers: { 'content-type': 'application/json' } }), 415);
     assertError(await admin.post('/api/meshobjectcollections', { name: 'bad name', owner: 'x', description: '' }, { headers: { 'content-type': COLLECTION } }), 400, /^name:/);
     const plain = (await clientWithKey(admin, other, ['WORKSPACE_LIST'])).client;
@@ -411,9 +411,9 @@ describeEachDatabase('people and roles', (ctx) => {
   });
 
   it('an import into a collection is all-or-nothing: a refused declarative deletion undoes its writes and their events', async () => {
-    const collection = await newCollection(admin);
     const space = unique('ppl-unit');
     await createWorkspace(admin, space);
+    const collection = await newCollection(admin, space);
     const member = unique('unit-user');
     await created(admin, P.users, USER, userBody(member));
     const [kept, gone] = [unique('ub'), unique('ub')];

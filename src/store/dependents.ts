@@ -29,6 +29,8 @@ const DEPENDENTS = {
     { kind: 'meshPaymentMethods', table: 'payment_methods', columns: ['owned_by_workspace'], unlessSet: 'deleted_on' },
     { kind: 'meshIntegrations', table: 'integrations', columns: ['owned_by_workspace'] },
     { kind: 'meshCommunications', table: 'communications', columns: ['workspace'] },
+    // Its collections would pass to a new workspace of the same name.
+    { kind: 'meshObjectCollections', table: 'object_collections', columns: ['owned_by_workspace'] },
   ],
   project: [
     { kind: 'meshTenants', table: 'tenants', columns: ['workspace', 'project'], unlessSet: 'deleted_on' },

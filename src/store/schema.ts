@@ -414,6 +414,8 @@ export interface TerraformStateTable {
 export interface ObjectCollectionTable {
   name: string;
   owner: string;
+  /** The owning workspace; null: admins only (migration 0023). */
+  owned_by_workspace: string | null;
   description: string;
   created_on: string;
 }

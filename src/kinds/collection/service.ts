@@ -11,8 +11,9 @@ import { UserGroupStore } from '../usergroup/store.js';
 import { WorkspaceStore } from '../workspace/store.js';
 import type { CollectedObject, ObjectCollection } from './model.js';
 import { CollectionStore } from './store.js';
+import { COLLECTION_EVENTS } from './wire.js';
 
-const subject = (collection: ObjectCollection) => ({ kind: 'meshObjectCollection', id: collection.name, content: collection });
+const subject = (collection: ObjectCollection) => ({ codec: COLLECTION_EVENTS, id: collection.name, workspace: collection.ownedByWorkspace ?? undefined, object: collection });
 
 /** The answer for an owner that does not exist, and for one the caller does not see: the same. */
 export const noSuchOwner = (workspace: string): ApiError => unprocessable(`ownedByWorkspace: meshWorkspace "${workspace}" does not exist`, 'WORKSPACE');

@@ -1,14 +1,10 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { findDependents } from '../../store/dependents.js';
-import type { ObjectCollectionTable, Tables } from '../../store/schema.js';
+import type { ObjectCollectionTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
 import type { CollectedObject, ObjectCollection } from './model.js';
 
-/** `object_collections` with the owner column of migration 0023 (until store/schema.ts declares it). */
-type CollectionRow = ObjectCollectionTable & { owned_by_workspace: string | null };
-type CollectionTables = Omit<Tables, 'object_collections'> & { object_collections: CollectionRow };
-
-const toModel = (row: Selectable<CollectionRow>): ObjectCollection => ({
+const toModel = (row: Selectable<ObjectCollectionTable>): ObjectCollection => ({
   name: row.name,
   owner: row.owner,
   ownedByWorkspace: row.owned_by_workspace,
@@ -18,21 +14,17 @@ const toModel = (row: Selectable<CollectionRow>): ObjectCollection => ({
 
 /** The `object_collections` table, and which groups and bindings a collection holds. */
 export class CollectionStore {
-  private readonly rows: Kysely<CollectionTables>;
-
-  constructor(private readonly db: Db) {
-    this.rows = db as unknown as Kysely<CollectionTables>;
-  }
+  constructor(private readonly db: Db) {}
 
   async insert(collection: ObjectCollection): Promise<void> {
-    await this.rows
+    await this.db
       .insertInto('object_collections')
       .values({ name: collection.name, owner: collection.owner, owned_by_workspace: collection.ownedByWorkspace, description: collection.description, created_on: collection.createdOn })
       .execute();
   }
 
   async find(name: string): Promise<ObjectCollection | undefined> {
-    const row = await this.rows.selectFrom('object_collections').selectAll().where('name', '=', name).executeTakeFirst();
+    const row = await this.db.selectFrom('object_collections').selectAll().where('name', '=', name).executeTakeFirst();
     return row ? toModel(row) : undefined;
   }
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { badRequest } from '../../lib/errors.js';
+import type { EventCodec } from '../codec.js';
 import { compileDecoder } from '../../lib/validation.js';
 import { ShortString } from '../../lib/wire-schemas.js';
 import type { ObjectCollection } from './model.js';
@@ -11,24 +11,28 @@ const Name = Type.String({ pattern: '^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?
 const Owner = Type.String({ minLength: 1, maxLength: 255 });
 
 /**
- * The published body `{name, owner, description}` plus `ownedByWorkspace`, required: the workspace
- * whose collection it is, or null for a collection of admins only (docs/collections.md).
+ * The published body `{name, owner, description}` plus `ownedByWorkspace`: the workspace whose
+ * collection it is, or null — also when absent, as in the published form — for a collection of
+ * admins only (docs/collections.md).
  */
 export const CreateBody = Type.Object({
   name: Name,
   owner: Owner,
   description: ShortString,
-  ownedByWorkspace: Type.Union([Owner, Type.Null()], { description: 'the owning meshWorkspace, or null: admins only' }),
+  ownedByWorkspace: Type.Optional(Type.Union([Owner, Type.Null()], { description: 'the owning meshWorkspace; null or absent: admins only' })),
 });
 export const DeleteBody = Type.Object({ name: Name, owner: Owner });
 const decodeCreateFields = compileDecoder(Type.Object({ name: Name, owner: Owner, description: ShortString, ownedByWorkspace: Type.Optional(Owner) }));
 export const decodeDelete = compileDecoder(DeleteBody);
 
-/** The decoder drops nulls, so whether `ownedByWorkspace` was given at all is asked of the body itself. */
+/** A collection named by no workspace is the admins' (the decoder drops a null `ownedByWorkspace`). */
 export function decodeCreate(body: unknown): Omit<ObjectCollection, 'createdOn'> {
   const { ownedByWorkspace, ...fields } = decodeCreateFields(body);
-  if (!Object.hasOwn(body as object, 'ownedByWorkspace')) {
-    throw badRequest('ownedByWorkspace: required: the meshWorkspace whose collection this is, or null for a collection of admins only');
-  }
   return { ...fields, ownedByWorkspace: ownedByWorkspace ?? null };
 }
+
+/** What a collection's events carry: it has no answer body of its own, so the body it was created with, and when. */
+export const COLLECTION_EVENTS: EventCodec<ObjectCollection> = {
+  kind: 'meshObjectCollection',
+  encode: ({ name, owner, ownedByWorkspace, description, createdOn }) => ({ name, owner, ownedByWorkspace, description, createdOn }),
+};

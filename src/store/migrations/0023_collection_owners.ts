@@ -17,8 +17,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       where held.collection = object_collections.name
       having count(distinct held.workspace) = 1
     )`.execute(db);
+  // A workspace is not deleted while it owns collections (store/dependents.ts asks this).
+  await db.schema.createIndex('object_collections_owner').on('object_collections').column('owned_by_workspace').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('object_collections_owner').execute();
   await db.schema.alterTable('object_collections').dropColumn('owned_by_workspace').execute();
 }
