@@ -10,7 +10,7 @@ import type { EventRecorder } from '../eventlog/recorder.js';
 import { eventOf, type EventKey } from '../eventlog/titles.js';
 import type { Communication, TargetRef } from './model.js';
 import { CommunicationStore, type CommunicationFilter } from './store.js';
-import { communicationContent } from './wire/v1-preview.js';
+import { COMMUNICATION_EVENTS } from './wire/index.js';
 
 /**
  * The event of a change, filed under the communication's workspace, whose members read it: its
@@ -23,10 +23,10 @@ async function eventAbout(trx: Db, key: EventKey, communication: Communication, 
   const counters = counts.get(definition.uuid) ?? noCommunications();
   const tally = isResolvable(definition.type) ? `${counters.open} open, ${counters.resolved} resolved of ${counters.total}` : `${counters.total} sent`;
   return eventOf(key, {
-    kind: 'meshCommunication',
+    codec: COMMUNICATION_EVENTS,
     id: communication.uuid,
     workspace,
-    content: communicationContent(communication),
+    object: communication,
     description: `meshCommunication ${communication.uuid} to ${target.kind} ${target.name} ${verb} (meshCommunicationDefinition ${definition.uuid} in workspace ${workspace}: ${tally})`,
   });
 }

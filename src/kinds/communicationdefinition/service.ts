@@ -8,11 +8,11 @@ import type { EventRecorder } from '../eventlog/recorder.js';
 import { differs, eventOf } from '../eventlog/titles.js';
 import { noCommunications, type CommunicationContent, type CommunicationDefinition } from './model.js';
 import { CommunicationDefinitionStore, type CommunicationDefinitionFilter } from './store.js';
-import { communicationDefinitionContent } from './wire/v1-preview.js';
+import { COMMUNICATION_DEFINITION_EVENTS } from './wire/index.js';
 
 // A definition belongs to no workspace: its events are the admins' (they read every workspace's
 // events), so their content keeps the counters over every workspace.
-const subject = (definition: CommunicationDefinition) => ({ kind: 'meshCommunicationDefinition', id: definition.uuid, content: communicationDefinitionContent(definition) });
+const subject = (definition: CommunicationDefinition) => ({ codec: COMMUNICATION_DEFINITION_EVENTS, id: definition.uuid, object: definition });
 
 /** Communication definitions without any notion of who asks (AuthorizedCommunicationDefinitionService adds that). */
 export class CommunicationDefinitionService {
@@ -61,7 +61,7 @@ export class CommunicationDefinitionService {
       }
       // The counters as they are now (communications may have moved them since `existing` was read).
       const updated = (await store.find(existing.uuid))!;
-      events.push(eventOf('communicationDefinitionUpdated', { ...subject(updated), previous: communicationDefinitionContent(existing) }));
+      events.push(eventOf('communicationDefinitionUpdated', { ...subject(updated), previous: existing }));
       return updated;
     });
   }

@@ -1,4 +1,4 @@
-import { CodecRegistry, type Codec } from '../../codec.js';
+import { CodecRegistry, eventCodec, type Codec } from '../../codec.js';
 import type { Communication, CommunicationInput } from '../model.js';
 import { communicationV1Preview } from './v1-preview.js';
 
@@ -7,3 +7,6 @@ export interface CommunicationCodec extends Codec<Communication> {
 }
 
 export const COMMUNICATION_CODECS = new CodecRegistry<CommunicationCodec>('meshCommunication', [communicationV1Preview]);
+
+/** What its events carry (filed under its receiving workspace): the answer that workspace's readers get. */
+export const COMMUNICATION_EVENTS = eventCodec(COMMUNICATION_CODECS.kind, communicationV1Preview, {});

@@ -66,9 +66,3 @@ export const communicationV1Preview = {
     };
   },
 };
-
-/** What the event log keeps of a communication (as an admin reads it; it has no secrets). */
-export const communicationContent = (communication: Communication) => {
-  const { _links: _ignored, ...content } = communicationV1Preview.encode(communication, { baseUrl: '' });
-  return content;
-};

@@ -1,4 +1,4 @@
-import { CodecRegistry, type Codec } from '../../codec.js';
+import { CodecRegistry, eventCodec, type Codec } from '../../codec.js';
 import type { CommunicationContent, CommunicationContentUpdate, CommunicationDefinition } from '../model.js';
 import { communicationDefinitionV1Preview } from './v1-preview.js';
 
@@ -9,3 +9,6 @@ export interface CommunicationDefinitionCodec extends Codec<CommunicationDefinit
 }
 
 export const COMMUNICATION_DEFINITION_CODECS = new CodecRegistry<CommunicationDefinitionCodec>('meshCommunicationDefinition', [communicationDefinitionV1Preview]);
+
+/** What its events carry (they are the sender's: filed under no workspace): its answer. */
+export const COMMUNICATION_DEFINITION_EVENTS = eventCodec(COMMUNICATION_DEFINITION_CODECS.kind, communicationDefinitionV1Preview, {});

@@ -72,9 +72,3 @@ export const communicationDefinitionV1Preview = {
 function withDefaults<T extends { skipEmailNotifications?: boolean }>(sent: T): T & { skipEmailNotifications: boolean } {
   return { ...sent, skipEmailNotifications: sent.skipEmailNotifications ?? false };
 }
-
-/** What the event log keeps of a definition (as an admin reads it; it has no secrets). */
-export const communicationDefinitionContent = (definition: CommunicationDefinition) => {
-  const { _links: _ignored, ...content } = communicationDefinitionV1Preview.encode(definition, { baseUrl: '' });
-  return content;
-};
