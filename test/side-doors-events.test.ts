@@ -11,8 +11,15 @@ import { it } from 'node:test';
 import { allEvents, EVENT_LOG, EVENTS, type Event } from './support/events.js';
 import { clientWithKey, createKey } from './support/identity.js';
 import { asRun, claimRun, createBlock, getRun, readBlock, register, report, runnerDefinition, runWorld, SHARED_RUNNERS, tenantTarget, waitFor } from './support/runs.js';
-import { describeEachDatabase } from './support/server.js';
+import { runAdminCommand } from '../src/admin-cli.js';
+import { loadConfig } from '../src/config.js';
+import { media } from './support/client.js';
+import { describeEachDatabase, UNLIMITED_AUTH_FAILURES } from './support/server.js';
 import { openStream } from './support/sse.js';
+import { createWorkspace, unique } from './support/structure.js';
+
+const SCIM_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
+const SCIM_GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 
 /** Every key of `content`, at any depth, also in `answer` (arrays: each item against the answer's first). */
 function keysOutside(content: unknown, answer: unknown, at = ''): string[] {
@@ -116,3 +123,32 @@ describeEachDatabase('side doors: event content is the kind’s own answer to th
     assert.ok(events.some((event) => event.spec.content.metadata?.uuid === key.uuid));
   });
 });
+
+describeEachDatabase('side doors: what SCIM provisions reaches a workspace’s event readers only as the kind answers it', (ctx) => {
+  it('a SCIM group’s events show its workspace the group’s answer, another workspace nothing', async () => {
+    const admin = ctx.client;
+    const [home, other] = [unique('scim-home'), unique('scim-other')];
+    await Promise.all([createWorkspace(admin, home), createWorkspace(admin, other)]);
+    let printed = '';
+    await runAdminCommand(loadConfig(ctx.server.env), ['scim-token', 'create', '--name', unique('idp')], (line) => (printed += line));
+    const token = /bearer token \(shown once\): (\S+)/.exec(printed)![1]!;
+    const scim = admin.with({ authorization: `Bearer ${token}`, 'content-type': 'application/scim+json', accept: 'application/scim+json' });
+    const user = await scim.request('POST', '/scim/v2/Users', { body: { schemas: [SCIM_USER], userName: unique('scim.person'), externalId: `ext-${randomUUID()}`, name: { givenName: 'S', familyName: 'P' }, emails: [{ primary: true, value: `${randomUUID()}@example.com` }] } });
+    assert.equal(user.status, 201, user.text);
+    const externalId = `grp-${randomUUID()}`;
+    const group = await scim.request('POST', '/scim/v2/Groups', { body: { schemas: [SCIM_GROUP], displayName: `${home}.developers`, externalId, members: [{ value: user.json.id }] } });
+    assert.equal(group.status, 201, group.text);
+
+    const { client: member } = await clientWithKey(admin, home, ['EVENTLOG_LIST', 'WORKSPACEUSERGROUP_LIST']);
+    const events = (await allEvents(member)).filter((event) => event.spec.title.startsWith('Workspace Group'));
+    assert.ok(events.length > 0, 'the workspace sees its group’s events');
+    const answer = await admin.get(`/api/meshobjects/meshworkspaceusergroups/${home}.developers`, { headers: { accept: media('meshworkspaceusergroup', 'v1') } });
+    assert.equal(answer.status, 200, answer.text);
+    for (const event of events) assert.deepEqual(keysOutside(event.spec.content, answer.json), [], `${event.spec.title}: fields the group's GET does not show`);
+
+    const { client: stranger } = await clientWithKey(admin, other, ['EVENTLOG_LIST', 'WORKSPACEUSERGROUP_LIST']);
+    assert.deepEqual((await allEvents(stranger)).filter((event) => JSON.stringify(event).includes(`${home}.developers`) || JSON.stringify(event).includes(externalId)), []);
+    const one = await stranger.get(`${EVENTS}/${events[0]!.metadata.uuid}`, { headers: { accept: EVENT_LOG } });
+    assert.equal(one.status, 404, one.text);
+  });
+}, UNLIMITED_AUTH_FAILURES);
