@@ -1,10 +1,10 @@
-import { unauthorized } from '../lib/errors.js';
+import { unauthorized, type ApiError } from '../lib/errors.js';
 import type { ApiKey } from '../kinds/apikey/model.js';
 import type { ApiKeyService } from '../kinds/apikey/service.js';
 import { normalizeUsername } from '../kinds/apiuser/model.js';
 import type { ApiUserService } from '../kinds/apiuser/service.js';
 import type { ScimTokenService } from '../kinds/scimtoken/service.js';
-import type { FailedAttemptLimiter } from './failed-attempts.js';
+import type { Attempt, FailedAttemptLimiter } from './failed-attempts.js';
 import type { Principal } from './principal.js';
 import { RUN_TOKEN_PREFIX, type TokenService } from './tokens.js';
 
@@ -14,8 +14,11 @@ const SCIM_PERMISSIONS: ReadonlySet<string> = new Set(['ADM_USER_LIST', 'ADM_USE
 /**
  * Turns an Authorization header into a Principal or a 401 (spec 5.1): `Bearer <token>` of an API key
  * (a JWT from our token endpoint), or `Basic` credentials of an API user; and client credentials into
- * the API key they belong to (the token endpoint). Every guessable secret (a password, a client
- * secret) is checked only after the failed-attempt limits admit the attempt (issue 16, item 2).
+ * the API key they belong to (the token endpoint). Every presented credential that fails, whatever its
+ * scheme, counts against the client address (and against the username or client id it names), and is
+ * looked at only after the failed-attempt limits admit it (docs/security.md "Authentication
+ * throttling"). Tokens name no identity that counts: they cannot be guessed, and an identity an
+ * invalid token names is the sender's choice (counting it would let anyone lock a key out).
  */
 export class Authenticator {
   /** One principal per cached key object: no per-request permission set building. */
@@ -31,31 +34,32 @@ export class Authenticator {
 
   /**
    * The SCIM routes' credential (issue 19, item 7): `Bearer <SCIM token>` only; an API key's token,
-   * Basic credentials or anything else is 401. A wrong token counts as a failed attempt of the client
-   * address (the tokens are 238 random bits: the limit only keeps floods cheap).
+   * Basic credentials or anything else is 401. A wrong token counts against the client address.
    */
   async authenticateScim(header: string | undefined, address: string): Promise<Principal> {
-    const match = /^bearer\s+(\S+)\s*$/i.exec(header ?? '');
-    if (!match) throw unauthorized('a SCIM token is required: send Authorization: Bearer <SCIM token> (blockyard admin scim-token create)');
-    const identity = `scim:${address}`;
-    this.failedAttempts.check(address, identity);
+    const required = 'a SCIM token is required: send Authorization: Bearer <SCIM token> (blockyard admin scim-token create)';
+    if (header === undefined || header.trim() === '') throw unauthorized(required);
+    const admitted = this.failedAttempts.check(address);
+    if (admitted) await admitted;
+    const match = /^bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw this.refused(address, required);
     const token = await this.scimTokens.verify(match[1]!);
-    if (!token) {
-      this.failedAttempts.failed(address, identity);
-      throw unauthorized('the SCIM token is invalid or was deleted');
-    }
+    if (!token) throw this.refused(address, 'the SCIM token is invalid or was deleted');
     return { type: 'scim', id: token.id, permissions: SCIM_PERMISSIONS };
   }
 
   /** `address`: the client's address, which failed attempts are limited by. */
   async authenticate(header: string | undefined, address: string): Promise<Principal> {
+    // No credential at all guesses nothing: it is not a failed attempt.
     if (header === undefined || header.trim() === '') throw unauthorized('credentials are required: send Authorization: Bearer <token> or Basic');
+    const admitted = this.failedAttempts.check(address);
+    if (admitted) await admitted;
     const space = header.indexOf(' ');
     const scheme = (space === -1 ? header : header.slice(0, space)).toLowerCase();
     const value = space === -1 ? '' : header.slice(space + 1).trim();
-    if (scheme === 'bearer') return this.bearer(value);
+    if (scheme === 'bearer') return this.bearer(value, address);
     if (scheme === 'basic') return this.basic(value, address);
-    throw unauthorized('unsupported Authorization scheme: use Bearer or Basic');
+    throw this.refused(address, 'unsupported Authorization scheme: use Bearer or Basic');
   }
 
   /**
@@ -66,22 +70,30 @@ export class Authenticator {
   async authenticateStateBackend(header: string | undefined, address: string): Promise<Principal> {
     const basic = /^basic\s+(\S+)\s*$/i.exec(header ?? '');
     if (basic) {
+      const admitted = this.failedAttempts.check(address);
+      if (admitted) await admitted;
       const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
       const password = decoded.slice(decoded.indexOf(':') + 1);
       const claims = password.startsWith('ey') ? await this.tokens.verify(password) : undefined;
-      if (claims?.subject.startsWith(RUN_TOKEN_PREFIX)) return this.bearer(password);
+      if (claims?.subject.startsWith(RUN_TOKEN_PREFIX)) return this.bearer(password, address);
     }
     return this.authenticate(header, address);
   }
 
-  private async bearer(token: string): Promise<Principal> {
+  /** A failed attempt: counted, then the 401 to throw. */
+  private refused(address: string, message: string, identity?: string): ApiError {
+    this.failedAttempts.failed(address, identity);
+    return unauthorized(message);
+  }
+
+  private async bearer(token: string, address: string): Promise<Principal> {
     const claims = token === '' ? undefined : await this.tokens.verify(token);
-    if (!claims) throw unauthorized('the access token is invalid or expired');
+    if (!claims) throw this.refused(address, 'the access token is invalid or expired');
     if (claims.subject.startsWith(RUN_TOKEN_PREFIX)) {
       return { type: 'runToken', id: claims.subject, runUuid: claims.subject.slice(RUN_TOKEN_PREFIX.length), ...(claims.claimedBy !== undefined ? { claimedBy: claims.claimedBy } : {}) };
     }
     const key = await this.apiKeys.findActive(claims.subject);
-    if (!key) throw unauthorized('the API key of this token no longer exists or has expired');
+    if (!key) throw this.refused(address, 'the API key of this token no longer exists or has expired');
     let principal = this.principals.get(key);
     if (!principal) {
       principal = { type: 'apiKey', id: key.uuid, workspace: key.ownedByWorkspace, permissions: new Set(key.permissions), displayName: key.displayName, ...(key.expiresAt ? { expiresAt: key.expiresAt } : {}) };
@@ -93,26 +105,30 @@ export class Authenticator {
   private async basic(encoded: string, address: string): Promise<Principal> {
     const decoded = Buffer.from(encoded, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon <= 0) throw unauthorized('malformed Basic credentials');
+    if (colon <= 0) throw this.refused(address, 'malformed Basic credentials');
     const username = normalizeUsername(decoded.slice(0, colon));
-    if (username.includes('\u0000')) throw unauthorized('invalid username or password');
+    if (username.includes('\u0000')) throw this.refused(address, 'invalid username or password');
     const identity = `user:${username}`;
-    this.failedAttempts.check(address, identity);
+    const admitted = this.failedAttempts.check(address, identity);
+    if (admitted) await admitted;
     // The slow hash runs only as an attempt the limits admit; recently verified pairs skip it.
-    const valid = await this.apiUsers.verify(username, decoded.slice(colon + 1), { address, begin: () => this.failedAttempts.begin(address, identity) });
-    if (!valid) throw unauthorized('invalid username or password');
+    let attempt: Attempt | undefined;
+    const begin = () => (attempt = this.failedAttempts.begin(address, identity));
+    const valid = await this.apiUsers.verify(username, decoded.slice(colon + 1), { address, begin });
+    if (!valid) {
+      attempt?.failed();
+      throw unauthorized('invalid username or password');
+    }
     return { type: 'apiUser', id: username };
   }
 
   /** The API key whose client credentials these are (the token endpoint), or a 401. */
   async authenticateClient(clientId: string, clientSecret: string, address: string): Promise<ApiKey> {
     const identity = `client:${clientId}`;
-    this.failedAttempts.check(address, identity);
+    const admitted = this.failedAttempts.check(address, identity);
+    if (admitted) await admitted;
     const key = await this.apiKeys.verifyCredentials(clientId, clientSecret);
-    if (!key) {
-      this.failedAttempts.failed(address, identity);
-      throw unauthorized('invalid client credentials');
-    }
+    if (!key) throw this.refused(address, 'invalid client credentials', identity);
     return key;
   }
 }

@@ -30,3 +30,21 @@ export class LocalRateCounter implements RateCounter {
     return { current: window.count, ttl: start + this.windowMs - now };
   }
 }
+
+/** A failed authentication as the instances of a deployment tell each other: the key it counts against, and when. */
+export interface SharedFailure {
+  key: string;
+  /** Milliseconds since the epoch. */
+  at: number;
+}
+
+/**
+ * The other instances of a deployment, for the failed-attempt limits (auth/failed-attempts.ts; on
+ * PostgreSQL store/shared-rate-counter.ts): where this one's failures go and theirs come from.
+ * Neither call fails: without the database, each instance goes on with the failures it knows.
+ */
+export interface FailureExchange {
+  publish(failures: readonly SharedFailure[]): void;
+  /** The failures the others published since the last call (the first call: those of the last window). */
+  collect(): Promise<SharedFailure[]>;
+}

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { RateCount, RateCounter } from '../lib/rate-counter.js';
+import type { FailureExchange, RateCount, RateCounter, SharedFailure } from '../lib/rate-counter.js';
 import type { Tables } from './schema.js';
 
 interface Window {
@@ -122,5 +123,100 @@ export class SharedRateCounter implements RateCounter {
 
   close(): void {
     clearInterval(this.timer);
+  }
+}
+
+/** `auth_failures` (migration 0024): the failed authentications of every instance, for one window. */
+interface AuthFailureTable {
+  /** The instance (a random id per process) and its running number: a row's identity. */
+  origin: string;
+  seq: number;
+  key: string;
+  /** When it failed, by its instance's clock (ms since the epoch). */
+  at: number | string;
+  /** When it was written, by the database's clock (ms since the epoch): the order rows are read in. */
+  recorded_ms: number | string;
+}
+
+const DATABASE_NOW_MS = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
+/** A read reaches this far back before the newest row it saw: rows become visible in commit order, not in clock order. */
+const COMMIT_SLACK_MS = 2_000;
+const PRUNE_EVERY_MS = 30_000;
+const WRITE_BATCH = 500;
+
+/**
+ * The failed authentications of the instances of one PostgreSQL database (auth/failed-attempts.ts):
+ * each instance writes its failures as they happen (one statement at a time, the rest batched behind
+ * it) and reads the others' rows written since its last read, so every instance judges a client
+ * address by the deployment's failures. Rows written more than a window ago are deleted.
+ */
+export class SharedFailureLog implements FailureExchange {
+  private readonly db: Kysely<Tables & { auth_failures: AuthFailureTable }>;
+  private readonly origin = randomUUID();
+  private seq = 0;
+  private readonly outbox: Omit<AuthFailureTable, 'recorded_ms'>[] = [];
+  private writing = false;
+  private prunedAt = 0;
+  /** Rows are read from this database time on. */
+  private since: number;
+  /** Rows read whose time is not before `since`, by origin and number: a read overlapping the last skips them. */
+  private readonly seen = new Map<string, number>();
+
+  constructor(
+    db: Kysely<Tables>,
+    private readonly windowMs: number,
+    private readonly log: Logger,
+  ) {
+    this.db = db.withTables<{ auth_failures: AuthFailureTable }>();
+    this.since = Date.now() - windowMs;
+  }
+
+  publish(failures: readonly SharedFailure[]): void {
+    for (const { key, at } of failures) this.outbox.push({ origin: this.origin, seq: ++this.seq, key, at });
+    if (!this.writing) void this.write();
+  }
+
+  private async write(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.outbox.length > 0) {
+        const batch = this.outbox.splice(0, WRITE_BATCH).map((row) => ({ ...row, recorded_ms: DATABASE_NOW_MS }));
+        // Lost rows stay counted here; the other instances do not see them.
+        await this.db.insertInto('auth_failures').values(batch).execute().catch((error: unknown) => this.log.warn({ err: error }, 'sharing failed authentications failed'));
+      }
+      if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
+        this.prunedAt = Date.now();
+        await this.db
+          .deleteFrom('auth_failures')
+          .where('recorded_ms', '<', sql<number>`${DATABASE_NOW_MS} - ${this.windowMs + COMMIT_SLACK_MS}`)
+          .execute()
+          .catch((error: unknown) => this.log.warn({ err: error }, 'forgetting old failed authentications failed'));
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  async collect(): Promise<SharedFailure[]> {
+    let rows: AuthFailureTable[];
+    try {
+      rows = await this.db.selectFrom('auth_failures').selectAll().where('recorded_ms', '>=', this.since).where('origin', '<>', this.origin).execute();
+    } catch (error) {
+      this.log.warn({ err: error }, 'reading the shared failed authentications failed');
+      return [];
+    }
+    const fresh: SharedFailure[] = [];
+    let newest = this.since;
+    for (const row of rows) {
+      const id = `${row.origin}:${row.seq}`;
+      const recorded = Number(row.recorded_ms);
+      if (recorded > newest) newest = recorded;
+      if (this.seen.has(id)) continue;
+      this.seen.set(id, recorded);
+      fresh.push({ key: row.key, at: Number(row.at) });
+    }
+    this.since = Math.max(this.since, newest - COMMIT_SLACK_MS);
+    for (const [id, recorded] of this.seen) if (recorded < this.since) this.seen.delete(id);
+    return fresh;
   }
 }

@@ -23,6 +23,7 @@ import * as m0020 from './0020_terraform_state.js';
 import * as m0021 from './0021_binding_expiry.js';
 import * as m0022 from './0022_shared_runner_all_types.js';
 import * as m0023 from './0023_collection_owners.js';
+import * as m0024 from './0024_auth_failures.js';
 import * as m0025 from './0025_event_content_for_readers.js';
 
 /** Versioned migrations, applied in name order at start. Never edit a released one: add a new file. */
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021_binding_expiry': m0021,
   '0022_shared_runner_all_types': m0022,
   '0023_collection_owners': m0023,
+  '0024_auth_failures': m0024,
   '0025_event_content_for_readers': m0025,
 };
 
