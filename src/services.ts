@@ -72,6 +72,7 @@ import type { Database } from './store/database.js';
 import { KeyringTable } from './store/keyring.js';
 import { SigningKeyStore } from './store/signing-keys.js';
 import { UnitOfWork } from './store/transaction.js';
+import { SharedFailureLog } from './store/shared-rate-counter.js';
 
 /**
  * The service graph, built once per process: plain services (rules, storage), each wrapped by its
@@ -176,7 +177,7 @@ export async function createServices(config: Config, database: Database, log: Lo
       communications,
       terraformStates: new AuthorizedTerraformStateService(new TerraformStateService(db, secrets), blockService, runService),
     },
-    identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts), scimTokens), tokens },
+    identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts, dialect === 'postgres' ? new SharedFailureLog(db, config.failedAttempts.windowSeconds * 1000, log) : undefined), scimTokens), tokens },
     system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService, events: eventLogService, scimTokens },
     recorder,
     units: new UnitOfWork(db),

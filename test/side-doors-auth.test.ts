@@ -116,10 +116,7 @@ describeEachDatabase(
       assertThrottled(await apiKeyToken(), 'the failure after the success');
     });
 
-    // Until the composition root (src/services.ts) hands the limiter a SharedFailureLog, each
-    // instance counts alone: this attack succeeds, and is reported as a todo, not hidden.
-    const unwired = 'src/services.ts does not yet share the failed attempts (SharedFailureLog)';
-    it('PostgreSQL: a second instance on the same database spends the same address budget', { todo: unwired }, async (t) => {
+    it('PostgreSQL: a second instance on the same database spends the same address budget', async (t) => {
       if (ctx.server.dialect !== 'postgres') return t.skip('one instance per SQLite database');
       const second = await startInstanceOf(ctx.server, { env: TRUSTING_LOOPBACK });
       try {
