@@ -12,7 +12,10 @@ import { SelectQueryNode, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler
  * transaction: each Kysely transaction (and each write outside one) runs inside a savepoint of the
  * open group, and the group commits once the requests that arrived together have had their turn
  * (`setImmediate`). Each request's transaction returns only after its group is on disk; if the commit
- * fails, every transaction of the group fails with it.
+ * fails, every transaction of the group fails with it. Every member schedules the group's end as it
+ * leaves, however it leaves (committed, rolled back, failed): the group holds the database's write
+ * lock, which a refusal must not keep from other processes (`blockyard admin`) until the next
+ * successful write.
  *
  * Without `walSync` the writer's `synchronous=FULL` makes SQLite fsync inside the commit, and the
  * event loop waits with it. With a `WalSync` (the writer at `synchronous=NORMAL`) the commit only
@@ -213,9 +216,8 @@ class GroupCommitDriver implements Driver {
       group = this.joinGroup();
       result = this.write(query);
     } finally {
-      this.mutex.unlock();
+      this.leaveGroup();
     }
-    this.scheduleCommit();
     await group.committed;
     return result;
   }
@@ -226,7 +228,8 @@ class GroupCommitDriver implements Driver {
       this.joinGroup();
       this.writer.exec(`savepoint ${SAVEPOINT}`);
     } catch (error) {
-      this.mutex.unlock();
+      this.noticeLostGroup(error);
+      this.leaveGroup();
       throw error;
     }
     (connection as Session).inTransaction = true;
@@ -242,8 +245,7 @@ class GroupCommitDriver implements Driver {
       throw error; // Kysely rolls back next, which releases the writer
     }
     (connection as Session).inTransaction = false;
-    this.mutex.unlock();
-    this.scheduleCommit();
+    this.leaveGroup();
     await group.committed;
   }
 
@@ -254,8 +256,12 @@ class GroupCommitDriver implements Driver {
     try {
       // An I/O error or a full disk may have rolled the whole group back already.
       if (this.writer.inTransaction) this.writer.exec(`rollback to ${SAVEPOINT}; release ${SAVEPOINT}`);
+    } catch (error) {
+      // What the savepoint wrote may still be in the group: it must not commit with the others.
+      this.abandonGroup(error);
+      throw error;
     } finally {
-      this.mutex.unlock();
+      this.leaveGroup();
     }
   }
 
@@ -294,6 +300,12 @@ class GroupCommitDriver implements Driver {
     return this.group;
   }
 
+  /** A member is done with the writer: the next waits its turn, and the group ends once they had theirs. */
+  private leaveGroup(): void {
+    this.mutex.unlock();
+    this.scheduleCommit();
+  }
+
   /** SQLite rolls the whole transaction back on some errors (SQLITE_FULL, SQLITE_IOERR, ...): the group is lost. */
   private noticeLostGroup(error: unknown): void {
     if (this.group && !this.writer.inTransaction) {
@@ -321,16 +333,23 @@ class GroupCommitDriver implements Driver {
   /** Holding the mutex. */
   private commitOpenGroup(): void {
     const group = this.group;
-    this.group = undefined;
     if (!group) return;
     try {
       this.writer.exec('commit');
-      this.committedSinceCheckpoint = true;
-      if (this.walSync) this.walSync.synced().then(group.resolve, group.reject);
-      else group.resolve();
     } catch (error) {
-      group.reject(error);
-      if (this.writer.inTransaction) this.writer.exec('rollback');
+      this.abandonGroup(error);
+      return;
     }
+    this.group = undefined;
+    this.committedSinceCheckpoint = true;
+    if (this.walSync) this.walSync.synced().then(group.resolve, group.reject);
+    else group.resolve();
+  }
+
+  /** Holding the mutex: the open group fails whole (its members are told), and SQLite's transaction ends. */
+  private abandonGroup(error: unknown): void {
+    this.group?.reject(error);
+    this.group = undefined;
+    if (this.writer.inTransaction) this.writer.exec('rollback');
   }
 }
