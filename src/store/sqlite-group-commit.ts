@@ -350,6 +350,11 @@ class GroupCommitDriver implements Driver {
   private abandonGroup(error: unknown): void {
     this.group?.reject(error);
     this.group = undefined;
-    if (this.writer.inTransaction) this.writer.exec('rollback');
+    try {
+      if (this.writer.inTransaction) this.writer.exec('rollback');
+    } catch {
+      // Its members have their error already; thrown from here (a timer's turn) it would end the
+      // process. Should SQLite still hold the transaction, the next write's `begin` says so to its caller.
+    }
   }
 }
