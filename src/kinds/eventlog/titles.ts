@@ -145,7 +145,7 @@ export const EVENT_TITLES = {
   communicationDefinitionCreated: { title: 'Communication Definition Created', eventType: 'Created' },
   communicationDefinitionUpdated: { title: 'Communication Definition Updated', eventType: 'Changed' },
   communicationDefinitionDeleted: { title: 'Communication Definition Deleted', eventType: 'Deleted' },
-  /** each of the three moves the definition's counters (the description says how) */
+  /** each of the three moves the definition's counters (the description says how they stand in the receiving workspace) */
   communicationCreated: { title: 'Communication Created', eventType: 'Created' },
   communicationResolved: { title: 'Communication Resolved', eventType: 'Changed' },
   communicationDeleted: { title: 'Communication Deleted', eventType: 'Deleted' },
