@@ -7,21 +7,14 @@
  * collections of an older database their owners.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { before, describe, it } from 'node:test';
-import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
-import pino from 'pino';
-import { migrateToLatest, migratorOf } from '../src/store/migrations/index.js';
-import type { Tables } from '../src/store/schema.js';
+import { before, it } from 'node:test';
+import { sql } from 'kysely';
 import { media, type ApiClient, type Response } from './support/client.js';
-import { createPostgresDatabase, postgresAvailable, postgresPool } from './support/databases.js';
 import { allEvents, titlesOf } from './support/events.js';
 import { clientWithKey } from './support/identity.js';
 import { describeEachDatabase } from './support/server.js';
 import { createWorkspace, IMPORT_JSON, io, unique, WORKSPACE, type Json } from './support/structure.js';
+import { describeUpgrade } from './support/upgrades.js';
 
 const BASE = '/api/meshobjects';
 const COLLECTIONS = '/api/meshobjectcollections';
@@ -200,40 +193,23 @@ describeEachDatabase('side doors: meshObjectCollections', (ctx) => {
 });
 
 /** Migration 0023: the collections of an older database get an owner from what they hold. */
-for (const dialect of ['sqlite', 'postgres'] as const) {
-  describe(`collection owners from migration 0023 [${dialect}]`, { skip: dialect === 'postgres' && !postgresAvailable ? 'PostgreSQL is not reachable' : false }, () => {
-    it('a collection holding objects of one workspace belongs to it; an empty or mixed one to admins only', async () => {
-      const dir = mkdtempSync(path.join(tmpdir(), 'blockyard-collections-'));
-      const postgres = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
-      const db = new Kysely<Tables>({
-        dialect: postgres ? new PostgresDialect({ pool: postgresPool(postgres.url, 2) }) : new SqliteDialect({ database: new SQLite(path.join(dir, 'test.db')) }),
-      });
-      try {
-        const { error } = await migratorOf(db).migrateTo('0022_shared_runner_all_types');
-        if (error) throw error;
-        const now = '2026-11-27T00:00:00.000Z';
-        for (const ws of ['wa', 'wb']) await sql`insert into workspaces (name, document, created_on) values (${ws}, '{}', ${now})`.execute(db);
-        for (const name of ['single', 'mixed', 'empty', 'bindings']) {
-          await sql`insert into object_collections (name, owner, description, created_on) values (${name}, 'team', '', ${now})`.execute(db);
-        }
-        const group = (ws: string, name: string, collection: string) => sql`insert into user_groups (workspace, name, collection, document, created_on) values (${ws}, ${name}, ${collection}, '{}', ${now})`.execute(db);
-        await group('wa', 'g1', 'single');
-        await group('wa', 'g2', 'single');
-        await group('wa', 'g3', 'mixed');
-        await group('wb', 'g4', 'mixed');
-        await group('wb', 'g5', 'bindings');
-        await sql`insert into role_bindings (kind, name, workspace, workspace_role, group_name, collection, created_on) values ('meshWorkspaceGroupBinding', 'b1', 'wb', 'Workspace Member', 'g5', 'bindings', ${now})`.execute(db);
-        await sql`insert into role_bindings (kind, name, workspace, workspace_role, group_name, collection, created_on) values ('meshWorkspaceGroupBinding', 'b2', 'wa', 'Workspace Member', 'g1', 'single', ${now})`.execute(db);
+describeUpgrade('collection owners from migration 0023', '0022_shared_runner_all_types', 'a collection holding objects of one workspace belongs to it; an empty or mixed one to admins only', async ({ db, upgrade }) => {
+  const now = '2026-11-27T00:00:00.000Z';
+  for (const ws of ['wa', 'wb']) await sql`insert into workspaces (name, document, created_on) values (${ws}, '{}', ${now})`.execute(db);
+  for (const name of ['single', 'mixed', 'empty', 'bindings']) {
+    await sql`insert into object_collections (name, owner, description, created_on) values (${name}, 'team', '', ${now})`.execute(db);
+  }
+  const group = (ws: string, name: string, collection: string) => sql`insert into user_groups (workspace, name, collection, document, created_on) values (${ws}, ${name}, ${collection}, '{}', ${now})`.execute(db);
+  await group('wa', 'g1', 'single');
+  await group('wa', 'g2', 'single');
+  await group('wa', 'g3', 'mixed');
+  await group('wb', 'g4', 'mixed');
+  await group('wb', 'g5', 'bindings');
+  await sql`insert into role_bindings (kind, name, workspace, workspace_role, group_name, collection, created_on) values ('meshWorkspaceGroupBinding', 'b1', 'wb', 'Workspace Member', 'g5', 'bindings', ${now})`.execute(db);
+  await sql`insert into role_bindings (kind, name, workspace, workspace_role, group_name, collection, created_on) values ('meshWorkspaceGroupBinding', 'b2', 'wa', 'Workspace Member', 'g1', 'single', ${now})`.execute(db);
 
-        await migrateToLatest(db, pino({ level: 'silent' }));
+  await upgrade();
 
-        const { rows } = await sql<{ name: string; owned_by_workspace: string | null }>`select name, owned_by_workspace from object_collections order by name`.execute(db);
-        assert.deepEqual(rows.map((row) => [row.name, row.owned_by_workspace]), [['bindings', 'wb'], ['empty', null], ['mixed', null], ['single', 'wa']]);
-      } finally {
-        await db.destroy();
-        await postgres?.drop();
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
-  });
-}
+  const { rows } = await sql<{ name: string; owned_by_workspace: string | null }>`select name, owned_by_workspace from object_collections order by name`.execute(db);
+  assert.deepEqual(rows.map((row) => [row.name, row.owned_by_workspace]), [['bindings', 'wb'], ['empty', null], ['mixed', null], ['single', 'wa']]);
+});

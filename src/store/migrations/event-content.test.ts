@@ -1,14 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { describe, it } from 'node:test';
-import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
-import pino from 'pino';
-import { createPostgresDatabase, postgresAvailable, postgresPool } from '../../../test/support/databases.js';
-import type { Tables } from '../schema.js';
-import { migratorOf, migrateToLatest } from './index.js';
+import { sql } from 'kysely';
+import { describeUpgrade } from '../../../test/support/upgrades.js';
 
 const RUN = '00000000-0000-4000-8000-0000000000a1';
 const BLOCK = '00000000-0000-4000-8000-0000000000b1';
@@ -27,40 +19,23 @@ const OLD_EVENTS = [
 ];
 
 /** Old events keep reading as before except for what a reader of their workspace may not read (0025). */
-for (const dialect of ['sqlite', 'postgres'] as const) {
-  describe(`upgrading through 0025 [${dialect}]`, { skip: dialect === 'postgres' && !postgresAvailable ? 'PostgreSQL is not reachable' : false }, () => {
-    it('takes operator-only run data, key hashes and SCIM payloads out of the events written before', async () => {
-      const dir = mkdtempSync(path.join(tmpdir(), 'blockyard-upgrade-'));
-      const postgres = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
-      const db = new Kysely<Tables>({
-        dialect: postgres ? new PostgresDialect({ pool: postgresPool(postgres.url, 2) }) : new SqliteDialect({ database: new SQLite(path.join(dir, 'test.db')) }),
-      });
-      try {
-        const { error } = await migratorOf(db).migrateTo('0022_shared_runner_all_types');
-        if (error) throw error;
-        for (const [index, event] of OLD_EVENTS.entries()) {
-          await sql`insert into events (seq, uuid, created_at, title, event_type, description, author_type, author_identifier, content, previous_content)
-            values (${index + 1}, ${`00000000-0000-4000-8000-00000000000${index + 1}`}, '2026-11-27T00:00:00.000Z', ${event.title}, 'Changed', ${event.description}, 'System', 'system',
-                    ${JSON.stringify(event.content)}, ${event.previous === null ? null : JSON.stringify(event.previous)})`.execute(db);
-        }
+describeUpgrade('upgrading through 0025', '0022_shared_runner_all_types', 'takes operator-only run data, key hashes and SCIM payloads out of the events written before', async ({ db, upgrade }) => {
+  for (const [index, event] of OLD_EVENTS.entries()) {
+    await sql`insert into events (seq, uuid, created_at, title, event_type, description, author_type, author_identifier, content, previous_content)
+      values (${index + 1}, ${`00000000-0000-4000-8000-00000000000${index + 1}`}, '2026-11-27T00:00:00.000Z', ${event.title}, 'Changed', ${event.description}, 'System', 'system',
+              ${JSON.stringify(event.content)}, ${event.previous === null ? null : JSON.stringify(event.previous)})`.execute(db);
+  }
 
-        await migrateToLatest(db, pino({ level: 'silent' }));
+  await upgrade();
 
-        const { rows } = await sql<{ description: string; content: string; previous_content: string | null }>`select description, content, previous_content from events order by seq`.execute(db);
-        const [run, key, user, workspace] = rows.map((row) => ({ description: row.description, content: JSON.parse(row.content), previous: row.previous_content === null ? null : JSON.parse(row.previous_content) }));
-        assert.deepEqual(run, {
-          description: `a run of meshBuildingBlock ${BLOCK} is FAILED`,
-          content: { kind: 'meshBuildingBlockRun', apiVersion: 'v1', metadata: { uuid: RUN }, spec: { buildingBlock: { uuid: BLOCK } }, status: 'FAILED' },
-          previous: { kind: 'meshBuildingBlockRun', apiVersion: 'v1', metadata: { uuid: RUN }, spec: { buildingBlock: { uuid: BLOCK } }, status: 'IN_PROGRESS' },
-        });
-        assert.deepEqual(key!.content, { uuid: 'k', displayName: 'key', permissions: ['PROJECT_LIST'] });
-        assert.deepEqual([user!.content, user!.previous], [{ username: 'u', firstName: 'A' }, { username: 'u', firstName: 'B' }]);
-        assert.deepEqual(workspace, { description: OLD_EVENTS[3]!.description, content: OLD_EVENTS[3]!.content, previous: null });
-      } finally {
-        await db.destroy();
-        await postgres?.drop();
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
+  const { rows } = await sql<{ description: string; content: string; previous_content: string | null }>`select description, content, previous_content from events order by seq`.execute(db);
+  const [run, key, user, workspace] = rows.map((row) => ({ description: row.description, content: JSON.parse(row.content), previous: row.previous_content === null ? null : JSON.parse(row.previous_content) }));
+  assert.deepEqual(run, {
+    description: `a run of meshBuildingBlock ${BLOCK} is FAILED`,
+    content: { kind: 'meshBuildingBlockRun', apiVersion: 'v1', metadata: { uuid: RUN }, spec: { buildingBlock: { uuid: BLOCK } }, status: 'FAILED' },
+    previous: { kind: 'meshBuildingBlockRun', apiVersion: 'v1', metadata: { uuid: RUN }, spec: { buildingBlock: { uuid: BLOCK } }, status: 'IN_PROGRESS' },
   });
-}
+  assert.deepEqual(key!.content, { uuid: 'k', displayName: 'key', permissions: ['PROJECT_LIST'] });
+  assert.deepEqual([user!.content, user!.previous], [{ username: 'u', firstName: 'A' }, { username: 'u', firstName: 'B' }]);
+  assert.deepEqual(workspace, { description: OLD_EVENTS[3]!.description, content: OLD_EVENTS[3]!.content, previous: null });
+});
