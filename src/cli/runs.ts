@@ -57,7 +57,8 @@ export async function runLogs(client: ServerClient, runUuid: string, follow: boo
   await followEvents(client, {
     query,
     onOpen: look,
-    onEvent: async (event) => (event.spec.content?.uuid === runUuid ? look() : false),
+    // An event's content is the run's answer (docs/events.md): its uuid in metadata.
+    onEvent: async (event) => ((event.spec.content?.metadata as { uuid?: string } | undefined)?.uuid === runUuid ? look() : false),
     note: (line) => printer.note(`${line}\n`),
   });
 }
