@@ -16,6 +16,7 @@ function fakeServer(options: { expiresIn: number; rejectToken?: string }) {
     }
     seen.push(headers.authorization ?? '');
     if (headers.authorization === `Bearer ${options.rejectToken}`) return new Response('{"message":"the access token is invalid or expired"}', { status: 401 });
+    if (url === '/api/meshobjects') return new Response(JSON.stringify({ _links: { meshbuildingblocks: { href: 'https://x/api/meshobjects/meshbuildingblocks' }, self: { href: 'https://x/api/meshobjects' } } }), { status: 200 });
     if (url.startsWith('/api/meshobjects/meshapikeys/')) return new Response(JSON.stringify({ metadata: { ownedByWorkspace: 'team' }, spec: { displayName: 'ci', permissions: ['BUILDINGBLOCK_LIST'] } }), { status: 200 });
     return new Response(JSON.stringify({ ok: true }), { status: 200 });
   }) as typeof fetch;
@@ -27,6 +28,7 @@ describe('the console session', () => {
     const server = fakeServer({ expiresIn: 300 });
     const session = await Session.signIn({ type: 'apiKey', clientId: 'id', clientSecret: 'right' }, server.fetchFn);
     assert.deepEqual(session.identity, { type: 'apiKey', name: 'ci', workspace: 'team', permissions: ['BUILDINGBLOCK_LIST'], admin: false });
+    assert.deepEqual([...session.relations], ['meshbuildingblocks', 'self'], 'the relations the meshObjects index offers it: the navigation shows only these');
     session.signOut();
     await assert.rejects(Session.signIn({ type: 'apiKey', clientId: 'id', clientSecret: 'wrong' }, server.fetchFn), (error: ApiError) => error.status === 401 && error.message === 'invalid client credentials');
   });

@@ -9,6 +9,7 @@ const media = (kind: string, version: string) => `application/vnd.vendor.api.${k
 /** The representation the console reads and writes of each kind. */
 export const MEDIA = {
   index: 'application/vnd.vendor.api.v1.hal+json',
+  objects: 'application/vnd.vendor.api.meshobjects.v2.hal+json',
   definition: media('meshbuildingblockdefinition', 'v1-preview'),
   version: media('meshbuildingblockdefinitionversion', 'v1-preview'),
   block: media('meshbuildingblock', 'v2-preview'),
@@ -96,6 +97,11 @@ export class Session {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private signedOut = false;
   identity!: Identity;
+  /**
+   * The relations (e.g. `meshbuildingblocks`) the caller may use, as the meshObjects index lists
+   * them: the server's one rule for links, so the console offers only what will not answer 403.
+   */
+  relations: ReadonlySet<string> = new Set();
 
   private constructor(
     private credentials: Credentials | undefined,
@@ -108,6 +114,8 @@ export class Session {
     if (credentials.type === 'apiKey') await session.login();
     else await session.request('GET', '/api', { accept: MEDIA.index });
     session.identity = await session.whoAmI();
+    const index = await session.get<{ _links?: Record<string, unknown> }>('/api/meshobjects', MEDIA.objects);
+    session.relations = new Set(Object.keys(index._links ?? {}));
     return session;
   }
 

@@ -25,14 +25,15 @@ function useRoute(): string[] {
   return route;
 }
 
+/** Each section with the relation its page lists: shown only when the meshObjects index offers it. */
 const NAVIGATION = [
-  { route: 'marketplace', label: 'Marketplace' },
-  { route: 'blocks', label: 'Blocks' },
-  { route: 'platform', label: 'Platform' },
-  { route: 'runners', label: 'Runners' },
-  { route: 'reviews', label: 'Reviews', admin: true },
-  { route: 'keys', label: 'API keys' },
-  { route: 'events', label: 'Event log' },
+  { route: 'marketplace', label: 'Marketplace', relation: 'meshbuildingblockdefinitions' },
+  { route: 'blocks', label: 'Blocks', relation: 'meshbuildingblocks' },
+  { route: 'platform', label: 'Platform', relation: 'meshbuildingblockdefinitions' },
+  { route: 'runners', label: 'Runners', relation: 'meshbuildingblockrunners' },
+  { route: 'reviews', label: 'Reviews', relation: 'meshbuildingblockdefinitions', admin: true },
+  { route: 'keys', label: 'API keys', relation: 'meshapikeys' },
+  { route: 'events', label: 'Event log', relation: 'mesheventlogs' },
 ];
 
 function Content({ session, route }: { session: Session; route: string[] }) {
@@ -79,7 +80,7 @@ function App() {
         <span class="brand">Blockyard</span>
         <nav aria-label="Sections">
           <ul>
-            {NAVIGATION.filter((item) => !item.admin || identity.admin).map((item) => (
+            {NAVIGATION.filter((item) => session.relations.has(item.relation) && (!item.admin || identity.admin)).map((item) => (
               <li key={item.route}>
                 <a href={`#/${item.route}`} aria-current={current === item.route || (current === 'order' && item.route === 'marketplace') ? 'page' : undefined}>
                   {item.label}

@@ -3,8 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ADMIN_WORKSPACE } from '../kinds/workspace/model.js';
 import type { RequestContext } from '../auth/context.js';
 import type { AuthorizedServices } from '../kinds/services.js';
-import { MESHOBJECT_RELATIONS } from '../kinds/relations.js';
-import type { HalLinks } from '../lib/hal.js';
+import { indexLinks } from '../kinds/relations.js';
 import { notFound } from '../lib/errors.js';
 import { JSON_CONTENT_TYPE } from '../lib/media-types.js';
 import { compileDecoder } from '../lib/validation.js';
@@ -88,19 +87,10 @@ export async function indexRoutes(app: FastifyInstance, context: AppContext): Pr
     _links: { metadata: href('/api/metadata'), meshobjects: href('/api/meshobjects'), self: href('/api') },
   }));
 
-  // A relation is listed when the caller may use its endpoint (spec §2.2): list it, or create in it
-  // (a runner's claim is the runs relation's POST). Paths that only answer for retired versions
-  // (http/retired-paths.ts) are not served, so never listed.
-  app.get('/api/meshobjects', { config: { media: objectsMedia }, schema: objectsSchema }, async (request) => {
-    const collections = context.collectionPermissions(request.principal);
-    const links: HalLinks = {};
-    for (const relation of MESHOBJECT_RELATIONS) {
-      if (!collections.mayList(relation.path) && !collections.mayCreate(relation.path)) continue;
-      links[relation.rel] = relation.template === '' ? href(relation.path) : { href: `${context.baseUrl()}${relation.path}${relation.template}`, templated: true };
-    }
-    links.self = href('/api/meshobjects');
-    return { _links: links };
-  });
+  // The relations the caller may use (kinds/relations.ts: the one rule of every link into a relation).
+  app.get('/api/meshobjects', { config: { media: objectsMedia }, schema: objectsSchema }, async (request) => ({
+    _links: { ...indexLinks(context.collectionPermissions(request.principal), context.baseUrl()), self: href('/api/meshobjects') },
+  }));
 
   // The metadata API: which media types this server serves and the deprecation list (spec §9).
   app.get('/api/metadata', { config: { media: metadataMedia }, schema: metadataSchema }, async () => ({

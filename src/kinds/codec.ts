@@ -8,7 +8,7 @@ export interface EncodeView {
   baseUrl: string;
 }
 
-/** For encoders that link related collections (kinds/relations.ts `listableLinks`): which the caller may list. */
+/** For encoders that link related collections or objects (kinds/relations.ts `relatedLinks`): which the caller may list. */
 export interface RelationsView extends EncodeView {
   collections: CollectionPermissions;
 }

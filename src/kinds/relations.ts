@@ -1,10 +1,13 @@
-import type { HalLink } from '../lib/hal.js';
+import type { CollectionPermissions } from '../auth/route-access.js';
+import type { HalLinks } from '../lib/hal.js';
 import type { RelationsView } from './codec.js';
-import { PATHS } from './paths.js';
+import { objectUrl, PATHS } from './paths.js';
 
 /**
  * The meshObjects index (spec §2.3): relation, path and the exact query variables of each templated
- * link. Only relations whose endpoint this server serves (and the caller may use) are listed.
+ * link. Every link into a relation, from the index or from an object's answer, is drawn here, under
+ * one rule: the permission of the relation's route (its access rule in the route table, declared once
+ * where the route is), asked through CollectionPermissions.
  */
 export interface Relation {
   rel: string;
@@ -15,7 +18,7 @@ export interface Relation {
 
 const form = (...variables: string[]) => (variables.length ? `{?${variables.join(',')}}` : '');
 
-export const MESHOBJECT_RELATIONS: readonly Relation[] = [
+export const MESHOBJECT_RELATIONS = [
   { rel: 'meshworkspaces', path: PATHS.workspaces, template: '' },
   { rel: 'meshworkspaceusergroups', path: PATHS.workspaceUserGroups, template: form('workspaceIdentifier', 'username') },
   { rel: 'meshprojects', path: PATHS.projects, template: form('workspaceIdentifier', 'paymentIdentifier', 'state') },
@@ -57,15 +60,47 @@ export const MESHOBJECT_RELATIONS: readonly Relation[] = [
   { rel: 'meshplatformtypes', path: PATHS.platformTypes, template: form('category', 'lifecycleStatus') },
   { rel: 'meshintegrations', path: PATHS.integrations, template: form('displayName', 'ownedByWorkspace', 'type') },
   { rel: 'meshlandingzones', path: PATHS.landingZones, template: form('identifier', 'displayName', 'platformUuid', 'disabled', 'restricted', 'ownedByWorkspace') },
-];
+] as const satisfies readonly Relation[];
+
+export type RelationName = (typeof MESHOBJECT_RELATIONS)[number]['rel'];
+
+const PATH_OF: ReadonlyMap<string, string> = new Map(MESHOBJECT_RELATIONS.map((relation) => [relation.rel, relation.path]));
 
 /**
- * Links from an object's answer to related collections filtered to it (`query`, e.g.
- * `?workspaceIdentifier=dev`), each only when the caller may list that collection in the object's
- * workspace. A new such link is one more entry in `related`.
+ * The index's links: a relation is listed when the caller may use its endpoint (spec §2.2), to list
+ * or to create in it (a runner's claim is the runs relation's POST). Paths that only answer for
+ * retired versions (http/retired-paths.ts) are not served, so never listed.
  */
-export function listableLinks(view: RelationsView, workspace: string, query: string, related: Readonly<Record<string, string>>): Record<string, HalLink> {
-  const links: Record<string, HalLink> = {};
-  for (const [rel, path] of Object.entries(related)) if (view.collections.mayList(path, workspace)) links[rel] = { href: `${view.baseUrl}${path}${query}` };
+export function indexLinks(collections: CollectionPermissions, baseUrl: string): HalLinks {
+  const links: HalLinks = {};
+  for (const { rel, path, template } of MESHOBJECT_RELATIONS) {
+    if (!collections.mayList(path) && !collections.mayCreate(path)) continue;
+    links[rel] = template === '' ? { href: `${baseUrl}${path}` } : { href: `${baseUrl}${path}${template}`, templated: true };
+  }
+  return links;
+}
+
+/**
+ * Where a link from an object's answer leads: the collection of a relation filtered to the object
+ * (`query`, e.g. `?workspaceIdentifier=dev`), or one object of it (`id`). `workspace` is where those
+ * objects live; absent when they live in no one workspace (users, platforms) or in many (a
+ * definition's blocks).
+ */
+export type Related = { rel: RelationName; workspace?: string } & ({ query: string } | { id: string });
+
+/**
+ * The links from an object's answer to related collections and objects (not `self`, not links to the
+ * object's own parts), each only when the caller may follow it: may list the relation's collection
+ * in `workspace`. Reading one object takes the rule of listing its collection (kinds/resource.ts
+ * gives both routes the same access), so one question answers both kinds of link.
+ */
+export function relatedLinks(view: RelationsView, related: Readonly<Record<string, Related | undefined>>): HalLinks {
+  const links: HalLinks = {};
+  for (const [name, target] of Object.entries(related)) {
+    if (target === undefined) continue;
+    const path = PATH_OF.get(target.rel)!;
+    if (!view.collections.mayList(path, target.workspace)) continue;
+    links[name] = { href: 'id' in target ? objectUrl(view.baseUrl, path, target.id) : `${view.baseUrl}${path}${target.query}` };
+  }
   return links;
 }

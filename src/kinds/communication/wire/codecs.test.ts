@@ -5,8 +5,10 @@ import type { TSchema } from '@sinclair/typebox';
 import { communicationDefinitionV1Preview } from '../../communicationdefinition/wire/v1-preview.js';
 import { serviceInstanceV2 } from '../../serviceinstance/wire/v2.js';
 import { communicationV1Preview } from './v1-preview.js';
+import { LINKLESS } from '../../codec.js';
 
-const view = { baseUrl: 'https://blockyard.example' };
+/** A reader who may list no related collection: the related links are relations.ts's to test. */
+const view = { baseUrl: 'https://blockyard.example', ...LINKLESS };
 const DEFINITION = '1660cb2f-4c0d-4f72-b8a6-d5fbf2cb9a2d';
 
 /** Paths of `value` that `schema` does not describe (its objects list their properties; records take any key). */

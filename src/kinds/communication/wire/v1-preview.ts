@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
 import { KindOf, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
-import type { EncodeView } from '../../codec.js';
+import type { RelationsView } from '../../codec.js';
 import { COMMUNICATION_TYPES } from '../../communicationdefinition/model.js';
 import { objectUrl, PATHS } from '../../paths.js';
+import { relatedLinks } from '../../relations.js';
 import { RESOLUTION_STATUSES, TARGET_KINDS, type Communication, type CommunicationInput } from '../model.js';
 
 const Body = Type.Object({
@@ -31,7 +32,7 @@ const schema = Type.Object({
     resolutionStatus: Type.Optional(StringEnum(RESOLUTION_STATUSES)),
     meshCommunicationDefinition: Type.Object({ uuid: Type.String(), title: Type.String(), dueDate: Type.String(), communicationType: StringEnum(COMMUNICATION_TYPES) }),
   }),
-  _links: Type.Object({ self: Link, meshcommunicationdefinition: Link, resolve: Type.Optional(Link) }),
+  _links: Type.Object({ self: Link, meshcommunicationdefinition: Type.Optional(Link), resolve: Type.Optional(Link) }),
 });
 
 /**
@@ -46,7 +47,8 @@ export const communicationV1Preview = {
     const { spec } = decodeBody(body);
     return { definitionUuid: spec.communicationDefinitionRef.uuid.toLowerCase(), target: { kind: spec.targetMeshObjectRef.kind, name: spec.targetMeshObjectRef.name } };
   },
-  encode(communication: Communication, { baseUrl }: EncodeView) {
+  encode(communication: Communication, view: RelationsView) {
+    const { baseUrl } = view;
     const { definition } = communication;
     const self = objectUrl(baseUrl, PATHS.communications, communication.uuid);
     return {
@@ -60,7 +62,7 @@ export const communicationV1Preview = {
       },
       _links: {
         self: { href: self },
-        meshcommunicationdefinition: { href: objectUrl(baseUrl, PATHS.communicationDefinitions, definition.uuid) },
+        ...relatedLinks(view, { meshcommunicationdefinition: { rel: 'meshcommunicationdefinitions', id: definition.uuid } }),
         ...(communication.resolutionStatus === 'OPEN' ? { resolve: { href: `${self}/resolve` } } : {}),
       },
     };

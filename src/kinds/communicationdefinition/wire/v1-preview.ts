@@ -2,8 +2,9 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
 import { KindOf, NonEmptyShortString } from '../../../lib/wire-schemas.js';
-import type { EncodeView } from '../../codec.js';
+import type { RelationsView } from '../../codec.js';
 import { objectUrl, PATHS } from '../../paths.js';
+import { relatedLinks } from '../../relations.js';
 import { COMMUNICATION_TYPES, isResolvable, type CommunicationContent, type CommunicationContentUpdate, type CommunicationDefinition } from '../model.js';
 
 const CommunicationTypeSchema = StringEnum(COMMUNICATION_TYPES);
@@ -33,7 +34,7 @@ const schema = Type.Object({
   }),
   // The open and resolved counts only for ACTION_REQUIRED: "other types of communications are not meant to be resolved".
   status: Type.Object({ communicationsTotal: Counter, communicationsResolved: Type.Optional(Counter), communicationsOpen: Type.Optional(Counter) }),
-  _links: Type.Object({ self: Link, meshcommunications: Link }),
+  _links: Type.Object({ self: Link, meshcommunications: Type.Optional(Link) }),
 });
 
 /**
@@ -51,7 +52,8 @@ export const communicationDefinitionV1Preview = {
     const { metadata, spec } = decodeUpdate(input);
     return { ...(metadata?.uuid !== undefined ? { uuid: metadata.uuid } : {}), communication: withDefaults(spec.communication) };
   },
-  encode(definition: CommunicationDefinition, { baseUrl }: EncodeView) {
+  encode(definition: CommunicationDefinition, view: RelationsView) {
+    const { baseUrl } = view;
     const { counters, communication } = definition;
     return {
       apiVersion: 'v1-preview' as const,
@@ -63,7 +65,8 @@ export const communicationDefinitionV1Preview = {
         : { communicationsTotal: counters.total },
       _links: {
         self: { href: objectUrl(baseUrl, PATHS.communicationDefinitions, definition.uuid) },
-        meshcommunications: { href: `${baseUrl}${PATHS.communications}?communicationDefinitionUuid=${definition.uuid}` },
+        // Sent to many workspaces: the communications of the caller's.
+        ...relatedLinks(view, { meshcommunications: { rel: 'meshcommunications', query: `?communicationDefinitionUuid=${definition.uuid}` } }),
       },
     };
   },

@@ -3,9 +3,10 @@ import { badRequest } from '../../../lib/errors.js';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
 import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Nullable, ShortString, Tags, Uuid } from '../../../lib/wire-schemas.js';
-import type { EncodeView } from '../../codec.js';
+import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
+import { relatedLinks } from '../../relations.js';
 import { REVIEW_STATES, TARGET_TYPES, VERSION_STATES } from '../enums.js';
 import { publicationState, versionStatus, type Definition, type DefinitionInput } from '../model.js';
 
@@ -70,7 +71,8 @@ const DEFAULT_SYMBOL =
   'data:image/svg+xml;base64,' +
   Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect x="3" y="3" width="18" height="18" rx="3" fill="#4a6cf7"/></svg>').toString('base64');
 
-function encode(definition: Definition, { baseUrl }: EncodeView) {
+function encode(definition: Definition, view: RelationsView) {
+  const { baseUrl } = view;
   const { metadata, spec } = definition.document;
   return {
     apiVersion: 'v1-preview',
@@ -89,8 +91,11 @@ function encode(definition: Definition, { baseUrl }: EncodeView) {
     },
     _links: {
       self: { href: objectUrl(baseUrl, PATHS.definitions, definition.uuid) },
-      owner: { href: objectUrl(baseUrl, PATHS.workspaces, definition.ownedByWorkspace) },
-      buildingblocks: { href: `${baseUrl}${PATHS.blocks}?definitionUuid=${definition.uuid}` },
+      ...relatedLinks(view, {
+        owner: { rel: 'meshworkspaces', workspace: definition.ownedByWorkspace, id: definition.ownedByWorkspace },
+        // Its blocks live in many workspaces: those of the caller's (all of them for its managers).
+        buildingblocks: { rel: 'meshbuildingblocks', query: `?definitionUuid=${definition.uuid}` },
+      }),
     },
   };
 }

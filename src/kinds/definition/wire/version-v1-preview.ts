@@ -3,8 +3,9 @@ import { hideSecrets } from '../../../crypto/secret-values.js';
 import { MAX_STRING, TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
 import { AnyValue, DateTime, Echoed, Identifier, Int32, KindOf, Links, NonEmptyShortString, Nullable, ShortString, Uuid } from '../../../lib/wire-schemas.js';
-import type { EncodeView } from '../../codec.js';
+import type { RelationsView } from '../../codec.js';
 import { objectUrl, PATHS } from '../../paths.js';
+import { relatedLinks } from '../../relations.js';
 import { DELETION_MODES, IMPLEMENTATION_TYPES, INPUT_ASSIGNMENT_TYPES, OUTPUT_ASSIGNMENT_TYPES, OUTPUT_TYPES, REVIEW_STATES, VALUE_TYPES, VERSION_STATES, type ImplementationType } from '../enums.js';
 import { withDefaults, type DefinitionVersion, type VersionSpec } from '../model.js';
 
@@ -154,7 +155,8 @@ export const versionV1Preview = {
     return { definitionUuid: buildingBlockDefinitionRef.uuid.toLowerCase(), spec: { ...content, state: spec.state ?? 'DRAFT' } as VersionSpec };
   },
   /** The spec as clients see it: defaults filled in, secrets as `{hash}`. */
-  encode(version: DefinitionVersion, { baseUrl }: EncodeView) {
+  encode(version: DefinitionVersion, view: RelationsView) {
+    const { baseUrl } = view;
     return {
       apiVersion: 'v1-preview',
       kind: 'meshBuildingBlockDefinitionVersion',
@@ -169,7 +171,7 @@ export const versionV1Preview = {
       },
       _links: {
         self: { href: objectUrl(baseUrl, PATHS.definitionVersions, version.uuid) },
-        buildingBlockDefinition: { href: objectUrl(baseUrl, PATHS.definitions, version.definitionUuid) },
+        ...relatedLinks(view, { buildingBlockDefinition: { rel: 'meshbuildingblockdefinitions', id: version.definitionUuid } }),
       },
     };
   },

@@ -1,4 +1,4 @@
-import type { EncodeView } from '../../codec.js';
+import type { RelationsView } from '../../codec.js';
 import type { LandingZone } from '../model.js';
 import { landingZoneAnswer, landingZoneV1 } from './v1.js';
 
@@ -8,5 +8,5 @@ export const landingZoneV1Preview = {
   schema: landingZoneAnswer('v1-preview'),
   bodySchema: landingZoneV1.bodySchema,
   decode: landingZoneV1.decode,
-  encode: (zone: LandingZone, view: EncodeView) => landingZoneV1.encode(zone, view, 'v1-preview'),
+  encode: (zone: LandingZone, view: RelationsView) => landingZoneV1.encode(zone, view, 'v1-preview'),
 };

@@ -3,9 +3,10 @@ import { badRequest } from '../../../lib/errors.js';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
 import { AnyValue, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Tags, Uuid } from '../../../lib/wire-schemas.js';
-import type { EncodeView } from '../../codec.js';
+import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
+import { relatedLinks } from '../../relations.js';
 import { PLATFORM_PROPERTIES, type LandingZone, type LandingZoneInput } from '../model.js';
 
 const TYPES = Object.keys(PLATFORM_PROPERTIES) as [string, ...string[]];
@@ -80,7 +81,8 @@ export const landingZoneV1 = {
       document: sentObject(metadata, spec),
     };
   },
-  encode(zone: LandingZone, { baseUrl }: EncodeView, apiVersion = 'v1') {
+  encode(zone: LandingZone, view: RelationsView, apiVersion = 'v1') {
+    const { baseUrl } = view;
     return {
       apiVersion,
       kind: 'meshLandingZone',
@@ -95,7 +97,7 @@ export const landingZoneV1 = {
       status: { disabled: zone.disabledOn !== undefined, restricted: zone.restricted },
       _links: {
         self: { href: objectUrl(baseUrl, PATHS.landingZones, zone.name) },
-        platformInstance: { href: objectUrl(baseUrl, PATHS.platforms, zone.platformUuid) },
+        ...relatedLinks(view, { platformInstance: { rel: 'meshplatforms', id: zone.platformUuid } }),
       },
     };
   },

@@ -1,8 +1,8 @@
-import { CodecRegistry, eventCodec, type Codec } from '../../codec.js';
+import { CodecRegistry, eventCodec, LINKLESS, type Codec, type RelationsView } from '../../codec.js';
 import type { PaymentMethod, PaymentMethodInput } from '../model.js';
 import { paymentMethodV2 } from './v2.js';
 
-export interface PaymentMethodCodec extends Codec<PaymentMethod> {
+export interface PaymentMethodCodec extends Codec<PaymentMethod, RelationsView> {
   decode(body: unknown): PaymentMethodInput;
 }
 
@@ -10,4 +10,4 @@ export interface PaymentMethodCodec extends Codec<PaymentMethod> {
 export const PAYMENT_METHOD_CODECS = new CodecRegistry<PaymentMethodCodec>('meshPaymentMethod', [paymentMethodV2]);
 
 /** What its events carry: the paymentMethodV2 answer a reader of its workspace gets. */
-export const PAYMENT_METHOD_EVENTS = eventCodec(PAYMENT_METHOD_CODECS.kind, paymentMethodV2, {});
+export const PAYMENT_METHOD_EVENTS = eventCodec(PAYMENT_METHOD_CODECS.kind, paymentMethodV2, LINKLESS);

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
 import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Tags } from '../../../lib/wire-schemas.js';
-import type { EncodeView } from '../../codec.js';
+import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
+import { relatedLinks } from '../../relations.js';
 import type { PaymentMethod, PaymentMethodInput } from '../model.js';
 
 const Body = Type.Object({
@@ -44,7 +45,8 @@ export const paymentMethodV2 = {
       document: sentObject(metadata, spec),
     };
   },
-  encode(method: PaymentMethod, { baseUrl }: EncodeView) {
+  encode(method: PaymentMethod, view: RelationsView) {
+    const { baseUrl } = view;
     return {
       apiVersion: 'v2',
       kind: 'meshPaymentMethod',
@@ -52,7 +54,7 @@ export const paymentMethodV2 = {
       spec: { ...method.document.spec, tags: method.document.spec.tags ?? {} },
       _links: {
         self: { href: objectUrl(baseUrl, PATHS.paymentMethods, method.name) },
-        meshprojects: { href: `${baseUrl}${PATHS.projects}?paymentIdentifier=${encodeURIComponent(method.name)}` },
+        ...relatedLinks(view, { meshprojects: { rel: 'meshprojects', workspace: method.ownedByWorkspace, query: `?paymentIdentifier=${encodeURIComponent(method.name)}` } }),
       },
     };
   },

@@ -4,7 +4,7 @@ import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Short
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
-import { listableLinks } from '../../relations.js';
+import { relatedLinks } from '../../relations.js';
 import { projectIdentifier, type Project, type ProjectInput } from '../model.js';
 
 const Body = Type.Object({
@@ -27,9 +27,6 @@ const Answer = Type.Object({
   _links: Links,
 });
 
-/** Related collections linked only for callers who may list them in the project's workspace (issue 21). */
-const LISTABLE = { meshserviceinstances: PATHS.serviceInstances };
-
 /** meshProject v2 (COMPAT §7), `/<workspace>.<project>`. */
 export const projectV2 = {
   media: { kind: 'meshproject', version: 'v2' } as const,
@@ -47,7 +44,8 @@ export const projectV2 = {
   },
   encode(project: Project, view: RelationsView) {
     const { baseUrl } = view;
-    const query = `?workspaceIdentifier=${encodeURIComponent(project.workspace)}&projectIdentifier=${encodeURIComponent(project.name)}`;
+    const { workspace } = project;
+    const query = `?workspaceIdentifier=${encodeURIComponent(workspace)}&projectIdentifier=${encodeURIComponent(project.name)}`;
     return {
       apiVersion: 'v2',
       kind: 'meshProject',
@@ -55,13 +53,15 @@ export const projectV2 = {
       spec: { ...project.document.spec, tags: project.document.spec.tags ?? {} },
       _links: {
         self: { href: objectUrl(baseUrl, PATHS.projects, projectIdentifier(project)) },
-        meshworkspace: { href: objectUrl(baseUrl, PATHS.workspaces, project.workspace) },
-        meshtenants: { href: `${baseUrl}${PATHS.tenants}${query}` },
-        meshusers: { href: `${baseUrl}${PATHS.users}${query}` },
-        meshprojectuserbindings: { href: `${baseUrl}${PATHS.projectUserBindings}${query}` },
-        meshprojectgroupbindings: { href: `${baseUrl}${PATHS.projectGroupBindings}${query}` },
-        ...listableLinks(view, project.workspace, query, LISTABLE),
-        ...(project.activePaymentMethod !== undefined ? { activePaymentMethod: { href: objectUrl(baseUrl, PATHS.paymentMethods, project.activePaymentMethod) } } : {}),
+        ...relatedLinks(view, {
+          meshworkspace: { rel: 'meshworkspaces', workspace, id: workspace },
+          meshtenants: { rel: 'meshtenants', workspace, query },
+          meshusers: { rel: 'meshusers', workspace, query },
+          meshprojectuserbindings: { rel: 'meshprojectuserbindings', workspace, query },
+          meshprojectgroupbindings: { rel: 'meshprojectgroupbindings', workspace, query },
+          meshserviceinstances: { rel: 'meshserviceinstances', workspace, query },
+          activePaymentMethod: project.activePaymentMethod === undefined ? undefined : { rel: 'meshpaymentmethods', workspace, id: project.activePaymentMethod },
+        }),
       },
     };
   },

@@ -1,8 +1,8 @@
-import { CodecRegistry, eventCodec, type Codec } from '../../codec.js';
+import { CodecRegistry, eventCodec, LINKLESS, type Codec, type RelationsView } from '../../codec.js';
 import type { ServiceInstance, ServiceInstanceInput } from '../model.js';
 import { serviceInstanceV2 } from './v2.js';
 
-export interface ServiceInstanceCodec extends Codec<ServiceInstance> {
+export interface ServiceInstanceCodec extends Codec<ServiceInstance, RelationsView> {
   decode(body: unknown): ServiceInstanceInput;
 }
 
@@ -10,4 +10,4 @@ export interface ServiceInstanceCodec extends Codec<ServiceInstance> {
 export const SERVICE_INSTANCE_CODECS = new CodecRegistry<ServiceInstanceCodec>('meshServiceInstance', [serviceInstanceV2]);
 
 /** What its events carry: the serviceInstanceV2 answer a reader of its workspace gets. */
-export const SERVICE_INSTANCE_EVENTS = eventCodec(SERVICE_INSTANCE_CODECS.kind, serviceInstanceV2, {});
+export const SERVICE_INSTANCE_EVENTS = eventCodec(SERVICE_INSTANCE_CODECS.kind, serviceInstanceV2, LINKLESS);

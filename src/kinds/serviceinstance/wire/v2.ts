@@ -2,9 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { MAX_STRING } from '../../../lib/limits.js';
 import { compileDecoder } from '../../../lib/validation.js';
 import { Identifier, KindOf, NonEmptyShortString } from '../../../lib/wire-schemas.js';
-import type { EncodeView } from '../../codec.js';
+import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
+import { relatedLinks } from '../../relations.js';
 import { projectIdentifier } from '../../project/model.js';
 import { isDeleting, type ServiceInstance, type ServiceInstanceInput } from '../model.js';
 
@@ -47,7 +48,7 @@ const schema = Type.Object({
     parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   }),
   status: Type.Object({ state: Type.Union([Type.Literal('ACTIVE'), Type.Literal('DELETING')]) }),
-  _links: Type.Object({ self: Link, meshproject: Link, meshworkspace: Link }),
+  _links: Type.Object({ self: Link, meshproject: Type.Optional(Link), meshworkspace: Type.Optional(Link) }),
 });
 
 /**
@@ -72,7 +73,8 @@ export const serviceInstanceV2 = {
       document: sentObject(metadata, spec),
     };
   },
-  encode(instance: ServiceInstance, { baseUrl }: EncodeView) {
+  encode(instance: ServiceInstance, view: RelationsView) {
+    const { baseUrl } = view;
     const { displayName, parameters } = instance.document.spec as { displayName: string; parameters?: Record<string, unknown> };
     return {
       apiVersion: 'v2' as const,
@@ -89,8 +91,10 @@ export const serviceInstanceV2 = {
       status: { state: isDeleting(instance) ? ('DELETING' as const) : ('ACTIVE' as const) },
       _links: {
         self: { href: objectUrl(baseUrl, PATHS.serviceInstances, instance.instanceId) },
-        meshproject: { href: objectUrl(baseUrl, PATHS.projects, projectIdentifier({ workspace: instance.workspace, name: instance.project })) },
-        meshworkspace: { href: objectUrl(baseUrl, PATHS.workspaces, instance.workspace) },
+        ...relatedLinks(view, {
+          meshproject: { rel: 'meshprojects', workspace: instance.workspace, id: projectIdentifier({ workspace: instance.workspace, name: instance.project }) },
+          meshworkspace: { rel: 'meshworkspaces', workspace: instance.workspace, id: instance.workspace },
+        }),
       },
     };
   },

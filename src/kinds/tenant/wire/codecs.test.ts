@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Tenant } from '../model.js';
 import { TENANT_CODECS } from './index.js';
+import { LINKLESS } from '../../codec.js';
 
-const view = { baseUrl: 'https://blockyard.test' };
+/** A reader who may list no related collection: the related links are relations.ts's to test. */
+const view = { baseUrl: 'https://blockyard.test', ...LINKLESS };
 const tenant = (spec: Record<string, unknown>, appliedQuotas?: Record<string, { value: number }>): Tenant => ({
   uuid: '6f1c4a8e-0d9b-4c6e-9a43-1e2f3a4b5c6d',
   workspace: 'ws',

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
 import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
-import type { EncodeView } from '../../codec.js';
+import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
+import { relatedLinks } from '../../relations.js';
 import { appliedQuotaList, tenantName, type Tenant, type TenantInput } from '../model.js';
 import { landingZoneOf, Quotas } from './v4.js';
 
@@ -62,7 +63,8 @@ export const tenantV3 = {
       document: sentObject(otherMetadata, { ...otherSpec, platformIdentifier, ...(localId !== undefined ? { platformTenantId: localId } : {}) }),
     };
   },
-  encode(tenant: Tenant, { baseUrl }: EncodeView) {
+  encode(tenant: Tenant, view: RelationsView) {
+    const { baseUrl } = view;
     const spec = Object.fromEntries(Object.entries(tenant.document.spec).filter(([key]) => !V4_ONLY_SPEC.includes(key)));
     const name = tenantName(tenant);
     return {
@@ -81,8 +83,10 @@ export const tenantV3 = {
       _links: {
         // A deleted tenant's name may be a live one's again: its own link is by uuid (still readable so).
         self: { href: objectUrl(baseUrl, PATHS.tenants, tenant.deletedOn === undefined ? name : tenant.uuid) },
-        meshproject: { href: objectUrl(baseUrl, PATHS.projects, `${tenant.workspace}.${tenant.project}`) },
-        meshplatform: { href: objectUrl(baseUrl, PATHS.platforms, tenant.platform.uuid) },
+        ...relatedLinks(view, {
+          meshproject: { rel: 'meshprojects', workspace: tenant.workspace, id: `${tenant.workspace}.${tenant.project}` },
+          meshplatform: { rel: 'meshplatforms', id: tenant.platform.uuid },
+        }),
       },
     };
   },

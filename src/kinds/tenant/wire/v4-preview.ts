@@ -1,4 +1,4 @@
-import type { EncodeView } from '../../codec.js';
+import type { RelationsView } from '../../codec.js';
 import type { Tenant } from '../model.js';
 import { tenantAnswer, tenantV4 } from './v4.js';
 
@@ -11,7 +11,7 @@ export const tenantV4Preview = {
   schema: tenantAnswer('v4-preview'),
   bodySchema: tenantV4.bodySchema,
   decode: tenantV4.decode,
-  encode(tenant: Tenant, view: EncodeView) {
+  encode(tenant: Tenant, view: RelationsView) {
     const encoded = tenantV4.encode(tenant, view, 'v4-preview');
     return { ...encoded, spec: { ...encoded.spec, landingZoneIdentifier: tenant.landingZone ?? '' } };
   },

@@ -2,9 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { badRequest } from '../../../lib/errors.js';
 import { compileDecoder } from '../../../lib/validation.js';
 import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, ShortString, Tags, Uuid } from '../../../lib/wire-schemas.js';
-import type { EncodeView } from '../../codec.js';
+import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
+import { relatedLinks } from '../../relations.js';
 import type { PlatformReference } from '../../platform/model.js';
 import { appliedQuotaList, appliedQuotasOf, tenantName, type Tenant, type TenantInput } from '../model.js';
 
@@ -94,7 +95,7 @@ export const tenantV4 = {
     };
   },
   /** The spec's form: the applied quotas as `spec.quotas`. */
-  encode(tenant: Tenant, view: EncodeView, apiVersion = 'v4') {
+  encode(tenant: Tenant, view: RelationsView, apiVersion = 'v4') {
     const encoded = encode(tenant, view, apiVersion);
     return { ...encoded, spec: { ...encoded.spec, quotas: appliedQuotaList(tenant) } };
   },
@@ -102,7 +103,7 @@ export const tenantV4 = {
   vendorForms: {
     meshcloud: {
       schema: tenantAnswer('v4', 'meshcloud'),
-      encode(tenant: Tenant, view: EncodeView) {
+      encode(tenant: Tenant, view: RelationsView) {
         const encoded = encode(tenant, view, 'v4');
         return { ...encoded, status: { ...encoded.status, appliedQuotas: appliedQuotasOf(tenant) } };
       },
@@ -111,7 +112,8 @@ export const tenantV4 = {
 };
 
 /** What both forms share: the spec as sent, with the platform and the platform tenant id as they are. */
-function encode(tenant: Tenant, { baseUrl }: EncodeView, apiVersion: string) {
+function encode(tenant: Tenant, view: RelationsView, apiVersion: string) {
+  const { baseUrl } = view;
   const deleted = tenant.deletedOn !== undefined ? { markedForDeletionOn: tenant.deletedOn, deletedOn: tenant.deletedOn } : {};
   return {
     apiVersion,
@@ -131,8 +133,10 @@ function encode(tenant: Tenant, { baseUrl }: EncodeView, apiVersion: string) {
     },
     _links: {
       self: { href: objectUrl(baseUrl, PATHS.tenants, tenant.uuid) },
-      meshproject: { href: objectUrl(baseUrl, PATHS.projects, `${tenant.workspace}.${tenant.project}`) },
-      meshplatform: { href: objectUrl(baseUrl, PATHS.platforms, tenant.platform.uuid) },
+      ...relatedLinks(view, {
+        meshproject: { rel: 'meshprojects', workspace: tenant.workspace, id: `${tenant.workspace}.${tenant.project}` },
+        meshplatform: { rel: 'meshplatforms', id: tenant.platform.uuid },
+      }),
     },
   };
 }

@@ -1,8 +1,8 @@
-import { CodecRegistry, eventCodec, type Codec } from '../../codec.js';
+import { CodecRegistry, eventCodec, LINKLESS, type Codec, type RelationsView } from '../../codec.js';
 import type { User, UserInput } from '../model.js';
 import { userV2 } from './v2.js';
 
-export interface UserCodec extends Codec<User> {
+export interface UserCodec extends Codec<User, RelationsView> {
   decode(body: unknown): UserInput;
 }
 
@@ -10,4 +10,4 @@ export interface UserCodec extends Codec<User> {
 export const USER_CODECS = new CodecRegistry<UserCodec>('meshUser', [userV2]);
 
 /** What its events carry: the userV2 answer a reader of its workspace gets. */
-export const USER_EVENTS = eventCodec(USER_CODECS.kind, userV2, {});
+export const USER_EVENTS = eventCodec(USER_CODECS.kind, userV2, LINKLESS);

@@ -3,9 +3,10 @@ import { badRequest } from '../../../lib/errors.js';
 import { compileDecoder } from '../../../lib/validation.js';
 import { Echoed, KindOf, Links, NonEmptyShortString, Nullable, ShortString, Tags, Uuid } from '../../../lib/wire-schemas.js';
 import { normalizeUsername, usernameProblem } from '../../apiuser/model.js';
-import type { EncodeView } from '../../codec.js';
+import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
+import { relatedLinks } from '../../relations.js';
 import type { User, UserInput } from '../model.js';
 
 const EMAIL = '^[^@\\s]+@[^@\\s]+$';
@@ -56,7 +57,8 @@ export const userV2 = {
       document: sentObject({ ...metadata, name: username }, spec),
     };
   },
-  encode(user: User, { baseUrl }: EncodeView) {
+  encode(user: User, view: RelationsView) {
+    const { baseUrl } = view;
     return {
       apiVersion: 'v2',
       kind: 'meshUser',
@@ -64,7 +66,8 @@ export const userV2 = {
       spec: { ...user.document.spec, email: user.email, firstName: user.firstName, lastName: user.lastName, euid: user.euid ?? null, tags: user.document.spec.tags ?? {} },
       _links: {
         self: { href: objectUrl(baseUrl, PATHS.users, user.username) },
-        meshworkspaceusergroups: { href: `${baseUrl}${PATHS.workspaceUserGroups}?username=${encodeURIComponent(user.username)}` },
+        // A user belongs to no workspace: the groups of the caller's workspaces that hold it.
+        ...relatedLinks(view, { meshworkspaceusergroups: { rel: 'meshworkspaceusergroups', query: `?username=${encodeURIComponent(user.username)}` } }),
       },
     };
   },

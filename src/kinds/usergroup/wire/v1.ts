@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
 import { Echoed, Identifier, KindOf, Links, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
-import type { EncodeView } from '../../codec.js';
+import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
+import { relatedLinks } from '../../relations.js';
 import { checkedUsername } from '../../user/wire/v2.js';
 import { groupIdentifier, type UserGroup, type UserGroupInput } from '../model.js';
 
@@ -41,7 +42,8 @@ export const userGroupV1 = {
     const usernames = [...new Set(members.map((member, index) => checkedUsername(member, `spec.members[${index}]`)))];
     return { workspace: metadata.ownedByWorkspace, name: metadata.name, members: usernames, document: sentObject(metadata, rest) };
   },
-  encode(group: UserGroup, { baseUrl }: EncodeView) {
+  encode(group: UserGroup, view: RelationsView) {
+    const { baseUrl } = view;
     const id = groupIdentifier(group);
     return {
       apiVersion: 'v1',
@@ -50,8 +52,10 @@ export const userGroupV1 = {
       spec: { ...group.document.spec, members: group.members, tags: group.document.spec.tags ?? {} },
       _links: {
         self: { href: objectUrl(baseUrl, PATHS.workspaceUserGroups, id) },
-        meshworkspace: { href: objectUrl(baseUrl, PATHS.workspaces, group.workspace) },
-        meshusers: { href: `${baseUrl}${PATHS.users}?workspaceUserGroupIdentifier=${encodeURIComponent(id)}` },
+        ...relatedLinks(view, {
+          meshworkspace: { rel: 'meshworkspaces', workspace: group.workspace, id: group.workspace },
+          meshusers: { rel: 'meshusers', workspace: group.workspace, query: `?workspaceUserGroupIdentifier=${encodeURIComponent(id)}` },
+        }),
       },
     };
   },

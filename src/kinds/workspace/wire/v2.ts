@@ -4,11 +4,8 @@ import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Tags 
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
-import { listableLinks } from '../../relations.js';
+import { relatedLinks } from '../../relations.js';
 import type { Workspace, WorkspaceInput } from '../model.js';
-
-/** Related collections linked only for callers who may list them in this workspace (issue 21). */
-const LISTABLE = { meshserviceinstances: PATHS.serviceInstances };
 
 /** meshWorkspace v2 (COMPAT §7): `metadata{name, tags}`, `spec{displayName, platformBuilderAccessEnabled}`. */
 const Body = Type.Object({
@@ -47,11 +44,13 @@ export const workspaceV2 = {
       spec,
       _links: {
         self: { href: objectUrl(baseUrl, PATHS.workspaces, workspace.name) },
-        meshprojects: { href: `${baseUrl}${PATHS.projects}${query}` },
-        meshtenants: { href: `${baseUrl}${PATHS.tenants}${query}` },
-        meshusers: { href: `${baseUrl}${PATHS.users}${query}` },
-        meshworkspaceusergroups: { href: `${baseUrl}${PATHS.workspaceUserGroups}${query}` },
-        ...listableLinks(view, workspace.name, query, LISTABLE),
+        ...relatedLinks(view, {
+          meshprojects: { rel: 'meshprojects', workspace: workspace.name, query },
+          meshtenants: { rel: 'meshtenants', workspace: workspace.name, query },
+          meshusers: { rel: 'meshusers', workspace: workspace.name, query },
+          meshworkspaceusergroups: { rel: 'meshworkspaceusergroups', workspace: workspace.name, query },
+          meshserviceinstances: { rel: 'meshserviceinstances', workspace: workspace.name, query },
+        }),
       },
     };
   },
