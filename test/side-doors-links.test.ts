@@ -25,6 +25,7 @@ const MEDIA_OF: Record<string, string> = {
   meshserviceinstances: media('meshserviceinstance', 'v2'),
   meshpaymentmethods: PAYMENT_METHOD,
   meshplatforms: media('meshplatform', 'v2'),
+  meshlocations: media('meshlocation', 'v1'),
   'meshprojectbindings/userbindings': media('meshprojectuserbinding', 'v3'),
   'meshprojectbindings/groupbindings': media('meshprojectgroupbinding', 'v3'),
 };
@@ -53,6 +54,7 @@ describeEachDatabase('side doors: links', (ctx) => {
   let workspace: string;
   let project: string;
   let tenantUuid: string;
+  let platformUuid: string;
   let group: string;
   let member: string;
   const payment = unique('links-pay');
@@ -66,6 +68,7 @@ describeEachDatabase('side doors: links', (ctx) => {
     await createPaymentMethod(admin, workspace, payment);
     await createProject(admin, workspace, paid, { spec: { paymentMethodIdentifier: payment } });
     tenantUuid = (await createTenant(admin, workspace, project, structure.platformUuid)).metadata.uuid;
+    platformUuid = structure.platformUuid;
     member = unique('links-user');
     const user = await admin.post(`${BASE}/meshusers`, { apiVersion: 'v2', kind: 'meshUser', metadata: { name: member }, spec: { email: `${member}@example.com`, firstName: 'F', lastName: 'L' } }, { headers: io(USER) });
     assert.equal(user.status, 201, user.text);
@@ -133,6 +136,9 @@ describeEachDatabase('side doors: links', (ctx) => {
     const links = (await client.get(`${BASE}/meshworkspaces/${other}`, { headers: { accept: WORKSPACE } })).json._links as Record<string, { href: string }>;
     for (const link of Object.values(links)) assert.doesNotMatch(link.href, new RegExp(workspace), link.href);
     await followAll(client, `${BASE}/meshworkspaces/${other}`, WORKSPACE);
+    // A platform every caller reads: its owner's workspace is not linked for another workspace's key.
+    const platformLinks = await followAll(client, `${BASE}/meshplatforms/${platformUuid}`, media('meshplatform', 'v2'));
+    assert.ok(!platformLinks.includes('owner'), `another workspace is linked to the platform's owner: ${platformLinks.join(', ')}`);
   });
 
   it('an admin finds every link, and each answers', async () => {

@@ -17,7 +17,7 @@ export function blockOperations(blocks: AuthorizedBlockService): Operation[] {
       filters: BLOCK_FILTERS,
       resource: 'BUILDINGBLOCK',
       managed: true,
-      encode: (block, call) => BLOCK_CODECS.of(versionOf(call), call.vendor).encode(block, { baseUrl: call.baseUrl, showPurge: blocks.mayPurge(call.ctx) }),
+      encode: (block, call) => BLOCK_CODECS.of(versionOf(call), call.vendor).encode(block, { baseUrl: call.baseUrl, collections: call.collections, showPurge: blocks.mayPurge(call.ctx) }),
       get: async (call, uuid) => {
         const block = await blocks.get(call.ctx, uuid);
         const problem = BLOCK_CODECS.of(versionOf(call)).unrepresentable?.(block);

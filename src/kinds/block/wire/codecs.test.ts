@@ -8,6 +8,10 @@ import { BLOCK_CODECS } from './index.js';
 import { decodeInputs, decodeParents, encodeRows } from './rows.js';
 import { blockV1 } from './v1.js';
 import { blockV2Preview } from './v2-preview.js';
+import type { CollectionPermissions } from '../../../auth/route-access.js';
+
+/** A reader who may list every related collection: every link is drawn. */
+const READER = { collections: { mayList: () => true } as Pick<CollectionPermissions, 'mayList'> as CollectionPermissions };
 
 const box = new SecretBox(Buffer.alloc(32, 7));
 const BASE = 'https://blockyard.example';
@@ -310,7 +314,7 @@ describe('encodeRows', () => {
 
 describe('blockV1.encode', () => {
   it('shows a tenant block in the v1 form', () => {
-    const encoded = blockV1.encode(tenantBlock, { baseUrl: BASE, showPurge: false });
+    const encoded = blockV1.encode(tenantBlock, { baseUrl: BASE, ...READER, showPurge: false });
     assert.deepEqual(encoded, {
       apiVersion: 'v1',
       kind: 'meshBuildingBlock',
@@ -326,13 +330,13 @@ describe('blockV1.encode', () => {
   });
 
   it('links forcePurge only when the view may purge', () => {
-    const encoded = blockV1.encode(tenantBlock, { baseUrl: BASE, showPurge: true });
+    const encoded = blockV1.encode(tenantBlock, { baseUrl: BASE, ...READER, showPurge: true });
     assert.deepEqual(encoded._links.forcePurge, { href: `${BASE}/api/meshobjects/meshbuildingblocks/${BLOCK}/purge` });
-    assert.equal('forcePurge' in blockV1.encode(tenantBlock, { baseUrl: BASE, showPurge: false })._links, false);
+    assert.equal('forcePurge' in blockV1.encode(tenantBlock, { baseUrl: BASE, ...READER, showPurge: false })._links, false);
   });
 
   it('shows deletion metadata when the block is marked for deletion', () => {
-    const encoded = blockV1.encode({ ...tenantBlock, markedForDeletionOn: '2025-02-01T00:00:00Z', markedForDeletionBy: 'bob', forcePurge: true }, { baseUrl: BASE, showPurge: false });
+    const encoded = blockV1.encode({ ...tenantBlock, markedForDeletionOn: '2025-02-01T00:00:00Z', markedForDeletionBy: 'bob', forcePurge: true }, { baseUrl: BASE, ...READER, showPurge: false });
     assert.equal(encoded.metadata.markedForDeletionOn, '2025-02-01T00:00:00Z');
     assert.equal(encoded.metadata.markedForDeletionBy, 'bob');
     assert.equal(encoded.metadata.forcePurge, true);
@@ -357,7 +361,7 @@ describe('blockV1.encode', () => {
 
 describe('blockV2Preview.encode', () => {
   it('shows a tenant block in the v2-preview form', () => {
-    const encoded = blockV2Preview.encode(tenantBlock, { baseUrl: BASE, showPurge: false });
+    const encoded = blockV2Preview.encode(tenantBlock, { baseUrl: BASE, ...READER, showPurge: false });
     assert.deepEqual(encoded, {
       apiVersion: 'v2-preview',
       kind: 'meshBuildingBlock',
@@ -387,7 +391,7 @@ describe('blockV2Preview.encode', () => {
   });
 
   it('shows a workspace block with the target as sent, its deletion state and no tenant link', () => {
-    const encoded = blockV2Preview.encode(workspaceBlock, { baseUrl: BASE, showPurge: true });
+    const encoded = blockV2Preview.encode(workspaceBlock, { baseUrl: BASE, ...READER, showPurge: true });
     assert.deepEqual(encoded.spec.targetRef, { kind: 'meshWorkspace', name: 'dev' });
     assert.deepEqual(encoded.metadata, { uuid: workspaceBlock.uuid, ownedByWorkspace: 'dev', createdOn: '2025-01-01T00:00:00Z', markedForDeletionOn: '2025-02-01T00:00:00Z', markedForDeletionBy: 'bob' });
     assert.deepEqual(encoded.status.lifecycle, { state: 'MARKED_FOR_DELETION' });
@@ -400,16 +404,16 @@ describe('blockV2Preview.encode', () => {
   });
 
   it('derives the target of a block stored without the sent reference', () => {
-    assert.deepEqual(blockV2Preview.encode({ ...workspaceBlock, targetRef: undefined }, { baseUrl: BASE, showPurge: false }).spec.targetRef, { kind: 'meshWorkspace', identifier: 'dev' });
-    assert.deepEqual(blockV2Preview.encode({ ...tenantBlock, targetRef: { kind: 'meshTenant', uuid: TENANT.toUpperCase() } }, { baseUrl: BASE, showPurge: false }).spec.targetRef, {
+    assert.deepEqual(blockV2Preview.encode({ ...workspaceBlock, targetRef: undefined }, { baseUrl: BASE, ...READER, showPurge: false }).spec.targetRef, { kind: 'meshWorkspace', identifier: 'dev' });
+    assert.deepEqual(blockV2Preview.encode({ ...tenantBlock, targetRef: { kind: 'meshTenant', uuid: TENANT.toUpperCase() } }, { baseUrl: BASE, ...READER, showPurge: false }).spec.targetRef, {
       kind: 'meshTenant',
       uuid: TENANT.toUpperCase(),
     });
   });
 
   it('links forcePurge only when the view may purge', () => {
-    assert.equal('forcePurge' in blockV2Preview.encode(tenantBlock, { baseUrl: BASE, showPurge: false })._links, false);
-    assert.ok('forcePurge' in blockV2Preview.encode(tenantBlock, { baseUrl: BASE, showPurge: true })._links);
+    assert.equal('forcePurge' in blockV2Preview.encode(tenantBlock, { baseUrl: BASE, ...READER, showPurge: false })._links, false);
+    assert.ok('forcePurge' in blockV2Preview.encode(tenantBlock, { baseUrl: BASE, ...READER, showPurge: true })._links);
   });
 });
 
@@ -435,7 +439,7 @@ describe('BLOCK_CODECS', () => {
 
 describe('the meshcloud form of v2-preview', () => {
   it('keys inputs and outputs by name under meshcloud; the spec vendor keeps the rows; everything else is the same', () => {
-    const view = { baseUrl: BASE, showPurge: false };
+    const view = { baseUrl: BASE, ...READER, showPurge: false };
     const block: Block = { ...tenantBlock, outputs: [{ key: 'url', value: 'https://x', valueType: 'STRING', assignmentType: 'NONE' }] };
     const rows = BLOCK_CODECS.of('v2-preview', 'vendor').encode(block, view) as ReturnType<typeof blockV2Preview.encode>;
     const keyed = BLOCK_CODECS.of('v2-preview', 'meshcloud').encode(block, view) as unknown as { spec: { inputs: Record<string, unknown> }; status: { outputs: Record<string, unknown> } };

@@ -1,4 +1,4 @@
-import { CodecRegistry, eventCodec, type Codec } from '../../codec.js';
+import { CodecRegistry, eventCodec, LINKLESS, type Codec } from '../../codec.js';
 import type { Block, BlockRequest, BlockUpdate } from '../model.js';
 import type { BlockFilter } from '../store.js';
 import type { BlockView } from './rows.js';
@@ -17,4 +17,4 @@ export interface BlockCodec extends Codec<Block, BlockView> {
 export const BLOCK_CODECS = new CodecRegistry<BlockCodec>('meshBuildingBlock', [blockV1, blockV2Preview]);
 
 /** What its events carry: the blockV2Preview answer a reader of its workspace gets. */
-export const BLOCK_EVENTS = eventCodec(BLOCK_CODECS.kind, blockV2Preview, { showPurge: false });
+export const BLOCK_EVENTS = eventCodec(BLOCK_CODECS.kind, blockV2Preview, { ...LINKLESS, showPurge: false });

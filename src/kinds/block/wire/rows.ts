@@ -5,14 +5,14 @@ import { StringEnum } from '../../../lib/validation.js';
 import { AnyValue, DateTime, Uuid } from '../../../lib/wire-schemas.js';
 import { VALUE_TYPES } from '../../definition/enums.js';
 import { InputKey } from '../../definition/wire/version-v1-preview.js';
+import type { RelationsView } from '../../codec.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import { BLOCK_STATUSES, type Block, type BlockRequest, type SentInputs, type ValueRow } from '../model.js';
 
 /** What v1 and v2-preview share on the wire: input rows, parents, output rows, links. */
 
 /** What a reader of a block may see besides the block: whether it may purge (the `forcePurge` link). */
-export interface BlockView {
-  baseUrl: string;
+export interface BlockView extends RelationsView {
   showPurge: boolean;
 }
 

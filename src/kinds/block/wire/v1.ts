@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
 import { DateTime, Int32, KindOf, Links, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { relatedLinks } from '../../relations.js';
 import { tenantIdentifierOf, type Block, type BlockRequest } from '../model.js';
 import type { BlockFilter } from '../store.js';
 import { BlockStatus, blockLinks, decodeInputs, decodeParents, deletionMetadata, DeletionMetadata, encodeRows, InputRowSchema, ParentAnswer, ParentSchema, ValueRowAnswer, type BlockView } from './rows.js';
@@ -79,7 +79,7 @@ export const blockV1 = {
       },
       spec: { displayName: block.displayName, inputs: encodeRows(block.inputs), parentBuildingBlocks: block.parents },
       status: { status: block.status, outputs: encodeRows(block.outputs) },
-      _links: { ...blockLinks(block, view), meshtenant: { href: objectUrl(view.baseUrl, PATHS.tenants, tenantIdentifier) } },
+      _links: { ...blockLinks(block, view), ...relatedLinks(view, { meshtenant: { rel: 'meshtenants', id: tenantIdentifier, workspace: block.workspace } }) },
     };
   },
 };

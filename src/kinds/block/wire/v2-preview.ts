@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { badRequest } from '../../../lib/errors.js';
 import { compileDecoder } from '../../../lib/validation.js';
 import { DateTime, Identifier, KindOf, Links, NonEmptyShortString, Nullable, ShortString, Uuid } from '../../../lib/wire-schemas.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { relatedLinks } from '../../relations.js';
 import type { Block, BlockRequest, BlockUpdate, SentTargetRef, ValueRow } from '../model.js';
 import { BlockStatus, blockLinks, decodeInputs, decodeParents, deletionMetadata, DeletionMetadata, encodeKeyed, encodeRows, InputRowSchema, KeyedInputSchema, KeyedValueAnswer, ParentAnswer, ParentSchema, ValueRowAnswer, type BlockView } from './rows.js';
 
@@ -92,7 +92,7 @@ function encode<R>(block: Block, view: BlockView, rows: (rows: ValueRow[]) => R)
       latestRunUuid: block.latestRunUuid ?? null,
       latestDryRunUuid: null,
     },
-    _links: { ...blockLinks(block, view), ...(block.tenant ? { meshtenant: { href: objectUrl(view.baseUrl, PATHS.tenants, block.tenant.uuid) } } : {}) },
+    _links: { ...blockLinks(block, view), ...relatedLinks(view, { meshtenant: block.tenant ? { rel: 'meshtenants', id: block.tenant.uuid, workspace: block.workspace } : undefined }) },
   };
 }
 

@@ -4,7 +4,9 @@ import { badRequest } from '../../../lib/errors.js';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
 import { AnyValue, DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
+import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
+import { relatedLinks } from '../../relations.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import { configFromV1Form } from '../config.js';
 import { MAX_CONTRIBUTING_WORKSPACES, PLATFORM_RESTRICTIONS, PUBLICATION_STATES, type Platform, type PlatformInput } from '../model.js';
@@ -65,8 +67,7 @@ export interface DecodedPlatform {
 }
 
 /** What a reader of a platform may see: `withConfig` false is the marketplace view (no `config`). */
-export interface PlatformView {
-  baseUrl: string;
+export interface PlatformView extends RelationsView {
   withConfig: boolean;
 }
 
@@ -103,15 +104,18 @@ export function decodePlatform(body: unknown, publicationKey: 'publicationState'
 }
 
 /** The parts of a platform every version shows the same way. */
-export function encodePlatformCommon(platform: Platform, { baseUrl, withConfig }: PlatformView) {
+export function encodePlatformCommon(platform: Platform, view: PlatformView) {
+  const { baseUrl, withConfig } = view;
   const { config, ...spec } = platform.document.spec;
   return {
     metadata: { ...platform.document.metadata, uuid: platform.uuid, name: platform.name, ownedByWorkspace: platform.ownedByWorkspace, createdOn: platform.createdOn },
     spec: withConfig && config !== undefined ? { ...spec, config: hideSecrets(config) } : spec,
     _links: {
       self: { href: objectUrl(baseUrl, PATHS.platforms, platform.uuid) },
-      owner: { href: objectUrl(baseUrl, PATHS.workspaces, platform.ownedByWorkspace) },
-      location: { href: objectUrl(baseUrl, PATHS.locations, platform.location) },
+      ...relatedLinks(view, {
+        owner: { rel: 'meshworkspaces', id: platform.ownedByWorkspace, workspace: platform.ownedByWorkspace },
+        location: { rel: 'meshlocations', id: platform.location },
+      }),
     },
   };
 }
