@@ -335,7 +335,7 @@ export interface EventTable {
   workspace: string | null;
   author_type: string;
   author_identifier: string;
-  /** JSON: the object as an admin reads it, secrets as hashes. */
+  /** JSON: the object as its kind answers a reader of `workspace` (the kind's EventCodec; docs/events.md). */
   content: string;
   previous_content: string | null;
 }
