@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { WORKSPACE_ROLE_CODES } from '../src/auth/roles.js';
 import type { ApiClient, Response } from './support/client.js';
 import { login } from './support/identity.js';
 import {
@@ -38,6 +39,7 @@ import {
   type Side,
   type World,
 } from './support/matrix.js';
+import { bindPerson, SessionsUnavailable, signInAs } from './support/people.js';
 import { basic, describeEachDatabase, startTestServer, TEST_ADMIN, UNLIMITED_AUTH_FAILURES } from './support/server.js';
 import { unique, type Json } from './support/structure.js';
 
@@ -55,6 +57,10 @@ interface Expectation {
 }
 
 const DENIED_ELSEWHERE = [401, 403, 404];
+
+/** The workspace roles people hold in A: each is planned as a key of A holding the role's codes. */
+const ROLES = ['Workspace Member', 'Workspace Manager', 'Workspace Owner'] as const;
+const roleCodes = (role: (typeof ROLES)[number]) => [...WORKSPACE_ROLE_CODES.get(role)!];
 
 describeEachDatabase(
   'access-control matrix',
@@ -74,6 +80,9 @@ describeEachDatabase(
     /** Keys of A holding every non-admin code except those granting a route, by the excluded codes. */
     const allBut = new Map<string, string>();
     let aMarkers: Record<string, string> = {};
+    /** Per workspace role of A: a person holding it (username), and a key holding its codes. */
+    const people = new Map<string, string>();
+    const roleKeys = new Map<string, string>();
 
     const admin = (): ApiClient => ctx.client;
     const flipped = (w: World): World => ({ a: w.b, b: w.a, apiUser: w.apiUser });
@@ -111,6 +120,10 @@ describeEachDatabase(
 
       tokens.b = (await keyToken(client, b.workspace, NON_ADMIN_CODES)).token;
       noneKey = (await keyToken(client, a.workspace, [])).token;
+      for (const role of ROLES) {
+        people.set(role, await bindPerson(client, a.workspace, role));
+        roleKeys.set(role, (await keyToken(client, a.workspace, roleCodes(role))).token);
+      }
       const prober = client.with({ authorization: `Bearer ${(await keyToken(client, 'admin', [])).token}` });
 
       // The plan: one request per route, derived from the route table.
@@ -222,8 +235,8 @@ describeEachDatabase(
       return urls;
     }
 
-    async function send(plan: Plan, authorization: string | undefined, url = plan.url): Promise<Response> {
-      const headers: Record<string, string | undefined> = { accept: plan.accept };
+    async function send(plan: Plan, authorization: string | undefined, url = plan.url, credentialHeaders: Record<string, string> = {}): Promise<Response> {
+      const headers: Record<string, string | undefined> = { accept: plan.accept, ...credentialHeaders };
       if (plan.body !== null) headers['content-type'] = plan.contentType ?? 'application/json';
       if (authorization !== undefined) headers.authorization = authorization;
       return admin().request(plan.route.method, url, { headers, anonymous: authorization === undefined, body: plan.body === null ? undefined : JSON.stringify(plan.body) });
@@ -239,7 +252,7 @@ describeEachDatabase(
         // Another workspace's key lists the collection without a filter as well: its own objects only.
         if (expectation.listUnfiltered && plan.spec?.listQuery && !plan.spec.queryRequired) tries.push([plan.url.split('?')[0]!, expectation.listUnfiltered]);
         for (const [url, expected] of tries) {
-          const response = await send(plan, credential.authorization, url);
+          const response = await send(plan, credential.authorization, url, credential.headers);
           const where = `${plan.route.key} [${credential.name}: ${credential.label}] ${plan.route.method} ${url}`;
           if (!expected.statuses.includes(response.status)) {
             failures.push(`${where}: expected ${expected.statuses.join(' or ')} (${expected.rule}), got ${response.status} ${response.text.slice(0, 300)}`);
@@ -428,6 +441,41 @@ describeEachDatabase(
       failures.sort();
       failures.push(...(await unchangedEverywhere('keys without the needed permission')));
       if (failures.length > 0) assert.fail(`${failures.length} broken expectations:\n${failures.join('\n')}`);
+    });
+
+    /**
+     * A caller of A holding exactly `codes` (a workspace role's): 403 where it lacks what grants the
+     * route (as `missingPermission`), 200 for reads it holds. Writes it holds are not sent: one that
+     * went through would change A's objects under the other cases.
+     */
+    const holding =
+      (codes: readonly string[]) =>
+      (plan: Plan): Expectation | undefined => {
+        const held = (code: string) => codes.includes(code);
+        if (plan.operation === 'import' || adminArea(plan)) return { statuses: [403], rule: 'admins only' };
+        if (plan.operation === 'tfstate') return codes.some((code) => code.startsWith('MANAGED_TFSTATE_')) ? undefined : missingPermission(plan);
+        if (['public', 'gone', 'index'].includes(plan.operation)) return missingPermission(plan);
+        const granting = grantingCodes(plan);
+        // An "authenticated" route without per-object codes: its kind decides per object; not judged here.
+        if (granting === undefined) return undefined;
+        if (!granting.some(held)) return missingPermission(plan);
+        return plan.operation === 'read' || plan.operation === 'list' ? { statuses: [200], rule: 'a read the role grants' } : undefined;
+      };
+
+    it('a key of A holding a workspace role’s codes (Member, Manager, Owner): 403 for what the role lacks, 200 for what it reads', async () => {
+      for (const role of ROLES) await run([{ name: 'key holding a role’s codes', label: `A, ${role}`, authorization: `Bearer ${roleKeys.get(role)!}` }], holding(roleCodes(role)));
+    });
+
+    it('a person bound to a workspace role of A, signed in, is judged as the key holding that role’s codes', async (t) => {
+      const credentials: Credential[] = [];
+      try {
+        for (const role of ROLES) credentials.push({ name: 'person holding a role', label: `A, ${role}`, headers: await signInAs(people.get(role)!, world.a.workspace) });
+      } catch (error) {
+        if (!(error instanceof SessionsUnavailable)) throw error;
+        t.skip(error.message);
+        return;
+      }
+      for (const [index, role] of ROLES.entries()) await run([credentials[index]!], holding(roleCodes(role)));
     });
 
     it('another run’s run token → 403 on A’s run endpoints, never 2xx elsewhere', async () => {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ApiError } from '../lib/errors.js';
-import { holdsManaged, isAdmin, isAdminFor, isAllowed, isAllowedAsManager, listScope, requireAllowed, seesEveryWorkspace, seesWorkspace } from './policy.js';
+import { ADMIN_CODES, isAdminCode, type Action, type Resource } from './permissions.js';
+import { holdsCode, holdsManaged, isAdmin, isAdminEquivalent, isAdminFor, isAllowed, isAllowedAsManager, listScope, requireAllowed, seesEveryWorkspace, seesWorkspace } from './policy.js';
 import type { Principal } from './principal.js';
-import { mayCall, routeDenial, type RouteAccess } from './route-access.js';
+import { callScope, mayCall, routeDenial, type RouteAccess } from './route-access.js';
 
 const key = (workspace: string, ...permissions: string[]): Principal => ({ type: 'apiKey', id: `key-${workspace}`, workspace, permissions: new Set(permissions), displayName: `Key of ${workspace}` });
 const apiUser: Principal = { type: 'apiUser', id: 'alice' };
@@ -288,5 +289,57 @@ describe('mayCall and routeDenial', () => {
 
   it('routeDenial of a string form other than "admin" says the route is not open', () => {
     forbidden('this route is not open to this caller')(routeDenial(key('dev'), 'authenticated'));
+  });
+});
+
+describe('people', () => {
+  const person = (workspace: string, ...permissions: string[]): Principal => ({ type: 'person', id: `person-of-${workspace}`, workspace, permissions: new Set(permissions), admin: permissions.some(isAdminCode) });
+  const codeSets = [[], ['BUILDINGBLOCK_LIST', 'BUILDINGBLOCK_SAVE'], ['MANAGED_BUILDINGBLOCK_LIST', 'MANAGED_TENANT_IMPORT', 'TENANT_LIST'], ['ADM_TENANT_SAVE', 'ADM_USER_LIST'], [...ADMIN_CODES]];
+  const resources: Resource[] = ['BUILDINGBLOCK', 'TENANT', 'USER', 'WORKSPACE'];
+  const actions: Action[] = ['LIST', 'SAVE', 'DELETE'];
+  const accesses: RouteAccess[] = ['authenticated', 'admin', { resource: 'BUILDINGBLOCK', action: 'LIST' }, { resource: 'TENANT', action: 'SAVE', adminOnly: true }, { resource: 'BUILDINGBLOCK', action: 'LIST', orManaged: true }, { managed: 'TENANT_IMPORT' }, { code: 'ADM_USER_LIST' }];
+  const answer = (f: () => unknown) => {
+    try {
+      return f();
+    } catch (error) {
+      return (error as ApiError).message;
+    }
+  };
+
+  it('are judged as a key of their workspace holding the same codes, by every policy function', () => {
+    for (const codes of codeSets) {
+      const [asKey, asPerson] = [key('dev', ...codes), person('dev', ...codes)];
+      const same = (what: string, f: (principal: Principal) => unknown) => assert.deepEqual(answer(() => f(asPerson)), answer(() => f(asKey)), `${what} with ${codes.join(',') || 'no codes'}`);
+      same('isAdmin', isAdmin);
+      same('isAdminEquivalent', isAdminEquivalent);
+      for (const resource of resources) {
+        same(`seesEveryWorkspace ${resource}`, (p) => seesEveryWorkspace(p, resource));
+        same(`listScope ${resource}`, (p) => listScope(p, resource));
+        for (const workspace of ['dev', 'ops', undefined]) {
+          if (workspace !== undefined) same(`seesWorkspace ${resource} ${workspace}`, (p) => seesWorkspace(p, resource, workspace));
+          for (const action of actions) {
+            same(`isAllowed ${resource}_${action} ${workspace}`, (p) => isAllowed(p, resource, action, workspace));
+            same(`isAdminFor ${resource}_${action}`, (p) => isAdminFor(p, resource, action));
+          }
+        }
+      }
+      for (const code of ['TENANT_IMPORT', 'BUILDINGBLOCK_LIST', 'ADM_USER_LIST']) {
+        same(`holdsCode ${code}`, (p) => holdsCode(p, code));
+        same(`holdsManaged ${code}`, (p) => holdsManaged(p, code));
+        for (const managing of ['dev', 'ops']) same(`isAllowedAsManager ${code} ${managing}`, (p) => isAllowedAsManager(p, code, managing));
+      }
+      for (const access of accesses) {
+        same(`mayCall ${JSON.stringify(access)}`, (p) => mayCall(p, access));
+        same(`callScope ${JSON.stringify(access)}`, (p) => callScope(p, access));
+      }
+    }
+  });
+
+  it('a person bound nowhere (no codes) may call "authenticated" routes and sees only its own, empty, workspace', () => {
+    const nobody = person('');
+    assert.equal(mayCall(nobody, 'authenticated'), true);
+    assert.equal(seesWorkspace(nobody, 'BUILDINGBLOCK', 'dev'), false);
+    assert.equal(isAllowed(nobody, 'BUILDINGBLOCK', 'LIST'), false);
+    assert.throws(() => listScope(nobody, 'BUILDINGBLOCK'), forbidden('BUILDINGBLOCK_LIST is required'));
   });
 });

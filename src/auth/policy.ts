@@ -1,12 +1,13 @@
 import { insufficientPermissions } from '../lib/errors.js';
 import { ADMIN_CODES, isAdminCode, type Action, type Resource } from './permissions.js';
-import type { Principal } from './principal.js';
+import { actsInWorkspace, type Principal } from './principal.js';
 
 /**
  * The one answer to "may principal P see or do action A on resource R (of workspace W)". Handlers and
  * services never test permission codes themselves; the Authorized* services call this.
  *
  * - API users (Basic) hold every permission (spec 5.1: admin-equivalent).
+ * - People act in one workspace with the codes their role bindings grant (auth/roles.ts): as keys.
  * - `ADM_<R>_<A>` allows A on R in every workspace.
  * - `<R>_<A>` allows A on R in the key's own workspace.
  * - `MANAGED_<R>_<A>` allows A on objects of definitions (or platforms) the key's workspace owns.
@@ -24,6 +25,7 @@ export function isAllowed(principal: Principal, resource: Resource, action: Acti
     case 'scim':
       return principal.permissions.has(`ADM_${resource}_${action}`);
     case 'apiKey':
+    case 'person':
       if (principal.permissions.has(`ADM_${resource}_${action}`)) return true;
       if (!principal.permissions.has(`${resource}_${action}`)) return false;
       return workspace === undefined || workspace === principal.workspace;
@@ -32,13 +34,13 @@ export function isAllowed(principal: Principal, resource: Resource, action: Acti
 
 /** Admin rights for R/A: every workspace (API users, `ADM_` codes). */
 export function isAdminFor(principal: Principal, resource: Resource, action: Action): boolean {
-  return principal.type === 'apiUser' || principal.type === 'system' || ((principal.type === 'apiKey' || principal.type === 'scim') && principal.permissions.has(`ADM_${resource}_${action}`));
+  return principal.type === 'apiUser' || principal.type === 'system' || ((actsInWorkspace(principal) || principal.type === 'scim') && principal.permissions.has(`ADM_${resource}_${action}`));
 }
 
-/** Admin of anything: API users, and keys holding at least one `ADM_` permission (the admin area). */
+/** Admin of anything: API users, and keys and people holding at least one `ADM_` permission (the admin area). */
 export function isAdmin(principal: Principal): boolean {
   if (principal.type === 'apiUser' || principal.type === 'system') return true;
-  if (principal.type !== 'apiKey') return false;
+  if (!actsInWorkspace(principal)) return false;
   for (const code of principal.permissions) if (isAdminCode(code)) return true;
   return false;
 }
@@ -49,7 +51,7 @@ export function isAdmin(principal: Principal): boolean {
  */
 export function isAdminEquivalent(principal: Principal): boolean {
   if (principal.type === 'apiUser' || principal.type === 'system') return true;
-  if (principal.type !== 'apiKey') return false;
+  if (!actsInWorkspace(principal)) return false;
   for (const code of ADMIN_CODES) if (!principal.permissions.has(code)) return false;
   return true;
 }
@@ -70,14 +72,15 @@ export function seesWorkspace(principal: Principal, resource: Resource, workspac
     case 'scim':
       return seesEveryWorkspace(principal, resource);
     case 'apiKey':
+    case 'person':
       return principal.workspace === workspace || seesEveryWorkspace(principal, resource);
   }
 }
 
-/** Whether the caller sees R in every workspace: API users, and keys with any `ADM_<R>_*` code. */
+/** Whether the caller sees R in every workspace: API users, and keys and people with any `ADM_<R>_*` code. */
 export function seesEveryWorkspace(principal: Principal, resource: Resource): boolean {
   if (principal.type === 'apiUser' || principal.type === 'system') return true;
-  if (principal.type !== 'apiKey' && principal.type !== 'scim') return false;
+  if (!actsInWorkspace(principal) && principal.type !== 'scim') return false;
   const { permissions } = principal;
   return permissions.has(`ADM_${resource}_LIST`) || permissions.has(`ADM_${resource}_SAVE`) || permissions.has(`ADM_${resource}_DELETE`);
 }
@@ -88,7 +91,7 @@ export function seesEveryWorkspace(principal: Principal, resource: Resource): bo
  */
 export function listScope(principal: Principal, resource: Resource): 'all' | { workspace: string } {
   if (isAdminFor(principal, resource, 'LIST')) return 'all';
-  if (principal.type === 'apiKey' && principal.permissions.has(`${resource}_LIST`)) return { workspace: principal.workspace };
+  if (actsInWorkspace(principal) && principal.permissions.has(`${resource}_LIST`)) return { workspace: principal.workspace };
   throw insufficientPermissions(`${resource}_LIST is required`);
 }
 
@@ -109,6 +112,7 @@ export function isAllowedAsManager(principal: Principal, code: string, managingW
     case 'scim':
       return false;
     case 'apiKey':
+    case 'person':
       return principal.permissions.has(`ADM_${code}`) || (principal.permissions.has(`MANAGED_${code}`) && principal.workspace === managingWorkspace);
   }
 }
@@ -116,11 +120,11 @@ export function isAllowedAsManager(principal: Principal, code: string, managingW
 /** Whether the principal holds this exact code (API users hold every code), e.g. `ADM_REVIEW_PUBLICATION`. */
 export function holdsCode(principal: Principal, code: string): boolean {
   if (principal.type === 'apiUser' || principal.type === 'system') return true;
-  return principal.type === 'apiKey' && principal.permissions.has(code);
+  return actsInWorkspace(principal) && principal.permissions.has(code);
 }
 
 /** Whether the principal holds `ADM_<code>` or `MANAGED_<code>` at all (route-level checks, indexes). */
 export function holdsManaged(principal: Principal, code: string): boolean {
   if (principal.type === 'apiUser' || principal.type === 'system') return true;
-  return principal.type === 'apiKey' && (principal.permissions.has(`ADM_${code}`) || principal.permissions.has(`MANAGED_${code}`));
+  return actsInWorkspace(principal) && (principal.permissions.has(`ADM_${code}`) || principal.permissions.has(`MANAGED_${code}`));
 }

@@ -1,7 +1,7 @@
 import { insufficientPermissions, type ApiError } from '../lib/errors.js';
 import type { Action, Resource } from './permissions.js';
 import { holdsCode, holdsManaged, isAdmin, isAdminFor, isAllowed } from './policy.js';
-import type { Principal } from './principal.js';
+import { actsInWorkspace, type Principal } from './principal.js';
 
 /**
  * Who may call a route at all, before any object is looked at: nobody needs credentials (`public`),
@@ -66,7 +66,7 @@ export type CallScope = 'nowhere' | 'everywhere' | { workspace: string };
  */
 export function callScope(principal: Principal | undefined, access: RouteAccess): CallScope {
   if (!mayCall(principal, access)) return 'nowhere';
-  if (typeof access !== 'object' || !('resource' in access) || principal?.type !== 'apiKey') return 'everywhere';
+  if (typeof access !== 'object' || !('resource' in access) || principal === undefined || !actsInWorkspace(principal)) return 'everywhere';
   if (isAdminFor(principal, access.resource, access.action)) return 'everywhere';
   if (access.orManaged === true && holdsManaged(principal, `${access.resource}_${access.action}`)) return 'everywhere';
   return { workspace: principal.workspace };

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Principal } from '../auth/principal.js';
+import { actsInWorkspace, type Principal } from '../auth/principal.js';
 import type { EventFeed, Subscriber, Subscription } from '../kinds/eventlog/feed.js';
 import type { EventFilter, EventRecord } from '../kinds/eventlog/model.js';
 import { parseEventQuery } from '../kinds/eventlog/query.js';
@@ -75,7 +75,7 @@ const credentialKey = (principal: Principal) => `${principal.type}:${principal.i
 
 /** Who a principal is and what it may see: a stream ends when this changes under it. */
 const standing = (principal: Principal) =>
-  principal.type === 'apiKey' ? `${principal.id}|${principal.workspace}|${[...principal.permissions].sort().join(',')}` : credentialKey(principal);
+  actsInWorkspace(principal) ? `${principal.id}|${principal.workspace}|${[...principal.permissions].sort().join(',')}` : credentialKey(principal);
 
 /**
  * `GET /api/meshobjects/mesheventlogs` with `Accept: text/event-stream` (README "Event stream"): the

@@ -756,6 +756,8 @@ export interface Credential {
   /** A variant of the case, for messages. */
   label: string;
   authorization?: string;
+  /** Other credential headers (a person's session cookie and Origin). */
+  headers?: Record<string, string>;
 }
 
 /** Tokens that must not authenticate: not JWTs, unknown schemes, empty credentials. */

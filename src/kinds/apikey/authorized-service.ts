@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../auth/context.js';
 import { listScope, requireAllowed, seesWorkspace } from '../../auth/policy.js';
+import { actsInWorkspace } from '../../auth/principal.js';
 import { emptyPage, type Page, type PageRequest } from '../../lib/paging.js';
 import { insufficientPermissions } from '../../lib/errors.js';
 import { CallerView } from '../view.js';
@@ -28,18 +29,19 @@ export class AuthorizedApiKeyService extends CallerView<ApiKey> {
   /** What a key may hand on: only codes it holds, expiring no later than itself. */
   private checkGrant(ctx: RequestContext, input: ApiKeyInput): void {
     const { principal } = ctx;
-    if (principal.type !== 'apiKey') return;
+    if (!actsInWorkspace(principal)) return;
     const lacking = input.permissions.filter((code) => !principal.permissions.has(code));
-    if (lacking.length > 0) throw insufficientPermissions(`a key grants only permissions it holds itself; this one lacks ${lacking.join(', ')}`);
-    if (principal.expiresAt !== undefined && (input.expiresAt === undefined || expiryInstant(input.expiresAt) > expiryInstant(principal.expiresAt))) {
-      throw insufficientPermissions(`spec.expiresAt: a key that expires (${principal.expiresAt}) cannot make or keep a key that expires later or never`);
+    if (lacking.length > 0) throw insufficientPermissions(`a key grants only permissions its maker holds; the caller lacks ${lacking.join(', ')}`);
+    const expiresAt = principal.type === 'apiKey' ? principal.expiresAt : undefined;
+    if (expiresAt !== undefined && (input.expiresAt === undefined || expiryInstant(input.expiresAt) > expiryInstant(expiresAt))) {
+      throw insufficientPermissions(`spec.expiresAt: a key that expires (${expiresAt}) cannot make or keep a key that expires later or never`);
     }
   }
 
   /** A key may change, rotate or delete only keys that hold nothing it lacks. */
   private checkTarget(ctx: RequestContext, target: ApiKey): void {
     const { principal } = ctx;
-    if (principal.type !== 'apiKey') return;
+    if (!actsInWorkspace(principal)) return;
     const lacking = target.permissions.filter((code) => !principal.permissions.has(code));
     if (lacking.length > 0) throw insufficientPermissions(`key ${target.uuid} holds permissions this key lacks (${lacking.join(', ')})`);
   }

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../auth/context.js';
 import { isAdminFor, listScope, seesEveryWorkspace } from '../../auth/policy.js';
+import { actsInWorkspace } from '../../auth/principal.js';
 import { badRequest, insufficientPermissions } from '../../lib/errors.js';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { canonicalUuid } from '../../lib/validation.js';
@@ -27,7 +28,7 @@ export class AuthorizedCommunicationDefinitionService extends CallerView<Communi
     const definition = uuid === undefined ? undefined : await this.inner.find(uuid);
     if (!definition) return undefined;
     if (seesEveryWorkspace(ctx.principal, 'COMMUNICATIONDEFINITION')) return definition;
-    if (ctx.principal.type !== 'apiKey') return undefined;
+    if (!actsInWorkspace(ctx.principal)) return undefined;
     const [own] = await this.inner.countedIn(ctx.principal.workspace, [definition]);
     // Sent to the key's workspace: one of its communications names it.
     return own!.counters.total > 0 ? own : undefined;

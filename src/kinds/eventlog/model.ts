@@ -42,6 +42,8 @@ export function authorOf(ctx: RequestContext): Author {
       return { authorType: 'ApiKey', identifier: principal.id };
     case 'apiUser':
       return { authorType: 'ApiUser', identifier: principal.id };
+    case 'person':
+      return { authorType: 'User', identifier: principal.id };
     case 'runToken': {
       // A run token acts for whoever claimed the run (the runner's key, or an API user).
       const claimedBy = principal.claimedBy ?? '';

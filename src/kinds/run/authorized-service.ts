@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../auth/context.js';
 import { isAdminFor, isAllowed, isAllowedAsManager, seesEveryWorkspace } from '../../auth/policy.js';
-import type { Principal } from '../../auth/principal.js';
+import { actsInWorkspace, type Principal } from '../../auth/principal.js';
 import { insufficientPermissions, notFound } from '../../lib/errors.js';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { canonicalUuid } from '../../lib/validation.js';
@@ -41,6 +41,7 @@ export class AuthorizedRunService extends CallerView<Run> {
       case 'runToken':
         return principal.runUuid === run.uuid;
       case 'apiKey':
+      case 'person':
         return principal.workspace === run.workspace || principal.workspace === run.definitionOwner || seesEveryWorkspace(principal, 'BUILDINGBLOCK') || seesEveryWorkspace(principal, 'BUILDINGBLOCKRUN');
       default:
         return true;
@@ -110,7 +111,7 @@ export class AuthorizedRunService extends CallerView<Run> {
   async list(ctx: RequestContext, filter: { blockUuid?: string; nodeId?: string }, page: PageRequest): Promise<Page<Run>> {
     const { principal } = ctx;
     if (isAdminFor(principal, 'BUILDINGBLOCKRUN', 'LIST')) return this.inner.list(filter, page);
-    if (principal.type === 'apiKey' && isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_LIST', principal.workspace)) return this.inner.list({ ...filter, definitionOwner: principal.workspace }, page);
+    if (actsInWorkspace(principal) && isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_LIST', principal.workspace)) return this.inner.list({ ...filter, definitionOwner: principal.workspace }, page);
     throw insufficientPermissions('MANAGED_BUILDINGBLOCKRUN_LIST is required');
   }
 
