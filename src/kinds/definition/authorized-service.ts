@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../auth/context.js';
 import { holdsCode, isAdminFor, isAllowed, requireAllowed, seesWorkspace } from '../../auth/policy.js';
-import type { Principal } from '../../auth/principal.js';
+import { actsInWorkspace, type Principal } from '../../auth/principal.js';
 import { badRequest, insufficientPermissions, notFound, unprocessable } from '../../lib/errors.js';
 import { emptyPage, type Page, type PageRequest } from '../../lib/paging.js';
 import type { AuthorizedIntegrationService } from '../integration/authorized-service.js';
@@ -102,7 +102,7 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
     let filter: DefinitionFilter;
     if (isAdminFor(principal, 'BUILDINGBLOCKDEFINITION', 'LIST')) filter = { ...(workspace ? { ownedBy: workspace } : {}), ...(workspace && includeAllPublished ? { published: 'also' as const } : {}) };
     else {
-      const own = principal.type === 'apiKey' ? principal.workspace : undefined;
+      const own = actsInWorkspace(principal) ? principal.workspace : undefined;
       const target = workspace ?? own;
       if (target === undefined) filter = { published: 'only' };
       else if (target === own) filter = { ownedBy: own, ...(workspace === undefined || includeAllPublished ? { published: 'also' as const } : {}) };
@@ -160,7 +160,7 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
       return this.inner.listVersions({ definitionUuid: definition.uuid }, page);
     }
     if (isAdminFor(principal, 'BUILDINGBLOCKDEFINITION', 'LIST')) return this.inner.listVersions({}, page);
-    if (principal.type !== 'apiKey') return emptyPage();
+    if (!actsInWorkspace(principal)) return emptyPage();
     return this.inner.listVersions({ ownedBy: principal.workspace }, page);
   }
 
