@@ -105,6 +105,13 @@ describe('loadConfig values', () => {
       BLOCKYARD_EVENT_STREAM_BUFFER_BYTES: '16384',
       BLOCKYARD_EVENT_POLL_SECONDS: '2',
       BLOCKYARD_SCIM_GROUP_WORKSPACE: 'people',
+      BLOCKYARD_OIDC_ISSUER: 'https://login.example.com/realms/people/',
+      BLOCKYARD_OIDC_CLIENT_ID: 'blockyard',
+      BLOCKYARD_OIDC_CLIENT_SECRET: 'oidc-secret',
+      BLOCKYARD_OIDC_CA: '/etc/tls/idp-ca.pem',
+      BLOCKYARD_OIDC_USERNAME_CLAIM: 'upn',
+      BLOCKYARD_SESSION_IDLE_SECONDS: '600',
+      BLOCKYARD_SESSION_MAX_SECONDS: '3600',
     });
     assert.deepEqual(config, {
       host: '127.0.0.1',
@@ -131,7 +138,18 @@ describe('loadConfig values', () => {
       clientTimeouts: { headersSeconds: 5, requestSeconds: 120, idleSeconds: 15 },
       eventStreams: { perCredential: 2, heartbeatSeconds: 1, bufferBytes: 16384, pollSeconds: 2 },
       scimGroupWorkspace: 'people',
+      oidc: { issuer: 'https://login.example.com/realms/people/', clientId: 'blockyard', clientSecret: 'oidc-secret', caFile: '/etc/tls/idp-ca.pem', usernameClaim: 'upn' },
+      sessions: { idleSeconds: 600, maxSeconds: 3600 },
     });
+  });
+  it('refuses single sign-on settings that are incomplete, not https, or an idle time beyond the maximum', () => {
+    const oidc = { BLOCKYARD_OIDC_ISSUER: 'https://idp.example.com', BLOCKYARD_OIDC_CLIENT_ID: 'blockyard', BLOCKYARD_OIDC_CLIENT_SECRET: 'secret' };
+    rejects({ BLOCKYARD_OIDC_ISSUER: 'https://idp.example.com' }, 'BLOCKYARD_OIDC_CLIENT_ID', /set together/);
+    rejects({ ...oidc, BLOCKYARD_OIDC_ISSUER: 'http://idp.example.com' }, 'BLOCKYARD_OIDC_ISSUER', /https/);
+    rejects({ BLOCKYARD_OIDC_CA: '/ca.pem' }, 'BLOCKYARD_OIDC_CA', /BLOCKYARD_OIDC_ISSUER/);
+    rejects({ ...oidc, BLOCKYARD_OIDC_USERNAME_CLAIM: 'a b' }, 'BLOCKYARD_OIDC_USERNAME_CLAIM');
+    rejects({ BLOCKYARD_SESSION_IDLE_SECONDS: '7200', BLOCKYARD_SESSION_MAX_SECONDS: '3600' }, 'BLOCKYARD_SESSION_IDLE_SECONDS');
+    assert.equal(loadConfig({}).oidc, undefined);
   });
   it('accepts the port bounds 0 and 65535', () => {
     assert.equal(loadConfig({ BLOCKYARD_PORT: '0' }).port, 0);

@@ -63,6 +63,21 @@ export interface Config {
    * unset: such a group is refused (400).
    */
   scimGroupWorkspace: string | undefined;
+  /** Single sign-on for people (OpenID Connect, docs/sso.md); unset: people sign in with API keys or users only. */
+  oidc: OidcConfig | undefined;
+  /** Sign-in sessions of people: they end after `idleSeconds` without a request, and `maxSeconds` after sign-in at the latest. */
+  sessions: { idleSeconds: number; maxSeconds: number };
+}
+
+export interface OidcConfig {
+  /** The issuer identifier exactly as the provider's discovery document names it. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** A PEM file of certificates trusted for the issuer's TLS (a private CA); unset: the system's. */
+  caFile: string | undefined;
+  /** The claim naming the meshUser; unset: `preferred_username`, else `email`. */
+  usernameClaim: string | undefined;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -134,6 +149,41 @@ function httpsUrl(env: Env, name: string): string | undefined {
   return url.toString().replace(/\/+$/, '');
 }
 
+/** An issuer identifier: https, no query, fragment or credentials; kept as written (a trailing slash is part of some issuers). */
+function issuerUrl(env: Env, name: string): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `not a URL: "${raw}"`);
+  }
+  if (url.protocol !== 'https:') throw new ConfigError(name, `must be an https:// URL, got "${raw}"`);
+  if (url.search !== '' || url.hash !== '' || url.username !== '') throw new ConfigError(name, `must be the issuer identifier without query, fragment or credentials, got "${raw}"`);
+  return raw;
+}
+
+function oidcConfig(env: Env): OidcConfig | undefined {
+  const names = ['BLOCKYARD_OIDC_ISSUER', 'BLOCKYARD_OIDC_CLIENT_ID', 'BLOCKYARD_OIDC_CLIENT_SECRET'] as const;
+  const issuer = issuerUrl(env, names[0]);
+  const [clientId, clientSecret] = [read(env, names[1]), read(env, names[2])];
+  const given = [issuer, clientId, clientSecret];
+  if (given.every((value) => value === undefined)) {
+    for (const name of ['BLOCKYARD_OIDC_CA', 'BLOCKYARD_OIDC_USERNAME_CLAIM']) {
+      if (read(env, name) !== undefined) throw new ConfigError(name, 'needs BLOCKYARD_OIDC_ISSUER, BLOCKYARD_OIDC_CLIENT_ID and BLOCKYARD_OIDC_CLIENT_SECRET');
+    }
+    return undefined;
+  }
+  const missing = names.filter((_, index) => given[index] === undefined);
+  if (missing.length > 0) throw new ConfigError(missing[0]!, `must be set together with ${names.filter((name) => name !== missing[0]).join(' and ')}`);
+  const usernameClaim = read(env, 'BLOCKYARD_OIDC_USERNAME_CLAIM');
+  if (usernameClaim !== undefined && !/^[A-Za-z0-9_.:-]{1,100}$/.test(usernameClaim)) {
+    throw new ConfigError('BLOCKYARD_OIDC_USERNAME_CLAIM', `expected a claim name (letters, digits, _ . : -), got "${usernameClaim}"`);
+  }
+  return { issuer: issuer!, clientId: clientId!, clientSecret: clientSecret!, caFile: read(env, 'BLOCKYARD_OIDC_CA'), usernameClaim };
+}
+
 function postgresUrl(env: Env, name: string): string | undefined {
   const raw = read(env, name);
   if (raw === undefined) return undefined;
@@ -199,6 +249,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('BLOCKYARD_SCIM_GROUP_WORKSPACE', `expected a workspace identifier (a-z, 0-9, -), got "${scimGroupWorkspace}"`);
   }
 
+  const sessionIdleSeconds = integer(env, 'BLOCKYARD_SESSION_IDLE_SECONDS', 8 * 3600, 60, 30 * 86_400);
+  const sessionMaxSeconds = integer(env, 'BLOCKYARD_SESSION_MAX_SECONDS', 86_400, 60, 90 * 86_400);
+  if (sessionIdleSeconds > sessionMaxSeconds) {
+    throw new ConfigError('BLOCKYARD_SESSION_IDLE_SECONDS', `must not exceed BLOCKYARD_SESSION_MAX_SECONDS (${sessionMaxSeconds}), got ${sessionIdleSeconds}`);
+  }
+
   return {
     host: read(env, 'BLOCKYARD_HOST') ?? '0.0.0.0',
     port: integer(env, 'BLOCKYARD_PORT', 8443, 0, 65535),
@@ -236,5 +292,7 @@ export function loadConfig(env: Env = process.env): Config {
       pollSeconds: integer(env, 'BLOCKYARD_EVENT_POLL_SECONDS', 5, 1, 3600),
     },
     scimGroupWorkspace,
+    oidc: oidcConfig(env),
+    sessions: { idleSeconds: sessionIdleSeconds, maxSeconds: sessionMaxSeconds },
   };
 }

@@ -1,4 +1,5 @@
-import { unauthorized, type ApiError } from '../lib/errors.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import { ApiError, forbidden, unauthorized } from '../lib/errors.js';
 import type { ApiKey } from '../kinds/apikey/model.js';
 import type { ApiKeyService } from '../kinds/apikey/service.js';
 import { normalizeUsername } from '../kinds/apiuser/model.js';
@@ -6,7 +7,23 @@ import type { ApiUserService } from '../kinds/apiuser/service.js';
 import type { ScimTokenService } from '../kinds/scimtoken/service.js';
 import type { Attempt, FailedAttemptLimiter } from './failed-attempts.js';
 import type { Principal } from './principal.js';
+import { cookieValue, SESSION_COOKIE, type Sessions } from './sessions.js';
 import { RUN_TOKEN_PREFIX, type TokenService } from './tokens.js';
+
+/** People signed in with single sign-on: their sessions, and what they may do in a session's workspace (auth/people.ts). */
+export interface PeopleAccess {
+  sessions: Sessions;
+  principalFor(username: string, workspace: string | undefined): Promise<Principal>;
+}
+
+/** What a request presents: its headers (Authorization, Cookie, Origin) and method. */
+export interface PresentedRequest {
+  headers: IncomingHttpHeaders;
+  method: string;
+}
+
+/** Methods that change nothing: a session cookie opens them whatever site sent the request. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** What a SCIM client may do: provision users (create, replace, deactivate, delete) and workspace user groups. */
 const SCIM_PERMISSIONS: ReadonlySet<string> = new Set(['ADM_USER_LIST', 'ADM_USER_SAVE', 'ADM_USER_DELETE', 'ADM_WORKSPACEUSERGROUP_LIST', 'ADM_WORKSPACEPRINCIPALBINDING_SAVE', 'ADM_WORKSPACEPRINCIPALBINDING_DELETE']);
@@ -30,7 +47,34 @@ export class Authenticator {
     private readonly apiUsers: ApiUserService,
     private readonly failedAttempts: FailedAttemptLimiter,
     private readonly scimTokens: ScimTokenService,
+    /** Unset: single sign-on is not configured, and a session cookie is no credential. */
+    private readonly people?: PeopleAccess,
   ) {}
+
+  /**
+   * An API request's credential: its Authorization header, else (people signed in with single
+   * sign-on) the session cookie. Browsers send the cookie with requests other sites make them send, so
+   * a cookie-only request that changes something must come from `publicOrigin` (the service's own
+   * pages): another Origin, or none, is 403 before the session is looked at.
+   */
+  async authenticateRequest(request: PresentedRequest, address: string, publicOrigin: () => string): Promise<Principal> {
+    const header = request.headers.authorization;
+    const sessionId = this.people && (header === undefined || header.trim() === '') ? cookieValue(request.headers.cookie, SESSION_COOKIE) : undefined;
+    if (sessionId === undefined || !this.people) return this.authenticate(header, address);
+    const origin = publicOrigin();
+    if (!SAFE_METHODS.has(request.method) && request.headers.origin !== origin) {
+      throw forbidden(`a request signed in by the session cookie that changes something must come from ${origin} (Origin ${request.headers.origin === undefined ? 'missing' : `"${request.headers.origin.slice(0, 100)}"`})`);
+    }
+    const admitted = this.failedAttempts.check(address);
+    if (admitted) await admitted;
+    const session = await this.people.sessions.find(sessionId);
+    if (!session) {
+      this.failedAttempts.failed(address);
+      // No Basic challenge: a browser would answer it with its own password dialog.
+      throw new ApiError('Unauthorized', 'the session has ended (signed out, expired, or the meshUser was deactivated): sign in again', { 'www-authenticate': 'Bearer realm="blockyard"' });
+    }
+    return this.people.principalFor(session.username, session.workspace);
+  }
 
   /**
    * The SCIM routes' credential (issue 19, item 7): `Bearer <SCIM token>` only; an API key's token,

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
+import type { PersonSignIn } from '../auth/oidc.js';
 import type { Principal } from '../auth/principal.js';
 import { CollectionPermissions, mayCall, routeDenial, type RouteAccess, type ServedRouteAccess } from '../auth/route-access.js';
 import type { TokenService } from '../auth/tokens.js';
@@ -31,6 +32,8 @@ import type { TlsMaterial } from './tls.js';
 export interface Identity {
   authenticator: Authenticator;
   tokens: TokenService;
+  /** Single sign-on for people, when configured (BLOCKYARD_OIDC_ISSUER). */
+  signIn?: PersonSignIn;
 }
 
 /** What the HTTP layer is given: configuration, the kinds (authorized only), identity and the public base URL. */
@@ -161,6 +164,8 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
   // route-level permission (the per-object rules are in the Authorized* services).
   const limit = rateLimiter(parts.sharedRateCounter ?? new LocalRateCounter(config.rateLimit.windowSeconds * 1000), config.rateLimit.max, config.rateLimit.windowSeconds);
   let shuttingDown = false;
+  let origin: string | undefined;
+  const publicOrigin = () => (origin ??= new URL(context.baseUrl()).origin);
   app.addHook('preClose', async () => {
     shuttingDown = true;
   });
@@ -170,7 +175,7 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     const access = accessOf(request);
     if (access === 'scim') request.principal = await parts.identity.authenticator.authenticateScim(request.headers.authorization, request.ip);
     else if (access === 'tfstate') request.principal = await parts.identity.authenticator.authenticateStateBackend(request.headers.authorization, request.ip);
-    else if (access !== 'public') request.principal = await parts.identity.authenticator.authenticate(request.headers.authorization, request.ip);
+    else if (access !== 'public') request.principal = await parts.identity.authenticator.authenticateRequest(request, request.ip, publicOrigin);
     const counted = limit(request, reply);
     if (counted) await counted;
     const media = request.routeOptions.config?.media;

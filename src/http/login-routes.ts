@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { badRequest, unauthorized } from '../lib/errors.js';
 import { JSON_CONTENT_TYPE } from '../lib/media-types.js';
 import type { AppContext } from './app.js';
+import { oidcRoutes } from './oidc-routes.js';
 import { routeSchema } from './route-schemas.js';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -62,7 +63,7 @@ function credentialsOf(body: unknown, authorization: string | undefined, require
 
 /**
  * Endpoint 2 (`POST /api/login`, spec 5.2) and the embedded identity provider: the token endpoint,
- * OpenID discovery and the JWKS with the signing keys.
+ * OpenID discovery and the JWKS with the signing keys; and, when configured, single sign-on for people.
  */
 export async function loginRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
   const { tokens, authenticator } = context.identity;
@@ -111,4 +112,6 @@ export async function loginRoutes(app: FastifyInstance, context: AppContext): Pr
 
   const jwks = schema('/oauth/jwks', 'The token signing keys (JWKS)', { responses: { 200: { description: 'the public keys', body: [{ media: 'application/jwk-set+json', schema: Jwks }] } } }, 'GET');
   app.get('/oauth/jwks', { config: { access: 'public' }, schema: jwks }, async (_request, reply) => reply.type('application/jwk-set+json').send(tokens.jwks()));
+
+  if (context.identity.signIn) await oidcRoutes(app, context, context.identity.signIn);
 }

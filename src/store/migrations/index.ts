@@ -25,6 +25,7 @@ import * as m0022 from './0022_shared_runner_all_types.js';
 import * as m0023 from './0023_collection_owners.js';
 import * as m0024 from './0024_auth_failures.js';
 import * as m0025 from './0025_event_content_for_readers.js';
+import * as m0026 from './0026_sessions.js';
 
 /** Versioned migrations, applied in name order at start. Never edit a released one: add a new file. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0023_collection_owners': m0023,
   '0024_auth_failures': m0024,
   '0025_event_content_for_readers': m0025,
+  '0026_sessions': m0026,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
