@@ -1,8 +1,11 @@
 import type { Logger } from 'pino';
 import { Authenticator } from './auth/authenticate.js';
 import { FailedAttemptLimiter } from './auth/failed-attempts.js';
+import { PersonSignIn } from './auth/oidc.js';
 import { PASSWORD_COST, type ScryptCost } from './auth/passwords.js';
+import { PersonAccess } from './auth/people.js';
 import { RevocationRules } from './auth/revocation.js';
+import { Sessions } from './auth/sessions.js';
 import { RUN_TOKEN_EXTRA_SECONDS, TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import { openSecretBox } from './crypto/keyring.js';
@@ -131,7 +134,8 @@ export async function createServices(config: Config, database: Database, log: Lo
   const runners = new AuthorizedRunnerService(runnerService);
   const integrations = new AuthorizedIntegrationService(new IntegrationService(db, recorder, workspaceService, secrets), runners);
   const definitions = new AuthorizedDefinitionService(definitionService, runners, tagDefinitions, integrations);
-  const users = new AuthorizedUserService(new UserService(db, recorder), () => scimTokens.enabled());
+  const userService = new UserService(db, recorder);
+  const users = new AuthorizedUserService(userService, () => scimTokens.enabled());
   const userGroups = new AuthorizedUserGroupService(new UserGroupService(db, workspaceService, recorder), users);
   const projectRoles = new AuthorizedProjectRoleService(new ProjectRoleService(db, recorder));
   const bindingService = new BindingService(db, workspaceService, projectService, recorder);
@@ -147,6 +151,11 @@ export async function createServices(config: Config, database: Database, log: Lo
     meshProjectUserBinding: binding(BINDING_KINDS.projectUser),
     meshProjectGroupBinding: binding(BINDING_KINDS.projectGroup),
   };
+  // Single sign-on for people (docs/sso.md): sessions in the database, principals from role bindings.
+  const people = new PersonAccess(db);
+  const sessions = new Sessions(db, config.sessions);
+  const signIn = config.oidc ? new PersonSignIn(config.oidc, userService, people, sessions) : undefined;
+  const personSessions = signIn ? { sessions, principalFor: (username: string, workspace: string | undefined) => people.principalFor(username, workspace) } : undefined;
   return {
     secrets,
     authorized: {
@@ -177,7 +186,7 @@ export async function createServices(config: Config, database: Database, log: Lo
       communications,
       terraformStates: new AuthorizedTerraformStateService(new TerraformStateService(db, secrets), blockService, runService),
     },
-    identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts, dialect === 'postgres' ? new SharedFailureLog(db, config.failedAttempts.windowSeconds * 1000, log) : undefined), scimTokens), tokens },
+    identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts, dialect === 'postgres' ? new SharedFailureLog(db, config.failedAttempts.windowSeconds * 1000, log) : undefined), scimTokens, personSessions), tokens, ...(signIn ? { signIn } : {}) },
     system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService, events: eventLogService, scimTokens },
     recorder,
     units: new UnitOfWork(db),
