@@ -3,6 +3,8 @@ import { readBody, refusalMessage, type ServerClient } from './client.js';
 import { CliError } from './errors.js';
 import { EVENTLOG_CODECS } from '../kinds/eventlog/wire/index.js';
 import { formatMediaType } from '../lib/media-types.js';
+import { valueAt } from './output.js';
+import { visible } from './terminal.js';
 
 /** The fields of a meshEventLog the CLI reads. */
 export interface WireEvent {
@@ -20,10 +22,23 @@ export interface WireEvent {
 // The event log's own codec registry, not the whole kind table: following starts fast.
 const EVENT_LOG = formatMediaType('vendor', EVENTLOG_CODECS.media[0]!.kind, EVENTLOG_CODECS.media[0]!.version);
 
-/** One readable line per event. */
+/**
+ * The description with the object's name where its content gives one (a block's, a definition's, a
+ * key's `spec.displayName`): beside its uuid, else after the sentence, unless it already says it.
+ */
+export function namedDescription(event: WireEvent): string {
+  const { description, content } = event.spec;
+  const name = valueAt(content, 'spec.displayName');
+  if (typeof name !== 'string' || name === '' || description.includes(name)) return description;
+  const uuid = valueAt(content, 'metadata.uuid');
+  if (typeof uuid === 'string' && uuid !== '' && description.includes(uuid)) return description.replace(uuid, `"${name}" (${uuid})`);
+  return `${description} ("${name}")`;
+}
+
+/** One readable line per event; every value from the server made visible (they are other people's text). */
 export function formatEvent(event: WireEvent): string {
   const { spec } = event;
-  return `${event.metadata.createdAt}  ${spec.title}  by ${spec.author.authorType} ${spec.author.identifier}  in ${spec.workspaceRef?.name ?? '-'}  ${spec.description}`;
+  return visible(`${event.metadata.createdAt}  ${spec.title}  by ${spec.author.authorType} ${spec.author.identifier}  in ${spec.workspaceRef?.name ?? '-'}  ${namedDescription(event)}`);
 }
 
 /** The latest `size` events matching `query`, oldest first (the list is newest first). */

@@ -1,7 +1,7 @@
 import { refusalMessage, type ServerClient } from './client.js';
 import { CliError } from './errors.js';
 import { filterQuery } from './filters.js';
-import { CLI_KINDS, kindNamed, type CliKind, type Column } from './kinds.js';
+import { CLI_KINDS, kindNamed, nearestKindName, type CliKind, type Column } from './kinds.js';
 import { cell, renderData, renderTable, valueAt, type OutputFormat, type TableStyle } from './output.js';
 import { withProgress } from './progress.js';
 
@@ -21,8 +21,19 @@ export interface Printer {
 
 export function requireKind(name: string): CliKind {
   const kind = kindNamed(name);
-  if (!kind) throw new CliError(`unknown kind "${name}"; the kinds: ${CLI_KINDS.map((candidate) => candidate.names[0]).join(', ')}`);
-  return kind;
+  if (kind) return kind;
+  const nearest = nearestKindName(name);
+  if (nearest !== undefined) throw new CliError(`unknown kind "${name}"; did you mean ${nearest}? (blockyard kinds lists them)`);
+  throw new CliError(`unknown kind "${name}"; the kinds: ${CLI_KINDS.map((candidate) => candidate.names[0]).join(', ')}`);
+}
+
+/** A column's value in an object: its first path with a value. */
+function columnValue(object: WireObject, column: Column): string {
+  for (const path of typeof column.path === 'string' ? [column.path] : column.path) {
+    const text = cell(valueAt(object, path));
+    if (text !== '') return text;
+  }
+  return '';
 }
 
 /** The identifier the object's own `self` link names it by: what `get <kind> <id>` and `delete` take. */
@@ -45,7 +56,7 @@ export function objectTable(kind: CliKind, objects: readonly WireObject[], wide:
   const columns = [...COMMON_COLUMNS, ...kind.columns, ...(wide ? [...COMMON_WIDE_COLUMNS, ...kind.wide] : [])];
   const ids = objects.map(idOf);
   const cells = columns.map((column) => objects.map((object, row) => {
-    const text = cell(valueAt(object, column.path));
+    const text = columnValue(object, column);
     // A uuid column beside an id that is the uuid says nothing new.
     return text === ids[row] ? '' : text;
   }));
@@ -69,6 +80,22 @@ function nextPath(href: string | undefined): string | undefined {
 /** An object for scripts: as the server sent it, without its HAL links. */
 const withoutLinks = ({ _links: _ignored, ...object }: WireObject) => object;
 
+/** Every object of a list, its pages followed (`_links.next`), with a spinner on a terminal. */
+export async function listAll(client: ServerClient, kind: CliKind, query: URLSearchParams): Promise<WireObject[]> {
+  const plural = kind.names[0]!;
+  return withProgress(`listing ${plural}`, async (update) => {
+    const found: WireObject[] = [];
+    for (let url: string | undefined = `${kind.path}${query.size > 0 ? `?${query.toString()}` : ''}`; url !== undefined; ) {
+      const page: HalPage = await client.getJson<HalPage>(url, kind.accept, `listing ${plural}`);
+      // A list embeds one array, named after the kind.
+      found.push(...(Object.values(page._embedded ?? {})[0] ?? []));
+      url = nextPath(page._links?.next?.href);
+      update(`listing ${plural}: ${found.length}`);
+    }
+    return found;
+  });
+}
+
 export interface GetOptions {
   output: OutputFormat;
   filter: string[];
@@ -86,17 +113,7 @@ export async function getObjects(client: ServerClient, kindName: string, id: str
   } else {
     const query = filterQuery(options.filter, kind.filters, plural);
     if (options.pageSize !== undefined) query.set('size', String(options.pageSize));
-    objects = await withProgress(`listing ${plural}`, async (update) => {
-      const found: WireObject[] = [];
-      for (let url: string | undefined = `${kind.path}${query.size > 0 ? `?${query.toString()}` : ''}`; url !== undefined; ) {
-        const page: HalPage = await client.getJson<HalPage>(url, kind.accept, `listing ${plural}`);
-        // A list embeds one array, named after the kind.
-        found.push(...(Object.values(page._embedded ?? {})[0] ?? []));
-        url = nextPath(page._links?.next?.href);
-        update(`listing ${plural}: ${found.length}`);
-      }
-      return found;
-    });
+    objects = await listAll(client, kind, query);
   }
   if (options.output === 'json' || options.output === 'yaml') {
     const data = objects.map(withoutLinks);

@@ -29,3 +29,19 @@ describe('CLI output', () => {
     assert.equal(renderData('yaml', [{ a: 1 }, { a: 2 }], false), '---\na: 1\n---\na: 2\n');
   });
 });
+
+describe('CLI output from other people', () => {
+  it('pads by terminal columns and shows control characters in cells', () => {
+    assert.equal(renderTable(['NAME', 'X'], [['日本', 'a'], ['ab', 'b']]), 'NAME  X\n日本  a\nab    b\n');
+    assert.equal(renderTable(['NAME', 'X'], [['\u001b[31mred', 'a']]), 'NAME         X\n\\x1b[31mred  a\n');
+  });
+
+  it('prints YAML and JSON with C1 and bidi characters escaped, the same data', () => {
+    const data = { name: 'x\u202ey\u009b', ok: 'plain' };
+    for (const format of ['json', 'yaml'] as const) {
+      const text = renderData(format, data, true);
+      assert.doesNotMatch(text, /[\u0080-\u009f\u202e]/, text);
+    }
+    assert.equal(renderData('yaml', { ok: 'plain' }, true), 'ok: plain\n');
+  });
+});

@@ -7,6 +7,7 @@ import { EVENT_FILTERS } from './event-filters.js';
 import type { Printer } from './get.js';
 import { login, logout } from './login.js';
 import { colours, OUTPUT_FORMATS, renderTable, type OutputFormat } from './output.js';
+import { inertJson, visible } from './terminal.js';
 
 // The commands that name kinds load the kind table (and the server's wire modules it is derived
 // from) when they run: login, help and apply start without them.
@@ -53,7 +54,7 @@ export function buildProgram(server: ServerCommands, env: Record<string, string 
     .exitOverride()
     .addHelpText(
       'after',
-      `\nThe client commands (login, get, apply, delete, runs, events) use the login stored in ${config()} (BLOCKYARD_CONFIG);\nBLOCKYARD_URL, BLOCKYARD_CA_FILE and BLOCKYARD_CLIENT_ID + BLOCKYARD_CLIENT_SECRET | BLOCKYARD_USERNAME + BLOCKYARD_PASSWORD | BLOCKYARD_TOKEN override it.`,
+      `\nThe client commands (login, get, apply, order, delete, runs, events) use the login stored in ${config()} (BLOCKYARD_CONFIG);\nBLOCKYARD_URL, BLOCKYARD_CA_FILE and BLOCKYARD_CLIENT_ID + BLOCKYARD_CLIENT_SECRET | BLOCKYARD_USERNAME + BLOCKYARD_PASSWORD | BLOCKYARD_TOKEN override it.`,
     );
 
   program
@@ -128,6 +129,22 @@ export function buildProgram(server: ServerCommands, env: Record<string, string 
     });
 
   program
+    .command('order')
+    .description("order a building block: the definition's latest released version offered to you, on a tenant or in a workspace")
+    .argument('<definition>', "the definition's display name or uuid")
+    .option('--tenant <uuid>', 'the tenant it goes on (a TENANT_LEVEL definition)')
+    .option('--workspace <identifier>', 'the workspace it goes in (a WORKSPACE_LEVEL definition)')
+    .option('--input <key=value>', 'an input value (repeatable; typed by the version, e.g. size=16, enabled=true)', collect)
+    .option('--name <display name>', "the block's display name (default: the definition's)")
+    .addOption(new Option('-o, --output <format>', 'table for people, json or yaml for scripts').choices(OUTPUT_FORMATS).default('table'))
+    .action(async (definition: string, options: { tenant?: string; workspace?: string; input?: string[]; name?: string; output: OutputFormat }) => {
+      if ((options.tenant === undefined) === (options.workspace === undefined)) throw new CliError('give the target: --tenant <uuid> or --workspace <identifier> (one of them)');
+      const target = options.tenant !== undefined ? { tenant: options.tenant } : { workspace: options.workspace! };
+      const { orderBlock } = await import('./order.js');
+      await orderBlock(client(), definition, { target, inputs: options.input ?? [], output: options.output, ...(options.name === undefined ? {} : { name: options.name }) }, printer());
+    });
+
+  program
     .command('delete')
     .description('delete an object')
     .argument('<kind>', 'a kind (blockyard kinds lists them)')
@@ -140,8 +157,8 @@ export function buildProgram(server: ServerCommands, env: Record<string, string 
   const runs = program.command('runs').description('building block runs');
   runs
     .command('logs')
-    .description("a run's steps and user messages; --follow prints changes until the run ends")
-    .argument('<run>', 'the run uuid')
+    .description("a run's steps and user messages (a block's latest run); --follow prints changes until the run ends")
+    .argument('<block or run>', "a block's uuid (its latest run) or a run's uuid")
     .option('-f, --follow', 'follow the run (through the event stream) until it ends')
     .action(async (run: string, options: { follow?: boolean }) => {
       const { runLogs } = await import('./runs.js');
@@ -166,7 +183,7 @@ export function buildProgram(server: ServerCommands, env: Record<string, string 
     for (const title of (options.excludeTitle as string[] | undefined) ?? []) query.append('excludeTitle', title);
     const { followEvents, formatEvent, latestEvents } = await import('./events.js');
     const server = client();
-    const print = (event: Awaited<ReturnType<typeof latestEvents>>[number]) => process.stdout.write(`${options.json ? JSON.stringify(event) : formatEvent(event)}\n`);
+    const print = (event: Awaited<ReturnType<typeof latestEvents>>[number]) => process.stdout.write(`${options.json ? inertJson(JSON.stringify(event)) : formatEvent(event)}\n`);
     let after = options.lastEventId as string | undefined;
     if (!options.follow || after === undefined) {
       const latest = await latestEvents(server, query, options.size as number);
@@ -182,7 +199,7 @@ export function buildProgram(server: ServerCommands, env: Record<string, string 
         print(event);
         return false;
       },
-      note: (line) => process.stderr.write(`blockyard events: ${line}\n`),
+      note: (line) => process.stderr.write(`blockyard events: ${visible(line)}\n`),
     });
   });
   return program;
@@ -212,7 +229,8 @@ export async function runCli(argv: string[], server: ServerCommands): Promise<vo
     }
     // The server's and the operator commands' failures are the caller's to report (with their exit codes).
     if (args[0] === 'serve' || args[0] === 'admin') throw error;
-    process.stderr.write(`blockyard: ${(error as Error).message}\n`);
+    // The message may quote the server (names, its error text): shown, never interpreted.
+    process.stderr.write(`blockyard: ${visible((error as Error).message)}\n`);
     process.exitCode = 1;
   }
 }

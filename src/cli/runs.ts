@@ -1,7 +1,9 @@
-import type { ServerClient } from './client.js';
+import { refusalMessage, type ServerClient } from './client.js';
+import { CliError } from './errors.js';
 import { followEvents } from './events.js';
 import type { Printer } from './get.js';
 import { requireKind } from './get.js';
+import { visible } from './terminal.js';
 
 /** A step of `GET …/meshbuildingblockruns/{uuid}/logs`. */
 interface LogStep {
@@ -19,18 +21,33 @@ interface WireRun {
   status: string;
 }
 
-/** One line per step as it is now: when, which, its status and its user message. */
+/** One line per step as it is now: when, which, its status and its user message (made visible: a runner wrote them). */
 export function formatStep(step: LogStep): string {
-  return `${step.updatedOn ?? '-'}  ${step.displayName} (${step.sourceId}/${step.id})  ${step.status}${step.userMessage ? `  ${step.userMessage}` : ''}`;
+  return visible(`${step.updatedOn ?? '-'}  ${step.displayName} (${step.sourceId}/${step.id})  ${step.status}${step.userMessage ? `  ${step.userMessage}` : ''}`);
 }
 
 /**
- * `blockyard runs logs <run> [--follow]`: the run's steps and user messages. Following, a step is
- * printed again when it changed; the run's events (its block's, on the event stream) say when to look,
- * and the run's end ends the command.
+ * The run `id` names: a block's latest run when it is a block's uuid (what people know), else the
+ * run of that uuid. A block the caller may not read is looked up as a run.
  */
-export async function runLogs(client: ServerClient, runUuid: string, follow: boolean, printer: Printer): Promise<void> {
+export async function runOf(client: ServerClient, id: string): Promise<string> {
+  const blocks = requireKind('blocks');
+  const answer = await client.request('GET', `${blocks.path}/${encodeURIComponent(id)}`, { accept: blocks.accept });
+  if (answer.status === 404 || answer.status === 403 || answer.status === 400) return id;
+  if (answer.status !== 200) throw new CliError(refusalMessage(`block ${id}`, answer));
+  const block = JSON.parse(answer.body) as { status: { latestRunUuid?: string | null } };
+  if (!block.status.latestRunUuid) throw new CliError(`block ${id} has no run yet`);
+  return block.status.latestRunUuid;
+}
+
+/**
+ * `blockyard runs logs <block or run> [--follow]`: the run's steps and user messages. Following, a
+ * step is printed again when it changed; the run's events (its block's, on the event stream) say when
+ * to look, and the run's end ends the command.
+ */
+export async function runLogs(client: ServerClient, id: string, follow: boolean, printer: Printer): Promise<void> {
   const runs = requireKind('runs');
+  const runUuid = await runOf(client, id);
   const runPath = `${runs.path}/${encodeURIComponent(runUuid)}`;
   const printed = new Map<string, string>();
   /** Prints what changed since the last look; true when the run has ended. */
@@ -59,6 +76,6 @@ export async function runLogs(client: ServerClient, runUuid: string, follow: boo
     onOpen: look,
     // An event's content is the run's answer (docs/events.md): its uuid in metadata.
     onEvent: async (event) => ((event.spec.content?.metadata as { uuid?: string } | undefined)?.uuid === runUuid ? look() : false),
-    note: (line) => printer.note(`${line}\n`),
+    note: (line) => printer.note(`${visible(line)}\n`),
   });
 }

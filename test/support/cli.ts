@@ -42,3 +42,20 @@ export const lines = (text: string) => text.split('\n').filter((line) => line !=
 export async function login(configFile: string, url: string, ca: string, credentials: string[]): Promise<Result> {
   return exited(await run(configFile, ['login', url, ...credentials, '--ca', ca]), 0);
 }
+
+/** Names another team may plant to take over a terminal: a fake status, a window title, a hidden link, a row overwritten, reversed text. */
+export const PLANTED = {
+  colour: '\u001b[32mSUCCEEDED\u001b[0m',
+  title: '\u001b]0;pwned\u0007',
+  link: '\u001b]8;;http://evil\u0007x\u001b]8;;\u0007',
+  carriageReturn: 'ok\rFAILED',
+  bidi: 'txt.\u202eexe',
+  c1: '\u009b31m',
+} as const;
+
+/** Asserts the output holds no control character a terminal would interpret (newlines aside). */
+export function assertInert(text: string): void {
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/.exec(text);
+  assert.equal(raw, null, `a raw control character U+${raw?.[0].codePointAt(0)!.toString(16).padStart(4, '0')} in\n${JSON.stringify(text)}`);
+}
