@@ -99,6 +99,24 @@ describeEachDatabase('privilege and secrets (issue 15)', (ctx) => {
       const permanent = { ...limited.json, spec: { ...limited.json.spec, expiresAt: null } };
       assertError(await client.put(`${KEYS}/${expiring.key.uuid}`, permanent, { headers: io(API_KEY) }), 403, /expires/);
     });
+
+    it('binding rights alone (a Workspace Manager’s) grant, change and remove no Workspace Owner role; an owner’s do', async () => {
+      const BINDINGS = '/api/meshobjects/meshworkspacebindings/userbindings';
+      const BINDING = media('meshworkspaceuserbinding', 'v2');
+      const person = unique('esc-user');
+      const user = await ctx.client.post('/api/meshobjects/meshusers', { apiVersion: 'v2', kind: 'meshUser', metadata: { name: person }, spec: { email: `${person}@example.com`, firstName: 'E', lastName: 'S' } }, { headers: io(media('meshuser', 'v2')) });
+      assert.equal(user.status, 201, user.text);
+      const binding = (name: string, role: string) => ({ apiVersion: 'v2', kind: 'meshWorkspaceUserBinding', metadata: { name }, targetRef: { name: workspace }, roleRef: { name: role }, subject: { name: person } });
+      const codes = ['WORKSPACEPRINCIPALBINDING_LIST', 'WORKSPACEPRINCIPALBINDING_SAVE', 'WORKSPACEPRINCIPALBINDING_DELETE'];
+      const binder = (await clientWithKey(ctx.client, workspace, codes)).client;
+      const owner = (await clientWithKey(ctx.client, workspace, [...codes, 'WORKSPACE_DELETE'])).client;
+      const [granted, member] = [unique('esc-owner'), unique('esc-member')];
+      assertError(await binder.post(BINDINGS, binding(granted, 'Workspace Owner'), { headers: io(BINDING) }), 403, /WORKSPACE_DELETE/);
+      assert.equal((await binder.post(BINDINGS, binding(member, 'Workspace Member'), { headers: io(BINDING) })).status, 201);
+      assert.equal((await owner.post(BINDINGS, binding(granted, 'Workspace Owner'), { headers: io(BINDING) })).status, 201);
+      assertError(await binder.delete(`${BINDINGS}/${granted}`), 403, /WORKSPACE_DELETE/);
+      assert.equal((await owner.delete(`${BINDINGS}/${granted}`)).status, 204);
+    });
   });
 
   describe('2. the workspace named admin is not an admin', () => {
@@ -319,7 +337,9 @@ describeEachDatabase('privilege and secrets (issue 15)', (ctx) => {
       assert.equal(version.status.reviewState, 'APPROVED');
       const seen = await otherKey.get(`${DEFINITIONS}/${definition.metadata.uuid}`, { headers: { accept: DEFINITION } });
       assert.equal(seen.status, 200, seen.text);
-      assert.equal((await otherKey.get(`/api/meshobjects/meshbuildingblockdefinitionversions/${version.metadata.uuid}`, { headers: { accept: VERSION } })).status, 403, 'versions stay the owner’s');
+      const offered = await otherKey.get(`/api/meshobjects/meshbuildingblockdefinitionversions/${version.metadata.uuid}`, { headers: { accept: VERSION } });
+      assert.equal(offered.status, 200, offered.text);
+      assert.equal(offered.json.spec.implementation, undefined, 'read as offered: the implementation stays the owner’s');
     });
   });
 });

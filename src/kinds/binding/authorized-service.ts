@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../auth/context.js';
-import { listScope, requireAllowed, seesWorkspace } from '../../auth/policy.js';
-import { unprocessable } from '../../lib/errors.js';
+import { isAllowed, listScope, requireAllowed, seesWorkspace } from '../../auth/policy.js';
+import { insufficientPermissions, unprocessable } from '../../lib/errors.js';
 import { emptyPage, type Page, type PageRequest } from '../../lib/paging.js';
 import type { AuthorizedProjectRoleService } from '../projectrole/authorized-service.js';
 import { WORKSPACE_ROLES } from '../user/model.js';
@@ -10,6 +10,17 @@ import { CallerView } from '../view.js';
 import { BINDING_SHAPES, type Binding, type BindingInput, type BindingKind } from './model.js';
 import type { BindingService, ResolvedBinding } from './service.js';
 import type { BindingFilter } from './store.js';
+
+const OWNER = 'Workspace Owner';
+
+/**
+ * Only who holds an owner's rights grants, changes or removes the Workspace Owner role: binding rights
+ * alone (a Workspace Manager's) would otherwise make their holder an owner (WORKSPACE_DELETE is the
+ * right owners alone hold).
+ */
+function requireOwnerRights(ctx: RequestContext, workspace: string): void {
+  if (!isAllowed(ctx.principal, 'WORKSPACE', 'DELETE', workspace)) throw insufficientPermissions(`the ${OWNER} role is granted, changed and removed only with WORKSPACE_DELETE of workspace ${workspace} (an owner's right)`);
+}
 
 /**
  * One binding kind as the caller sees it: bindings of its own workspace, every workspace's with an
@@ -55,6 +66,7 @@ export class AuthorizedBindingService extends CallerView<Binding> {
     if (shape.level === 'workspace') {
       if (!(WORKSPACE_ROLES as readonly string[]).includes(input.role)) throw unprocessable(`roleRef.name: "${input.role}" is no workspace role (${WORKSPACE_ROLES.join(', ')})`);
       if (shape.subject === 'group' && input.role === 'Workspace Owner') throw unprocessable('roleRef.name: the Workspace Owner role cannot be given to a group');
+      if (input.role === OWNER) requireOwnerRights(ctx, input.workspace);
     } else {
       const role = await this.roles.resolveByRoleName(ctx, input.role, 'roleRef.name');
       resolved = { ...input, role: role.displayName, projectRole: role.name };
@@ -74,12 +86,14 @@ export class AuthorizedBindingService extends CallerView<Binding> {
     const resolved = await this.resolveInput(ctx, input);
     const existing = await this.inner.find(this.kind, input.name);
     if (existing) requireAllowed(ctx.principal, this.resource, 'SAVE', existing.workspace);
+    if (existing?.role === OWNER) requireOwnerRights(ctx, existing.workspace);
     return this.inner.save(ctx, resolved, collection);
   }
 
   async delete(ctx: RequestContext, name: string): Promise<void> {
     const binding = await this.get(ctx, name);
     requireAllowed(ctx.principal, this.resource, 'DELETE', binding.workspace);
+    if (binding.role === OWNER) requireOwnerRights(ctx, binding.workspace);
     await this.inner.delete(ctx, binding);
   }
 }
