@@ -30,7 +30,6 @@ export const PATHS = {
   objectCollections: '/api/meshobjectcollections',
   paymentMethods: '/api/meshobjects/meshpaymentmethods',
   tagDefinitions: '/api/meshobjects/meshtagdefinitions',
-  // In the spec's index (§2.3), not served yet.
   serviceInstances: '/api/meshobjects/meshserviceinstances',
   communicationDefinitions: '/api/meshobjects/meshcommunicationdefinitions',
   communications: '/api/meshobjects/meshcommunications',
