@@ -1,7 +1,8 @@
 /**
  * The console's only way to the server: the public API with the signed-in caller's credentials. The
  * access token (or the API user's Basic credentials) lives in this object only: never in a URL or in
- * browser storage; signing out forgets it.
+ * browser storage; signing out forgets it. A person signed in with single sign-on has no credential
+ * here at all: the browser sends the session's HttpOnly cookie, which survives reloads and tabs.
  */
 
 const media = (kind: string, version: string) => `application/vnd.vendor.api.${kind}.${version}.hal+json`;
@@ -50,10 +51,13 @@ export type Credentials = { type: 'apiKey'; clientId: string; clientSecret: stri
 
 /** Who is signed in, as far as the API tells it: a key's own record needs APIKEY_LIST. */
 export interface Identity {
-  type: Credentials['type'];
+  /** `person`: a meshUser signed in with single sign-on. */
+  type: Credentials['type'] | 'person';
   name: string;
-  /** The key's workspace; undefined for API users (they act in every workspace) or when unknown. */
+  /** The key's (or the person's current) workspace; undefined for API users (they act in every workspace) or when unknown. */
   workspace?: string;
+  /** A person's workspaces (those it holds a role binding in): it may switch between them. */
+  workspaces?: string[];
   /** The key's permission codes; undefined when the key may not read itself. */
   permissions?: string[];
   /** API users and keys holding `ADM_` codes. */
@@ -91,11 +95,22 @@ async function errorOf(response: Response): Promise<ApiError> {
   return new ApiError(response.status, `the server answered ${response.status} ${response.statusText}`.trim());
 }
 
+/** `GET /auth/session`: whether single sign-on is configured, and the person the cookie signs in. */
+interface SessionState {
+  oidc: boolean;
+  session: { username: string; workspace: string | null; workspaces: string[]; permissions: string[]; admin: boolean } | null;
+}
+
+/** Where single sign-on starts (the server redirects to the identity provider). */
+export const SINGLE_SIGN_ON_URL = '/auth/oidc/login';
+
 export class Session {
   private token: { value: string; expiresAt: number } | undefined;
   private refreshing: Promise<void> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private signedOut = false;
+  /** Signed in with single sign-on: the session cookie is the credential. */
+  private person = false;
   identity!: Identity;
   /**
    * The relations (e.g. `meshbuildingblocks`) the caller may use, as the meshObjects index lists
@@ -114,9 +129,40 @@ export class Session {
     if (credentials.type === 'apiKey') await session.login();
     else await session.request('GET', '/api', { accept: MEDIA.index });
     session.identity = await session.whoAmI();
-    const index = await session.get<{ _links?: Record<string, unknown> }>('/api/meshobjects', MEDIA.objects);
-    session.relations = new Set(Object.keys(index._links ?? {}));
+    await session.loadRelations();
     return session;
+  }
+
+  /**
+   * The single sign-on session the browser's cookie names, if any (a reload, a second tab), and
+   * whether single sign-on is configured at all (the sign-in page offers it then).
+   */
+  static async resume(fetchFn: FetchFn = fetch.bind(globalThis)): Promise<{ oidc: boolean; session?: Session }> {
+    const response = await fetchFn('/auth/session', { headers: { accept: 'application/json' } });
+    if (!response.ok) throw await errorOf(response);
+    const state = (await response.json()) as SessionState;
+    if (!state.session) return { oidc: state.oidc };
+    const session = new Session(undefined, fetchFn);
+    session.person = true;
+    session.identityOf(state.session);
+    await session.loadRelations();
+    return { oidc: state.oidc, session };
+  }
+
+  private identityOf(person: NonNullable<SessionState['session']>): void {
+    this.identity = { type: 'person', name: person.username, ...(person.workspace ? { workspace: person.workspace } : {}), workspaces: person.workspaces, permissions: person.permissions, admin: person.admin };
+  }
+
+  private async loadRelations(): Promise<void> {
+    const index = await this.get<{ _links?: Record<string, unknown> }>('/api/meshobjects', MEDIA.objects);
+    this.relations = new Set(Object.keys(index._links ?? {}));
+  }
+
+  /** A person acts in one workspace at a time: the session acts in `workspace` from now on. */
+  async switchWorkspace(workspace: string): Promise<void> {
+    const state = await this.request<SessionState>('POST', '/auth/session/workspace', { accept: 'application/json', body: { workspace }, contentType: 'application/json' });
+    if (state.session) this.identityOf(state.session);
+    await this.loadRelations();
   }
 
   private async login(): Promise<void> {
@@ -153,8 +199,12 @@ export class Session {
     }
   }
 
-  /** The Authorization header value, refreshing an expiring token first. */
+  /** The Authorization header value, refreshing an expiring token first; empty for a person (the cookie signs in). */
   async authorization(): Promise<string> {
+    if (this.person) {
+      if (this.signedOut) throw new ApiError(401, 'you are signed out');
+      return '';
+    }
     const credentials = this.credentials;
     if (!credentials || this.signedOut) throw new ApiError(401, 'you are signed out');
     if (credentials.type === 'apiUser') return `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(`${credentials.username}:${credentials.password}`)))}`;
@@ -164,7 +214,8 @@ export class Session {
 
   /** One API call; a 401 with a token (revoked signing key, clock skew) logs in once more and retries. */
   async request<T = Json>(method: string, path: string, options: RequestOptions = {}, retried = false): Promise<T> {
-    const headers: Record<string, string> = { authorization: await this.authorization() };
+    const authorization = await this.authorization();
+    const headers: Record<string, string> = authorization ? { authorization } : {};
     if (options.accept) headers.accept = options.accept;
     if (options.body !== undefined) headers['content-type'] = options.contentType ?? options.accept ?? 'application/json';
     const response = await this.fetchFn(path, { method, headers, signal: options.signal, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
@@ -199,8 +250,9 @@ export class Session {
     return items;
   }
 
-  /** Forgets the credentials and the token. */
-  signOut(): void {
+  /** Forgets the credentials and the token; a person's session ends on the server (its cookie is refused from then on). */
+  async signOut(): Promise<void> {
+    if (this.person && !this.signedOut) await this.request('POST', '/auth/logout').catch(() => undefined);
     this.signedOut = true;
     this.credentials = undefined;
     this.token = undefined;

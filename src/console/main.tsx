@@ -64,11 +64,14 @@ function App() {
   const [session, setSession] = useState<Session>();
   const route = useRoute();
   if (!session) return <SignInPage onSignedIn={setSession} />;
-  const signOut = () => {
-    session.signOut();
-    setSession(undefined);
-    window.location.hash = '';
-  };
+  // A person's session ends on the server before the sign-in page shows (which would find it otherwise).
+  const signOut = () =>
+    void session.signOut().finally(() => {
+      setSession(undefined);
+      window.location.hash = '';
+    });
+  // The page reloads in the new workspace: every view asks again as the person acting there.
+  const switchWorkspace = (workspace: string) => void session.switchWorkspace(workspace).finally(() => window.location.reload());
   const current = route[0] ?? 'marketplace';
   const { identity } = session;
   return (
@@ -91,9 +94,22 @@ function App() {
         </nav>
         <div class="who">
           <span data-testid="identity">
-            {identity.type === 'apiUser' ? 'API user' : 'API key'} <strong>{identity.name}</strong>
-            {identity.workspace ? ` in ${identity.workspace}` : ''}
+            {identity.type === 'apiUser' ? 'API user' : identity.type === 'person' ? 'Signed in as' : 'API key'} <strong>{identity.name}</strong>
+            {identity.workspace && (identity.workspaces?.length ?? 0) <= 1 ? ` in ${identity.workspace}` : ''}
           </span>
+          {identity.workspaces && identity.workspaces.length > 1 ? (
+            <label class="inline">
+              Workspace{' '}
+              <select value={identity.workspace ?? ''} onChange={(event) => switchWorkspace(event.currentTarget.value)}>
+                {identity.workspace ? null : <option value="">Choose</option>}
+                {identity.workspaces.map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
           <button type="button" onClick={signOut}>
             Sign out
           </button>

@@ -1,9 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
-import { Session, type Credentials } from '../api.js';
+import { Session, SINGLE_SIGN_ON_URL, type Credentials } from '../api.js';
 import { errorText } from '../ui.js';
 
-/** Sign-in with an API key's client credentials or an API user's name and password. */
+/**
+ * Sign-in: with single sign-on when the server offers it (the session cookie then signs in every
+ * reload and tab, so a session found here signs in at once), or with an API key's client credentials
+ * or an API user's name and password.
+ */
 export function SignInPage({ onSignedIn }: { onSignedIn(session: Session): void }) {
+  /** undefined: still asking the server; false: no single sign-on configured. */
+  const [oidc, setOidc] = useState<boolean>();
   const [type, setType] = useState<Credentials['type']>('apiKey');
   const [id, setId] = useState('');
   const [secret, setSecret] = useState('');
@@ -11,6 +17,17 @@ export function SignInPage({ onSignedIn }: { onSignedIn(session: Session): void 
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     document.title = 'Sign in · Blockyard console';
+    Session.resume()
+      .then(({ oidc: offered, session }) => {
+        if (session) {
+          if (!window.location.hash) window.location.hash = '#/marketplace';
+          onSignedIn(session);
+        } else setOidc(offered);
+      })
+      .catch((failure: unknown) => {
+        setOidc(false);
+        setError(errorText(failure));
+      });
   }, []);
 
   const submit = async (event: Event) => {
@@ -32,6 +49,22 @@ export function SignInPage({ onSignedIn }: { onSignedIn(session: Session): void 
   return (
     <main id="main" class="sign-in">
       <h1>Sign in to Blockyard</h1>
+      {oidc === undefined ? (
+        <p class="muted" role="status">
+          Looking for your session…
+        </p>
+      ) : null}
+      {oidc ? (
+        <>
+          <p>
+            <button type="button" class="primary" onClick={() => window.location.assign(SINGLE_SIGN_ON_URL)}>
+              Sign in with single sign-on
+            </button>
+          </p>
+          <p class="muted">Your company's identity provider signs you in as your meshUser; you stay signed in across reloads and tabs until you sign out.</p>
+          <h2>Or with an API key or API user</h2>
+        </>
+      ) : null}
       <form onSubmit={(event) => void submit(event)}>
         <fieldset>
           <legend>Sign in with</legend>
