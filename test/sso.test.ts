@@ -98,7 +98,9 @@ describeEachDatabase(
     it('takes the cookie as the API credential: the person acts in its workspace by its role bindings, and sees nothing of another workspace', async () => {
       const session = await asBrowser(ctx.server).get('/auth/session');
       assert.equal(session.status, 200, session.text);
-      assert.deepEqual(session.json, { username: alice, workspace: ws, workspaces: [ws] });
+      assert.equal(session.json.oidc, true);
+      assert.deepEqual({ ...session.json.session, permissions: undefined }, { username: alice, workspace: ws, workspaces: [ws], permissions: undefined, admin: false });
+      assert.ok(session.json.session.permissions.includes('WORKSPACE_LIST'), session.text);
       const workspaces = await asBrowser(ctx.server).get(`${WORKSPACES}?size=350`, { headers: { accept: WORKSPACE } });
       assert.equal(workspaces.status, 200, workspaces.text);
       const names = (workspaces.json._embedded?.meshWorkspaces ?? []).map((item: Json) => item.metadata.name);
@@ -112,7 +114,7 @@ describeEachDatabase(
       for (let reload = 0; reload < 3; reload++) {
         const page = await browser.go('GET', `${ctx.server.url}/console/`);
         assert.equal(page.status, 200);
-        assert.equal((await asBrowser(ctx.server).get('/auth/session')).status, 200);
+        assert.equal((await asBrowser(ctx.server).get('/auth/session')).json.session?.username, alice);
       }
     });
 
@@ -140,7 +142,13 @@ describeEachDatabase(
       assert.equal(missing.status, 400, missing.text);
       const kept = await client.post('/auth/session/workspace', { workspace: ws });
       assert.equal(kept.status, 200, kept.text);
-      assert.equal(kept.json.workspace, ws);
+      assert.equal(kept.json.session.workspace, ws);
+    });
+
+    it('tells a browser without a session that single sign-on is configured (200, no error answer)', async () => {
+      const anonymous = new ApiClient(ctx.server.url, serverCa);
+      anonymous.openapi = ctx.client.openapi;
+      assert.deepEqual((await anonymous.get('/auth/session')).json, { oidc: true, session: null });
     });
 
     it('API keys and API users keep working beside sessions (an Authorization header wins over the cookie)', async () => {
@@ -170,7 +178,7 @@ describeEachDatabase(
         const client = new ApiClient(ctx.server.url, serverCa, { cookie: stranger.cookieHeader(ctx.server.url)! });
         client.openapi = ctx.client.openapi;
         const session = await client.get('/auth/session');
-        assert.deepEqual(session.json, { username, workspace: null, workspaces: [] });
+        assert.deepEqual(session.json.session, { username, workspace: null, workspaces: [], permissions: [], admin: false });
         for (const name of [ws, other]) {
           const read = await client.get(`${WORKSPACES}/${name}`, { headers: { accept: WORKSPACE } });
           assert.ok([403, 404].includes(read.status), `${name}: ${read.status} ${read.text}`);
@@ -187,8 +195,7 @@ describeEachDatabase(
       const second = await startInstanceOf(ctx.server, { env: { ...ctx.server.env, BLOCKYARD_PORT: '0' } });
       try {
         const session = await asBrowser(second).get('/auth/session');
-        assert.equal(session.status, 200, session.text);
-        assert.equal(session.json.username, alice);
+        assert.equal(session.json.session?.username, alice, session.text);
         const read = await asBrowser(second).get(`${WORKSPACES}/${ws}`, { headers: { accept: WORKSPACE } });
         assert.equal(read.status, 200, read.text);
       } finally {
@@ -199,7 +206,7 @@ describeEachDatabase(
     it('survives a restart (the session is in the database)', async () => {
       await ctx.server.restart();
       const session = await asBrowser(ctx.server).get('/auth/session');
-      assert.equal(session.status, 200, session.text);
+      assert.equal(session.json.session?.username, alice, session.text);
     });
 
     it('signs out: the session ends on the server and the old cookie is refused', async () => {
@@ -209,9 +216,21 @@ describeEachDatabase(
       assert.match(String(out.headers['set-cookie']), new RegExp(`${SESSION}=;.*Max-Age=0`));
       const replay = new ApiClient(ctx.server.url, serverCa, { cookie: oldCookie });
       replay.openapi = ctx.client.openapi;
-      assert.equal((await replay.get('/auth/session')).status, 401);
+      assert.deepEqual((await replay.get('/auth/session')).json, { oidc: true, session: null });
       assert.equal((await replay.get(`${WORKSPACES}/${ws}`, { headers: { accept: WORKSPACE } })).status, 401);
     });
   },
   env,
 );
+
+describeEachDatabase('single sign-on not configured', (ctx) => {
+  it('answers /auth/session with oidc false and serves none of the sign-in routes', async () => {
+    assert.deepEqual((await ctx.client.get('/auth/session', { anonymous: true })).json, { oidc: false, session: null });
+    // Unknown paths answer 401 to anonymous callers (and 404 to others): no redirect anywhere.
+    const login = await ctx.client.get('/auth/oidc/login', { anonymous: true });
+    assert.equal(login.status, 401, login.text);
+    assert.equal((await ctx.client.get('/auth/oidc/login')).status, 404);
+    const withCookie = await ctx.client.get(WORKSPACES, { anonymous: true, headers: { cookie: `${SESSION}=${'A'.repeat(43)}`, accept: WORKSPACE } });
+    assert.equal(withCookie.status, 401, 'a cookie is no credential without single sign-on');
+  });
+});

@@ -7,6 +7,7 @@ import { badRequest, forbidden } from '../lib/errors.js';
 import { normalizeUsername, usernameProblem } from '../kinds/apiuser/model.js';
 import type { UserService } from '../kinds/user/service.js';
 import { SYSTEM } from './context.js';
+import type { PersonAccess } from './people.js';
 import type { Sessions } from './sessions.js';
 
 /** The cookie carrying a sign-in under way (PKCE verifier, state, nonce) from the login to the callback. */
@@ -27,11 +28,6 @@ interface Person {
   email: string;
   firstName: string;
   lastName: string;
-}
-
-/** What sign-in needs of the people's access rules (auth/people.ts): the workspaces a person holds a binding in. */
-export interface PersonWorkspaces {
-  workspacesOf(username: string): Promise<string[]>;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
@@ -144,7 +140,7 @@ export class PersonSignIn {
   constructor(
     settings: OidcConfig,
     private readonly users: UserService,
-    private readonly workspaces: PersonWorkspaces,
+    readonly access: PersonAccess,
     readonly sessions: Sessions,
   ) {
     this.party = new RelyingParty(settings);
@@ -154,16 +150,12 @@ export class PersonSignIn {
     return this.party.begin(redirectUri);
   }
 
-  workspacesOf(username: string): Promise<string[]> {
-    return this.workspaces.workspacesOf(username);
-  }
-
   /** Finishes a sign-in at the callback; returns the new session's id. */
   async finish(callbackUrl: URL, pendingCookie: string | undefined): Promise<string> {
     const person = this.party.personOf(await this.party.finish(callbackUrl, pendingCookie));
     const user = (await this.users.find(person.username)) ?? (await this.firstSignIn(person));
     if (user.active === false) throw forbidden(`meshUser ${user.username} is deactivated`);
-    const [workspace] = await this.workspaces.workspacesOf(user.username);
+    const [workspace] = await this.access.workspacesOf(user.username);
     return this.sessions.create(user.username, workspace);
   }
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { badRequest, unauthorized } from '../lib/errors.js';
 import { JSON_CONTENT_TYPE } from '../lib/media-types.js';
 import type { AppContext } from './app.js';
-import { oidcRoutes } from './oidc-routes.js';
+import { oidcRoutes, sessionStateRoute } from './oidc-routes.js';
 import { routeSchema } from './route-schemas.js';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -113,5 +113,6 @@ export async function loginRoutes(app: FastifyInstance, context: AppContext): Pr
   const jwks = schema('/oauth/jwks', 'The token signing keys (JWKS)', { responses: { 200: { description: 'the public keys', body: [{ media: 'application/jwk-set+json', schema: Jwks }] } } }, 'GET');
   app.get('/oauth/jwks', { config: { access: 'public' }, schema: jwks }, async (_request, reply) => reply.type('application/jwk-set+json').send(tokens.jwks()));
 
+  await sessionStateRoute(app, context.identity.signIn);
   if (context.identity.signIn) await oidcRoutes(app, context, context.identity.signIn);
 }

@@ -57,8 +57,8 @@ async function providerCertificate(certFile: string): Promise<{ cert: string; ke
 /**
  * A real OpenID Provider (oidc-provider) in this process, over HTTPS with a generated certificate
  * (BLOCKYARD_OIDC_CA trusts it): one confidential client for `publicUrl`'s callback, PKCE required,
- * its development login and consent pages (any password signs in as the login typed; accounts not
- * in `accounts` get only `sub`).
+ * its development login and consent pages (any password signs in as the login typed, with the
+ * claims `accounts` give it, else its login as `preferred_username`).
  */
 export async function startOpenIdProvider(publicUrl: string, accounts: readonly ProviderAccount[]): Promise<TestOpenIdProvider> {
   const dir = await mkdtemp(path.join(tmpdir(), 'blockyard-oidc-'));
@@ -74,7 +74,7 @@ export async function startOpenIdProvider(publicUrl: string, accounts: readonly 
     claims: { openid: ['sub'], profile: ['preferred_username', 'given_name', 'family_name'], email: ['email'] },
     cookies: { keys: ['oidc-provider-cookie-key-for-tests'] },
     features: { devInteractions: { enabled: true } },
-    findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, ...byLogin.get(id)?.claims }) }),
+    findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, ...(byLogin.get(id)?.claims ?? { preferred_username: id }) }) }),
   });
   handle = provider.callback();
   return {
