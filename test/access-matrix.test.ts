@@ -391,7 +391,6 @@ describeEachDatabase(
           }
           case 'read':
             if (visibility === 'marketplace') return { statuses: [200], rule: 'README: in every caller’s marketplace', hide: hiddenFromB(plan) };
-            if (visibility === 'forbidden') return { statuses: [403], rule: 'README: visible definition, forbidden version (403)' };
             return { statuses: [404], rule: 'invisible → 404' };
           case 'write':
             // Issue 14: A's run is invisible to B's key whatever it holds, as for a run that does not exist.

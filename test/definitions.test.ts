@@ -892,7 +892,7 @@ describeEachDatabase('building block definitions', (ctx) => {
   });
 
   describe('marketplace visibility', () => {
-    it('shows a definition to another workspace only once a version is released, and never its versions (403)', async () => {
+    it('shows a definition to another workspace only once a version is released, its released version as offered, never its version list (403)', async () => {
       const a = await workspace(ctx.client, 'mkt-a');
       const b = await workspace(ctx.client, 'mkt-b');
       const owner = await clientWithKey(ctx.client, a, [LIST]);
@@ -921,7 +921,10 @@ describeEachDatabase('building block definitions', (ctx) => {
       assert.equal(seen.json.metadata.ownedByWorkspace, a);
       assert.equal(seen.json.status.latestReleasedVersion, 1);
       assert.ok((await definitionUuids(other.client, 'includeAllPublished=true')).includes(uuid), 'in the marketplace after a release');
-      assertError(await getVersion(other.client, versionUuid), 403);
+      // The released version is read as offered (for ordering, test/ordering.test.ts); the list stays the owner's.
+      const offered = await getVersion(other.client, versionUuid);
+      assert.equal(offered.status, 200, offered.text);
+      assert.equal(offered.json.spec.implementation, undefined, 'not its implementation');
       assertError(await other.client.get(`${VERSIONS}?buildingBlockDefinitionUuid=${uuid}`, { headers: { accept: VERSION } }), 403);
       assert.equal((await listVersions(owner.client, uuid)).length, 1, 'the owner still reads its versions');
 

@@ -283,12 +283,12 @@ export function markersOf(side: Side): Record<string, string> {
 // What each path of the route table means
 
 /** How another workspace's key may see A's object of a collection (README, "Design"). */
-export type Visibility = 'hidden' | 'marketplace' | 'forbidden';
+export type Visibility = 'hidden' | 'marketplace';
 
 export interface CollectionSpec {
   /** The value of the collection's `:param` (A's object); by param name. */
   params: Record<string, (w: World) => string>;
-  /** What a key of workspace B may see of A's object: hidden (404), in the marketplace (200), or visible but forbidden (403). */
+  /** What a key of workspace B may see of A's object: hidden (404) or in the marketplace (200). */
   visibility: Visibility;
   /** Readable by every authenticated key without a permission (locations, platforms). */
   openRead?: boolean;
@@ -432,8 +432,10 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
   },
   meshbuildingblockdefinitionversions: {
     params: { id: (w) => w.a.versionUuid },
-    // "every caller who may list definitions sees those with a released version … but not their versions (403, COMPAT §5)"
-    visibility: 'forbidden',
+    // A published version is read as offered to every workspace (its inputs, for ordering: no runner,
+    // implementation or secrets); its list stays the owner's (403, COMPAT §5).
+    visibility: 'marketplace',
+    allowedMarkers: [...MARKET, 'definition', 'version'],
     listQuery: (w) => `?buildingBlockDefinitionUuid=${w.a.definitionUuid}`,
     listMarker: (w) => w.a.versionUuid,
     bListStatus: 403,

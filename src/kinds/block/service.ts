@@ -10,7 +10,7 @@ import type { Db } from '../../store/transaction.js';
 import type { EventDraft } from '../eventlog/model.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
 import { differs, eventOf } from '../eventlog/titles.js';
-import { dependencyUuids, latestReleased, type DefinitionVersion } from '../definition/model.js';
+import { dependencyUuids, isPublishedVersion, latestOffered, type DefinitionVersion } from '../definition/model.js';
 import { checkBlockInputs, mergeRows } from './inputs.js';
 import { blockSubject, type BlockLifecycle, type BlockUnit } from './lifecycle.js';
 import type { Block, BlockRequest, ParentRef, ResolvedBlockRequest, ResolvedBlockUpdate, SentInputs, ValueRow } from './model.js';
@@ -97,6 +97,9 @@ export class BlockService {
     if (version.spec.state === 'DRAFT' && workspace !== definition.ownedByWorkspace) {
       throw unprocessable(`version ${version.spec.versionNumber} of definition ${definition.uuid} is a draft: only its own workspace may use it`);
     }
+    if (!isPublishedVersion({ state: version.spec.state, ...(version.review ? { review: version.review.state } : {}) }) && workspace !== definition.ownedByWorkspace) {
+      throw unprocessable(`version ${version.spec.versionNumber} of definition ${definition.uuid} is not approved for other workspaces: only its own workspace may use it`);
+    }
     const block: Block = {
       uuid: randomUUID(),
       workspace,
@@ -146,16 +149,16 @@ export class BlockService {
   /**
    * PUT (v2-preview, COMPAT §9): a rename alone changes nothing else; changed inputs or a new version
    * start a new run (or leave the waiting state); 409 while a run is in flight or the block is being
-   * deleted. A version change goes only to the definition's latest released version.
+   * deleted. A version change goes only to the latest version offered to the block's workspace.
    */
   async update(ctx: RequestContext, block: Block, update: ResolvedBlockUpdate): Promise<Block> {
     if (block.markedForDeletionOn) throw conflict(`meshBuildingBlock ${block.uuid} is being deleted`);
     const { version, definition, changed } = update;
     const versionChanged = version.uuid !== block.versionUuid;
     if (versionChanged) {
-      const target = latestReleased(definition.versions);
+      const target = latestOffered(definition, block.workspace);
       if (definition.uuid !== block.definitionUuid || target?.uuid !== version.uuid) {
-        throw badRequest(`spec.buildingBlockDefinitionVersionRef.uuid: a block moves only to the latest released version of its definition (${target?.uuid ?? 'none'})`);
+        throw badRequest(`spec.buildingBlockDefinitionVersionRef.uuid: a block moves only to the latest released version of its definition offered to its workspace (${target?.uuid ?? 'none'})`);
       }
     } else if (update.parents && canonical(update.parents.map((p) => p.buildingBlockUuid).sort()) !== canonical(block.parents.map((p) => p.buildingBlockUuid).sort())) {
       throw badRequest('spec.parentBuildingBlocks: parents change only together with the version');

@@ -8,7 +8,7 @@ import type { AuthorizedRunnerService } from '../runner/authorized-service.js';
 import type { AuthorizedTagDefinitionService } from '../tagdefinition/authorized-service.js';
 import { placeTags } from '../tagdefinition/model.js';
 import { CallerView } from '../view.js';
-import { dependencyUuids, isPublished, latestReleased, type Definition, type DefinitionInput, type DefinitionVersion, type VersionSpec } from './model.js';
+import { dependencyUuids, isPublished, latestReleased, offeredVersion, type Definition, type DefinitionInput, type DefinitionVersion, type OfferedVersion, type VersionSpec, type VersionSummary } from './model.js';
 import type { DefinitionListQuery } from './query.js';
 import type { DefinitionService, Publication, VersionReferences } from './service.js';
 import type { DefinitionFilter } from './store.js';
@@ -19,12 +19,17 @@ export type VersionReference = { uuid: string } | { definitionUuid: string; vers
 /** Admins who review publications; their releases reach the marketplace without a review. */
 const REVIEWER = 'ADM_REVIEW_PUBLICATION';
 
+/** A version as the caller reads it: whole for its owner, as offered for every other workspace. */
+export type VersionAnswer = DefinitionVersion | OfferedVersion;
+
 /**
  * Definitions as the caller sees them: its own workspace's (any state), every published one (the
  * marketplace: a released version an admin released or approved), all for admins; reviewers see every
  * released one. Versions: the own workspace's, and the published ones; drafts and versions in review
- * are invisible to other workspaces. Reading versions is the owner's (`…DEFINITION_LIST` of the
- * owning workspace): a marketplace reader gets 403 for a visible version (COMPAT §5).
+ * are invisible to other workspaces — also in a definition's `status`, so a consumer is only ever
+ * offered a version it can order. The owner (`…DEFINITION_LIST` of the owning workspace) reads
+ * versions whole and lists them; another workspace reads a published version as offered to it (its
+ * inputs and outputs, for ordering) and gets 403 for the list (COMPAT §5).
  */
 export class AuthorizedDefinitionService extends CallerView<Definition> {
   protected readonly kindName = 'meshBuildingBlockDefinition';
@@ -49,10 +54,16 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
     return seesWorkspace(principal, 'BUILDINGBLOCKDEFINITION', definition.ownedByWorkspace) || isPublished(definition) || (holdsCode(principal, REVIEWER) && latestReleased(definition.versions) !== undefined);
   }
 
-  private static seesVersion(principal: Principal, definition: Definition, version: DefinitionVersion): boolean {
+  private static seesVersion(principal: Principal, definition: Definition, version: Pick<VersionSummary, 'state' | 'review'>): boolean {
     if (seesWorkspace(principal, 'BUILDINGBLOCKDEFINITION', definition.ownedByWorkspace)) return true;
-    if (version.spec.state !== 'RELEASED') return false;
-    return version.review?.state === 'APPROVED' || holdsCode(principal, REVIEWER);
+    if (version.state !== 'RELEASED') return false;
+    return version.review === 'APPROVED' || holdsCode(principal, REVIEWER);
+  }
+
+  /** The definition with the versions the caller sees: its `status` offers no version the caller cannot order. */
+  private static viewOf(principal: Principal, definition: Definition): Definition {
+    if (seesWorkspace(principal, 'BUILDINGBLOCKDEFINITION', definition.ownedByWorkspace)) return definition;
+    return { ...definition, versions: definition.versions.filter((version) => AuthorizedDefinitionService.seesVersion(principal, definition, version)) };
   }
 
   /** A release by a reviewer is published at once; a workspace's waits for one. */
@@ -67,14 +78,15 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
 
   async find(ctx: RequestContext, uuid: string): Promise<Definition | undefined> {
     const definition = await this.inner.find(uuid);
-    return definition && AuthorizedDefinitionService.sees(ctx.principal, definition) ? definition : undefined;
+    return definition && AuthorizedDefinitionService.sees(ctx.principal, definition) ? AuthorizedDefinitionService.viewOf(ctx.principal, definition) : undefined;
   }
 
-  /** A version with its definition, when the caller sees both. */
+  /** A version with its definition (as the caller sees it), when the caller sees both. */
   private async findVersion(ctx: RequestContext, uuid: string): Promise<{ definition: Definition; version: DefinitionVersion } | undefined> {
     const version = await this.inner.findVersion(uuid);
     const definition = version && (await this.inner.find(version.definitionUuid));
-    return definition && AuthorizedDefinitionService.seesVersion(ctx.principal, definition, version) ? { definition, version } : undefined;
+    if (!definition || !AuthorizedDefinitionService.seesVersion(ctx.principal, definition, { state: version.spec.state, ...(version.review ? { review: version.review.state } : {}) })) return undefined;
+    return { definition: AuthorizedDefinitionService.viewOf(ctx.principal, definition), version };
   }
 
   /**
@@ -90,13 +102,13 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
     const fields = field as { definition: string; number: string };
     const definition = await this.resolve(ctx, reference.definitionUuid, fields.definition);
     const version = await this.inner.findVersionByNumber(definition.uuid, reference.versionNumber);
-    if (!version || !AuthorizedDefinitionService.seesVersion(ctx.principal, definition, version)) {
+    if (!version || !definition.versions.some((seen) => seen.uuid === version.uuid)) {
       throw unprocessable(`${fields.number}: meshBuildingBlockDefinition "${reference.definitionUuid}" has no version ${reference.versionNumber}`);
     }
     return { definition, version };
   }
 
-  list(ctx: RequestContext, query: DefinitionListQuery, page: PageRequest): Promise<Page<Definition>> {
+  async list(ctx: RequestContext, query: DefinitionListQuery, page: PageRequest): Promise<Page<Definition>> {
     const { principal } = ctx;
     const { workspace, includeAllPublished } = query;
     let filter: DefinitionFilter;
@@ -108,7 +120,8 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
       else if (target === own) filter = { ownedBy: own, ...(workspace === undefined || includeAllPublished ? { published: 'also' as const } : {}) };
       else filter = includeAllPublished ? { published: 'only' } : { ownedBy: target, published: 'only' };
     }
-    return this.inner.list(filter, page);
+    const { items, total } = await this.inner.list(filter, page);
+    return { items: items.map((definition) => AuthorizedDefinitionService.viewOf(principal, definition)), total };
   }
 
   async create(ctx: RequestContext, input: DefinitionInput): Promise<Definition> {
@@ -146,7 +159,17 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
     return definition;
   }
 
-  async getVersion(ctx: RequestContext, uuid: string): Promise<DefinitionVersion> {
+  /** GET of one version: whole for the owner; a published one as offered to every other workspace. */
+  async readVersion(ctx: RequestContext, uuid: string): Promise<VersionAnswer> {
+    const found = await this.findVersion(ctx, uuid);
+    if (!found) throw notFound(`meshBuildingBlockDefinitionVersion ${uuid} not found`);
+    if (AuthorizedDefinitionService.owns(ctx.principal, found.definition)) return found.version;
+    if (found.version.review?.state === 'APPROVED') return offeredVersion(found.version);
+    throw insufficientPermissions(`the versions of definition ${found.definition.uuid} are its workspace's`);
+  }
+
+  /** A version the caller owns (to change it): 404 when invisible, 403 when not its owner. */
+  private async ownedVersion(ctx: RequestContext, uuid: string): Promise<DefinitionVersion> {
     const found = await this.findVersion(ctx, uuid);
     if (!found) throw notFound(`meshBuildingBlockDefinitionVersion ${uuid} not found`);
     if (!AuthorizedDefinitionService.owns(ctx.principal, found.definition)) throw insufficientPermissions(`the versions of definition ${found.definition.uuid} are its workspace's`);
@@ -185,7 +208,7 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
   }
 
   async updateVersion(ctx: RequestContext, uuid: string, definitionUuid: string, spec: VersionSpec): Promise<DefinitionVersion> {
-    const existing = await this.getVersion(ctx, uuid);
+    const existing = await this.ownedVersion(ctx, uuid);
     if (definitionUuid !== existing.definitionUuid) throw badRequest('spec.buildingBlockDefinitionRef.uuid: a version cannot move to another definition');
     requireAllowed(ctx.principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', existing.ownedByWorkspace);
     const definition = (await this.inner.find(existing.definitionUuid))!;

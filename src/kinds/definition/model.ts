@@ -135,7 +135,100 @@ export function withDefaults(spec: VersionSpec): Record<string, unknown> {
 }
 
 /** A version other workspaces may see and use: released and approved (the marketplace's). */
-const isPublishedVersion = (version: Pick<VersionSummary, 'state' | 'review'>) => version.state === 'RELEASED' && version.review === 'APPROVED';
+export const isPublishedVersion = (version: Pick<VersionSummary, 'state' | 'review'>) => version.state === 'RELEASED' && version.review === 'APPROVED';
+
+/**
+ * The version a block in `workspace` is offered (and moves to): the latest released one in the
+ * definition's own workspace, the latest published one in every other — a release waiting for its
+ * review, or rejected, is not offered there.
+ */
+export function latestOffered(definition: Pick<Definition, 'versions' | 'ownedByWorkspace'>, workspace: string): VersionSummary | undefined {
+  if (workspace === definition.ownedByWorkspace) return latestReleased(definition.versions);
+  return definition.versions.filter(isPublishedVersion).at(-1);
+}
+
+/** An input as the workspaces a version is offered to read it: what ordering needs to fill it in. */
+export type OfferedInput = Omit<VersionInput, 'argument'> & {
+  /** A sensitive input's default is never shown; this says one exists (the input need not be filled). */
+  hasDefaultValue?: true;
+};
+
+/**
+ * A published version as the workspaces it is offered to read it (to order it): its inputs and outputs, without
+ * its implementation, runner, static arguments, secrets (not even their hashes) or the fields the
+ * service keeps without interpreting them.
+ */
+export interface OfferedVersion {
+  offered: true;
+  uuid: string;
+  definitionUuid: string;
+  ownedByWorkspace: string;
+  createdOn: string;
+  spec: {
+    versionNumber: number;
+    state: VersionState;
+    onlyApplyOncePerTenant: boolean;
+    deletionMode: DeletionMode;
+    /** A block of each is named as a parent in the order. */
+    dependencyDefinitionRefs: { uuid: string; kind: 'meshBuildingBlockDefinition' }[];
+    /** Workspace permission codes a run gets in the ordering workspace. */
+    permissions: string[];
+    runTransparency?: boolean;
+    inputs: Record<string, OfferedInput>;
+    outputs: Record<string, VersionOutput>;
+  };
+}
+
+/** The fields of an input a consumer reads (`argument` and unknown fields stay the owner's). */
+const OFFERED_INPUT_FIELDS = [
+  'displayName',
+  'type',
+  'assignmentType',
+  'isEnvironment',
+  'isSensitive',
+  'updateableByConsumer',
+  'displayOrder',
+  'selectableValues',
+  'description',
+  'valueValidationRegex',
+  'validationRegexErrorMessage',
+] as const;
+
+function offeredInput(input: VersionInput): OfferedInput {
+  const offered: Record<string, unknown> = {};
+  for (const field of OFFERED_INPUT_FIELDS) if (input[field] !== undefined) offered[field] = input[field];
+  const hasDefault = input.defaultValue !== undefined && input.defaultValue !== null;
+  offered.defaultValue = input.isSensitive ? null : (input.defaultValue ?? null);
+  if (input.isSensitive && hasDefault) offered.hasDefaultValue = true;
+  return offered as OfferedInput;
+}
+
+function offeredOutput({ displayName, type, assignmentType, displayOrder }: VersionOutput): VersionOutput {
+  return { ...(displayName !== undefined ? { displayName } : {}), ...(type ? { type } : {}), ...(assignmentType ? { assignmentType } : {}), ...(displayOrder !== undefined ? { displayOrder } : {}) };
+}
+
+/** The view of a published version for the workspaces it is offered to. */
+export function offeredVersion(version: DefinitionVersion): OfferedVersion {
+  const { spec } = version;
+  return {
+    offered: true,
+    uuid: version.uuid,
+    definitionUuid: version.definitionUuid,
+    ownedByWorkspace: version.ownedByWorkspace,
+    createdOn: version.createdOn,
+    spec: {
+      versionNumber: spec.versionNumber,
+      state: spec.state,
+      onlyApplyOncePerTenant: spec.onlyApplyOncePerTenant ?? false,
+      deletionMode: spec.deletionMode ?? 'DELETE',
+      dependencyDefinitionRefs: dependencyUuids(spec).map((uuid) => ({ uuid, kind: 'meshBuildingBlockDefinition' as const })),
+      permissions: spec.permissions ?? [],
+      ...(spec.runTransparency !== undefined ? { runTransparency: spec.runTransparency } : {}),
+      inputs: Object.fromEntries(Object.entries(spec.inputs).map(([key, input]) => [key, offeredInput(input)])),
+      outputs: Object.fromEntries(Object.entries(spec.outputs).map(([key, output]) => [key, offeredOutput(output)])),
+    },
+  };
+}
 
 /** In the marketplace: a definition with a released, approved version is offered to every workspace. */
 export const isPublished = (definition: Pick<Definition, 'versions'>) => definition.versions.some(isPublishedVersion);

@@ -5,10 +5,20 @@ import { answersOf, ok, versionOf, type Call, type Operation } from '../operatio
 import { DEFINITION_PAGE_MAX, MAX_STRING } from '../../lib/limits.js';
 import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
-import type { AuthorizedDefinitionService } from './authorized-service.js';
-import type { Definition, DefinitionVersion } from './model.js';
+import type { AuthorizedDefinitionService, VersionAnswer } from './authorized-service.js';
+import type { Definition } from './model.js';
 import { DEFINITION_FILTERS, parseDefinitionQuery, parseVersionQuery, VERSION_FILTERS } from './query.js';
 import { DEFINITION_CODECS, VERSION_CODECS } from './wire/index.js';
+import { offeredVersionV1Preview } from './wire/offered-version-v1-preview.js';
+
+const VERSION_ONE = `${PATHS.definitionVersions}/:id`;
+
+/** GET of one version answers the owner's form or, to the workspaces it is offered to, the offered one. */
+function documentOfferedRead(operation: Operation): Operation {
+  if (operation.method !== 'GET' || operation.path !== VERSION_ONE) return operation;
+  const body = answersOf(VERSION_CODECS.codecs).map((answer) => ({ ...answer, schema: Type.Union([answer.schema, offeredVersionV1Preview.schema]) }));
+  return { ...operation, doc: { ...operation.doc, responses: { 200: { description: "the version: whole for its definition's workspace, as offered (for ordering) to every other", body } } } };
+}
 
 export function definitionOperations(definitions: AuthorizedDefinitionService): Operation[] {
   /** `POST …/{uuid}/approve` and `…/reject[?reason=…]`: an admin's publication review (no body). */
@@ -47,14 +57,14 @@ export function definitionOperations(definitions: AuthorizedDefinitionService): 
       },
       remove: { status: 202, run: (call, uuid) => definitions.delete(call.ctx, uuid) },
     }),
-    ...resourceOperations<DefinitionVersion>({
+    ...resourceOperations<VersionAnswer>({
       path: PATHS.definitionVersions,
       codecs: VERSION_CODECS.codecs,
       embedded: 'meshBuildingBlockDefinitionVersions',
       filters: VERSION_FILTERS,
       resource: 'BUILDINGBLOCKDEFINITION',
-      encode: (version, call) => VERSION_CODECS.of(versionOf(call)).encode(version, call),
-      get: (call, uuid) => definitions.getVersion(call.ctx, uuid),
+      encode: (version, call) => ('offered' in version ? offeredVersionV1Preview.encode(version, call) : VERSION_CODECS.of(versionOf(call)).encode(version, call)),
+      get: (call, uuid) => definitions.readVersion(call.ctx, uuid),
       list: (call, page) => definitions.listVersions(call.ctx, parseVersionQuery(call.query).definitionUuid, page),
       create: (call) => {
         const { definitionUuid, spec } = VERSION_CODECS.of(call.consumes?.version).decode(call.body);
@@ -64,7 +74,7 @@ export function definitionOperations(definitions: AuthorizedDefinitionService): 
         const { definitionUuid, spec } = VERSION_CODECS.of(call.consumes?.version).decode(call.body);
         return definitions.updateVersion(call.ctx, uuid, definitionUuid, spec);
       },
-    }),
+    }).map(documentOfferedRead),
     review('APPROVED', 'approve'),
     review('REJECTED', 'reject'),
   ];
