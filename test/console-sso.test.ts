@@ -96,9 +96,9 @@ describeEachDatabase(
         const workspace = page.getByRole('combobox', { name: 'Workspace' });
         assert.equal(await workspace.inputValue(), [team, second].sort()[0]);
         const other = [team, second].sort()[1]!;
-        await workspace.selectOption(other);
-        await page.waitForFunction((name) => (document.querySelector('header select') as HTMLSelectElement | null)?.value === name, other);
-        assert.equal(await page.getByRole('combobox', { name: 'Workspace' }).inputValue(), other);
+        await Promise.all([page.waitForEvent('load'), workspace.selectOption(other)]);
+        await identityOf(page);
+        assert.equal(await page.getByRole('combobox', { name: 'Workspace' }).inputValue(), other, 'the reloaded console acts in the chosen workspace');
 
         await page.getByRole('button', { name: 'Sign out' }).click();
         await page.getByRole('button', { name: /single sign-on/i }).waitFor();
