@@ -8,7 +8,7 @@ import { EventsPage } from './pages/events.js';
 import { KeysPage } from './pages/keys.js';
 import { MarketplacePage } from './pages/marketplace.js';
 import { OrderPage } from './pages/order.js';
-import { PlatformDefinitionPage, PlatformPage } from './pages/platform.js';
+import { PlatformSection } from './pages/platform.js';
 import { ReviewsPage } from './pages/reviews.js';
 import { RunnersPage } from './pages/runners.js';
 import { SignInPage } from './pages/sign-in.js';
@@ -46,7 +46,7 @@ function Content({ session, route }: { session: Session; route: string[] }) {
     case 'blocks':
       return id ? <BlockPage session={session} uuid={id} /> : <BlocksPage session={session} />;
     case 'platform':
-      return id ? <PlatformDefinitionPage session={session} uuid={id} /> : <PlatformPage session={session} />;
+      return <PlatformSection session={session} id={id} sub={sub} />;
     case 'runners':
       return <RunnersPage session={session} />;
     case 'reviews':

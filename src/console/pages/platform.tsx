@@ -3,6 +3,7 @@ import { useLiveChanges } from '../live.js';
 import { Badge, ConfirmButton, Page, Show, useLoad } from '../ui.js';
 import { BlockTable } from './blocks.js';
 import { InputsTable } from './definition.js';
+import { DraftEditorPage, NewDefinitionPage } from './definition-editor.js';
 import { DefinitionSymbol } from './marketplace.js';
 
 /**
@@ -17,13 +18,32 @@ export function draftSpec(latest: Json, versionNumber: number): Json {
   return { ...withoutNulls, inputs, versionNumber, state: 'DRAFT' };
 }
 
-/** The definitions the caller's workspace offers (all, for admins). */
+/** May the caller create definitions (in its workspace or, as an admin, in any)? Unknown permissions: let the server say. */
+function mayAuthor(session: Session): boolean {
+  const { permissions } = session.identity;
+  return permissions === undefined || permissions.includes('BUILDINGBLOCKDEFINITION_SAVE') || permissions.includes('ADM_BUILDINGBLOCKDEFINITION_SAVE');
+}
+
+/**
+ * The definitions the caller's workspace offers; every definition for admins (an admin's key acts in
+ * the admin workspace, which owns none: filtering by it showed nothing).
+ */
 export function PlatformPage({ session }: { session: Session }) {
-  const { workspace } = session.identity;
+  const { admin } = session.identity;
+  const workspace = admin ? undefined : session.identity.workspace;
   const definitions = useLoad(() => session.all<Json>(`${PATHS.definitions}${query({ workspaceIdentifier: workspace })}`, MEDIA.definition, 'meshBuildingBlockDefinitions'), [workspace]);
   return (
-    <Page title="Platform: your definitions">
-      <p class="muted">{workspace ? `Definitions of ${workspace}: versions, releases, and the blocks built from them.` : 'Every definition (you are an administrator).'}</p>
+    <Page
+      title={admin ? 'Platform: every definition' : 'Platform: your definitions'}
+      actions={
+        mayAuthor(session) ? (
+          <a class="button primary" href="#/platform/new">
+            New definition
+          </a>
+        ) : null
+      }
+    >
+      <p class="muted">{workspace ? `Definitions of ${workspace}: versions, releases, and the blocks built from them.` : 'Every definition of every workspace (you are an administrator).'}</p>
       <Show loaded={definitions}>
         {(all) =>
           all.length === 0 ? (
@@ -66,11 +86,22 @@ export function PlatformPage({ session }: { session: Session }) {
   );
 }
 
+/**
+ * The blocks of the definition in every workspace that ordered it (`managedByDefinitionUuid`, for its
+ * owner's operators); without that permission, the caller's own blocks of it.
+ */
+function blocksOf(session: Session, uuid: string): Promise<Json[]> {
+  const list = (filter: Record<string, string>) => session.all<Json>(`${PATHS.blocks}${query(filter)}`, MEDIA.block, 'meshBuildingBlocks');
+  return list({ managedByDefinitionUuid: uuid })
+    .catch(() => list({ definitionUuid: uuid }))
+    .catch(() => [] as Json[]);
+}
+
 async function loadDefinition(session: Session, uuid: string) {
   const [definition, versions, blocks] = await Promise.all([
     session.get<Json>(`${PATHS.definitions}/${encodeURIComponent(uuid)}`, MEDIA.definition),
     session.all<Json>(`${PATHS.versions}${query({ buildingBlockDefinitionUuid: uuid })}`, MEDIA.version, 'meshBuildingBlockDefinitionVersions'),
-    session.all<Json>(`${PATHS.blocks}${query({ definitionUuid: uuid })}`, MEDIA.block, 'meshBuildingBlocks').catch(() => [] as Json[]),
+    blocksOf(session, uuid),
   ]);
   return { definition, versions, blocks };
 }
@@ -89,7 +120,11 @@ export function PlatformDefinitionPage({ session, uuid }: { session: Session; uu
             title={definition.spec.displayName}
             actions={
               draft ? (
-                <ConfirmButton
+                <>
+                  <a class="button" href={`#/platform/${encodeURIComponent(uuid)}/edit`}>
+                    Edit draft
+                  </a>
+                  <ConfirmButton
                   label={`Release version ${draft.spec.versionNumber}`}
                   question={`Release version ${draft.spec.versionNumber}? A released version never changes again.`}
                   confirmLabel="Release"
@@ -99,6 +134,7 @@ export function PlatformDefinitionPage({ session, uuid }: { session: Session; uu
                     data.reload();
                   }}
                 />
+                </>
               ) : latest ? (
                 <ConfirmButton
                   label="New draft"
@@ -121,13 +157,17 @@ export function PlatformDefinitionPage({ session, uuid }: { session: Session; uu
               <ul class="versions">
                 {[...versions].reverse().map((version) => (
                   <li key={version.metadata.uuid}>
-                    <details>
+                    <details open={version === latest}>
                       <summary>
                         Version {version.spec.versionNumber} <Badge value={version.spec.state} /> {version.status?.reviewState ? <Badge value={version.status.reviewState} /> : null}{' '}
                         <span class="muted">{version.spec.implementation?.type}</span>
                       </summary>
                       <InputsTable inputs={version.spec.inputs ?? {}} />
-                      {version.status?.reviewReason ? <p>Review: {version.status.reviewReason}</p> : null}
+                      {version.status?.reviewReason ? (
+                        <p>
+                          <strong>Reason given by the reviewer:</strong> {version.status.reviewReason}
+                        </p>
+                      ) : null}
                     </details>
                   </li>
                 ))}
@@ -143,4 +183,12 @@ export function PlatformDefinitionPage({ session, uuid }: { session: Session; uu
       }}
     </Show>
   );
+}
+
+/** The platform section's routes: the list, a new definition, a definition, its draft's editor. */
+export function PlatformSection({ session, id, sub }: { session: Session; id: string | undefined; sub: string | undefined }) {
+  if (id === undefined) return <PlatformPage session={session} />;
+  if (id === 'new') return <NewDefinitionPage session={session} />;
+  if (sub === 'edit') return <DraftEditorPage session={session} uuid={id} />;
+  return <PlatformDefinitionPage session={session} uuid={id} />;
 }

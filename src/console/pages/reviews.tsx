@@ -1,26 +1,98 @@
-import { useState } from 'preact/hooks';
+import { useId, useRef, useState } from 'preact/hooks';
 import { MEDIA, PATHS, query, type Json, type Session } from '../api.js';
 import { useLiveChanges } from '../live.js';
 import { errorText, Page, Show, useLoad } from '../ui.js';
+
+/**
+ * Rejecting asks for the reason (the API keeps it and shows it to the owner as `status.reviewReason`)
+ * and for a confirmation: the owner must release a new version to try again.
+ */
+function RejectButton({ title, onReject }: { title: string; onReject(reason: string): Promise<void> }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const id = useId();
+  const [reason, setReason] = useState('');
+  const [missing, setMissing] = useState(false);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const open = () => {
+    setReason('');
+    setMissing(false);
+    setError(undefined);
+    dialog.current?.showModal();
+  };
+  const reject = async () => {
+    if (reason.trim() === '') return setMissing(true);
+    setBusy(true);
+    setError(undefined);
+    try {
+      await onReject(reason.trim());
+      dialog.current?.close();
+    } catch (failure) {
+      setError(errorText(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <button type="button" class="danger" onClick={open}>
+        Reject
+      </button>
+      <dialog ref={dialog} aria-labelledby={`${id}-title`}>
+        <div>
+          <h2 id={`${id}-title`}>Reject {title}?</h2>
+          <p>It stays out of the marketplace; its owner sees your reason and can release a new version.</p>
+          <div class={missing ? 'field invalid' : 'field'}>
+            <label for={`${id}-reason`}>
+              Reason <span class="required">(required)</span>
+            </label>
+            <textarea id={`${id}-reason`} rows={3} required aria-invalid={missing ? 'true' : undefined} aria-describedby={missing ? `${id}-reason-error` : undefined} value={reason} onInput={(event) => (setReason(event.currentTarget.value), setMissing(false))} />
+            {missing ? (
+              <p class="field-error" id={`${id}-reason-error`}>
+                Give the reason for the rejection
+              </p>
+            ) : null}
+          </div>
+          {error ? (
+            <p class="error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          <div class="actions">
+            <button type="button" onClick={() => dialog.current?.close()}>
+              Cancel
+            </button>
+            <button type="button" class="danger" disabled={busy} onClick={() => void reject()}>
+              Reject version
+            </button>
+          </div>
+        </div>
+      </dialog>
+    </>
+  );
+}
 
 /** Versions released by a workspace wait here for an administrator before they reach the marketplace. */
 export function ReviewsPage({ session }: { session: Session }) {
   const definitions = useLoad(() => session.all<Json>(PATHS.definitions, MEDIA.definition, 'meshBuildingBlockDefinitions'), []);
   useLiveChanges(session, (event) => event.includes('Marketplace Publication'), definitions.reload);
-  const [reasons, setReasons] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
-  const decide = async (versionUuid: string, decision: 'approve' | 'reject') => {
+  const approve = async (versionUuid: string) => {
     setError(undefined);
     try {
-      await session.request('POST', `${PATHS.versions}/${versionUuid}/${decision}${decision === 'reject' ? query({ reason: reasons[versionUuid] }) : ''}`, { accept: MEDIA.version });
+      await session.request('POST', `${PATHS.versions}/${versionUuid}/approve`, { accept: MEDIA.version });
       definitions.reload();
     } catch (failure) {
       setError(errorText(failure));
     }
   };
+  const reject = async (versionUuid: string, reason: string) => {
+    await session.request('POST', `${PATHS.versions}/${versionUuid}/reject${query({ reason })}`, { accept: MEDIA.version });
+    definitions.reload();
+  };
   return (
     <Page title="Publication reviews">
-      <p class="muted">Approve a version to put it in every workspace's marketplace, or reject it with a reason.</p>
+      <p class="muted">Approve a version to put it in every workspace's marketplace, or reject it with a reason for its owner.</p>
       {error ? (
         <p class="error" role="alert">
           {error}
@@ -32,27 +104,24 @@ export function ReviewsPage({ session }: { session: Session }) {
           if (waiting.length === 0) return <p class="empty">No version waits for a review.</p>;
           return (
             <ul class="reviews">
-              {waiting.map(({ definition, version }) => (
-                <li key={version.versionUuid} class="card">
-                  <div>
-                    <h2>
-                      {definition.spec.displayName} version {version.versionNumber}
-                    </h2>
-                    <p class="muted">by {definition.metadata.ownedByWorkspace}</p>
-                    <p>{definition.spec.description}</p>
-                    <label for={`reason-${version.versionUuid}`}>Reason (for a rejection)</label>
-                    <input id={`reason-${version.versionUuid}`} value={reasons[version.versionUuid] ?? ''} onInput={(event) => setReasons({ ...reasons, [version.versionUuid]: event.currentTarget.value })} />
-                    <div class="actions">
-                      <button type="button" class="primary" onClick={() => void decide(version.versionUuid, 'approve')}>
-                        Approve
-                      </button>
-                      <button type="button" class="danger" onClick={() => void decide(version.versionUuid, 'reject')}>
-                        Reject
-                      </button>
+              {waiting.map(({ definition, version }) => {
+                const title = `${definition.spec.displayName as string} version ${version.versionNumber as number}`;
+                return (
+                  <li key={version.versionUuid} class="card">
+                    <div>
+                      <h2>{title}</h2>
+                      <p class="muted">by {definition.metadata.ownedByWorkspace}</p>
+                      <p>{definition.spec.description}</p>
+                      <div class="actions">
+                        <button type="button" class="primary" onClick={() => void approve(version.versionUuid)}>
+                          Approve
+                        </button>
+                        <RejectButton title={title} onReject={(reason) => reject(version.versionUuid, reason)} />
+                      </div>
                     </div>
-                  </div>
-                </li>
-              ))}
+                  </li>
+                );
+              })}
             </ul>
           );
         }}
