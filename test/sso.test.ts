@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
 import { TestBrowser, signInWithProvider } from './support/browser.js';
+import { openStream } from './support/sse.js';
 import { ApiClient, media } from './support/client.js';
 import { freePort, startOpenIdProvider, type TestOpenIdProvider } from './support/oidc-provider.js';
 import { basic, describeEachDatabase, startInstanceOf, TEST_ADMIN, type TestServer } from './support/server.js';
@@ -115,6 +116,21 @@ describeEachDatabase(
         const page = await browser.go('GET', `${ctx.server.url}/console/`);
         assert.equal(page.status, 200);
         assert.equal((await asBrowser(ctx.server).get('/auth/session')).json.session?.username, alice);
+      }
+    });
+
+    it('keeps a person’s live event stream open past the credential re-checks (the cookie is re-checked, not a missing header)', async () => {
+      const stream = await openStream(ctx.server.url, serverCa, '/api/meshobjects/mesheventlogs', { cookie: browser.cookieHeader(ctx.server.url)! });
+      try {
+        assert.equal(stream.status, 200);
+        // The stream re-checks its credential every 5 s: past two checks it still delivers.
+        await new Promise((resolve) => setTimeout(resolve, 11_000));
+        const renamed = await ctx.client.put(`${WORKSPACES}/${ws}`, { apiVersion: 'v2', kind: 'meshWorkspace', metadata: { name: ws }, spec: { displayName: `Renamed ${ws}` } }, { headers: io(WORKSPACE) });
+        assert.equal(renamed.status, 200, renamed.text);
+        const [event] = await stream.waitFor(1);
+        assert.equal(event?.json.spec.title, 'Workspace Name Changed');
+      } finally {
+        stream.close();
       }
     });
 

@@ -141,11 +141,12 @@ export function registerEventStream(app: FastifyInstance, context: AppContext, f
       reply.hijack();
       // A long-lived response: the socket's inactivity limit must outlast the heartbeats.
       request.raw.socket.setTimeout(Math.max(60_000, 3 * limits.heartbeatMs));
-      const authorization = request.headers.authorization;
+      // The credential the stream was opened with, whichever it is (an Authorization header, a person's session cookie).
+      const presented = { method: 'GET', headers: { authorization: request.headers.authorization, cookie: request.headers.cookie } };
       const initial = standing(principal);
       connection.recheck = async () => {
         try {
-          const now = await context.identity.authenticator.authenticate(authorization, request.ip);
+          const now = await context.identity.authenticator.authenticateRequest(presented, request.ip, () => new URL(context.baseUrl()).origin);
           return standing(now) === initial ? undefined : 'the credential\'s permissions changed';
         } catch (error) {
           return (error as Error).message;

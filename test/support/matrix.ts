@@ -45,7 +45,7 @@ export function routesOf(table: Map<string, unknown>): RouteEntry[] {
 }
 
 /** The routes the README names as open to anonymous callers. */
-export const PUBLIC_PATHS = ['/healthz', '/readyz', '/api/login', '/oauth/token', '/oauth/jwks', '/.well-known/openid-configuration', '/mesh/info', '/api/openapi.json', '/api/openapi.yaml', '/console', '/console/*'];
+export const PUBLIC_PATHS = ['/healthz', '/readyz', '/api/login', '/oauth/token', '/oauth/jwks', '/.well-known/openid-configuration', '/mesh/info', '/api/openapi.json', '/api/openapi.yaml', '/console', '/console/*', '/auth/session'];
 /** Indexes any authenticated caller may read (spec endpoints 1 and 3, the metadata API). */
 export const INDEX_PATHS = ['/api', '/api/meshobjects', '/api/metadata'];
 /**

@@ -11,7 +11,9 @@ export interface SseEvent {
 }
 
 export interface SseOptions {
-  authorization: string;
+  /** The credential: an Authorization header, or (a person signed in) the session cookie. */
+  authorization?: string;
+  cookie?: string;
   lastEventId?: string;
   accept?: string;
   /** false: only count the events (long load runs), keep the last one. */
@@ -64,7 +66,7 @@ export class SseStream {
     this.req = request(url, {
       ca,
       agent: false,
-      headers: { accept: options.accept ?? 'text/event-stream', authorization: options.authorization, ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}) },
+      headers: { accept: options.accept ?? 'text/event-stream', ...(options.authorization ? { authorization: options.authorization } : {}), ...(options.cookie ? { cookie: options.cookie } : {}), ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}) },
     });
     this.req.on('response', (response) => {
       this.response = response;
