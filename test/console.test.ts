@@ -212,7 +212,8 @@ describeEachDatabase('the console in a real browser', (ctx) => {
       await capture(page, shot('order-parent'));
       await page.getByRole('button', { name: 'Order building block' }).click();
       await page.getByRole('heading', { name: 'Orders database', level: 1 }).waitFor();
-      await page.getByRole('link', { name: blockUuid }).click();
+      // The parent is named, not shown as its uuid.
+      await page.getByRole('listitem').filter({ hasText: 'Parent:' }).getByRole('link', { name: 'Orders bucket' }).click();
       await page.getByRole('heading', { name: 'Orders bucket', level: 1 }).waitFor();
       await page.getByRole('link', { name: 'Orders database' }).waitFor();
       assert.deepEqual(watch.errors, [], 'no browser console errors');

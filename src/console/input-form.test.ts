@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { blockInputs, fieldOfMessage, formFields, initialValues, missingRequired, type VersionInput } from './input-form.js';
+import { besideField, blockInputs, blockValues, changedInputs, fieldOfMessage, formErrors, formFields, initialValues, typeLabel, waitingFields, type VersionInput } from './input-form.js';
 
 const INPUTS: Record<string, VersionInput> = {
   region: { displayName: 'Region', type: 'SINGLE_SELECT', assignmentType: 'USER_INPUT', selectableValues: ['eu', 'us'], displayOrder: 2 },
@@ -55,8 +55,40 @@ describe('the order form generator', () => {
   it('reports required fields left empty, and only those', () => {
     const fields = formFields(INPUTS, false);
     const values = initialValues(fields, INPUTS);
-    assert.deepEqual(missingRequired(fields, values), { name: 'Bucket name is required', region: 'Region is required' });
-    assert.deepEqual(missingRequired(fields, { ...values, name: 'data', region: 'eu' }), {});
+    assert.deepEqual(formErrors(fields, values), { name: 'Bucket name is required', region: 'Region is required' });
+    assert.deepEqual(formErrors(fields, { ...values, name: 'data', region: 'eu' }), {});
+  });
+
+  it('checks a whole number before sending, and leaves the regex to the server (never run on the browser’s engine)', () => {
+    const fields = formFields(INPUTS, false);
+    const values = { ...initialValues(fields, INPUTS), name: 'Data_1', region: 'eu', size: '2.5' };
+    assert.deepEqual(formErrors(fields, values), { size: 'Size must be a whole number' });
+  });
+
+  it('names each type in words and shows a default unless it is sensitive', () => {
+    const byKey = Object.fromEntries(formFields(INPUTS, false).map((f) => [f.key, f]));
+    assert.equal(typeLabel(byKey.size!.type), 'whole number');
+    assert.equal(typeLabel(byKey.flags!.type), 'several of a list');
+    assert.equal(byKey.size!.defaultText, '16');
+    assert.equal(byKey.flags!.defaultText, 'b');
+    assert.equal(byKey.token!.defaultText, 'set, not shown');
+    assert.equal(byKey.name!.defaultText, undefined);
+  });
+
+  it('starts a waiting block’s form from the values it has, sensitive ones left empty', () => {
+    const fields = formFields(INPUTS, false);
+    const rows = [
+      { key: 'name', value: 'kept', valueType: 'STRING' },
+      { key: 'tags', value: ['x', 'y'], valueType: 'LIST' },
+      { key: 'public', value: true, valueType: 'BOOLEAN' },
+      { key: 'token', value: { hash: 'sha256:abc' }, valueType: 'STRING' },
+    ];
+    const values = blockValues(fields, INPUTS, rows);
+    assert.equal(values.name, 'kept');
+    assert.equal(values.tags, 'x\ny');
+    assert.equal(values.public, true);
+    assert.equal(values.token, '');
+    assert.equal(values.size, '16', 'a value the block lacks starts at its default');
   });
 
   it('sends filled-in values with their type in native JSON form, leaving out empty optional ones', () => {
@@ -81,5 +113,31 @@ describe('the order form generator', () => {
     assert.equal(fieldOfMessage('spec.targetRef.uuid: meshTenant "x" does not exist', sent), 'target');
     assert.equal(fieldOfMessage('the request body is not JSON', sent), undefined);
     assert.equal(fieldOfMessage('spec.inputs[7].value: must be a string', sent), undefined);
+    assert.equal(besideField('spec.inputs.name: the value of "name" is invalid: lower-case letters only'), 'the value of "name" is invalid: lower-case letters only');
+  });
+
+  it('does not require a sensitive input whose default the offered version hides', () => {
+    const [field] = formFields({ pin: { displayName: 'PIN', type: 'STRING', assignmentType: 'USER_INPUT', isSensitive: true, defaultValue: null, hasDefaultValue: true } }, false);
+    assert.equal(field!.required, false);
+    assert.equal(field!.defaultText, 'set, not shown');
+  });
+
+  it('offers a waiting block the inputs it lacks and those consumers may change, and sends only what changed', () => {
+    const inputs: Record<string, VersionInput> = { ...INPUTS, size: { ...INPUTS.size!, updateableByConsumer: true } };
+    const fields = formFields(inputs, false);
+    const rows = [{ key: 'region', value: 'eu' }];
+    assert.deepEqual(
+      waitingFields(fields, inputs, rows).map((f) => f.key),
+      ['name', 'size', 'public'],
+      'lacking a value without default (name, public), or changeable by consumers (size); not region (has a value), token, flags, tags (defaults)',
+    );
+    const shown = waitingFields(fields, inputs, rows);
+    const before = blockValues(shown, inputs, rows);
+    const after = { ...before, name: 'data' };
+    assert.deepEqual(changedInputs(shown, before, after), [
+      { key: 'name', value: 'data', valueType: 'STRING' },
+      { key: 'public', value: false, valueType: 'BOOLEAN' },
+    ], 'what the block lacks is sent; size, unchanged, is not');
+    assert.deepEqual(changedInputs(shown, before, { ...after, size: '20' }).map((input) => input.key), ['name', 'size', 'public']);
   });
 });

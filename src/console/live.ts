@@ -49,6 +49,33 @@ export function useLiveChanges(session: Session, concerns: (data: string) => boo
   return state;
 }
 
+/** What an event is about, read from its content (the object's answer, docs/events.md). */
+export interface EventSubject {
+  /** The content's kind (`meshBuildingBlock`, `meshBuildingBlockRun`, …). */
+  kind: string | undefined;
+  uuid: string | undefined;
+  /** The block a block's or a run's event concerns. */
+  blockUuid: string | undefined;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the event's content is another kind's answer
+export function subjectOf(event: { spec?: { content?: any } }): EventSubject {
+  const content = event.spec?.content ?? {};
+  const kind = typeof content.kind === 'string' ? content.kind : undefined;
+  const uuid = typeof content.metadata?.uuid === 'string' ? content.metadata.uuid : undefined;
+  const runBlock = content.spec?.buildingBlock?.uuid;
+  return { kind, uuid, blockUuid: kind === 'meshBuildingBlock' ? uuid : typeof runBlock === 'string' ? runBlock : undefined };
+}
+
+/** The subject of an event as the stream sends it (its JSON text); nothing for text that is not an event. */
+export function subjectOfData(data: string): EventSubject {
+  try {
+    return subjectOf(JSON.parse(data) as { spec?: object });
+  } catch {
+    return { kind: undefined, uuid: undefined, blockUuid: undefined };
+  }
+}
+
 export const LIVE_LABELS: Record<LiveState, string> = {
   connecting: 'Connecting to live updates…',
   live: 'Live: changes appear as they happen',

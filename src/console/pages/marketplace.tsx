@@ -20,12 +20,15 @@ export function MarketplacePage({ session }: { session: Session }) {
   const needle = search.trim().toLowerCase();
   return (
     <Page title="Marketplace">
-      <p class="muted">Building blocks you can order. Open one to read about it and order it.</p>
+      <p class="muted">Building blocks you can order, newest first. Open one to read about it and order it.</p>
       <label for="market-search">Search</label>
       <input id="market-search" type="search" value={search} placeholder="Name or description" onInput={(event) => setSearch(event.currentTarget.value)} />
       <Show loaded={definitions}>
         {(all) => {
-          const shown = all.filter((d) => orderable(d, session.identity.workspace)).filter((d) => !needle || `${d.spec.displayName} ${d.spec.description}`.toLowerCase().includes(needle));
+          const shown = all
+            .filter((d) => orderable(d, session.identity.workspace))
+            .filter((d) => !needle || `${d.spec.displayName} ${d.spec.description}`.toLowerCase().includes(needle))
+            .sort((a, b) => String(b.metadata.createdOn).localeCompare(String(a.metadata.createdOn)));
           if (shown.length === 0) return <p class="empty">{needle ? 'No building block matches your search.' : 'No building block is offered to you yet.'}</p>;
           return (
             <ul class="cards">

@@ -1,12 +1,12 @@
 import { useMemo, useState } from 'preact/hooks';
 import { ApiError, MEDIA, PATHS, query, type Json, type Session } from '../api.js';
-import { blockInputs, fieldOfMessage, formFields, initialValues, missingRequired, type FormField, type FormValues } from '../input-form.js';
+import { besideField, blockInputs, fieldOfMessage, formErrors, formFields, initialValues, typeLabel, type FormField, type FormValues } from '../input-form.js';
 import { errorText, go, Page, Show, useLoad } from '../ui.js';
 
 interface OrderData {
   definition: Json;
-  /** Undefined when the caller may not read the version (the marketplace hides versions from non-owners). */
-  version: Json | undefined;
+  /** The version as the caller reads it: an offered one's inputs without implementation and secrets. */
+  version: Json;
   versionUuid: string;
   targets: { value: string; label: string }[];
   /** For each definition this version depends on: the blocks that may be its parent. */
@@ -16,15 +16,13 @@ interface OrderData {
 async function loadOrder(session: Session, definitionUuid: string, versionUuid: string | undefined): Promise<OrderData> {
   const definition = await session.get<Json>(`${PATHS.definitions}/${encodeURIComponent(definitionUuid)}`, MEDIA.definition);
   const chosen = versionUuid ?? (definition.status.latestReleasedVersionUuid as string);
-  const version = await session.get<Json>(`${PATHS.versions}/${encodeURIComponent(chosen)}`, MEDIA.version).catch((error: unknown) => {
-    if (error instanceof ApiError && (error.status === 403 || error.status === 404)) return undefined;
-    throw error;
-  });
+  if (!chosen) throw new Error('This definition has no released version offered to you yet.');
+  const version = await session.get<Json>(`${PATHS.versions}/${encodeURIComponent(chosen)}`, MEDIA.version);
   const tenantLevel = definition.spec.targetType === 'TENANT_LEVEL';
   const targets = tenantLevel
     ? (await session.all<Json>(PATHS.tenants, MEDIA.tenant, 'meshTenants')).map((t) => ({ value: t.metadata.uuid as string, label: (t.status?.tenantName as string) ?? t.metadata.uuid }))
     : (await session.all<Json>(PATHS.workspaces, MEDIA.workspace, 'meshWorkspaces')).map((w) => ({ value: w.metadata.name as string, label: `${w.spec?.displayName ?? w.metadata.name} (${w.metadata.name})` }));
-  const dependencies: string[] = [...(version?.spec.dependencyDefinitionRefs ?? []).map((ref: Json) => ref.uuid), ...(version?.spec.dependencyDefinitionUuids ?? [])];
+  const dependencies: string[] = [...(version.spec.dependencyDefinitionRefs ?? []).map((ref: Json) => ref.uuid), ...(version.spec.dependencyDefinitionUuids ?? [])];
   const parents = await Promise.all(
     [...new Set(dependencies)].map(async (uuid) => {
       const parentDefinition = await session.get<Json>(`${PATHS.definitions}/${encodeURIComponent(uuid)}`, MEDIA.definition).catch(() => undefined);
@@ -35,9 +33,10 @@ async function loadOrder(session: Session, definitionUuid: string, versionUuid: 
   return { definition, version, versionUuid: chosen, targets, parents };
 }
 
-function FieldControl({ field, value, error, onChange }: { field: FormField; value: FormValues[string]; error: string | undefined; onChange(value: FormValues[string]): void }) {
+/** One input of a version as a form field: its control, type, default, hint and error. */
+export function FieldControl({ field, value, error, onChange }: { field: FormField; value: FormValues[string]; error: string | undefined; onChange(value: FormValues[string]): void }) {
   const id = `input-${field.key}`;
-  const described = [field.hint || field.description ? `${id}-help` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const described = [`${id}-help`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
   const common = { id, name: field.key, 'aria-invalid': error ? true : undefined, 'aria-describedby': described, required: field.required };
   let control;
   switch (field.control) {
@@ -90,11 +89,9 @@ function FieldControl({ field, value, error, onChange }: { field: FormField; val
       </label>
       {control}
       {field.control === 'list' ? <p class="muted">One entry per line.</p> : null}
-      {field.hint || field.description ? (
-        <p class="hint" id={`${id}-help`}>
-          {[field.description, field.hint].filter(Boolean).join(' · ')}
-        </p>
-      ) : null}
+      <p class="hint" id={`${id}-help`}>
+        {[typeLabel(field.type), field.defaultText !== undefined ? `default ${field.defaultText}` : '', field.description, field.hint].filter(Boolean).join(' · ')}
+      </p>
       {error ? (
         <p class="field-error" id={`${id}-error`} role="alert">
           {error}
@@ -104,10 +101,13 @@ function FieldControl({ field, value, error, onChange }: { field: FormField; val
   );
 }
 
+/** Operators of a definition (its own workspace, admins) also supply its operator inputs. */
+export const operates = (session: Session, definition: Json | undefined) => session.identity.admin || (definition !== undefined && definition.metadata.ownedByWorkspace === session.identity.workspace);
+
 function OrderForm({ session, data }: { session: Session; data: OrderData }) {
   const { definition, version } = data;
-  const fields = useMemo(() => formFields(version?.spec.inputs ?? {}, session.identity.admin || definition.metadata.ownedByWorkspace === session.identity.workspace), [version]);
-  const [values, setValues] = useState<FormValues>(() => initialValues(fields, version?.spec.inputs ?? {}));
+  const fields = useMemo(() => formFields(version.spec.inputs ?? {}, operates(session, definition)), [version]);
+  const [values, setValues] = useState<FormValues>(() => initialValues(fields, version.spec.inputs ?? {}));
   const [displayName, setDisplayName] = useState('');
   const [target, setTarget] = useState(data.targets.length === 1 ? data.targets[0]!.value : '');
   const [parents, setParents] = useState<Record<string, string>>({});
@@ -119,7 +119,7 @@ function OrderForm({ session, data }: { session: Session; data: OrderData }) {
   const submit = async (event: Event) => {
     event.preventDefault();
     setFormError(undefined);
-    const problems: Record<string, string> = missingRequired(fields, values);
+    const problems: Record<string, string> = formErrors(fields, values);
     if (!displayName.trim()) problems.displayName = 'Name is required';
     if (!target) problems.target = `Choose the ${tenantLevel ? 'tenant' : 'workspace'}`;
     for (const parent of data.parents) if (!parents[parent.definition]) problems[`parent-${parent.definition}`] = `Choose the ${parent.label} block this one builds on`;
@@ -146,11 +146,13 @@ function OrderForm({ session, data }: { session: Session; data: OrderData }) {
         },
       });
       go(`/blocks/${block.metadata.uuid}`);
+      // The block's page starts at its top, not where the long form was scrolled to.
+      window.scrollTo(0, 0);
     } catch (failure) {
       const message = errorText(failure);
       const field = failure instanceof ApiError ? fieldOfMessage(failure.message, inputs.map((input) => input.key)) : undefined;
       if (field) {
-        setErrors({ [field]: message });
+        setErrors({ [field]: besideField(message) });
         document.getElementById(field === 'displayName' ? 'order-name' : field === 'target' ? 'order-target' : `input-${field}`)?.focus();
       } else setFormError(message);
     } finally {
@@ -160,7 +162,6 @@ function OrderForm({ session, data }: { session: Session; data: OrderData }) {
 
   return (
     <form class="order" noValidate onSubmit={(event) => void submit(event)}>
-      {!version ? <p class="notice">This version's inputs are shown to the definition's owner only: the block is ordered without inputs, and waits for them if it needs any.</p> : null}
       <div class={`field${errors.displayName ? ' invalid' : ''}`}>
         <label for="order-name">
           Name<span class="required"> (required)</span>
@@ -248,7 +249,7 @@ export function OrderPage({ session, definitionUuid, versionUuid }: { session: S
       {(order) => (
         <Page title={`Order ${order.definition.spec.displayName}`}>
           <p class="muted">
-            Version {order.version?.spec.versionNumber ?? order.definition.status.latestReleasedVersion}. Fields marked required must be filled in.
+            Version {order.version.spec.versionNumber}. Fields marked required must be filled in.
           </p>
           <OrderForm session={session} data={order} />
         </Page>
