@@ -3,11 +3,12 @@ import { useLoad, type Loaded } from './ui.js';
 
 /**
  * The workspaces the caller may create a `resource` (e.g. APIKEY) in: every workspace for API users
- * and holders of `ADM_<resource>_SAVE`, else the one it acts in (a key, or a person's current workspace).
+ * and holders of `ADM_<resource>_SAVE` (admins whose codes are unknown: the server decides), else the
+ * one it acts in (a key, or a person's current workspace).
  */
 export function useCreatableWorkspaces(session: Session, resource: string): Loaded<string[]> {
   const { identity } = session;
-  const everywhere = identity.type === 'apiUser' || (identity.permissions ?? []).includes(`ADM_${resource}_SAVE`);
+  const everywhere = identity.type === 'apiUser' || (identity.permissions === undefined ? identity.admin : identity.permissions.includes(`ADM_${resource}_SAVE`));
   return useLoad(async () => {
     if (!everywhere) return identity.workspace ? [identity.workspace] : [];
     const all = await session.all<Json>(PATHS.workspaces, MEDIA.workspace, 'meshWorkspaces');

@@ -128,10 +128,10 @@ function CreateKey({ session, onCreated }: { session: Session; onCreated(key: Js
       <h2>Create an API key</h2>
       <div class={errors.name ? 'field invalid' : 'field'}>
         <label for="key-name">Name</label>
-        <input id="key-name" required value={name} aria-describedby={errors.name ? 'key-name-error' : undefined} onInput={(event) => setName(event.currentTarget.value)} />
+        <input id="key-name" required value={name} aria-describedby={errors.name ? 'key-name-error' : undefined} onInput={(event) => (setName(event.currentTarget.value), setErrors(({ name: _fixed, ...rest }) => rest))} />
         {fieldError('name')}
       </div>
-      <WorkspaceSelect id="key-workspace" choices={workspaces} value={workspace} error={errors.workspace} onChange={setWorkspace} />
+      <WorkspaceSelect id="key-workspace" choices={workspaces} value={workspace} error={errors.workspace} onChange={(chosenWorkspace) => (setWorkspace(chosenWorkspace), setErrors(({ workspace: _fixed, ...rest }) => rest))} />
       <fieldset>
         <legend>Role preset</legend>
         {KEY_PRESETS.map((candidate) => {
