@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { besideField, blockInputs, blockValues, changedInputs, fieldOfMessage, formErrors, formFields, initialValues, typeLabel, waitingFields, type VersionInput } from './input-form.js';
+import { besideField } from './field-errors.js';
+import { blockInputs, blockValues, changedInputs, fieldOfMessage, formErrors, formFields, initialValues, typeLabel, waitingFields, type VersionInput } from './input-form.js';
 
 const INPUTS: Record<string, VersionInput> = {
   region: { displayName: 'Region', type: 'SINGLE_SELECT', assignmentType: 'USER_INPUT', selectableValues: ['eu', 'us'], displayOrder: 2 },

@@ -3,6 +3,7 @@
  * required, how the filled-in values become the block's `spec.inputs`, and which field a server
  * message names. Pure, so it is tested without a browser (input-form.test.ts).
  */
+import { messagePath } from './field-errors.js';
 
 export type ValueType = 'STRING' | 'CODE' | 'INTEGER' | 'BOOLEAN' | 'FILE' | 'LIST' | 'SINGLE_SELECT' | 'MULTI_SELECT';
 
@@ -194,15 +195,12 @@ export function blockInputs(fields: FormField[], values: FormValues): { key: str
   return inputs;
 }
 
-/** A server message shown beside the field it names: without its leading path (`spec.inputs.x: `). */
-export const besideField = (message: string): string => message.replace(/^[\w.[\]-]+?:\s/, '');
-
 /**
  * The form field a server message names (`spec.inputs.<key>: …`, `spec.inputs[2].value: …` by the
  * position sent, `spec.displayName: …`), or undefined for a message about the whole request.
  */
 export function fieldOfMessage(message: string, sentKeys: readonly string[]): string | undefined {
-  const path = /^([\w.[\]-]+?):\s/.exec(message)?.[1];
+  const path = messagePath(message);
   if (!path) return undefined;
   const byPosition = /^spec\.inputs(?:\[(\d+)\]|\.(\d+))(?:[.[]|$)/.exec(path);
   if (byPosition) return sentKeys[Number(byPosition[1] ?? byPosition[2])];

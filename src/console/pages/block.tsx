@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { ApiError, MEDIA, PATHS, query, type Json, type Session } from '../api.js';
-import { besideField, blockValues, changedInputs, fieldOfMessage, formErrors, formFields, typeLabel, waitingFields, type FormValues } from '../input-form.js';
+import { besideField } from '../field-errors.js';
+import { blockValues, changedInputs, fieldOfMessage, formErrors, formFields, typeLabel, waitingFields, type FormValues } from '../input-form.js';
 import { LIVE_LABELS, subjectOfData, useLiveChanges } from '../live.js';
 import { Badge, ConfirmButton, errorText, formatTime, go, Page, Show, useLoad } from '../ui.js';
 import { BlockTable, targetOf } from './blocks.js';

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { ApiError, MEDIA, PATHS, query, type Json, type Session } from '../api.js';
-import { besideField, blockInputs, fieldOfMessage, formErrors, formFields, initialValues, typeLabel, type FormField, type FormValues } from '../input-form.js';
+import { besideField } from '../field-errors.js';
+import { blockInputs, fieldOfMessage, formErrors, formFields, initialValues, typeLabel, type FormField, type FormValues } from '../input-form.js';
 import { errorText, go, Page, Show, useLoad } from '../ui.js';
 
 interface OrderData {
