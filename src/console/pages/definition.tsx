@@ -42,7 +42,16 @@ export function InputsTable({ inputs }: { inputs: Record<string, Json> }) {
 /** A marketplace entry: what it is, its readme, its released versions and their inputs. */
 export function DefinitionPage({ session, uuid }: { session: Session; uuid: string }) {
   const definition = useLoad(() => session.get<Json>(`${PATHS.definitions}/${encodeURIComponent(uuid)}`, MEDIA.definition), [uuid]);
-  const versions = useLoad(() => session.all<Json>(`${PATHS.versions}?buildingBlockDefinitionUuid=${encodeURIComponent(uuid)}`, MEDIA.version, 'meshBuildingBlockDefinitionVersions'), [uuid]);
+  // The version list is its owner's (and admins'); another workspace reads the version offered to it.
+  const versions = useLoad(async () => {
+    const { identity } = session;
+    const d = await session.get<Json>(`${PATHS.definitions}/${encodeURIComponent(uuid)}`, MEDIA.definition);
+    if (identity.admin || identity.workspace === undefined || identity.workspace === d.metadata.ownedByWorkspace) {
+      return session.all<Json>(`${PATHS.versions}?buildingBlockDefinitionUuid=${encodeURIComponent(uuid)}`, MEDIA.version, 'meshBuildingBlockDefinitionVersions');
+    }
+    const offered = d.status.latestReleasedVersionUuid as string | undefined;
+    return offered ? [await session.get<Json>(`${PATHS.versions}/${encodeURIComponent(offered)}`, MEDIA.version)] : [];
+  }, [uuid]);
   return (
     <Show loaded={definition}>
       {(d) => (
@@ -86,7 +95,7 @@ export function DefinitionPage({ session, uuid }: { session: Session; uuid: stri
           <section aria-labelledby="versions-title">
             <h2 id="versions-title">Versions</h2>
             {versions.error ? (
-              <p class="muted">The versions' details are shown to the definition's owner only; you can still order the latest released version.</p>
+              <p class="muted">{versions.error}</p>
             ) : (
               <Show loaded={versions}>
                 {(all) =>
