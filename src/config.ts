@@ -135,7 +135,8 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   return raw as T;
 }
 
-function httpsUrl(env: Env, name: string): string | undefined {
+/** An https:// URL without query, fragment or credentials (`what` says what it must be), as written; undefined when unset. */
+function plainHttpsUrl(env: Env, name: string, what: string): { raw: string; url: URL } | undefined {
   const raw = read(env, name);
   if (raw === undefined) return undefined;
   let url: URL;
@@ -145,23 +146,17 @@ function httpsUrl(env: Env, name: string): string | undefined {
     throw new ConfigError(name, `not a URL: "${raw}"`);
   }
   if (url.protocol !== 'https:') throw new ConfigError(name, `must be an https:// URL (the service speaks HTTPS only), got "${raw}"`);
-  if (url.search !== '' || url.hash !== '' || url.username !== '') throw new ConfigError(name, `must be a plain base URL without query, fragment or credentials, got "${raw}"`);
-  return url.toString().replace(/\/+$/, '');
+  if (url.search !== '' || url.hash !== '' || url.username !== '') throw new ConfigError(name, `must be ${what} without query, fragment or credentials, got "${raw}"`);
+  return { raw, url };
 }
 
-/** An issuer identifier: https, no query, fragment or credentials; kept as written (a trailing slash is part of some issuers). */
+function httpsUrl(env: Env, name: string): string | undefined {
+  return plainHttpsUrl(env, name, 'a plain base URL')?.url.toString().replace(/\/+$/, '');
+}
+
+/** An issuer identifier, kept as written (a trailing slash is part of some issuers). */
 function issuerUrl(env: Env, name: string): string | undefined {
-  const raw = read(env, name);
-  if (raw === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(name, `not a URL: "${raw}"`);
-  }
-  if (url.protocol !== 'https:') throw new ConfigError(name, `must be an https:// URL, got "${raw}"`);
-  if (url.search !== '' || url.hash !== '' || url.username !== '') throw new ConfigError(name, `must be the issuer identifier without query, fragment or credentials, got "${raw}"`);
-  return raw;
+  return plainHttpsUrl(env, name, 'the issuer identifier')?.raw;
 }
 
 function oidcConfig(env: Env): OidcConfig | undefined {
