@@ -44,8 +44,25 @@ export function routesOf(table: Map<string, unknown>): RouteEntry[] {
     });
 }
 
-/** The routes the README names as open to anonymous callers. */
-export const PUBLIC_PATHS = ['/healthz', '/readyz', '/api/login', '/oauth/token', '/oauth/jwks', '/.well-known/openid-configuration', '/mesh/info', '/api/openapi.json', '/api/openapi.yaml', '/console', '/console/*', '/auth/session'];
+/** The routes the README names as open to anonymous callers (with single sign-on configured, as the matrix's server has it). */
+export const PUBLIC_PATHS = [
+  '/healthz',
+  '/readyz',
+  '/api/login',
+  '/oauth/token',
+  '/oauth/jwks',
+  '/.well-known/openid-configuration',
+  '/mesh/info',
+  '/api/openapi.json',
+  '/api/openapi.yaml',
+  '/console',
+  '/console/*',
+  '/auth/session',
+  '/auth/oidc/login',
+  '/auth/oidc/callback',
+];
+/** A signed-in person's session: switching its workspace, signing out (docs/sso.md). */
+export const SESSION_PATHS = ['/auth/session/workspace', '/auth/logout'];
 /** Indexes any authenticated caller may read (spec endpoints 1 and 3, the metadata API). */
 export const INDEX_PATHS = ['/api', '/api/meshobjects', '/api/metadata'];
 /**
@@ -619,7 +636,9 @@ export type Operation =
   /** The declarative import. */
   | 'import'
   /** The Terraform state of A's live block (its run's token opens it). */
-  | 'tfstate';
+  | 'tfstate'
+  /** A signed-in person's session (only a session cookie names one). */
+  | 'session';
 
 export interface Plan {
   route: RouteEntry;
@@ -654,6 +673,10 @@ export function planRoute(route: RouteEntry, world: World): Plan {
     return { ...base, operation: 'public', url: path };
   }
   if (PUBLIC_PATHS.includes(path)) throw new UnmappedRoute(`${route.key} should be public (README) but requires ${JSON.stringify(route.access)}`);
+  if (SESSION_PATHS.includes(path) && method === 'POST') {
+    // Switching to A: where a person of A acts already, so the switch changes nothing.
+    return { ...base, operation: 'session', url: path, body: path === '/auth/session/workspace' ? { workspace: world.a.workspace } : null };
+  }
   if (INDEX_PATHS.includes(path) && (method === 'GET' || method === 'HEAD')) return { ...base, operation: 'index', url: path };
   if (path === '/api/meshobjects' && method === 'PUT') return { ...base, operation: 'import', url: path };
   // meshObjectCollections: admins only, like the import they serve.
@@ -758,8 +781,10 @@ export interface Credential {
   /** A variant of the case, for messages. */
   label: string;
   authorization?: string;
-  /** Other credential headers (a person's session cookie and Origin). */
+  /** Other credential headers (a person's session cookie). */
   headers?: Record<string, string>;
+  /** Headers sent on state-changing requests only (a browser's Origin). */
+  writeHeaders?: Record<string, string>;
 }
 
 /** Tokens that must not authenticate: not JWTs, unknown schemes, empty credentials. */
