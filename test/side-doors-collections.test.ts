@@ -178,6 +178,16 @@ describeEachDatabase('side doors: meshObjectCollections', (ctx) => {
     assert.deepEqual(titlesOf(await allEvents(admin, `workspaceIdentifier=${b}`)), eventsBefore, 'no event of an import that was not stored');
   });
 
+  it('a workspace owning a collection is not deleted: the collection would pass to a new workspace of its name', async () => {
+    const owner = unique('coll-owner');
+    await createWorkspace(admin, owner);
+    const name = unique('coll');
+    assert.equal((await create(admin, { name, owner: 'team', description: '', ownedByWorkspace: owner })).status, 201);
+    assertError(await admin.delete(`${BASE}/meshworkspaces/${owner}`), 409, /meshObjectCollections/);
+    assert.equal((await remove(admin, name, 'team')).status, 200);
+    assert.equal((await admin.delete(`${BASE}/meshworkspaces/${owner}`)).status, 204);
+  });
+
   it('a collection names its owner when created: a workspace, or admins only (null, or absent as in the published form)', async () => {
     const adminsOnly = unique('coll');
     assert.equal((await create(admin, { name: adminsOnly, owner: 'team', description: '' })).status, 201);
