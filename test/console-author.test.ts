@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { before, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { KEY_PRESETS } from '../src/console/key-presets.js';
-import { accessibilityProblems, APIKEY, ARTIFACTS, consoleWorld, createKey, ensureConsoleBuilt, launchBrowser, newContext, signInWithKey, watchErrors, type ConsoleWorld } from './support/console.js';
+import { accessibilityProblems, APIKEY, ARTIFACTS, browserForFile, consoleWorld, type ConsoleWorld, createKey, newContext, signInWithKey, watchErrors } from './support/console.js';
 import { createDefinition, DEFINITION, DEFINITIONS, firstVersionUuid, putVersion, VERSION, VERSIONS, versionSpec } from './support/definitions.js';
 import { login } from './support/identity.js';
 import { createBlock, tenantTarget } from './support/runs.js';
@@ -12,15 +12,7 @@ import { describeEachDatabase, TEST_ADMIN } from './support/server.js';
 import type { ApiClient } from './support/client.js';
 import { unique } from './support/structure.js';
 
-// One browser for the whole file (the machine is shared): every test opens its own context.
-let browser: Browser;
-before(async () => {
-  ensureConsoleBuilt();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 async function signInAsAdmin(page: Page, url: string): Promise<void> {
   await page.goto(`${url}/console/`);
@@ -63,7 +55,7 @@ describeEachDatabase('authoring in the console', (ctx) => {
   });
 
   it('lets the platform team create a definition, edit its draft with errors beside the fields, and release it', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(browser());
     const page = await context.newPage();
     const watch = watchErrors(page);
     const name = unique('Message queue');
@@ -137,7 +129,7 @@ describeEachDatabase('authoring in the console', (ctx) => {
   it('makes an administrator give a reason and confirm before rejecting; the owner reads the reason', async () => {
     const reason = 'Name the queue’s retention in the readme';
     const authored = await inReview(ctx, world);
-    const context = await newContext(browser);
+    const context = await newContext(browser());
     const page = await context.newPage();
     const watch = watchErrors(page);
     try {
@@ -165,7 +157,7 @@ describeEachDatabase('authoring in the console', (ctx) => {
     } finally {
       await context.close();
     }
-    const owner = await newContext(browser);
+    const owner = await newContext(browser());
     const teamPage = await owner.newPage();
     try {
       await signInWithKey(teamPage, ctx.server.url, world.key);
@@ -184,7 +176,7 @@ describeEachDatabase('authoring in the console', (ctx) => {
     const foreignBlock = unique('Foreign bucket');
     await createBlock(ctx.client, { versionUuid: world.versionUuid, target: tenantTarget(other.tenantUuid), displayName: foreignBlock, inputs: [{ key: 'bucketName', value: 'foreign', valueType: 'STRING' }] });
     const adminKey = await createKey(ctx.client, 'admin', ['ADM_BUILDINGBLOCKDEFINITION_LIST', 'ADM_BUILDINGBLOCK_LIST', 'ADM_APIKEY_LIST', 'APIKEY_LIST']);
-    const context = await newContext(browser);
+    const context = await newContext(browser());
     const page = await context.newPage();
     const watch = watchErrors(page);
     try {
@@ -207,7 +199,7 @@ describeEachDatabase('authoring in the console', (ctx) => {
   });
 
   it('creates a key from a role preset with the permissions collapsed, in a picked workspace, and copies its secret', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(browser());
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ctx.server.url });
     const page = await context.newPage();
     const watch = watchErrors(page);
@@ -249,7 +241,7 @@ describeEachDatabase('authoring in the console', (ctx) => {
     const authored = await inReview(ctx, world);
     const draft = await ctx.client.post(VERSIONS, { kind: 'meshBuildingBlockDefinitionVersion', spec: versionSpec(authored.uuid, 2, 'manual') }, { headers: { 'content-type': VERSION, accept: VERSION } });
     assert.equal(draft.status, 201, draft.text);
-    const context = await newContext(browser, { width: 390, height: 844 });
+    const context = await newContext(browser(), { width: 390, height: 844 });
     const page = await context.newPage();
     const watch = watchErrors(page);
     try {

@@ -6,24 +6,17 @@
  * searchable and live, and the event log naming and linking what its events are about.
  */
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { before, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { ApiClient } from './support/client.js';
-import { capture, createKey, ensureConsoleBuilt, launchBrowser, newContext, signInWithKey, watchErrors } from './support/console.js';
+import { browserForFile, capture, createKey, newContext, signInWithKey, watchErrors } from './support/console.js';
 import { createReleasedDefinition, postVersion, putVersion, versionSpec } from './support/definitions.js';
 import { clientWithKey, login } from './support/identity.js';
 import { asRun, claimRun, createBlock, readBlock, register, report, SHARED_RUNNERS, workspaceTarget } from './support/runs.js';
 import { describeEachDatabase } from './support/server.js';
 import { createWorkspace, unique, type Json } from './support/structure.js';
 
-let browser: Browser;
-before(async () => {
-  ensureConsoleBuilt();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 const INPUTS: Json = {
   appName: {
@@ -81,7 +74,7 @@ describeEachDatabase('the console for a consumer ordering from another workspace
   });
 
   it('orders the approved version with its inputs while a newer one is in review, and the block page names where it came from', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(browser());
     const page = await context.newPage();
     const watch = watchErrors(page);
     try {
@@ -128,7 +121,7 @@ describeEachDatabase('the console for a consumer ordering from another workspace
     await runnerReports(ctx.client, 'SUCCEEDED');
     const waiting = await createBlock(consumerClient, { versionUuid, target: workspaceTarget(consumer), displayName: 'Waiting app' });
     assert.equal((await readBlock(ctx.client, waiting.metadata.uuid)).status.status, 'WAITING_FOR_USER_INPUT');
-    const context = await newContext(browser);
+    const context = await newContext(browser());
     const page = await context.newPage();
     const watch = watchErrors(page);
     try {
@@ -173,7 +166,7 @@ describeEachDatabase('the console for a consumer ordering from another workspace
   });
 
   it('lists blocks newest first, finds them by part of the name, and shows a new one live', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(browser());
     const page = await context.newPage();
     const watch = watchErrors(page);
     try {
@@ -201,7 +194,7 @@ describeEachDatabase('the console for a consumer ordering from another workspace
   });
 
   it('names and links in the event log what each event is about, and names the key that did it', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(browser());
     const page = await context.newPage();
     const watch = watchErrors(page);
     try {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { CONSOLE_CSP } from '../src/http/console-routes.js';
-import { APIKEY, capture, consoleWorld, createKey, ensureConsoleBuilt, launchBrowser, newContext, signInWithKey, watchErrors, type ConsoleWorld } from './support/console.js';
+import { APIKEY, browserForFile, capture, consoleWorld, type ConsoleWorld, createKey, newContext, signInWithKey, watchErrors } from './support/console.js';
 import { postgresAvailable } from './support/databases.js';
 import { createReleasedDefinition, DEFINITION, VERSION } from './support/definitions.js';
 import { asRun, claimRun, createBlock, getBlock, readBlock, register, report, SHARED_RUNNERS, tenantTarget } from './support/runs.js';
@@ -10,15 +10,7 @@ import { describeEachDatabase, startInstanceOf, startTestServer, TEST_ADMIN, typ
 import { createWorkspace, unique } from './support/structure.js';
 import type { ApiClient } from './support/client.js';
 
-// One browser for the whole file (the machine is shared): every test opens its own context.
-let browser: Browser;
-before(async () => {
-  ensureConsoleBuilt();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 /** Plays the shared manual runner through the API: claims the waiting run and reports it done with an output. */
 async function runnerCompletes(admin: ApiClient, bucket: string): Promise<void> {
@@ -66,7 +58,7 @@ describeEachDatabase('the console in a real browser', (ctx) => {
   });
 
   it('takes an application team from sign-in through the marketplace to an order that turns SUCCEEDED live', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(browser());
     const page = await context.newPage();
     const watch = watchErrors(page);
     try {
@@ -147,7 +139,7 @@ describeEachDatabase('the console in a real browser', (ctx) => {
   });
 
   it('lets the platform team make a draft, release it and see the blocks of its definition', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(browser());
     const page = await context.newPage();
     const watch = watchErrors(page);
     try {
@@ -197,7 +189,7 @@ describeEachDatabase('the console in a real browser', (ctx) => {
       },
       { displayName: databaseName, description: 'A database backed up into a bucket', targetType: 'TENANT_LEVEL', supportedPlatforms: ['CUSTOM'] },
     );
-    const context = await newContext(browser);
+    const context = await newContext(browser());
     const page = await context.newPage();
     const watch = watchErrors(page);
     try {
@@ -223,7 +215,7 @@ describeEachDatabase('the console in a real browser', (ctx) => {
   });
 
   it('creates an API key with the permission picker, shows its secret once, lists events and signs out', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(browser());
     const page = await context.newPage();
     const watch = watchErrors(page);
     try {
@@ -283,7 +275,7 @@ describeEachDatabase('the console in a real browser', (ctx) => {
   });
 
   it('lets an administrator (API user) approve the released version in the publication review', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(browser());
     const page = await context.newPage();
     const watch = watchErrors(page);
     try {
@@ -311,7 +303,7 @@ describeEachDatabase('the console in a real browser', (ctx) => {
 
   it('purges a block for an administrator after asking', async () => {
     const doomed = await createBlock(ctx.client, { versionUuid: world.versionUuid, target: tenantTarget(world.tenantUuid), displayName: 'Scratch bucket', inputs: [{ key: 'bucketName', value: 'scratch', valueType: 'STRING' }] });
-    const context = await newContext(browser);
+    const context = await newContext(browser());
     const page = await context.newPage();
     const watch = watchErrors(page);
     try {
@@ -342,7 +334,7 @@ describeEachDatabase('the console in a real browser', (ctx) => {
     const stranger = unique('stranger');
     await createWorkspace(ctx.client, stranger);
     const strangerKey = await createKey(ctx.client, stranger, ['BUILDINGBLOCK_LIST', 'BUILDINGBLOCKDEFINITION_LIST', 'TENANT_LIST', 'WORKSPACE_LIST', 'EVENTLOG_LIST', 'APIKEY_LIST']);
-    const context = await newContext(browser);
+    const context = await newContext(browser());
     const page = await context.newPage();
     const watch = watchErrors(page);
     try {
@@ -373,7 +365,7 @@ describeEachDatabase('the console in a real browser', (ctx) => {
   });
 
   it('is usable at phone width: every page fits, passes axe-core and is captured', async () => {
-    const context = await newContext(browser, { width: 390, height: 844 });
+    const context = await newContext(browser(), { width: 390, height: 844 });
     const page = await context.newPage();
     const watch = watchErrors(page);
     const fits = async (name: string) => {
@@ -423,7 +415,7 @@ describe('the console across instances [postgres]', { skip: postgresAvailable ? 
 
   it('shows a change made through instance B live on a page served by instance A', async () => {
     const world = await consoleWorld(first.client);
-    const context = await newContext(browser);
+    const context = await newContext(browser());
     const page = await context.newPage();
     const watch = watchErrors(page);
     try {

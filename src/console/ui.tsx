@@ -88,17 +88,16 @@ export function Page({ title, actions, children }: { title: string; actions?: Co
   );
 }
 
-/** Asks before something that cannot be undone; the action runs only after "confirm". */
-export function ConfirmButton({ label, question, confirmLabel, onConfirm, danger = true }: { label: string; question: string; confirmLabel: string; onConfirm(): Promise<void>; danger?: boolean }) {
+/** A modal dialog's action: busy while it runs, the dialog closed when it succeeds, its failure shown in the dialog. */
+export function useDialogAction() {
   const dialog = useRef<HTMLDialogElement>(null);
-  const questionId = useId();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const confirm = async () => {
+  const run = async (action: () => Promise<void>) => {
     setBusy(true);
     setError(undefined);
     try {
-      await onConfirm();
+      await action();
       dialog.current?.close();
     } catch (failure) {
       setError(errorText(failure));
@@ -106,6 +105,30 @@ export function ConfirmButton({ label, question, confirmLabel, onConfirm, danger
       setBusy(false);
     }
   };
+  return { dialog, error, busy, run, clearError: () => setError(undefined) };
+}
+
+/** A form's failure as a whole and its submit button (its label while the form is sent). */
+export function FormSubmit({ error, busy, label, busyLabel }: { error: string | undefined; busy: boolean; label: string; busyLabel: string }) {
+  return (
+    <>
+      {error ? (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <button type="submit" class="primary" disabled={busy}>
+        {busy ? busyLabel : label}
+      </button>
+    </>
+  );
+}
+
+/** Asks before something that cannot be undone; the action runs only after "confirm". */
+export function ConfirmButton({ label, question, confirmLabel, onConfirm, danger = true }: { label: string; question: string; confirmLabel: string; onConfirm(): Promise<void>; danger?: boolean }) {
+  const { dialog, error, busy, run } = useDialogAction();
+  const questionId = useId();
+  const confirm = () => run(onConfirm);
   return (
     <>
       <button type="button" class={danger ? 'danger' : ''} onClick={() => dialog.current?.showModal()}>

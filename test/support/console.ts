@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { media, type ApiClient } from './client.js';
@@ -22,6 +23,22 @@ export function ensureConsoleBuilt(): void {
 }
 
 export const launchBrowser = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+
+/**
+ * One browser for the whole test file (the machine is shared; every test opens its own context): the
+ * console built and the browser launched before the file's tests, closed after them. Answers the browser.
+ */
+export function browserForFile(): () => Browser {
+  let browser: Browser | undefined;
+  before(async () => {
+    ensureConsoleBuilt();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  return () => browser!;
+}
 
 /** The test server's certificate is self-signed for localhost: the browser is told to accept it. */
 export const newContext = (browser: Browser, viewport = { width: 1280, height: 800 }): Promise<BrowserContext> => browser.newContext({ ignoreHTTPSErrors: true, viewport });

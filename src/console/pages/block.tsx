@@ -3,7 +3,7 @@ import { ApiError, MEDIA, PATHS, query, type Json, type Session } from '../api.j
 import { besideField } from '../field-errors.js';
 import { blockValues, changedInputs, fieldOfMessage, formErrors, formFields, typeLabel, waitingFields, type FormValues } from '../input-form.js';
 import { LIVE_LABELS, subjectOfData, useLiveChanges } from '../live.js';
-import { Badge, ConfirmButton, errorText, formatTime, go, Page, Show, useLoad } from '../ui.js';
+import { Badge, ConfirmButton, errorText, formatTime, go, Page, Show, useLoad, FormSubmit } from '../ui.js';
 import { BlockTable, targetOf } from './blocks.js';
 import { authorLabel, keyNames } from './events.js';
 import { FieldControl, operates } from './order.js';
@@ -161,14 +161,7 @@ function SupplyInputs({ session, block, version, definition, onSaved }: { sessio
         {fields.map((field) => (
           <FieldControl key={field.key} field={field} value={values[field.key]!} error={errors[field.key]} onChange={(value) => setValues({ ...values, [field.key]: value })} />
         ))}
-        {formError ? (
-          <p class="error" role="alert">
-            {formError}
-          </p>
-        ) : null}
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save inputs and run'}
-        </button>
+        <FormSubmit error={formError} busy={busy} label="Save inputs and run" busyLabel="Saving…" />
       </form>
     </section>
   );

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { ApiError, MEDIA, PATHS, query, type Json, type Session } from '../api.js';
 import { besideField } from '../field-errors.js';
 import { blockInputs, fieldOfMessage, formErrors, formFields, initialValues, typeLabel, type FormField, type FormValues } from '../input-form.js';
-import { errorText, go, Page, Show, useLoad } from '../ui.js';
+import { errorText, go, Page, Show, useLoad, FormSubmit } from '../ui.js';
 
 interface OrderData {
   definition: Json;
@@ -231,14 +231,7 @@ function OrderForm({ session, data }: { session: Session; data: OrderData }) {
           ))}
         </fieldset>
       ) : null}
-      {formError ? (
-        <p class="error" role="alert">
-          {formError}
-        </p>
-      ) : null}
-      <button type="submit" class="primary" disabled={busy}>
-        {busy ? 'Ordering…' : 'Order building block'}
-      </button>
+      <FormSubmit error={formError} busy={busy} label="Order building block" busyLabel="Ordering…" />
     </form>
   );
 }

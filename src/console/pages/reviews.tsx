@@ -1,37 +1,26 @@
-import { useId, useRef, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { MEDIA, PATHS, query, type Json, type Session } from '../api.js';
 import { useLiveChanges } from '../live.js';
-import { errorText, Page, Show, useLoad } from '../ui.js';
+import { errorText, Page, Show, useDialogAction, useLoad } from '../ui.js';
 
 /**
  * Rejecting asks for the reason (the API keeps it and shows it to the owner as `status.reviewReason`)
  * and for a confirmation: the owner must release a new version to try again.
  */
 function RejectButton({ title, onReject }: { title: string; onReject(reason: string): Promise<void> }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const { dialog, error, busy, run, clearError } = useDialogAction();
   const id = useId();
   const [reason, setReason] = useState('');
   const [missing, setMissing] = useState(false);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const open = () => {
     setReason('');
     setMissing(false);
-    setError(undefined);
+    clearError();
     dialog.current?.showModal();
   };
   const reject = async () => {
     if (reason.trim() === '') return setMissing(true);
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onReject(reason.trim());
-      dialog.current?.close();
-    } catch (failure) {
-      setError(errorText(failure));
-    } finally {
-      setBusy(false);
-    }
+    await run(() => onReject(reason.trim()));
   };
   return (
     <>
