@@ -67,6 +67,11 @@ export interface Config {
   oidc: OidcConfig | undefined;
   /** Sign-in sessions of people: they end after `idleSeconds` without a request, and `maxSeconds` after sign-in at the latest. */
   sessions: { idleSeconds: number; maxSeconds: number };
+  /**
+   * A plain-HTTP listener serving only `GET /metrics`, without credentials, for a Prometheus server
+   * (docs/metrics.md); unset port: none (admins read `/metrics` on the API's own port).
+   */
+  metrics: { port: number | undefined; host: string };
 }
 
 export interface OidcConfig {
@@ -250,6 +255,11 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('BLOCKYARD_SESSION_IDLE_SECONDS', `must not exceed BLOCKYARD_SESSION_MAX_SECONDS (${sessionMaxSeconds}), got ${sessionIdleSeconds}`);
   }
 
+  const metricsPort = read(env, 'BLOCKYARD_METRICS_PORT') === undefined ? undefined : integer(env, 'BLOCKYARD_METRICS_PORT', 0, 1, 65535);
+  if (metricsPort !== undefined && metricsPort === integer(env, 'BLOCKYARD_PORT', 8443, 0, 65535)) {
+    throw new ConfigError('BLOCKYARD_METRICS_PORT', `must differ from BLOCKYARD_PORT (${metricsPort}): the metrics listener is a plain-HTTP port of its own`);
+  }
+
   return {
     host: read(env, 'BLOCKYARD_HOST') ?? '0.0.0.0',
     port: integer(env, 'BLOCKYARD_PORT', 8443, 0, 65535),
@@ -289,5 +299,6 @@ export function loadConfig(env: Env = process.env): Config {
     scimGroupWorkspace,
     oidc: oidcConfig(env),
     sessions: { idleSeconds: sessionIdleSeconds, maxSeconds: sessionMaxSeconds },
+    metrics: { port: metricsPort, host: read(env, 'BLOCKYARD_METRICS_HOST') ?? '127.0.0.1' },
   };
 }

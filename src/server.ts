@@ -9,6 +9,8 @@ import { registerEventStream } from './http/event-stream.js';
 import { healthRoutes } from './http/health.js';
 import { indexRoutes } from './http/index-routes.js';
 import { loginRoutes } from './http/login-routes.js';
+import { listenForMetrics, type MetricsListener } from './http/metrics-listener.js';
+import { metricsRoutes, registerRequestMetrics } from './http/metrics-routes.js';
 import { registerMethodNotAllowed } from './http/method-not-allowed.js';
 import { registerRetiredPaths } from './http/retired-paths.js';
 import { registerApiReference, registerOpenApiRoutes } from './http/openapi.js';
@@ -48,6 +50,7 @@ import { userOperations } from './kinds/user/routes.js';
 import { userGroupOperations } from './kinds/usergroup/routes.js';
 import { workspaceOperations } from './kinds/workspace/routes.js';
 import { createLoggers } from './logging.js';
+import { ServerMetrics } from './metrics/server-metrics.js';
 import { createServices } from './services.js';
 import { openDatabase, type Database } from './store/database.js';
 import { listen, type Listening } from './store/notifications.js';
@@ -61,6 +64,8 @@ export interface RunningServer {
   context: AppContext;
   database: Database;
   log: Logger;
+  /** `http://…/metrics` of the metrics listener, when BLOCKYARD_METRICS_PORT opens one. */
+  metricsUrl: string | undefined;
   /** Stops accepting, lets in-flight requests finish, closes the database. */
   close(): Promise<void>;
 }
@@ -114,7 +119,8 @@ export interface StartOptions {
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const { log, access } = createLoggers(config, options.logDestination);
   const tls = await loadTlsMaterial(config, log);
-  const database = await openDatabase(config, log);
+  const metrics = new ServerMetrics();
+  const database = await openDatabase(config, log, metrics.transactions);
   let app: FastifyInstance;
   let context: AppContext;
   let sharedRateCounter: SharedRateCounter | undefined;
@@ -123,12 +129,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // instances' (PostgreSQL notifications), and by a slow poll.
   const feed = new EventFeed(database.db, { log, durable: database.durable, pollMs: config.eventStreams.pollSeconds * 1000, folding: database.dialect === 'sqlite' ? 'ascii' : 'unicode' });
   let listening: Listening | undefined;
+  let metricsListener: MetricsListener | undefined;
   try {
     services = await createServices(config, database, log, options.passwordCost);
     await bootstrapCredentials(config, services.system.apiKeys, services.system.apiUsers, log, options.print ?? ((line) => process.stdout.write(line)));
     if (database.dialect === 'postgres') sharedRateCounter = new SharedRateCounter(database.db, config.rateLimit.windowSeconds * 1000, log);
     ({ app, context } = await createApp(config, tls, { identity: services.identity, services: services.authorized, ping: () => database.ping(), ...(sharedRateCounter ? { sharedRateCounter } : {}), accessLog: access }, log));
+    registerRequestMetrics(app, metrics);
+    services.identity.authenticator.observeFailures(metrics.authFailed);
+    metrics.watch({ connections: () => database.usage(), streams: () => feed.size, streamLag: () => feed.lag(), waitingRuns: () => services.system.runs.waitingByRunner(), onError: (what, error) => log.warn({ err: error }, `reading the metrics (${what}) failed`) });
     for (const routes of [healthRoutes, loginRoutes, indexRoutes, consoleRoutes]) await app.register(routes, context);
+    await app.register(metricsRoutes, { metrics });
     registerOperations(app, operations(services.authorized, services.units, log), context, config.mediaVendors);
     const { eventStreams } = config;
     registerEventStream(app, context, feed, { perCredential: eventStreams.perCredential, heartbeatMs: eventStreams.heartbeatSeconds * 1000, bufferBytes: eventStreams.bufferBytes });
@@ -139,6 +150,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await registerApiReference(app, context.access);
     registerRetiredPaths(app, context);
     registerMethodNotAllowed(app, context);
+    if (config.metrics.port !== undefined) metricsListener = await listenForMetrics(config.metrics.host, config.metrics.port, metrics, log);
   } catch (error) {
     feed.close();
     await listening?.close();
@@ -150,6 +162,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
+    await metricsListener?.close();
     feed.close();
     await listening?.close();
     sharedRateCounter?.close();
@@ -172,12 +185,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     context,
     database,
     log,
+    metricsUrl: metricsListener?.url,
     close: () =>
       (closing ??= (async () => {
         clearInterval(sweeper);
         await retention.stop();
         // app.close() ends the event streams first (their preClose hook), then waits for requests.
         await app.close();
+        await metricsListener?.close();
         feed.close();
         await listening?.close();
         sharedRateCounter?.close();

@@ -22,6 +22,9 @@ export interface PresentedRequest {
   method: string;
 }
 
+/** How a refused credential was presented (the metrics count failures by it). */
+export type CredentialScheme = 'bearer' | 'basic' | 'session' | 'scim' | 'client_credentials' | 'other';
+
 /** Methods that change nothing: a session cookie opens them whatever site sent the request. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -40,6 +43,7 @@ const SCIM_PERMISSIONS: ReadonlySet<string> = new Set(['ADM_USER_LIST', 'ADM_USE
 export class Authenticator {
   /** One principal per cached key object: no per-request permission set building. */
   private readonly principals = new WeakMap<ApiKey, Principal>();
+  private onFailure: (scheme: CredentialScheme) => void = () => undefined;
 
   constructor(
     private readonly tokens: TokenService,
@@ -50,6 +54,11 @@ export class Authenticator {
     /** Unset: single sign-on is not configured, and a session cookie is no credential. */
     private readonly people?: PeopleAccess,
   ) {}
+
+  /** Tells `listener` of every refused credential, with its scheme (the metrics). */
+  observeFailures(listener: (scheme: CredentialScheme) => void): void {
+    this.onFailure = listener;
+  }
 
   /**
    * An API request's credential: its Authorization header, else (people signed in with single
@@ -70,6 +79,7 @@ export class Authenticator {
     const session = await this.people.sessions.find(sessionId);
     if (!session) {
       this.failedAttempts.failed(address);
+      this.onFailure('session');
       // No Basic challenge: a browser would answer it with its own password dialog.
       throw new ApiError('Unauthorized', 'the session has ended (signed out, expired, or the meshUser was deactivated): sign in again', { 'www-authenticate': 'Bearer realm="blockyard"' });
     }
@@ -86,9 +96,9 @@ export class Authenticator {
     const admitted = this.failedAttempts.check(address);
     if (admitted) await admitted;
     const match = /^bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw this.refused(address, required);
+    if (!match) throw this.refused('scim', address, required);
     const token = await this.scimTokens.verify(match[1]!);
-    if (!token) throw this.refused(address, 'the SCIM token is invalid or was deleted');
+    if (!token) throw this.refused('scim', address, 'the SCIM token is invalid or was deleted');
     return { type: 'scim', id: token.id, permissions: SCIM_PERMISSIONS };
   }
 
@@ -103,7 +113,7 @@ export class Authenticator {
     const value = space === -1 ? '' : header.slice(space + 1).trim();
     if (scheme === 'bearer') return this.bearer(value, address);
     if (scheme === 'basic') return this.basic(value, address);
-    throw this.refused(address, 'unsupported Authorization scheme: use Bearer or Basic');
+    throw this.refused('other', address, 'unsupported Authorization scheme: use Bearer or Basic');
   }
 
   /**
@@ -125,19 +135,20 @@ export class Authenticator {
   }
 
   /** A failed attempt: counted, then the 401 to throw. */
-  private refused(address: string, message: string, identity?: string): ApiError {
+  private refused(scheme: CredentialScheme, address: string, message: string, identity?: string): ApiError {
     this.failedAttempts.failed(address, identity);
+    this.onFailure(scheme);
     return unauthorized(message);
   }
 
   private async bearer(token: string, address: string): Promise<Principal> {
     const claims = token === '' ? undefined : await this.tokens.verify(token);
-    if (!claims) throw this.refused(address, 'the access token is invalid or expired');
+    if (!claims) throw this.refused('bearer', address, 'the access token is invalid or expired');
     if (claims.subject.startsWith(RUN_TOKEN_PREFIX)) {
       return { type: 'runToken', id: claims.subject, runUuid: claims.subject.slice(RUN_TOKEN_PREFIX.length), ...(claims.claimedBy !== undefined ? { claimedBy: claims.claimedBy } : {}) };
     }
     const key = await this.apiKeys.findActive(claims.subject);
-    if (!key) throw this.refused(address, 'the API key of this token no longer exists or has expired');
+    if (!key) throw this.refused('bearer', address, 'the API key of this token no longer exists or has expired');
     let principal = this.principals.get(key);
     if (!principal) {
       principal = { type: 'apiKey', id: key.uuid, workspace: key.ownedByWorkspace, permissions: new Set(key.permissions), displayName: key.displayName, ...(key.expiresAt ? { expiresAt: key.expiresAt } : {}) };
@@ -149,9 +160,9 @@ export class Authenticator {
   private async basic(encoded: string, address: string): Promise<Principal> {
     const decoded = Buffer.from(encoded, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon <= 0) throw this.refused(address, 'malformed Basic credentials');
+    if (colon <= 0) throw this.refused('basic', address, 'malformed Basic credentials');
     const username = normalizeUsername(decoded.slice(0, colon));
-    if (username.includes('\u0000')) throw this.refused(address, 'invalid username or password');
+    if (username.includes('\u0000')) throw this.refused('basic', address, 'invalid username or password');
     const identity = `user:${username}`;
     const admitted = this.failedAttempts.check(address, identity);
     if (admitted) await admitted;
@@ -161,6 +172,7 @@ export class Authenticator {
     const valid = await this.apiUsers.verify(username, decoded.slice(colon + 1), { address, begin });
     if (!valid) {
       attempt?.failed();
+      this.onFailure('basic');
       throw unauthorized('invalid username or password');
     }
     return { type: 'apiUser', id: username };
@@ -172,7 +184,7 @@ export class Authenticator {
     const admitted = this.failedAttempts.check(address, identity);
     if (admitted) await admitted;
     const key = await this.apiKeys.verifyCredentials(clientId, clientSecret);
-    if (!key) throw this.refused(address, 'invalid client credentials', identity);
+    if (!key) throw this.refused('client_credentials', address, 'invalid client credentials', identity);
     return key;
   }
 }

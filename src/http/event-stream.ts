@@ -104,7 +104,7 @@ export function registerEventStream(app: FastifyInstance, context: AppContext, f
     url: PATHS.eventLogs,
     constraints: { eventStream: 'yes' },
     exposeHeadRoute: false,
-    config: { access: { resource: 'EVENTLOG', action: 'LIST' } },
+    config: { access: { resource: 'EVENTLOG', action: 'LIST' }, streaming: true },
     handler: async (request, reply) => {
       const principal = request.principal;
       const ctx = { principal };

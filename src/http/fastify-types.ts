@@ -15,6 +15,8 @@ declare module 'fastify' {
     unservedKind?: boolean;
     /** The body is handed on as text, unparsed (Operation.rawBody). */
     rawBody?: boolean;
+    /** A long-lived answer (an event stream): its duration is no latency (the metrics count it only). */
+    streaming?: boolean;
   }
   interface FastifyRequest {
     negotiated: Negotiated;

@@ -10,9 +10,10 @@ import type { Tables } from './schema.js';
 import { prepareStatements } from './pg-prepared.js';
 import { assertSqliteWritable } from './sqlite-writable.js';
 import { WalCheckpointer } from './sqlite-checkpointer.js';
+import type { ConnectionUsage } from './connection-usage.js';
 import { groupCommitDialect, type WalCheckpoints } from './sqlite-group-commit.js';
 import { WalFile, WalSync } from './sqlite-wal-sync.js';
-import { unitOfWorkDialect } from './transaction.js';
+import { unitOfWorkDialect, type TransactionWaits } from './transaction.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -31,6 +32,8 @@ export interface Database {
    * to others (the event streams) waits for this first. PostgreSQL: at once.
    */
   durable(): Promise<void>;
+  /** How the connections are used right now (PostgreSQL's pool, SQLite's writer). */
+  usage(): ConnectionUsage;
   close(): Promise<void>;
 }
 
@@ -59,13 +62,14 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
-export async function openDatabase(config: Config, log: Logger): Promise<Database> {
-  const database = config.databaseUrl ? openPostgres(config, log) : openSqlite(config, log);
+/** `waits`: told how long each transaction waited to begin (the metrics). */
+export async function openDatabase(config: Config, log: Logger, waits?: TransactionWaits): Promise<Database> {
+  const database = config.databaseUrl ? openPostgres(config, log, waits) : openSqlite(config, log, waits);
   await migrateToLatest(database.db, log);
   return database;
 }
 
-function openSqlite(config: Config, log: Logger): Database {
+function openSqlite(config: Config, log: Logger, waits?: TransactionWaits): Database {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(config.dataDir, 'blockyard.db');
   assertSqliteWritable(config.dataDir, file);
@@ -96,7 +100,8 @@ function openSqlite(config: Config, log: Logger): Database {
     onError: (error) => log.warn({ err: error }, 'SQLite WAL checkpoint failed'),
   };
   const walSync = new WalSync(new WalFile(`${file}-wal`));
-  const db = new Kysely<Tables>({ dialect: unitOfWorkDialect(groupCommitDialect(writer, reader, { checkpoints, walSync })) });
+  const dialect = groupCommitDialect(writer, reader, { checkpoints, walSync });
+  const db = new Kysely<Tables>({ dialect: unitOfWorkDialect(dialect, waits) });
   return {
     db,
     dialect: 'sqlite',
@@ -104,6 +109,7 @@ function openSqlite(config: Config, log: Logger): Database {
       reader.prepare('select 1').get();
     },
     durable: () => walSync.settled(),
+    usage: () => dialect.usage(),
     async close() {
       await db.destroy();
     },
@@ -113,7 +119,7 @@ function openSqlite(config: Config, log: Logger): Database {
 /** How long a PostgreSQL transaction may sit idle before the server ends it: a minute at the default database timeout. */
 export const idleInTransactionTimeoutMs = (config: Pick<Config, 'dbTimeoutMs'>) => 12 * config.dbTimeoutMs;
 
-function openPostgres(config: Config, log: Logger): Database {
+function openPostgres(config: Config, log: Logger, waits?: TransactionWaits): Database {
   const pool = new pg.Pool({
     connectionString: config.databaseUrl,
     max: config.dbPoolSize,
@@ -134,7 +140,7 @@ function openPostgres(config: Config, log: Logger): Database {
     client.on('error', (error) => log.warn({ err: error }, 'PostgreSQL connection failed'));
     prepareStatements(client, statementNames);
   });
-  const db = new Kysely<Tables>({ dialect: unitOfWorkDialect(new PostgresDialect({ pool })) });
+  const db = new Kysely<Tables>({ dialect: unitOfWorkDialect(new PostgresDialect({ pool }), waits) });
   return {
     db,
     dialect: 'postgres',
@@ -142,6 +148,7 @@ function openPostgres(config: Config, log: Logger): Database {
       await sql`select 1`.execute(db);
     },
     durable: () => Promise.resolve(),
+    usage: () => ({ max: config.dbPoolSize, open: pool.totalCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await db.destroy();
     },

@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { CompiledQuery} from 'kysely';
+import type { ConnectionUsage } from './connection-usage.js';
 import type { WalCheckpointer } from './sqlite-checkpointer.js';
 import type { WalSync } from './sqlite-wal-sync.js';
 import { SelectQueryNode, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult } from 'kysely';
@@ -30,10 +31,13 @@ import { SelectQueryNode, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler
  * With a `checkpoints` thread the writer's automatic checkpoints are off (the caller sets
  * `wal_autocheckpoint=0`): see `WalCheckpoints`.
  */
-export function groupCommitDialect(writer: SQLite.Database, reader: SQLite.Database, options: GroupCommitOptions = {}): Dialect {
+export function groupCommitDialect(writer: SQLite.Database, reader: SQLite.Database, options: GroupCommitOptions = {}): Dialect & { usage(): ConnectionUsage } {
+  let driver: GroupCommitDriver | undefined;
   return {
+    // The writer's turn: held by one transaction (or a group's commit), waited for by the others.
+    usage: () => ({ max: 1, open: 1, inUse: driver?.writerHeld ? 1 : 0, waiting: driver?.writerWaiting ?? 0 }),
     createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new GroupCommitDriver(writer, reader, options),
+    createDriver: () => (driver = new GroupCommitDriver(writer, reader, options)),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
   };
@@ -115,6 +119,14 @@ class Mutex {
     if (next) next();
     else this.locked = false;
   }
+
+  get held(): boolean {
+    return this.locked;
+  }
+
+  get queued(): number {
+    return this.waiting.length;
+  }
 }
 
 /** The open outer transaction and the promise its members wait on. */
@@ -184,6 +196,14 @@ class GroupCommitDriver implements Driver {
   }
 
   async init(): Promise<void> {}
+
+  get writerHeld(): boolean {
+    return this.mutex.held;
+  }
+
+  get writerWaiting(): number {
+    return this.mutex.queued;
+  }
 
   async acquireConnection(): Promise<DatabaseConnection> {
     return new Session(this);

@@ -5,6 +5,15 @@ import type { Tables } from './schema.js';
 /** The query layer, bound to the database or to one transaction. */
 export type Db = Kysely<Tables>;
 
+/**
+ * Told how long each transaction waited before it began: for a pooled connection (PostgreSQL), or
+ * for the one writer (SQLite's group commit), up to its BEGIN. The metrics implement it; the store
+ * knows nothing of them.
+ */
+export interface TransactionWaits {
+  waited(seconds: number): void;
+}
+
 const RETRIED = new Set(['40P01', '40001']);
 const ATTEMPTS = 5;
 
@@ -144,14 +153,26 @@ export class UnitOfWork {
 
 /** The driver under every `Db`: outside a unit of work it is the dialect's own; inside one, see `UnitOfWork`. */
 class UnitOfWorkDriver implements Driver {
-  constructor(private readonly inner: Driver) {}
+  /** When each connection was asked for (a transaction begins on the connection it was just handed). */
+  private readonly askedAt = new WeakMap<DatabaseConnection, number>();
+
+  constructor(
+    private readonly inner: Driver,
+    private readonly waits?: TransactionWaits,
+  ) {}
 
   init(): Promise<void> {
     return this.inner.init();
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return openUnit()?.connection ?? this.inner.acquireConnection();
+    const unitConnection = openUnit()?.connection;
+    if (unitConnection) return unitConnection;
+    if (!this.waits) return this.inner.acquireConnection();
+    const asked = performance.now();
+    const connection = await this.inner.acquireConnection();
+    this.askedAt.set(connection, asked);
+    return connection;
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
@@ -161,9 +182,9 @@ class UnitOfWorkDriver implements Driver {
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const unit = openUnit();
-    if (!unit) return this.inner.beginTransaction(connection, settings);
+    if (!unit) return this.begin(connection, settings);
     if (unit.connection === undefined) {
-      await this.inner.beginTransaction(connection, settings);
+      await this.begin(connection, settings);
       unit.connection = connection;
       return;
     }
@@ -206,17 +227,27 @@ class UnitOfWorkDriver implements Driver {
     return this.inner.destroy();
   }
 
+  /** An outermost BEGIN, and how long its transaction waited since its connection was asked for. */
+  private async begin(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await this.inner.beginTransaction(connection, settings);
+    const asked = this.askedAt.get(connection);
+    if (asked !== undefined) this.waits?.waited((performance.now() - asked) / 1000);
+  }
+
   private unitHolding(connection: DatabaseConnection): Unit | undefined {
     const unit = openUnit();
     return unit?.connection === connection ? unit : undefined;
   }
 }
 
-/** `dialect` with the driver that lets a `UnitOfWork` gather every query of its flow into its transaction. */
-export function unitOfWorkDialect(dialect: Dialect): Dialect {
+/**
+ * `dialect` with the driver that lets a `UnitOfWork` gather every query of its flow into its
+ * transaction; `waits` is told how long each transaction waited to begin.
+ */
+export function unitOfWorkDialect(dialect: Dialect, waits?: TransactionWaits): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
-    createDriver: () => new UnitOfWorkDriver(dialect.createDriver()),
+    createDriver: () => new UnitOfWorkDriver(dialect.createDriver(), waits),
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createIntrospector: (db) => dialect.createIntrospector(db),
   };

@@ -678,6 +678,8 @@ export function planRoute(route: RouteEntry, world: World): Plan {
     return { ...base, operation: 'session', url: path, body: path === '/auth/session/workspace' ? { workspace: world.a.workspace } : null };
   }
   if (INDEX_PATHS.includes(path) && (method === 'GET' || method === 'HEAD')) return { ...base, operation: 'index', url: path };
+  // The Prometheus metrics (docs/metrics.md): a read, for admins only (the route table says so).
+  if (path === '/metrics' && (method === 'GET' || method === 'HEAD')) return { ...base, operation: 'read', url: path };
   if (path === '/api/meshobjects' && method === 'PUT') return { ...base, operation: 'import', url: path };
   // meshObjectCollections: admins only, like the import they serve.
   if (path === '/api/meshobjectcollections') return { ...base, operation: 'import', url: path };

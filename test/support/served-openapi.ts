@@ -58,7 +58,7 @@ export class ServedOpenApi {
     if (text === '') return Object.keys(content).length === 0 ? undefined : `${where}: an empty body, but ${operation.key} documents ${Object.keys(content).join(', ')}`;
     const mediaType = essence(contentType);
     if (!(mediaType in content)) return `${where}: ${operation.key} documents ${status} as ${Object.keys(content).join(', ') || 'no body'}`;
-    if (mediaType === 'text/event-stream' || mediaType === 'application/yaml') return undefined;
+    if (mediaType === 'text/event-stream' || mediaType === 'application/yaml' || mediaType === 'text/plain') return undefined;
     let body: unknown;
     try {
       body = JSON.parse(text);

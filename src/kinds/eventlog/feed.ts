@@ -159,6 +159,21 @@ export class EventFeed {
     return entry;
   }
 
+  /**
+   * How far the slowest subscriber is behind the log: positions between what it was last handed and
+   * the newest event (numbers a rolled-back transaction or the retention left unused count too), and
+   * the age of the oldest event it has not been handed yet. Two indexed reads; none without subscribers.
+   */
+  async lag(now = Date.now()): Promise<{ positions: number; seconds: number }> {
+    let slowest: number | undefined;
+    for (const entry of this.entries) if (slowest === undefined || entry.cursor < slowest) slowest = entry.cursor;
+    if (slowest === undefined) return { positions: 0, seconds: 0 };
+    const [next] = await this.store.after(slowest, 1);
+    if (!next) return { positions: 0, seconds: 0 };
+    const newest = await this.store.lastSeq();
+    return { positions: Math.max(0, newest - slowest), seconds: Math.max(0, (now - Date.parse(next.createdAt)) / 1000) };
+  }
+
   close(): void {
     clearInterval(this.timer);
     for (const entry of [...this.entries]) entry.close();

@@ -141,6 +141,11 @@ export class RunService {
     return { inputs, implementation: { type: IMPLEMENTATIONS[type].runType, ...details } };
   }
 
+  /** How many runs wait to be claimed, per runner (every runner, 0 included): the metrics' queue depths. */
+  waitingByRunner(): Promise<{ runner: string; waiting: number }[]> {
+    return this.store.waitingByRunner();
+  }
+
   /**
    * A claimed run whose runner has said nothing for the run timeout fails (issue 7), with a step
    * saying so; its block follows. Safe on several instances: each run is re-checked in its transaction.

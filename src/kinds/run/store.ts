@@ -175,6 +175,21 @@ export class RunStore implements BlockRuns {
     return toModel(row);
   }
 
+  /**
+   * Every runner with how many of its runs wait to be claimed (0 included). One query: each runner's
+   * waiting runs are a range of the claim index (runner, status), so a scrape costs the runners plus
+   * the waiting runs, never the run history.
+   */
+  async waitingByRunner(): Promise<{ runner: string; waiting: number }[]> {
+    const rows = await this.db
+      .selectFrom('runners')
+      .leftJoin('runs', (join) => join.onRef('runs.runner_uuid', '=', 'runners.uuid').on('runs.status', '=', 'PENDING'))
+      .select(['runners.uuid as runner', (eb) => eb.fn.count<number | string>('runs.uuid').as('waiting')])
+      .groupBy('runners.uuid')
+      .execute();
+    return rows.map((row) => ({ runner: row.runner, waiting: Number(row.waiting) }));
+  }
+
   async everClaimed(blockUuid: string): Promise<boolean> {
     return (await this.db.selectFrom('runs').select('uuid').where('block_uuid', '=', blockUuid).where('claimed_on', 'is not', null).executeTakeFirst()) !== undefined;
   }
