@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry point: the server (`npx blockyard serve`), the operator commands (`npx blockyard admin ...`) and the
 // client for people (`npx blockyard login|get|apply|delete|runs|events`); `npx blockyard --help` lists them.
-// Runs the compiled CLI (`npm run build`, which `npm start` does first); in a fresh clone that was
+// Runs the compiled CLI (`npm run build`; `npm start` builds first when the sources changed); in a fresh clone that was
 // never built, the sources run through tsx (a dev dependency) instead.
 import { existsSync } from 'node:fs';
 
