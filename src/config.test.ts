@@ -112,6 +112,8 @@ describe('loadConfig values', () => {
       BLOCKYARD_OIDC_USERNAME_CLAIM: 'upn',
       BLOCKYARD_SESSION_IDLE_SECONDS: '600',
       BLOCKYARD_SESSION_MAX_SECONDS: '3600',
+      BLOCKYARD_METRICS_PORT: '9464',
+      BLOCKYARD_METRICS_HOST: '10.0.3.17',
     });
     assert.deepEqual(config, {
       host: '127.0.0.1',
@@ -140,7 +142,17 @@ describe('loadConfig values', () => {
       scimGroupWorkspace: 'people',
       oidc: { issuer: 'https://login.example.com/realms/people/', clientId: 'blockyard', clientSecret: 'oidc-secret', caFile: '/etc/tls/idp-ca.pem', usernameClaim: 'upn' },
       sessions: { idleSeconds: 600, maxSeconds: 3600 },
+      metrics: { port: 9464, host: '10.0.3.17' },
     });
+  });
+  it('opens no metrics port unless BLOCKYARD_METRICS_PORT names one (1–65535, not the API’s); it listens on 127.0.0.1 by default', () => {
+    assert.deepEqual(loadConfig({}).metrics, { port: undefined, host: '127.0.0.1' });
+    assert.deepEqual(loadConfig({ BLOCKYARD_METRICS_PORT: '65535' }).metrics, { port: 65535, host: '127.0.0.1' });
+    rejects({ BLOCKYARD_METRICS_PORT: '0' }, 'BLOCKYARD_METRICS_PORT', /between 1 and 65535/);
+    rejects({ BLOCKYARD_METRICS_PORT: '65536' }, 'BLOCKYARD_METRICS_PORT', /between 1 and 65535/);
+    rejects({ BLOCKYARD_METRICS_PORT: 'http' }, 'BLOCKYARD_METRICS_PORT', /expected an integer/);
+    rejects({ BLOCKYARD_METRICS_PORT: '8443' }, 'BLOCKYARD_METRICS_PORT', /must differ from BLOCKYARD_PORT/);
+    rejects({ BLOCKYARD_PORT: '9000', BLOCKYARD_METRICS_PORT: '9000' }, 'BLOCKYARD_METRICS_PORT', /must differ/);
   });
   it('refuses single sign-on settings that are incomplete, not https, or an idle time beyond the maximum', () => {
     const oidc = { BLOCKYARD_OIDC_ISSUER: 'https://idp.example.com', BLOCKYARD_OIDC_CLIENT_ID: 'blockyard', BLOCKYARD_OIDC_CLIENT_SECRET: 'secret' };

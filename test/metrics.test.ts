@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { before, it } from 'node:test';
-import { ConfigError, loadConfig } from '../src/config.js';
 import { basic, describeEachDatabase, TEST_ADMIN } from './support/server.js';
 import { keyToken } from './support/matrix.js';
 import { createBlock, registerRunner, runnerDefinition, runWorld, tenantTarget, waitFor } from './support/runs.js';
@@ -76,14 +75,6 @@ function served(types: Map<string, string>, name: string): boolean {
   const family = types.get(suffix[1]!);
   return family === 'histogram' || (family === 'summary' && suffix[2] !== 'bucket');
 }
-
-it('BLOCKYARD_METRICS_PORT is a port (1–65535) other than the API’s; the listener binds to 127.0.0.1 unless BLOCKYARD_METRICS_HOST says otherwise', () => {
-  assert.deepEqual(loadConfig({}).metrics, { port: undefined, host: '127.0.0.1' });
-  assert.deepEqual(loadConfig({ BLOCKYARD_METRICS_PORT: '9464', BLOCKYARD_METRICS_HOST: '10.0.0.5' }).metrics, { port: 9464, host: '10.0.0.5' });
-  for (const [value, problem] of [['0', /between 1 and 65535/], ['65536', /between 1 and 65535/], ['http', /expected an integer/], ['8443', /must differ from BLOCKYARD_PORT/]] as const) {
-    assert.throws(() => loadConfig({ BLOCKYARD_METRICS_PORT: value }), (error: unknown) => error instanceof ConfigError && error.variable === 'BLOCKYARD_METRICS_PORT' && problem.test(error.message), value);
-  }
-});
 
 const env: Record<string, string> = {};
 before(async () => {
