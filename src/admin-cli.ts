@@ -37,6 +37,18 @@ export async function rotateMasterKey(database: Database, secrets: SecretBox, op
 }
 
 /**
+ * The SCIM base URL to give the identity system: under `BLOCKYARD_PUBLIC_URL`, else where the server
+ * says it is without it (`https://localhost:<port>`, http/app.ts), with what to set when that is not
+ * the address the identity system reaches.
+ */
+function scimBaseUrl(config: Config): string {
+  if (config.publicUrl !== undefined) return `${config.publicUrl}/scim/v2`;
+  const unset = 'set BLOCKYARD_PUBLIC_URL to the address the identity system reaches the server at';
+  if (config.port === 0) return `the https:// address the server prints when it starts ("public URL"), followed by /scim/v2 (BLOCKYARD_PORT=0 picks the port at start; ${unset})`;
+  return `https://localhost:${config.port}/scim/v2 (${unset})`;
+}
+
+/**
  * Operator commands against the configured database (the same services the server uses), for getting
  * credentials without the API. Secrets are printed once on stdout and never logged.
  */
@@ -94,7 +106,7 @@ export async function runAdminCommand(config: Config, argv: string[], out: (line
         const { scimTokens } = services.system;
         if (action === 'create') {
           const { token, secret } = await scimTokens.create(SYSTEM, values.name ?? 'SCIM provisioning');
-          out(`SCIM token ${token.id} (${token.name}); SCIM provisioning is enabled\nbearer token (shown once): ${secret}\nSCIM base URL: <public URL>/scim/v2\n`);
+          out(`SCIM token ${token.id} (${token.name}); SCIM provisioning is enabled\nbearer token (shown once): ${secret}\nSCIM base URL: ${scimBaseUrl(config)}\n`);
           return;
         }
         if (action === 'list') {

@@ -1,4 +1,4 @@
-import { ADMIN_USAGE } from './admin-usage.js';
+import { ADMIN_USAGE, adminHelp } from './admin-usage.js';
 import { runCli } from './cli/program.js';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -34,6 +34,12 @@ async function serve(): Promise<void> {
 /** `blockyard admin …`: its failures are usage errors (exit 2), except a server configuration that does not load. */
 async function admin(args: string[]): Promise<void> {
   try {
+    // Help needs neither the configuration nor the database: it works before either is set up.
+    const help = adminHelp(args);
+    if (help !== undefined) {
+      process.stdout.write(help);
+      return;
+    }
     const { runAdminCommand } = await import('./admin-cli.js');
     await runAdminCommand(loadConfig(), args, (line) => process.stdout.write(line));
   } catch (error) {

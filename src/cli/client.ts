@@ -43,7 +43,7 @@ const UNTRUSTED_CERTIFICATE = new Set([
 export function connectionMessage(error: NodeJS.ErrnoException, base: URL): string {
   const code = error.code ?? '';
   if (UNTRUSTED_CERTIFICATE.has(code)) {
-    return `the certificate of ${base.origin} is not trusted (${code}): log in with the server's certificate or CA, \`blockyard login ${base.origin} --ca <PEM file> …\` (or --insecure for a throwaway server)`;
+    return `the certificate of ${base.origin} is not trusted (${code}): log in with the server's certificate or CA, a PEM file (tls/cert.pem in the server's data directory): \`blockyard login ${base.origin} --ca\` followed by its path (or --insecure for a throwaway server)`;
   }
   if (code === 'ECONNREFUSED') return `cannot connect to ${base.origin}: connection refused (is the server running, on this port?)`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot resolve ${base.hostname}`;
@@ -181,7 +181,7 @@ export class ServerClient {
 export function clientFrom(configFile: string, env: Env = process.env): ServerClient {
   const saved = readConfig(configFile);
   const url = env.BLOCKYARD_URL ?? saved?.server;
-  if (url === undefined) throw new CliError(`not logged in (no ${configFile}): run \`blockyard login <server URL> --client-id … --client-secret …\``);
+  if (url === undefined) throw new CliError(`not logged in (no ${configFile}): run \`blockyard login\` with the server's https:// address and an API key (--client-id, --client-secret) or an API user (--username, --password); \`blockyard login --help\` says more`);
   const base = serverUrl(url);
   // The stored certificate and credentials belong to the stored server: never sent to another one.
   const stored = saved?.server === base.origin ? saved : undefined;

@@ -80,7 +80,7 @@ export function buildProgram(server: ServerCommands, env: Record<string, string 
     .option('--client-secret <secret>', "the API key's secret (else BLOCKYARD_CLIENT_SECRET)")
     .option('--username <name>', 'an API user (Basic)')
     .option('--password <password>', "the API user's password (else BLOCKYARD_PASSWORD)")
-    .option('--ca <file>', "the server's certificate or CA (PEM), e.g. <data dir>/tls/cert.pem")
+    .option('--ca <file>', "the server's certificate or CA (PEM), e.g. tls/cert.pem in the server's data directory")
     .option('--insecure', "do not verify the server's certificate (a throwaway server only)")
     .action((url: string, options: Parameters<typeof login>[1]) => login(url, options, config(), (text) => process.stdout.write(text), env));
 
