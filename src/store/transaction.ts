@@ -152,10 +152,15 @@ export class UnitOfWork {
 }
 
 /** The driver under every `Db`: outside a unit of work it is the dialect's own; inside one, see `UnitOfWork`. */
-class UnitOfWorkDriver implements Driver {
-  /** When each connection was asked for (a transaction begins on the connection it was just handed). */
-  private readonly askedAt = new WeakMap<DatabaseConnection, number>();
+/**
+ * When a connection was asked for, stamped on it (a transaction begins on the connection it was just
+ * handed). A property rather than a map: SQLite's driver makes a connection object per query, and a
+ * WeakMap entry for each would cost the collector more than the measurement is worth.
+ */
+const ASKED_AT = Symbol('askedAt');
+type Stamped = DatabaseConnection & { [ASKED_AT]?: number };
 
+class UnitOfWorkDriver implements Driver {
   constructor(
     private readonly inner: Driver,
     private readonly waits?: TransactionWaits,
@@ -170,8 +175,8 @@ class UnitOfWorkDriver implements Driver {
     if (unitConnection) return unitConnection;
     if (!this.waits) return this.inner.acquireConnection();
     const asked = performance.now();
-    const connection = await this.inner.acquireConnection();
-    this.askedAt.set(connection, asked);
+    const connection: Stamped = await this.inner.acquireConnection();
+    connection[ASKED_AT] = asked;
     return connection;
   }
 
@@ -230,7 +235,7 @@ class UnitOfWorkDriver implements Driver {
   /** An outermost BEGIN, and how long its transaction waited since its connection was asked for. */
   private async begin(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     await this.inner.beginTransaction(connection, settings);
-    const asked = this.askedAt.get(connection);
+    const asked = (connection as Stamped)[ASKED_AT];
     if (asked !== undefined) this.waits?.waited((performance.now() - asked) / 1000);
   }
 
