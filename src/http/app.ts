@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { Server as TlsServer } from 'node:tls';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
@@ -18,10 +19,12 @@ import { LocalRateCounter } from '../lib/rate-counter.js';
 import { deprecationHeaders } from '../lib/versions.js';
 import type { SharedRateCounter } from '../store/shared-rate-counter.js';
 import { LazyRequestLogger, registerAccessLog } from './access-log.js';
+import { CONSOLE_PATH, isBrowserAtRoot } from './browser-root.js';
 import { registerContentParsers } from './content-parsers.js';
 import { registerErrorHandling, sendError, writeClientError } from './error-handler.js';
 import './fastify-types.js';
 import { negotiateRemembered } from './negotiation.js';
+import { answerPlainHttpOnTlsPort } from './plain-http-on-tls.js';
 import { rateLimiter } from './rate-limit.js';
 import { registerOpenApi } from './openapi.js';
 import { SECURITY_HEADERS } from './security-headers.js';
@@ -120,6 +123,7 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     // Requests the HTTP parser refuses (oversized headers, garbage) get a JSON error before closing.
     clientErrorHandler: (error: Error & { code?: string }, socket: Duplex) => writeClientError(error, socket),
   }) as unknown as FastifyInstance; // an HTTPS server with a pino logger: same surface for route modules
+  answerPlainHttpOnTlsPort(app.server as unknown as TlsServer, slowClientLimits(config).handshakeTimeout);
 
   let baseUrl: string | undefined = config.publicUrl;
   // Links ask the route table; a path answering only for retired versions is not served.
@@ -172,6 +176,8 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
   app.addHook('onRequest', async (request, reply) => {
     if (shuttingDown) throw serviceUnavailable('the server is shutting down: retry (another instance, or this one once restarted)', 1);
     if (request.url.includes('\u0000') || /%00/i.test(request.url)) throw badRequest('the URL must not contain NUL characters');
+    // A browser opening `/` goes to the console, signed in or not (it signs people in itself).
+    if (isBrowserAtRoot(request.method, request.url, request.headers.accept)) return reply.header('vary', 'Accept').redirect(CONSOLE_PATH, 303);
     const access = accessOf(request);
     if (access === 'scim') request.principal = await parts.identity.authenticator.authenticateScim(request.headers.authorization, request.ip);
     else if (access === 'tfstate') request.principal = await parts.identity.authenticator.authenticateStateBackend(request.headers.authorization, request.ip);

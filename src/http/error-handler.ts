@@ -54,6 +54,9 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, api: Api
  * way) just closes the connection.
  */
 export function writeClientError(error: Error & { code?: string }, socket: Duplex): void {
+  // The parser reports the same error again for each further chunk of a request it refused (the
+  // rest of an oversized head): the answer is already being written and the linger below closes.
+  if (lingering.has(socket)) return;
   const code = error.code ?? '';
   const timeout = code === 'ERR_HTTP_REQUEST_TIMEOUT';
   const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
@@ -66,8 +69,12 @@ export function writeClientError(error: Error & { code?: string }, socket: Duple
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${SECURITY_HEADER_LINES}Connection: close\r\n\r\n${body}`);
   // A client gets a second to read the answer and close; one that keeps its side open (a slow client
   // would) is cut then. Closing at once could reset the connection before the answer is read.
+  lingering.add(socket);
   setTimeout(() => socket.destroy(), 1000).unref();
 }
+
+/** Connections answered by writeClientError, until they close. */
+const lingering = new WeakSet<Duplex>();
 
 /**
  * The one place where errors become responses: `{message, errorCode, errorId}` as JSON. Stack traces
