@@ -92,6 +92,21 @@ describe('EventFeed', () => {
     for (const subscription of subscriptions) subscription.close();
   });
 
+  it('reports how far the slowest subscriber is behind: positions and the age of the oldest event not handed to it', async () => {
+    assert.deepEqual(await feed.lag(), { positions: 0, seconds: 0 }, 'no subscriber: no lag');
+    const s = collector();
+    const subscription = await feed.subscribe(s);
+    assert.deepEqual(await feed.lag(), { positions: 0, seconds: 0 }, 'up to date');
+    // Committed without waking the feed (as another instance's commit before its notification arrives).
+    const written = Date.parse('2026-01-01T00:00:00.000Z');
+    await inTransaction(database.db, (trx) => new EventStore(trx).append([draft('unseen one'), draft('unseen two')], { authorType: 'System', identifier: 'system' }, new Date(written).toISOString()));
+    assert.deepEqual(await feed.lag(written + 2500), { positions: 2, seconds: 2.5 });
+    feed.wake();
+    await until(() => s.received.length === 2, 'the two events');
+    assert.deepEqual(await feed.lag(), { positions: 0, seconds: 0 }, 'handed over: up to date again');
+    subscription.close();
+  });
+
   it('starts a subscriber without a position at the present: nothing from before', async () => {
     await append(draft('old'));
     const s = collector();
