@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { blockWorld, postBlock, tenantTarget, v2Body } from './support/blocks.js';
 import { media, type ApiClient, type Response } from './support/client.js';
-import { postgresAvailable } from './support/databases.js';
+import { skipUnless } from './support/databases.js';
 import { allEvents, titlesOf } from './support/events.js';
 import { clientWithKey } from './support/identity.js';
 import { describeEachDatabase, startInstanceOf, startTestServer, type TestServer } from './support/server.js';
@@ -251,7 +251,7 @@ describeEachDatabase('communication definitions and communications (v1-preview)'
  * Several instances on one PostgreSQL database: the same communications resolved (twice each) and
  * some deleted, all at once, through three instances. Each counter must equal what the list shows.
  */
-describe('communication counters under concurrent changes on several instances [postgres]', { skip: postgresAvailable ? false : 'PostgreSQL is not reachable' }, () => {
+describe('communication counters under concurrent changes on several instances [postgres]', { skip: skipUnless('postgres') }, () => {
   const instances: TestServer[] = [];
 
   before(async () => {

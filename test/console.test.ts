@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { CONSOLE_CSP } from '../src/http/console-routes.js';
 import { APIKEY, browserForFile, capture, consoleWorld, type ConsoleWorld, createKey, newContext, signInWithKey, watchErrors } from './support/console.js';
-import { postgresAvailable } from './support/databases.js';
+import { skipUnless } from './support/databases.js';
 import { createReleasedDefinition, DEFINITION, VERSION } from './support/definitions.js';
 import { asRun, claimRun, createBlock, getBlock, readBlock, register, report, SHARED_RUNNERS, tenantTarget } from './support/runs.js';
 import { describeEachDatabase, startInstanceOf, startTestServer, TEST_ADMIN, type TestServer } from './support/server.js';
@@ -401,7 +401,7 @@ describeEachDatabase('the console in a real browser', (ctx) => {
   });
 });
 
-describe('the console across instances [postgres]', { skip: postgresAvailable ? false : 'PostgreSQL is not reachable' }, () => {
+describe('the console across instances [postgres]', { skip: skipUnless('postgres') }, () => {
   let first: TestServer;
   let second: TestServer;
   before(async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { describeChaosFailure, OPERATIONS, runChaos } from './support/chaos.js';
-import { DIALECTS, postgresAvailable } from './support/databases.js';
+import { DIALECTS, skipUnless } from './support/databases.js';
 
 /**
  * Crash safety (issue 9, item 1): the real server, as a child process, under a steady concurrent mix of
@@ -14,7 +14,7 @@ import { DIALECTS, postgresAvailable } from './support/databases.js';
 const CYCLES = 20;
 
 for (const dialect of DIALECTS) {
-  describe(`crash safety [${dialect}]`, { skip: dialect === 'postgres' && !postgresAvailable ? 'PostgreSQL is not reachable' : false }, () => {
+  describe(`crash safety [${dialect}]`, { skip: skipUnless(dialect) }, () => {
     it(`loses nothing acknowledged and leaves nothing half-written across ${CYCLES} SIGKILLs under load`, async () => {
       const result = await runChaos({ dialect, cycles: CYCLES });
       const report = describeChaosFailure(result);

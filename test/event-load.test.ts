@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatEventLoad, runEventLoad } from '../scripts/event-load.js';
-import { DIALECTS, postgresAvailable } from './support/databases.js';
+import { DIALECTS, skipUnless } from './support/databases.js';
 
 /**
  * 1 000 events/s through 50 watchers keeps the server's memory flat (issue 18, "Done when"): the short
@@ -14,7 +14,7 @@ import { DIALECTS, postgresAvailable } from './support/databases.js';
  * forced, the floor moved by up to 35 MB without any leak, with when V8 last collected in full.
  */
 for (const dialect of DIALECTS) {
-  const skip = dialect === 'postgres' && !postgresAvailable ? 'PostgreSQL is not reachable' : false;
+  const skip = skipUnless(dialect);
   describe(`event stream load [${dialect}]`, { skip }, () => {
     it('delivers 1 000 events/s to each of 50 watchers with flat memory', async () => {
       const result = await runEventLoad({ dialect, seconds: 30, rate: 1000, watchers: 50, batch: 50 });

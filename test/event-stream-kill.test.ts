@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { CHAOS_LOG_DIR, serverEnv, spawnChild, type Child } from './support/chaos.js';
 import { ApiClient } from './support/client.js';
-import { createPostgresDatabase, DIALECTS, postgresAvailable, type Dialect } from './support/databases.js';
+import { createPostgresDatabase, type Dialect, DIALECTS, skipUnless } from './support/databases.js';
 import { basic } from './support/server.js';
 import { openStream, type SseEvent, type SseStream } from './support/sse.js';
 import { io, WORKSPACE, workspaceBody } from './support/structure.js';
@@ -41,7 +41,7 @@ async function logUuids(client: ApiClient): Promise<string[]> {
 }
 
 for (const dialect of DIALECTS as readonly Dialect[]) {
-  const skip = dialect === 'postgres' && !postgresAvailable ? 'PostgreSQL is not reachable' : false;
+  const skip = skipUnless(dialect);
   describe(`event stream across a SIGKILL [${dialect}]`, { skip }, () => {
     it('resumes with Last-Event-ID on a live instance: every event of the log after the first one seen, once, in order', async () => {
       const dataDir = await mkdtemp(path.join(tmpdir(), 'blockyard-stream-kill-'));

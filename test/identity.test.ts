@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { fetch } from 'undici';
 import { media } from './support/client.js';
-import { DIALECTS, postgresAvailable } from './support/databases.js';
+import { DIALECTS, postgresAvailable, skipUnless } from './support/databases.js';
 import { API_KEY, clientWithKey, createKey, ensureWorkspace, login } from './support/identity.js';
 import { basic, describeEachDatabase, startTestServer, TEST_ADMIN, UNLIMITED_AUTH_FAILURES, startInstanceOf, type TestServer } from './support/server.js';
 
@@ -399,7 +399,7 @@ describeEachDatabase('identity and access', (ctx) => {
 }, UNLIMITED_AUTH_FAILURES); // this suite sends the bootstrap user wrong passwords on every route
 
 for (const dialect of DIALECTS) {
-  describe(`identity edge cases [${dialect}]`, { skip: dialect === 'postgres' && !postgresAvailable ? 'PostgreSQL is not reachable' : false }, () => {
+  describe(`identity edge cases [${dialect}]`, { skip: skipUnless(dialect) }, () => {
     it('expires tokens after BLOCKYARD_TOKEN_TTL_SECONDS', async () => {
       const TTL_SECONDS = 1;
       const server = await startTestServer(dialect, { env: { BLOCKYARD_TOKEN_TTL_SECONDS: String(TTL_SECONDS) } });

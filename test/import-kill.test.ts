@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { CHAOS_LOG_DIR, serverEnv, spawnChild, type Child } from './support/chaos.js';
 import { ApiClient, media } from './support/client.js';
-import { createPostgresDatabase, DIALECTS, postgresAvailable, type Dialect } from './support/databases.js';
+import { createPostgresDatabase, type Dialect, DIALECTS, skipUnless } from './support/databases.js';
 import { allEvents, titlesOf } from './support/events.js';
 import { basic } from './support/server.js';
 import { IMPORT_JSON, io, WORKSPACE, workspaceBody, type Json } from './support/structure.js';
@@ -37,7 +37,7 @@ const groupObject = (workspace: string, name: string, member: string): Json => (
 });
 
 for (const dialect of DIALECTS as readonly Dialect[]) {
-  const skip = dialect === 'postgres' && !postgresAvailable ? 'PostgreSQL is not reachable' : false;
+  const skip = skipUnless(dialect);
   describe(`import into a collection across a SIGKILL [${dialect}]`, { skip }, () => {
     it('stores all of the import (writes, deletions, events) or none of it, and all of it once acknowledged', async () => {
       const dataDir = await mkdtemp(path.join(tmpdir(), 'blockyard-import-kill-'));

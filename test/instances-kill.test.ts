@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { describeChaosFailure, OPERATIONS, runChaos } from './support/chaos.js';
-import { postgresAvailable } from './support/databases.js';
+import { skipUnless } from './support/databases.js';
 
 /**
  * Several instances on PostgreSQL (issue 9, item 2): killing one of them mid-load loses nothing
@@ -19,7 +19,7 @@ import { postgresAvailable } from './support/databases.js';
 const INSTANCES = 3;
 const CYCLES = 8;
 
-describe('several instances on PostgreSQL: one killed mid-load', { skip: postgresAvailable ? false : 'PostgreSQL is not reachable' }, () => {
+describe('several instances on PostgreSQL: one killed mid-load', { skip: skipUnless('postgres') }, () => {
   it(`loses nothing acknowledged when one of ${INSTANCES} instances is SIGKILLed under load, ${CYCLES} times`, async () => {
     const result = await runChaos({ dialect: 'postgres', instances: INSTANCES, cycles: CYCLES });
     const report = describeChaosFailure(result);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BLOCKS, blockWorld, postBlock, tenantTarget, v2Body, type BlockWorld } from './support/blocks.js';
-import { postgresAvailable } from './support/databases.js';
+import { skipUnless } from './support/databases.js';
 import { sql } from 'kysely';
 import { SettledLog } from '../src/kinds/eventlog/settled-log.js';
 import { EventStore } from '../src/kinds/eventlog/store.js';
@@ -20,7 +20,7 @@ const RATE_ENV = { BLOCKYARD_RATE_LIMIT_MAX: '200', BLOCKYARD_RATE_LIMIT_WINDOW_
  * runs.test.ts; killing one of several instances mid-load, with the instances as child processes, in
  * instances-kill.test.ts.)
  */
-describe('several instances on PostgreSQL', { skip: postgresAvailable ? false : 'PostgreSQL is not reachable' }, () => {
+describe('several instances on PostgreSQL', { skip: skipUnless('postgres') }, () => {
   const instances: TestServer[] = [];
   let world: BlockWorld;
   const anyInstance = () => instances[Math.floor(Math.random() * instances.length)]!.client;

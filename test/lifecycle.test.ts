@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ApiClient, media } from './support/client.js';
-import { createPostgresDatabase, DIALECTS, postgresAvailable } from './support/databases.js';
+import { createPostgresDatabase, DIALECTS, skipUnless } from './support/databases.js';
 import { basic, TEST_ADMIN } from './support/server.js';
 
 for (const dialect of DIALECTS) {
-  describe(`process lifecycle [${dialect}]`, { skip: dialect === 'postgres' && !postgresAvailable ? 'PostgreSQL is not reachable' : false }, () => {
+  describe(`process lifecycle [${dialect}]`, { skip: skipUnless(dialect) }, () => {
     it('prints its URL, serves, and exits 0 on SIGTERM', async () => {
       const dataDir = await mkdtemp(path.join(tmpdir(), 'blockyard-proc-'));
       const pg = dialect === 'postgres' ? await createPostgresDatabase() : undefined;

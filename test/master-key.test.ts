@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { ApiClient } from './support/client.js';
-import { postgresAvailable } from './support/databases.js';
+import { skipUnless } from './support/databases.js';
 import { getVersion } from './support/definitions.js';
 import { API_KEY, clientWithKey, login, type KeyCredentials } from './support/identity.js';
 import { forgeToken, keyIdOf, openSealed, publishedKids, runAdmin, sealedValuesAtRest, storedSigningKeys, TEST_MASTER_KEY, type StoredSigningKey } from './support/keys.js';
@@ -180,7 +180,7 @@ describeEachDatabase('master-key rotation (issue 15, item 7)', (ctx) => {
  * The online procedure of the README with several instances: restart each with the new key and the old
  * one as previous, run the command, restart each with the new key only. Nothing stops working.
  */
-describe('master-key rotation with several instances on PostgreSQL', { skip: postgresAvailable ? false : 'PostgreSQL is not reachable' }, () => {
+describe('master-key rotation with several instances on PostgreSQL', { skip: skipUnless('postgres') }, () => {
   const first = TEST_MASTER_KEY;
   const second = newKey();
   let a: TestServer;

@@ -3,6 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { DIALECTS, skipUnless } from './support/databases.js';
 import { privatePostgresAvailable, startPrivatePostgres, type PrivatePostgres } from './support/private-postgres.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -13,7 +14,7 @@ const ACCEPT = { accept: 'application/vnd.vendor.api.meshworkspace.v2.hal+json' 
  * Database outage (issue 9, item 3): PostgreSQL stops under load. Requests fail fast with 503 and
  * Retry-After (never a hang, never a 500), /readyz says DOWN, and the service recovers by itself.
  */
-describe('PostgreSQL outage', { skip: privatePostgresAvailable ? false : 'no PostgreSQL binaries to run a private cluster' }, () => {
+describe('PostgreSQL outage', { skip: !DIALECTS.includes('postgres') ? skipUnless('postgres') : privatePostgresAvailable ? false : 'no PostgreSQL binaries to run a private cluster' }, () => {
   let postgres: PrivatePostgres;
   let server: TestServer;
 

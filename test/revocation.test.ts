@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import type { ApiClient } from './support/client.js';
 import { media } from './support/client.js';
-import { postgresAvailable } from './support/databases.js';
+import { skipUnless } from './support/databases.js';
 import { API_KEY, clientWithKey, createKey, login, type KeyCredentials } from './support/identity.js';
 import { untilStatus } from './support/keys.js';
 import { asRun, claimRun, createBlock, getRun, registerRunner, report, runnerDefinition, runWorld, tenantTarget, type RunWorld } from './support/runs.js';
@@ -119,7 +119,7 @@ describeEachDatabase('revocation that takes effect (issue 15, item 6)', (ctx) =>
  * The same on every instance within 5 s (issue 15, item 6): two instances on one PostgreSQL database;
  * each change is made on the first and must reach the second, whose caches were warm.
  */
-describe('revocation across instances on PostgreSQL', { skip: postgresAvailable ? false : 'PostgreSQL is not reachable' }, () => {
+describe('revocation across instances on PostgreSQL', { skip: skipUnless('postgres') }, () => {
   let a: TestServer;
   let b: TestServer;
   let w: RunWorld;

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { runAdminCommand } from '../src/admin-cli.js';
 import { loadConfig } from '../src/config.js';
 import type { ApiClient } from './support/client.js';
-import { postgresAvailable } from './support/databases.js';
+import { skipUnless } from './support/databases.js';
 import { API_KEY, clientWithKey, login, type KeyCredentials } from './support/identity.js';
 import { forgeToken, kidOf, publishedKids, sealWith, signWith, sleep, storedSigningKeys, TEST_MASTER_KEY } from './support/keys.js';
 import { describeEachDatabase, startTestServer, startInstanceOf, type TestServer } from './support/server.js';
@@ -120,7 +120,7 @@ describeEachDatabase(
   { BLOCKYARD_TOKEN_TTL_SECONDS: String(TTL_SECONDS) },
 );
 
-describe('token signing keys across instances on PostgreSQL', { skip: postgresAvailable ? false : 'PostgreSQL is not reachable' }, () => {
+describe('token signing keys across instances on PostgreSQL', { skip: skipUnless('postgres') }, () => {
   let a: TestServer;
   let b: TestServer;
 

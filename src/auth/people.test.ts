@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
-import { createPostgresDatabase, postgresAvailable } from '../../test/support/databases.js';
+import { createPostgresDatabase, DIALECTS, skipUnless } from '../../test/support/databases.js';
 import { loadConfig } from '../config.js';
 import { authorOf } from '../kinds/eventlog/model.js';
 import { openDatabase, type Database } from '../store/database.js';
@@ -20,8 +20,8 @@ const sorted = (codes: Iterable<string>) => [...codes].sort();
 const union = (...sets: (ReadonlySet<string> | undefined)[]) => sorted(new Set(sets.flatMap((set) => [...(set ?? [])])));
 
 /** Role bindings as SCIM and the binding routes leave them, read by PersonAccess on both real databases. */
-for (const dialect of ['sqlite', 'postgres'] as const) {
-  describe(`PersonAccess [${dialect}]`, { skip: dialect === 'postgres' && !postgresAvailable ? 'PostgreSQL is not reachable' : false }, () => {
+for (const dialect of DIALECTS) {
+  describe(`PersonAccess [${dialect}]`, { skip: skipUnless(dialect) }, () => {
     let database: Database;
     let access: PersonAccess;
     let cleanup: () => Promise<void>;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import pino from 'pino';
-import { createPostgresDatabase, postgresAvailable } from '../../test/support/databases.js';
+import { createPostgresDatabase, skipUnless } from '../../test/support/databases.js';
 import { loadConfig } from '../config.js';
 import { idleInTransactionTimeoutMs, openDatabase, type Database } from './database.js';
 
@@ -54,7 +54,7 @@ describe('the SQLite writer', () => {
   });
 });
 
-describe('the PostgreSQL connections', { skip: postgresAvailable ? false : 'PostgreSQL is not reachable' }, () => {
+describe('the PostgreSQL connections', { skip: skipUnless('postgres') }, () => {
   // A transaction left idle would hold its locks and, once it appended events, every event stream
   // behind its numbers: the server ends it after a while.
   it('end a transaction left idle: idle_in_transaction_session_timeout is set on every connection', async () => {

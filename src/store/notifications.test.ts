@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pg from 'pg';
-import { POSTGRES_ADMIN_URL, postgresAvailable } from '../../test/support/databases.js';
+import { POSTGRES_ADMIN_URL, skipUnless } from '../../test/support/databases.js';
 import { listen } from './notifications.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const quiet = { warn: () => undefined, info: () => undefined };
 
 /** LISTEN on its own connection: notified at commit, and listening again after the connection is killed. */
-describe('PostgreSQL notifications', { skip: postgresAvailable ? false : 'PostgreSQL is not reachable' }, () => {
+describe('PostgreSQL notifications', { skip: skipUnless('postgres') }, () => {
   it('calls back on each notification of its channel, and again after its connection was terminated', async () => {
     const channel = `blockyard_test_${process.pid}`;
     let calls = 0;

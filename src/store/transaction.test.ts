@@ -6,13 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, type Dialect } from 'kysely';
 import pg from 'pg';
-import { createPostgresDatabase, postgresAvailable, postgresPool } from '../../test/support/databases.js';
+import { createPostgresDatabase, DIALECTS, postgresPool, skipUnless } from '../../test/support/databases.js';
 import { groupCommitDialect } from './sqlite-group-commit.js';
 import { afterCommit, inTransaction, keepUntilCommit, UnitOfWork, unitOfWorkDialect, type Db } from './transaction.js';
 
 /** The unit of work on both real databases, through the same driver wrapper the server uses. */
-for (const dialect of ['sqlite', 'postgres'] as const) {
-  describe(`unit of work [${dialect}]`, { skip: dialect === 'postgres' && !postgresAvailable ? 'PostgreSQL is not reachable' : false }, () => {
+for (const dialect of DIALECTS) {
+  describe(`unit of work [${dialect}]`, { skip: skipUnless(dialect) }, () => {
     let db: Db;
     let units: UnitOfWork;
     let cleanup: () => Promise<void>;

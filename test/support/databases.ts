@@ -7,6 +7,22 @@ export type Dialect = 'sqlite' | 'postgres';
 export const POSTGRES_ADMIN_URL = process.env.BLOCKYARD_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REQUIRED = process.env.BLOCKYARD_TEST_REQUIRE_POSTGRES === '1';
 
+const ALL_DIALECTS: readonly Dialect[] = ['sqlite', 'postgres'];
+/**
+ * The databases this run tests on: both, unless BLOCKYARD_TEST_DATABASES names some (comma-separated).
+ * The quick lane (`npm run test:quick`) sets `sqlite`: every per-database loop then declares only the
+ * SQLite suites, and PostgreSQL is neither probed nor needed.
+ */
+function selectedDialects(): readonly Dialect[] {
+  const named = process.env.BLOCKYARD_TEST_DATABASES?.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (!named || named.length === 0) return ALL_DIALECTS;
+  const unknown = named.filter((name) => !ALL_DIALECTS.includes(name as Dialect));
+  if (unknown.length > 0) throw new Error(`BLOCKYARD_TEST_DATABASES names ${unknown.join(', ')}; known: ${ALL_DIALECTS.join(', ')}`);
+  return ALL_DIALECTS.filter((dialect) => named.includes(dialect));
+}
+/** Every suite or per-database loop iterates these (never its own list of dialects). */
+export const DIALECTS: readonly Dialect[] = selectedDialects();
+
 /**
  * A server that is down refuses at once; the timeout only guards a host that never answers. It runs
  * while this process is still loading its modules (the timer fires late, or early relative to the
@@ -27,9 +43,17 @@ async function probe(): Promise<boolean> {
   }
 }
 
-export const postgresAvailable = await probe();
+export const postgresAvailable = DIALECTS.includes('postgres') && (await probe());
 
-export const DIALECTS: readonly Dialect[] = ['sqlite', 'postgres'];
+/**
+ * Why suites on `dialect` do not run here, or false when they do: `{ skip: skipUnless('postgres') }`
+ * for a PostgreSQL-only suite, `{ skip: skipUnless(dialect) }` inside a loop over DIALECTS.
+ */
+export function skipUnless(dialect: Dialect): string | false {
+  if (!DIALECTS.includes(dialect)) return `${dialect} is not selected (BLOCKYARD_TEST_DATABASES=${process.env.BLOCKYARD_TEST_DATABASES})`;
+  if (dialect === 'postgres' && !postgresAvailable) return 'PostgreSQL is not reachable';
+  return false;
+}
 
 async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });

@@ -9,7 +9,7 @@ import { startServer, type RunningServer } from '../../src/server.js';
 import { ApiClient } from './client.js';
 import { ServedOpenApi } from './served-openapi.js';
 import { secretsAtRest } from './secrets.js';
-import { createPostgresDatabase, DIALECTS, postgresAvailable, type Dialect } from './databases.js';
+import { createPostgresDatabase, type Dialect, DIALECTS, skipUnless } from './databases.js';
 
 /** Credentials of the API user every test server is bootstrapped with (admin-equivalent, Basic). */
 export const TEST_ADMIN = { username: 'test-admin', password: 'test-admin-password-1' };
@@ -116,8 +116,9 @@ export async function startTestServer(dialect: Dialect, options: TestServerOptio
 }
 
 /**
- * Declares the same suite once per database (SQLite and PostgreSQL), each with its own server.
- * PostgreSQL suites are skipped only when it is unreachable and BLOCKYARD_TEST_REQUIRE_POSTGRES is unset.
+ * Declares the same suite once per database of the run (SQLite and PostgreSQL, or those
+ * BLOCKYARD_TEST_DATABASES names), each with its own server. PostgreSQL suites are skipped only when
+ * it is unreachable and BLOCKYARD_TEST_REQUIRE_POSTGRES is unset.
  */
 export function describeEachDatabase(
   title: string,
@@ -126,7 +127,7 @@ export function describeEachDatabase(
   options: Pick<TestServerOptions, 'productionPasswordCost'> = {},
 ): void {
   for (const dialect of DIALECTS) {
-    const skip = dialect === 'postgres' && !postgresAvailable ? 'PostgreSQL is not reachable' : false;
+    const skip = skipUnless(dialect);
     describe(`${title} [${dialect}]`, { skip }, () => {
       let server: TestServer | undefined;
       before(async () => {

@@ -7,7 +7,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pino from 'pino';
 import { migratorOf, migrateToLatest } from '../../src/store/migrations/index.js';
 import type { Tables } from '../../src/store/schema.js';
-import { createPostgresDatabase, DIALECTS, postgresAvailable, postgresPool } from './databases.js';
+import { createPostgresDatabase, DIALECTS, postgresPool, skipUnless } from './databases.js';
 
 /** A database as an older release left it: migrated up to a named migration, with what `upgrade` applies after. */
 export interface OlderDatabase {
@@ -22,7 +22,7 @@ export interface OlderDatabase {
  */
 export function describeUpgrade(title: string, before: string, name: string, work: (database: OlderDatabase) => Promise<void>): void {
   for (const dialect of DIALECTS) {
-    describe(`${title} [${dialect}]`, { skip: dialect === 'postgres' && !postgresAvailable ? 'PostgreSQL is not reachable' : false }, () => {
+    describe(`${title} [${dialect}]`, { skip: skipUnless(dialect) }, () => {
       it(name, async () => {
         const dir = mkdtempSync(path.join(tmpdir(), 'blockyard-upgrade-'));
         const postgres = dialect === 'postgres' ? await createPostgresDatabase() : undefined;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
-import { createPostgresDatabase, postgresAvailable } from '../../../test/support/databases.js';
+import { createPostgresDatabase, DIALECTS, skipUnless } from '../../../test/support/databases.js';
 import { loadConfig } from '../../config.js';
 import { openDatabase, type Database } from '../../store/database.js';
 import { inTransaction } from '../../store/transaction.js';
@@ -17,8 +17,8 @@ const system = { authorType: 'System', identifier: 'system' } as const;
 const titles = (records: readonly EventRecord[]) => records.map((record) => record.title);
 
 /** The log as far as it is settled, on both real databases: writers never wait for each other's numbers. */
-for (const dialect of ['sqlite', 'postgres'] as const) {
-  describe(`SettledLog [${dialect}]`, { skip: dialect === 'postgres' && !postgresAvailable ? 'PostgreSQL is not reachable' : false }, () => {
+for (const dialect of DIALECTS) {
+  describe(`SettledLog [${dialect}]`, { skip: skipUnless(dialect) }, () => {
     let database: Database;
     let cleanup: () => Promise<void>;
     let log: SettledLog;
