@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 // Runs every test file (unit tests beside the code in src/, black-box suites in test/) with Node's
-// test runner. Each file is its own process; two run at a time on a 2-core machine.
+// test runner, two processes at a time on a 2-core machine.
+//
+//   node scripts/run-tests.mjs [--quick] [--list] [<part of a path> ...]
+//
+// --quick: the edit loop's lane (`npm run test:quick`): every unit test in src/ and the black-box files
+// test/quick-lane.json lists, on SQLite only (BLOCKYARD_TEST_DATABASES=sqlite). --list: print the
+// selected files instead of running them.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,14 +20,22 @@ function find(dir) {
   });
 }
 
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const listOnly = args.includes('--list');
+const filters = args.filter((arg) => !arg.startsWith('--'));
+const env = { ...process.env, NODE_ENV: 'test', ...(quick ? { BLOCKYARD_TEST_DATABASES: 'sqlite' } : {}) };
+
 /**
  * How long each file took when it last ran here (milliseconds by path), kept out of the repository.
  * The runner starts files in the order given, so the longest go first and the two slots finish
  * together rather than one running a long file alone at the end. Files without a record (a fresh
  * clone, a new file) go before all others: the black-box suites in name order, then the unit tests
- * beside the code, which take seconds and so fill the end.
+ * beside the code, which take seconds and so fill the end. A file on SQLite alone takes about half
+ * its time on both databases: each selection of databases (BLOCKYARD_TEST_DATABASES) keeps its own record.
  */
-const DURATIONS = path.join('node_modules', '.cache', 'blockyard', 'test-durations.json');
+const databases = env.BLOCKYARD_TEST_DATABASES?.split(',').map((name) => name.trim()).filter(Boolean).sort().join('-');
+const DURATIONS = path.join('node_modules', '.cache', 'blockyard', `test-durations${databases ? `.${databases}` : ''}.json`);
 const readJson = (file) => {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
@@ -31,17 +45,25 @@ const readJson = (file) => {
 };
 const known = readJson(DURATIONS);
 
-const filters = process.argv.slice(2);
+const quickLane = new Set(Object.keys(readJson(path.join('test', 'quick-lane.json')).files ?? {}));
+const isUnit = (file) => file.startsWith(`src${path.sep}`);
+const inLane = (file) => !quick || isUnit(file) || quickLane.has(file.split(path.sep).join('/'));
 const files = ['src', 'test']
   .flatMap(find)
+  .filter(inLane)
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
-  .sort()
-  .sort((a, b) => (known[b] ?? Infinity) - (known[a] ?? Infinity) || Number(a.startsWith('src')) - Number(b.startsWith('src')));
+  .sort();
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+if (listOnly) {
+  process.stdout.write(`${files.join('\n')}\n`);
+  process.exit(0);
+}
+
 const scratch = mkdtempSync(path.join(tmpdir(), 'blockyard-test-run-'));
+const processes = [...files].sort((a, b) => (known[b] ?? Infinity) - (known[a] ?? Infinity) || Number(isUnit(a)) - Number(isUnit(b)));
 const measured = path.join(scratch, 'durations.json');
 const result = spawnSync(
   process.execPath,
@@ -55,9 +77,9 @@ const result = spawnSync(
     '--test-reporter-destination=stdout',
     '--test-reporter=./scripts/test-durations-reporter.mjs',
     `--test-reporter-destination=${measured}`,
-    ...files,
+    ...processes,
   ],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+  { stdio: 'inherit', env },
 );
 const cwd = process.cwd();
 for (const [file, ms] of Object.entries(readJson(measured))) known[path.relative(cwd, file)] = Math.round(ms);
