@@ -4,8 +4,8 @@ import type { Config } from './config.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import { resealSecrets } from './crypto/secret-values.js';
 import { createLoggers } from './logging.js';
-import { createServices } from './services.js';
-import { openDatabase, type Database } from './store/database.js';
+import { createServices, openServiceDatabase } from './services.js';
+import type { Database } from './store/database.js';
 import { resealColumns, type ResealReport, type Resealing } from './store/reseal.js';
 import { ADMIN_USAGE } from './admin-usage.js';
 
@@ -67,7 +67,7 @@ export async function runAdminCommand(config: Config, argv: string[], out: (line
     },
   });
   const { log } = createLoggers({ logLevel: 'warn' });
-  const database = await openDatabase(config, log);
+  const database = await openServiceDatabase(config, log);
   try {
     const services = await createServices(config, database, log);
     switch (command) {

@@ -92,6 +92,7 @@ describe('loadConfig values', () => {
       BLOCKYARD_ADMIN_PASSWORD: 'p'.repeat(12),
       BLOCKYARD_MASTER_KEY: MASTER_KEY,
       BLOCKYARD_PREVIOUS_MASTER_KEYS: ` ${PREVIOUS_KEY}, ${MASTER_KEY.slice(0, 40)}abc= `,
+      BLOCKYARD_ABANDON_SEALED_SECRETS: 'Yes',
       BLOCKYARD_RUN_TIMEOUT_SECONDS: '60',
       BLOCKYARD_RUN_LOG_MAX_BYTES: '65536',
       BLOCKYARD_EVENT_RETENTION_DAYS: '30',
@@ -132,6 +133,7 @@ describe('loadConfig values', () => {
       bootstrap: { adminClientId: 'admin-client_1.x', adminClientSecret: 's'.repeat(16), adminUsername: 'admin', adminPassword: 'p'.repeat(12) },
       masterKey: MASTER_KEY,
       previousMasterKeys: [PREVIOUS_KEY, `${MASTER_KEY.slice(0, 40)}abc=`],
+      abandonSealedSecrets: true,
       runTimeoutSeconds: 60,
       runLogMaxBytes: 65536,
       eventRetentionDays: 30,
@@ -168,7 +170,7 @@ describe('loadConfig values', () => {
     assert.equal(loadConfig({ BLOCKYARD_PORT: '65535' }).port, 65535);
   });
   it('accepts postgres:// as well as postgresql://', () => {
-    assert.equal(loadConfig({ BLOCKYARD_DATABASE_URL: 'postgres://localhost/db' }).databaseUrl, 'postgres://localhost/db');
+    assert.equal(loadConfig({ BLOCKYARD_DATABASE_URL: 'postgres://localhost/db', BLOCKYARD_MASTER_KEY: MASTER_KEY }).databaseUrl, 'postgres://localhost/db');
   });
   it('lets an unset headers timeout follow a request timeout shorter than its default', () => {
     assert.deepEqual(loadConfig({ BLOCKYARD_REQUEST_TIMEOUT_SECONDS: '4' }).clientTimeouts, { headersSeconds: 4, requestSeconds: 4, idleSeconds: 72 });
@@ -193,6 +195,14 @@ describe('loadConfig validation', () => {
 
   for (const value of ['http://blocks.example.com', 'ftp://blocks.example.com', 'blocks.example.com', 'not a url']) {
     it(`rejects BLOCKYARD_PUBLIC_URL=${value}`, () => rejects({ BLOCKYARD_PUBLIC_URL: value }, 'BLOCKYARD_PUBLIC_URL'));
+  }
+
+  it('requires a master key with PostgreSQL, before anything is opened: every instance must seal with the same key', () => {
+    rejects({ BLOCKYARD_DATABASE_URL: 'postgres://localhost/db' }, 'BLOCKYARD_MASTER_KEY', /BLOCKYARD_DATABASE_URL/);
+  });
+
+  for (const value of ['maybe', 'on', '2']) {
+    it(`rejects BLOCKYARD_ABANDON_SEALED_SECRETS=${value}`, () => rejects({ BLOCKYARD_ABANDON_SEALED_SECRETS: value }, 'BLOCKYARD_ABANDON_SEALED_SECRETS'));
   }
 
   for (const value of ['mysql://localhost/db', 'http://localhost/db', 'localhost:5432', 'postgres://[bad']) {

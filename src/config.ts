@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { passwordProblem, usernameProblem } from './kinds/apiuser/model.js';
+import { EXIT_CODES, StartFailure } from './lib/start-failure.js';
 
 /**
  * The whole configuration of a Blockyard process, read once from `BLOCKYARD_*` variables.
@@ -39,6 +40,11 @@ export interface Config {
    * `blockyard admin rotate-master-key` re-encrypts what they sealed (README "Rotating the master key").
    */
   previousMasterKeys: readonly string[];
+  /**
+   * Start although the master key opens none of the keys the database holds, sealing the keyring anew
+   * under it: every secret and signing key sealed before is given up (docs/operations.md, "The master key").
+   */
+  abandonSealedSecrets: boolean;
   runTimeoutSeconds: number;
   /** Bytes of step messages a run keeps (beyond: cut, with a visible marker). */
   runLogMaxBytes: number;
@@ -88,12 +94,13 @@ export interface OidcConfig {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export class ConfigError extends Error {
+/** A setting that cannot be used: exit code 2, one line naming the variable. */
+export class ConfigError extends StartFailure {
   constructor(
     readonly variable: string,
     problem: string,
   ) {
-    super(`${variable}: ${problem}`);
+    super(EXIT_CODES.configuration, `${variable}: ${problem}`);
   }
 }
 
@@ -129,6 +136,15 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+/** `true` or `false` (also 1/0, yes/no); `fallback` when unset. */
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
@@ -232,6 +248,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (masterKey !== undefined && !MASTER_KEY.test(masterKey)) {
     throw new ConfigError('BLOCKYARD_MASTER_KEY', 'expected 32 bytes in base64 (44 characters), e.g. from `openssl rand -base64 32`');
   }
+  const databaseUrl = postgresUrl(env, 'BLOCKYARD_DATABASE_URL');
+  // Every instance of a PostgreSQL deployment must seal with the same key: none may invent its own.
+  if (databaseUrl !== undefined && masterKey === undefined) {
+    throw new ConfigError('BLOCKYARD_MASTER_KEY', 'is required with BLOCKYARD_DATABASE_URL: every instance must share it (e.g. `openssl rand -base64 32`)');
+  }
   const previousMasterKeys = (read(env, 'BLOCKYARD_PREVIOUS_MASTER_KEYS') ?? '').split(',').map((key) => key.trim()).filter(Boolean);
   if (previousMasterKeys.some((key) => !MASTER_KEY.test(key))) {
     throw new ConfigError('BLOCKYARD_PREVIOUS_MASTER_KEYS', 'expected a comma-separated list of master keys, each 32 bytes in base64 (44 characters)');
@@ -265,7 +286,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'BLOCKYARD_PORT', 8443, 0, 65535),
     publicUrl: httpsUrl(env, 'BLOCKYARD_PUBLIC_URL'),
     dataDir: path.resolve(read(env, 'BLOCKYARD_DATA_DIR') ?? './data'),
-    databaseUrl: postgresUrl(env, 'BLOCKYARD_DATABASE_URL'),
+    databaseUrl,
     tls: certFile !== undefined && keyFile !== undefined ? { certFile, keyFile } : undefined,
     mediaVendors,
     logLevel: oneOf(env, 'BLOCKYARD_LOG_LEVEL', LOG_LEVELS, 'info'),
@@ -284,6 +305,7 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrap: { adminClientId, adminClientSecret, adminUsername, adminPassword },
     masterKey,
     previousMasterKeys,
+    abandonSealedSecrets: flag(env, 'BLOCKYARD_ABANDON_SEALED_SECRETS', false),
     runTimeoutSeconds: integer(env, 'BLOCKYARD_RUN_TIMEOUT_SECONDS', 3 * 3600, 1, 30 * 86_400),
     runLogMaxBytes: integer(env, 'BLOCKYARD_RUN_LOG_MAX_BYTES', 4 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
     eventRetentionDays: integer(env, 'BLOCKYARD_EVENT_RETENTION_DAYS', 400, 1, 36_500),

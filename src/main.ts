@@ -1,6 +1,8 @@
 import { ADMIN_USAGE, adminHelp } from './admin-usage.js';
 import { runCli } from './cli/program.js';
-import { ConfigError, loadConfig } from './config.js';
+import { inspect } from 'node:util';
+import { loadConfig } from './config.js';
+import { EXIT_CODES, StartFailure } from './lib/start-failure.js';
 
 // The server and the operator commands are loaded only when run: the client commands start faster.
 
@@ -9,8 +11,6 @@ async function serve(): Promise<void> {
   const config = loadConfig();
   const { startServer } = await import('./server.js');
   const server = await startServer(config);
-  const port = new URL(server.context.baseUrl()).port;
-  process.stdout.write(`Blockyard listening on https://localhost:${port} (${server.database.dialect}); public URL ${server.url}\n`);
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -31,7 +31,7 @@ async function serve(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-/** `blockyard admin …`: its failures are usage errors (exit 2), except a server configuration that does not load. */
+/** `blockyard admin …`: its failures are usage errors (exit 2), except a start failure (configuration, database, master key). */
 async function admin(args: string[]): Promise<void> {
   try {
     // Help needs neither the configuration nor the database: it works before either is set up.
@@ -43,18 +43,18 @@ async function admin(args: string[]): Promise<void> {
     const { runAdminCommand } = await import('./admin-cli.js');
     await runAdminCommand(loadConfig(), args, (line) => process.stdout.write(line));
   } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    throw new UsageError((error as Error).message);
+    if (error instanceof StartFailure) throw error;
+    throw new StartFailure(EXIT_CODES.configuration, (error as Error).message);
   }
 }
 
-class UsageError extends Error {}
+/** Every way the server or an operator command ends in failure: one line on stderr, and its exit code (lib/start-failure.ts). */
+function fail(error: unknown): never {
+  const known = error instanceof StartFailure;
+  const message = known ? error.message : `failed to start: ${(error as Error).message ?? String(error)} (BLOCKYARD_LOG_LEVEL=debug shows where)`;
+  process.stderr.write(`blockyard: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+  if (['debug', 'trace'].includes(process.env.BLOCKYARD_LOG_LEVEL?.trim().toLowerCase() ?? '')) process.stderr.write(`${inspect(error, { depth: 4 })}\n`);
+  process.exit(known ? error.exitCode : EXIT_CODES.unexpected);
+}
 
-runCli(process.argv.slice(2), { serve, admin, adminUsage: ADMIN_USAGE }).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof UsageError) {
-    process.stderr.write(`blockyard: ${error.message}\n`);
-    process.exit(2);
-  }
-  process.stderr.write(`blockyard: failed to start: ${(error as Error).stack ?? String(error)}\n`);
-  process.exit(1);
-});
+runCli(process.argv.slice(2), { serve, admin, adminUsage: ADMIN_USAGE }).catch(fail);

@@ -1,6 +1,10 @@
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
-import { bootstrapCredentials } from './auth/bootstrap.js';
+import { announceGeneratedKey } from './announce.js';
+import { bootstrapCredentials, type GeneratedAdminKey } from './auth/bootstrap.js';
+import { loadIssuerCa } from './auth/oidc.js';
+import { apiAddress, assertListenable, listenFailure } from './http/listen-address.js';
 import type { ScryptCost } from './auth/passwords.js';
 import type { Config } from './config.js';
 import { createApp, type AppContext } from './http/app.js';
@@ -51,8 +55,8 @@ import { userGroupOperations } from './kinds/usergroup/routes.js';
 import { workspaceOperations } from './kinds/workspace/routes.js';
 import { createLoggers } from './logging.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
-import { createServices } from './services.js';
-import { openDatabase, type Database } from './store/database.js';
+import { createServices, openServiceDatabase } from './services.js';
+import type { Database } from './store/database.js';
 import { listen, type Listening } from './store/notifications.js';
 import { SharedRateCounter } from './store/shared-rate-counter.js';
 import type { UnitOfWork } from './store/transaction.js';
@@ -105,7 +109,7 @@ function operations(services: AuthorizedServices, units: UnitOfWork, log: Logger
 
 export interface StartOptions {
   logDestination?: DestinationStream;
-  /** Where one-time messages (generated credentials) go; stdout by default. */
+  /** Where the start's announcement goes (the listening line, then a generated admin key); stdout by default. */
   print?: (line: string) => void;
   /**
    * Test servers only: a cheaper scrypt for API user passwords, so suites that send wrong passwords
@@ -118,9 +122,13 @@ export interface StartOptions {
 /** The composition root: TLS, storage, services, routes, listen. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const { log, access } = createLoggers(config, options.logDestination);
+  // Everything that can be checked is, before the database is touched.
+  const metricsAddress = config.metrics.port === undefined ? undefined : { host: config.metrics.host, port: config.metrics.port, hostVariable: 'BLOCKYARD_METRICS_HOST', portVariable: 'BLOCKYARD_METRICS_PORT' };
+  for (const address of [apiAddress(config), metricsAddress]) if (address) await assertListenable(address);
+  if (config.oidc) loadIssuerCa(config.oidc);
   const tls = await loadTlsMaterial(config, log);
   const metrics = new ServerMetrics();
-  const database = await openDatabase(config, log, metrics.transactions);
+  const database = await openServiceDatabase(config, log, metrics.transactions);
   let app: FastifyInstance;
   let context: AppContext;
   let sharedRateCounter: SharedRateCounter | undefined;
@@ -130,11 +138,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const feed = new EventFeed(database.db, { log, durable: database.durable, pollMs: config.eventStreams.pollSeconds * 1000, folding: database.dialect === 'sqlite' ? 'ascii' : 'unicode' });
   let listening: Listening | undefined;
   let metricsListener: MetricsListener | undefined;
+  let generatedKey: GeneratedAdminKey | undefined;
   try {
     services = await createServices(config, database, log, options.passwordCost);
-    await bootstrapCredentials(config, services.system.apiKeys, services.system.apiUsers, log, options.print ?? ((line) => process.stdout.write(line)));
+    generatedKey = await bootstrapCredentials(config, services.system.apiKeys, services.system.apiUsers, log);
     if (database.dialect === 'postgres') sharedRateCounter = new SharedRateCounter(database.db, config.rateLimit.windowSeconds * 1000, log);
-    ({ app, context } = await createApp(config, tls, { identity: services.identity, services: services.authorized, ping: () => database.ping(), ...(sharedRateCounter ? { sharedRateCounter } : {}), accessLog: access }, log));
+    ({ app, context } = await createApp(config, tls, { identity: services.identity, services: services.authorized, ping: () => database.ping(), keyring: services.keyring, ...(sharedRateCounter ? { sharedRateCounter } : {}), accessLog: access }, log));
     registerRequestMetrics(app, metrics);
     services.identity.authenticator.observeFailures(metrics.authFailed);
     metrics.watch({ connections: () => database.usage(), streams: () => feed.size, streamLag: () => feed.lag(), waitingRuns: () => services.system.runs.waitingByRunner(), onError: (what, error) => log.warn({ err: error }, `reading the metrics (${what}) failed`) });
@@ -150,7 +159,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await registerApiReference(app, context.access);
     registerRetiredPaths(app, context);
     registerMethodNotAllowed(app, context);
-    if (config.metrics.port !== undefined) metricsListener = await listenForMetrics(config.metrics.host, config.metrics.port, metrics, log);
+    if (metricsAddress) metricsListener = await listenForMetrics(metricsAddress.host, metricsAddress.port, metrics, log).catch((error: unknown) => Promise.reject(listenFailure(error, metricsAddress) ?? error));
   } catch (error) {
     feed.close();
     await listening?.close();
@@ -167,8 +176,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await listening?.close();
     sharedRateCounter?.close();
     await database.close();
-    throw error;
+    throw listenFailure(error, apiAddress(config)) ?? error;
   }
+  const print = options.print ?? ((text: string) => process.stdout.write(text));
+  // The log lines of the start go out first (they are written in batches), then the announcement.
+  await new Promise<void>((resolve) => log.flush(() => resolve()));
+  print(`Blockyard listening on https://localhost:${(app.server.address() as AddressInfo).port} (${database.dialect}); public URL ${context.baseUrl()}\n`);
+  // After every line the start logged, so that it is not scrolled away.
+  if (generatedKey) announceGeneratedKey(generatedKey, config.dataDir, print);
   // Runs whose runner went silent fail after the run timeout (issue 7); every instance sweeps.
   const sweepMs = Math.min(60_000, Math.max(500, (config.runTimeoutSeconds * 1000) / 2));
   const sweeper = setInterval(() => {

@@ -8,7 +8,7 @@ import { RevocationRules } from './auth/revocation.js';
 import { Sessions } from './auth/sessions.js';
 import { RUN_TOKEN_EXTRA_SECONDS, TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
-import { openSecretBox } from './crypto/keyring.js';
+import { checkMasterKeys, openSecretBox, type KeyringState } from './crypto/keyring.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { Identity } from './http/app.js';
 import { AuthorizedApiKeyService } from './kinds/apikey/authorized-service.js';
@@ -71,10 +71,10 @@ import { AuthorizedUserGroupService } from './kinds/usergroup/authorized-service
 import { UserGroupService } from './kinds/usergroup/service.js';
 import { AuthorizedWorkspaceService } from './kinds/workspace/authorized-service.js';
 import { WorkspaceService } from './kinds/workspace/service.js';
-import type { Database } from './store/database.js';
-import { KeyringTable } from './store/keyring.js';
+import { openDatabase, type Database } from './store/database.js';
+import { KeyringTable, keyringBeforeMigrations } from './store/keyring.js';
 import { SigningKeyStore } from './store/signing-keys.js';
-import { UnitOfWork } from './store/transaction.js';
+import { UnitOfWork, type TransactionWaits } from './store/transaction.js';
 import { SharedFailureLog } from './store/shared-rate-counter.js';
 
 /**
@@ -85,6 +85,8 @@ import { SharedFailureLog } from './store/shared-rate-counter.js';
  */
 export interface Services {
   secrets: SecretBox;
+  /** Whether the master key opened the stored keys (`/readyz`). */
+  keyring: KeyringState;
   authorized: AuthorizedServices;
   identity: Identity;
   /** The service acting on its own behalf: bootstrap and the admin CLI. */
@@ -95,10 +97,18 @@ export interface Services {
   units: UnitOfWork;
 }
 
+/**
+ * The database the services run on: connected, the master key checked against what it holds (before
+ * any migration writes to it), and migrated.
+ */
+export function openServiceDatabase(config: Config, log: Logger, waits?: TransactionWaits): Promise<Database> {
+  return openDatabase(config, log, { beforeMigrating: (db) => checkMasterKeys(config, keyringBeforeMigrations(db)), ...(waits ? { waits } : {}) });
+}
+
 /** `passwordCost`: the API users' scrypt cost, PASSWORD_COST unless a test server asks for less (StartOptions). */
 export async function createServices(config: Config, database: Database, log: Logger, passwordCost: ScryptCost = PASSWORD_COST): Promise<Services> {
   const { db, dialect } = database;
-  const secrets = await openSecretBox(config, new KeyringTable(db), log);
+  const { secrets, state: keyring } = await openSecretBox(config, new KeyringTable(db), log);
   const lifetimes = { tokenTtlSeconds: config.tokenTtlSeconds, runTokenTtlSeconds: config.runTimeoutSeconds + RUN_TOKEN_EXTRA_SECONDS };
   const tokens = new TokenService(new SigningKeyStore(db, dialect), secrets, lifetimes, config.publicUrl ?? 'blockyard', log);
   await tokens.init();
@@ -158,6 +168,7 @@ export async function createServices(config: Config, database: Database, log: Lo
   const personSessions = signIn ? { sessions, principalFor: (username: string, workspace: string | undefined) => people.principalFor(username, workspace) } : undefined;
   return {
     secrets,
+    keyring,
     authorized: {
       apiKeys: new AuthorizedApiKeyService(apiKeyService),
       apiUsers: new AuthorizedApiUserService(apiUserService),

@@ -115,7 +115,7 @@ describeEachDatabase('service foundation', (ctx) => {
     assert.deepEqual(health.json, { status: 'UP' });
     const ready = await ctx.client.get('/readyz', { anonymous: true });
     assert.equal(ready.status, 200);
-    assert.deepEqual(ready.json, { status: 'UP', database: 'UP' });
+    assert.deepEqual(ready.json, { status: 'UP', database: 'UP', keyring: 'UP' });
   });
 
   it('answers /mesh/info without credentials with a version real clients accept', async () => {

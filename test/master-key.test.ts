@@ -160,10 +160,15 @@ describeEachDatabase('master-key rotation (issue 15, item 7)', (ctx) => {
     assert.deepEqual(await claimAndDecrypt(secrets), secrets.plaintexts);
   });
 
-  it('after a restart with a wrong master key, publishes and trusts none of the signing keys from before, not even with a token forged from a copy of the database', async () => {
+  it('refuses to start with a wrong master key; abandoning what was sealed, publishes and trusts none of the signing keys from before, not even with a token forged from a copy of the database', async () => {
     const forged = await forgeToken(signingKeys.find((key) => key.kid === kids[0])!, second, secrets.token);
     assert.equal(openSealed(second, signingKeys[0]!.sealedPrivateJwk).includes('"d"'), true, 'the copy opens with the key it was sealed under');
-    await restartWith(ctx.server, newKey());
+    const wrong = newKey();
+    await assert.rejects(restartWith(ctx.server, wrong), (error: Error & { exitCode?: number }) => error.exitCode === 4 && /opens none of the keys this database holds/.test(error.message));
+    ctx.server.env.BLOCKYARD_ABANDON_SEALED_SECRETS = 'true';
+    await restartWith(ctx.server, wrong);
+    delete ctx.server.env.BLOCKYARD_ABANDON_SEALED_SECRETS;
+    assert.equal((await ctx.client.get('/readyz', { anonymous: true })).json.keyring, 'ABANDONED');
     const published = await publishedKids(ctx.client);
     assert.deepEqual(
       published.filter((kid) => kids.includes(kid)),
@@ -172,7 +177,7 @@ describeEachDatabase('master-key rotation (issue 15, item 7)', (ctx) => {
     );
     assert.equal((await listKeys(ctx.client, secrets.token)).status, 401, 'a token from before');
     assert.equal((await listKeys(ctx.client, forged)).status, 401, 'a token forged with a key from before');
-    assert.match(await readFile(ctx.server.logFile, 'utf8'), /opens none of the keys stored in this database/);
+    assert.match(await readFile(ctx.server.logFile, 'utf8'), /BLOCKYARD_ABANDON_SEALED_SECRETS: the master key opens none of the keys stored in this database/);
   });
 });
 

@@ -9,12 +9,18 @@ import { PERMISSION_CODES } from './permissions.js';
 
 export const ALL_PERMISSIONS = () => [...PERMISSION_CODES].sort();
 
+/** An admin key made because the database had no credentials and none were configured. */
+export interface GeneratedAdminKey {
+  clientId: string;
+  clientSecret: string;
+}
+
 /**
  * First credentials (DESIGN.md "Bootstrap"): the configured admin key and API user are created or
- * updated at every start; an empty database with neither configured gets a generated admin key whose
- * credentials are printed once on stdout (never logged).
+ * updated at every start; an empty database with neither configured gets a generated admin key, which
+ * the start announces once (announce.ts) and never logs.
  */
-export async function bootstrapCredentials(config: Config, apiKeys: ApiKeyService, apiUsers: ApiUserService, log: Logger, print: (line: string) => void): Promise<void> {
+export async function bootstrapCredentials(config: Config, apiKeys: ApiKeyService, apiUsers: ApiUserService, log: Logger): Promise<GeneratedAdminKey | undefined> {
   const { adminClientId, adminClientSecret, adminUsername, adminPassword } = config.bootstrap;
   const adminKey = { ownedByWorkspace: ADMIN_WORKSPACE, displayName: 'Bootstrap admin key', permissions: ALL_PERMISSIONS() };
   if (adminClientId && adminClientSecret) {
@@ -28,6 +34,7 @@ export async function bootstrapCredentials(config: Config, apiKeys: ApiKeyServic
   if (!adminClientId && !adminUsername && (await apiKeys.count()) === 0 && (await apiUsers.list()).length === 0) {
     const { key, secret } = await apiKeys.create(SYSTEM, { ...adminKey, displayName: 'Generated admin key' });
     log.info({ clientId: key.uuid }, 'generated an admin API key (credentials printed once on stdout)');
-    print(`Generated admin API key (shown once, store it now):\n  client id:     ${key.uuid}\n  client secret: ${secret}\n`);
+    return { clientId: key.uuid, clientSecret: secret };
   }
+  return undefined;
 }

@@ -32,6 +32,16 @@ interface Person {
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
+/** The certificates `BLOCKYARD_OIDC_CA` names (checked at start, before the database is opened). */
+export function loadIssuerCa(settings: OidcConfig): string | undefined {
+  if (settings.caFile === undefined) return undefined;
+  try {
+    return readFileSync(settings.caFile, 'utf8');
+  } catch (error) {
+    throw new ConfigError('BLOCKYARD_OIDC_CA', `cannot read ${settings.caFile}: ${(error as Error).message}`);
+  }
+}
+
 /**
  * The relying party of OpenID Connect (openid-client): the authorization code flow with PKCE, a nonce
  * and state, and the client secret at the token endpoint. The provider's metadata is discovered at the
@@ -42,13 +52,8 @@ class RelyingParty {
   private readonly fetchFn: client.CustomFetch | undefined;
 
   constructor(private readonly settings: OidcConfig) {
-    if (settings.caFile !== undefined) {
-      let pem: string;
-      try {
-        pem = readFileSync(settings.caFile, 'utf8');
-      } catch (error) {
-        throw new ConfigError('BLOCKYARD_OIDC_CA', `cannot read ${settings.caFile}: ${(error as Error).message}`);
-      }
+    const pem = loadIssuerCa(settings);
+    if (pem !== undefined) {
       const agent = new Agent({ connect: { ca: [...rootCertificates, pem] } });
       this.fetchFn = (url, options) => undiciFetch(url, { ...options, dispatcher: agent } as Parameters<typeof undiciFetch>[1]) as unknown as Promise<Response>;
     }

@@ -58,7 +58,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       const dir = mkdtempSync(path.join(tmpdir(), 'blockyard-people-'));
       const postgres = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
-      database = await openDatabase(loadConfig({ BLOCKYARD_DATA_DIR: dir, ...(postgres ? { BLOCKYARD_DATABASE_URL: postgres.url } : {}) }), pino({ level: 'silent' }));
+      database = await openDatabase(loadConfig({ BLOCKYARD_DATA_DIR: dir, ...(postgres ? { BLOCKYARD_DATABASE_URL: postgres.url, BLOCKYARD_MASTER_KEY: 'q83vEjRWeJq8A2kX8iZy4K2gQ5cQn7jvY0X3bS1tN8o=' } : {}) }), pino({ level: 'silent' }));
       access = new PersonAccess(database.db);
       cleanup = async () => {
         await database.close();

@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, type Config } from '../config.js';
+import { EXIT_CODES, StartFailure } from '../lib/start-failure.js';
 
 /** The id of a master key in the values it seals: 16 hex characters of an HMAC of the key (reveals nothing about it). */
 export function masterKeyId(masterKey: Buffer): string {
@@ -116,20 +117,22 @@ export interface MasterKeys {
 }
 
 /**
- * The configured master keys: `BLOCKYARD_MASTER_KEY` (required with PostgreSQL) or the key file in the
- * data directory (generated on first start), and `BLOCKYARD_PREVIOUS_MASTER_KEYS`.
+ * The configured master keys: `BLOCKYARD_MASTER_KEY` (required with PostgreSQL, config.ts) or the key
+ * file in the data directory, and `BLOCKYARD_PREVIOUS_MASTER_KEYS`. The key file is generated only
+ * when `mayCreate` (a database that holds nothing sealed yet): a database with sealed values and no
+ * key file has lost its key, and a new one would hide that until every secret failed to open.
  */
-export function loadMasterKeys(config: Config): MasterKeys {
+export function loadMasterKeys(config: Config, mayCreate: boolean): MasterKeys {
   const previous = config.previousMasterKeys.map((key) => Buffer.from(key, 'base64'));
   if (config.masterKey) return { current: Buffer.from(config.masterKey, 'base64'), previous };
-  if (config.databaseUrl) {
-    throw new ConfigError('BLOCKYARD_MASTER_KEY', 'is required with BLOCKYARD_DATABASE_URL: every instance must share it (e.g. `openssl rand -base64 32`)');
-  }
   const file = path.join(config.dataDir, 'master.key');
   try {
     return { current: Buffer.from(readFileSync(file, 'utf8').trim(), 'base64'), previous };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError('BLOCKYARD_DATA_DIR', `cannot read the master key file ${file}: ${(error as Error).message}`);
+  }
+  if (!mayCreate) {
+    throw new StartFailure(EXIT_CODES.masterKey, `BLOCKYARD_MASTER_KEY: is unset and ${file} is missing, but the database holds values sealed under a master key: restore ${file} from your backup or set BLOCKYARD_MASTER_KEY to that key`);
   }
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32).toString('base64');

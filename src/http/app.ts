@@ -6,6 +6,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { PersonSignIn } from '../auth/oidc.js';
+import type { KeyringState } from '../crypto/keyring.js';
 import type { Principal } from '../auth/principal.js';
 import { CollectionPermissions, mayCall, routeDenial, type RouteAccess, type ServedRouteAccess } from '../auth/route-access.js';
 import type { TokenService } from '../auth/tokens.js';
@@ -47,6 +48,8 @@ export interface AppContext {
   identity: Identity;
   /** A cheap round trip to the database (readiness). */
   ping(): Promise<void>;
+  /** Whether the master key opened the stored keys (readiness). */
+  keyring: KeyringState;
   /** `BLOCKYARD_PUBLIC_URL`, or `https://localhost:<listening port>`. */
   baseUrl(): string;
   /** Every (kind, version) some route produces or consumes, filled as routes register. */
@@ -63,6 +66,7 @@ export interface AppParts {
   identity: Identity;
   services: AuthorizedServices;
   ping(): Promise<void>;
+  keyring: KeyringState;
   /** Instances sharing a PostgreSQL database share their rate-limit counts through this. */
   sharedRateCounter?: SharedRateCounter;
   /** Where the one line per request goes (logging.ts). */
@@ -133,6 +137,7 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     services: parts.services,
     identity: parts.identity,
     ping: parts.ping,
+    keyring: parts.keyring,
     baseUrl: () => (baseUrl ??= `https://localhost:${(app.server.address() as AddressInfo).port}`),
     served: new Map(),
     access: new Map(),

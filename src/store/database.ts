@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { migrateToLatest } from './migrations/index.js';
+import { databaseOpenFailure } from './open-failure.js';
 import type { Tables } from './schema.js';
 import { prepareStatements } from './pg-prepared.js';
 import { assertSqliteWritable } from './sqlite-writable.js';
@@ -62,11 +63,29 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
-/** `waits`: told how long each transaction waited to begin (the metrics). */
-export async function openDatabase(config: Config, log: Logger, waits?: TransactionWaits): Promise<Database> {
-  const database = config.databaseUrl ? openPostgres(config, log, waits) : openSqlite(config, log, waits);
-  await migrateToLatest(database.db, log);
-  return database;
+export interface OpenOptions {
+  /** Runs once the database answers, before any migration writes to it (the master key's check). */
+  beforeMigrating?: (db: Kysely<Tables>) => Promise<unknown>;
+  /** Told how long each transaction waited to begin (the metrics). */
+  waits?: TransactionWaits;
+}
+
+/**
+ * Connects, checks, and brings the schema up to date. Any failure closes what was opened and is a
+ * StartFailure whose one line names the server or file and what to do (open-failure.ts).
+ */
+export async function openDatabase(config: Config, log: Logger, options: OpenOptions = {}): Promise<Database> {
+  let database: Database | undefined;
+  try {
+    database = config.databaseUrl ? openPostgres(config, log, options.waits) : openSqlite(config, log, options.waits);
+    await database.ping();
+    await options.beforeMigrating?.(database.db);
+    await migrateToLatest(database.db, log);
+    return database;
+  } catch (error) {
+    await database?.close().catch(() => undefined);
+    throw databaseOpenFailure(error, config);
+  }
 }
 
 function openSqlite(config: Config, log: Logger, waits?: TransactionWaits): Database {

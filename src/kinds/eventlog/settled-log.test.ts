@@ -49,7 +49,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       const dir = mkdtempSync(path.join(tmpdir(), 'blockyard-settled-log-'));
       const postgres = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
-      database = await openDatabase(loadConfig({ BLOCKYARD_DATA_DIR: dir, ...(postgres ? { BLOCKYARD_DATABASE_URL: postgres.url } : {}) }), pino({ level: 'silent' }));
+      database = await openDatabase(loadConfig({ BLOCKYARD_DATA_DIR: dir, ...(postgres ? { BLOCKYARD_DATABASE_URL: postgres.url, BLOCKYARD_MASTER_KEY: 'q83vEjRWeJq8A2kX8iZy4K2gQ5cQn7jvY0X3bS1tN8o=' } : {}) }), pino({ level: 'silent' }));
       store = new EventStore(database.db);
       log = new SettledLog(store);
       cleanup = async () => {

@@ -70,9 +70,12 @@ export const migratorOf = (db: Kysely<Tables>): Migrator =>
  */
 export async function migrateToLatest(db: Kysely<Tables>, log: Logger): Promise<void> {
   const { error, results } = await migratorOf(db).migrateToLatest();
+  // One line per migration is for whoever debugs an upgrade; an operator reads the summary.
   for (const result of results ?? []) {
-    if (result.status === 'Success') log.info({ migration: result.migrationName }, 'migration applied');
-    if (result.status === 'Error') log.error({ migration: result.migrationName }, 'migration failed');
+    if (result.status === 'Success') log.debug({ migration: result.migrationName }, 'migration applied');
   }
-  if (error) throw error;
+  const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+  if (error) throw new Error(`migration ${failed ?? '(none: the migration table)'} failed: ${(error as Error).message ?? String(error)}`, { cause: error });
+  const applied = results?.filter((result) => result.status === 'Success').length ?? 0;
+  if (applied > 0) log.info({ applied }, `database schema migrated (${applied} migrations applied)`);
 }
