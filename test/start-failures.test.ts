@@ -112,18 +112,20 @@ describe('start failures: configuration is checked before anything is touched', 
     await assert.rejects(stat(dataDir), 'the data directory was not created');
   });
 
-  it('a port in use: exit 5, one line naming BLOCKYARD_PORT, before the database is created', async () => {
-    const dataDir = path.join(await newDataDir(), 'not-yet');
-    const taken: Server = createServer();
-    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = String((taken.address() as { port: number }).port);
-      assertOneLine(await refused(dataDir, { BLOCKYARD_PORT: port }), 5, 'BLOCKYARD_PORT', new RegExp(`127\\.0\\.0\\.1:${port} is in use`));
-      await assert.rejects(stat(dataDir), 'nothing was written');
-    } finally {
-      taken.close();
-    }
-  });
+  for (const variable of ['BLOCKYARD_PORT', 'BLOCKYARD_METRICS_PORT']) {
+    it(`${variable} in use: exit 5, one line naming it, before the database is created`, async () => {
+      const dataDir = path.join(await newDataDir(), 'not-yet');
+      const taken: Server = createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      try {
+        const port = String((taken.address() as { port: number }).port);
+        assertOneLine(await refused(dataDir, { [variable]: port }), 5, variable, new RegExp(`127\\.0\\.0\\.1:${port} is in use`));
+        await assert.rejects(stat(dataDir), 'nothing was written');
+      } finally {
+        taken.close();
+      }
+    });
+  }
 
   it('debug level: the same line, then the details', async () => {
     const dataDir = await newDataDir();
