@@ -51,8 +51,9 @@ async function admin(args: string[]): Promise<void> {
 /** Every way the server or an operator command ends in failure: one line on stderr, and its exit code (lib/start-failure.ts). */
 function fail(error: unknown): never {
   const known = error instanceof StartFailure;
-  const message = known ? error.message : `failed to start: ${(error as Error).message ?? String(error)} (BLOCKYARD_LOG_LEVEL=debug shows where)`;
-  process.stderr.write(`blockyard: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+  // A start failure is one line by construction (a usage error may add the usage); anything else shows its first line.
+  const message = known ? error.message : `failed to start: ${String((error as Error).message ?? error).split('\n')[0]} (BLOCKYARD_LOG_LEVEL=debug shows where)`;
+  process.stderr.write(`blockyard: ${message}\n`);
   if (['debug', 'trace'].includes(process.env.BLOCKYARD_LOG_LEVEL?.trim().toLowerCase() ?? '')) process.stderr.write(`${inspect(error, { depth: 4 })}\n`);
   process.exit(known ? error.exitCode : EXIT_CODES.unexpected);
 }
