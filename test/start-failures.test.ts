@@ -172,6 +172,26 @@ describe('start failures on PostgreSQL', { skip: postgresAvailable ? false : 'Po
     assertOneLine(await refused(await newDataDir(), { BLOCKYARD_DATABASE_URL: url.toString(), BLOCKYARD_MASTER_KEY: TEST_MASTER_KEY }), 3, 'BLOCKYARD_DATABASE_URL', /at 127\.0\.0\.1:1 refuses connections/);
   });
 
+  it('an instance waiting for the migrations of another waits longer than the statement timeout, then starts', async () => {
+    const fresh = await createPostgresDatabase();
+    // The advisory lock Kysely's migrator takes (PostgresAdapter): held here as another instance migrating.
+    const other = new pg.Client({ connectionString: fresh.url });
+    await other.connect();
+    try {
+      await other.query('select pg_advisory_lock(3853314791062309107)');
+      const waiting = serve(await newDataDir(), { BLOCKYARD_DATABASE_URL: fresh.url, BLOCKYARD_MASTER_KEY: TEST_MASTER_KEY, BLOCKYARD_DB_TIMEOUT_MS: '300' });
+      const early = await Promise.race([waiting, new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 3000))]);
+      assert.equal(early, 'waiting', `the start ended while the lock was held: ${JSON.stringify(early)}`);
+      await other.query('select pg_advisory_unlock(3853314791062309107)');
+      const started = await waiting;
+      assert.ok('url' in started, started.stderr);
+      await started.stop();
+    } finally {
+      await other.end();
+      await fresh.drop();
+    }
+  });
+
   it('a master key that opens none of the stored keys: exit 4, and not a row changed; the explicit setting starts and seals anew', async () => {
     const dataDir = await newDataDir();
     const first = await serve(dataDir, { BLOCKYARD_DATABASE_URL: database.url, BLOCKYARD_MASTER_KEY: TEST_MASTER_KEY });

@@ -80,11 +80,28 @@ export async function openDatabase(config: Config, log: Logger, options: OpenOpt
     database = config.databaseUrl ? openPostgres(config, log, options.waits) : openSqlite(config, log, options.waits);
     await database.ping();
     await options.beforeMigrating?.(database.db);
-    await migrateToLatest(database.db, log);
+    await migrate(config, database, log);
     return database;
   } catch (error) {
     await database?.close().catch(() => undefined);
     throw databaseOpenFailure(error, config);
+  }
+}
+
+/**
+ * On PostgreSQL the migrations run on a connection of their own without the statement timeout of
+ * requests: a migration rewriting a large table, or an instance waiting for the advisory lock while
+ * another migrates, may take longer than a request ever should.
+ */
+async function migrate(config: Config, database: Database, log: Logger): Promise<void> {
+  if (!config.databaseUrl) return migrateToLatest(database.db, log);
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 1, connectionTimeoutMillis: config.dbTimeoutMs });
+  pool.on('error', (error) => log.warn({ err: error }, 'the migration connection failed'));
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await migrateToLatest(db, log);
+  } finally {
+    await db.destroy();
   }
 }
 

@@ -33,6 +33,8 @@ export function databaseOpenFailure(error: unknown, config: Pick<Config, 'databa
       return fail(`${at}: user "${user}" may not create tables in database "${database}" (${messageOf(error)}): make it the database's owner (docs/postgresql.md)`);
     case '53300':
       return fail(`${at} has no connection left (too many clients): raise its max_connections or lower BLOCKYARD_DB_POOL_SIZE on the instances`);
+    case '57014':
+      return fail(`${at}: a statement took longer than BLOCKYARD_DB_TIMEOUT_MS (${config.dbTimeoutMs} ms) and was cancelled (${messageOf(error)}): is the database overloaded, or a table locked by another session?`);
     case '57P03':
       return fail(`${at} is starting up or shutting down: start again once it accepts connections`);
   }
