@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { ApiClient } from './support/client.js';
-import { createPostgresDatabase, postgresAvailable } from './support/databases.js';
+import { createPostgresDatabase, skipUnless } from './support/databases.js';
 import { TEST_MASTER_KEY } from './support/keys.js';
 
 const OTHER_KEY = randomBytes(32).toString('base64');
@@ -136,7 +136,7 @@ describe('start failures: configuration is checked before anything is touched', 
   });
 });
 
-describe('start failures on PostgreSQL', { skip: postgresAvailable ? false : 'PostgreSQL is not reachable' }, () => {
+describe('start failures on PostgreSQL', { skip: skipUnless('postgres') }, () => {
   let database: { url: string; drop(): Promise<void> };
   const tables = async () => {
     const client = new pg.Client({ connectionString: database.url });
