@@ -82,18 +82,7 @@ const processes = [...files.filter((file) => !isUnit(file)), ...(units.length > 
 const measured = path.join(scratch, 'durations.json');
 const result = spawnSync(
   process.execPath,
-  [
-    '--import',
-    'tsx',
-    '--test',
-    '--test-concurrency=2',
-    '--test-timeout=300000',
-    '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    '--test-reporter=./scripts/test-durations-reporter.mjs',
-    `--test-reporter-destination=${measured}`,
-    ...processes,
-  ],
+  ['--import', 'tsx', path.join('scripts', 'run-in-order.mjs'), measured, ...processes],
   { stdio: 'inherit', env },
 );
 const cwd = process.cwd();
