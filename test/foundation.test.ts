@@ -127,7 +127,7 @@ describeEachDatabase('service foundation', (ctx) => {
     assert.equal(typeof response.json.adminWorkspaceIdentifier, 'string');
   });
 
-  it('gives a plain-HTTP request on the TLS port no HTTP response', async () => {
+  it('serves nothing over plain HTTP on the TLS port: only a plain-text 400 saying to use https', async () => {
     const port = Number(new URL(ctx.server.url).port);
     const answer = await new Promise<string>((resolve) => {
       const socket = connect(port, '127.0.0.1', () => socket.write('GET /api HTTP/1.1\r\nHost: localhost\r\n\r\n'));
@@ -137,7 +137,9 @@ describeEachDatabase('service foundation', (ctx) => {
       socket.on('error', () => resolve(data));
       socket.setTimeout(5000, () => socket.destroy());
     });
-    assert.doesNotMatch(answer, /^HTTP\//);
+    assert.match(answer, /^HTTP\/1\.1 400 Bad Request\r\n/);
+    assert.match(answer, /\r\n\r\nThis port speaks HTTPS: use https:\/\/localhost\/ instead of http:\/\/\.\n$/);
+    assert.doesNotMatch(answer, /application\/(json|hal)|errorCode/i, 'no answer of the API');
   });
 
   it('refuses TLS versions older than 1.2', async () => {
