@@ -95,6 +95,7 @@ export async function openSecretBox(config: Config, keyring: KeyringStore, log: 
   if (previous.length > 0) log.warn({ previousMasterKeys: previous.length }, 'previous master keys are configured: run `blockyard admin rotate-master-key`, then restart without them');
   return { secrets: new SecretBox(current, { previous, hashKey }), state: previous.length > 0 ? 'ROTATING' : 'UP' };
 }
+
 /** The master key (current or previous) that opens the database's oldest sealed value; the current one for an empty database. */
 async function writtenWith(keyring: KeyringStore, current: Buffer, previous: readonly Buffer[]): Promise<Buffer> {
   const oldest = await keyring.oldestSealedValue();
