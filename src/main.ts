@@ -16,9 +16,10 @@ async function serve(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    server.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // Armed first: nothing below (a log line to a closed stdout included) may keep the process alive.
     const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
+    server.log.info({ signal }, 'shutting down: finishing in-flight requests');
     server.close().then(
       () => process.exit(0),
       (error) => {

@@ -4,7 +4,7 @@
  * the database as it was before (nothing migrated, nothing written) whenever the start is refused.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
@@ -32,9 +32,14 @@ interface Running extends Ended {
 /** Only what an operator sets: nothing inherited from the test runner's BLOCKYARD_* variables. */
 const envOf = (dataDir: string, extra: Record<string, string>) => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', BLOCKYARD_DATA_DIR: dataDir, BLOCKYARD_HOST: '127.0.0.1', BLOCKYARD_PORT: '0', ...extra });
 
+/** Servers still running when the file ends (a failed assertion before `stop()`): killed, never left behind. */
+const children = new Set<ChildProcess>();
+
 /** `blockyard serve` until it listens (answers the running process) or ends (answers how). */
 function serve(dataDir: string, extra: Record<string, string> = {}): Promise<Running | Ended> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { env: envOf(dataDir, extra) });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   const out = { stdout: '', stderr: '' };
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out.stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out.stderr += chunk));
@@ -102,6 +107,7 @@ async function readyz(url: string, dataDir: string): Promise<unknown> {
 }
 
 after(async () => {
+  for (const child of children) child.kill('SIGKILL');
   for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
 });
 
