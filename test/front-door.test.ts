@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { connect as tcpConnect, type Socket } from 'node:net';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import type { TLSSocket } from 'node:tls';
 import { media } from './support/client.js';
+import { openRaw, type RawConnection } from './support/raw-connection.js';
 import { basic, startTestServer, TEST_ADMIN, type TestServer } from './support/server.js';
 
 /**
@@ -23,42 +21,16 @@ const SAFARI_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*
 
 let server: TestServer;
 let port: number;
-let ca: string;
 
 before(async () => {
   server = await startTestServer('sqlite', { env: { BLOCKYARD_HEADERS_TIMEOUT_SECONDS: String(HEADERS_S) } });
   port = Number(new URL(server.url).port);
-  ca = readFileSync(path.join(server.dataDir, 'tls', 'cert.pem'), 'utf8');
 });
 after(async () => server.stop());
 
-interface Raw {
-  socket: Socket;
-  openedAt: number;
-  received(): string;
-  closed: Promise<number>;
-}
-
-/** A raw connection (TLS or plain TCP) that records everything the server sends and when it closes. */
-function open(tls: boolean): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    let data = '';
-    const socket: Socket = tls ? tlsConnect({ port, host: '127.0.0.1', servername: 'localhost', ca }, ready) : tcpConnect({ port, host: '127.0.0.1' }, ready);
-    const closed = new Promise<number>((done) => socket.on('close', () => done(Date.now())));
-    socket.on('data', (chunk: Buffer) => (data += chunk.toString('latin1')));
-    socket.once('error', reject);
-    const safety = setTimeout(() => socket.destroy(), 15_000);
-    void closed.then(() => clearTimeout(safety));
-    function ready() {
-      socket.removeListener('error', reject);
-      socket.on('error', () => undefined);
-      resolve({ socket, openedAt: Date.now(), received: () => data, closed });
-    }
-  });
-}
 
 /** Waits until `raw` has received `count` complete answers to HEAD/GET requests without bodies or with Content-Length. */
-async function answers(raw: Raw, count: number): Promise<string[]> {
+async function answers(raw: RawConnection, count: number): Promise<string[]> {
   for (let waited = 0; waited < 5000; waited += 20) {
     const split = splitAnswers(raw.received());
     if (split.length >= count) return split;
@@ -143,7 +115,7 @@ describe('GET / from an API client', () => {
   }
 
   it('keeps the API answer when no Accept header is sent', async () => {
-    const raw = await open(true);
+    const raw = await openRaw(server, { tls: true });
     raw.socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
     const [answer] = await answers(raw, 1);
     assert.equal(statusOf(answer!), 401, answer);
@@ -154,7 +126,7 @@ describe('GET / from an API client', () => {
 
 describe('plain HTTP on the TLS port', () => {
   it('answers a plain-HTTP request with a short plain-text 400 naming the https URL, then closes', async () => {
-    const raw = await open(false);
+    const raw = await openRaw(server, { tls: false });
     raw.socket.write(`GET / HTTP/1.1\r\nHost: localhost:${port}\r\n\r\n`);
     const closedAt = await raw.closed;
     const text = raw.received();
@@ -169,12 +141,12 @@ describe('plain HTTP on the TLS port', () => {
   });
 
   it('answers a POST with a body, and a request without Host, the same way', async () => {
-    const post = await open(false);
+    const post = await openRaw(server, { tls: false });
     post.socket.write(`POST /api/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"username":"a","password":"not-a-real"}`);
     await post.closed;
     assert.match(post.received(), /^HTTP\/1\.1 400 Bad Request\r\n/);
     assert.match(post.received(), /use https:\/\/localhost\//);
-    const bare = await open(false);
+    const bare = await openRaw(server, { tls: false });
     bare.socket.write('GET / HTTP/1.0\r\n\r\n');
     await bare.closed;
     assert.match(bare.received(), /^HTTP\/1\.1 400 Bad Request\r\n/);
@@ -182,7 +154,7 @@ describe('plain HTTP on the TLS port', () => {
   });
 
   it('does not repeat a Host header that is not a plain host and port', async () => {
-    const raw = await open(false);
+    const raw = await openRaw(server, { tls: false });
     raw.socket.write('GET / HTTP/1.1\r\nHost: evil.example/<script>\r\n\r\n');
     await raw.closed;
     assert.match(raw.received(), /^HTTP\/1\.1 400 Bad Request\r\n/);
@@ -190,7 +162,7 @@ describe('plain HTTP on the TLS port', () => {
   });
 
   it('answers a request head that arrives slowly when the headers timeout is up', async () => {
-    const raw = await open(false);
+    const raw = await openRaw(server, { tls: false });
     raw.socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n');
     const closedAt = await raw.closed;
     assert.match(raw.received(), /^HTTP\/1\.1 400 Bad Request\r\n/);
@@ -199,10 +171,10 @@ describe('plain HTTP on the TLS port', () => {
   });
 
   it('serves TLS clients as before, keep-alive included, after plain-HTTP requests', async () => {
-    const plain = await open(false);
+    const plain = await openRaw(server, { tls: false });
     plain.socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
     await plain.closed;
-    const raw = await open(true);
+    const raw = await openRaw(server, { tls: true });
     assert.equal((raw.socket as TLSSocket).authorized, true);
     const authorization = basic(TEST_ADMIN.username, TEST_ADMIN.password);
     raw.socket.write(`GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n`);
@@ -218,8 +190,8 @@ describe('plain HTTP on the TLS port', () => {
   });
 
   it('still cuts a connection that sends nothing, or only the start of a TLS handshake, at the handshake timeout', async () => {
-    const silent = await open(false);
-    const started = await open(false);
+    const silent = await openRaw(server, { tls: false });
+    const started = await openRaw(server, { tls: false });
     started.socket.write(Buffer.from([0x16]));
     for (const [what, raw] of [
       ['a silent connection', silent],
@@ -232,7 +204,7 @@ describe('plain HTTP on the TLS port', () => {
   });
 
   it('counts the handshake timeout from the connection, not from its first byte', async () => {
-    const late = await open(false);
+    const late = await openRaw(server, { tls: false });
     await new Promise((resolve) => setTimeout(resolve, HEADERS_S * 700));
     late.socket.write(Buffer.from([0x16]));
     const elapsed = (await late.closed) - late.openedAt;
@@ -241,7 +213,7 @@ describe('plain HTTP on the TLS port', () => {
   });
 
   it('closes, without an answer, a connection that is neither TLS nor HTTP', async () => {
-    const raw = await open(false);
+    const raw = await openRaw(server, { tls: false });
     raw.socket.write(Buffer.from('\u0000\u0001garbage\r\n\r\n', 'latin1'));
     await raw.closed;
     assert.equal(raw.received(), '');

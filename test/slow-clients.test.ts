@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { connect as tcpConnect, type Socket } from 'node:net';
-import path from 'node:path';
 import { it } from 'node:test';
-import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { media } from './support/client.js';
+import { openRaw, type RawConnection } from './support/raw-connection.js';
 import { basic, describeEachDatabase, TEST_ADMIN, type TestServer } from './support/server.js';
 
 /**
@@ -24,50 +21,6 @@ const DRIBBLE_MS = 300;
 const WORKSPACES = '/api/meshobjects/meshworkspaces';
 const WORKSPACE = media('meshworkspace', 'v2');
 
-interface RawConnection {
-  socket: Socket;
-  /** When the socket was ready for the request (TLS handshake done, or TCP connected). */
-  openedAt: number;
-  /** Everything the server sent. */
-  received(): string;
-  /** Resolves with the time the server's first bytes arrived (or the connection closed without any). */
-  answered: Promise<number>;
-  /** Resolves with the time the server closed the connection. */
-  closed: Promise<number>;
-}
-
-/**
- * A raw connection to the server. `halfOpen`: like a hostile client, keep our side open when the
- * server ends its side, so only the server closing for good ends the connection.
- */
-function open(server: TestServer, { tls = true, halfOpen = false } = {}): Promise<RawConnection> {
-  const port = Number(new URL(server.url).port);
-  const ca = readFileSync(path.join(server.dataDir, 'tls', 'cert.pem'), 'utf8');
-  // Node honours allowHalfOpen for TLS too; its types do not list it.
-  const tlsOptions: ConnectionOptions & { allowHalfOpen: boolean } = { port, host: '127.0.0.1', servername: 'localhost', ca, allowHalfOpen: halfOpen };
-  return new Promise((resolve, reject) => {
-    let data = '';
-    const socket: Socket = tls
-      ? tlsConnect(tlsOptions, ready)
-      : tcpConnect({ port, host: '127.0.0.1', allowHalfOpen: halfOpen }, ready);
-    const closed = new Promise<number>((done) => socket.on('close', () => done(Date.now())));
-    const answered = new Promise<number>((done) => {
-      socket.once('data', () => done(Date.now()));
-      socket.once('close', () => done(Date.now()));
-    });
-    socket.on('data', (chunk: Buffer) => (data += chunk.toString('latin1')));
-    socket.once('error', reject);
-    // A safety net: no test waits for a server that never cuts.
-    const safety = setTimeout(() => socket.destroy(), 15_000);
-    void closed.then(() => clearTimeout(safety));
-    function ready() {
-      socket.removeListener('error', reject);
-      socket.on('error', () => undefined); // writes after the server cut us
-      resolve({ socket, openedAt: Date.now(), received: () => data, answered, closed });
-    }
-  });
-}
-
 /** Writes `text` one byte now and one every DRIBBLE_MS until the connection closes (or the text ends). */
 function dribble(connection: RawConnection, text: string): void {
   let i = 0;
@@ -83,7 +36,7 @@ function dribble(connection: RawConnection, text: string): void {
 /** A complete request on a fresh connection: status and time taken, handshake included. */
 async function oneShot(server: TestServer, head: string): Promise<{ status: number; ms: number }> {
   const started = Date.now();
-  const connection = await open(server);
+  const connection = await openRaw(server);
   connection.socket.write(`${head}Host: localhost\r\nConnection: close\r\n\r\n`);
   await connection.closed;
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(connection.received())?.[1]);
@@ -105,7 +58,7 @@ describeEachDatabase(
   'slow clients',
   (ctx) => {
     it('cuts a client that dribbles its request head, answering 408 in the error format', async () => {
-      const connection = await open(ctx.server, { halfOpen: true });
+      const connection = await openRaw(ctx.server, { halfOpen: true });
       dribble(connection, `GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: ${'a'.repeat(1000)}`);
       assertCutWithin('a dribbled head', (await connection.answered) - connection.openedAt, HEADERS_S);
       // It keeps dribbling and never closes its side: the server closes for good.
@@ -119,7 +72,7 @@ describeEachDatabase(
     });
 
     it('cuts a client whose body never fully arrives', async () => {
-      const connection = await open(ctx.server, { halfOpen: true });
+      const connection = await openRaw(ctx.server, { halfOpen: true });
       const body = JSON.stringify({ metadata: { name: 'slow-body' }, spec: { displayName: 'slow' } });
       connection.socket.write(
         `POST ${WORKSPACES} HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${basic(TEST_ADMIN.username, TEST_ADMIN.password)}\r\n` +
@@ -137,7 +90,7 @@ describeEachDatabase(
     });
 
     it('closes an idle keep-alive connection after the idle timeout', async () => {
-      const connection = await open(ctx.server);
+      const connection = await openRaw(ctx.server);
       connection.socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n');
       // The answer ends with its JSON body; the connection stays open for the next request.
       while (!/\r\n\r\n\{.*\}$/s.test(connection.received())) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -150,14 +103,14 @@ describeEachDatabase(
     });
 
     it('cuts connections that never send a request or never finish the TLS handshake', async () => {
-      const silentTls = await open(ctx.server);
-      const silentTcp = await open(ctx.server, { tls: false });
+      const silentTls = await openRaw(ctx.server);
+      const silentTcp = await openRaw(ctx.server, { tls: false });
       assertCutWithin('a silent TLS connection', (await silentTls.closed) - silentTls.openedAt, HEADERS_S);
       assertCutWithin('a TCP connection without a TLS handshake', (await silentTcp.closed) - silentTcp.openedAt, HEADERS_S);
     });
 
     it('answers other clients promptly while slow clients are stalled', async () => {
-      const slow = await Promise.all(Array.from({ length: 20 }, () => open(ctx.server)));
+      const slow = await Promise.all(Array.from({ length: 20 }, () => openRaw(ctx.server)));
       slow.forEach((connection, i) => (i % 2 === 0 ? dribble(connection, `GET /healthz HTTP/1.1\r\nX-Slow: ${'a'.repeat(100)}`) : connection.socket.write('GET /healthz HTTP/1.1\r\n')));
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal(slow.filter((connection) => connection.socket.destroyed).length, 0, 'the slow clients should still be connected while the others are served');
