@@ -29,6 +29,7 @@ import { SYSTEM } from '../src/auth/context.js';
 import { loadConfig } from '../src/config.js';
 import { EventRecorder } from '../src/kinds/eventlog/recorder.js';
 import { openDatabase } from '../src/store/database.js';
+import { blockyardArgs } from '../test/support/blockyard-command.js';
 import { serverEnv } from '../test/support/chaos.js';
 import { ApiClient } from '../test/support/client.js';
 import { createPostgresDatabase, type Dialect } from '../test/support/databases.js';
@@ -107,7 +108,7 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
     BLOCKYARD_EVENT_POLL_SECONDS: '1',
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${path.join(ROOT, 'scripts', 'memory-probe.mjs')}`.trim(),
   };
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, blockyardArgs(['serve'], ['--expose-gc']), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const samples: MemorySample[] = [];
   let url: string | undefined;

@@ -11,7 +11,7 @@ import { spec } from 'node:test/reporters';
 import durations from './test-durations-reporter.mjs';
 
 const [measured, ...files] = process.argv.slice(2);
-const events = run({ files, concurrency: 2, timeout: 300_000 });
+const events = run({ files, concurrency: Number(process.env.BLOCKYARD_TEST_CONCURRENCY ?? 3), timeout: 300_000 });
 const toSpec = new PassThrough({ objectMode: true });
 const toDurations = new PassThrough({ objectMode: true });
 toSpec.compose(new spec()).pipe(process.stdout);

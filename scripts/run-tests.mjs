@@ -9,9 +9,9 @@
 // selected files instead of running them.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { buildForTests, MAIN_SOURCE } from './test-build.mjs';
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -36,7 +36,8 @@ const env = { ...process.env, NODE_ENV: 'test', ...(quick ? { BLOCKYARD_TEST_DAT
  * its time on both databases: each selection of databases (BLOCKYARD_TEST_DATABASES) keeps its own record.
  */
 const databases = env.BLOCKYARD_TEST_DATABASES?.split(',').map((name) => name.trim()).filter(Boolean).sort().join('-');
-const DURATIONS = path.join('node_modules', '.cache', 'blockyard', `test-durations${databases ? `.${databases}` : ''}.json`);
+const CACHE = path.join('node_modules', '.cache', 'blockyard');
+const DURATIONS = path.join(CACHE, `test-durations${databases ? `.${databases}` : ''}.json`);
 const readJson = (file) => {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
@@ -68,25 +69,42 @@ if (listOnly) {
  * them all: together they take seconds, but each file in a process of its own paid a second or more
  * to start Node with tsx and load its imports (68 files: 100 s against 36 s in one process, on a
  * loaded machine). They touch no port and no shared file; the runner still reports each test under
- * its own file, so their durations are recorded per file as before.
+ * its own file, so their durations are recorded per file as before. The entry registers tsx itself:
+ * the runner's processes run without it.
  */
-const scratch = mkdtempSync(path.join(tmpdir(), 'blockyard-test-run-'));
+// Inside the project, so that the compiled files (and the unit tests' entry) import packages from its node_modules.
+mkdirSync(CACHE, { recursive: true });
+const scratch = mkdtempSync(path.join(CACHE, 'run-'));
 const units = files.filter(isUnit);
 const unitEntry = path.join(scratch, 'unit-tests.test.mjs');
-if (units.length > 0) writeFileSync(unitEntry, units.map((file) => `import ${JSON.stringify(pathToFileURL(path.resolve(file)).href)};\n`).join(''));
-const duration = (file) => (file === unitEntry ? units.reduce((sum, unit) => sum + (known[unit] ?? 0), 0) || undefined : known[file]);
-const processes = [...files.filter((file) => !isUnit(file)), ...(units.length > 0 ? [unitEntry] : [])].sort(
+if (units.length > 0) {
+  const imports = units.map((file) => `await import(${JSON.stringify(pathToFileURL(path.resolve(file)).href)});\n`);
+  writeFileSync(unitEntry, `import { register } from 'tsx/esm/api';\nregister();\n${imports.join('')}`);
+}
+
+/**
+ * The black-box files, and the server that some of them start as a child process (`blockyard …`,
+ * test/support/blockyard-command.ts), each compiled into one module for this run
+ * (scripts/test-build.mjs): tsx's loading cost is paid by none of those processes.
+ */
+const blackBox = files.filter((file) => !isUnit(file));
+const compiled = await buildForTests(process.cwd(), [...blackBox, MAIN_SOURCE], path.join(scratch, 'build'));
+env.BLOCKYARD_TEST_MAIN = compiled.get(MAIN_SOURCE);
+const sourceOf = new Map([...compiled].map(([source, file]) => [file, source]));
+
+const duration = (file) => (file === unitEntry ? units.reduce((sum, unit) => sum + (known[unit] ?? 0), 0) || undefined : known[sourceOf.get(file) ?? file]);
+const processes = [...blackBox.map((file) => compiled.get(file)), ...(units.length > 0 ? [unitEntry] : [])].sort(
   (a, b) => (duration(b) ?? Infinity) - (duration(a) ?? Infinity) || Number(a === unitEntry) - Number(b === unitEntry),
 );
 
 const measured = path.join(scratch, 'durations.json');
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', path.join('scripts', 'run-in-order.mjs'), measured, ...processes],
+  ['--enable-source-maps', path.join('scripts', 'run-in-order.mjs'), measured, ...processes],
   { stdio: 'inherit', env },
 );
 const cwd = process.cwd();
-for (const [file, ms] of Object.entries(readJson(measured))) known[path.relative(cwd, file)] = Math.round(ms);
+for (const [file, ms] of Object.entries(readJson(measured))) known[sourceOf.get(file) ?? path.relative(cwd, file)] = Math.round(ms);
 mkdirSync(path.dirname(DURATIONS), { recursive: true });
 writeFileSync(DURATIONS, `${JSON.stringify(known, null, 1)}\n`);
 rmSync(scratch, { recursive: true, force: true });

@@ -8,6 +8,7 @@ import { media } from './support/client.js';
 import { DIALECTS, postgresAvailable, skipUnless } from './support/databases.js';
 import { API_KEY, clientWithKey, createKey, ensureWorkspace, login } from './support/identity.js';
 import { basic, describeEachDatabase, startTestServer, TEST_ADMIN, UNLIMITED_AUTH_FAILURES, startInstanceOf, type TestServer } from './support/server.js';
+import { blockyardArgs } from './support/blockyard-command.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 const KEYS = '/api/meshobjects/meshapikeys';
@@ -478,7 +479,7 @@ for (const dialect of DIALECTS) {
       const server = await startTestServer(dialect);
       try {
         await ensureWorkspace(server.client, 'ws-cli');
-        const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'admin', 'create-key', '--workspace', 'ws-cli', '--permission', 'APIKEY_LIST'], {
+        const result = spawnSync(process.execPath, blockyardArgs(['admin', 'create-key', '--workspace', 'ws-cli', '--permission', 'APIKEY_LIST']), {
           env: { ...process.env, ...server.env, BLOCKYARD_LOG_LEVEL: 'warn' },
           encoding: 'utf8',
         });
@@ -490,12 +491,12 @@ for (const dialect of DIALECTS) {
         const keys = await server.client.get(KEYS, { headers: { accept: API_KEY, authorization: `Bearer ${token}` } });
         assert.equal(keys.status, 200);
         assert.ok(keys.json._embedded.meshApiKeys.some((k: { metadata: { uuid: string } }) => k.metadata.uuid === clientId));
-        const bad = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'admin', 'create-key', '--workspace', 'ws-cli', '--permission', 'NOPE'], { env: { ...process.env, ...server.env }, encoding: 'utf8' });
+        const bad = spawnSync(process.execPath, blockyardArgs(['admin', 'create-key', '--workspace', 'ws-cli', '--permission', 'NOPE']), { env: { ...process.env, ...server.env }, encoding: 'utf8' });
         assert.equal(bad.status, 2);
         assert.match(bad.stderr, /NOPE/);
         // The command checks the expiry like the API does: an impossible date is refused, no key is made.
         const before = (await server.client.get(`${KEYS}?workspaceIdentifier=ws-cli`, { headers: { accept: API_KEY } })).json.page.totalElements;
-        const badDate = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'admin', 'create-key', '--workspace', 'ws-cli', '--permission', 'APIKEY_LIST', '--expires-at', '2025-02-30'], { env: { ...process.env, ...server.env }, encoding: 'utf8' });
+        const badDate = spawnSync(process.execPath, blockyardArgs(['admin', 'create-key', '--workspace', 'ws-cli', '--permission', 'APIKEY_LIST', '--expires-at', '2025-02-30']), { env: { ...process.env, ...server.env }, encoding: 'utf8' });
         assert.equal(badDate.status, 2, badDate.stdout);
         assert.match(badDate.stderr, /expiresAt/);
         assert.equal((await server.client.get(`${KEYS}?workspaceIdentifier=ws-cli`, { headers: { accept: API_KEY } })).json.page.totalElements, before);

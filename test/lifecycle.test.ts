@@ -7,13 +7,14 @@ import { describe, it } from 'node:test';
 import { ApiClient, media } from './support/client.js';
 import { createPostgresDatabase, DIALECTS, skipUnless } from './support/databases.js';
 import { basic, TEST_ADMIN } from './support/server.js';
+import { blockyardArgs } from './support/blockyard-command.js';
 
 for (const dialect of DIALECTS) {
   describe(`process lifecycle [${dialect}]`, { skip: skipUnless(dialect) }, () => {
     it('prints its URL, serves, and exits 0 on SIGTERM', async () => {
       const dataDir = await mkdtemp(path.join(tmpdir(), 'blockyard-proc-'));
       const pg = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+      const child = spawn(process.execPath, blockyardArgs(['serve']), {
         env: {
           ...process.env,
           BLOCKYARD_PORT: '0',

@@ -10,6 +10,7 @@ import pino from 'pino';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { blockyardArgs } from './support/blockyard-command.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -188,7 +189,7 @@ describe('SQLite database file read-only while the server runs', { skip: immutab
 async function runCli(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const childEnv: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !name.startsWith('BLOCKYARD_')) childEnv[name] = value;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: REPO_ROOT, env: { ...childEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, blockyardArgs(['serve']), { cwd: REPO_ROOT, env: { ...childEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -15,6 +15,7 @@ import pg from 'pg';
 import { ApiClient } from './support/client.js';
 import { createPostgresDatabase, skipUnless } from './support/databases.js';
 import { TEST_MASTER_KEY } from './support/keys.js';
+import { blockyardArgs } from './support/blockyard-command.js';
 
 const OTHER_KEY = randomBytes(32).toString('base64');
 
@@ -37,7 +38,7 @@ const children = new Set<ChildProcess>();
 
 /** `blockyard serve` until it listens (answers the running process) or ends (answers how). */
 function serve(dataDir: string, extra: Record<string, string> = {}): Promise<Running | Ended> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { env: envOf(dataDir, extra) });
+  const child = spawn(process.execPath, blockyardArgs(['serve']), { env: envOf(dataDir, extra) });
   children.add(child);
   child.once('exit', () => children.delete(child));
   const out = { stdout: '', stderr: '' };

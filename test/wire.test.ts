@@ -9,6 +9,7 @@ import { media, type Response } from './support/client.js';
 import { OPENAPI } from './support/openapi.js';
 import { describeEachDatabase } from './support/server.js';
 import { IMPORT_JSON, io, PATHS, unique, WORKSPACE, type Json } from './support/structure.js';
+import { blockyardArgs } from './support/blockyard-command.js';
 
 /** Asserts the status and the `{message, errorCode, errorId}` error body; optionally what the message names. */
 function assertError(response: Response, status: number, message?: RegExp): void {
@@ -18,7 +19,7 @@ function assertError(response: Response, status: number, message?: RegExp): void
 }
 
 describe('the command line', () => {
-  const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { encoding: 'utf8', timeout: 60_000 });
+  const run = (...args: string[]) => spawnSync(process.execPath, blockyardArgs(args), { encoding: 'utf8', timeout: 60_000 });
 
   it('prints its usage for --help, -h and help (exit 0), and for an unknown command on stderr (exit 2)', () => {
     for (const flag of ['--help', '-h', 'help']) {

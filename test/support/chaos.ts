@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
+import { blockyardArgs } from './blockyard-command.js';
 import { ApiClient, media, type Response } from './client.js';
 import { createPostgresDatabase, postgresPool, type Dialect } from './databases.js';
 import { registerRunner, runnerDefinition, runWorld, BLOCK_V2, RUN, RUNS, BLOCKS } from './runs.js';
@@ -49,7 +50,7 @@ export interface ChaosOptions {
   instances?: number;
   /** With several instances: the load goes on this many ms after the kill, uniformly at random (default 300–800). */
   survivorLoadMs?: readonly [number, number];
-  /** Restart from a process that loaded the code in advance (default true; see `Child`). false: a fresh `node --import tsx src/main.ts serve` each time. */
+  /** Restart from a process that loaded the code in advance (default true; see `Child`). false: a fresh `blockyard serve` each time. */
   warmStart?: boolean;
   /** Progress lines (one per cycle). */
   log?: (line: string) => void;
@@ -155,7 +156,7 @@ async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Prom
 // The server as a child process
 
 /**
- * A server process. Cold, it is `node --import tsx src/main.ts serve`, as before every restart. Warm, it
+ * A server process. Cold, it is `blockyard serve` (`blockyardArgs`), as before every restart. Warm, it
  * is a process that has already loaded the packages the server imports (fastify, kysely, pg, ...) and
  * waits; `start()` then imports the server, compiled from src/ once per run into one file, which runs
  * `serve` as src/main.ts does. The driver keeps two warm processes in reserve, so a restart after a
@@ -225,7 +226,7 @@ export async function bundleServer(): Promise<ServerBundle> {
 /** Spawns a server process whose output goes, line by line, to the log (prefixed with its label when there are several instances). */
 export function spawnChild(env: NodeJS.ProcessEnv, log: WriteStream, options: { warm?: ServerBundle; prefixLines?: boolean } = {}): Child {
   const { warm, prefixLines = false } = options;
-  const args = warm ? ['--input-type=module', '-e', STANDBY, pathToFileURL(warm.file).href, ...warm.packages] : ['--import', 'tsx', 'src/main.ts', 'serve'];
+  const args = warm ? ['--input-type=module', '-e', STANDBY, pathToFileURL(warm.file).href, ...warm.packages] : blockyardArgs(['serve']);
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: [warm ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
   child.stdin?.on('error', () => undefined);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

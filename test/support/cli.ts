@@ -1,6 +1,7 @@
 /** Runs `blockyard …` as a person would: a child process with a config file of its own (test/cli*.test.ts). */
 import { spawn } from 'node:child_process';
 import assert from 'node:assert/strict';
+import { blockyardArgs } from './blockyard-command.js';
 
 export interface Result {
   code: number | null;
@@ -17,7 +18,7 @@ function cliEnv(configFile: string, extra: Record<string, string> = {}): Record<
 
 /** A running `blockyard …`: its output so far, and its end. (Never spawnSync: the server answers from this process.) */
 export function start(configFile: string, args: string[], options: { env?: Record<string, string>; input?: string } = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: cliEnv(configFile, options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, blockyardArgs(args), { env: cliEnv(configFile, options.env), stdio: ['pipe', 'pipe', 'pipe'] });
   const output = { stdout: '', stderr: '' };
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));

@@ -5,6 +5,7 @@ import { SignJWT, decodeJwt, decodeProtectedHeader, importJWK, type JWK } from '
 import { sql } from 'kysely';
 import type { ApiClient, Response } from './client.js';
 import type { TestServer } from './server.js';
+import { blockyardArgs } from './blockyard-command.js';
 
 /** The master key every test server starts with (test/support/server.ts). */
 export const TEST_MASTER_KEY = 'dGVzdC1tYXN0ZXIta2V5LTMyLWJ5dGVzLWxvbmctISE=';
@@ -80,7 +81,7 @@ export async function signWith(privateJwk: JWK, kid: string, like: string, claim
 
 /** Runs `blockyard admin <args>` as an operator would, as a child process with the server's configuration (and `env` on top). */
 export function runAdmin(server: TestServer, args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'admin', ...args], {
+  const result = spawnSync(process.execPath, blockyardArgs(['admin', ...args]), {
     env: { ...process.env, ...server.env, BLOCKYARD_LOG_LEVEL: 'warn', ...env },
     encoding: 'utf8',
     timeout: 120_000,
