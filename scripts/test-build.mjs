@@ -21,13 +21,19 @@ import { build } from 'esbuild';
 /** The server's entry: `node <main> <command> …` is `blockyard <command> …`. */
 export const MAIN_SOURCE = path.join('src', 'main.ts');
 
+/**
+ * Each module's `import.meta.url` as its source file's URL: `define` turns the expression (never text
+ * in a string) into a name, and each module declares that name first, on its first line (the source
+ * map's lines stay right). esbuild keeps module scopes apart in the bundle.
+ */
+const IMPORT_META_URL = '__sourceImportMetaUrl';
 const ownImportMetaUrl = (root) => ({
   name: 'own-import-meta-url',
   setup(builder) {
     builder.onLoad({ filter: /\.tsx?$/ }, async ({ path: file }) => {
       if (!file.startsWith(root)) return undefined;
       const source = await readFile(file, 'utf8');
-      return { contents: source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(file).href)), loader: path.extname(file).slice(1) };
+      return { contents: `const ${IMPORT_META_URL} = ${JSON.stringify(pathToFileURL(file).href)};${source}`, loader: path.extname(file).slice(1) };
     });
   },
 });
@@ -55,6 +61,7 @@ export async function buildForTests(root, sources, outdir) {
     splitting: true,
     target: 'node20',
     sourcemap: 'linked',
+    define: { 'import.meta.url': IMPORT_META_URL },
     plugins: [ownImportMetaUrl(root)],
     logLevel: 'warning',
   });

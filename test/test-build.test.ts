@@ -22,6 +22,7 @@ const SOURCES: Record<string, string> = {
     "import { createRequire } from 'node:module';",
     "import { where, packageFile } from './lib/where.js';",
     'export const main = import.meta.url;',
+    "export const text = 'import.meta.url names the module';",
     'export const lib = where();',
     'export const packageJson = packageFile;',
     "export const semver = createRequire(import.meta.url).resolve('semver');",
@@ -47,11 +48,12 @@ describe('the test run compiles files that behave as their sources', () => {
   });
   after(() => rm(project, { recursive: true, force: true }));
 
-  it('keeps each module’s own import.meta.url', async () => {
+  it('keeps each module’s own import.meta.url, and strings as they are', async () => {
     const main = await import(pathToFileURL(built.get('src/main.ts')!).href);
     // Sources by their real paths (node_modules may be a link in a second working tree).
     const real = realpathSync(project);
     assert.equal(main.main, pathToFileURL(path.join(real, 'src', 'main.ts')).href);
+    assert.equal(main.text, 'import.meta.url names the module', 'text in a string is left alone');
     assert.equal(main.lib, pathToFileURL(path.join(real, 'src', 'lib', 'where.ts')).href);
     assert.equal(main.packageJson, path.join(real, 'package.json'));
     assert.equal(main.semver, realpathSync(path.join(checkout, 'node_modules', 'semver', 'index.js')));
