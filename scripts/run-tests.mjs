@@ -88,7 +88,10 @@ if (units.length > 0) {
  * (scripts/test-build.mjs): tsx's loading cost is paid by none of those processes.
  */
 const blackBox = files.filter((file) => !isUnit(file));
-const compiled = await buildForTests(process.cwd(), [...blackBox, MAIN_SOURCE], path.join(scratch, 'build'));
+const compiled = await buildForTests(process.cwd(), [...blackBox, MAIN_SOURCE], path.join(scratch, 'build')).catch((error) => {
+  rmSync(scratch, { recursive: true, force: true });
+  throw error;
+});
 env.BLOCKYARD_TEST_MAIN = compiled.get(MAIN_SOURCE);
 const sourceOf = new Map([...compiled].map(([source, file]) => [file, source]));
 

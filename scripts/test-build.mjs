@@ -40,7 +40,7 @@ const ownImportMetaUrl = (root) => ({
 
 /**
  * Builds `sources` (paths relative to `root`) into `outdir`, mirroring their paths with `.mjs`;
- * answers the compiled file of each source.
+ * answers the compiled file of each source (its absolute real path, as the test runner names it).
  */
 export async function buildForTests(root, sources, outdir) {
   // esbuild names sources by their real paths, and the source maps name them relative to where the
@@ -65,5 +65,5 @@ export async function buildForTests(root, sources, outdir) {
     plugins: [ownImportMetaUrl(root)],
     logLevel: 'warning',
   });
-  return new Map(sources.map((source) => [source, path.join(outdir, source.replace(/\.tsx?$/, '.mjs'))]));
+  return new Map(sources.map((source) => [source, path.join(realOutdir, source.replace(/\.tsx?$/, '.mjs'))]));
 }
