@@ -7,8 +7,8 @@
 // about 1 s; compiled, they take 0.8 s and 0.3 s. Over a full run (60-odd files and about 160 child
 // processes) that is a few minutes of a 2-core machine.
 //
-// Each module keeps its own `import.meta.url` (a plugin writes the source file's URL in its place),
-// so paths a module finds from its own location (the console bundle, package.json, fixtures) are
+// Each module keeps its own `import.meta.url` (the source file's URL, see `ownImportMetaUrl`), so
+// paths a module finds from its own location (the console bundle, package.json, fixtures) are
 // those it finds under tsx; packages stay imports, resolved from the project's node_modules; a
 // dynamic import stays lazy (a chunk of its own), so the CLI loads only the command it runs. Source
 // maps are written beside: with --enable-source-maps a failure names the .ts file and line.
