@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { SYSTEM } from './auth/context.js';
+import { loadIssuerCa } from './auth/oidc.js';
 import type { Config } from './config.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import { resealSecrets } from './crypto/secret-values.js';
@@ -67,9 +68,10 @@ export async function runAdminCommand(config: Config, argv: string[], out: (line
     },
   });
   const { log } = createLoggers({ logLevel: 'warn' });
+  const issuerCa = loadIssuerCa(config.oidc);
   const database = await openServiceDatabase(config, log);
   try {
-    const services = await createServices(config, database, log);
+    const services = await createServices(config, database, log, { issuerCa });
     switch (command) {
       case 'create-key': {
         if (!values.workspace) throw new Error('--workspace is required');

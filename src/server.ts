@@ -125,7 +125,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Everything that can be checked is, before the database is touched.
   const metricsAddress = config.metrics.port === undefined ? undefined : { host: config.metrics.host, port: config.metrics.port, hostVariable: 'BLOCKYARD_METRICS_HOST', portVariable: 'BLOCKYARD_METRICS_PORT' };
   for (const address of [apiAddress(config), metricsAddress]) if (address) await assertListenable(address);
-  if (config.oidc) loadIssuerCa(config.oidc);
+  const issuerCa = loadIssuerCa(config.oidc);
   const tls = await loadTlsMaterial(config, log);
   const metrics = new ServerMetrics();
   const database = await openServiceDatabase(config, log, metrics.transactions);
@@ -140,7 +140,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let metricsListener: MetricsListener | undefined;
   let generatedKey: GeneratedAdminKey | undefined;
   try {
-    services = await createServices(config, database, log, options.passwordCost);
+    services = await createServices(config, database, log, { issuerCa, passwordCost: options.passwordCost });
     generatedKey = await bootstrapCredentials(config, services.system.apiKeys, services.system.apiUsers, log);
     if (database.dialect === 'postgres') sharedRateCounter = new SharedRateCounter(database.db, config.rateLimit.windowSeconds * 1000, log);
     ({ app, context } = await createApp(config, tls, { identity: services.identity, services: services.authorized, ping: () => database.ping(), keyring: services.keyring, ...(sharedRateCounter ? { sharedRateCounter } : {}), accessLog: access }, log));

@@ -105,8 +105,14 @@ export function openServiceDatabase(config: Config, log: Logger, waits?: Transac
   return openDatabase(config, log, { beforeMigrating: (db) => checkMasterKeys(config, keyringBeforeMigrations(db)), ...(waits ? { waits } : {}) });
 }
 
-/** `passwordCost`: the API users' scrypt cost, PASSWORD_COST unless a test server asks for less (StartOptions). */
-export async function createServices(config: Config, database: Database, log: Logger, passwordCost: ScryptCost = PASSWORD_COST): Promise<Services> {
+export interface ServiceOptions {
+  /** The API users' scrypt cost: PASSWORD_COST unless a test server asks for less (StartOptions). */
+  passwordCost?: ScryptCost;
+  /** The single sign-on provider's certificates (`loadIssuerCa`), read before the database was opened. */
+  issuerCa?: string | undefined;
+}
+
+export async function createServices(config: Config, database: Database, log: Logger, { passwordCost = PASSWORD_COST, issuerCa }: ServiceOptions = {}): Promise<Services> {
   const { db, dialect } = database;
   const { secrets, state: keyring } = await openSecretBox(config, new KeyringTable(db), log);
   const lifetimes = { tokenTtlSeconds: config.tokenTtlSeconds, runTokenTtlSeconds: config.runTimeoutSeconds + RUN_TOKEN_EXTRA_SECONDS };
@@ -164,7 +170,7 @@ export async function createServices(config: Config, database: Database, log: Lo
   // Single sign-on for people (docs/sso.md): sessions in the database, principals from role bindings.
   const people = new PersonAccess(db);
   const sessions = new Sessions(db, config.sessions);
-  const signIn = config.oidc ? new PersonSignIn(config.oidc, userService, people, sessions) : undefined;
+  const signIn = config.oidc ? new PersonSignIn(config.oidc, issuerCa, userService, people, sessions) : undefined;
   const personSessions = signIn ? { sessions, principalFor: (username: string, workspace: string | undefined) => people.principalFor(username, workspace) } : undefined;
   return {
     secrets,

@@ -32,9 +32,12 @@ interface Person {
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
-/** The certificates `BLOCKYARD_OIDC_CA` names (checked at start, before the database is opened). */
-export function loadIssuerCa(settings: OidcConfig): string | undefined {
-  if (settings.caFile === undefined) return undefined;
+/**
+ * The certificates `BLOCKYARD_OIDC_CA` names, read once at start before the database is opened (a
+ * missing file stops the start), then handed to the sign-in.
+ */
+export function loadIssuerCa(settings: OidcConfig | undefined): string | undefined {
+  if (settings?.caFile === undefined) return undefined;
   try {
     return readFileSync(settings.caFile, 'utf8');
   } catch (error) {
@@ -51,10 +54,12 @@ class RelyingParty {
   private configuration: Promise<client.Configuration> | undefined;
   private readonly fetchFn: client.CustomFetch | undefined;
 
-  constructor(private readonly settings: OidcConfig) {
-    const pem = loadIssuerCa(settings);
-    if (pem !== undefined) {
-      const agent = new Agent({ connect: { ca: [...rootCertificates, pem] } });
+  constructor(
+    private readonly settings: OidcConfig,
+    issuerCa: string | undefined,
+  ) {
+    if (issuerCa !== undefined) {
+      const agent = new Agent({ connect: { ca: [...rootCertificates, issuerCa] } });
       this.fetchFn = (url, options) => undiciFetch(url, { ...options, dispatcher: agent } as Parameters<typeof undiciFetch>[1]) as unknown as Promise<Response>;
     }
   }
@@ -144,11 +149,12 @@ export class PersonSignIn {
 
   constructor(
     settings: OidcConfig,
+    issuerCa: string | undefined,
     private readonly users: UserService,
     readonly access: PersonAccess,
     readonly sessions: Sessions,
   ) {
-    this.party = new RelyingParty(settings);
+    this.party = new RelyingParty(settings, issuerCa);
   }
 
   begin(redirectUri: string) {
