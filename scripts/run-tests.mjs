@@ -88,7 +88,7 @@ if (units.length > 0) {
  * (scripts/test-build.mjs): tsx's loading cost is paid by none of those processes.
  */
 const blackBox = files.filter((file) => !isUnit(file));
-const compiled = await buildForTests(process.cwd(), [...blackBox, MAIN_SOURCE], path.join(scratch, 'build')).catch((error) => {
+const { compiled } = await buildForTests(process.cwd(), [...blackBox, MAIN_SOURCE], path.join(scratch, 'build')).catch((error) => {
   rmSync(scratch, { recursive: true, force: true });
   throw error;
 });

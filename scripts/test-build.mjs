@@ -40,7 +40,8 @@ const ownImportMetaUrl = (root) => ({
 
 /**
  * Builds `sources` (paths relative to `root`) into `outdir`, mirroring their paths with `.mjs`;
- * answers the compiled file of each source (its absolute real path, as the test runner names it).
+ * answers the compiled file of each source (its absolute real path, as the test runner names it) and
+ * the packages the compiled code imports (a process may load them ahead: the chaos driver's standbys).
  */
 export async function buildForTests(root, sources, outdir) {
   // esbuild names sources by their real paths, and the source maps name them relative to where the
@@ -48,7 +49,7 @@ export async function buildForTests(root, sources, outdir) {
   root = realpathSync(root);
   mkdirSync(outdir, { recursive: true });
   const realOutdir = realpathSync(outdir);
-  await build({
+  const { metafile } = await build({
     absWorkingDir: root,
     entryPoints: sources,
     outbase: root,
@@ -63,7 +64,13 @@ export async function buildForTests(root, sources, outdir) {
     sourcemap: 'linked',
     define: { 'import.meta.url': IMPORT_META_URL },
     plugins: [ownImportMetaUrl(root)],
+    metafile: true,
     logLevel: 'warning',
   });
-  return new Map(sources.map((source) => [source, path.join(realOutdir, source.replace(/\.tsx?$/, '.mjs'))]));
+  const packages = new Set();
+  for (const output of Object.values(metafile.outputs)) for (const { path: name, external } of output.imports) if (external && !name.startsWith('node:')) packages.add(name);
+  return {
+    compiled: new Map(sources.map((source) => [source, path.join(realOutdir, source.replace(/\.tsx?$/, '.mjs'))])),
+    packages: [...packages].sort(),
+  };
 }

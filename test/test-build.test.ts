@@ -10,7 +10,6 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-// @ts-expect-error -- a JavaScript module without declarations
 import { buildForTests } from '../scripts/test-build.mjs';
 
 const checkout = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,7 +43,7 @@ describe('the test run compiles files that behave as their sources', () => {
       await writeFile(path.join(project, name), text);
     }
     await writeFile(path.join(project, 'package.json'), '{ "type": "module" }\n');
-    built = (await buildForTests(project, ['src/main.ts'], path.join(project, 'build'))) as Map<string, string>;
+    built = (await buildForTests(project, ['src/main.ts'], path.join(project, 'build'))).compiled;
   });
   after(() => rm(project, { recursive: true, force: true }));
 

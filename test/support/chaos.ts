@@ -2,12 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
+import { buildForTests, MAIN_SOURCE } from '../../scripts/test-build.mjs';
 import { blockyardArgs } from './blockyard-command.js';
 import { ApiClient, media, type Response } from './client.js';
 import { createPostgresDatabase, postgresPool, type Dialect } from './databases.js';
@@ -183,44 +183,20 @@ process.argv = [process.argv[0], bundle, 'serve'];
 await import(bundle);
 `;
 
-/** src/main.ts compiled into one ES module (esbuild, the compiler tsx runs) and the packages it imports. */
+/** src/main.ts compiled (scripts/test-build.mjs) and the packages it imports. */
 export interface ServerBundle {
   file: string;
   packages: string[];
   remove(): Promise<void>;
 }
 
-interface Esbuild {
-  build(options: Record<string, unknown>): Promise<{ metafile: { outputs: Record<string, { imports: { path: string; external?: boolean }[] }> } }>;
-}
-
-/**
- * Compiles the server once. The file lives in `dist/<dir>/`, two levels below the project like the
- * compiled server's modules, so what the server finds from its own file (package.json, the console
- * bundle in dist/console) and its package imports resolve as they do in `npm start`; esbuild is
- * tsx's own (tsx is how the server runs here).
- */
+/** Compiles the server once for the driver, as the test runner compiles it (each module keeps its own location). */
 export async function bundleServer(): Promise<ServerBundle> {
-  const require = createRequire(import.meta.url);
-  const esbuild = createRequire(require.resolve('tsx/package.json'))('esbuild') as Esbuild;
-  const dist = path.join(ROOT, 'dist');
-  await mkdir(dist, { recursive: true });
-  const dir = await mkdtemp(path.join(dist, 'chaos-bundle-'));
-  const file = path.join(dir, 'main.mjs');
-  const { metafile } = await esbuild.build({
-    entryPoints: [path.join(ROOT, 'src', 'main.ts')],
-    outfile: file,
-    bundle: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    metafile: true,
-    logLevel: 'silent',
-  });
-  const packages = new Set<string>();
-  for (const output of Object.values(metafile.outputs)) for (const { path: name, external } of output.imports) if (external && !name.startsWith('node:')) packages.add(name);
-  return { file, packages: [...packages].sort(), remove: () => rm(dir, { recursive: true, force: true }) };
+  const cache = path.join(ROOT, 'node_modules', '.cache', 'blockyard');
+  await mkdir(cache, { recursive: true });
+  const dir = await mkdtemp(path.join(cache, 'chaos-'));
+  const { compiled, packages } = await buildForTests(ROOT, [MAIN_SOURCE], dir);
+  return { file: compiled.get(MAIN_SOURCE)!, packages, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 /** Spawns a server process whose output goes, line by line, to the log (prefixed with its label when there are several instances). */
