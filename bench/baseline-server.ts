@@ -10,7 +10,10 @@ const [certFile, keyFile, bodyFile] = process.argv.slice(2) as [string, string, 
 const body = readFileSync(bodyFile);
 const server = createServer({ cert: readFileSync(certFile), key: readFileSync(keyFile), minVersion: 'TLSv1.2' }, (request, response) => {
   request.resume();
-  response.writeHead(200, { 'content-type': 'application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json', 'content-length': body.length });
+  response.writeHead(200, {
+    'content-type': 'application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json',
+    'content-length': body.length,
+  });
   response.end(body);
 });
 server.keepAliveTimeout = 72_000;

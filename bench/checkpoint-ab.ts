@@ -15,7 +15,14 @@ import { Kysely } from 'kysely';
 import { WalCheckpointer } from '../src/store/sqlite-checkpointer.js';
 import { groupCommitDialect } from '../src/store/sqlite-group-commit.js';
 
-const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '6' }, seconds: { type: 'string', default: '4' }, interval: { type: 'string', default: '250' }, restart: { type: 'string', default: '4096' } } });
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '6' },
+    seconds: { type: 'string', default: '4' },
+    interval: { type: 'string', default: '250' },
+    restart: { type: 'string', default: '4096' },
+  },
+});
 
 interface Db {
   runs: { uuid: string; outputs: string; updated_on: string };
@@ -30,7 +37,9 @@ async function burst(threaded: boolean, ms: number): Promise<number> {
   writer.pragma('synchronous = FULL');
   if (threaded) writer.pragma('wal_autocheckpoint = 0');
   writer.exec('create table runs (uuid text primary key, outputs text, updated_on text); create index runs_at on runs (updated_on, uuid)');
-  writer.exec('create table events (seq integer primary key, content text, created_at text); create index events_at on events (created_at)');
+  writer.exec(
+    'create table events (seq integer primary key, content text, created_at text); create index events_at on events (created_at)',
+  );
   const exec = writer.exec.bind(writer);
   writer.exec = (source: string) => {
     const t0 = performance.now();
@@ -43,7 +52,14 @@ async function burst(threaded: boolean, ms: number): Promise<number> {
   };
   const insert = writer.prepare('insert into runs values (?, ?, ?)');
   for (let i = 0; i < 20000; i++) insert.run(`run-${i}`, '{}', new Date().toISOString());
-  const checkpoints = threaded ? { checkpointer: new WalCheckpointer(file, 5000), intervalMs: Number(args.interval), restartFrames: Number(args.restart), onError: (error: unknown) => console.error(error) } : undefined;
+  const checkpoints = threaded
+    ? {
+        checkpointer: new WalCheckpointer(file, 5000),
+        intervalMs: Number(args.interval),
+        restartFrames: Number(args.restart),
+        onError: (error: unknown) => console.error(error),
+      }
+    : undefined;
   const db = new Kysely<Db>({ dialect: groupCommitDialect(writer, new SQLite(file, { readonly: true }), { checkpoints }) });
   const content = JSON.stringify({ steps: [{ id: 'apply', status: 'IN_PROGRESS', userMessage: 'x'.repeat(1500) }] });
   let done = 0;
@@ -53,7 +69,11 @@ async function burst(threaded: boolean, ms: number): Promise<number> {
       while (Date.now() < end) {
         const now = new Date().toISOString();
         await db.transaction().execute(async (trx) => {
-          await trx.updateTable('runs').set({ outputs: content, updated_on: now }).where('uuid', '=', `run-${Math.floor(Math.random() * 20000)}`).execute();
+          await trx
+            .updateTable('runs')
+            .set({ outputs: content, updated_on: now })
+            .where('uuid', '=', `run-${Math.floor(Math.random() * 20000)}`)
+            .execute();
           await trx.insertInto('events').values({ seq: null, content, created_at: now }).execute();
         });
         done++;
@@ -82,4 +102,6 @@ for (let round = 0; round < Number(args.rounds); round++) {
   }
   console.log(`round ${round + 1}: ${line.join(', ')}`);
 }
-console.log(`checkpoint thread ÷ automatic checkpoint: ${(totals.threaded / totals.auto).toFixed(2)}; commits ${commits.threaded} vs ${commits.auto}, ms per commit on the event loop ${(commitMs.threaded / commits.threaded).toFixed(2)} vs ${(commitMs.auto / commits.auto).toFixed(2)}`);
+console.log(
+  `checkpoint thread ÷ automatic checkpoint: ${(totals.threaded / totals.auto).toFixed(2)}; commits ${commits.threaded} vs ${commits.auto}, ms per commit on the event loop ${(commitMs.threaded / commits.threaded).toFixed(2)} vs ${(commitMs.auto / commits.auto).toFixed(2)}`,
+);

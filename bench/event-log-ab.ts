@@ -1,5 +1,5 @@
 /**
- * Write throughput with and without the event log, measured in pairs (issue 18): the tree of the
+ * Write throughput with and without the event log, measured in pairs: the tree of the
  * commit before the event log (`--before`, default 6fe963b, extracted with `git archive`) and this
  * tree (or the commit `--after`, to measure one change against another) run side by side as child
  * processes on fresh SQLite databases; the same client alternates
@@ -28,7 +28,14 @@ import { cpuMs, treeOf as extractedTree } from './processes.js';
 import { asRun, BLOCK_V2, claim, claimRun, patch, runnerDefinition, runWorld, SHARED_RUNNERS, tenantTarget } from '../test/support/runs.js';
 
 const { values: args } = parseArgs({
-  options: { before: { type: 'string', default: '6fe963b' }, after: { type: 'string' }, rounds: { type: 'string', default: '6' }, seconds: { type: 'string', default: '3' }, kinds: { type: 'string', default: 'create,report' }, postgres: { type: 'boolean', default: false } },
+  options: {
+    before: { type: 'string', default: '6fe963b' },
+    after: { type: 'string' },
+    rounds: { type: 'string', default: '6' },
+    seconds: { type: 'string', default: '3' },
+    kinds: { type: 'string', default: 'create,report' },
+    postgres: { type: 'boolean', default: false },
+  },
 });
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const extracted: string[] = [];
@@ -59,7 +66,19 @@ async function start(tree: string): Promise<{ child: ChildProcess; client: ApiCl
   if (postgres) postgresDatabases.push(postgres);
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(tree, 'src/main.ts'), 'serve'], {
     cwd: tree,
-    env: { ...process.env, BLOCKYARD_PORT: '0', BLOCKYARD_HOST: '127.0.0.1', BLOCKYARD_DATA_DIR: dataDir, BLOCKYARD_LOG_LEVEL: 'info', BLOCKYARD_ADMIN_USERNAME: 'bench-admin', BLOCKYARD_ADMIN_PASSWORD: PASSWORD, BLOCKYARD_ADMIN_CLIENT_ID: CLIENT_ID, BLOCKYARD_ADMIN_CLIENT_SECRET: CLIENT_SECRET, BLOCKYARD_RATE_LIMIT_MAX: '10000000', ...(postgres ? { BLOCKYARD_DATABASE_URL: postgres.url, BLOCKYARD_MASTER_KEY: randomBytes(32).toString('base64') } : {}) },
+    env: {
+      ...process.env,
+      BLOCKYARD_PORT: '0',
+      BLOCKYARD_HOST: '127.0.0.1',
+      BLOCKYARD_DATA_DIR: dataDir,
+      BLOCKYARD_LOG_LEVEL: 'info',
+      BLOCKYARD_ADMIN_USERNAME: 'bench-admin',
+      BLOCKYARD_ADMIN_PASSWORD: PASSWORD,
+      BLOCKYARD_ADMIN_CLIENT_ID: CLIENT_ID,
+      BLOCKYARD_ADMIN_CLIENT_SECRET: CLIENT_SECRET,
+      BLOCKYARD_RATE_LIMIT_MAX: '10000000',
+      ...(postgres ? { BLOCKYARD_DATABASE_URL: postgres.url, BLOCKYARD_MASTER_KEY: randomBytes(32).toString('base64') } : {}),
+    },
     stdio: ['ignore', out, 'inherit'],
   });
   closeSync(out);
@@ -73,9 +92,13 @@ async function start(tree: string): Promise<{ child: ChildProcess; client: ApiCl
     if (port === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const ca = readFileSync(path.join(dataDir, 'tls/cert.pem'), 'utf8');
-  return { child, client: new ApiClient(`https://127.0.0.1:${port}`, ca, { authorization: `Basic ${Buffer.from(`bench-admin:${PASSWORD}`).toString('base64')}` }) };
+  return {
+    child,
+    client: new ApiClient(`https://127.0.0.1:${port}`, ca, {
+      authorization: `Basic ${Buffer.from(`bench-admin:${PASSWORD}`).toString('base64')}`,
+    }),
+  };
 }
-
 
 const servers = { before: await start(trees.before), after: await start(trees.after) };
 const worlds = {} as Record<Name, { tenant: string; version: string; claimer: ApiClient; waiting: number }>;
@@ -85,14 +108,31 @@ for (const name of ['before', 'after'] as const) {
   const definition = await runnerDefinition(client, world.provider, null);
   const token = (await client.post('/oauth/token', LOGIN_FORM, { headers: FORM, anonymous: true })).json.access_token as string;
   // Claims as the bench's claim scenario does: with the Bearer token of an API key.
-  worlds[name] = { tenant: world.tenantUuid, version: definition.versionUuid, claimer: client.with({ authorization: `Bearer ${token}` }), waiting: 0 };
+  worlds[name] = {
+    tenant: world.tenantUuid,
+    version: definition.versionUuid,
+    claimer: client.with({ authorization: `Bearer ${token}` }),
+    waiting: 0,
+  };
 }
 const CLAIM_STOCK = 3000;
 
 async function create(name: Name): Promise<void> {
   const world = worlds[name];
-  const body = { apiVersion: 'v2-preview', kind: 'meshBuildingBlock', spec: { displayName: `ab ${counter++}`, buildingBlockDefinitionVersionRef: { kind: 'meshBuildingBlockDefinitionVersion', uuid: world.version }, targetRef: tenantTarget(world.tenant), inputs: [], parentBuildingBlocks: [] } };
-  const response = await servers[name].client.post('/api/meshobjects/meshbuildingblocks', body, { headers: { accept: BLOCK_V2, 'content-type': BLOCK_V2 } });
+  const body = {
+    apiVersion: 'v2-preview',
+    kind: 'meshBuildingBlock',
+    spec: {
+      displayName: `ab ${counter++}`,
+      buildingBlockDefinitionVersionRef: { kind: 'meshBuildingBlockDefinitionVersion', uuid: world.version },
+      targetRef: tenantTarget(world.tenant),
+      inputs: [],
+      parentBuildingBlocks: [],
+    },
+  };
+  const response = await servers[name].client.post('/api/meshobjects/meshbuildingblocks', body, {
+    headers: { accept: BLOCK_V2, 'content-type': BLOCK_V2 },
+  });
   if (response.status !== 201) throw new Error(`${name} create: ${response.status} ${response.text}`);
   world.waiting++;
 }
@@ -108,11 +148,14 @@ async function burst(name: Name, kind: Kind, ms: number): Promise<number> {
   const world = worlds[name];
   if (kind === 'claim') {
     let missing = CLAIM_STOCK - world.waiting;
-    await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-      while (missing-- > 0) await create(name);
-    }));
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (missing-- > 0) await create(name);
+      }),
+    );
   }
-  const claimed = kind === 'report' ? await Promise.all(Array.from({ length: CONNECTIONS }, () => claimRun(client, SHARED_RUNNERS.TERRAFORM))) : [];
+  const claimed =
+    kind === 'report' ? await Promise.all(Array.from({ length: CONNECTIONS }, () => claimRun(client, SHARED_RUNNERS.TERRAFORM))) : [];
   world.waiting -= claimed.length;
   const cpu0 = cpuMs(child.pid!);
   const end = Date.now() + ms;
@@ -123,14 +166,18 @@ async function burst(name: Name, kind: Kind, ms: number): Promise<number> {
         if (kind === 'create') await create(name);
         else if (kind === 'claim') {
           const response = await claim(world.claimer, SHARED_RUNNERS.TERRAFORM);
-          if (response.status !== 201) throw new Error(`${name} claim: ${response.status} ${response.text} (fewer than CLAIM_STOCK runs for one burst?)`);
+          if (response.status !== 201)
+            throw new Error(`${name} claim: ${response.status} ${response.text} (fewer than CLAIM_STOCK runs for one burst?)`);
           world.waiting--;
         } else if (kind === 'login') {
           const response = await client.post('/oauth/token', LOGIN_FORM, { headers: FORM, anonymous: true });
           if (response.status !== 200) throw new Error(`${name} login: ${response.status} ${response.text}`);
         } else {
           const run = claimed[index]!;
-          const response = await patch(asRun(client, run), run.metadata.uuid, 'ab', { status: 'IN_PROGRESS', steps: [{ id: 'apply', status: 'IN_PROGRESS', userMessage: `applying ${counter++}` }] });
+          const response = await patch(asRun(client, run), run.metadata.uuid, 'ab', {
+            status: 'IN_PROGRESS',
+            steps: [{ id: 'apply', status: 'IN_PROGRESS', userMessage: `applying ${counter++}` }],
+          });
           if (response.status !== 200) throw new Error(`${name} report: ${response.status} ${response.text}`);
         }
         done++;

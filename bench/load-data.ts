@@ -27,13 +27,25 @@ export interface DataSet {
 
 const BLOCKS_PER_WORKSPACE = 1000;
 const DEFINITIONS = 50;
-const STATUSES = ['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED', 'FAILED', 'PENDING', 'IN_PROGRESS', 'WAITING_FOR_USER_INPUT'] as const;
+const STATUSES = [
+  'SUCCEEDED',
+  'SUCCEEDED',
+  'SUCCEEDED',
+  'SUCCEEDED',
+  'FAILED',
+  'PENDING',
+  'IN_PROGRESS',
+  'WAITING_FOR_USER_INPUT',
+] as const;
 const ROWS_PER_INSERT = 200;
 
 async function insertMany<T extends keyof Tables>(db: Kysely<Tables>, table: T, rows: Tables[T][]): Promise<void> {
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    await db.insertInto(table).values(rows.slice(i, i + ROWS_PER_INSERT) as any).execute();
+    await db
+      .insertInto(table)
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      .values(rows.slice(i, i + ROWS_PER_INSERT) as any)
+      .execute();
   }
 }
 
@@ -44,12 +56,57 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
   const doc = (metadata: object, spec: object) => JSON.stringify({ metadata, spec });
 
   await db.transaction().execute(async (trx) => {
-    await insertMany(trx, 'workspaces', [...workspaces, 'platform-team'].map((name) => ({ name, document: doc({ name, tags: {} }, { displayName: name }), created_on: now })));
-    await insertMany(trx, 'projects', workspaces.map((workspace) => ({ workspace, name: 'app', payment_method: null, substitute_payment_method: null, document: doc({ name: 'app', ownedByWorkspace: workspace }, { displayName: 'App', tags: {} }), created_on: now })));
-    await trx.insertInto('locations').values({ name: 'eu', uuid: randomUUID(), display_name: 'EU', owned_by_workspace: null, document: doc({ name: 'eu' }, { displayName: 'EU' }), created_on: now }).execute();
+    await insertMany(
+      trx,
+      'workspaces',
+      [...workspaces, 'platform-team'].map((name) => ({ name, document: doc({ name, tags: {} }, { displayName: name }), created_on: now })),
+    );
+    await insertMany(
+      trx,
+      'projects',
+      workspaces.map((workspace) => ({
+        workspace,
+        name: 'app',
+        payment_method: null,
+        substitute_payment_method: null,
+        document: doc({ name: 'app', ownedByWorkspace: workspace }, { displayName: 'App', tags: {} }),
+        created_on: now,
+      })),
+    );
+    await trx
+      .insertInto('locations')
+      .values({
+        name: 'eu',
+        uuid: randomUUID(),
+        display_name: 'EU',
+        owned_by_workspace: null,
+        document: doc({ name: 'eu' }, { displayName: 'EU' }),
+        created_on: now,
+      })
+      .execute();
     await trx
       .insertInto('platforms')
-      .values({ uuid: PLATFORM, name: 'cloud', location: 'eu', owned_by_workspace: 'platform-team', platform_type: 'AZURE', is_public: 1, display_name: 'Cloud', restriction: 'PUBLIC', publication_state: 'PUBLISHED', document: doc({ name: 'cloud', ownedByWorkspace: 'platform-team' }, { displayName: 'Cloud', locationRef: { kind: 'meshLocation', name: 'eu' }, config: { type: 'azure' }, availability: { restriction: 'PUBLIC', publicationState: 'PUBLISHED' } }), created_on: now })
+      .values({
+        uuid: PLATFORM,
+        name: 'cloud',
+        location: 'eu',
+        owned_by_workspace: 'platform-team',
+        platform_type: 'AZURE',
+        is_public: 1,
+        display_name: 'Cloud',
+        restriction: 'PUBLIC',
+        publication_state: 'PUBLISHED',
+        document: doc(
+          { name: 'cloud', ownedByWorkspace: 'platform-team' },
+          {
+            displayName: 'Cloud',
+            locationRef: { kind: 'meshLocation', name: 'eu' },
+            config: { type: 'azure' },
+            availability: { restriction: 'PUBLIC', publicationState: 'PUBLISHED' },
+          },
+        ),
+        created_on: now,
+      })
       .execute();
   });
   const tenants = workspaces.map((workspace) => ({ uuid: randomUUID(), workspace }));
@@ -57,17 +114,42 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
     insertMany(
       trx,
       'tenants',
-      tenants.map((t) => ({ uuid: t.uuid, workspace: t.workspace, project: 'app', platform_uuid: PLATFORM, platform_tenant_id: `${t.workspace}-app`, landing_zone: null, document: doc({ ownedByWorkspace: t.workspace, ownedByProject: 'app' }, { platformIdentifier: 'cloud.eu' }), created_on: now, deleted_on: null })),
+      tenants.map((t) => ({
+        uuid: t.uuid,
+        workspace: t.workspace,
+        project: 'app',
+        platform_uuid: PLATFORM,
+        platform_tenant_id: `${t.workspace}-app`,
+        landing_zone: null,
+        document: doc({ ownedByWorkspace: t.workspace, ownedByProject: 'app' }, { platformIdentifier: 'cloud.eu' }),
+        created_on: now,
+        deleted_on: null,
+      })),
     ),
   );
 
   const runnerUuid = randomUUID();
-  const definitions = Array.from({ length: DEFINITIONS }, (_, i) => ({ uuid: randomUUID(), versionUuid: randomUUID(), name: `Definition ${i}` }));
-  const inputs = { size: { displayName: 'Size', type: 'INTEGER', assignmentType: 'USER_INPUT', defaultValue: 1 }, name: { displayName: 'Name', type: 'STRING', assignmentType: 'USER_INPUT' } };
+  const definitions = Array.from({ length: DEFINITIONS }, (_, i) => ({
+    uuid: randomUUID(),
+    versionUuid: randomUUID(),
+    name: `Definition ${i}`,
+  }));
+  const inputs = {
+    size: { displayName: 'Size', type: 'INTEGER', assignmentType: 'USER_INPUT', defaultValue: 1 },
+    name: { displayName: 'Name', type: 'STRING', assignmentType: 'USER_INPUT' },
+  };
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('runners')
-      .values({ uuid: runnerUuid, owned_by_workspace: 'platform-team', implementation_type: 'MANUAL', restriction: 'PRIVATE', document: doc({}, { displayName: 'bench runner', implementationType: 'MANUAL' }), created_on: now, last_seen: null })
+      .values({
+        uuid: runnerUuid,
+        owned_by_workspace: 'platform-team',
+        implementation_type: 'MANUAL',
+        restriction: 'PRIVATE',
+        document: doc({}, { displayName: 'bench runner', implementationType: 'MANUAL' }),
+        created_on: now,
+        last_seen: null,
+      })
       .execute();
     await insertMany(
       trx,
@@ -80,14 +162,21 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
         latest_version: 1,
         latest_released_version: 1,
         latest_published_version: 1,
-        document: doc({ ownedByWorkspace: 'platform-team', tags: {} }, { displayName: d.name, description: 'bench', targetType: 'TENANT_LEVEL', supportedPlatforms: ['AZURE'] }),
+        document: doc(
+          { ownedByWorkspace: 'platform-team', tags: {} },
+          { displayName: d.name, description: 'bench', targetType: 'TENANT_LEVEL', supportedPlatforms: ['AZURE'] },
+        ),
         created_on: now,
       })),
     );
     await insertMany(
       trx,
       'definition_usage',
-      definitions.map((d, index) => ({ definition_uuid: d.uuid, stripe: 0, blocks: Math.floor(blocks / DEFINITIONS) + (index < blocks % DEFINITIONS ? 1 : 0) })),
+      definitions.map((d, index) => ({
+        definition_uuid: d.uuid,
+        stripe: 0,
+        blocks: Math.floor(blocks / DEFINITIONS) + (index < blocks % DEFINITIONS ? 1 : 0),
+      })),
     );
     await insertMany(
       trx,
@@ -98,7 +187,15 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
         version_number: 1,
         state: 'RELEASED',
         runner_uuid: runnerUuid,
-        document: JSON.stringify({ buildingBlockDefinitionRef: { uuid: d.uuid, kind: 'meshBuildingBlockDefinition' }, versionNumber: 1, state: 'RELEASED', runnerRef: { uuid: runnerUuid, kind: 'meshBuildingBlockRunner' }, implementation: { type: 'manual' }, inputs, outputs: {} }),
+        document: JSON.stringify({
+          buildingBlockDefinitionRef: { uuid: d.uuid, kind: 'meshBuildingBlockDefinition' },
+          versionNumber: 1,
+          state: 'RELEASED',
+          runnerRef: { uuid: runnerUuid, kind: 'meshBuildingBlockRunner' },
+          implementation: { type: 'manual' },
+          inputs,
+          outputs: {},
+        }),
         created_on: now,
         review_state: 'APPROVED',
         review: null,
@@ -144,8 +241,13 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
           marked_for_deletion_on: null,
           marked_for_deletion_by: null,
           latest_run_uuid: runUuid,
-          document: JSON.stringify({ inputs: [{ key: 'name', value: `block-${i}`, valueType: 'STRING', isSensitive: false, assignmentType: 'USER_INPUT' }], parents: [] }),
-          outputs: JSON.stringify(status === 'SUCCEEDED' ? [{ key: 'url', value: `https://example.com/${i}`, valueType: 'STRING', isSensitive: false }] : []),
+          document: JSON.stringify({
+            inputs: [{ key: 'name', value: `block-${i}`, valueType: 'STRING', isSensitive: false, assignmentType: 'USER_INPUT' }],
+            parents: [],
+          }),
+          outputs: JSON.stringify(
+            status === 'SUCCEEDED' ? [{ key: 'url', value: `https://example.com/${i}`, valueType: 'STRING', isSensitive: false }] : [],
+          ),
           created_on: created,
           created_by: 'bench',
         });
@@ -163,18 +265,61 @@ export async function loadData(db: Kysely<Tables>, blocks: number, waitingRuns: 
 
   for (let first = 0; first < waitingRuns; first += batch) {
     const runs: Tables['runs'][] = [];
-    for (let i = first; i < Math.min(waitingRuns, first + batch); i++) runs.push({ ...runRow(randomUUID(), waitingBlocks[i % waitingBlocks.length]!, tenants[0]!.workspace, definitions[0]!.uuid, runnerUuid, 'PENDING', new Date(Date.parse(now) + i).toISOString()), run_number: 1000 + i });
+    for (let i = first; i < Math.min(waitingRuns, first + batch); i++)
+      runs.push({
+        ...runRow(
+          randomUUID(),
+          waitingBlocks[i % waitingBlocks.length]!,
+          tenants[0]!.workspace,
+          definitions[0]!.uuid,
+          runnerUuid,
+          'PENDING',
+          new Date(Date.parse(now) + i).toISOString(),
+        ),
+        run_number: 1000 + i,
+      });
     await db.transaction().execute((trx) => insertMany(trx, 'runs', runs));
   }
-  return { blocks, sampleBlocks, workspaces, definitionUuids: definitions.map((d) => d.uuid), tenantUuids: tenants.map((t) => t.uuid), versionUuid: definitions[0]!.versionUuid, tenantUuid: tenants[0]!.uuid, runnerUuid, waitingRuns };
+  return {
+    blocks,
+    sampleBlocks,
+    workspaces,
+    definitionUuids: definitions.map((d) => d.uuid),
+    tenantUuids: tenants.map((t) => t.uuid),
+    versionUuid: definitions[0]!.versionUuid,
+    tenantUuid: tenants[0]!.uuid,
+    runnerUuid,
+    waitingRuns,
+  };
 }
 
 const PLATFORM = '5c0c0a1e-0000-4000-8000-00000000be0c';
 
-function runRow(uuid: string, blockUuid: string, workspace: string, definitionUuid: string, runnerUuid: string, status: string, created: string): Tables['runs'] {
+function runRow(
+  uuid: string,
+  blockUuid: string,
+  workspace: string,
+  definitionUuid: string,
+  runnerUuid: string,
+  status: string,
+  created: string,
+): Tables['runs'] {
   const snapshot = {
-    buildingBlock: { uuid: blockUuid, spec: { displayName: 'block', workspaceIdentifier: workspace, projectIdentifier: 'app', fullPlatformIdentifier: 'cloud.eu', inputs: [{ key: 'name', value: 'x', type: 'STRING', isSensitive: false, isEnvironment: false }], parentBuildingBlocks: [] } },
-    buildingBlockDefinition: { uuid: definitionUuid, spec: { workspaceIdentifier: 'platform-team', version: 1, implementation: { type: 'manual' } } },
+    buildingBlock: {
+      uuid: blockUuid,
+      spec: {
+        displayName: 'block',
+        workspaceIdentifier: workspace,
+        projectIdentifier: 'app',
+        fullPlatformIdentifier: 'cloud.eu',
+        inputs: [{ key: 'name', value: 'x', type: 'STRING', isSensitive: false, isEnvironment: false }],
+        parentBuildingBlocks: [],
+      },
+    },
+    buildingBlockDefinition: {
+      uuid: definitionUuid,
+      spec: { workspaceIdentifier: 'platform-team', version: 1, implementation: { type: 'manual' } },
+    },
     trigger: { reason: 'BUILDING_BLOCK_CREATION', author: { identifier: 'bench', type: 'ApiUser' } },
   };
   return {

@@ -18,7 +18,8 @@ const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; sampl
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const parent = new Map<number, number>();
 for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-const label = (node: Node) => `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*\/(node_modules|src|dist)\//, '$1/')}:${node.callFrame.lineNumber + 1}`;
+const label = (node: Node) =>
+  `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*\/(node_modules|src|dist)\//, '$1/')}:${node.callFrame.lineNumber + 1}`;
 const self = new Map<string, number>();
 const inclusive = new Map<string, number>();
 let counted = 0;
@@ -37,7 +38,8 @@ for (const id of profile.samples) {
 }
 const print = (title: string, map: Map<string, number>) => {
   process.stdout.write(`\n${title} (${counted} busy samples)\n`);
-  for (const [name, n] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) process.stdout.write(`${((n / counted) * 100).toFixed(1).padStart(5)} %  ${name}\n`);
+  for (const [name, n] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top))
+    process.stdout.write(`${((n / counted) * 100).toFixed(1).padStart(5)} %  ${name}\n`);
 };
 print('self', self);
 print('inclusive', inclusive);

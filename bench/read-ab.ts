@@ -1,5 +1,5 @@
 /**
- * The read scenarios measured in pairs against their bare reference (issue 24): the API server (this
+ * The read scenarios measured in pairs against their bare reference: the API server (this
  * tree's build, the default log level) and `bench/reference-server.ts` run side by side on the same
  * SQLite file; autocannon alternates bursts between them, in alternating order, for `--rounds`
  * rounds. Reported per scenario: requests/s of each, their quotient, and each server's own CPU time
@@ -32,7 +32,16 @@ import { loadData } from './load-data.js';
 import { cpuMs, treeOf } from './processes.js';
 
 const { values: args } = parseArgs({
-  options: { blocks: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '4' }, seconds: { type: 'string', default: '3' }, only: { type: 'string' }, profile: { type: 'boolean', default: false }, hold: { type: 'boolean', default: false }, floor: { type: 'boolean', default: false }, before: { type: 'string' } },
+  options: {
+    blocks: { type: 'string', default: '10000' },
+    rounds: { type: 'string', default: '4' },
+    seconds: { type: 'string', default: '3' },
+    only: { type: 'string' },
+    profile: { type: 'boolean', default: false },
+    hold: { type: 'boolean', default: false },
+    floor: { type: 'boolean', default: false },
+    before: { type: 'string' },
+  },
 });
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const CLIENT_ID = '00000000-0000-4000-8000-0000000be0c1';
@@ -47,7 +56,6 @@ const env = {
   BLOCKYARD_MASTER_KEY: randomBytes(32).toString('base64'),
   BLOCKYARD_RATE_LIMIT_MAX: '10000000',
 };
-
 
 type Server = { child: ChildProcess; url: string };
 function started(args: string[], cwd = ROOT): Promise<Server> {
@@ -71,26 +79,56 @@ const database = await openDatabase(loadConfig(env), pino({ level: 'warn' }));
 const data = await loadData(database.db, Number(args.blocks), 1000, () => undefined);
 await database.close();
 const beforeTree = args.before === undefined ? undefined : treeOf(ROOT, args.before);
-const apiMain = (tree: string) => (beforeTree ? ['--import', 'tsx', path.join(tree, 'src/main.ts'), 'serve'] : [path.join(tree, 'dist/main.js'), 'serve']);
-const api = await started([...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/profiles')}`] : []), ...apiMain(ROOT)]);
+const apiMain = (tree: string) =>
+  beforeTree ? ['--import', 'tsx', path.join(tree, 'src/main.ts'), 'serve'] : [path.join(tree, 'dist/main.js'), 'serve'];
+const api = await started([
+  ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/profiles')}`] : []),
+  ...apiMain(ROOT),
+]);
 const before: Record<string, Server> = beforeTree ? { before: await started(apiMain(beforeTree), beforeTree) } : {};
-const reference = await started([...(process.env.PROFILE_REFERENCE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/refprof'] : []), '--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), dataDir]);
+const reference = await started([
+  ...(process.env.PROFILE_REFERENCE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/refprof'] : []),
+  '--import',
+  'tsx',
+  path.join(ROOT, 'bench/reference-server.ts'),
+  dataDir,
+]);
 const ca = readFileSync(path.join(dataDir, 'tls/cert.pem'), 'utf8');
 const agent = new Agent({ connect: { ca } });
-const login = await request(`${api.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&client_id=${CLIENT_ID}&client_secret=${CLIENT_SECRET}`, dispatcher: agent });
+const login = await request(`${api.url}/oauth/token`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: `grant_type=client_credentials&client_id=${CLIENT_ID}&client_secret=${CLIENT_SECRET}`,
+  dispatcher: agent,
+});
 const token = ((await login.body.json()) as { access_token: string }).access_token;
 const floors: Record<string, Server> = {};
 if (args.floor) {
   const answerTo = async (path: string) => {
-    const answer = await request(`${api.url}${path}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json' }, dispatcher: agent });
+    const answer = await request(`${api.url}${path}`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json' },
+      dispatcher: agent,
+    });
     const body = await answer.body.text();
     if (answer.statusCode !== 200) throw new Error(`${path}: ${answer.statusCode} ${body}`);
     // Node writes its own date, connection, keep-alive and length headers.
-    return { headers: Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(name))), body };
+    return {
+      headers: Object.fromEntries(
+        Object.entries(answer.headers).filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(name)),
+      ),
+      body,
+    };
   };
   const block = await answerTo(`/api/meshobjects/meshbuildingblocks/${data.sampleBlocks[0]}`);
-  const lists = { 'workspace-status': await answerTo(`/api/meshobjects/meshbuildingblocks?workspaceIdentifier=${data.workspaces[0]}&status=SUCCEEDED&size=50`) };
-  for (const [name, accessLog] of [['answer', false], ['answer + access line', true]] as const) {
+  const lists = {
+    'workspace-status': await answerTo(
+      `/api/meshobjects/meshbuildingblocks?workspaceIdentifier=${data.workspaces[0]}&status=SUCCEEDED&size=50`,
+    ),
+  };
+  for (const [name, accessLog] of [
+    ['answer', false],
+    ['answer + access line', true],
+  ] as const) {
     const file = path.join(dataDir, `${name.replace(/\W+/g, '-')}.json`);
     writeFileSync(file, JSON.stringify({ block, lists, accessLog }));
     floors[name] = await started(['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), dataDir, file]);
@@ -105,11 +143,30 @@ const headers = (accept: string) => ({ authorization: `Bearer ${token}`, accept 
 const blockPath = () => `/api/meshobjects/meshbuildingblocks/${pick(data.sampleBlocks)}`;
 /** name → [what the API is sent, what the reference is sent] */
 const scenarios: Record<string, [Partial<autocannon.Options>, Partial<autocannon.Options>]> = {
-  'GET block v2-preview': [{ headers: headers(V2), requests: [{ setupRequest: (r) => ({ ...r, path: blockPath() }) }] }, { headers: headers(V2), requests: [{ setupRequest: (r) => ({ ...r, path: blockPath() }) }] }],
-  'GET block v1': [{ headers: headers(V1), requests: [{ setupRequest: (r) => ({ ...r, path: blockPath() }) }] }, { headers: headers(V1), requests: [{ setupRequest: (r) => ({ ...r, path: blockPath() }) }] }],
+  'GET block v2-preview': [
+    { headers: headers(V2), requests: [{ setupRequest: (r) => ({ ...r, path: blockPath() }) }] },
+    { headers: headers(V2), requests: [{ setupRequest: (r) => ({ ...r, path: blockPath() }) }] },
+  ],
+  'GET block v1': [
+    { headers: headers(V1), requests: [{ setupRequest: (r) => ({ ...r, path: blockPath() }) }] },
+    { headers: headers(V1), requests: [{ setupRequest: (r) => ({ ...r, path: blockPath() }) }] },
+  ],
   'list 50 (workspace + status)': [
-    { headers: headers(V2), requests: [{ setupRequest: (r) => ({ ...r, path: `/api/meshobjects/meshbuildingblocks?workspaceIdentifier=${pick(data.workspaces)}&status=SUCCEEDED&size=50` }) }] },
-    { headers: headers(V2), requests: [{ setupRequest: (r) => ({ ...r, path: `/list/workspace-status?key=${pick(data.workspaces)}&key2=SUCCEEDED` }) }] },
+    {
+      headers: headers(V2),
+      requests: [
+        {
+          setupRequest: (r) => ({
+            ...r,
+            path: `/api/meshobjects/meshbuildingblocks?workspaceIdentifier=${pick(data.workspaces)}&status=SUCCEEDED&size=50`,
+          }),
+        },
+      ],
+    },
+    {
+      headers: headers(V2),
+      requests: [{ setupRequest: (r) => ({ ...r, path: `/list/workspace-status?key=${pick(data.workspaces)}&key2=SUCCEEDED` }) }],
+    },
   ],
 };
 const servers: Record<string, Server> = { api, ...before, reference, ...floors };
@@ -133,16 +190,21 @@ async function burst(scenario: string, name: Name): Promise<number> {
 /** What a server is sent: the APIs their requests, the reference and its copies the reference's. */
 const optionsFor = (scenario: string, name: Name) => scenarios[scenario]![name === 'api' || name === 'before' ? 0 : 1];
 /** The servers a scenario compares: the answer floors for the scenarios whose answers they send. */
-const comparedIn = (scenario: string): Name[] => Object.keys(servers).filter((name) => !(name in floors) || ['GET block v2-preview', 'list 50 (workspace + status)'].includes(scenario));
+const comparedIn = (scenario: string): Name[] =>
+  Object.keys(servers).filter((name) => !(name in floors) || ['GET block v2-preview', 'list 50 (workspace + status)'].includes(scenario));
 
 if (args.hold) {
   // For poking at the servers by hand (curl, strace): both stay up until this process is interrupted.
-  process.stdout.write(`api ${api.url} (pid ${api.child.pid}), reference ${reference.url} (pid ${reference.child.pid}), block ${data.sampleBlocks[0]}\ntoken ${token}\n`);
+  process.stdout.write(
+    `api ${api.url} (pid ${api.child.pid}), reference ${reference.url} (pid ${reference.child.pid}), block ${data.sampleBlocks[0]}\ntoken ${token}\n`,
+  );
   await new Promise((resolve) => process.once('SIGINT', resolve));
 }
 try {
   const chosen = Object.keys(scenarios).filter((name) => args.only === undefined || new RegExp(args.only).test(name));
-  for (const scenario of chosen) for (const name of comparedIn(scenario)) await autocannon({ url: servers[name]!.url, connections: 10, duration: 2, ...optionsFor(scenario, name) } as autocannon.Options);
+  for (const scenario of chosen)
+    for (const name of comparedIn(scenario))
+      await autocannon({ url: servers[name]!.url, connections: 10, duration: 2, ...optionsFor(scenario, name) } as autocannon.Options);
   for (let round = 0; round < Number(args.rounds); round++) {
     for (const scenario of chosen) {
       const order = round % 2 === 0 ? comparedIn(scenario) : comparedIn(scenario).reverse();
@@ -156,8 +218,11 @@ try {
     const rate = (t: typeof r) => (t.requests * 1000) / t.ms;
     const cpu = (t: typeof r) => (t.cpuMs * 1000) / t.requests;
     const line = (name: string, a: typeof r, versus: string, b: typeof r) =>
-      process.stdout.write(`${scenario}: ${name} ${rate(a).toFixed(0)}/s, ${versus} ${rate(b).toFixed(0)}/s: ${(rate(a) / rate(b)).toFixed(2)}; server CPU per request ${cpu(a).toFixed(0)} µs vs ${cpu(b).toFixed(0)} µs: ${(cpu(b) / cpu(a)).toFixed(2)}\n`);
-    for (const name of comparedIn(scenario).filter((name) => name !== 'reference')) line(name === 'api' ? 'API' : name === 'before' ? `API of ${args.before}` : name, totals[`${scenario}/${name}`]!, 'reference', r);
+      process.stdout.write(
+        `${scenario}: ${name} ${rate(a).toFixed(0)}/s, ${versus} ${rate(b).toFixed(0)}/s: ${(rate(a) / rate(b)).toFixed(2)}; server CPU per request ${cpu(a).toFixed(0)} µs vs ${cpu(b).toFixed(0)} µs: ${(cpu(b) / cpu(a)).toFixed(2)}\n`,
+      );
+    for (const name of comparedIn(scenario).filter((name) => name !== 'reference'))
+      line(name === 'api' ? 'API' : name === 'before' ? `API of ${args.before}` : name, totals[`${scenario}/${name}`]!, 'reference', r);
     if (beforeTree) line('API', totals[`${scenario}/api`]!, `API of ${args.before}`, totals[`${scenario}/before`]!);
   }
 } finally {

@@ -23,7 +23,9 @@ interface Answer {
   headers: Record<string, string>;
   body: string;
 }
-const answers = answerFile ? (JSON.parse(readFileSync(answerFile, 'utf8')) as { block: Answer; lists: Record<string, Answer>; accessLog: boolean }) : undefined;
+const answers = answerFile
+  ? (JSON.parse(readFileSync(answerFile, 'utf8')) as { block: Answer; lists: Record<string, Answer>; accessLog: boolean })
+  : undefined;
 const accessLog = answers?.accessLog ? createLoggers({ logLevel: 'info' }).access : undefined;
 const db = new SQLite(path.join(dataDir, 'blockyard.db'), { readonly: true });
 const byUuid = db.prepare('select * from building_blocks where uuid = ?');
@@ -45,7 +47,15 @@ const lists: Record<string, { page: SQLite.Statement; total: SQLite.Statement }>
 // The managedBy family reads the definition (its owner, for the permission check) and then pages as the definition family does.
 const owner = db.prepare('select owned_by_workspace from definitions where uuid = ?').pluck();
 
-const app = Fastify({ ...(accessLog ? { genReqId: () => crypto.randomUUID() } : {}), https: { cert: readFileSync(path.join(dataDir, 'tls/cert.pem')), key: readFileSync(path.join(dataDir, 'tls/key.pem')), minVersion: 'TLSv1.2' }, keepAliveTimeout: 72_000 });
+const app = Fastify({
+  ...(accessLog ? { genReqId: () => crypto.randomUUID() } : {}),
+  https: {
+    cert: readFileSync(path.join(dataDir, 'tls/cert.pem')),
+    key: readFileSync(path.join(dataDir, 'tls/key.pem')),
+    minVersion: 'TLSv1.2',
+  },
+  keepAliveTimeout: 72_000,
+});
 app.get('/api/meshobjects/meshbuildingblocks/:uuid', async (request, reply) => {
   const row = byUuid.get((request.params as { uuid: string }).uuid);
   if (!row) return reply.code(404).send({ message: 'not found' });
@@ -54,7 +64,14 @@ app.get('/api/meshobjects/meshbuildingblocks/:uuid', async (request, reply) => {
 });
 if (accessLog) {
   app.addHook('onResponse', (request, reply, done) => {
-    accessLog.write({ reqId: request.id, method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: reply.elapsedTime, caller: 'client:00000000-0000-4000-8000-0000000be0c1' });
+    accessLog.write({
+      reqId: request.id,
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      responseTime: reply.elapsedTime,
+      caller: 'client:00000000-0000-4000-8000-0000000be0c1',
+    });
     done();
   });
 }

@@ -59,10 +59,27 @@ interface ListFamily {
   pick(data: DataSet): { api: string; reference: string };
 }
 const LIST_FAMILIES: ListFamily[] = [
-  { name: 'workspace + status', reference: 'workspace-status', pick: (d) => ((ws) => ({ api: `workspaceIdentifier=${ws}&status=SUCCEEDED`, reference: `key=${ws}&key2=SUCCEEDED` }))(pick(d.workspaces)) },
-  { name: 'managedByDefinitionUuid', reference: 'managed-by-definition', pick: (d) => ((uuid) => ({ api: `managedByDefinitionUuid=${uuid}`, reference: `key=${uuid}` }))(pick(d.definitionUuids)) },
-  { name: 'definitionUuid', reference: 'definition', pick: (d) => ((uuid) => ({ api: `definitionUuid=${uuid}`, reference: `key=${uuid}` }))(pick(d.definitionUuids)) },
-  { name: 'tenantUuid', reference: 'tenant', pick: (d) => ((uuid) => ({ api: `tenantUuid=${uuid}`, reference: `key=${uuid}` }))(pick(d.tenantUuids)) },
+  {
+    name: 'workspace + status',
+    reference: 'workspace-status',
+    pick: (d) =>
+      ((ws) => ({ api: `workspaceIdentifier=${ws}&status=SUCCEEDED`, reference: `key=${ws}&key2=SUCCEEDED` }))(pick(d.workspaces)),
+  },
+  {
+    name: 'managedByDefinitionUuid',
+    reference: 'managed-by-definition',
+    pick: (d) => ((uuid) => ({ api: `managedByDefinitionUuid=${uuid}`, reference: `key=${uuid}` }))(pick(d.definitionUuids)),
+  },
+  {
+    name: 'definitionUuid',
+    reference: 'definition',
+    pick: (d) => ((uuid) => ({ api: `definitionUuid=${uuid}`, reference: `key=${uuid}` }))(pick(d.definitionUuids)),
+  },
+  {
+    name: 'tenantUuid',
+    reference: 'tenant',
+    pick: (d) => ((uuid) => ({ api: `tenantUuid=${uuid}`, reference: `key=${uuid}` }))(pick(d.tenantUuids)),
+  },
 ];
 const listScenario = (family: ListFamily) => `list 50 (${family.name})`;
 const listReference = (family: ListFamily) => `reference: bare list 50 (${family.name})`;
@@ -98,7 +115,13 @@ const BEFORE_ISSUE_24 = path.join(ROOT, 'bench/results/before-issue-24.json');
 const WRITES = new Set(['POST block v2-preview', WATCHED_CREATES, 'PATCH run status', 'claim a run']);
 const POSTGRES_TARGET = (scenario: string) => (WRITES.has(scenario) ? 0.4 : 0.6);
 /** The scenarios of the two-instance table (PostgreSQL). */
-const TWO_INSTANCE_SCENARIOS = ['GET block v2-preview', listScenario(LIST_FAMILIES[0]!), 'POST block v2-preview', 'PATCH run status', 'claim a run'];
+const TWO_INSTANCE_SCENARIOS = [
+  'GET block v2-preview',
+  listScenario(LIST_FAMILIES[0]!),
+  'POST block v2-preview',
+  'PATCH run status',
+  'claim a run',
+];
 
 interface Row {
   dialect: string;
@@ -155,16 +178,24 @@ function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
  * file in the data directory: written for real, through the logger's asynchronous destination, and
  * never blocked by a pipe this busy process might not drain.
  */
-async function startServer(env: Record<string, string>, logFile: string, extraArgs: string[] = []): Promise<{ server: ChildProcess; url: string }> {
+async function startServer(
+  env: Record<string, string>,
+  logFile: string,
+  extraArgs: string[] = [],
+): Promise<{ server: ChildProcess; url: string }> {
   const out = openSync(logFile, 'a');
-  const server = spawn(process.execPath, [...extraArgs, path.join(ROOT, 'dist/main.js'), 'serve'], { env: { ...process.env, ...env }, stdio: ['ignore', out, 'inherit'] });
+  const server = spawn(process.execPath, [...extraArgs, path.join(ROOT, 'dist/main.js'), 'serve'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', out, 'inherit'],
+  });
   closeSync(out);
   let exited: number | null | undefined;
   server.once('exit', (code) => (exited = code));
   for (;;) {
     const match = /listening on (https:\/\/\S+)/.exec(readFileSync(logFile, 'utf8'));
     if (match) return { server, url: match[1]! };
-    if (exited !== undefined) throw new Error(`the server exited (${exited}) before it was ready:\n${readFileSync(logFile, 'utf8').slice(-4000)}`);
+    if (exited !== undefined)
+      throw new Error(`the server exited (${exited}) before it was ready:\n${readFileSync(logFile, 'utf8').slice(-4000)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -185,14 +216,27 @@ function residentMemoryMb(pid: number): number {
 
 type Measured = Pick<Row, 'scenario' | 'requestsPerSecond' | 'p50' | 'p99' | 'errors' | 'serverCpuUs'>;
 
-
 /** `server`: the process answering, whose CPU time per request is recorded. */
-async function measure(name: string, url: string, options: Partial<autocannon.Options>, server?: ChildProcess, clients = connections): Promise<Measured> {
+async function measure(
+  name: string,
+  url: string,
+  options: Partial<autocannon.Options>,
+  server?: ChildProcess,
+  clients = connections,
+): Promise<Measured> {
   const cpu0 = server ? cpuMs(server.pid!) : 0;
   const result = await autocannon({ url, connections: clients, duration, ...options } as autocannon.Options);
   const errors = result.errors + result.timeouts + result.non2xx;
-  const serverCpuUs = server && result.requests.total > 0 ? Math.round(((cpuMs(server.pid!) - cpu0) * 1000) / result.requests.total) : undefined;
-  return { scenario: name, requestsPerSecond: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors, ...(serverCpuUs !== undefined ? { serverCpuUs } : {}) };
+  const serverCpuUs =
+    server && result.requests.total > 0 ? Math.round(((cpuMs(server.pid!) - cpu0) * 1000) / result.requests.total) : undefined;
+  return {
+    scenario: name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors,
+    ...(serverCpuUs !== undefined ? { serverCpuUs } : {}),
+  };
 }
 
 /**
@@ -208,7 +252,12 @@ const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.
 /** One keep-alive connection pool per server certificate, for the setup requests. */
 const agents = new Map<string, Agent>();
 
-async function request(url: string, init: { method?: string; headers?: Record<string, string>; body?: string }, ca: string): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function request(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string },
+  ca: string,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ status: number; json: any }> {
   let agent = agents.get(ca);
   if (!agent) agents.set(ca, (agent = new Agent({ connect: { ca } })));
   const response = await send(url, { method: (init.method ?? 'GET') as 'GET', headers: init.headers, body: init.body, dispatcher: agent });
@@ -285,7 +334,9 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
     if (dialect === 'postgres') {
       await sql`vacuum analyze`.execute(database.db);
       // The bulk load's dirty pages written out now, not by the checkpointer during the measurements.
-      await sql`checkpoint`.execute(database.db).catch((error: unknown) => log(`  (no checkpoint after the load: ${(error as Error).message})`));
+      await sql`checkpoint`
+        .execute(database.db)
+        .catch((error: unknown) => log(`  (no checkpoint after the load: ${(error as Error).message})`));
     }
   } finally {
     await database.close();
@@ -309,7 +360,17 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
   };
   try {
     const ca = readFileSync(path.join(dataDir, 'tls', 'cert.pem'), 'utf8');
-    const token = (await request(`${url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&client_id=${CLIENT_ID}&client_secret=${CLIENT_SECRET}` }, ca)).json.access_token as string;
+    const token = (
+      await request(
+        `${url}/oauth/token`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: `grant_type=client_credentials&client_id=${CLIENT_ID}&client_secret=${CLIENT_SECRET}`,
+        },
+        ca,
+      )
+    ).json.access_token as string;
     const auth = { authorization: `Bearer ${token}` };
     const V2 = 'application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json';
     const V1 = 'application/vnd.vendor.api.meshbuildingblock.v1.hal+json';
@@ -320,12 +381,26 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
     const sample = await request(`${url}${BLOCKS}/${data.sampleBlocks[0]}`, { headers: { ...auth, accept: V2 } }, ca);
     const bodyFile = path.join(dataDir, 'baseline-body.json');
     writeFileSync(bodyFile, JSON.stringify(sample.json));
-    helper = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/baseline-server.ts'), path.join(dataDir, 'tls/cert.pem'), path.join(dataDir, 'tls/key.pem'), bodyFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+    helper = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(ROOT, 'bench/baseline-server.ts'),
+        path.join(dataDir, 'tls/cert.pem'),
+        path.join(dataDir, 'tls/key.pem'),
+        bodyFile,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const baselineUrl = await waitForLine(helper, /listening on (https:\/\/\S+)/);
     // The load generator sends the baseline exactly what it sends in the GET scenario (headers, a path
     // per request), so the ratio measures the server's work, not a difference in the client's.
     const blockPath = () => `${BLOCKS}/${pick(data.sampleBlocks)}`;
-    const getBlock = { headers: { ...auth, accept: V2 }, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: blockPath() }) }] };
+    const getBlock = {
+      headers: { ...auth, accept: V2 },
+      requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: blockPath() }) }],
+    };
     await warmUp(baselineUrl, getBlock);
     const baseline = await measure(BASELINE, baselineUrl, getBlock, helper);
     const base = baseline.requestsPerSecond;
@@ -348,18 +423,36 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
       probes.set(family, { key, items, total: page.json.page.totalElements });
     }
     if (dialect === 'sqlite') {
-      helper = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+      helper = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), dataDir], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       const referenceUrl = await waitForLine(helper, /listening on (https:\/\/\S+)/);
       for (const family of LIST_FAMILIES) {
         const { key, items, total } = probes.get(family)!;
-        const page = (await request(`${referenceUrl}/list/${family.reference}?${key.reference}`, {}, ca)).json as { items: unknown[]; total: number };
-        if (page.items.length !== items || Number(page.total) !== total) problems.push(`${blocks} ${listReference(family)}: ${page.items.length} items of ${page.total}, the API ${items} of ${total}`);
+        const page = (await request(`${referenceUrl}/list/${family.reference}?${key.reference}`, {}, ca)).json as {
+          items: unknown[];
+          total: number;
+        };
+        if (page.items.length !== items || Number(page.total) !== total)
+          problems.push(`${blocks} ${listReference(family)}: ${page.items.length} items of ${page.total}, the API ${items} of ${total}`);
       }
       await warmUp(referenceUrl, getBlock);
       if (only('GET block v2-preview') || only('GET block v1')) add(await measure(REFERENCE_GET, referenceUrl, getBlock, helper), base);
       for (const family of LIST_FAMILIES) {
         if (!only(listScenario(family))) continue;
-        add(await measure(listReference(family), referenceUrl, { requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/list/${family.reference}?${family.pick(data).reference}` }) }] }, helper), base);
+        add(
+          await measure(
+            listReference(family),
+            referenceUrl,
+            {
+              requests: [
+                { setupRequest: (r: autocannon.Request) => ({ ...r, path: `/list/${family.reference}?${family.pick(data).reference}` }) },
+              ],
+            },
+            helper,
+          ),
+          base,
+        );
       }
       await stop(helper);
       helper = undefined;
@@ -386,11 +479,29 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
         },
       });
     let created = 0;
-    const create: Scenario['options'] = { method: 'POST', headers: { ...auth, accept: V2, 'content-type': V2 }, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, body: createBody(created++) }) }] };
+    const create: Scenario['options'] = {
+      method: 'POST',
+      headers: { ...auth, accept: V2, 'content-type': V2 },
+      requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, body: createBody(created++) }) }],
+    };
     const scenarios: Scenario[] = [
       { name: 'GET block v2-preview', url: (u) => u, options: getBlock },
-      { name: 'GET block v1', url: (u) => u, options: { headers: { ...auth, accept: V1 }, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: blockPath() }) }] } },
-      ...LIST_FAMILIES.map((family) => ({ name: listScenario(family), url: (u: string) => u, options: { headers: { ...auth, accept: V2 }, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: listPath(family, family.pick(data).api) }) }] } })),
+      {
+        name: 'GET block v1',
+        url: (u) => u,
+        options: {
+          headers: { ...auth, accept: V1 },
+          requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: blockPath() }) }],
+        },
+      },
+      ...LIST_FAMILIES.map((family) => ({
+        name: listScenario(family),
+        url: (u: string) => u,
+        options: {
+          headers: { ...auth, accept: V2 },
+          requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: listPath(family, family.pick(data).api) }) }],
+        },
+      })),
       { name: 'POST block v2-preview', url: (u) => `${u}${BLOCKS}`, options: create },
       { name: WATCHED_CREATES, url: (u) => `${u}${BLOCKS}`, options: create },
       {
@@ -403,25 +514,53 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
             {
               setupRequest: (r: autocannon.Request) => {
                 const run = pick(runTokens);
-                const body = JSON.stringify({ status: 'IN_PROGRESS', steps: [{ id: 'apply', status: 'IN_PROGRESS', userMessage: 'applying', outputs: { url: { value: `https://example.com/${created}`, type: 'STRING', isSensitive: false } } }] });
-                return { ...r, path: `/api/meshobjects/meshbuildingblockruns/${run.uuid}/status/source/bench`, headers: { ...r.headers, authorization: `Bearer ${run.token}` }, body };
+                const body = JSON.stringify({
+                  status: 'IN_PROGRESS',
+                  steps: [
+                    {
+                      id: 'apply',
+                      status: 'IN_PROGRESS',
+                      userMessage: 'applying',
+                      outputs: { url: { value: `https://example.com/${created}`, type: 'STRING', isSensitive: false } },
+                    },
+                  ],
+                });
+                return {
+                  ...r,
+                  path: `/api/meshobjects/meshbuildingblockruns/${run.uuid}/status/source/bench`,
+                  headers: { ...r.headers, authorization: `Bearer ${run.token}` },
+                  body,
+                };
               },
             },
           ],
         },
       },
       { name: 'claim a run', url: (u) => `${u}${claimPath}`, options: { method: 'POST', headers: { ...auth, accept: RUN } } },
-      { name: 'login (/oauth/token)', url: (u) => `${u}/oauth/token`, options: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&client_id=${CLIENT_ID}&client_secret=${CLIENT_SECRET}` } },
+      {
+        name: 'login (/oauth/token)',
+        url: (u) => `${u}/oauth/token`,
+        options: {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: `grant_type=client_credentials&client_id=${CLIENT_ID}&client_secret=${CLIENT_SECRET}`,
+        },
+      },
     ];
     for (const scenario of scenarios.slice(0, 3)) await warmUp(scenario.url(url), scenario.options);
     for (const scenario of scenarios) {
       if (!only(scenario.name)) continue;
       // The creates again, with 50 event streams open (in a process of their own), each receiving every event.
-      const watchers = scenario.name === WATCHED_CREATES ? await startWatchers(url, path.join(dataDir, 'tls', 'cert.pem'), auth.authorization, WATCHERS) : undefined;
+      const watchers =
+        scenario.name === WATCHED_CREATES
+          ? await startWatchers(url, path.join(dataDir, 'tls', 'cert.pem'), auth.authorization, WATCHERS)
+          : undefined;
       add(await measure(scenario.name, scenario.url(url), scenario.options, server), base);
       if (watchers) {
         watch = await watchers.stop();
-        log(`  ${WATCHERS} watchers: ${watch.events} events (the fewest ${watch.fewest} on one), delivery latency p50 ${watch.p50} ms, p99 ${watch.p99} ms, max ${watch.max} ms; their process used ${(watch.cpuSeconds / watch.seconds).toFixed(2)} of the cores' seconds for ${(watch.bytes / watch.seconds / 1e6).toFixed(1)} MB/s of events`);
+        log(
+          `  ${WATCHERS} watchers: ${watch.events} events (the fewest ${watch.fewest} on one), delivery latency p50 ${watch.p50} ms, p99 ${watch.p99} ms, max ${watch.max} ms; their process used ${(watch.cpuSeconds / watch.seconds).toFixed(2)} of the cores' seconds for ${(watch.bytes / watch.seconds / 1e6).toFixed(1)} MB/s of events`,
+        );
       }
     }
 
@@ -436,10 +575,25 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
       const half = Math.ceil(connections / 2);
       for (const scenario of scenarios.filter((s) => TWO_INSTANCE_SCENARIOS.includes(s.name) && only(s.name))) {
         const one = await measure(scenario.name, scenario.url(url), scenario.options);
-        const [a, b] = await Promise.all([measure(scenario.name, scenario.url(url), scenario.options, undefined, half), measure(scenario.name, scenario.url(twoUrl), scenario.options, undefined, connections - half)]);
+        const [a, b] = await Promise.all([
+          measure(scenario.name, scenario.url(url), scenario.options, undefined, half),
+          measure(scenario.name, scenario.url(twoUrl), scenario.options, undefined, connections - half),
+        ]);
         const two = a.requestsPerSecond + b.requestsPerSecond;
-        twoInstances.push({ blocks, scenario: scenario.name, oneInstance: one.requestsPerSecond, perInstance: [a.requestsPerSecond, b.requestsPerSecond], twoInstances: two, scale: Math.round((two / one.requestsPerSecond) * 100) / 100, p99One: one.p99, p99Two: Math.max(a.p99, b.p99), errors: one.errors + a.errors + b.errors });
-        log(`  two instances, ${scenario.name}: ${one.requestsPerSecond} req/s on one, ${a.requestsPerSecond} + ${b.requestsPerSecond} on two`);
+        twoInstances.push({
+          blocks,
+          scenario: scenario.name,
+          oneInstance: one.requestsPerSecond,
+          perInstance: [a.requestsPerSecond, b.requestsPerSecond],
+          twoInstances: two,
+          scale: Math.round((two / one.requestsPerSecond) * 100) / 100,
+          p99One: one.p99,
+          p99Two: Math.max(a.p99, b.p99),
+          errors: one.errors + a.errors + b.errors,
+        });
+        log(
+          `  two instances, ${scenario.name}: ${one.requestsPerSecond} req/s on one, ${a.requestsPerSecond} + ${b.requestsPerSecond} on two`,
+        );
       }
     }
     return { rows, memoryMb: residentMemoryMb(server.pid!), loadSeconds, ...(watch ? { watch } : {}), listPages, twoInstances, problems };
@@ -459,7 +613,9 @@ const round = (x: number) => Math.round(x * 100) / 100;
 /** The runs before issue 24 (BEFORE_ISSUE_24): one scenario's row and its baseline, at `blocks` or else 10 000. */
 let beforeRows: Row[] | undefined;
 function before(scenario: string, blocks: number): { ratio: number; blocks: number } | undefined {
-  const rows = (beforeRows ??= (JSON.parse(readFileSync(BEFORE_ISSUE_24, 'utf8')) as { rows: Row[] }).rows.filter((r) => r.dialect === 'sqlite'));
+  const rows = (beforeRows ??= (JSON.parse(readFileSync(BEFORE_ISSUE_24, 'utf8')) as { rows: Row[] }).rows.filter(
+    (r) => r.dialect === 'sqlite',
+  ));
   for (const size of [blocks, 10_000]) {
     const then = rows.find((r) => r.blocks === size && r.scenario === scenario);
     const base = rows.find((r) => r.blocks === size && r.scenario === BASELINE);
@@ -474,7 +630,8 @@ function before(scenario: string, blocks: number): { ratio: number; blocks: numb
  * table's ratios are rounded to two places, too coarse for a quotient.
  */
 function judge(rows: Row[], sqlite: Row[]): void {
-  const find = (list: Row[], like: Row, scenario: string) => list.find((x) => x.dialect === like.dialect && x.blocks === like.blocks && x.scenario === scenario);
+  const find = (list: Row[], like: Row, scenario: string) =>
+    list.find((x) => x.dialect === like.dialect && x.blocks === like.blocks && x.scenario === scenario);
   for (const r of rows) {
     const base = find(rows, r, BASELINE)?.requestsPerSecond;
     if (r.scenario === BASELINE || r.scenario.startsWith('reference:') || !base) continue;
@@ -484,16 +641,27 @@ function judge(rows: Row[], sqlite: Row[]): void {
       if (!target) continue;
       if (target.versus === BEFORE) {
         const then = before(r.scenario, r.blocks);
-        if (then) Object.assign(r, { versus: then.blocks === r.blocks ? BEFORE : `${BEFORE} (its ${then.blocks} blocks)`, quotient: round(ratio / then.ratio), target: target.min });
+        if (then)
+          Object.assign(r, {
+            versus: then.blocks === r.blocks ? BEFORE : `${BEFORE} (its ${then.blocks} blocks)`,
+            quotient: round(ratio / then.ratio),
+            target: target.min,
+          });
       } else if (target.versus === BASELINE) Object.assign(r, { versus: BASELINE, quotient: round(ratio), target: target.min });
       else {
         const other = find(rows, r, target.versus);
-        if (other) Object.assign(r, { versus: target.versus, quotient: round(r.requestsPerSecond / other.requestsPerSecond), target: target.min });
+        if (other)
+          Object.assign(r, { versus: target.versus, quotient: round(r.requestsPerSecond / other.requestsPerSecond), target: target.min });
       }
     } else {
       const lite = sqlite.find((x) => x.blocks === r.blocks && x.scenario === r.scenario);
       const liteBase = sqlite.find((x) => x.blocks === r.blocks && x.scenario === BASELINE);
-      if (lite && liteBase) Object.assign(r, { versus: 'SQLite (each ÷ its baseline)', quotient: round(ratio / (lite.requestsPerSecond / liteBase.requestsPerSecond)), target: POSTGRES_TARGET(r.scenario) });
+      if (lite && liteBase)
+        Object.assign(r, {
+          versus: 'SQLite (each ÷ its baseline)',
+          quotient: round(ratio / (lite.requestsPerSecond / liteBase.requestsPerSecond)),
+          target: POSTGRES_TARGET(r.scenario),
+        });
     }
   }
 }
@@ -519,7 +687,10 @@ async function main(): Promise<void> {
     for (const blocks of sizes) {
       const key = `${dialect}/${blocks}`;
       const result = await benchOne(dialect, blocks);
-      judge(result.rows, rows.filter((r) => r.dialect === 'sqlite'));
+      judge(
+        result.rows,
+        rows.filter((r) => r.dialect === 'sqlite'),
+      );
       rows.push(...result.rows);
       twoInstances.push(...result.twoInstances);
       memory[key] = result.memoryMb;
@@ -531,43 +702,118 @@ async function main(): Promise<void> {
   }
   const [smallest, largest] = [Math.min(...sizes), Math.max(...sizes)];
 
-  log(`\n${table(
-    ['database', 'blocks', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU µs', '÷ baseline', 'target compares with', 'quotient', 'target'],
-    rows.map((r) => [r.dialect, String(r.blocks), r.scenario, String(r.requestsPerSecond), String(r.p50), String(r.p99), String(r.errors), String(r.serverCpuUs ?? ''), r.ratio.toFixed(2), r.versus ?? '', r.quotient?.toFixed(2) ?? '', r.target === undefined ? '' : `≥ ${r.target.toFixed(2)}`]),
-  )}\n`);
+  log(
+    `\n${table(
+      [
+        'database',
+        'blocks',
+        'scenario',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'errors',
+        'server CPU µs',
+        '÷ baseline',
+        'target compares with',
+        'quotient',
+        'target',
+      ],
+      rows.map((r) => [
+        r.dialect,
+        String(r.blocks),
+        r.scenario,
+        String(r.requestsPerSecond),
+        String(r.p50),
+        String(r.p99),
+        String(r.errors),
+        String(r.serverCpuUs ?? ''),
+        r.ratio.toFixed(2),
+        r.versus ?? '',
+        r.quotient?.toFixed(2) ?? '',
+        r.target === undefined ? '' : `≥ ${r.target.toFixed(2)}`,
+      ]),
+    )}\n`,
+  );
   if (twoInstances.length > 0) {
-    log(`two instances (PostgreSQL, one database; ${connections} connections in all, split in two halves across the instances):\n${table(
-      ['blocks', 'scenario', 'one instance req/s', 'two instances req/s', 'two ÷ one', 'p99 ms one', 'p99 ms two', 'errors'],
-      twoInstances.map((t) => [String(t.blocks), t.scenario, String(t.oneInstance), `${t.twoInstances} (${t.perInstance.join(' + ')})`, t.scale.toFixed(2), String(t.p99One), String(t.p99Two), String(t.errors)]),
-    )}\n`);
+    log(
+      `two instances (PostgreSQL, one database; ${connections} connections in all, split in two halves across the instances):\n${table(
+        ['blocks', 'scenario', 'one instance req/s', 'two instances req/s', 'two ÷ one', 'p99 ms one', 'p99 ms two', 'errors'],
+        twoInstances.map((t) => [
+          String(t.blocks),
+          t.scenario,
+          String(t.oneInstance),
+          `${t.twoInstances} (${t.perInstance.join(' + ')})`,
+          t.scale.toFixed(2),
+          String(t.p99One),
+          String(t.p99Two),
+          String(t.errors),
+        ]),
+      )}\n`,
+    );
   }
-  for (const [key, w] of Object.entries(watch)) log(`${key} "${WATCHED_CREATES}": ${w.events} events over ${w.watchers} streams (the fewest ${w.fewest} on one), delivery latency p50 ${w.p50} ms, p99 ${w.p99} ms (target ≤ ${WATCHER_P99_MS} ms on SQLite), max ${w.max} ms`);
-  log(`resident memory after the run (MB): ${JSON.stringify(memory)}; load time (s): ${JSON.stringify(loads)}; items per list page: ${JSON.stringify(listPages)}`);
+  for (const [key, w] of Object.entries(watch))
+    log(
+      `${key} "${WATCHED_CREATES}": ${w.events} events over ${w.watchers} streams (the fewest ${w.fewest} on one), delivery latency p50 ${w.p50} ms, p99 ${w.p99} ms (target ≤ ${WATCHER_P99_MS} ms on SQLite), max ${w.max} ms`,
+    );
+  log(
+    `resident memory after the run (MB): ${JSON.stringify(memory)}; load time (s): ${JSON.stringify(loads)}; items per list page: ${JSON.stringify(listPages)}`,
+  );
 
-  failures.push(...rows.filter((r) => r.errors > 0).map((r) => `${r.dialect}/${r.blocks} ${r.scenario}: ${r.errors} errors or non-2xx responses`));
-  failures.push(...twoInstances.filter((t) => t.errors > 0).map((t) => `postgres/${t.blocks} two instances, ${t.scenario}: ${t.errors} errors or non-2xx responses`));
-  for (const [key, w] of Object.entries(watch)) if (w.lost || w.fewest === 0) failures.push(`${key}: an event stream watcher ${w.lost ? 'was disconnected' : 'received no event'}`);
+  failures.push(
+    ...rows.filter((r) => r.errors > 0).map((r) => `${r.dialect}/${r.blocks} ${r.scenario}: ${r.errors} errors or non-2xx responses`),
+  );
+  failures.push(
+    ...twoInstances
+      .filter((t) => t.errors > 0)
+      .map((t) => `postgres/${t.blocks} two instances, ${t.scenario}: ${t.errors} errors or non-2xx responses`),
+  );
+  for (const [key, w] of Object.entries(watch))
+    if (w.lost || w.fewest === 0) failures.push(`${key}: an event stream watcher ${w.lost ? 'was disconnected' : 'received no event'}`);
   if (!smoke) {
-    for (const r of rows) if (r.blocks === largest && r.target !== undefined && r.quotient !== undefined && r.quotient < r.target) failures.push(`${r.dialect}/${r.blocks} ${r.scenario}: ${r.quotient} × ${r.versus}, below ${r.target}`);
-    for (const [key, w] of Object.entries(watch)) if (key === `sqlite/${largest}` && w.p99 > WATCHER_P99_MS) failures.push(`${key} ${WATCHED_CREATES}: delivery p99 ${w.p99} ms above ${WATCHER_P99_MS} ms`);
+    for (const r of rows)
+      if (r.blocks === largest && r.target !== undefined && r.quotient !== undefined && r.quotient < r.target)
+        failures.push(`${r.dialect}/${r.blocks} ${r.scenario}: ${r.quotient} × ${r.versus}, below ${r.target}`);
+    for (const [key, w] of Object.entries(watch))
+      if (key === `sqlite/${largest}` && w.p99 > WATCHER_P99_MS)
+        failures.push(`${key} ${WATCHED_CREATES}: delivery p99 ${w.p99} ms above ${WATCHER_P99_MS} ms`);
     if (sizes.length > 1) {
       for (const r of rows.filter((x) => x.blocks === largest && x.target !== undefined)) {
         const small = rows.find((x) => x.dialect === r.dialect && x.blocks === smallest && x.scenario === r.scenario);
-        if (small && r.p99 > 2 * Math.max(small.p99, 1)) failures.push(`${r.dialect} ${r.scenario}: p99 ${r.p99} ms at ${largest} blocks is more than twice ${small.p99} ms at ${smallest}`);
+        if (small && r.p99 > 2 * Math.max(small.p99, 1))
+          failures.push(
+            `${r.dialect} ${r.scenario}: p99 ${r.p99} ms at ${largest} blocks is more than twice ${small.p99} ms at ${smallest}`,
+          );
       }
     }
     for (const [key, mb] of Object.entries(memory)) if (mb > 300) failures.push(`${key}: resident memory ${mb} MB above 300 MB`);
   }
-  const result = { when: new Date().toISOString(), smoke, duration, connections, sizes, rows, twoInstances, memoryMb: memory, loadSeconds: loads, watchers: watch, listPages, failures };
+  const result = {
+    when: new Date().toISOString(),
+    smoke,
+    duration,
+    connections,
+    sizes,
+    rows,
+    twoInstances,
+    memoryMb: memory,
+    loadSeconds: loads,
+    watchers: watch,
+    listPages,
+    failures,
+  };
   mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
   const stamp = result.when.replace(/[:.]/g, '-');
   writeFileSync(path.join(ROOT, `bench/results/${stamp}.json`), `${JSON.stringify(result, null, 2)}\n`);
   // latest.json holds the last full run (every default size): the figures the README quotes.
-  if (!smoke && args.sizes === undefined && args.only === undefined) writeFileSync(path.join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+  if (!smoke && args.sizes === undefined && args.only === undefined)
+    writeFileSync(path.join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(result, null, 2)}\n`);
   if (failures.length > 0) {
     log(`FAILED:\n  ${failures.join('\n  ')}`);
     process.exitCode = 1;
-  } else if (smoke) log(`smoke: every scenario ran and answered without errors (${rows.length} rows); targets, p99 growth and memory are judged only in a full run`);
+  } else if (smoke)
+    log(
+      `smoke: every scenario ran and answered without errors (${rows.length} rows); targets, p99 growth and memory are judged only in a full run`,
+    );
   else log(`all targets hold at ${largest} blocks${sizes.length > 1 ? `, p99 growth from ${smallest}` : ''}, resident memory`);
 }
 

@@ -23,7 +23,8 @@ export interface WatchLatency {
   seconds: number;
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /**
  * Watchers of the event stream (`Accept: text/event-stream`, no filter) in a child process of their
@@ -32,7 +33,12 @@ const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : s
  * clock, the same machine's) to its arrival: commit, wake-up, the feed's read, fan-out to every
  * stream, TLS and the watcher process's own turn.
  */
-export async function startWatchers(url: string, caFile: string, authorization: string, count: number): Promise<{ stop(): Promise<WatchLatency> }> {
+export async function startWatchers(
+  url: string,
+  caFile: string,
+  authorization: string,
+  count: number,
+): Promise<{ stop(): Promise<WatchLatency> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, url, caFile, String(count)], {
     env: { ...process.env, BENCH_AUTHORIZATION: authorization },
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -89,7 +95,18 @@ async function watch(url: string, caFile: string, count: number): Promise<void> 
   const lost = streams.some((stream) => stream.ended);
   for (const stream of streams) stream.close();
   const sorted = latencies.sort((a, b) => a - b);
-  const result: WatchLatency = { watchers: count, events: sorted.length, fewest: Math.min(...received), p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? 0, lost, cpuSeconds: Math.round((cpu.user + cpu.system) / 1e4) / 100, bytes, seconds: Math.round(seconds * 100) / 100 };
+  const result: WatchLatency = {
+    watchers: count,
+    events: sorted.length,
+    fewest: Math.min(...received),
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? 0,
+    lost,
+    cpuSeconds: Math.round((cpu.user + cpu.system) / 1e4) / 100,
+    bytes,
+    seconds: Math.round(seconds * 100) / 100,
+  };
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
 }

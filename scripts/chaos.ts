@@ -1,5 +1,5 @@
 // `npm run chaos [-- --cycles N] [--sqlite-only | --postgres-only] [--instances N] [--cold-start]`: the
-// long variant of test/crash.test.ts (issue 9, item 1) and test/instances-kill.test.ts (item 2). The
+// long variant of test/crash.test.ts and test/instances-kill.test.ts (item 2). The
 // real server is killed with SIGKILL N times (default 200) under a steady mix of block creates,
 // deletes, run claims and status reports, on SQLite and on PostgreSQL (when reachable); then, on
 // PostgreSQL, `--instances` instances (default 3; 1 skips this run) share the database, each request
@@ -78,6 +78,8 @@ for (const result of results) {
     .join(', ');
   const label = `${result.dialect}${result.instances > 1 ? ` ×${result.instances}` : ''}`;
   const down = result.instances > 1 ? `; ${result.acknowledgedWhileDown} acknowledged by the survivors while an instance was dead` : '';
-  console.log(`${label}: acknowledged/sent by operation: ${ops}; ${result.connectionErrors} requests failed to connect to a killed instance${down}; ${result.blocksAtEnd} blocks and ${result.runsAtEnd} runs at the end; ${result.unacknowledgedClaims} runs claimed without the claim reaching the client; server log ${result.serverLog}`);
+  console.log(
+    `${label}: acknowledged/sent by operation: ${ops}; ${result.connectionErrors} requests failed to connect to a killed instance${down}; ${result.blocksAtEnd} blocks and ${result.runsAtEnd} runs at the end; ${result.unacknowledgedClaims} runs claimed without the claim reaching the client; server log ${result.serverLog}`,
+  );
 }
 process.exit(failed ? 1 : 0);

@@ -1,5 +1,5 @@
 /**
- * Event stream load (issue 18, "Done when": 1 000 events/s through 50 watchers keeps memory flat).
+ * Event stream load ("Done when": 1 000 events/s through 50 watchers keeps memory flat).
  *
  *   npm run event-load -- [--seconds 30] [--rate 1000] [--watchers 50] [--batch 50] [--via store|import] [--postgres]
  *
@@ -134,11 +134,16 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
     const ca = await readFile(path.join(dataDir, 'tls', 'cert.pem'), 'utf8');
     const client = new ApiClient(url, ca, { authorization: AUTH });
     for (let i = 0; i < watchers; i++) {
-      const stream = await openStream(url, ca, '/api/meshobjects/mesheventlogs?title=Workspace%20Created', { authorization: AUTH, keep: false });
+      const stream = await openStream(url, ca, '/api/meshobjects/mesheventlogs?title=Workspace%20Created', {
+        authorization: AUTH,
+        keep: false,
+      });
       if (stream.status !== 200) throw new Error(`watcher ${i}: ${stream.status} ${stream.text}`);
       streams.push(stream);
     }
-    log(`${dialect}: ${watchers} watchers open; writing ${rate} events/s for ${seconds} s, ${batch} per ${via === 'store' ? 'transaction' : 'import'}`);
+    log(
+      `${dialect}: ${watchers} watchers open; writing ${rate} events/s for ${seconds} s, ${batch} per ${via === 'store' ? 'transaction' : 'import'}`,
+    );
     const writer = via === 'store' ? await openDatabase(loadConfig(env), pino({ level: 'warn' })) : undefined;
     const recorder = writer ? new EventRecorder(writer.db, writer.dialect) : undefined;
     const started = Date.now();
@@ -156,7 +161,9 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
       if (Date.now() - lastReport >= 5000) {
         lastReport = Date.now();
         const last = samples.at(-1);
-        log(`  ${Math.round((Date.now() - started) / 1000)} s: ${events} events acknowledged, server rss ${last ? (last.rss / MB).toFixed(0) : '?'} MB, heap ${last ? (last.heapUsed / MB).toFixed(0) : '?'} MB`);
+        log(
+          `  ${Math.round((Date.now() - started) / 1000)} s: ${events} events acknowledged, server rss ${last ? (last.rss / MB).toFixed(0) : '?'} MB, heap ${last ? (last.heapUsed / MB).toFixed(0) : '?'} MB`,
+        );
       }
       if (inFlight >= 8) continue; // the writes are behind: the next request catches up (below)
       // What the rate asks for by now, in requests of at most 4 batches: a late tick does not lower the rate.
@@ -171,7 +178,17 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
             .change(SYSTEM, async (_trx, drafts) => {
               for (let i = first; i < first + due; i++) {
                 const name = `load-${i}`;
-                drafts.push({ title: 'Workspace Created', eventType: 'Created', description: `meshWorkspace ${name} was created`, workspace: name, content: { name, document: { metadata: { name }, spec: { displayName: `Load ${i}` } }, createdOn: new Date().toISOString() } });
+                drafts.push({
+                  title: 'Workspace Created',
+                  eventType: 'Created',
+                  description: `meshWorkspace ${name} was created`,
+                  workspace: name,
+                  content: {
+                    name,
+                    document: { metadata: { name }, spec: { displayName: `Load ${i}` } },
+                    createdOn: new Date().toISOString(),
+                  },
+                });
               }
             })
             .then(() => void (events += due))
@@ -180,7 +197,14 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
         );
         continue;
       }
-      const body = JSON.stringify(Array.from({ length: due }, (_, i) => ({ apiVersion: 'v2', kind: 'meshWorkspace', metadata: { name: `load-${first + i}` }, spec: { displayName: `Load ${first + i}` } })));
+      const body = JSON.stringify(
+        Array.from({ length: due }, (_, i) => ({
+          apiVersion: 'v2',
+          kind: 'meshWorkspace',
+          metadata: { name: `load-${first + i}` },
+          spec: { displayName: `Load ${first + i}` },
+        })),
+      );
       pending.push(
         client
           .put('/api/meshobjects', body, { headers: { accept: IMPORT_JSON, 'content-type': IMPORT_JSON } })
@@ -215,7 +239,12 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
     const stat = (pick: (sample: MemorySample) => number) => {
       const first = Math.min(...warm.slice(0, half).map(pick)) / MB;
       const second = Math.min(...warm.slice(half).map(pick)) / MB;
-      return { first: Math.round(first), second: Math.round(second), growth: Math.round(second - first), max: Math.round(Math.max(0, ...run.map(pick)) / MB) };
+      return {
+        first: Math.round(first),
+        second: Math.round(second),
+        growth: Math.round(second - first),
+        max: Math.round(Math.max(0, ...run.map(pick)) / MB),
+      };
     };
     return {
       options: { dialect, seconds, rate, watchers, batch, via },
@@ -225,7 +254,10 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
       deliveredMax: Math.max(...counts),
       watchersLost: streams.filter((stream) => stream.ended).length,
       rss: stat((sample) => sample.rss),
-      heap: retained(stat((sample) => sample.heapUsed), drained),
+      heap: retained(
+        stat((sample) => sample.heapUsed),
+        drained,
+      ),
       samples: run,
     };
   } finally {
@@ -249,7 +281,14 @@ export function formatEventLoad(result: EventLoadResult): string {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
-    options: { seconds: { type: 'string' }, rate: { type: 'string' }, watchers: { type: 'string' }, batch: { type: 'string' }, via: { type: 'string' }, postgres: { type: 'boolean' } },
+    options: {
+      seconds: { type: 'string' },
+      rate: { type: 'string' },
+      watchers: { type: 'string' },
+      batch: { type: 'string' },
+      via: { type: 'string' },
+      postgres: { type: 'boolean' },
+    },
   });
   const result = await runEventLoad({
     dialect: values.postgres ? 'postgres' : 'sqlite',

@@ -1,5 +1,5 @@
 /**
- * Compares this server's OpenAPI document with the original product's (issue 22):
+ * Compares this server's OpenAPI document with the original product's:
  *
  *   npm run openapi:diff [-- --url https://host:port --ca cert.pem] [--reference file.json] [--details]
  *
@@ -46,7 +46,12 @@ async function servedDocument(): Promise<Json> {
     }
   }
   const dataDir = await mkdtemp(path.join(tmpdir(), 'blockyard-openapi-'));
-  const env = { BLOCKYARD_PORT: '0', BLOCKYARD_HOST: '127.0.0.1', BLOCKYARD_DATA_DIR: dataDir, BLOCKYARD_MASTER_KEY: 'b3BlbmFwaS1kaWZmLW1hc3Rlci1rZXktMzItYnl0ZXM=' };
+  const env = {
+    BLOCKYARD_PORT: '0',
+    BLOCKYARD_HOST: '127.0.0.1',
+    BLOCKYARD_DATA_DIR: dataDir,
+    BLOCKYARD_MASTER_KEY: 'b3BlbmFwaS1kaWZmLW1hc3Rlci1rZXktMzItYnl0ZXM=',
+  };
   const server = await startServer(loadConfig(env), { logDestination: pino.destination('/dev/null'), print: () => undefined });
   const client = new ApiClient(server.url, await readFile(path.join(dataDir, 'tls', 'cert.pem'), 'utf8'));
   try {
@@ -61,7 +66,12 @@ async function servedDocument(): Promise<Json> {
 /** `/api/meshobjects/meshtenants/{uuid}` and `…/{id}` are one path. */
 const normalPath = (template: string) => template.replace(/\{[^}]+\}/g, '{}');
 /** Media types in the original's vendor segment, lower case, without parameters. */
-const documentedForm = (type: string) => type.split(';')[0]!.trim().toLowerCase().replace(/^application\/vnd\.vendor\./, 'application/vnd.meshcloud.');
+const documentedForm = (type: string) =>
+  type
+    .split(';')[0]!
+    .trim()
+    .toLowerCase()
+    .replace(/^application\/vnd\.vendor\./, 'application/vnd.meshcloud.');
 
 function operationsOf(document: Json): Map<string, Json> {
   const operations = new Map<string, Json>();
@@ -75,7 +85,10 @@ function resolver(document: Json) {
   return function resolve(schema: Json | undefined): Json | undefined {
     let current = schema;
     for (let hops = 0; current?.$ref && hops < 20; hops++) {
-      const pointer = (current.$ref as string).replace(/^#\//, '').split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const pointer = (current.$ref as string)
+        .replace(/^#\//, '')
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
       current = pointer.reduce<Json | undefined>((node, segment) => node?.[segment], document);
     }
     return current;
@@ -83,10 +96,17 @@ function resolver(document: Json) {
 }
 
 /** Every property path of a schema down to `depth` levels (`spec.displayName`, `_embedded.meshTenants[].metadata`). */
-function propertyPaths(schema: Json | undefined, resolve: (schema: Json | undefined) => Json | undefined, prefix = '', depth = DEPTH, out = new Set<string>()): Set<string> {
+function propertyPaths(
+  schema: Json | undefined,
+  resolve: (schema: Json | undefined) => Json | undefined,
+  prefix = '',
+  depth = DEPTH,
+  out = new Set<string>(),
+): Set<string> {
   const node = resolve(schema);
   if (!node || depth <= 0) return out;
-  for (const part of [...((node.allOf ?? []) as Json[]), ...((node.oneOf ?? []) as Json[]), ...((node.anyOf ?? []) as Json[])]) propertyPaths(part, resolve, prefix, depth, out);
+  for (const part of [...((node.allOf ?? []) as Json[]), ...((node.oneOf ?? []) as Json[]), ...((node.anyOf ?? []) as Json[])])
+    propertyPaths(part, resolve, prefix, depth, out);
   if (node.type === 'array' || node.items) return propertyPaths(node.items as Json | undefined, resolve, `${prefix}[]`, depth, out);
   for (const [name, child] of Object.entries((node.properties ?? {}) as Record<string, Json>)) {
     const at = prefix === '' ? name : `${prefix}.${name}`;
@@ -105,12 +125,19 @@ interface OperationDiff {
 
 const minus = <T>(a: Iterable<T>, b: Set<T>) => [...a].filter((x) => !b.has(x));
 
-function compare(key: string, here: Json, there: Json, resolveHere: (s: Json | undefined) => Json | undefined, resolveThere: (s: Json | undefined) => Json | undefined): OperationDiff {
+function compare(
+  key: string,
+  here: Json,
+  there: Json,
+  resolveHere: (s: Json | undefined) => Json | undefined,
+  resolveThere: (s: Json | undefined) => Json | undefined,
+): OperationDiff {
   const notes: string[] = [];
   const list = (label: string, items: string[]) => {
     if (items.length > 0) notes.push(`${label}: ${items.join(', ')}`);
   };
-  const queryOf = (operation: Json) => new Set(((operation.parameters ?? []) as Json[]).filter((p) => p.in === 'query').map((p) => p.name as string));
+  const queryOf = (operation: Json) =>
+    new Set(((operation.parameters ?? []) as Json[]).filter((p) => p.in === 'query').map((p) => p.name as string));
   const [queryHere, queryThere] = [queryOf(here), queryOf(there)];
   list('query parameters only there', minus(queryThere, queryHere));
   list('query parameters only here', minus(queryHere, queryThere));
@@ -120,10 +147,14 @@ function compare(key: string, here: Json, there: Json, resolveHere: (s: Json | u
   // Every operation here documents its error answers (the house error body); the original documents few.
   const isError = (status: string) => Number(status) >= 400;
   list('statuses only there', minus(answersThere.keys(), new Set(answersHere.keys())));
-  list('statuses only here', minus(answersHere.keys(), new Set(answersThere.keys())).filter((status) => !isError(status)));
+  list(
+    'statuses only here',
+    minus(answersHere.keys(), new Set(answersThere.keys())).filter((status) => !isError(status)),
+  );
   errorStatusesOnlyHere += minus(answersHere.keys(), new Set(answersThere.keys())).filter(isError).length;
 
-  const typesOf = (content: Json | undefined) => new Map(Object.entries((content ?? {}) as Record<string, Json>).map(([type, body]) => [documentedForm(type), body]));
+  const typesOf = (content: Json | undefined) =>
+    new Map(Object.entries((content ?? {}) as Record<string, Json>).map(([type, body]) => [documentedForm(type), body]));
   const bodyHere = typesOf(here.requestBody?.content);
   const bodyThere = typesOf(there.requestBody?.content);
   list('body media types only there', minus(bodyThere.keys(), new Set(bodyHere.keys())));
@@ -138,7 +169,10 @@ function compare(key: string, here: Json, there: Json, resolveHere: (s: Json | u
     for (const [type, bodyThere] of typesThere) {
       const bodyHere = typesHere.get(type);
       if (!bodyHere) continue;
-      const [pathsHere, pathsThere] = [propertyPaths(bodyHere.schema as Json, resolveHere), propertyPaths(bodyThere.schema as Json, resolveThere)];
+      const [pathsHere, pathsThere] = [
+        propertyPaths(bodyHere.schema as Json, resolveHere),
+        propertyPaths(bodyThere.schema as Json, resolveThere),
+      ];
       const onlyThere = minus(pathsThere, pathsHere);
       const onlyHere = minus(pathsHere, pathsThere);
       if (args.details) {
@@ -162,7 +196,10 @@ function vendorForms(document: Json): string[] {
         const name = segment.replace(/\[\]$/, '');
         const parent = resolve(node);
         const child = resolve(parent?.properties?.[name]);
-        return { node: segment.endsWith('[]') ? resolve(child?.items) : child, required: ((parent?.required ?? []) as string[]).includes(name) };
+        return {
+          node: segment.endsWith('[]') ? resolve(child?.items) : child,
+          required: ((parent?.required ?? []) as string[]).includes(name),
+        };
       },
       { node: schema },
     );
@@ -183,7 +220,9 @@ function vendorForms(document: Json): string[] {
         // A property of another type (array or map) or only in one form is named, not what is inside it; else the innermost differences.
         const typeOf = (schema: Json, at: string) => resolve(pick(schema, at).node)?.type ?? null;
         const reshaped = differing.filter((at) => typeOf(spec, at) !== typeOf(meshcloud, at));
-        const named = differing.filter((at) => !reshaped.some((above) => below(at, above)) && (reshaped.includes(at) || !differing.some((deeper) => below(deeper, at))));
+        const named = differing.filter(
+          (at) => !reshaped.some((above) => below(at, above)) && (reshaped.includes(at) || !differing.some((deeper) => below(deeper, at))),
+        );
         if (named.length > 0) lines.push(`${key} ${status} ${type.replace('application/vnd.vendor.api.', '')}: ${named.join(', ')}`);
       }
     }
@@ -200,14 +239,27 @@ const onlyThere = [...there.keys()].filter((key) => !here.has(key)).sort();
 const diffs = both.map((key) => compare(key, here.get(key)!, there.get(key)!, resolver(served), resolver(reference)));
 
 const out: string[] = [];
-out.push(`Served document: ${served.info?.title} ${served.info?.version} (OpenAPI ${served.openapi}); reference: ${path.relative(process.cwd(), args.reference)} (OpenAPI ${reference.openapi})`);
+out.push(
+  `Served document: ${served.info?.title} ${served.info?.version} (OpenAPI ${served.openapi}); reference: ${path.relative(process.cwd(), args.reference)} (OpenAPI ${reference.openapi})`,
+);
 out.push('', `Operations in both: ${both.length}; only here: ${onlyHere.length}; only there: ${onlyThere.length}`);
 out.push('', `Only here (${onlyHere.length}):`, ...onlyHere.map((key) => `  ${key}`));
 out.push('', `Only there (${onlyThere.length}):`, ...onlyThere.map((key) => `  ${key}`));
 const differing = diffs.filter((diff) => diff.notes.length > 0);
-out.push('', `In both, with differences (${differing.length} of ${both.length}; error answers documented only here are not listed: ${errorStatusesOnlyHere} in all):`);
+out.push(
+  '',
+  `In both, with differences (${differing.length} of ${both.length}; error answers documented only here are not listed: ${errorStatusesOnlyHere} in all):`,
+);
 for (const diff of differing) out.push(`  ${diff.key}`, ...diff.notes.map((note) => `    - ${note}`));
-out.push('', `In both, the same (${both.length - differing.length}):`, ...diffs.filter((diff) => diff.notes.length === 0).map((diff) => `  ${diff.key}`));
+out.push(
+  '',
+  `In both, the same (${both.length - differing.length}):`,
+  ...diffs.filter((diff) => diff.notes.length === 0).map((diff) => `  ${diff.key}`),
+);
 const forms = vendorForms(served);
-out.push('', `Answers whose form differs by vendor segment (${forms.length}; COMPAT §1 "Colliding forms": the original's form today under meshcloud, the spec's under vendor):`, ...forms.map((line) => `  ${line}`));
+out.push(
+  '',
+  `Answers whose form differs by vendor segment (${forms.length}; COMPAT §1 "Colliding forms": the original's form today under meshcloud, the spec's under vendor):`,
+  ...forms.map((line) => `  ${line}`),
+);
 process.stdout.write(`${out.join('\n')}\n`);

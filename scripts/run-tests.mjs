@@ -35,7 +35,11 @@ const env = { ...process.env, NODE_ENV: 'test', ...(quick ? { BLOCKYARD_TEST_DAT
  * beside the code, which take seconds and so fill the end. A file on SQLite alone takes about half
  * its time on both databases: each selection of databases (BLOCKYARD_TEST_DATABASES) keeps its own record.
  */
-const databases = env.BLOCKYARD_TEST_DATABASES?.split(',').map((name) => name.trim()).filter(Boolean).sort().join('-');
+const databases = env.BLOCKYARD_TEST_DATABASES?.split(',')
+  .map((name) => name.trim())
+  .filter(Boolean)
+  .sort()
+  .join('-');
 const CACHE = path.join('node_modules', '.cache', 'blockyard');
 const DURATIONS = path.join(CACHE, `test-durations${databases ? `.${databases}` : ''}.json`);
 const readJson = (file) => {
@@ -95,17 +99,17 @@ const { compiled } = await buildForTests(process.cwd(), [...blackBox, MAIN_SOURC
 env.BLOCKYARD_TEST_MAIN = compiled.get(MAIN_SOURCE);
 const sourceOf = new Map([...compiled].map(([source, file]) => [file, source]));
 
-const duration = (file) => (file === unitEntry ? units.reduce((sum, unit) => sum + (known[unit] ?? 0), 0) || undefined : known[sourceOf.get(file) ?? file]);
+const duration = (file) =>
+  file === unitEntry ? units.reduce((sum, unit) => sum + (known[unit] ?? 0), 0) || undefined : known[sourceOf.get(file) ?? file];
 const processes = [...blackBox.map((file) => compiled.get(file)), ...(units.length > 0 ? [unitEntry] : [])].sort(
   (a, b) => (duration(b) ?? Infinity) - (duration(a) ?? Infinity) || Number(a === unitEntry) - Number(b === unitEntry),
 );
 
 const measured = path.join(scratch, 'durations.json');
-const result = spawnSync(
-  process.execPath,
-  ['--enable-source-maps', path.join('scripts', 'run-in-order.mjs'), measured, ...processes],
-  { stdio: 'inherit', env },
-);
+const result = spawnSync(process.execPath, ['--enable-source-maps', path.join('scripts', 'run-in-order.mjs'), measured, ...processes], {
+  stdio: 'inherit',
+  env,
+});
 const cwd = process.cwd();
 for (const [file, ms] of Object.entries(readJson(measured))) known[sourceOf.get(file) ?? path.relative(cwd, file)] = Math.round(ms);
 mkdirSync(path.dirname(DURATIONS), { recursive: true });

@@ -33,7 +33,10 @@ const ownImportMetaUrl = (root) => ({
     builder.onLoad({ filter: /\.tsx?$/ }, async ({ path: file }) => {
       if (!file.startsWith(root)) return undefined;
       const source = await readFile(file, 'utf8');
-      return { contents: `const ${IMPORT_META_URL} = ${JSON.stringify(pathToFileURL(file).href)};${source}`, loader: path.extname(file).slice(1) };
+      return {
+        contents: `const ${IMPORT_META_URL} = ${JSON.stringify(pathToFileURL(file).href)};${source}`,
+        loader: path.extname(file).slice(1),
+      };
     });
   },
 });
@@ -68,7 +71,8 @@ export async function buildForTests(root, sources, outdir) {
     logLevel: 'warning',
   });
   const packages = new Set();
-  for (const output of Object.values(metafile.outputs)) for (const { path: name, external } of output.imports) if (external && !name.startsWith('node:')) packages.add(name);
+  for (const output of Object.values(metafile.outputs))
+    for (const { path: name, external } of output.imports) if (external && !name.startsWith('node:')) packages.add(name);
   return {
     compiled: new Map(sources.map((source) => [source, path.join(realOutdir, source.replace(/\.tsx?$/, '.mjs'))])),
     packages: [...packages].sort(),

@@ -19,7 +19,11 @@ const DEFAULT_BATCH_SIZE = 200;
  * beside serving instances in batches of `batchSize` rows, each in a transaction; running it again
  * does nothing more. Hashes are not touched: the hash key does not change with the master key.
  */
-export async function rotateMasterKey(database: Database, secrets: SecretBox, options: { batchSize?: number; progress?: (line: string) => void } = {}): Promise<ResealReport> {
+export async function rotateMasterKey(
+  database: Database,
+  secrets: SecretBox,
+  options: { batchSize?: number; progress?: (line: string) => void } = {},
+): Promise<ResealReport> {
   const reseal = (text: string, holds: 'sealed' | 'json'): Resealing => {
     if (holds === 'sealed') {
       if (secrets.isCurrent(text)) return { text: undefined, resealed: 0, unreadable: 0 };
@@ -33,7 +37,9 @@ export async function rotateMasterKey(database: Database, secrets: SecretBox, op
     return { text: resealed > 0 ? JSON.stringify(value) : undefined, resealed, unreadable };
   };
   return resealColumns(database.db, database.dialect, reseal, options.batchSize ?? DEFAULT_BATCH_SIZE, (column, report) =>
-    options.progress?.(`${column.table}.${column.column}: ${report.values} values re-encrypted in ${report.rows} rows${report.unreadable.length > 0 ? `, ${report.unreadable.length} rows unreadable` : ''}\n`),
+    options.progress?.(
+      `${column.table}.${column.column}: ${report.values} values re-encrypted in ${report.rows} rows${report.unreadable.length > 0 ? `, ${report.unreadable.length} rows unreadable` : ''}\n`,
+    ),
   );
 }
 
@@ -45,7 +51,8 @@ export async function rotateMasterKey(database: Database, secrets: SecretBox, op
 function scimBaseUrl(config: Config): string {
   if (config.publicUrl !== undefined) return `${config.publicUrl}/scim/v2`;
   const unset = 'set BLOCKYARD_PUBLIC_URL to the address the identity system reaches the server at';
-  if (config.port === 0) return `the https:// address the server prints when it starts ("public URL"), followed by /scim/v2 (BLOCKYARD_PORT=0 picks the port at start; ${unset})`;
+  if (config.port === 0)
+    return `the https:// address the server prints when it starts ("public URL"), followed by /scim/v2 (BLOCKYARD_PORT=0 picks the port at start; ${unset})`;
   return `https://localhost:${config.port}/scim/v2 (${unset})`;
 }
 
@@ -85,7 +92,10 @@ export async function runAdminCommand(config: Config, argv: string[], out: (line
         return;
       }
       case 'list-keys': {
-        const { items } = await services.system.apiKeys.list(values.workspace ? { workspace: values.workspace } : {}, { page: 0, size: 350 });
+        const { items } = await services.system.apiKeys.list(values.workspace ? { workspace: values.workspace } : {}, {
+          page: 0,
+          size: 350,
+        });
         for (const key of items) out(`${key.uuid}\t${key.ownedByWorkspace}\t${key.displayName}\t${key.permissions.join(',')}\n`);
         return;
       }
@@ -108,7 +118,9 @@ export async function runAdminCommand(config: Config, argv: string[], out: (line
         const { scimTokens } = services.system;
         if (action === 'create') {
           const { token, secret } = await scimTokens.create(SYSTEM, values.name ?? 'SCIM provisioning');
-          out(`SCIM token ${token.id} (${token.name}); SCIM provisioning is enabled\nbearer token (shown once): ${secret}\nSCIM base URL: ${scimBaseUrl(config)}\n`);
+          out(
+            `SCIM token ${token.id} (${token.name}); SCIM provisioning is enabled\nbearer token (shown once): ${secret}\nSCIM base URL: ${scimBaseUrl(config)}\n`,
+          );
           return;
         }
         if (action === 'list') {
@@ -128,16 +140,20 @@ export async function runAdminCommand(config: Config, argv: string[], out: (line
         const rotated = (await tokens.rotate('now'))!;
         const until = new Date(Date.now() + tokens.retiredKeyTrustMs()).toISOString();
         out(`new token signing key ${rotated.kid}; instances sign with it within 5 s\n`);
-        if (rotated.retired.length > 0) out(`retired ${rotated.retired.join(', ')}: trusted and published until their tokens expired, at the latest ${until}\n`);
+        if (rotated.retired.length > 0)
+          out(`retired ${rotated.retired.join(', ')}: trusted and published until their tokens expired, at the latest ${until}\n`);
         return;
       }
       case 'rotate-master-key': {
         const batchSize = values['batch-size'] === undefined ? DEFAULT_BATCH_SIZE : Number(values['batch-size']);
-        if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) throw new Error('--batch-size: a number of rows from 1 to 10000');
+        if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000)
+          throw new Error('--batch-size: a number of rows from 1 to 10000');
         const report = await rotateMasterKey(database, services.secrets, { batchSize, progress: out });
         out(`re-encrypted ${report.values} sealed values in ${report.rows} rows under master key ${services.secrets.keyId}\n`);
         if (report.unreadable.length > 0) {
-          throw new Error(`${report.unreadable.length} rows hold values that no configured master key opens (left as they are; set BLOCKYARD_PREVIOUS_MASTER_KEYS to the key they were sealed under and run again):\n  ${report.unreadable.join('\n  ')}`);
+          throw new Error(
+            `${report.unreadable.length} rows hold values that no configured master key opens (left as they are; set BLOCKYARD_PREVIOUS_MASTER_KEYS to the key they were sealed under and run again):\n  ${report.unreadable.join('\n  ')}`,
+          );
         }
         out('every sealed value is under the current master key: restart the instances without BLOCKYARD_PREVIOUS_MASTER_KEYS\n');
         return;

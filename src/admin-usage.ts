@@ -15,7 +15,11 @@ interface AdminCommandUsage {
 const ADMIN_COMMANDS: readonly AdminCommandUsage[] = [
   {
     name: 'create-key',
-    synopsis: [['blockyard admin create-key --workspace <id> --permission <CODE> [--permission <CODE> ...] [--name <display name>] [--expires-at <date>]']],
+    synopsis: [
+      [
+        'blockyard admin create-key --workspace <id> --permission <CODE> [--permission <CODE> ...] [--name <display name>] [--expires-at <date>]',
+      ],
+    ],
     description: 'Creates an API key owned by a workspace and prints its client id and secret (the secret only this once).',
     options: [
       ['--workspace <id>', 'the workspace that owns the key (required)'],
@@ -42,17 +46,21 @@ const ADMIN_COMMANDS: readonly AdminCommandUsage[] = [
   {
     name: 'create-user',
     synopsis: [['blockyard admin create-user --username <name>', 'password read from BLOCKYARD_NEW_USER_PASSWORD']],
-    description: 'Creates an API user (HTTP Basic), with the password given in the environment so that it stays out of the shell history and the process list.',
+    description:
+      'Creates an API user (HTTP Basic), with the password given in the environment so that it stays out of the shell history and the process list.',
     options: [
       ['--username <name>', 'its name (required)'],
-      ['BLOCKYARD_NEW_USER_PASSWORD', 'its password (required; the API\'s password rules apply)'],
+      ['BLOCKYARD_NEW_USER_PASSWORD', "its password (required; the API's password rules apply)"],
     ],
     example: 'BLOCKYARD_NEW_USER_PASSWORD="$(cat password.txt)" blockyard admin create-user --username ci-bot',
   },
   {
     name: 'scim-token',
     synopsis: [
-      ['blockyard admin scim-token create [--name <name>]', 'a SCIM bearer token, printed once; while one exists SCIM provisioning is enabled'],
+      [
+        'blockyard admin scim-token create [--name <name>]',
+        'a SCIM bearer token, printed once; while one exists SCIM provisioning is enabled',
+      ],
       ['blockyard admin scim-token list'],
       ['blockyard admin scim-token delete <id>'],
     ],
@@ -68,13 +76,19 @@ const ADMIN_COMMANDS: readonly AdminCommandUsage[] = [
   {
     name: 'rotate-signing-key',
     synopsis: [['blockyard admin rotate-signing-key', 'a new token signing key now; the old ones are trusted until their tokens expire']],
-    description: 'Makes a new token signing key now; instances sign with it within 5 s. The retired keys are still trusted and published until the tokens they signed have expired.',
+    description:
+      'Makes a new token signing key now; instances sign with it within 5 s. The retired keys are still trusted and published until the tokens they signed have expired.',
     options: [],
     example: 'blockyard admin rotate-signing-key',
   },
   {
     name: 'rotate-master-key',
-    synopsis: [['blockyard admin rotate-master-key [--batch-size <rows>]', 're-encrypts every secret and signing key under BLOCKYARD_MASTER_KEY, opened with BLOCKYARD_PREVIOUS_MASTER_KEYS']],
+    synopsis: [
+      [
+        'blockyard admin rotate-master-key [--batch-size <rows>]',
+        're-encrypts every secret and signing key under BLOCKYARD_MASTER_KEY, opened with BLOCKYARD_PREVIOUS_MASTER_KEYS',
+      ],
+    ],
     description:
       'Re-encrypts every sealed value (secrets, signing keys, the keyring) under BLOCKYARD_MASTER_KEY, opening them with it or with BLOCKYARD_PREVIOUS_MASTER_KEYS. Runs beside serving instances, in transactions of --batch-size rows; running it again does nothing more.',
     options: [
@@ -86,7 +100,8 @@ const ADMIN_COMMANDS: readonly AdminCommandUsage[] = [
   },
 ];
 
-const ENVIRONMENT = 'Every command works on the database of the server settings in the environment (BLOCKYARD_DATA_DIR or BLOCKYARD_DATABASE_URL, BLOCKYARD_MASTER_KEY), as `blockyard serve` does.';
+const ENVIRONMENT =
+  'Every command works on the database of the server settings in the environment (BLOCKYARD_DATA_DIR or BLOCKYARD_DATABASE_URL, BLOCKYARD_MASTER_KEY), as `blockyard serve` does.';
 
 /** Where the list puts what a command line does: beside it, or below it when the line is longer. */
 const NOTE_COLUMN = 50;

@@ -57,12 +57,20 @@ describe('loadConfig defaults', () => {
     assert.deepEqual(config.eventStreams, { perCredential: 10, heartbeatSeconds: 15, bufferBytes: 1024 * 1024, pollSeconds: 5 });
   });
   it('has no bootstrap credentials and no master key', () => {
-    assert.deepEqual(config.bootstrap, { adminClientId: undefined, adminClientSecret: undefined, adminUsername: undefined, adminPassword: undefined });
+    assert.deepEqual(config.bootstrap, {
+      adminClientId: undefined,
+      adminClientSecret: undefined,
+      adminUsername: undefined,
+      adminPassword: undefined,
+    });
     assert.equal(config.masterKey, undefined);
     assert.deepEqual(config.previousMasterKeys, []);
   });
   it('treats empty and blank variables as unset', () => {
-    assert.deepEqual(loadConfig({ BLOCKYARD_PORT: '', BLOCKYARD_MEDIA_VENDORS: '  ', BLOCKYARD_LOG_LEVEL: '', BLOCKYARD_TLS_CERT: ' ' }), config);
+    assert.deepEqual(
+      loadConfig({ BLOCKYARD_PORT: '', BLOCKYARD_MEDIA_VENDORS: '  ', BLOCKYARD_LOG_LEVEL: '', BLOCKYARD_TLS_CERT: ' ' }),
+      config,
+    );
   });
 });
 
@@ -130,7 +138,12 @@ describe('loadConfig values', () => {
       rateLimit: { max: 10, windowSeconds: 1 },
       failedAttempts: { perAddress: 7, perIdentity: 3, windowSeconds: 30 },
       trustedProxies: ['10.0.0.1', '10.1.0.0/16', 'loopback', '::1'],
-      bootstrap: { adminClientId: 'admin-client_1.x', adminClientSecret: 's'.repeat(16), adminUsername: 'admin', adminPassword: 'p'.repeat(12) },
+      bootstrap: {
+        adminClientId: 'admin-client_1.x',
+        adminClientSecret: 's'.repeat(16),
+        adminUsername: 'admin',
+        adminPassword: 'p'.repeat(12),
+      },
       masterKey: MASTER_KEY,
       previousMasterKeys: [PREVIOUS_KEY, `${MASTER_KEY.slice(0, 40)}abc=`],
       abandonSealedSecrets: true,
@@ -142,7 +155,13 @@ describe('loadConfig values', () => {
       clientTimeouts: { headersSeconds: 5, requestSeconds: 120, idleSeconds: 15 },
       eventStreams: { perCredential: 2, heartbeatSeconds: 1, bufferBytes: 16384, pollSeconds: 2 },
       scimGroupWorkspace: 'people',
-      oidc: { issuer: 'https://login.example.com/realms/people/', clientId: 'blockyard', clientSecret: 'oidc-secret', caFile: '/etc/tls/idp-ca.pem', usernameClaim: 'upn' },
+      oidc: {
+        issuer: 'https://login.example.com/realms/people/',
+        clientId: 'blockyard',
+        clientSecret: 'oidc-secret',
+        caFile: '/etc/tls/idp-ca.pem',
+        usernameClaim: 'upn',
+      },
       sessions: { idleSeconds: 600, maxSeconds: 3600 },
       metrics: { port: 9464, host: '10.0.3.17' },
     });
@@ -157,7 +176,11 @@ describe('loadConfig values', () => {
     rejects({ BLOCKYARD_PORT: '9000', BLOCKYARD_METRICS_PORT: '9000' }, 'BLOCKYARD_METRICS_PORT', /must differ/);
   });
   it('refuses single sign-on settings that are incomplete, not https, or an idle time beyond the maximum', () => {
-    const oidc = { BLOCKYARD_OIDC_ISSUER: 'https://idp.example.com', BLOCKYARD_OIDC_CLIENT_ID: 'blockyard', BLOCKYARD_OIDC_CLIENT_SECRET: 'secret' };
+    const oidc = {
+      BLOCKYARD_OIDC_ISSUER: 'https://idp.example.com',
+      BLOCKYARD_OIDC_CLIENT_ID: 'blockyard',
+      BLOCKYARD_OIDC_CLIENT_SECRET: 'secret',
+    };
     rejects({ BLOCKYARD_OIDC_ISSUER: 'https://idp.example.com' }, 'BLOCKYARD_OIDC_CLIENT_ID', /set together/);
     rejects({ ...oidc, BLOCKYARD_OIDC_ISSUER: 'http://idp.example.com' }, 'BLOCKYARD_OIDC_ISSUER', /https/);
     rejects({ BLOCKYARD_OIDC_CA: '/ca.pem' }, 'BLOCKYARD_OIDC_CA', /BLOCKYARD_OIDC_ISSUER/);
@@ -170,10 +193,17 @@ describe('loadConfig values', () => {
     assert.equal(loadConfig({ BLOCKYARD_PORT: '65535' }).port, 65535);
   });
   it('accepts postgres:// as well as postgresql://', () => {
-    assert.equal(loadConfig({ BLOCKYARD_DATABASE_URL: 'postgres://localhost/db', BLOCKYARD_MASTER_KEY: MASTER_KEY }).databaseUrl, 'postgres://localhost/db');
+    assert.equal(
+      loadConfig({ BLOCKYARD_DATABASE_URL: 'postgres://localhost/db', BLOCKYARD_MASTER_KEY: MASTER_KEY }).databaseUrl,
+      'postgres://localhost/db',
+    );
   });
   it('lets an unset headers timeout follow a request timeout shorter than its default', () => {
-    assert.deepEqual(loadConfig({ BLOCKYARD_REQUEST_TIMEOUT_SECONDS: '4' }).clientTimeouts, { headersSeconds: 4, requestSeconds: 4, idleSeconds: 72 });
+    assert.deepEqual(loadConfig({ BLOCKYARD_REQUEST_TIMEOUT_SECONDS: '4' }).clientTimeouts, {
+      headersSeconds: 4,
+      requestSeconds: 4,
+      idleSeconds: 72,
+    });
     assert.equal(loadConfig({ BLOCKYARD_HEADERS_TIMEOUT_SECONDS: '30' }).clientTimeouts.headersSeconds, 30);
   });
   it('resolves a relative data directory', () => {
@@ -202,7 +232,8 @@ describe('loadConfig validation', () => {
   });
 
   for (const value of ['maybe', 'on', '2']) {
-    it(`rejects BLOCKYARD_ABANDON_SEALED_SECRETS=${value}`, () => rejects({ BLOCKYARD_ABANDON_SEALED_SECRETS: value }, 'BLOCKYARD_ABANDON_SEALED_SECRETS'));
+    it(`rejects BLOCKYARD_ABANDON_SEALED_SECRETS=${value}`, () =>
+      rejects({ BLOCKYARD_ABANDON_SEALED_SECRETS: value }, 'BLOCKYARD_ABANDON_SEALED_SECRETS'));
   }
 
   for (const value of ['mysql://localhost/db', 'http://localhost/db', 'localhost:5432', 'postgres://[bad']) {
@@ -239,11 +270,13 @@ describe('loadConfig validation', () => {
     ['one byte too many', `${MASTER_KEY.slice(0, 43)}AA=`],
   ] as const) {
     it(`rejects a master key ${label}`, () => rejects({ BLOCKYARD_MASTER_KEY: value }, 'BLOCKYARD_MASTER_KEY'));
-    it(`rejects a previous master key ${label}`, () => rejects({ BLOCKYARD_PREVIOUS_MASTER_KEYS: `${PREVIOUS_KEY},${value}` }, 'BLOCKYARD_PREVIOUS_MASTER_KEYS'));
+    it(`rejects a previous master key ${label}`, () =>
+      rejects({ BLOCKYARD_PREVIOUS_MASTER_KEYS: `${PREVIOUS_KEY},${value}` }, 'BLOCKYARD_PREVIOUS_MASTER_KEYS'));
   }
 
   for (const value of ['verbose', 'warning', '1']) {
-    it(`rejects BLOCKYARD_LOG_LEVEL=${value}`, () => rejects({ BLOCKYARD_LOG_LEVEL: value }, 'BLOCKYARD_LOG_LEVEL', /fatal, error, warn, info, debug, trace, silent/));
+    it(`rejects BLOCKYARD_LOG_LEVEL=${value}`, () =>
+      rejects({ BLOCKYARD_LOG_LEVEL: value }, 'BLOCKYARD_LOG_LEVEL', /fatal, error, warn, info, debug, trace, silent/));
   }
   it('accepts every pino level, case-insensitively', () => {
     for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) {
@@ -252,7 +285,8 @@ describe('loadConfig validation', () => {
   });
 
   for (const value of [',', ' , ,', 'vendor,acme corp', 'vendor.api', 'vendor;meshcloud', 'ven_dor']) {
-    it(`rejects BLOCKYARD_MEDIA_VENDORS=${JSON.stringify(value)}`, () => rejects({ BLOCKYARD_MEDIA_VENDORS: value }, 'BLOCKYARD_MEDIA_VENDORS'));
+    it(`rejects BLOCKYARD_MEDIA_VENDORS=${JSON.stringify(value)}`, () =>
+      rejects({ BLOCKYARD_MEDIA_VENDORS: value }, 'BLOCKYARD_MEDIA_VENDORS'));
   }
 
   for (const [name, value] of [
@@ -285,8 +319,16 @@ describe('loadConfig validation', () => {
     it(`rejects ${name}=${value}`, () => rejects({ [name]: value }, name));
   }
   it('rejects a headers timeout longer than the request timeout, naming both', () => {
-    rejects({ BLOCKYARD_HEADERS_TIMEOUT_SECONDS: '31' }, 'BLOCKYARD_HEADERS_TIMEOUT_SECONDS', /BLOCKYARD_REQUEST_TIMEOUT_SECONDS \(30\), got 31/);
-    rejects({ BLOCKYARD_HEADERS_TIMEOUT_SECONDS: '20', BLOCKYARD_REQUEST_TIMEOUT_SECONDS: '10' }, 'BLOCKYARD_HEADERS_TIMEOUT_SECONDS', /\(10\), got 20/);
+    rejects(
+      { BLOCKYARD_HEADERS_TIMEOUT_SECONDS: '31' },
+      'BLOCKYARD_HEADERS_TIMEOUT_SECONDS',
+      /BLOCKYARD_REQUEST_TIMEOUT_SECONDS \(30\), got 31/,
+    );
+    rejects(
+      { BLOCKYARD_HEADERS_TIMEOUT_SECONDS: '20', BLOCKYARD_REQUEST_TIMEOUT_SECONDS: '10' },
+      'BLOCKYARD_HEADERS_TIMEOUT_SECONDS',
+      /\(10\), got 20/,
+    );
   });
 });
 
@@ -297,7 +339,11 @@ describe('blockyard CLI', () => {
       if (value !== undefined && !name.startsWith('BLOCKYARD_')) env[name] = value;
     }
     env.BLOCKYARD_PORT = 'abc';
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -21,7 +21,7 @@ export interface Config {
   bodyLimitBytes: number;
   tokenTtlSeconds: number;
   rateLimit: { max: number; windowSeconds: number };
-  /** Failed authentication allowed per client address and per presented identity within a window (issue 16, item 2). */
+  /** Failed authentication allowed per client address and per presented identity within a window. */
   failedAttempts: { perAddress: number; perIdentity: number; windowSeconds: number };
   /**
    * Addresses (or CIDR ranges) of reverse proxies whose `X-Forwarded-For` names the client: the
@@ -48,18 +48,18 @@ export interface Config {
   runTimeoutSeconds: number;
   /** Bytes of step messages a run keeps (beyond: cut, with a visible marker). */
   runLogMaxBytes: number;
-  /** Events older than this many days are pruned in the background (issue 18). */
+  /** Events older than this many days are pruned in the background. */
   eventRetentionDays: number;
   dbPoolSize: number;
   dbTimeoutMs: number;
   /**
-   * Limits against slow clients (issue 9, item 6): the request head must arrive within
+   * Limits against slow clients: the request head must arrive within
    * `headersSeconds` (the TLS handshake too), the whole request with its body within
    * `requestSeconds`; a kept-alive connection without a request is closed after `idleSeconds`.
    */
   clientTimeouts: { headersSeconds: number; requestSeconds: number; idleSeconds: number };
   /**
-   * The event stream (issue 18, item 3): open streams per credential and instance, the heartbeat
+   * The event stream: open streams per credential and instance, the heartbeat
    * comment's interval, the bytes a stream may hold for a reader that does not read, and how often
    * an instance looks for events no wake-up announced (other processes on SQLite, lost notifications).
    */
@@ -111,14 +111,20 @@ const MASTER_KEY = /^[A-Za-z0-9+/]{43}=$/;
 
 /** Addresses, CIDR ranges, or the names proxy-addr knows (`loopback`, `linklocal`, `uniquelocal`). */
 function proxyList(env: Env, name: string): string[] {
-  const entries = (read(env, name) ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = (read(env, name) ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const [address, bits, extra] = entry.split('/');
     const family = isIP(address ?? '');
     const named = ['loopback', 'linklocal', 'uniquelocal'].includes(entry);
     const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
     if (!named && (family === 0 || !validBits || extra !== undefined)) {
-      throw new ConfigError(name, `expected a comma-separated list of IP addresses or CIDR ranges (or loopback, linklocal, uniquelocal), got "${entry}"`);
+      throw new ConfigError(
+        name,
+        `expected a comma-separated list of IP addresses or CIDR ranges (or loopback, linklocal, uniquelocal), got "${entry}"`,
+      );
     }
   }
   return entries;
@@ -167,7 +173,8 @@ function plainHttpsUrl(env: Env, name: string, what: string): { raw: string; url
     throw new ConfigError(name, `not a URL: "${raw}"`);
   }
   if (url.protocol !== 'https:') throw new ConfigError(name, `must be an https:// URL (the service speaks HTTPS only), got "${raw}"`);
-  if (url.search !== '' || url.hash !== '' || url.username !== '') throw new ConfigError(name, `must be ${what} without query, fragment or credentials, got "${raw}"`);
+  if (url.search !== '' || url.hash !== '' || url.username !== '')
+    throw new ConfigError(name, `must be ${what} without query, fragment or credentials, got "${raw}"`);
   return { raw, url };
 }
 
@@ -187,12 +194,14 @@ function oidcConfig(env: Env): OidcConfig | undefined {
   const given = [issuer, clientId, clientSecret];
   if (given.every((value) => value === undefined)) {
     for (const name of ['BLOCKYARD_OIDC_CA', 'BLOCKYARD_OIDC_USERNAME_CLAIM']) {
-      if (read(env, name) !== undefined) throw new ConfigError(name, 'needs BLOCKYARD_OIDC_ISSUER, BLOCKYARD_OIDC_CLIENT_ID and BLOCKYARD_OIDC_CLIENT_SECRET');
+      if (read(env, name) !== undefined)
+        throw new ConfigError(name, 'needs BLOCKYARD_OIDC_ISSUER, BLOCKYARD_OIDC_CLIENT_ID and BLOCKYARD_OIDC_CLIENT_SECRET');
     }
     return undefined;
   }
   const missing = names.filter((_, index) => given[index] === undefined);
-  if (missing.length > 0) throw new ConfigError(missing[0]!, `must be set together with ${names.filter((name) => name !== missing[0]).join(' and ')}`);
+  if (missing.length > 0)
+    throw new ConfigError(missing[0]!, `must be set together with ${names.filter((name) => name !== missing[0]).join(' and ')}`);
   const usernameClaim = read(env, 'BLOCKYARD_OIDC_USERNAME_CLAIM');
   if (usernameClaim !== undefined && !/^[A-Za-z0-9_.:-]{1,100}$/.test(usernameClaim)) {
     throw new ConfigError('BLOCKYARD_OIDC_USERNAME_CLAIM', `expected a claim name (letters, digits, _ . : -), got "${usernameClaim}"`);
@@ -238,7 +247,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (usernameIssue) throw new ConfigError('BLOCKYARD_ADMIN_USERNAME', `must have ${usernameIssue}`);
 
   const vendorsRaw = read(env, 'BLOCKYARD_MEDIA_VENDORS') ?? 'vendor,meshcloud';
-  const mediaVendors = vendorsRaw.split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
+  const mediaVendors = vendorsRaw
+    .split(',')
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean);
   const badVendor = mediaVendors.find((v) => !/^[a-z0-9-]+$/.test(v));
   if (badVendor !== undefined || mediaVendors.length === 0) {
     throw new ConfigError('BLOCKYARD_MEDIA_VENDORS', `expected a comma-separated list of lower-case vendor segments, got "${vendorsRaw}"`);
@@ -251,18 +263,30 @@ export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = postgresUrl(env, 'BLOCKYARD_DATABASE_URL');
   // Every instance of a PostgreSQL deployment must seal with the same key: none may invent its own.
   if (databaseUrl !== undefined && masterKey === undefined) {
-    throw new ConfigError('BLOCKYARD_MASTER_KEY', 'is required with BLOCKYARD_DATABASE_URL: every instance must share it (e.g. `openssl rand -base64 32`)');
+    throw new ConfigError(
+      'BLOCKYARD_MASTER_KEY',
+      'is required with BLOCKYARD_DATABASE_URL: every instance must share it (e.g. `openssl rand -base64 32`)',
+    );
   }
-  const previousMasterKeys = (read(env, 'BLOCKYARD_PREVIOUS_MASTER_KEYS') ?? '').split(',').map((key) => key.trim()).filter(Boolean);
+  const previousMasterKeys = (read(env, 'BLOCKYARD_PREVIOUS_MASTER_KEYS') ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean);
   if (previousMasterKeys.some((key) => !MASTER_KEY.test(key))) {
-    throw new ConfigError('BLOCKYARD_PREVIOUS_MASTER_KEYS', 'expected a comma-separated list of master keys, each 32 bytes in base64 (44 characters)');
+    throw new ConfigError(
+      'BLOCKYARD_PREVIOUS_MASTER_KEYS',
+      'expected a comma-separated list of master keys, each 32 bytes in base64 (44 characters)',
+    );
   }
 
   const requestSeconds = integer(env, 'BLOCKYARD_REQUEST_TIMEOUT_SECONDS', 30, 1, 3600);
   // Node requires headers timeout <= request timeout; an unset headers timeout follows a short request timeout.
   const headersSeconds = integer(env, 'BLOCKYARD_HEADERS_TIMEOUT_SECONDS', Math.min(10, requestSeconds), 1, 3600);
   if (headersSeconds > requestSeconds) {
-    throw new ConfigError('BLOCKYARD_HEADERS_TIMEOUT_SECONDS', `must not exceed BLOCKYARD_REQUEST_TIMEOUT_SECONDS (${requestSeconds}), got ${headersSeconds}`);
+    throw new ConfigError(
+      'BLOCKYARD_HEADERS_TIMEOUT_SECONDS',
+      `must not exceed BLOCKYARD_REQUEST_TIMEOUT_SECONDS (${requestSeconds}), got ${headersSeconds}`,
+    );
   }
 
   const scimGroupWorkspace = read(env, 'BLOCKYARD_SCIM_GROUP_WORKSPACE');
@@ -273,12 +297,18 @@ export function loadConfig(env: Env = process.env): Config {
   const sessionIdleSeconds = integer(env, 'BLOCKYARD_SESSION_IDLE_SECONDS', 8 * 3600, 60, 30 * 86_400);
   const sessionMaxSeconds = integer(env, 'BLOCKYARD_SESSION_MAX_SECONDS', 86_400, 60, 90 * 86_400);
   if (sessionIdleSeconds > sessionMaxSeconds) {
-    throw new ConfigError('BLOCKYARD_SESSION_IDLE_SECONDS', `must not exceed BLOCKYARD_SESSION_MAX_SECONDS (${sessionMaxSeconds}), got ${sessionIdleSeconds}`);
+    throw new ConfigError(
+      'BLOCKYARD_SESSION_IDLE_SECONDS',
+      `must not exceed BLOCKYARD_SESSION_MAX_SECONDS (${sessionMaxSeconds}), got ${sessionIdleSeconds}`,
+    );
   }
 
   const metricsPort = read(env, 'BLOCKYARD_METRICS_PORT') === undefined ? undefined : integer(env, 'BLOCKYARD_METRICS_PORT', 0, 1, 65535);
   if (metricsPort !== undefined && metricsPort === integer(env, 'BLOCKYARD_PORT', 8443, 0, 65535)) {
-    throw new ConfigError('BLOCKYARD_METRICS_PORT', `must differ from BLOCKYARD_PORT (${metricsPort}): the metrics listener is a plain-HTTP port of its own`);
+    throw new ConfigError(
+      'BLOCKYARD_METRICS_PORT',
+      `must differ from BLOCKYARD_PORT (${metricsPort}): the metrics listener is a plain-HTTP port of its own`,
+    );
   }
 
   return {

@@ -53,9 +53,12 @@ async function admin(args: string[]): Promise<void> {
 function fail(error: unknown): never {
   const known = error instanceof StartFailure;
   // A start failure is one line by construction (a usage error may add the usage); anything else shows its first line.
-  const message = known ? error.message : `failed to start: ${String((error as Error).message ?? error).split('\n')[0]} (BLOCKYARD_LOG_LEVEL=debug shows where)`;
+  const message = known
+    ? error.message
+    : `failed to start: ${String((error as Error).message ?? error).split('\n')[0]} (BLOCKYARD_LOG_LEVEL=debug shows where)`;
   process.stderr.write(`blockyard: ${message}\n`);
-  if (['debug', 'trace'].includes(process.env.BLOCKYARD_LOG_LEVEL?.trim().toLowerCase() ?? '')) process.stderr.write(`${inspect(error, { depth: 4 })}\n`);
+  if (['debug', 'trace'].includes(process.env.BLOCKYARD_LOG_LEVEL?.trim().toLowerCase() ?? ''))
+    process.stderr.write(`${inspect(error, { depth: 4 })}\n`);
   process.exit(known ? error.exitCode : EXIT_CODES.unexpected);
 }
 

@@ -123,7 +123,15 @@ export interface StartOptions {
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const { log, access } = createLoggers(config, options.logDestination);
   // Everything that can be checked is, before the database is touched.
-  const metricsAddress = config.metrics.port === undefined ? undefined : { host: config.metrics.host, port: config.metrics.port, hostVariable: 'BLOCKYARD_METRICS_HOST', portVariable: 'BLOCKYARD_METRICS_PORT' };
+  const metricsAddress =
+    config.metrics.port === undefined
+      ? undefined
+      : {
+          host: config.metrics.host,
+          port: config.metrics.port,
+          hostVariable: 'BLOCKYARD_METRICS_HOST',
+          portVariable: 'BLOCKYARD_METRICS_PORT',
+        };
   for (const address of [apiAddress(config), metricsAddress]) if (address) await assertListenable(address);
   const issuerCa = loadIssuerCa(config.oidc);
   const tls = await loadTlsMaterial(config, log);
@@ -135,7 +143,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let services: Awaited<ReturnType<typeof createServices>>;
   // The event streams' one reader of new events: woken by this process's commits, by the other
   // instances' (PostgreSQL notifications), and by a slow poll.
-  const feed = new EventFeed(database.db, { log, durable: database.durable, pollMs: config.eventStreams.pollSeconds * 1000, folding: database.dialect === 'sqlite' ? 'ascii' : 'unicode' });
+  const feed = new EventFeed(database.db, {
+    log,
+    durable: database.durable,
+    pollMs: config.eventStreams.pollSeconds * 1000,
+    folding: database.dialect === 'sqlite' ? 'ascii' : 'unicode',
+  });
   let listening: Listening | undefined;
   let metricsListener: MetricsListener | undefined;
   let generatedKey: GeneratedAdminKey | undefined;
@@ -143,23 +156,49 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     services = await createServices(config, database, log, { issuerCa, passwordCost: options.passwordCost });
     generatedKey = await bootstrapCredentials(config, services.system.apiKeys, services.system.apiUsers, log);
     if (database.dialect === 'postgres') sharedRateCounter = new SharedRateCounter(database.db, config.rateLimit.windowSeconds * 1000, log);
-    ({ app, context } = await createApp(config, tls, { identity: services.identity, services: services.authorized, ping: () => database.ping(), keyring: services.keyring, ...(sharedRateCounter ? { sharedRateCounter } : {}), accessLog: access }, log));
+    ({ app, context } = await createApp(
+      config,
+      tls,
+      {
+        identity: services.identity,
+        services: services.authorized,
+        ping: () => database.ping(),
+        keyring: services.keyring,
+        ...(sharedRateCounter ? { sharedRateCounter } : {}),
+        accessLog: access,
+      },
+      log,
+    ));
     registerRequestMetrics(app, metrics);
     services.identity.authenticator.observeFailures(metrics.authFailed);
-    metrics.watch({ connections: () => database.usage(), streams: () => feed.size, streamLag: () => feed.lag(), waitingRuns: () => services.system.runs.waitingByRunner(), onError: (what, error) => log.warn({ err: error }, `reading the metrics (${what}) failed`) });
+    metrics.watch({
+      connections: () => database.usage(),
+      streams: () => feed.size,
+      streamLag: () => feed.lag(),
+      waitingRuns: () => services.system.runs.waitingByRunner(),
+      onError: (what, error) => log.warn({ err: error }, `reading the metrics (${what}) failed`),
+    });
     for (const routes of [healthRoutes, loginRoutes, indexRoutes, consoleRoutes]) await app.register(routes, context);
     await app.register(metricsRoutes, { metrics });
     registerOperations(app, operations(services.authorized, services.units, log), context, config.mediaVendors);
     const { eventStreams } = config;
-    registerEventStream(app, context, feed, { perCredential: eventStreams.perCredential, heartbeatMs: eventStreams.heartbeatSeconds * 1000, bufferBytes: eventStreams.bufferBytes });
+    registerEventStream(app, context, feed, {
+      perCredential: eventStreams.perCredential,
+      heartbeatMs: eventStreams.heartbeatSeconds * 1000,
+      bufferBytes: eventStreams.bufferBytes,
+    });
     services.recorder.onCommitted(() => feed.wake());
-    if (database.dialect === 'postgres' && config.databaseUrl) listening = listen(config.databaseUrl, EVENTS_CHANNEL, () => feed.wake(), log, config.dbTimeoutMs);
+    if (database.dialect === 'postgres' && config.databaseUrl)
+      listening = listen(config.databaseUrl, EVENTS_CHANNEL, () => feed.wake(), log, config.dbTimeoutMs);
     await app.register(scimRoutes, { ...context, prefix: '/scim/v2' });
     registerOpenApiRoutes(app);
     await registerApiReference(app, context.access);
     registerRetiredPaths(app, context);
     registerMethodNotAllowed(app, context);
-    if (metricsAddress) metricsListener = await listenForMetrics(metricsAddress.host, metricsAddress.port, metrics, log).catch((error: unknown) => Promise.reject(listenFailure(error, metricsAddress) ?? error));
+    if (metricsAddress)
+      metricsListener = await listenForMetrics(metricsAddress.host, metricsAddress.port, metrics, log).catch((error: unknown) =>
+        Promise.reject(listenFailure(error, metricsAddress) ?? error),
+      );
   } catch (error) {
     feed.close();
     await listening?.close();
@@ -181,17 +220,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const print = options.print ?? ((text: string) => process.stdout.write(text));
   // The log lines of the start go out first (they are written in batches), then the announcement.
   await new Promise<void>((resolve) => log.flush(() => resolve()));
-  print(`Blockyard listening on https://localhost:${(app.server.address() as AddressInfo).port} (${database.dialect}); public URL ${context.baseUrl()}\n`);
+  print(
+    `Blockyard listening on https://localhost:${(app.server.address() as AddressInfo).port} (${database.dialect}); public URL ${context.baseUrl()}\n`,
+  );
   // After every line the start logged, so that it is not scrolled away.
   if (generatedKey) announceGeneratedKey(generatedKey, config.dataDir, print);
-  // Runs whose runner went silent fail after the run timeout (issue 7); every instance sweeps.
+  // Runs whose runner went silent fail after the run timeout; every instance sweeps.
   const sweepMs = Math.min(60_000, Math.max(500, (config.runTimeoutSeconds * 1000) / 2));
   const sweeper = setInterval(() => {
     services.system.runs.expireSilentRuns().catch((error: unknown) => log.warn({ err: error }, 'expiring silent runs failed'));
   }, sweepMs);
   sweeper.unref();
-  // Events older than the retention go, in bounded batches (issue 18); every instance prunes.
-  const retention = new EventRetention(services.system.events, { days: config.eventRetentionDays, onError: (error) => log.warn({ err: error }, 'pruning old events failed') });
+  // Events older than the retention go, in bounded batches; every instance prunes.
+  const retention = new EventRetention(services.system.events, {
+    days: config.eventRetentionDays,
+    onError: (error) => log.warn({ err: error }, 'pruning old events failed'),
+  });
   retention.start();
   let closing: Promise<void> | undefined;
   return {

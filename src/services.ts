@@ -102,7 +102,10 @@ export interface Services {
  * any migration writes to it), and migrated.
  */
 export function openServiceDatabase(config: Config, log: Logger, waits?: TransactionWaits): Promise<Database> {
-  return openDatabase(config, log, { beforeMigrating: (db) => checkMasterKeys(config, keyringBeforeMigrations(db)), ...(waits ? { waits } : {}) });
+  return openDatabase(config, log, {
+    beforeMigrating: (db) => checkMasterKeys(config, keyringBeforeMigrations(db)),
+    ...(waits ? { waits } : {}),
+  });
 }
 
 export interface ServiceOptions {
@@ -112,7 +115,12 @@ export interface ServiceOptions {
   issuerCa?: string | undefined;
 }
 
-export async function createServices(config: Config, database: Database, log: Logger, { passwordCost = PASSWORD_COST, issuerCa }: ServiceOptions = {}): Promise<Services> {
+export async function createServices(
+  config: Config,
+  database: Database,
+  log: Logger,
+  { passwordCost = PASSWORD_COST, issuerCa }: ServiceOptions = {},
+): Promise<Services> {
   const { db, dialect } = database;
   const { secrets, state: keyring } = await openSecretBox(config, new KeyringTable(db), log);
   const lifetimes = { tokenTtlSeconds: config.tokenTtlSeconds, runTokenTtlSeconds: config.runTimeoutSeconds + RUN_TOKEN_EXTRA_SECONDS };
@@ -131,14 +139,17 @@ export async function createServices(config: Config, database: Database, log: Lo
   const lifecycle = new BlockLifecycle(secrets, RUN_EVENTS);
   const unitOf = (trx: typeof db, events?: EventDraft[]) => runUnit(trx, dialect, events);
   const blockService = new BlockService(db, dialect, unitOf, lifecycle, secrets, recorder);
-  const runService = new RunService(db, unitOf, lifecycle, runnerService, secrets, tokens, recorder, { runTimeoutSeconds: config.runTimeoutSeconds, logMaxBytes: config.runLogMaxBytes });
+  const runService = new RunService(db, unitOf, lifecycle, runnerService, secrets, tokens, recorder, {
+    runTimeoutSeconds: config.runTimeoutSeconds,
+    logMaxBytes: config.runLogMaxBytes,
+  });
   const apiKeyService = new ApiKeyService(db, secrets, workspaceService, recorder);
   const apiUserService = new ApiUserService(db, recorder, passwordCost);
   const scimTokens = new ScimTokenService(db, secrets);
   workspaceService.onDeleted((name) => apiKeyService.forgetWorkspace(name));
   tokens.useRevocation(new RevocationRules(apiKeyService, apiUserService, runService));
 
-  // The platform catalogue (issue 20): every change goes through the event recorder.
+  // The platform catalogue: every change goes through the event recorder.
   const tagDefinitions = new AuthorizedTagDefinitionService(new TagDefinitionService(db, recorder));
   const paymentMethods = new AuthorizedPaymentMethodService(new PaymentMethodService(db, recorder, workspaceService), tagDefinitions);
   const platformTypes = new AuthorizedPlatformTypeService(new PlatformTypeService(db, recorder));
@@ -155,12 +166,17 @@ export async function createServices(config: Config, database: Database, log: Lo
   const userGroups = new AuthorizedUserGroupService(new UserGroupService(db, workspaceService, recorder), users);
   const projectRoles = new AuthorizedProjectRoleService(new ProjectRoleService(db, recorder));
   const bindingService = new BindingService(db, workspaceService, projectService, recorder);
-  const binding = (kind: (typeof BINDING_KINDS)[keyof typeof BINDING_KINDS]) => new AuthorizedBindingService(kind, bindingService, users, userGroups, projectRoles);
+  const binding = (kind: (typeof BINDING_KINDS)[keyof typeof BINDING_KINDS]) =>
+    new AuthorizedBindingService(kind, bindingService, users, userGroups, projectRoles);
   const projects = new AuthorizedProjectService(projectService, paymentMethods, tagDefinitions);
   const blocks = new AuthorizedBlockService(blockService, definitions, tenants, workspaces);
-  // Service instances and communications (issue 21).
+  // Service instances and communications.
   const communicationDefinitions = new AuthorizedCommunicationDefinitionService(new CommunicationDefinitionService(db, recorder));
-  const communications = new AuthorizedCommunicationService(new CommunicationService(db, recorder), communicationDefinitions, { workspaces, tenants, blocks });
+  const communications = new AuthorizedCommunicationService(new CommunicationService(db, recorder), communicationDefinitions, {
+    workspaces,
+    tenants,
+    blocks,
+  });
   const bindings = {
     meshWorkspaceUserBinding: binding(BINDING_KINDS.workspaceUser),
     meshWorkspaceGroupBinding: binding(BINDING_KINDS.workspaceGroup),
@@ -171,7 +187,9 @@ export async function createServices(config: Config, database: Database, log: Lo
   const people = new PersonAccess(db);
   const sessions = new Sessions(db, config.sessions);
   const signIn = config.oidc ? new PersonSignIn(config.oidc, issuerCa, userService, people, sessions) : undefined;
-  const personSessions = signIn ? { sessions, principalFor: (username: string, workspace: string | undefined) => people.principalFor(username, workspace) } : undefined;
+  const personSessions = signIn
+    ? { sessions, principalFor: (username: string, workspace: string | undefined) => people.principalFor(username, workspace) }
+    : undefined;
   return {
     secrets,
     keyring,
@@ -203,7 +221,21 @@ export async function createServices(config: Config, database: Database, log: Lo
       communications,
       terraformStates: new AuthorizedTerraformStateService(new TerraformStateService(db, secrets), blockService, runService),
     },
-    identity: { authenticator: new Authenticator(tokens, apiKeyService, apiUserService, new FailedAttemptLimiter(config.failedAttempts, dialect === 'postgres' ? new SharedFailureLog(db, config.failedAttempts.windowSeconds * 1000, log) : undefined), scimTokens, personSessions), tokens, ...(signIn ? { signIn } : {}) },
+    identity: {
+      authenticator: new Authenticator(
+        tokens,
+        apiKeyService,
+        apiUserService,
+        new FailedAttemptLimiter(
+          config.failedAttempts,
+          dialect === 'postgres' ? new SharedFailureLog(db, config.failedAttempts.windowSeconds * 1000, log) : undefined,
+        ),
+        scimTokens,
+        personSessions,
+      ),
+      tokens,
+      ...(signIn ? { signIn } : {}),
+    },
     system: { apiKeys: apiKeyService, apiUsers: apiUserService, runs: runService, events: eventLogService, scimTokens },
     recorder,
     units: new UnitOfWork(db),

@@ -5,7 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { assertError, createDefinition, createReleasedDefinition, DEFINITION, DEFINITIONS, firstVersionUuid, putVersion, versionSpec } from './support/definitions.js';
+import {
+  assertError,
+  createDefinition,
+  createReleasedDefinition,
+  DEFINITION,
+  DEFINITIONS,
+  firstVersionUuid,
+  putVersion,
+  versionSpec,
+} from './support/definitions.js';
 import { clientWithKey } from './support/identity.js';
 import { asRun, BLOCK_V2, BLOCKS, claimRun, createBlock, patch, register, registerRunner, RUN, RUNS } from './support/runs.js';
 import { media } from './support/client.js';
@@ -27,12 +36,30 @@ describeEachDatabase(
       it('the catastrophic regex answers in milliseconds while /healthz stays fast', async () => {
         const workspace = unique('redos');
         await createWorkspace(ctx.client, workspace);
-        const input = { displayName: 'Name', type: 'STRING', assignmentType: 'USER_INPUT', valueValidationRegex: '^([a-z0-9]+)*$', validationRegexErrorMessage: 'alphanumeric' };
-        const { version } = await createReleasedDefinition(ctx.client, workspace, 'manual', { inputs: { name: input } }, { displayName: unique('ReDoS'), targetType: 'WORKSPACE_LEVEL' });
+        const input = {
+          displayName: 'Name',
+          type: 'STRING',
+          assignmentType: 'USER_INPUT',
+          valueValidationRegex: '^([a-z0-9]+)*$',
+          validationRegexErrorMessage: 'alphanumeric',
+        };
+        const { version } = await createReleasedDefinition(
+          ctx.client,
+          workspace,
+          'manual',
+          { inputs: { name: input } },
+          { displayName: unique('ReDoS'), targetType: 'WORKSPACE_LEVEL' },
+        );
         const body = (value: string) => ({
           apiVersion: 'v2-preview',
           kind: 'meshBuildingBlock',
-          spec: { displayName: 'redos', buildingBlockDefinitionVersionRef: { uuid: version.metadata.uuid }, targetRef: { kind: 'meshWorkspace', identifier: workspace }, inputs: [{ key: 'name', value, valueType: 'STRING' }], parentBuildingBlocks: [] },
+          spec: {
+            displayName: 'redos',
+            buildingBlockDefinitionVersionRef: { uuid: version.metadata.uuid },
+            targetRef: { kind: 'meshWorkspace', identifier: workspace },
+            inputs: [{ key: 'name', value, valueType: 'STRING' }],
+            parentBuildingBlocks: [],
+          },
         });
         const started = performance.now();
         const health = (async () => {
@@ -44,10 +71,15 @@ describeEachDatabase(
           }
           return times;
         })();
-        const attacks = await Promise.all(Array.from({ length: 5 }, () => ctx.client.post(BLOCKS, body(`${'a'.repeat(40)}!`), { headers: io(BLOCK_V2) })));
+        const attacks = await Promise.all(
+          Array.from({ length: 5 }, () => ctx.client.post(BLOCKS, body(`${'a'.repeat(40)}!`), { headers: io(BLOCK_V2) })),
+        );
         const elapsed = performance.now() - started;
         for (const attack of attacks) assertError(attack, 400, /alphanumeric/);
-        assert.ok(elapsed < 5000, `five attacks took ${Math.round(elapsed)} ms (a backtracking engine: longer than the age of the universe)`);
+        assert.ok(
+          elapsed < 5000,
+          `five attacks took ${Math.round(elapsed)} ms (a backtracking engine: longer than the age of the universe)`,
+        );
         assert.ok(Math.max(...(await health)) < 2000, 'health checks stayed fast');
         const fine = await ctx.client.post(BLOCKS, body('abc123'), { headers: io(BLOCK_V2) });
         assert.equal(fine.status, 201, fine.text);
@@ -59,7 +91,9 @@ describeEachDatabase(
         const definition = await createDefinition(ctx.client, workspace, { targetType: 'WORKSPACE_LEVEL' });
         const versionUuid = await firstVersionUuid(ctx.client, definition.metadata.uuid);
         for (const regex of ['^(a)\\1$', '^(?=a)a$', '^(?<!b)a$']) {
-          const spec = versionSpec(definition.metadata.uuid, 1, 'manual', { inputs: { name: { displayName: 'Name', type: 'STRING', assignmentType: 'USER_INPUT', valueValidationRegex: regex } } });
+          const spec = versionSpec(definition.metadata.uuid, 1, 'manual', {
+            inputs: { name: { displayName: 'Name', type: 'STRING', assignmentType: 'USER_INPUT', valueValidationRegex: regex } },
+          });
           assertError(await putVersion(ctx.client, versionUuid, spec), 400, /spec\.inputs\.name\.valueValidationRegex: .*RE2/);
         }
       });
@@ -86,7 +120,11 @@ describeEachDatabase(
 
       it('hashes API user passwords at the production cost (the other suites run a cheaper one)', async () => {
         const user = await createUser('costly');
-        const stored = await ctx.server.server.database.db.selectFrom('api_users').select('password_hash').where('username', '=', user.username).executeTakeFirstOrThrow();
+        const stored = await ctx.server.server.database.db
+          .selectFrom('api_users')
+          .select('password_hash')
+          .where('username', '=', user.username)
+          .executeTakeFirstOrThrow();
         // N=2^15, r=8, p=1: what a deployment gets, since nothing but a test server's start options lowers it.
         assert.match(stored.password_hash, /^scrypt\$32768\$8\$1\$/);
       });
@@ -96,14 +134,28 @@ describeEachDatabase(
         const answers: { status: number; retryAfter?: string; ms: number }[] = [];
         for (let i = 0; i < 60; i++) {
           const { result, ms } = await timed(() => protectedRead(basic(user.username, `wrong-${i}`), newAddress()));
-          answers.push({ status: result.status, ms, ...(result.headers['retry-after'] ? { retryAfter: result.headers['retry-after'] } : {}) });
+          answers.push({
+            status: result.status,
+            ms,
+            ...(result.headers['retry-after'] ? { retryAfter: result.headers['retry-after'] } : {}),
+          });
         }
-        assert.deepEqual(answers.slice(0, IDENTITY_LIMIT).map((a) => a.status), Array(IDENTITY_LIMIT).fill(401));
+        assert.deepEqual(
+          answers.slice(0, IDENTITY_LIMIT).map((a) => a.status),
+          Array(IDENTITY_LIMIT).fill(401),
+        );
         const refused = answers.slice(IDENTITY_LIMIT);
-        assert.deepEqual(refused.map((a) => a.status), Array(60 - IDENTITY_LIMIT).fill(429));
-        for (const answer of refused) assert.ok(Number(answer.retryAfter) >= 1 && Number(answer.retryAfter) <= WINDOW_SECONDS, `Retry-After ${answer.retryAfter}`);
+        assert.deepEqual(
+          refused.map((a) => a.status),
+          Array(60 - IDENTITY_LIMIT).fill(429),
+        );
+        for (const answer of refused)
+          assert.ok(Number(answer.retryAfter) >= 1 && Number(answer.retryAfter) <= WINDOW_SECONDS, `Retry-After ${answer.retryAfter}`);
         const hashed = median(answers.slice(0, IDENTITY_LIMIT).map((a) => a.ms));
-        assert.ok(median(refused.map((a) => a.ms)) < hashed / 3, `a refusal takes ${median(refused.map((a) => a.ms)).toFixed(1)} ms, a hashed guess ${hashed.toFixed(1)} ms`);
+        assert.ok(
+          median(refused.map((a) => a.ms)) < hashed / 3,
+          `a refusal takes ${median(refused.map((a) => a.ms)).toFixed(1)} ms, a hashed guess ${hashed.toFixed(1)} ms`,
+        );
         // The identity is closed for the window, even to its right password (else the limit is an oracle).
         const right = await protectedRead(basic(user.username, user.password), newAddress());
         assert.equal(right.status, 429);
@@ -119,17 +171,28 @@ describeEachDatabase(
         const { key } = await clientWithKey(ctx.client, workspace, ['BUILDINGBLOCK_LIST']);
         const attacker = newAddress();
         const login = (clientId: string, clientSecret: string, address: string) =>
-          ctx.client.post('/api/login', { client_id: clientId, client_secret: clientSecret }, { anonymous: true, headers: { 'content-type': 'application/json', 'x-forwarded-for': address } });
+          ctx.client.post(
+            '/api/login',
+            { client_id: clientId, client_secret: clientSecret },
+            { anonymous: true, headers: { 'content-type': 'application/json', 'x-forwarded-for': address } },
+          );
         const statuses: number[] = [];
         for (let i = 0; i < ADDRESS_LIMIT + 5; i++) {
-          const answer = i % 2 === 0 ? await login(`guessed-client-${i}`, 'wrong-secret', attacker) : await protectedRead(basic(`guessed-user-${i}`, 'wrong-password'), attacker);
+          const answer =
+            i % 2 === 0
+              ? await login(`guessed-client-${i}`, 'wrong-secret', attacker)
+              : await protectedRead(basic(`guessed-user-${i}`, 'wrong-password'), attacker);
           statuses.push(answer.status);
         }
         assert.deepEqual(statuses, [...Array(ADDRESS_LIMIT).fill(401), ...Array(5).fill(429)]);
         const refused = await login(key.clientId, key.clientSecret, attacker);
         assert.equal(refused.status, 429);
         assert.ok(Number(refused.headers['retry-after']) >= 1);
-        assert.equal((await login(key.clientId, key.clientSecret, newAddress())).status, 200, 'the key itself is not locked: it failed nowhere');
+        assert.equal(
+          (await login(key.clientId, key.clientSecret, newAddress())).status,
+          200,
+          'the key itself is not locked: it failed nowhere',
+        );
       });
 
       it('an unknown username costs the time of a known one', async () => {
@@ -146,7 +209,11 @@ describeEachDatabase(
       it('48 concurrent guesses from one address barely delay another client’s login', async () => {
         const user = await createUser('patient');
         const attacker = newAddress();
-        const flood = timed(() => Promise.all(Array.from({ length: 48 }, (_, i) => protectedRead(basic(`flooded-${i}-${unique('u')}`, 'wrong-password'), attacker))));
+        const flood = timed(() =>
+          Promise.all(
+            Array.from({ length: 48 }, (_, i) => protectedRead(basic(`flooded-${i}-${unique('u')}`, 'wrong-password'), attacker)),
+          ),
+        );
         await new Promise((resolve) => setTimeout(resolve, 20));
         const real = await timed(() => protectedRead(basic(user.username, user.password), newAddress()));
         const { result: floodAnswers, ms: floodMs } = await flood;
@@ -157,15 +224,22 @@ describeEachDatabase(
 
       it('48 concurrent guesses at one identity: only its limit is hashed, the rest refused at once', async () => {
         const user = await createUser('rushed');
-        const answers = await Promise.all(Array.from({ length: 48 }, (_, i) => protectedRead(basic(user.username, `wrong-${i}`), newAddress())));
+        const answers = await Promise.all(
+          Array.from({ length: 48 }, (_, i) => protectedRead(basic(user.username, `wrong-${i}`), newAddress())),
+        );
         assert.equal(answers.filter((answer) => answer.status === 401).length, IDENTITY_LIMIT);
         assert.equal(answers.filter((answer) => answer.status === 429).length, 48 - IDENTITY_LIMIT);
       });
 
       it('a burst of correct Basic requests on a cold cache all succeed (one hash, no lockout)', async () => {
         const user = await createUser('burst');
-        const answers = await Promise.all(Array.from({ length: 40 }, () => protectedRead(basic(user.username, user.password), newAddress())));
-        assert.deepEqual(answers.map((answer) => answer.status), Array(40).fill(200));
+        const answers = await Promise.all(
+          Array.from({ length: 40 }, () => protectedRead(basic(user.username, user.password), newAddress())),
+        );
+        assert.deepEqual(
+          answers.map((answer) => answer.status),
+          Array(40).fill(200),
+        );
       });
     });
 
@@ -184,7 +258,9 @@ describeEachDatabase(
           const refused = await ctx.client.post(USERS, { username, password }, { headers: io(USER) });
           assertError(refused, 400, /^username: /);
           const list = await ctx.client.get(USERS, { headers: { accept: USER } });
-          assert.ok(!(list.json._embedded.apiUsers as Json[]).some((user) => String(user.username).normalize('NFC') === username.normalize('NFC')));
+          assert.ok(
+            !(list.json._embedded.apiUsers as Json[]).some((user) => String(user.username).normalize('NFC') === username.normalize('NFC')),
+          );
         });
       }
 
@@ -193,8 +269,19 @@ describeEachDatabase(
         assert.equal((await ctx.client.post(USERS, { username, password }, { headers: io(USER) })).status, 201);
         assert.equal((await ctx.client.get(USERS, { headers: { accept: USER, authorization: basic(username, password) } })).status, 200);
         const lookalike = username.replace('o', '\u043e');
-        assert.equal((await ctx.client.get(USERS, { headers: { accept: USER, authorization: basic(lookalike, password), 'x-forwarded-for': '203.0.113.8' } })).status, 401);
-        assert.equal((await ctx.client.post(USERS, { username, password }, { headers: io(USER) })).status, 409, 'the same name twice is a conflict');
+        assert.equal(
+          (
+            await ctx.client.get(USERS, {
+              headers: { accept: USER, authorization: basic(lookalike, password), 'x-forwarded-for': '203.0.113.8' },
+            })
+          ).status,
+          401,
+        );
+        assert.equal(
+          (await ctx.client.post(USERS, { username, password }, { headers: io(USER) })).status,
+          409,
+          'the same name twice is a conflict',
+        );
       });
     });
 
@@ -224,16 +311,22 @@ describeEachDatabase(
       });
 
       it('at most 20 status sources per run: the 21st is 400 naming sourceId', async () => {
-        for (let i = 0; i < 20; i++) assert.equal((await register(runToken, runUuid, { source: { id: `source-${i}` }, steps: [] })).status, 200);
+        for (let i = 0; i < 20; i++)
+          assert.equal((await register(runToken, runUuid, { source: { id: `source-${i}` }, steps: [] })).status, 200);
         assertError(await register(runToken, runUuid, { source: { id: 'source-20' }, steps: [] }), 400, /^sourceId:/);
         assertError(await patch(runToken, runUuid, 'source-21', { steps: [{ id: 'x', userMessage: 'y' }] }), 400, /^sourceId:/);
-        assert.equal((await patch(runToken, runUuid, 'source-0', { steps: [{ id: 'x', userMessage: 'known sources go on' }] })).status, 200);
+        assert.equal(
+          (await patch(runToken, runUuid, 'source-0', { steps: [{ id: 'x', userMessage: 'known sources go on' }] })).status,
+          200,
+        );
       });
 
       it('megabyte messages are kept up to the run’s limit, cut with a visible marker, and every report succeeds', async () => {
         const megabyte = 'L'.repeat(1024 * 1024);
         for (let i = 0; i < 6; i++) {
-          const answer = await patch(runToken, runUuid, `source-${i % 3}`, { steps: [{ id: `step-${i}`, status: 'IN_PROGRESS', systemMessage: megabyte, userMessage: `step ${i}` }] });
+          const answer = await patch(runToken, runUuid, `source-${i % 3}`, {
+            steps: [{ id: `step-${i}`, status: 'IN_PROGRESS', systemMessage: megabyte, userMessage: `step ${i}` }],
+          });
           assert.equal(answer.status, 200, answer.text);
           assert.deepEqual(answer.json, { runAborted: false });
         }
@@ -242,18 +335,29 @@ describeEachDatabase(
         assert.ok(log.text.length < LOG_LIMIT + 64 * 1024, `the log answer is ${log.text.length} bytes for a limit of ${LOG_LIMIT}`);
         const steps = log.json.steps as Json[];
         const messages = steps.map((step) => `${step.systemMessage ?? ''}`);
-        assert.ok(messages.some((message) => message.includes('truncated by Blockyard')), 'a cut message says so');
-        assert.ok(messages.some((message) => message.startsWith('LLLL')), 'what fits is kept');
+        assert.ok(
+          messages.some((message) => message.includes('truncated by Blockyard')),
+          'a cut message says so',
+        );
+        assert.ok(
+          messages.some((message) => message.startsWith('LLLL')),
+          'what fits is kept',
+        );
       });
 
       it('a reader’s logs answer stays bounded and is complete JSON (streamed)', async () => {
-        const answers = await Promise.all(Array.from({ length: 8 }, () => reader.get(`${RUNS}/${runUuid}/logs`, { headers: { accept: RUN } })));
+        const answers = await Promise.all(
+          Array.from({ length: 8 }, () => reader.get(`${RUNS}/${runUuid}/logs`, { headers: { accept: RUN } })),
+        );
         for (const answer of answers) {
           assert.equal(answer.status, 200, answer.text.slice(0, 200));
           assert.equal(answer.headers['content-type']?.split(';')[0], 'application/vnd.vendor.api.meshbuildingblockrun.v1.hal+json');
           const steps = answer.json.steps as Json[];
           assert.ok(steps.length >= 6);
-          assert.ok(steps.every((step) => step.systemMessage === null), 'consumers never see system messages');
+          assert.ok(
+            steps.every((step) => step.systemMessage === null),
+            'consumers never see system messages',
+          );
         }
       });
     });
@@ -267,10 +371,20 @@ describeEachDatabase(
           ['description', 'd'.repeat(4097)],
           ['symbol', `data:image/png;base64,${'A'.repeat(65_536)}`],
         ] as const) {
-          const before = (await ctx.client.get(`${DEFINITIONS}?workspaceIdentifier=${workspace}`, { headers: { accept: DEFINITION } })).json.page.totalElements;
-          const body = { apiVersion: 'v1-preview', kind: 'meshBuildingBlockDefinition', metadata: { ownedByWorkspace: workspace }, spec: { displayName: 'big', description: 'd', targetType: 'WORKSPACE_LEVEL', [field]: value } };
+          const before = (await ctx.client.get(`${DEFINITIONS}?workspaceIdentifier=${workspace}`, { headers: { accept: DEFINITION } })).json
+            .page.totalElements;
+          const body = {
+            apiVersion: 'v1-preview',
+            kind: 'meshBuildingBlockDefinition',
+            metadata: { ownedByWorkspace: workspace },
+            spec: { displayName: 'big', description: 'd', targetType: 'WORKSPACE_LEVEL', [field]: value },
+          };
           assertError(await ctx.client.post(DEFINITIONS, body, { headers: io(DEFINITION) }), 400, new RegExp(`^spec\\.${field}:`));
-          assert.equal((await ctx.client.get(`${DEFINITIONS}?workspaceIdentifier=${workspace}`, { headers: { accept: DEFINITION } })).json.page.totalElements, before);
+          assert.equal(
+            (await ctx.client.get(`${DEFINITIONS}?workspaceIdentifier=${workspace}`, { headers: { accept: DEFINITION } })).json.page
+              .totalElements,
+            before,
+          );
         }
         const atLimit = await createDefinition(ctx.client, workspace, { readme: 'r'.repeat(32_768), targetType: 'WORKSPACE_LEVEL' });
         assert.equal(atLimit.spec.readme.length, 32_768);
@@ -287,7 +401,11 @@ describeEachDatabase(
       });
     });
   },
-  { BLOCKYARD_RUN_LOG_MAX_BYTES: String(LOG_LIMIT), BLOCKYARD_BODY_LIMIT_BYTES: String(4 * 1024 * 1024), BLOCKYARD_TRUSTED_PROXIES: '127.0.0.1' },
+  {
+    BLOCKYARD_RUN_LOG_MAX_BYTES: String(LOG_LIMIT),
+    BLOCKYARD_BODY_LIMIT_BYTES: String(4 * 1024 * 1024),
+    BLOCKYARD_TRUSTED_PROXIES: '127.0.0.1',
+  },
   // Section 2 measures hashing against refusals: it needs the real cost.
   { productionPasswordCost: true },
 );

@@ -70,7 +70,11 @@ const roleCodes = (role: (typeof ROLES)[number]) => [...WORKSPACE_ROLE_CODES.get
 // Tokens made in before() are used to the end: on a loaded machine the suite outlasts the default 300 s
 // (the expired-token case has its own 1-second instance). Single sign-on is configured (people sign
 // in through a real OpenID Provider), so its routes are in the route table.
-const env: Record<string, string> = { BLOCKYARD_RATE_LIMIT_MAX: '1000000', BLOCKYARD_TOKEN_TTL_SECONDS: '3600', ...UNLIMITED_AUTH_FAILURES };
+const env: Record<string, string> = {
+  BLOCKYARD_RATE_LIMIT_MAX: '1000000',
+  BLOCKYARD_TOKEN_TTL_SECONDS: '3600',
+  ...UNLIMITED_AUTH_FAILURES,
+};
 let provider: TestOpenIdProvider | undefined;
 
 before(async () => {
@@ -113,7 +117,11 @@ describeEachDatabase(
       const client = admin();
       const [a, b] = [await createSide(client, 'ma'), await createSide(client, 'mb')];
       const apiUser = unique('matrix-apiuser');
-      const created = await client.post('/api/admin/apiusers', { username: apiUser, password: 'matrix-password-1' }, { headers: { accept: API_USER, 'content-type': API_USER } });
+      const created = await client.post(
+        '/api/admin/apiusers',
+        { username: apiUser, password: 'matrix-password-1' },
+        { headers: { accept: API_USER, 'content-type': API_USER } },
+      );
       assert.equal(created.status, 201, created.text);
       world = { a, b, apiUser };
       aMarkers = markersOf(a);
@@ -136,7 +144,14 @@ describeEachDatabase(
 
       // A token of a key that is then deleted (used once first, so every cache knows it).
       const doomed = await keyToken(client, a.workspace, NON_ADMIN_CODES);
-      assert.equal((await client.get('/api', { headers: { accept: 'application/vnd.vendor.api.v1.hal+json', authorization: `Bearer ${doomed.token}` } })).status, 200);
+      assert.equal(
+        (
+          await client.get('/api', {
+            headers: { accept: 'application/vnd.vendor.api.v1.hal+json', authorization: `Bearer ${doomed.token}` },
+          })
+        ).status,
+        200,
+      );
       assert.equal((await client.delete(`/api/meshobjects/meshapikeys/${doomed.key.uuid}`)).status, 204);
       tokens.deleted = doomed.token;
 
@@ -182,9 +197,19 @@ describeEachDatabase(
         plan.accept = contentType && produces.includes(contentType) ? contentType : produces[0];
       }
       for (const plan of plans) {
-        if (plan.route.key.endsWith('/status/source')) plan.body = { source: { id: 'matrix-intruder' }, steps: [{ id: 'intrude', displayName: 'Intrude' }] };
-        if (plan.route.key.endsWith('/status/source/:sourceId')) plan.body = { status: 'FAILED', steps: [{ id: 'plan', status: 'FAILED', userMessage: 'changed by the access matrix' }] };
-        if (plan.operation === 'import') plan.body = [{ apiVersion: 'v2', kind: 'meshWorkspace', metadata: { name: world.a.workspace }, spec: { displayName: 'changed by the access matrix' } }];
+        if (plan.route.key.endsWith('/status/source'))
+          plan.body = { source: { id: 'matrix-intruder' }, steps: [{ id: 'intrude', displayName: 'Intrude' }] };
+        if (plan.route.key.endsWith('/status/source/:sourceId'))
+          plan.body = { status: 'FAILED', steps: [{ id: 'plan', status: 'FAILED', userMessage: 'changed by the access matrix' }] };
+        if (plan.operation === 'import')
+          plan.body = [
+            {
+              apiVersion: 'v2',
+              kind: 'meshWorkspace',
+              metadata: { name: world.a.workspace },
+              spec: { displayName: 'changed by the access matrix' },
+            },
+          ];
         plan.targets = targetsOf(plan);
       }
 
@@ -193,11 +218,21 @@ describeEachDatabase(
         const codes = grantingCodes(plan);
         const excluded = (codes ?? []).join(',');
         if (!allBut.has(excluded) && (codes || adminArea(plan))) {
-          allBut.set(excluded, (await keyToken(client, a.workspace, NON_ADMIN_CODES.filter((code) => !codes?.includes(code)))).token);
+          allBut.set(
+            excluded,
+            (
+              await keyToken(
+                client,
+                a.workspace,
+                NON_ADMIN_CODES.filter((code) => !codes?.includes(code)),
+              )
+            ).token,
+          );
         }
       }
 
-      for (const url of new Set(plans.flatMap((p) => p.targets).concat(globalTargets()))) baseline.set(url, await snapshot(client, url, targetAccept.get(url)));
+      for (const url of new Set(plans.flatMap((p) => p.targets).concat(globalTargets())))
+        baseline.set(url, await snapshot(client, url, targetAccept.get(url)));
     });
 
     /** A changed name (or an added input), so a write that went through shows. */
@@ -205,7 +240,8 @@ describeEachDatabase(
       const { _links: _ignored, ...body } = current;
       const spec = { ...(body.spec as Json) };
       if (typeof spec.displayName === 'string') spec.displayName = `${spec.displayName} (changed by the access matrix)`;
-      else if (spec.inputs && typeof spec.inputs === 'object') spec.inputs = { ...(spec.inputs as Json), matrix: { displayName: 'Matrix', type: 'STRING', assignmentType: 'USER_INPUT' } };
+      else if (spec.inputs && typeof spec.inputs === 'object')
+        spec.inputs = { ...(spec.inputs as Json), matrix: { displayName: 'Matrix', type: 'STRING', assignmentType: 'USER_INPUT' } };
       return { ...body, spec };
     }
 
@@ -253,34 +289,55 @@ describeEachDatabase(
     /** Every object of A and B: read after each case. */
     function globalTargets(): string[] {
       const urls: string[] = [];
-      for (const w of [world, flipped(world)]) for (const collection of Object.keys(COLLECTIONS)) urls.push(...objectReads(collection, w), ...listOf(collection, w));
+      for (const w of [world, flipped(world)])
+        for (const collection of Object.keys(COLLECTIONS)) urls.push(...objectReads(collection, w), ...listOf(collection, w));
       return urls;
     }
 
-    async function send(plan: Plan, authorization: string | undefined, url = plan.url, credentialHeaders: Record<string, string> = {}): Promise<Response> {
+    async function send(
+      plan: Plan,
+      authorization: string | undefined,
+      url = plan.url,
+      credentialHeaders: Record<string, string> = {},
+    ): Promise<Response> {
       const headers: Record<string, string | undefined> = { accept: plan.accept, ...credentialHeaders };
       if (plan.body !== null) headers['content-type'] = plan.contentType ?? 'application/json';
       if (authorization !== undefined) headers.authorization = authorization;
-      return admin().request(plan.route.method, url, { headers, anonymous: authorization === undefined, body: plan.body === null ? undefined : JSON.stringify(plan.body) });
+      return admin().request(plan.route.method, url, {
+        headers,
+        anonymous: authorization === undefined,
+        body: plan.body === null ? undefined : JSON.stringify(plan.body),
+      });
     }
 
     /** Tries the plans with a credential; returns one line per broken expectation. */
-    async function tryAll(credential: Credential, expect: (plan: Plan) => Expectation | undefined, candidates: Plan[] = plans): Promise<string[]> {
+    async function tryAll(
+      credential: Credential,
+      expect: (plan: Plan) => Expectation | undefined,
+      candidates: Plan[] = plans,
+    ): Promise<string[]> {
       const failures: string[] = [];
       await pool(candidates, CONCURRENCY, async (plan) => {
         const expectation = expect(plan);
         if (!expectation) return;
         const tries: [string, Expectation][] = [[plan.url, expectation]];
         // Another workspace's key lists the collection without a filter as well: its own objects only.
-        if (expectation.listUnfiltered && plan.spec?.listQuery && !plan.spec.queryRequired) tries.push([plan.url.split('?')[0]!, expectation.listUnfiltered]);
+        if (expectation.listUnfiltered && plan.spec?.listQuery && !plan.spec.queryRequired)
+          tries.push([plan.url.split('?')[0]!, expectation.listUnfiltered]);
         for (const [url, expected] of tries) {
-          const response = await send(plan, credential.authorization, url, { ...credential.headers, ...(changesState(plan.route.method) ? credential.writeHeaders : {}) });
+          const response = await send(plan, credential.authorization, url, {
+            ...credential.headers,
+            ...(changesState(plan.route.method) ? credential.writeHeaders : {}),
+          });
           const where = `${plan.route.key} [${credential.name}: ${credential.label}] ${plan.route.method} ${url}`;
           if (!expected.statuses.includes(response.status)) {
-            failures.push(`${where}: expected ${expected.statuses.join(' or ')} (${expected.rule}), got ${response.status} ${response.text.slice(0, 300)}`);
+            failures.push(
+              `${where}: expected ${expected.statuses.join(' or ')} (${expected.rule}), got ${response.status} ${response.text.slice(0, 300)}`,
+            );
           }
           if (response.status === 401 && !response.headers['www-authenticate']) failures.push(`${where}: 401 without WWW-Authenticate`);
-          if (expected.message && !expected.message.test(response.text)) failures.push(`${where}: the answer does not say ${expected.message}: ${response.text.slice(0, 300)}`);
+          if (expected.message && !expected.message.test(response.text))
+            failures.push(`${where}: the answer does not say ${expected.message}: ${response.text.slice(0, 300)}`);
           if (expected.hide && response.status < 300 && plan.route.method !== 'HEAD') {
             // Lists are judged by their items (their links echo the query); everything else whole.
             const json = JSON.parse(response.text) as Json;
@@ -292,7 +349,9 @@ describeEachDatabase(
         for (const target of plan.targets) {
           const now = await snapshot(admin(), target, targetAccept.get(target));
           if (now !== baseline.get(target)) {
-            failures.push(`${plan.route.key} [${credential.name}: ${credential.label}]: changed ${target}:\n    before ${baseline.get(target)?.slice(0, 400)}\n    after  ${now.slice(0, 400)}`);
+            failures.push(
+              `${plan.route.key} [${credential.name}: ${credential.label}]: changed ${target}:\n    before ${baseline.get(target)?.slice(0, 400)}\n    after  ${now.slice(0, 400)}`,
+            );
             baseline.set(target, now);
           }
         }
@@ -324,11 +383,14 @@ describeEachDatabase(
     /** Every marker of A but those the collection shows in another workspace's marketplace. */
     const hiddenFromB = (plan: Plan) => Object.keys(aMarkers).filter((name) => !(plan.spec?.allowedMarkers ?? []).includes(name));
 
-    const unauthenticated = (plan: Plan): Expectation | undefined => (plan.operation === 'public' ? undefined : { statuses: [401], rule: 'missing or bad credentials' });
+    const unauthenticated = (plan: Plan): Expectation | undefined =>
+      plan.operation === 'public' ? undefined : { statuses: [401], rule: 'missing or bad credentials' };
 
     /** A session route called by a key: nothing to switch, nothing to end. */
     const noSession = (plan: Plan): Expectation =>
-      plan.route.path === '/auth/logout' ? { statuses: [204], rule: 'signing out without a session ends nothing' } : { statuses: [404], rule: 'no session to switch: keys act where they are' };
+      plan.route.path === '/auth/logout'
+        ? { statuses: [204], rule: 'signing out without a session ends nothing' }
+        : { statuses: [404], rule: 'no session to switch: keys act where they are' };
 
     it('derives a request for every route of the route table; exactly the README’s public routes are public', () => {
       assert.deepEqual(unmapped, [], 'routes without a case mapping');
@@ -346,23 +408,31 @@ describeEachDatabase(
         const response = await send(plan, basic(TEST_ADMIN.username, TEST_ADMIN.password));
         if (response.status !== 200) failures.push(`${plan.route.key} as admin: ${response.status} ${response.text.slice(0, 200)}`);
         const marker = plan.spec?.listMarker?.(world);
-        if (plan.operation === 'list' && plan.route.method === 'GET' && marker && !response.text.includes(marker)) failures.push(`${plan.route.key} as admin: the list ${plan.url} does not name ${marker}`);
+        if (plan.operation === 'list' && plan.route.method === 'GET' && marker && !response.text.includes(marker))
+          failures.push(`${plan.route.key} as admin: the list ${plan.url} does not name ${marker}`);
         if (plan.runEndpoint && plan.operation === 'read') {
           const own = await send(plan, `Bearer ${world.a.runToken}`);
           if (own.status !== 200) failures.push(`${plan.route.key} with the run's own token: ${own.status} ${own.text.slice(0, 200)}`);
         }
       });
       for (const plan of plans) {
-        const needsBody = plan.operation === 'create' || plan.operation === 'import' || (plan.operation === 'write' && plan.contentType !== undefined);
+        const needsBody =
+          plan.operation === 'create' || plan.operation === 'import' || (plan.operation === 'write' && plan.contentType !== undefined);
         if (needsBody && plan.body === null) failures.push(`${plan.route.key}: takes ${plan.contentType}, but no body is planned`);
       }
       // The expired token differs from a working one only in its age: same issuer, audience and a published signing key.
-      const full = await send(plans.find((p) => p.route.key === 'GET /api/meshobjects/meshapikeys')!, `Bearer ${fullKeyToken}`);
+      const full = await send(
+        plans.find((p) => p.route.key === 'GET /api/meshobjects/meshapikeys')!,
+        `Bearer ${fullKeyToken}`,
+      );
       assert.equal(full.status, 200, 'the key behind the expired token works with a fresh token');
       const [expired, fresh] = [decodeJwt(expiredToken), decodeJwt(fullKeyToken)];
       assert.deepEqual([expired.iss, expired.aud, expired.sub], [fresh.iss, fresh.aud, fresh.sub]);
       const jwks = (await admin().get('/oauth/jwks', { anonymous: true })).json as { keys: { kid: string }[] };
-      assert.ok(jwks.keys.some((k) => k.kid === decodeProtectedHeader(expiredToken).kid), 'the expired token’s signing key is published');
+      assert.ok(
+        jwks.keys.some((k) => k.kid === decodeProtectedHeader(expiredToken).kid),
+        'the expired token’s signing key is published',
+      );
       if (failures.length > 0) assert.fail(failures.join('\n'));
     });
 
@@ -385,11 +455,23 @@ describeEachDatabase(
     it('an expired token → 401', async () => {
       const wait = expiresAt + 1100 - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      await run([{ name: 'expired token', label: 'a key of A with every code, token of a 1-second instance', authorization: `Bearer ${expiredToken}` }], unauthenticated);
+      await run(
+        [
+          {
+            name: 'expired token',
+            label: 'a key of A with every code, token of a 1-second instance',
+            authorization: `Bearer ${expiredToken}`,
+          },
+        ],
+        unauthenticated,
+      );
     });
 
     it('a token of a deleted key → 401', async () => {
-      await run([{ name: 'token of a deleted key', label: 'a key of A with every code', authorization: `Bearer ${tokens.deleted}` }], unauthenticated);
+      await run(
+        [{ name: 'token of a deleted key', label: 'a key of A with every code', authorization: `Bearer ${tokens.deleted}` }],
+        unauthenticated,
+      );
     });
 
     it('a key of workspace B (every non-admin code): 404 for A’s invisible objects, 403 for forbidden writes, lists without A’s objects', async () => {
@@ -405,7 +487,10 @@ describeEachDatabase(
           case 'import':
             return { statuses: [403], rule: 'admins only' };
           case 'tfstate':
-            return { statuses: [404], rule: 'a block’s Terraform state: its run tokens, admins and the platform team; nothing there for others' };
+            return {
+              statuses: [404],
+              rule: 'a block’s Terraform state: its run tokens, admins and the platform team; nothing there for others',
+            };
           case 'session':
             return noSession(plan);
           default:
@@ -415,17 +500,26 @@ describeEachDatabase(
           case 'list': {
             const own: Expectation = { statuses: [200], rule: 'a list of the caller’s own objects', hide: hiddenFromB(plan) };
             return plan.spec?.bListStatus
-              ? { statuses: [plan.spec.bListStatus], rule: 'README: the marketplace shows definitions, not their versions (403)', hide: hiddenFromB(plan), listUnfiltered: own }
+              ? {
+                  statuses: [plan.spec.bListStatus],
+                  rule: 'README: the marketplace shows definitions, not their versions (403)',
+                  hide: hiddenFromB(plan),
+                  listUnfiltered: own,
+                }
               : { ...own, listUnfiltered: own };
           }
           case 'read':
-            if (visibility === 'marketplace') return { statuses: [200], rule: 'README: in every caller’s marketplace', hide: hiddenFromB(plan) };
+            if (visibility === 'marketplace')
+              return { statuses: [200], rule: 'README: in every caller’s marketplace', hide: hiddenFromB(plan) };
             return { statuses: [404], rule: 'invisible → 404' };
           case 'write':
             // Issue 14: A's run is invisible to B's key whatever it holds, as for a run that does not exist.
-            return visibility === 'hidden' ? { statuses: [404], rule: 'invisible → 404' } : { statuses: [403], rule: 'forbidden write → 403' };
+            return visibility === 'hidden'
+              ? { statuses: [404], rule: 'invisible → 404' }
+              : { statuses: [403], rule: 'forbidden write → 403' };
           case 'create':
-            if (plan.spec?.bCreateStatus) return { statuses: [plan.spec.bCreateStatus], rule: 'a body naming A’s invisible objects → 422 (they do not exist for B)' };
+            if (plan.spec?.bCreateStatus)
+              return { statuses: [plan.spec.bCreateStatus], rule: 'a body naming A’s invisible objects → 422 (they do not exist for B)' };
             return { statuses: [403], rule: 'creating in another workspace → 403' };
           case 'claim':
             return { statuses: [404], rule: 'A’s private runner is invisible → 404' };
@@ -445,12 +539,20 @@ describeEachDatabase(
         case 'index':
           return { statuses: [200], rule: 'indexes need no permission' };
         case 'tfstate':
-          return { statuses: [404], rule: 'a block’s Terraform state: its run tokens, admins and the platform team; nothing there for others' };
+          return {
+            statuses: [404],
+            rule: 'a block’s Terraform state: its run tokens, admins and the platform team; nothing there for others',
+          };
         case 'session':
           return noSession(plan);
         case 'read':
         case 'list':
-          if (plan.spec?.openRead) return { statuses: [200], rule: 'README: readable by every caller, the config only with PLATFORMINSTANCE_LIST', hide: ['platformConfig'] };
+          if (plan.spec?.openRead)
+            return {
+              statuses: [200],
+              rule: 'README: readable by every caller, the config only with PLATFORMINSTANCE_LIST',
+              hide: ['platformConfig'],
+            };
           return { statuses: [403], rule: 'missing permission → 403' };
         default:
           return { statuses: [403], rule: 'missing permission → 403' };
@@ -458,15 +560,26 @@ describeEachDatabase(
     };
 
     it('a key of A without any permission → 403 (routes needing none excepted)', async () => {
-      await run([{ name: 'key without the needed permission', label: 'A, no codes', authorization: `Bearer ${noneKey}` }], missingPermission);
+      await run(
+        [{ name: 'key without the needed permission', label: 'A, no codes', authorization: `Bearer ${noneKey}` }],
+        missingPermission,
+      );
     });
 
     it('a key of A holding every non-admin code except the ones granting the route → 403', async () => {
       const failures: string[] = [];
       for (const [excluded, token] of allBut) {
-        const candidates = plans.filter((plan) => (grantingCodes(plan) ?? []).join(',') === excluded && (grantingCodes(plan) || adminArea(plan)));
+        const candidates = plans.filter(
+          (plan) => (grantingCodes(plan) ?? []).join(',') === excluded && (grantingCodes(plan) || adminArea(plan)),
+        );
         const label = excluded === '' ? 'A, every non-admin code (admin routes)' : `A, every non-admin code but ${excluded}`;
-        failures.push(...(await tryAll({ name: 'key without the needed permission', label, authorization: `Bearer ${token}` }, missingPermission, candidates)));
+        failures.push(
+          ...(await tryAll(
+            { name: 'key without the needed permission', label, authorization: `Bearer ${token}` },
+            missingPermission,
+            candidates,
+          )),
+        );
       }
       failures.sort();
       failures.push(...(await unchangedEverywhere('keys without the needed permission')));
@@ -483,7 +596,8 @@ describeEachDatabase(
       (plan: Plan): Expectation | undefined => {
         const held = (code: string) => codes.includes(code);
         if (plan.operation === 'import' || adminArea(plan)) return { statuses: [403], rule: 'admins only' };
-        if (plan.operation === 'tfstate') return codes.some((code) => code.startsWith('MANAGED_TFSTATE_')) ? undefined : missingPermission(plan);
+        if (plan.operation === 'tfstate')
+          return codes.some((code) => code.startsWith('MANAGED_TFSTATE_')) ? undefined : missingPermission(plan);
         if (['public', 'gone', 'index', 'session'].includes(plan.operation)) return missingPermission(plan);
         const granting = grantingCodes(plan);
         // An "authenticated" route without per-object codes: its kind decides per object; not judged here.
@@ -493,7 +607,11 @@ describeEachDatabase(
       };
 
     it('a key of A holding a workspace role’s codes (Member, Manager, Owner): 403 for what the role lacks, 200 for what it reads', async () => {
-      for (const role of ROLES) await run([{ name: 'key holding a role’s codes', label: `A, ${role}`, authorization: `Bearer ${roleKeys.get(role)!}` }], holding(roleCodes(role)));
+      for (const role of ROLES)
+        await run(
+          [{ name: 'key holding a role’s codes', label: `A, ${role}`, authorization: `Bearer ${roleKeys.get(role)!}` }],
+          holding(roleCodes(role)),
+        );
     });
 
     /** A person's session cookie, with the server's own Origin on state-changing requests (as the console sends them). */
@@ -509,41 +627,62 @@ describeEachDatabase(
         await run([personOf(role)], (plan) => {
           if (plan.operation === 'tfstate') return noCookieCredential;
           // Signing out is not sent: it would end the session the other cases use (test/sso.test.ts signs out).
-          if (plan.operation === 'session') return plan.route.path === '/auth/logout' ? undefined : { statuses: [200], rule: 'a person switches to a workspace it holds a role in' };
+          if (plan.operation === 'session')
+            return plan.route.path === '/auth/logout'
+              ? undefined
+              : { statuses: [200], rule: 'a person switches to a workspace it holds a role in' };
           return holding(roleCodes(role))(plan);
         });
       }
     });
 
     it('a person’s cookie-only write with a foreign Origin → 403 on every state-changing route, changing nothing', async () => {
-      const owner = { ...personOf('Workspace Owner', 'A, Workspace Owner, Origin https://evil.example'), writeHeaders: { origin: 'https://evil.example' } };
+      const owner = {
+        ...personOf('Workspace Owner', 'A, Workspace Owner, Origin https://evil.example'),
+        writeHeaders: { origin: 'https://evil.example' },
+      };
       await run([owner], (plan) => {
         if (plan.operation === 'public' || !changesState(plan.route.method)) return undefined;
         if (plan.operation === 'tfstate') return noCookieCredential;
-        return { statuses: [403], rule: 'a cookie-only write must come from the server’s own origin', message: /must come from https:\/\/localhost:/ };
+        return {
+          statuses: [403],
+          rule: 'a cookie-only write must come from the server’s own origin',
+          message: /must come from https:\/\/localhost:/,
+        };
       });
     });
 
     it('another run’s run token → 403 on A’s run endpoints, never 2xx elsewhere', async () => {
-      await run([{ name: 'another run’s run token', label: 'the token of B’s live run', authorization: `Bearer ${world.b.runToken}` }], (plan) => {
-        if (plan.operation === 'public') return undefined;
-        if (plan.runEndpoint) return { statuses: [403], rule: 'a run token opens only its own run' };
-        return { statuses: DENIED_ELSEWHERE, rule: 'a run token opens nothing but its own run', hide: ['platformConfig'] };
-      });
+      await run(
+        [{ name: 'another run’s run token', label: 'the token of B’s live run', authorization: `Bearer ${world.b.runToken}` }],
+        (plan) => {
+          if (plan.operation === 'public') return undefined;
+          if (plan.runEndpoint) return { statuses: [403], rule: 'a run token opens only its own run' };
+          return { statuses: DENIED_ELSEWHERE, rule: 'a run token opens nothing but its own run', hide: ['platformConfig'] };
+        },
+      );
     });
 
     it('a run’s own token opens nothing but that run’s GET and status endpoints', async () => {
-      await run([{ name: 'the run’s own token elsewhere', label: 'the token of A’s live run', authorization: `Bearer ${world.a.runToken}` }], (plan) => {
-        if (plan.operation === 'public' || plan.runEndpoint) return undefined;
-        return { statuses: DENIED_ELSEWHERE, rule: 'a run token opens nothing but its own run', hide: ['platformConfig'] };
-      });
+      await run(
+        [{ name: 'the run’s own token elsewhere', label: 'the token of A’s live run', authorization: `Bearer ${world.a.runToken}` }],
+        (plan) => {
+          if (plan.operation === 'public' || plan.runEndpoint) return undefined;
+          return { statuses: DENIED_ELSEWHERE, rule: 'a run token opens nothing but its own run', hide: ['platformConfig'] };
+        },
+      );
     });
 
     it('leaves every object as it was: keys still log in, the waiting run still waits', async () => {
       const failures = await unchangedEverywhere('the whole matrix');
       for (const side of [world.a, world.b] as Side[]) {
-        const response = await admin().post('/api/login', { clientId: side.key.clientId, clientSecret: side.key.clientSecret }, { anonymous: true, headers: { 'content-type': 'application/json' } });
-        if (response.status !== 200) failures.push(`the key ${side.key.uuid} of ${side.workspace} no longer logs in (rotated?): ${response.status}`);
+        const response = await admin().post(
+          '/api/login',
+          { clientId: side.key.clientId, clientSecret: side.key.clientSecret },
+          { anonymous: true, headers: { 'content-type': 'application/json' } },
+        );
+        if (response.status !== 200)
+          failures.push(`the key ${side.key.uuid} of ${side.workspace} no longer logs in (rotated?): ${response.status}`);
       }
       if (failures.length > 0) assert.fail(failures.join('\n'));
     });

@@ -29,7 +29,11 @@ describe('blockyard admin', () => {
     const dataDir = path.join(scratch, 'never-created');
     // A configuration that does not load: help must not read it.
     const env = { BLOCKYARD_DATA_DIR: dataDir, BLOCKYARD_PORT: 'not a port' };
-    const results = await Promise.all(COMMANDS.map((command, index) => run(configFile, ['admin', command, ...(command === 'scim-token' ? ['create'] : []), index % 2 === 0 ? '--help' : '-h'], { env })));
+    const results = await Promise.all(
+      COMMANDS.map((command, index) =>
+        run(configFile, ['admin', command, ...(command === 'scim-token' ? ['create'] : []), index % 2 === 0 ? '--help' : '-h'], { env }),
+      ),
+    );
     results.forEach((result, index) => {
       const command = COMMANDS[index]!;
       const { stdout, stderr } = exited(result, 0);
@@ -44,7 +48,10 @@ describe('blockyard admin', () => {
 
   it('lists the commands for admin --help, and refuses --help of a command that does not exist', async () => {
     const env = { BLOCKYARD_DATA_DIR: path.join(scratch, 'never-created') };
-    const [list, unknown] = await Promise.all([run(configFile, ['admin', '--help'], { env }), run(configFile, ['admin', 'create-keys', '--help'], { env })]);
+    const [list, unknown] = await Promise.all([
+      run(configFile, ['admin', '--help'], { env }),
+      run(configFile, ['admin', 'create-keys', '--help'], { env }),
+    ]);
     const { stdout } = exited(list, 0);
     for (const command of COMMANDS) assert.match(stdout, new RegExp(`\\n  blockyard admin ${command}`), command);
     assert.match(stdout, /blockyard admin <command> --help/);
@@ -65,7 +72,10 @@ describe('blockyard admin', () => {
     for (const printed of [unset, set, port]) assert.doesNotMatch(printed, PLACEHOLDER, printed);
     assert.match(set, /\nSCIM base URL: https:\/\/blocks\.example\.com\/scim\/v2\n/);
     // Without a public URL: the server's own address for itself, and what to set instead.
-    assert.match(unset, /\nSCIM base URL: https:\/\/localhost:8443\/scim\/v2 \(set BLOCKYARD_PUBLIC_URL to the address the identity system reaches the server at\)\n/);
+    assert.match(
+      unset,
+      /\nSCIM base URL: https:\/\/localhost:8443\/scim\/v2 \(set BLOCKYARD_PUBLIC_URL to the address the identity system reaches the server at\)\n/,
+    );
     assert.match(port, /\nSCIM base URL: https:\/\/localhost:9443\/scim\/v2 /);
   });
 });

@@ -84,9 +84,14 @@ describeEachDatabase('building blocks', (ctx) => {
   const world = () => (shared ??= blockWorld(ctx.client));
   let consumerClient: Promise<ApiClient> | undefined;
   /** A key of the world's consumer workspace with BUILDINGBLOCK_LIST/SAVE/DELETE (no operator rights). */
-  const consumer = () => (consumerClient ??= world().then(async (w) => (await clientWithKey(ctx.client, w.workspace, [LIST, SAVE, DELETE])).client));
+  const consumer = () =>
+    (consumerClient ??= world().then(async (w) => (await clientWithKey(ctx.client, w.workspace, [LIST, SAVE, DELETE])).client));
 
-  const plainV2 = (w: BlockWorld, extra: { displayName?: string; inputs?: unknown } = {}) => ({ versionUuid: w.defs.plain.versionUuid, target: tenantTarget(w.tenant), ...extra });
+  const plainV2 = (w: BlockWorld, extra: { displayName?: string; inputs?: unknown } = {}) => ({
+    versionUuid: w.defs.plain.versionUuid,
+    target: tenantTarget(w.tenant),
+    ...extra,
+  });
 
   describe('create and read', () => {
     it('v2-preview: creates a tenant block (201, Location, PENDING, outputs [], forcePurge false, inputs with their JSON types, links) and reads it with its run', async () => {
@@ -103,7 +108,11 @@ describeEachDatabase('building blocks', (ctx) => {
         input('locked', 'l1', 'STRING'),
         input('op', 'op1', 'STRING'),
       ];
-      const response = await postBlock(ctx.client, v2Body({ versionUuid: w.defs.plain.versionUuid, target: tenantTarget(w.tenant), displayName, inputs }), 'v2');
+      const response = await postBlock(
+        ctx.client,
+        v2Body({ versionUuid: w.defs.plain.versionUuid, target: tenantTarget(w.tenant), displayName, inputs }),
+        'v2',
+      );
       assert.equal(response.status, 201, response.text);
       const block = response.json;
       assert.equal(block.kind, 'meshBuildingBlock');
@@ -113,7 +122,10 @@ describeEachDatabase('building blocks', (ctx) => {
       assert.match(block.metadata.createdOn, ISO);
       assert.equal(block.metadata.markedForDeletionOn ?? null, null, 'not marked for deletion');
       assert.equal(block.spec.displayName, displayName);
-      assert.deepEqual(block.spec.buildingBlockDefinitionVersionRef, { kind: 'meshBuildingBlockDefinitionVersion', uuid: w.defs.plain.versionUuid });
+      assert.deepEqual(block.spec.buildingBlockDefinitionVersionRef, {
+        kind: 'meshBuildingBlockDefinitionVersion',
+        uuid: w.defs.plain.versionUuid,
+      });
       assert.deepEqual(block.spec.targetRef, { kind: 'meshTenant', uuid: w.tenant.uuid });
       assertInputsEchoed(inputs, block.spec.inputs, 'create response');
       assert.equal(row(block.spec.inputs, 'name')!.assignmentType, 'USER_INPUT');
@@ -148,7 +160,10 @@ describeEachDatabase('building blocks', (ctx) => {
       assert.equal(meshcloud.status, 200, `the meshcloud vendor (camel-cased kind) is served: ${meshcloud.text}`);
       assert.equal(meshcloud.json.apiVersion, 'v2-preview');
       // Under meshcloud the original's form today: inputs and outputs keyed by name (COMPAT §1).
-      assert.ok(!Array.isArray(meshcloud.json.spec.inputs) && typeof meshcloud.json.spec.inputs === 'object', 'inputs keyed by name under meshcloud');
+      assert.ok(
+        !Array.isArray(meshcloud.json.spec.inputs) && typeof meshcloud.json.spec.inputs === 'object',
+        'inputs keyed by name under meshcloud',
+      );
       assert.deepEqual(Object.keys(meshcloud.json.spec.inputs).sort(), read.json.spec.inputs.map((i: Json) => i.key).sort());
       for (const row of read.json.spec.inputs as Json[]) {
         const { key, ...rest } = row;
@@ -160,8 +175,17 @@ describeEachDatabase('building blocks', (ctx) => {
     it('v1: creates a tenant block (201, Location, deprecation headers, metadata, links) and reads and lists it with the deprecation headers', async () => {
       const w = await world();
       const displayName = unique('Legacy');
-      const inputs = [input('name', 'legacy-block', 'STRING'), input('size', 7, 'INTEGER'), input('flag', false, 'BOOLEAN'), input('zones', ['b'], 'MULTI_SELECT')];
-      const response = await postBlock(ctx.client, v1Body({ definitionUuid: w.defs.plain.uuid, definitionVersion: 1, tenantIdentifier: w.tenant.identifier, displayName, inputs }), 'v1');
+      const inputs = [
+        input('name', 'legacy-block', 'STRING'),
+        input('size', 7, 'INTEGER'),
+        input('flag', false, 'BOOLEAN'),
+        input('zones', ['b'], 'MULTI_SELECT'),
+      ];
+      const response = await postBlock(
+        ctx.client,
+        v1Body({ definitionUuid: w.defs.plain.uuid, definitionVersion: 1, tenantIdentifier: w.tenant.identifier, displayName, inputs }),
+        'v1',
+      );
       assert.equal(response.status, 201, response.text);
       assertDeprecated(response, 'POST v1');
       const block = response.json;
@@ -210,12 +234,23 @@ describeEachDatabase('building blocks', (ctx) => {
     it('v1: accepts definitionVersion as 1, "1" and "v1" (answering the number)', async () => {
       const w = await world();
       for (const definitionVersion of [1, '1', 'v1']) {
-        const block = await createBlockV1(ctx.client, { definitionUuid: w.defs.plain.uuid, definitionVersion, tenantIdentifier: w.tenant.identifier });
+        const block = await createBlockV1(ctx.client, {
+          definitionUuid: w.defs.plain.uuid,
+          definitionVersion,
+          tenantIdentifier: w.tenant.identifier,
+        });
         assert.strictEqual(block.metadata.definitionVersion, 1, `definitionVersion ${JSON.stringify(definitionVersion)}`);
       }
-      const second = await createBlockV1(ctx.client, { definitionUuid: w.defs.versioned.uuid, definitionVersion: 'v2', tenantIdentifier: w.tenant.identifier });
+      const second = await createBlockV1(ctx.client, {
+        definitionUuid: w.defs.versioned.uuid,
+        definitionVersion: 'v2',
+        tenantIdentifier: w.tenant.identifier,
+      });
       assert.strictEqual(second.metadata.definitionVersion, 2);
-      assert.equal((await readBlock(ctx.client, second.metadata.uuid)).spec.buildingBlockDefinitionVersionRef.uuid, w.defs.versioned.versions[2]);
+      assert.equal(
+        (await readBlock(ctx.client, second.metadata.uuid)).spec.buildingBlockDefinitionVersionRef.uuid,
+        w.defs.versioned.versions[2],
+      );
     });
 
     it('keeps values in the JSON type sent: 16 stays 16, "16" stays "16"', async () => {
@@ -229,7 +264,11 @@ describeEachDatabase('building blocks', (ctx) => {
               : await createBlockV2(ctx.client, plainV2(w, { inputs }));
           assert.deepStrictEqual(row(block.spec.inputs, 'size')?.value, value, `${representation} create echoes ${JSON.stringify(value)}`);
           for (const read of REPRESENTATIONS) {
-            assert.deepStrictEqual(row((await readBlock(ctx.client, block.metadata.uuid, read)).spec.inputs, 'size')?.value, value, `${representation} → ${read} GET keeps ${JSON.stringify(value)}`);
+            assert.deepStrictEqual(
+              row((await readBlock(ctx.client, block.metadata.uuid, read)).spec.inputs, 'size')?.value,
+              value,
+              `${representation} → ${read} GET keeps ${JSON.stringify(value)}`,
+            );
           }
         }
       }
@@ -241,13 +280,22 @@ describeEachDatabase('building blocks', (ctx) => {
       const parent = await createBlockV2(ctx.client, { versionUuid: w.defs.dependency.versionUuid, target: tenantTarget(w.tenant) });
       const parents = [{ buildingBlockUuid: parent.metadata.uuid, definitionUuid: w.defs.dependency.uuid }];
 
-      const fromV1 = await createBlockV1(ctx.client, { definitionUuid: w.defs.dependent.uuid, tenantIdentifier: w.tenant.identifier, displayName: unique('FromV1'), inputs: [input('label', 'from-v1', 'STRING')], parents });
+      const fromV1 = await createBlockV1(ctx.client, {
+        definitionUuid: w.defs.dependent.uuid,
+        tenantIdentifier: w.tenant.identifier,
+        displayName: unique('FromV1'),
+        inputs: [input('label', 'from-v1', 'STRING')],
+        parents,
+      });
       const asV2 = await readBlock(ctx.client, fromV1.metadata.uuid, 'v2');
       assert.equal(asV2.apiVersion, 'v2-preview');
       assert.equal(asV2.metadata.ownedByWorkspace, w.workspace);
       assert.equal(asV2.metadata.createdOn, fromV1.metadata.createdOn);
       assert.equal(asV2.spec.displayName, fromV1.spec.displayName);
-      assert.deepEqual(asV2.spec.buildingBlockDefinitionVersionRef, { kind: 'meshBuildingBlockDefinitionVersion', uuid: w.defs.dependent.versionUuid });
+      assert.deepEqual(asV2.spec.buildingBlockDefinitionVersionRef, {
+        kind: 'meshBuildingBlockDefinitionVersion',
+        uuid: w.defs.dependent.versionUuid,
+      });
       assert.deepEqual(asV2.spec.targetRef, { kind: 'meshTenant', uuid: w.tenant.uuid });
       assertInputsEchoed([input('label', 'from-v1', 'STRING')], asV2.spec.inputs, 'v1 → v2');
       assert.deepEqual(asV2.spec.parentBuildingBlocks, parents);
@@ -271,13 +319,23 @@ describeEachDatabase('building blocks', (ctx) => {
       assert.deepEqual(asV1.spec.parentBuildingBlocks, []);
       assert.equal(asV1.status.status, await statusOf(ctx.client, fromV2.metadata.uuid), 'both views show one status');
       assert.equal(linkPath(asV1._links.meshtenant.href), `${TENANTS}/${w.tenant.identifier}`);
-      assert.ok((await blockUuids(ctx.client, `workspaceIdentifier=${w.workspace}`, 'v1')).includes(fromV2.metadata.uuid), 'a v2-created tenant block is in v1 lists');
-      assert.ok((await blockUuids(ctx.client, `workspaceIdentifier=${w.workspace}`, 'v2')).includes(fromV1.metadata.uuid), 'a v1-created block is in v2 lists');
+      assert.ok(
+        (await blockUuids(ctx.client, `workspaceIdentifier=${w.workspace}`, 'v1')).includes(fromV2.metadata.uuid),
+        'a v2-created tenant block is in v1 lists',
+      );
+      assert.ok(
+        (await blockUuids(ctx.client, `workspaceIdentifier=${w.workspace}`, 'v2')).includes(fromV1.metadata.uuid),
+        'a v1-created block is in v2 lists',
+      );
     });
 
     it('has no v1 form for a workspace-level block: v1 GET 406 naming v2-preview, absent from v1 lists, present in v2-preview lists; no meshtenant link', async () => {
       const w = await world();
-      const block = await createBlockV2(ctx.client, { versionUuid: w.defs.workspaceLevel.versionUuid, target: workspaceTarget(w.workspace), inputs: [input('note', 'ws-level', 'STRING')] });
+      const block = await createBlockV2(ctx.client, {
+        versionUuid: w.defs.workspaceLevel.versionUuid,
+        target: workspaceTarget(w.workspace),
+        inputs: [input('note', 'ws-level', 'STRING')],
+      });
       const uuid = block.metadata.uuid as string;
       assert.deepEqual(block.spec.targetRef, { kind: 'meshWorkspace', identifier: w.workspace });
       assert.equal(block.metadata.ownedByWorkspace, w.workspace);
@@ -308,7 +366,11 @@ describeEachDatabase('building blocks', (ctx) => {
         },
         status: null,
       });
-      const response = await ctx.client.post(BLOCKS, tf(w.defs.plain.versionUuid, { size: { value: 16, isSensitive: false }, name: { value: 'from-terraform', isSensitive: false } }), { headers: io(BLOCK_V2_MESHCLOUD) });
+      const response = await ctx.client.post(
+        BLOCKS,
+        tf(w.defs.plain.versionUuid, { size: { value: 16, isSensitive: false }, name: { value: 'from-terraform', isSensitive: false } }),
+        { headers: io(BLOCK_V2_MESHCLOUD) },
+      );
       assert.equal(response.status, 201, response.text);
       assert.equal(response.json.status.status, 'PENDING');
       assert.ok(!Array.isArray(response.json.spec.inputs), 'the meshcloud answer keys inputs by name');
@@ -319,16 +381,26 @@ describeEachDatabase('building blocks', (ctx) => {
       assert.equal(response.json.spec.inputs.name?.assignmentType, 'USER_INPUT');
       assert.ok(!/16\.0/.test(response.text), response.text);
 
-      const child = await ctx.client.post(BLOCKS, tf(w.defs.dependent.versionUuid, { label: { value: 'tf-child', isSensitive: false } }, parent.metadata.uuid), { headers: io(BLOCK_V2_MESHCLOUD) });
+      const child = await ctx.client.post(
+        BLOCKS,
+        tf(w.defs.dependent.versionUuid, { label: { value: 'tf-child', isSensitive: false } }, parent.metadata.uuid),
+        { headers: io(BLOCK_V2_MESHCLOUD) },
+      );
       assert.equal(child.status, 201, child.text);
-      assert.deepEqual(child.json.spec.parentBuildingBlocks, [{ buildingBlockUuid: parent.metadata.uuid, definitionUuid: w.defs.dependency.uuid }], 'definitionUuid derived');
+      assert.deepEqual(
+        child.json.spec.parentBuildingBlocks,
+        [{ buildingBlockUuid: parent.metadata.uuid, definitionUuid: w.defs.dependency.uuid }],
+        'definitionUuid derived',
+      );
       assert.deepEqual(child.json.spec.parentBuildingBlockRefs, [{ kind: 'meshBuildingBlock', uuid: parent.metadata.uuid }]);
 
       const refsOnly: Json = tf(w.defs.dependent.versionUuid, {}, parent.metadata.uuid);
       delete refsOnly.spec.parentBuildingBlocks;
       const byRefs = await postBlock(ctx.client, refsOnly);
       assert.equal(byRefs.status, 201, `parentBuildingBlockRefs alone: ${byRefs.text}`);
-      assert.deepEqual(byRefs.json.spec.parentBuildingBlocks, [{ buildingBlockUuid: parent.metadata.uuid, definitionUuid: w.defs.dependency.uuid }]);
+      assert.deepEqual(byRefs.json.spec.parentBuildingBlocks, [
+        { buildingBlockUuid: parent.metadata.uuid, definitionUuid: w.defs.dependency.uuid },
+      ]);
 
       const other = await createBlockV2(ctx.client, { versionUuid: w.defs.dependency.versionUuid, target: tenantTarget(w.tenant) });
       const disagreeing = tf(w.defs.dependent.versionUuid, {}, parent.metadata.uuid);
@@ -338,7 +410,10 @@ describeEachDatabase('building blocks', (ctx) => {
 
     it('COMPAT 15: echoes targetRef with the key received (workspace by name → name only, by identifier → identifier only; tenant → uuid only)', async () => {
       const w = await world();
-      const byName = await createBlockV2(ctx.client, { versionUuid: w.defs.workspaceLevel.versionUuid, target: { kind: 'meshWorkspace', name: w.workspace } });
+      const byName = await createBlockV2(ctx.client, {
+        versionUuid: w.defs.workspaceLevel.versionUuid,
+        target: { kind: 'meshWorkspace', name: w.workspace },
+      });
       for (const [what, targetRef] of [
         ['create', byName.spec.targetRef],
         ['GET', (await readBlock(ctx.client, byName.metadata.uuid)).spec.targetRef],
@@ -348,9 +423,15 @@ describeEachDatabase('building blocks', (ctx) => {
         assert.ok(!('identifier' in targetRef), `${what}: no identifier when name was sent: ${JSON.stringify(targetRef)}`);
         assert.equal(targetRef.uuid ?? null, null, `${what}: never a uuid on a workspace: ${JSON.stringify(targetRef)}`);
       }
-      const byIdentifier = await createBlockV2(ctx.client, { versionUuid: w.defs.workspaceLevel.versionUuid, target: workspaceTarget(w.workspace) });
+      const byIdentifier = await createBlockV2(ctx.client, {
+        versionUuid: w.defs.workspaceLevel.versionUuid,
+        target: workspaceTarget(w.workspace),
+      });
       assert.deepEqual(byIdentifier.spec.targetRef, { kind: 'meshWorkspace', identifier: w.workspace });
-      assert.deepEqual((await readBlock(ctx.client, byIdentifier.metadata.uuid)).spec.targetRef, { kind: 'meshWorkspace', identifier: w.workspace });
+      assert.deepEqual((await readBlock(ctx.client, byIdentifier.metadata.uuid)).spec.targetRef, {
+        kind: 'meshWorkspace',
+        identifier: w.workspace,
+      });
       const tenant = await createBlockV2(ctx.client, plainV2(w));
       assert.deepEqual(tenant.spec.targetRef, { kind: 'meshTenant', uuid: w.tenant.uuid });
       assert.deepEqual((await readBlock(ctx.client, tenant.metadata.uuid)).spec.targetRef, { kind: 'meshTenant', uuid: w.tenant.uuid });
@@ -358,14 +439,21 @@ describeEachDatabase('building blocks', (ctx) => {
 
     it('accepts v2-preview inputs keyed by name, answering the array form', async () => {
       const w = await world();
-      const block = await createBlockV2(ctx.client, plainV2(w, { inputs: { name: { value: 'keyed', valueType: 'STRING' }, size: { value: 5 } } }));
+      const block = await createBlockV2(
+        ctx.client,
+        plainV2(w, { inputs: { name: { value: 'keyed', valueType: 'STRING' }, size: { value: 5 } } }),
+      );
       assertInputsEchoed([input('name', 'keyed', 'STRING'), input('size', 5, 'INTEGER')], block.spec.inputs, 'keyed inputs');
     });
 
     it('accepts v2-preview input rows under meshcloud, answering them keyed by name, a secret as {hash}', async () => {
       const w = await world();
       const secret = `s3cret-${randomUUID()}`;
-      const created = await ctx.client.post(BLOCKS, v2Body({ versionUuid: w.defs.sensitive.versionUuid, target: tenantTarget(w.tenant), inputs: [input('secret', secret, 'STRING')] }), { headers: io(BLOCK_V2_MESHCLOUD) });
+      const created = await ctx.client.post(
+        BLOCKS,
+        v2Body({ versionUuid: w.defs.sensitive.versionUuid, target: tenantTarget(w.tenant), inputs: [input('secret', secret, 'STRING')] }),
+        { headers: io(BLOCK_V2_MESHCLOUD) },
+      );
       assert.equal(created.status, 201, created.text);
       assert.ok(!created.text.includes(secret), created.text);
       const keyed = created.json.spec.inputs.secret;
@@ -382,7 +470,10 @@ describeEachDatabase('building blocks', (ctx) => {
     it('returns a sensitive input only as {hash: "sha256:…"}, never in plaintext', async () => {
       const w = await world();
       const secret = `s3cret-${randomUUID()}`;
-      const created = await postBlock(ctx.client, v2Body({ versionUuid: w.defs.sensitive.versionUuid, target: tenantTarget(w.tenant), inputs: [input('secret', secret, 'STRING')] }));
+      const created = await postBlock(
+        ctx.client,
+        v2Body({ versionUuid: w.defs.sensitive.versionUuid, target: tenantTarget(w.tenant), inputs: [input('secret', secret, 'STRING')] }),
+      );
       assert.equal(created.status, 201, created.text);
       assert.ok(!created.text.includes(secret), `plaintext in the create response: ${created.text}`);
       const uuid = created.json.metadata.uuid as string;
@@ -425,27 +516,74 @@ describeEachDatabase('building blocks', (ctx) => {
       const tenant = await addTenant(ctx.client, w.workspace, w.platformUuid);
       const missing = randomUUID();
       const cases: [string, Response, RegExp][] = [
-        ['v1 definition', await postBlock(ctx.client, v1Body({ definitionUuid: missing, tenantIdentifier: tenant.identifier }), 'v1'), literally(missing)],
-        ['v1 version number', await postBlock(ctx.client, v1Body({ definitionUuid: w.defs.plain.uuid, definitionVersion: 99, tenantIdentifier: tenant.identifier }), 'v1'), /99/],
-        ['v1 tenant', await postBlock(ctx.client, v1Body({ definitionUuid: w.defs.plain.uuid, tenantIdentifier: `${w.workspace}.nope.${w.platformIdentifier}` }), 'v1'), literally(`${w.workspace}.nope.${w.platformIdentifier}`)],
+        [
+          'v1 definition',
+          await postBlock(ctx.client, v1Body({ definitionUuid: missing, tenantIdentifier: tenant.identifier }), 'v1'),
+          literally(missing),
+        ],
+        [
+          'v1 version number',
+          await postBlock(
+            ctx.client,
+            v1Body({ definitionUuid: w.defs.plain.uuid, definitionVersion: 99, tenantIdentifier: tenant.identifier }),
+            'v1',
+          ),
+          /99/,
+        ],
+        [
+          'v1 tenant',
+          await postBlock(
+            ctx.client,
+            v1Body({ definitionUuid: w.defs.plain.uuid, tenantIdentifier: `${w.workspace}.nope.${w.platformIdentifier}` }),
+            'v1',
+          ),
+          literally(`${w.workspace}.nope.${w.platformIdentifier}`),
+        ],
         ['v2 version', await postBlock(ctx.client, v2Body({ versionUuid: missing, target: tenantTarget(tenant) })), literally(missing)],
-        ['v2 tenant', await postBlock(ctx.client, v2Body({ versionUuid: w.defs.plain.versionUuid, target: tenantTarget(missing) })), literally(missing)],
-        ['v2 workspace', await postBlock(ctx.client, v2Body({ versionUuid: w.defs.workspaceLevel.versionUuid, target: workspaceTarget('no-such-workspace') })), /no-such-workspace/],
+        [
+          'v2 tenant',
+          await postBlock(ctx.client, v2Body({ versionUuid: w.defs.plain.versionUuid, target: tenantTarget(missing) })),
+          literally(missing),
+        ],
+        [
+          'v2 workspace',
+          await postBlock(
+            ctx.client,
+            v2Body({ versionUuid: w.defs.workspaceLevel.versionUuid, target: workspaceTarget('no-such-workspace') }),
+          ),
+          /no-such-workspace/,
+        ],
         [
           'v1 parent',
-          await postBlock(ctx.client, v1Body({ definitionUuid: w.defs.dependent.uuid, tenantIdentifier: tenant.identifier, parents: [{ buildingBlockUuid: missing, definitionUuid: w.defs.dependency.uuid }] }), 'v1'),
+          await postBlock(
+            ctx.client,
+            v1Body({
+              definitionUuid: w.defs.dependent.uuid,
+              tenantIdentifier: tenant.identifier,
+              parents: [{ buildingBlockUuid: missing, definitionUuid: w.defs.dependency.uuid }],
+            }),
+            'v1',
+          ),
           literally(missing),
         ],
         [
           'v2 parent',
-          await postBlock(ctx.client, v2Body({ versionUuid: w.defs.dependent.versionUuid, target: tenantTarget(tenant), parents: [{ buildingBlockUuid: missing, definitionUuid: w.defs.dependency.uuid }] })),
+          await postBlock(
+            ctx.client,
+            v2Body({
+              versionUuid: w.defs.dependent.versionUuid,
+              target: tenantTarget(tenant),
+              parents: [{ buildingBlockUuid: missing, definitionUuid: w.defs.dependency.uuid }],
+            }),
+          ),
           literally(missing),
         ],
       ];
       const failures: string[] = [];
       for (const [what, response, names] of cases) {
         if (response.status !== 422) failures.push(`${what}: expected 422, got ${response.status} ${response.text.slice(0, 300)}`);
-        else if (!names.test(String(response.json.message))) failures.push(`${what}: the message does not name it: ${response.json.message}`);
+        else if (!names.test(String(response.json.message)))
+          failures.push(`${what}: the message does not name it: ${response.json.message}`);
       }
       assert.deepEqual(failures, [], failures.join('\n'));
       assert.deepEqual(await blockUuids(ctx.client, `tenantUuid=${tenant.uuid}`), [], 'refused creates store nothing');
@@ -453,9 +591,18 @@ describeEachDatabase('building blocks', (ctx) => {
 
     it('answers 400 for a TENANT_LEVEL definition on a workspace and a WORKSPACE_LEVEL one on a tenant', async () => {
       const w = await world();
-      assertError(await postBlock(ctx.client, v2Body({ versionUuid: w.defs.plain.versionUuid, target: workspaceTarget(w.workspace) })), 400);
-      assertError(await postBlock(ctx.client, v2Body({ versionUuid: w.defs.workspaceLevel.versionUuid, target: tenantTarget(w.tenant) })), 400);
-      assertError(await postBlock(ctx.client, v1Body({ definitionUuid: w.defs.workspaceLevel.uuid, tenantIdentifier: w.tenant.identifier }), 'v1'), 400);
+      assertError(
+        await postBlock(ctx.client, v2Body({ versionUuid: w.defs.plain.versionUuid, target: workspaceTarget(w.workspace) })),
+        400,
+      );
+      assertError(
+        await postBlock(ctx.client, v2Body({ versionUuid: w.defs.workspaceLevel.versionUuid, target: tenantTarget(w.tenant) })),
+        400,
+      );
+      assertError(
+        await postBlock(ctx.client, v1Body({ definitionUuid: w.defs.workspaceLevel.uuid, tenantIdentifier: w.tenant.identifier }), 'v1'),
+        400,
+      );
     });
 
     it('lets only the owning workspace use a DRAFT version (422 for another workspace)', async () => {
@@ -493,11 +640,18 @@ describeEachDatabase('building blocks', (ctx) => {
         for (const [what, inputs, message] of cases) {
           const response = await post(inputs);
           if (response.status !== 400) failures.push(`${what}: expected 400, got ${response.status} ${response.text.slice(0, 300)}`);
-          else if (message && !message.test(String(response.json.message))) failures.push(`${what}: message ${response.json.message} does not match ${message}`);
+          else if (message && !message.test(String(response.json.message)))
+            failures.push(`${what}: message ${response.json.message} does not match ${message}`);
         }
         assert.deepEqual(failures, [], failures.join('\n'));
         assert.deepEqual(await blockUuids(ctx.client, `tenantUuid=${tenant.uuid}`), [], 'refused creates store nothing');
-        const ok = await post([input('name', 'fine-name', 'STRING'), input('size', 3, 'INTEGER'), input('tier', 'l', 'SINGLE_SELECT'), input('zones', [], 'MULTI_SELECT'), input('items', [], 'LIST')]);
+        const ok = await post([
+          input('name', 'fine-name', 'STRING'),
+          input('size', 3, 'INTEGER'),
+          input('tier', 'l', 'SINGLE_SELECT'),
+          input('zones', [], 'MULTI_SELECT'),
+          input('items', [], 'LIST'),
+        ]);
         assert.equal(ok.status, 201, `valid values pass: ${ok.text}`);
       });
     }
@@ -505,7 +659,15 @@ describeEachDatabase('building blocks', (ctx) => {
     it('COMPAT 18: a value for a STATIC input → 400 "is not defined as a customer or platform-operator input" (both representations)', async () => {
       const w = await world();
       assertError(await postBlock(ctx.client, v2Body(plainV2(w, { inputs: [input('fixed', 3, 'INTEGER')] }))), 400, NOT_AN_INPUT);
-      assertError(await postBlock(ctx.client, v1Body({ definitionUuid: w.defs.plain.uuid, tenantIdentifier: w.tenant.identifier, inputs: [input('fixed', 3, 'INTEGER')] }), 'v1'), 400, NOT_AN_INPUT);
+      assertError(
+        await postBlock(
+          ctx.client,
+          v1Body({ definitionUuid: w.defs.plain.uuid, tenantIdentifier: w.tenant.identifier, inputs: [input('fixed', 3, 'INTEGER')] }),
+          'v1',
+        ),
+        400,
+        NOT_AN_INPUT,
+      );
     });
 
     it('answers 400 for a parent of another definition and for a missing dependency parent', async () => {
@@ -515,8 +677,15 @@ describeEachDatabase('building blocks', (ctx) => {
       for (const representation of REPRESENTATIONS) {
         const post = (parents: Json[]) =>
           representation === 'v1'
-            ? postBlock(ctx.client, v1Body({ definitionUuid: w.defs.dependent.uuid, tenantIdentifier: w.tenant.identifier, parents: parents as never }), 'v1')
-            : postBlock(ctx.client, v2Body({ versionUuid: w.defs.dependent.versionUuid, target: tenantTarget(w.tenant), parents: parents as never }));
+            ? postBlock(
+                ctx.client,
+                v1Body({ definitionUuid: w.defs.dependent.uuid, tenantIdentifier: w.tenant.identifier, parents: parents as never }),
+                'v1',
+              )
+            : postBlock(
+                ctx.client,
+                v2Body({ versionUuid: w.defs.dependent.versionUuid, target: tenantTarget(w.tenant), parents: parents as never }),
+              );
         assertError(await post([{ buildingBlockUuid: parent.metadata.uuid, definitionUuid: w.defs.plain.uuid }]), 400);
         assertError(await post([]), 400);
         assertError(await post([{ buildingBlockUuid: unrelated.metadata.uuid, definitionUuid: w.defs.plain.uuid }]), 400);
@@ -528,7 +697,10 @@ describeEachDatabase('building blocks', (ctx) => {
       const tenant = await addTenant(ctx.client, w.workspace, w.platformUuid);
       await createBlockV2(ctx.client, { versionUuid: w.defs.once.versionUuid, target: tenantTarget(tenant) });
       assertError(await postBlock(ctx.client, v2Body({ versionUuid: w.defs.once.versionUuid, target: tenantTarget(tenant) })), 409);
-      assertError(await postBlock(ctx.client, v1Body({ definitionUuid: w.defs.once.uuid, tenantIdentifier: tenant.identifier }), 'v1'), 409);
+      assertError(
+        await postBlock(ctx.client, v1Body({ definitionUuid: w.defs.once.uuid, tenantIdentifier: tenant.identifier }), 'v1'),
+        409,
+      );
       const elsewhere = await addTenant(ctx.client, w.workspace, w.platformUuid);
       await createBlockV2(ctx.client, { versionUuid: w.defs.once.versionUuid, target: tenantTarget(elsewhere) });
       assert.equal((await blockUuids(ctx.client, `tenantUuid=${tenant.uuid}`)).length, 1);
@@ -538,7 +710,10 @@ describeEachDatabase('building blocks', (ctx) => {
       const w = await world();
       const v1 = v1Body({ definitionUuid: w.defs.plain.uuid, tenantIdentifier: w.tenant.identifier });
       const v2 = v2Body(plainV2(w));
-      const without = (body: Json, section: string, field: string) => ({ ...body, [section]: Object.fromEntries(Object.entries(body[section]).filter(([k]) => k !== field)) });
+      const without = (body: Json, section: string, field: string) => ({
+        ...body,
+        [section]: Object.fromEntries(Object.entries(body[section]).filter(([k]) => k !== field)),
+      });
       const failures: string[] = [];
       for (const [section, field] of [
         ['spec', 'parentBuildingBlocks'],
@@ -563,7 +738,15 @@ describeEachDatabase('building blocks', (ctx) => {
       const w = await world();
       const key = await consumer();
       assertError(await postBlock(key, v2Body(plainV2(w, { inputs: [input('op', 'mine', 'STRING')] }))), 403, INSUFFICIENT);
-      assertError(await postBlock(key, v1Body({ definitionUuid: w.defs.plain.uuid, tenantIdentifier: w.tenant.identifier, inputs: [input('op', 'mine', 'STRING')] }), 'v1'), 403, INSUFFICIENT);
+      assertError(
+        await postBlock(
+          key,
+          v1Body({ definitionUuid: w.defs.plain.uuid, tenantIdentifier: w.tenant.identifier, inputs: [input('op', 'mine', 'STRING')] }),
+          'v1',
+        ),
+        403,
+        INSUFFICIENT,
+      );
       const own = await postBlock(key, v2Body(plainV2(w, { inputs: [input('name', 'consumer-made', 'STRING')] })));
       assert.equal(own.status, 201, `the same consumer without the operator input: ${own.text}`);
       const byAdmin = await postBlock(ctx.client, v2Body(plainV2(w, { inputs: [input('op', 'admin-set', 'STRING')] })));
@@ -612,16 +795,27 @@ describeEachDatabase('building blocks', (ctx) => {
         assert.equal(childRun.metadata.uuid, childAfter.status.latestRunUuid, 'latestRunUuid names the claimed run');
         assert.equal(childRun.spec.behavior, 'APPLY');
         const upstream = row(childRun.spec.buildingBlock.spec.inputs, 'upstream');
-        assert.equal(upstream?.value, vpc, `the run carries the parent's output: ${JSON.stringify(childRun.spec.buildingBlock.spec.inputs)}`);
+        assert.equal(
+          upstream?.value,
+          vpc,
+          `the run carries the parent's output: ${JSON.stringify(childRun.spec.buildingBlock.spec.inputs)}`,
+        );
         assert.equal(await statusOf(ctx.client, child), 'IN_PROGRESS');
       });
     }
 
     it('starts a new APPLY run on POST …/trigger-run (202, no body) and refuses one while a run is pending (409)', async () => {
       const w = await world();
-      const block = await settledBlock(ctx.client, { versionUuid: w.defs.dependency.versionUuid, target: tenantTarget(w.tenant) }, 'SUCCEEDED', { vpc_id: 'vpc-1' });
+      const block = await settledBlock(
+        ctx.client,
+        { versionUuid: w.defs.dependency.versionUuid, target: tenantTarget(w.tenant) },
+        'SUCCEEDED',
+        { vpc_id: 'vpc-1' },
+      );
       const before = await readBlock(ctx.client, block.metadata.uuid);
-      const trigger = await ctx.client.post(`${BLOCKS}/${block.metadata.uuid}/trigger-run`, undefined, { headers: { 'content-type': 'application/json' } });
+      const trigger = await ctx.client.post(`${BLOCKS}/${block.metadata.uuid}/trigger-run`, undefined, {
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(trigger.status, 202, trigger.text);
       assert.equal(trigger.text, '');
       const after = await readBlock(ctx.client, block.metadata.uuid);
@@ -637,8 +831,17 @@ describeEachDatabase('building blocks', (ctx) => {
     it('creates the run at once for a child whose parent already SUCCEEDED', async () => {
       const w = await world();
       const vpc = `vpc-${randomUUID()}`;
-      const parent = await settledBlock(ctx.client, { versionUuid: w.defs.dependency.versionUuid, target: tenantTarget(w.tenant) }, 'SUCCEEDED', { vpc_id: vpc });
-      const child = await createBlockV2(ctx.client, { versionUuid: w.defs.dependent.versionUuid, target: tenantTarget(w.tenant), parents: [{ buildingBlockUuid: parent.metadata.uuid, definitionUuid: w.defs.dependency.uuid }] });
+      const parent = await settledBlock(
+        ctx.client,
+        { versionUuid: w.defs.dependency.versionUuid, target: tenantTarget(w.tenant) },
+        'SUCCEEDED',
+        { vpc_id: vpc },
+      );
+      const child = await createBlockV2(ctx.client, {
+        versionUuid: w.defs.dependent.versionUuid,
+        target: tenantTarget(w.tenant),
+        parents: [{ buildingBlockUuid: parent.metadata.uuid, definitionUuid: w.defs.dependency.uuid }],
+      });
       const read = await readBlock(ctx.client, child.metadata.uuid);
       assert.equal(read.status.status, 'PENDING');
       assert.match(read.status.latestRunUuid ?? '', UUID);
@@ -648,9 +851,17 @@ describeEachDatabase('building blocks', (ctx) => {
 
     it('keeps a child WAITING_FOR_DEPENDENT_INPUT while its parent FAILED', async () => {
       const w = await world();
-      const parent = await settledBlock(ctx.client, { versionUuid: w.defs.dependency.versionUuid, target: tenantTarget(w.tenant) }, 'FAILED');
+      const parent = await settledBlock(
+        ctx.client,
+        { versionUuid: w.defs.dependency.versionUuid, target: tenantTarget(w.tenant) },
+        'FAILED',
+      );
       assert.equal(await statusOf(ctx.client, parent.metadata.uuid), 'FAILED');
-      const child = await createBlockV2(ctx.client, { versionUuid: w.defs.dependent.versionUuid, target: tenantTarget(w.tenant), parents: [{ buildingBlockUuid: parent.metadata.uuid, definitionUuid: w.defs.dependency.uuid }] });
+      const child = await createBlockV2(ctx.client, {
+        versionUuid: w.defs.dependent.versionUuid,
+        target: tenantTarget(w.tenant),
+        parents: [{ buildingBlockUuid: parent.metadata.uuid, definitionUuid: w.defs.dependency.uuid }],
+      });
       assert.equal(await statusOf(ctx.client, child.metadata.uuid), 'WAITING_FOR_DEPENDENT_INPUT');
     });
 
@@ -676,14 +887,24 @@ describeEachDatabase('building blocks', (ctx) => {
       const w = await world();
       const key = await consumer();
       const displayName = unique('Needs operator');
-      const created = await createBlockV2(key, { versionUuid: w.defs.operator.versionUuid, target: tenantTarget(w.tenant), displayName, inputs: [input('note', 'from-consumer', 'STRING')] });
+      const created = await createBlockV2(key, {
+        versionUuid: w.defs.operator.versionUuid,
+        target: tenantTarget(w.tenant),
+        displayName,
+        inputs: [input('note', 'from-consumer', 'STRING')],
+      });
       assert.equal(created.status.status, 'PENDING');
       const uuid = created.metadata.uuid as string;
       const waiting = await readBlock(ctx.client, uuid);
       assert.equal(waiting.status.status, 'WAITING_FOR_OPERATOR_INPUT');
       assert.equal(waiting.status.latestRunUuid ?? null, null);
 
-      const body = v2Body({ versionUuid: w.defs.operator.versionUuid, target: tenantTarget(w.tenant), displayName, inputs: [input('op', 'operator-value', 'STRING')] });
+      const body = v2Body({
+        versionUuid: w.defs.operator.versionUuid,
+        target: tenantTarget(w.tenant),
+        displayName,
+        inputs: [input('op', 'operator-value', 'STRING')],
+      });
       assertError(await putBlock(key, uuid, body), 403, INSUFFICIENT);
       assert.equal(await statusOf(ctx.client, uuid), 'WAITING_FOR_OPERATOR_INPUT', 'a refused PUT changes nothing');
 
@@ -707,7 +928,16 @@ describeEachDatabase('building blocks', (ctx) => {
       const w = await world();
       const created = await createBlockV2(ctx.client, { versionUuid: w.defs.operator.versionUuid, target: tenantTarget(w.tenant) });
       assert.equal(await statusOf(ctx.client, created.metadata.uuid), 'WAITING_FOR_OPERATOR_INPUT');
-      const put = await putBlock(ctx.client, created.metadata.uuid, v2Body({ versionUuid: w.defs.operator.versionUuid, target: tenantTarget(w.tenant), displayName: created.spec.displayName, inputs: [input('op', 'by-admin', 'STRING')] }));
+      const put = await putBlock(
+        ctx.client,
+        created.metadata.uuid,
+        v2Body({
+          versionUuid: w.defs.operator.versionUuid,
+          target: tenantTarget(w.tenant),
+          displayName: created.spec.displayName,
+          inputs: [input('op', 'by-admin', 'STRING')],
+        }),
+      );
       assert.equal(put.status, 200, put.text);
       const after = await readBlock(ctx.client, created.metadata.uuid);
       assert.equal(after.status.status, 'PENDING');
@@ -722,7 +952,16 @@ describeEachDatabase('building blocks', (ctx) => {
       const uuid = created.metadata.uuid as string;
       assert.equal(await statusOf(ctx.client, uuid), 'WAITING_FOR_USER_INPUT');
       assert.equal((await readBlock(ctx.client, uuid)).status.latestRunUuid ?? null, null);
-      const put = await putBlock(key, uuid, v2Body({ versionUuid: w.defs.user.versionUuid, target: tenantTarget(w.tenant), displayName: created.spec.displayName, inputs: [input('needed', 'supplied', 'STRING')] }));
+      const put = await putBlock(
+        key,
+        uuid,
+        v2Body({
+          versionUuid: w.defs.user.versionUuid,
+          target: tenantTarget(w.tenant),
+          displayName: created.spec.displayName,
+          inputs: [input('needed', 'supplied', 'STRING')],
+        }),
+      );
       assert.equal(put.status, 200, put.text);
       const after = await readBlock(ctx.client, uuid);
       assert.equal(after.status.status, 'PENDING');
@@ -736,7 +975,12 @@ describeEachDatabase('building blocks', (ctx) => {
       const w = await world();
       const target = tenantTarget(w.tenant);
       const versionUuid = w.defs.plain.versionUuid;
-      const created = await createBlockV2(ctx.client, { versionUuid, target, displayName: unique('Put'), inputs: [input('name', 'first', 'STRING'), input('size', 20, 'INTEGER')] });
+      const created = await createBlockV2(ctx.client, {
+        versionUuid,
+        target,
+        displayName: unique('Put'),
+        inputs: [input('name', 'first', 'STRING'), input('size', 20, 'INTEGER')],
+      });
       const uuid = created.metadata.uuid as string;
       const firstRun = (await readBlock(ctx.client, uuid)).status.latestRunUuid as string;
       assert.match(firstRun ?? '', UUID);
@@ -746,12 +990,22 @@ describeEachDatabase('building blocks', (ctx) => {
       assert.equal(renamedPending.status, 200, renamedPending.text);
       assert.equal(renamedPending.json.status.status, 'PENDING');
       assert.equal(renamedPending.json.status.latestRunUuid, firstRun, 'a rename starts no run');
-      assertError(await putBlock(ctx.client, uuid, v2Body({ versionUuid, target, displayName: 'Renamed while pending', inputs: [input('size', 21, 'INTEGER')] })), 409);
+      assertError(
+        await putBlock(
+          ctx.client,
+          uuid,
+          v2Body({ versionUuid, target, displayName: 'Renamed while pending', inputs: [input('size', 21, 'INTEGER')] }),
+        ),
+        409,
+      );
       assert.strictEqual(row((await readBlock(ctx.client, uuid)).spec.inputs, 'size')?.value, 20, 'the refused change is not stored');
 
       const run = await claimRun(ctx.client, RUNNER, uuid);
       assert.equal(run.metadata.uuid, firstRun);
-      assertError(await putBlock(ctx.client, uuid, v2Body({ versionUuid, target, displayName: 'x', inputs: [input('size', 22, 'INTEGER')] })), 409);
+      assertError(
+        await putBlock(ctx.client, uuid, v2Body({ versionUuid, target, displayName: 'x', inputs: [input('size', 22, 'INTEGER')] })),
+        409,
+      );
       await finishRun(ctx.client, run, 'SUCCEEDED');
       assert.equal(await statusOf(ctx.client, uuid), 'SUCCEEDED');
 
@@ -768,12 +1022,25 @@ describeEachDatabase('building blocks', (ctx) => {
       assert.equal(row(reread.spec.inputs, 'name')?.value, 'first');
       assert.equal((await readBlock(ctx.client, uuid, 'v1')).spec.displayName, 'Renamed after success');
 
-      const identical = await putBlock(ctx.client, uuid, v2Body({ versionUuid, target, displayName: 'Renamed after success', inputs: [input('size', 20, 'INTEGER'), input('name', 'first', 'STRING')] }));
+      const identical = await putBlock(
+        ctx.client,
+        uuid,
+        v2Body({
+          versionUuid,
+          target,
+          displayName: 'Renamed after success',
+          inputs: [input('size', 20, 'INTEGER'), input('name', 'first', 'STRING')],
+        }),
+      );
       assert.equal(identical.status, 200, identical.text);
       assert.equal(identical.json.status.status, 'SUCCEEDED', 'an identical PUT starts nothing');
       assert.equal((await readBlock(ctx.client, uuid)).status.latestRunUuid, firstRun);
 
-      const changed = await putBlock(ctx.client, uuid, v2Body({ versionUuid, target, displayName: 'Renamed after success', inputs: [input('name', 'second', 'STRING')] }));
+      const changed = await putBlock(
+        ctx.client,
+        uuid,
+        v2Body({ versionUuid, target, displayName: 'Renamed after success', inputs: [input('name', 'second', 'STRING')] }),
+      );
       assert.equal(changed.status, 200, changed.text);
       assert.equal(changed.json.status.status, 'PENDING', 'a changed input starts a run');
       const afterChange = await readBlock(ctx.client, uuid);
@@ -790,14 +1057,30 @@ describeEachDatabase('building blocks', (ctx) => {
 
       // parents change only with a version change
       const parent = await createBlockV2(ctx.client, { versionUuid: w.defs.dependency.versionUuid, target });
-      assertError(await putBlock(ctx.client, uuid, v2Body({ versionUuid, target, displayName: 'x', parents: [{ buildingBlockUuid: parent.metadata.uuid, definitionUuid: w.defs.dependency.uuid }] })), 400);
+      assertError(
+        await putBlock(
+          ctx.client,
+          uuid,
+          v2Body({
+            versionUuid,
+            target,
+            displayName: 'x',
+            parents: [{ buildingBlockUuid: parent.metadata.uuid, definitionUuid: w.defs.dependency.uuid }],
+          }),
+        ),
+        400,
+      );
       assert.deepEqual((await readBlock(ctx.client, uuid)).spec.parentBuildingBlocks, []);
     });
 
     it('keeps a WAITING_FOR_OPERATOR_INPUT status on a rename', async () => {
       const w = await world();
       const created = await createBlockV2(ctx.client, { versionUuid: w.defs.operator.versionUuid, target: tenantTarget(w.tenant) });
-      const put = await putBlock(ctx.client, created.metadata.uuid, v2Body({ versionUuid: w.defs.operator.versionUuid, target: tenantTarget(w.tenant), displayName: 'Renamed waiting' }));
+      const put = await putBlock(
+        ctx.client,
+        created.metadata.uuid,
+        v2Body({ versionUuid: w.defs.operator.versionUuid, target: tenantTarget(w.tenant), displayName: 'Renamed waiting' }),
+      );
       assert.equal(put.status, 200, put.text);
       assert.equal(put.json.status.status, 'WAITING_FOR_OPERATOR_INPUT');
       assert.equal(await statusOf(ctx.client, created.metadata.uuid), 'WAITING_FOR_OPERATOR_INPUT');
@@ -826,7 +1109,14 @@ describeEachDatabase('building blocks', (ctx) => {
       await finishRun(ctx.client, await claimRun(ctx.client, RUNNER, uuid), 'SUCCEEDED');
 
       const onSecond = await settledBlock(ctx.client, { versionUuid: versions[2], target });
-      assertError(await putBlock(ctx.client, onSecond.metadata.uuid, v2Body({ versionUuid: versions[1], target, displayName: onSecond.spec.displayName })), 400);
+      assertError(
+        await putBlock(
+          ctx.client,
+          onSecond.metadata.uuid,
+          v2Body({ versionUuid: versions[1], target, displayName: onSecond.spec.displayName }),
+        ),
+        400,
+      );
       assert.equal((await readBlock(ctx.client, onSecond.metadata.uuid)).spec.buildingBlockDefinitionVersionRef.uuid, versions[2]);
     });
 
@@ -836,13 +1126,26 @@ describeEachDatabase('building blocks', (ctx) => {
       const target = tenantTarget(w.tenant);
       const versionUuid = w.defs.plain.versionUuid;
       // the non-updateable input holds an explicit value (set at create by an admin in the consumer's workspace)
-      const created = await createBlockV2(ctx.client, { versionUuid, target, displayName: unique('Consumer'), inputs: [input('locked', 'set-by-admin', 'STRING'), input('op', 'set-by-admin', 'STRING')] });
+      const created = await createBlockV2(ctx.client, {
+        versionUuid,
+        target,
+        displayName: unique('Consumer'),
+        inputs: [input('locked', 'set-by-admin', 'STRING'), input('op', 'set-by-admin', 'STRING')],
+      });
       const uuid = created.metadata.uuid as string;
       await finishRun(ctx.client, await claimRun(ctx.client, RUNNER, uuid), 'SUCCEEDED');
       const displayName = created.spec.displayName as string;
       assert.equal((await readBlock(key, uuid)).spec.displayName, displayName, 'the consumer sees the block');
-      assertError(await putBlock(key, uuid, v2Body({ versionUuid, target, displayName, inputs: [input('locked', 'changed', 'STRING')] })), 403, INSUFFICIENT);
-      assertError(await putBlock(key, uuid, v2Body({ versionUuid, target, displayName, inputs: [input('op', 'changed', 'STRING')] })), 403, INSUFFICIENT);
+      assertError(
+        await putBlock(key, uuid, v2Body({ versionUuid, target, displayName, inputs: [input('locked', 'changed', 'STRING')] })),
+        403,
+        INSUFFICIENT,
+      );
+      assertError(
+        await putBlock(key, uuid, v2Body({ versionUuid, target, displayName, inputs: [input('op', 'changed', 'STRING')] })),
+        403,
+        INSUFFICIENT,
+      );
       const unchanged = await readBlock(ctx.client, uuid);
       assert.equal(unchanged.status.status, 'SUCCEEDED', 'refused PUTs start nothing');
       assert.equal(row(unchanged.spec.inputs, 'locked')?.value, 'set-by-admin');
@@ -861,7 +1164,15 @@ describeEachDatabase('building blocks', (ctx) => {
       const created = await createBlockV2(key, { versionUuid, target, displayName: unique('Defaulted') });
       const uuid = created.metadata.uuid as string;
       await finishRun(ctx.client, await claimRun(ctx.client, RUNNER, uuid), 'SUCCEEDED');
-      assertError(await putBlock(key, uuid, v2Body({ versionUuid, target, displayName: created.spec.displayName, inputs: [input('locked', 'changed', 'STRING')] })), 403, INSUFFICIENT);
+      assertError(
+        await putBlock(
+          key,
+          uuid,
+          v2Body({ versionUuid, target, displayName: created.spec.displayName, inputs: [input('locked', 'changed', 'STRING')] }),
+        ),
+        403,
+        INSUFFICIENT,
+      );
       assert.equal(await statusOf(ctx.client, uuid), 'SUCCEEDED');
     });
 
@@ -872,11 +1183,25 @@ describeEachDatabase('building blocks', (ctx) => {
       assert.equal((await putBlock(ctx.client, randomUUID(), v2Body({ versionUuid, target }))).status, 404);
       const block = await settledBlock(ctx.client, { versionUuid, target, displayName: unique('Doomed') });
       const uuid = block.metadata.uuid as string;
-      assertError(await putBlock(ctx.client, uuid, v2Body({ versionUuid, target, displayName: 'x', inputs: [input('fixed', 9, 'INTEGER')] })), 400, NOT_AN_INPUT);
-      assertError(await putBlock(ctx.client, uuid, v2Body({ versionUuid, target, displayName: 'x', inputs: [input('size', 'many', 'INTEGER')] })), 400);
+      assertError(
+        await putBlock(ctx.client, uuid, v2Body({ versionUuid, target, displayName: 'x', inputs: [input('fixed', 9, 'INTEGER')] })),
+        400,
+        NOT_AN_INPUT,
+      );
+      assertError(
+        await putBlock(ctx.client, uuid, v2Body({ versionUuid, target, displayName: 'x', inputs: [input('size', 'many', 'INTEGER')] })),
+        400,
+      );
       assertAccepted(await ctx.client.delete(`${BLOCKS}/${uuid}`), 'DELETE');
       assertError(await putBlock(ctx.client, uuid, v2Body({ versionUuid, target, displayName: 'Renamed while marked' })), 409);
-      assertError(await putBlock(ctx.client, uuid, v2Body({ versionUuid, target, displayName: block.spec.displayName, inputs: [input('size', 99, 'INTEGER')] })), 409);
+      assertError(
+        await putBlock(
+          ctx.client,
+          uuid,
+          v2Body({ versionUuid, target, displayName: block.spec.displayName, inputs: [input('size', 99, 'INTEGER')] }),
+        ),
+        409,
+      );
       assert.equal((await readBlock(ctx.client, uuid)).spec.displayName, block.spec.displayName);
     });
   });
@@ -952,7 +1277,11 @@ describeEachDatabase('building blocks', (ctx) => {
       const w = await world();
       const block = await settledBlock(ctx.client, plainV2(w, { inputs: [input('name', 'first', 'STRING')] }));
       const uuid = block.metadata.uuid as string;
-      const changed = await putBlock(ctx.client, uuid, v2Body({ ...plainV2(w), displayName: block.spec.displayName, inputs: [input('name', 'second', 'STRING')] }));
+      const changed = await putBlock(
+        ctx.client,
+        uuid,
+        v2Body({ ...plainV2(w), displayName: block.spec.displayName, inputs: [input('name', 'second', 'STRING')] }),
+      );
       assert.equal(changed.status, 200, changed.text);
       assert.equal(await statusOf(ctx.client, uuid), 'PENDING', 'a second APPLY run waits');
       assertAccepted(await ctx.client.delete(`${BLOCKS}/${uuid}`), 'DELETE');
@@ -1021,8 +1350,15 @@ describeEachDatabase('building blocks', (ctx) => {
 
     it('counts the blocks of a definition in its status.usageCount and in the managedByDefinitionUuid list total', async () => {
       const w = await world();
-      const usage = async () => (await ctx.client.get(`/api/meshobjects/meshbuildingblockdefinitions/${w.defs.purge.uuid}`, { headers: { accept: media('meshbuildingblockdefinition', 'v1-preview') } })).json.status.usageCount as number;
-      const total = async () => (await ctx.client.get(`${BLOCKS}?managedByDefinitionUuid=${w.defs.purge.uuid}`, { headers: { accept: BLOCK_V2 } })).json.page.totalElements as number;
+      const usage = async () =>
+        (
+          await ctx.client.get(`/api/meshobjects/meshbuildingblockdefinitions/${w.defs.purge.uuid}`, {
+            headers: { accept: media('meshbuildingblockdefinition', 'v1-preview') },
+          })
+        ).json.status.usageCount as number;
+      const total = async () =>
+        (await ctx.client.get(`${BLOCKS}?managedByDefinitionUuid=${w.defs.purge.uuid}`, { headers: { accept: BLOCK_V2 } })).json.page
+          .totalElements as number;
       const before = await usage();
       assert.equal(await total(), before);
       const block = await createBlockV2(ctx.client, { versionUuid: w.defs.purge.versionUuid, target: tenantTarget(w.tenant) });
@@ -1082,7 +1418,11 @@ describeEachDatabase('building blocks', (ctx) => {
       const block = await createBlockV2(ctx.client, plainV2(w));
       const uuid = block.metadata.uuid as string;
       for (const representation of REPRESENTATIONS) {
-        assert.equal(linkPath((await readBlock(ctx.client, uuid, representation))._links.forcePurge?.href ?? ''), `${BLOCKS}/${uuid}/purge`, `API user, ${representation}`);
+        assert.equal(
+          linkPath((await readBlock(ctx.client, uuid, representation))._links.forcePurge?.href ?? ''),
+          `${BLOCKS}/${uuid}/purge`,
+          `API user, ${representation}`,
+        );
       }
       const key = await consumer();
       for (const representation of REPRESENTATIONS) {
@@ -1094,7 +1434,10 @@ describeEachDatabase('building blocks', (ctx) => {
       assert.equal(listed.status, 200, listed.text);
       const consumerList: Json[] = listed.json._embedded.meshBuildingBlocks;
       assert.ok(consumerList.length > 0, `the consumer lists the tenant's blocks: ${listed.text.slice(0, 300)}`);
-      assert.ok(consumerList.every((b) => b._links?.forcePurge === undefined), 'no forcePurge in a consumer list');
+      assert.ok(
+        consumerList.every((b) => b._links?.forcePurge === undefined),
+        'no forcePurge in a consumer list',
+      );
       const purger = (await clientWithKey(ctx.client, 'admin', [ADM_LIST, ADM_DELETE])).client;
       assert.ok((await readBlock(purger, uuid))._links.forcePurge, 'ADM_BUILDINGBLOCK_DELETE sees it');
       const reader = (await clientWithKey(ctx.client, 'admin', [ADM_LIST])).client;
@@ -1116,13 +1459,18 @@ describeEachDatabase('building blocks', (ctx) => {
       const t3 = await addTenant(ctx.client, w.workspace, platform2Uuid, w.project);
       const plain = w.defs.plain.versionUuid;
       // settled first, so draining the runner never touches the others
-      const s1 = (await settledBlock(ctx.client, { versionUuid: plain, target: tenantTarget(t1), displayName: `${tag}-alpha` })).metadata.uuid as string;
+      const s1 = (await settledBlock(ctx.client, { versionUuid: plain, target: tenantTarget(t1), displayName: `${tag}-alpha` })).metadata
+        .uuid as string;
       const uuid = async (o: Parameters<typeof createBlockV2>[1]) => (await createBlockV2(ctx.client, o)).metadata.uuid as string;
       const p1 = await uuid({ versionUuid: plain, target: tenantTarget(t1), displayName: `${tag}-beta` });
       const p2 = await uuid({ versionUuid: w.defs.purge.versionUuid, target: tenantTarget(t1), displayName: `${tag}-gamma` });
       const b2 = await uuid({ versionUuid: plain, target: tenantTarget(t2), displayName: `${tag}-delta` });
       const b3 = await uuid({ versionUuid: plain, target: tenantTarget(t3), displayName: `${tag}-eps` });
-      const wl = await uuid({ versionUuid: w.defs.workspaceLevel.versionUuid, target: workspaceTarget(w.workspace), displayName: `${tag}-zeta` });
+      const wl = await uuid({
+        versionUuid: w.defs.workspaceLevel.versionUuid,
+        target: workspaceTarget(w.workspace),
+        displayName: `${tag}-zeta`,
+      });
       const op = await uuid({ versionUuid: w.defs.operator.versionUuid, target: tenantTarget(t1), displayName: `${tag}-eta` });
       const v2b = await uuid({ versionUuid: w.defs.versioned.versions[2], target: tenantTarget(t1), displayName: `${tag}-theta` });
       const o1 = await uuid({ versionUuid: plain, target: tenantTarget(w.other.tenant), displayName: `${tag}-alpha` });
@@ -1173,7 +1521,8 @@ describeEachDatabase('building blocks', (ctx) => {
       const failures: string[] = [];
       for (const [query, want] of exact) {
         const got = await blockUuids(ctx.client, query);
-        if (JSON.stringify([...got].sort()) !== JSON.stringify([...want].sort())) failures.push(`${query}: got ${got.length} ${JSON.stringify(got)}, want ${want.length} ${JSON.stringify(want)}`);
+        if (JSON.stringify([...got].sort()) !== JSON.stringify([...want].sort()))
+          failures.push(`${query}: got ${got.length} ${JSON.stringify(got)}, want ${want.length} ${JSON.stringify(want)}`);
       }
       assert.deepEqual(failures, [], failures.join('\n'));
 
@@ -1197,7 +1546,9 @@ describeEachDatabase('building blocks', (ctx) => {
       // paging
       const pages: string[][] = [];
       for (let page = 0; page < 3; page++) {
-        const response = await ctx.client.get(`${BLOCKS}?workspaceIdentifier=${w.workspace}&size=3&page=${page}`, { headers: { accept: BLOCK_V2 } });
+        const response = await ctx.client.get(`${BLOCKS}?workspaceIdentifier=${w.workspace}&size=3&page=${page}`, {
+          headers: { accept: BLOCK_V2 },
+        });
         assert.equal(response.status, 200, response.text);
         assert.deepEqual(response.json.page, { size: 3, totalElements: 8, totalPages: 3, number: page }, `page ${page}`);
         assert.ok(response.json._links.self, 'self');
@@ -1206,9 +1557,15 @@ describeEachDatabase('building blocks', (ctx) => {
         assert.equal(Boolean(response.json._links.prev), page > 0, `prev on page ${page}`);
         pages.push(response.json._embedded.meshBuildingBlocks.map((b: Json) => b.metadata.uuid));
       }
-      assert.deepEqual(pages.map((p) => p.length), [3, 3, 2]);
+      assert.deepEqual(
+        pages.map((p) => p.length),
+        [3, 3, 2],
+      );
       same(pages.flat(), inWorkspace, 'the pages together hold every block once');
-      const combinedPage = await ctx.client.get(`${BLOCKS}?workspaceIdentifier=${w.workspace}&definitionUuid=${w.defs.plain.uuid}&size=3&page=1`, { headers: { accept: BLOCK_V2 } });
+      const combinedPage = await ctx.client.get(
+        `${BLOCKS}?workspaceIdentifier=${w.workspace}&definitionUuid=${w.defs.plain.uuid}&size=3&page=1`,
+        { headers: { accept: BLOCK_V2 } },
+      );
       assert.deepEqual(combinedPage.json.page, { size: 3, totalElements: 4, totalPages: 2, number: 1 });
       assert.equal(combinedPage.json._embedded.meshBuildingBlocks.length, 1);
       const past = await ctx.client.get(`${BLOCKS}?workspaceIdentifier=${w.workspace}&page=5`, { headers: { accept: BLOCK_V2 } });
@@ -1221,7 +1578,8 @@ describeEachDatabase('building blocks', (ctx) => {
       assert.deepEqual(empty.json._embedded.meshBuildingBlocks, []);
       assert.equal(empty.json.page.totalElements, 0);
       // list items are full v2-preview blocks
-      const item = (await ctx.client.get(`${BLOCKS}?tenantUuid=${t3.uuid}`, { headers: { accept: BLOCK_V2 } })).json._embedded.meshBuildingBlocks[0];
+      const item = (await ctx.client.get(`${BLOCKS}?tenantUuid=${t3.uuid}`, { headers: { accept: BLOCK_V2 } })).json._embedded
+        .meshBuildingBlocks[0];
       assert.equal(item.metadata.ownedByWorkspace, w.workspace);
       assert.deepEqual(item.spec.targetRef, { kind: 'meshTenant', uuid: t3.uuid });
       assert.equal(item.status.status, 'PENDING');
@@ -1255,7 +1613,8 @@ describeEachDatabase('building blocks', (ctx) => {
       const failures: string[] = [];
       for (const [query, want] of exact) {
         const got = await blockUuids(ctx.client, query, 'v1');
-        if (JSON.stringify([...got].sort()) !== JSON.stringify([...want].sort())) failures.push(`${query}: got ${got.length} ${JSON.stringify(got)}, want ${want.length} ${JSON.stringify(want)}`);
+        if (JSON.stringify([...got].sort()) !== JSON.stringify([...want].sort()))
+          failures.push(`${query}: got ${got.length} ${JSON.stringify(got)}, want ${want.length} ${JSON.stringify(want)}`);
       }
       assert.deepEqual(failures, [], failures.join('\n'));
 
@@ -1266,7 +1625,9 @@ describeEachDatabase('building blocks', (ctx) => {
 
       const pages: string[][] = [];
       for (let page = 0; page < 4; page++) {
-        const response = await ctx.client.get(`${BLOCKS}?workspaceIdentifier=${w.workspace}&size=2&page=${page}`, { headers: { accept: BLOCK_V1 } });
+        const response = await ctx.client.get(`${BLOCKS}?workspaceIdentifier=${w.workspace}&size=2&page=${page}`, {
+          headers: { accept: BLOCK_V1 },
+        });
         assert.equal(response.status, 200, response.text);
         assertDeprecated(response, `v1 list page ${page}`);
         assert.deepEqual(response.json.page, { size: 2, totalElements: 7, totalPages: 4, number: page }, `page ${page}`);
@@ -1275,7 +1636,8 @@ describeEachDatabase('building blocks', (ctx) => {
         pages.push(response.json._embedded.meshBuildingBlocks.map((b: Json) => b.metadata.uuid));
       }
       same(pages.flat(), tenantBlocks, 'the v1 pages hold every tenant block once');
-      const item = (await ctx.client.get(`${BLOCKS}?name=${tag}-beta`, { headers: { accept: BLOCK_V1 } })).json._embedded.meshBuildingBlocks[0];
+      const item = (await ctx.client.get(`${BLOCKS}?name=${tag}-beta`, { headers: { accept: BLOCK_V1 } })).json._embedded
+        .meshBuildingBlocks[0];
       assert.equal(item.metadata.tenantIdentifier, w.tenant.identifier);
       assert.equal(item.metadata.definitionUuid, w.defs.plain.uuid);
       assert.strictEqual(item.metadata.definitionVersion, 1);
@@ -1296,24 +1658,34 @@ describeEachDatabase('building blocks', (ctx) => {
       ];
       const failures: string[] = [];
       for (const [representation, parameter, value] of cases) {
-        const response = await ctx.client.get(`${BLOCKS}?${parameter}=${value}`, { headers: { accept: representation === 'v1' ? BLOCK_V1 : BLOCK_V2 } });
-        if (response.status !== 400) failures.push(`${representation} ${parameter}=${value}: ${response.status} ${response.text.slice(0, 200)}`);
-        else if (!String(response.json.message).includes(parameter)) failures.push(`${representation} ${parameter}=${value}: the message does not name it: ${response.json.message}`);
+        const response = await ctx.client.get(`${BLOCKS}?${parameter}=${value}`, {
+          headers: { accept: representation === 'v1' ? BLOCK_V1 : BLOCK_V2 },
+        });
+        if (response.status !== 400)
+          failures.push(`${representation} ${parameter}=${value}: ${response.status} ${response.text.slice(0, 200)}`);
+        else if (!String(response.json.message).includes(parameter))
+          failures.push(`${representation} ${parameter}=${value}: the message does not name it: ${response.json.message}`);
       }
       assert.deepEqual(failures, [], failures.join('\n'));
     });
 
-    it('managedBy filters: blocks of the workspace\'s definitions in any workspace with MANAGED_BUILDINGBLOCK_LIST of that workspace; 403 without it', async () => {
+    it("managedBy filters: blocks of the workspace's definitions in any workspace with MANAGED_BUILDINGBLOCK_LIST of that workspace; 403 without it", async () => {
       const w = await blockWorld(ctx.client);
-      const mine = (await createBlockV2(ctx.client, { versionUuid: w.defs.plain.versionUuid, target: tenantTarget(w.tenant) })).metadata.uuid as string;
-      const theirs = (await createBlockV2(ctx.client, { versionUuid: w.defs.operator.versionUuid, target: tenantTarget(w.other.tenant) })).metadata.uuid as string;
+      const mine = (await createBlockV2(ctx.client, { versionUuid: w.defs.plain.versionUuid, target: tenantTarget(w.tenant) })).metadata
+        .uuid as string;
+      const theirs = (await createBlockV2(ctx.client, { versionUuid: w.defs.operator.versionUuid, target: tenantTarget(w.other.tenant) }))
+        .metadata.uuid as string;
       const byWorkspace = `managedByWorkspaceIdentifier=${w.provider}`;
       const byDefinition = `managedByDefinitionUuid=${w.defs.plain.uuid}`;
 
       const manager = (await clientWithKey(ctx.client, w.provider, [LIST, MANAGED_LIST])).client;
       same(await blockUuids(manager, byWorkspace), [mine, theirs], 'the managing workspace sees blocks in other workspaces');
       same(await blockUuids(manager, byDefinition), [mine], 'by definition');
-      same(await blockUuids(manager, `${byWorkspace}&workspaceIdentifier=${w.other.workspace}`), [theirs], 'combined with workspaceIdentifier');
+      same(
+        await blockUuids(manager, `${byWorkspace}&workspaceIdentifier=${w.other.workspace}`),
+        [theirs],
+        'combined with workspaceIdentifier',
+      );
 
       const lister = (await clientWithKey(ctx.client, w.provider, [LIST])).client;
       for (const query of [byWorkspace, byDefinition]) {
@@ -1330,17 +1702,26 @@ describeEachDatabase('building blocks', (ctx) => {
 
     it('managedBy filters need only MANAGED_BUILDINGBLOCK_LIST of the managing workspace', async () => {
       const w = await world();
-      const block = (await createBlockV2(ctx.client, { versionUuid: w.defs.purge.versionUuid, target: tenantTarget(w.other.tenant) })).metadata.uuid as string;
+      const block = (await createBlockV2(ctx.client, { versionUuid: w.defs.purge.versionUuid, target: tenantTarget(w.other.tenant) }))
+        .metadata.uuid as string;
       const manager = (await clientWithKey(ctx.client, w.provider, [MANAGED_LIST])).client;
       assert.ok((await blockUuids(manager, `managedByWorkspaceIdentifier=${w.provider}`)).includes(block));
-      same(await blockUuids(manager, `managedByDefinitionUuid=${w.defs.purge.uuid}&tenantUuid=${w.other.tenant.uuid}`), [block], 'by definition');
+      same(
+        await blockUuids(manager, `managedByDefinitionUuid=${w.defs.purge.uuid}&tenantUuid=${w.other.tenant.uuid}`),
+        [block],
+        'by definition',
+      );
     });
 
-    it('isolates workspaces: a key sees and writes only its own workspace\'s blocks', async () => {
+    it("isolates workspaces: a key sees and writes only its own workspace's blocks", async () => {
       const w = await blockWorld(ctx.client);
-      const own = (await createBlockV2(ctx.client, { versionUuid: w.defs.plain.versionUuid, target: tenantTarget(w.tenant) })).metadata.uuid as string;
-      const foreign = (await createBlockV2(ctx.client, { versionUuid: w.defs.plain.versionUuid, target: tenantTarget(w.other.tenant) })).metadata.uuid as string;
-      const foreignWs = (await createBlockV2(ctx.client, { versionUuid: w.defs.workspaceLevel.versionUuid, target: workspaceTarget(w.other.workspace) })).metadata.uuid as string;
+      const own = (await createBlockV2(ctx.client, { versionUuid: w.defs.plain.versionUuid, target: tenantTarget(w.tenant) })).metadata
+        .uuid as string;
+      const foreign = (await createBlockV2(ctx.client, { versionUuid: w.defs.plain.versionUuid, target: tenantTarget(w.other.tenant) }))
+        .metadata.uuid as string;
+      const foreignWs = (
+        await createBlockV2(ctx.client, { versionUuid: w.defs.workspaceLevel.versionUuid, target: workspaceTarget(w.other.workspace) })
+      ).metadata.uuid as string;
       const key = (await clientWithKey(ctx.client, w.workspace, [LIST, SAVE, DELETE])).client;
 
       for (const representation of REPRESENTATIONS) {
@@ -1357,11 +1738,21 @@ describeEachDatabase('building blocks', (ctx) => {
 
       // Another workspace's tenant or workspace is invisible: a target that does not exist (422), never a 403 naming it.
       assertError(await postBlock(key, v2Body({ versionUuid: w.defs.plain.versionUuid, target: tenantTarget(w.other.tenant) })), 422);
-      assertError(await postBlock(key, v1Body({ definitionUuid: w.defs.plain.uuid, tenantIdentifier: w.other.tenant.identifier }), 'v1'), 422);
-      assertError(await postBlock(key, v2Body({ versionUuid: w.defs.workspaceLevel.versionUuid, target: workspaceTarget(w.other.workspace) })), 422);
+      assertError(
+        await postBlock(key, v1Body({ definitionUuid: w.defs.plain.uuid, tenantIdentifier: w.other.tenant.identifier }), 'v1'),
+        422,
+      );
+      assertError(
+        await postBlock(key, v2Body({ versionUuid: w.defs.workspaceLevel.versionUuid, target: workspaceTarget(w.other.workspace) })),
+        422,
+      );
       const deleted = await key.delete(`${BLOCKS}/${foreign}`);
       assert.ok(deleted.status === 403 || deleted.status === 404, `DELETE of another workspace's block: ${deleted.status} ${deleted.text}`);
-      const put = await putBlock(key, foreign, v2Body({ versionUuid: w.defs.plain.versionUuid, target: tenantTarget(w.other.tenant), displayName: 'hijacked' }));
+      const put = await putBlock(
+        key,
+        foreign,
+        v2Body({ versionUuid: w.defs.plain.versionUuid, target: tenantTarget(w.other.tenant), displayName: 'hijacked' }),
+      );
       assert.ok(put.status === 403 || put.status === 404, `PUT of another workspace's block: ${put.status} ${put.text}`);
       assertError(await key.delete(`${BLOCKS}/${foreign}/purge`), 403);
       const untouched = await readBlock(ctx.client, foreign);

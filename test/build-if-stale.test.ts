@@ -18,7 +18,9 @@ const SCRIPT = 'scripts/build-if-stale.mjs';
 /** What one run of the script said, and how it ended. */
 function build(project: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(project, SCRIPT)], { cwd: project }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }));
+    execFile(process.execPath, [path.join(project, SCRIPT)], { cwd: project }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -38,7 +40,8 @@ const OUTPUTS = ['dist/main.js', 'dist/lib/greeting.js', 'dist/console/app.js', 
 describe('npm start builds only when the sources changed', () => {
   let project: string;
   const file = (name: string) => path.join(project, name);
-  const mtimes = async () => Object.fromEntries(await Promise.all(OUTPUTS.map(async (name) => [name, (await stat(file(name))).mtimeMs] as const)));
+  const mtimes = async () =>
+    Object.fromEntries(await Promise.all(OUTPUTS.map(async (name) => [name, (await stat(file(name))).mtimeMs] as const)));
   const touch = (name: string) => utimes(file(name), new Date(), new Date());
 
   before(async () => {
@@ -84,7 +87,10 @@ describe('npm start builds only when the sources changed', () => {
   it('builds both when a source of both changed, and the console when one of its outputs is gone', async () => {
     await touch('src/lib/greeting.ts');
     const changed = await build(project);
-    assert.match(changed.stdout, /^build: server: src\/lib\/greeting\.ts changed since it was built: building\nbuild: console: src\/lib\/greeting\.ts changed/);
+    assert.match(
+      changed.stdout,
+      /^build: server: src\/lib\/greeting\.ts changed since it was built: building\nbuild: console: src\/lib\/greeting\.ts changed/,
+    );
 
     await unlink(file('dist/console/app.css'));
     assert.equal((await build(project)).stdout, 'build: console: dist/console/app.css is missing: building\n');

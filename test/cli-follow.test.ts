@@ -10,7 +10,18 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { exited, lines, login, run, start } from './support/cli.js';
 import { createKey } from './support/identity.js';
-import { asRun, claimRun, createBlock, register, registerRunner, report, runnerDefinition, runWorld, tenantTarget, waitFor } from './support/runs.js';
+import {
+  asRun,
+  claimRun,
+  createBlock,
+  register,
+  registerRunner,
+  report,
+  runnerDefinition,
+  runWorld,
+  tenantTarget,
+  waitFor,
+} from './support/runs.js';
 import { describeEachDatabase, TEST_ADMIN } from './support/server.js';
 import { createProject, createWorkspace, unique } from './support/structure.js';
 
@@ -56,7 +67,12 @@ describeEachDatabase('the blockyard CLI: apply, delete, following', (ctx) => {
       assert.match(result.stderr, /1 of 3 objects failed/);
 
       // JSON on stdin; everything succeeds (updated): exit 0.
-      const json = JSON.stringify({ apiVersion: 'v2', kind: 'meshWorkspace', metadata: { name: applied }, spec: { displayName: 'Applied again' } });
+      const json = JSON.stringify({
+        apiVersion: 'v2',
+        kind: 'meshWorkspace',
+        metadata: { name: applied },
+        spec: { displayName: 'Applied again' },
+      });
       const again = exited(await run(adminConfig, ['apply', '-f', '-'], { input: json }), 0);
       assert.match(lines(again.stdout)[1]!, new RegExp(`^meshWorkspace\\[${applied}\\] +SUCCESS +updated$`));
     });
@@ -66,7 +82,10 @@ describeEachDatabase('the blockyard CLI: apply, delete, following', (ctx) => {
       await createWorkspace(ctx.client, doomed);
       assert.equal(exited(await run(adminConfig, ['delete', 'workspace', doomed]), 0).stdout, `meshWorkspace ${doomed} deleted\n`);
       assert.match(exited(await run(adminConfig, ['get', 'workspace', doomed]), 1).stderr, /not found \(404\)/);
-      assert.match(exited(await run(adminConfig, ['delete', 'workspace', doomed]), 1).stderr, /^blockyard: deleting meshWorkspace .*: not found \(404\)/);
+      assert.match(
+        exited(await run(adminConfig, ['delete', 'workspace', doomed]), 1).stderr,
+        /^blockyard: deleting meshWorkspace .*: not found \(404\)/,
+      );
     });
   });
 
@@ -85,32 +104,58 @@ describeEachDatabase('the blockyard CLI: apply, delete, following', (ctx) => {
       try {
         // The first look happens once the event stream is open: nothing reported after it is missed.
         await waitFor('the registered step', async () => (follow.output.stdout.includes('Plan (ci/plan)') ? true : undefined), 30_000);
-        assert.equal(await report(asRunner, runUuid, 'ci', { steps: [{ id: 'plan', status: 'IN_PROGRESS', userMessage: 'planning' }] }), false);
+        assert.equal(
+          await report(asRunner, runUuid, 'ci', { steps: [{ id: 'plan', status: 'IN_PROGRESS', userMessage: 'planning' }] }),
+          false,
+        );
         await waitFor('the step in progress', async () => (follow.output.stdout.includes('planning') ? true : undefined), 30_000);
-        assert.equal(await report(asRunner, runUuid, 'ci', { status: 'SUCCEEDED', steps: [{ id: 'plan', status: 'SUCCEEDED', userMessage: 'Plan: 1 to add' }] }), false);
+        assert.equal(
+          await report(asRunner, runUuid, 'ci', {
+            status: 'SUCCEEDED',
+            steps: [{ id: 'plan', status: 'SUCCEEDED', userMessage: 'Plan: 1 to add' }],
+          }),
+          false,
+        );
         const ended = exited(await follow.done, 0);
         const printed = lines(ended.stdout);
         assert.match(printed[0]!, /^\S+ {2}Plan \(ci\/plan\) {2}PENDING$/);
         assert.match(printed.at(-2)!, /^\S+ {2}Plan \(ci\/plan\) {2}SUCCEEDED {2}Plan: 1 to add$/);
         assert.equal(printed.at(-1), 'run 1 (APPLY) SUCCEEDED');
-        assert.ok(printed.some((line) => /IN_PROGRESS {2}planning$/.test(line)), ended.stdout);
+        assert.ok(
+          printed.some((line) => /IN_PROGRESS {2}planning$/.test(line)),
+          ended.stdout,
+        );
       } finally {
         follow.child.kill();
       }
       // Without --follow: the steps as they are.
-      assert.match(exited(await run(adminConfig, ['runs', 'logs', runUuid]), 0).stdout, /^\S+ {2}Plan \(ci\/plan\) {2}SUCCEEDED {2}Plan: 1 to add\n$/);
+      assert.match(
+        exited(await run(adminConfig, ['runs', 'logs', runUuid]), 0).stdout,
+        /^\S+ {2}Plan \(ci\/plan\) {2}SUCCEEDED {2}Plan: 1 to add\n$/,
+      );
     });
 
     it('events lists the latest and --follow prints new events as they happen (an API key, filtered)', async () => {
       const listed = exited(await run(keyConfig, ['events', '--workspace', workspace, '--title', 'Workspace']), 0);
-      assert.match(listed.stdout, new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[^ ]+Z  Workspace Created  by ApiUser ${TEST_ADMIN.username}  in ${workspace}  .*\n$`));
+      assert.match(
+        listed.stdout,
+        new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[^ ]+Z  Workspace Created  by ApiUser ${TEST_ADMIN.username}  in ${workspace}  .*\n$`),
+      );
 
       const follow = start(keyConfig, ['events', '--follow', '--workspace', workspace, '--event-type', 'Created', '--size', '1']);
       try {
         await waitFor('the latest event', async () => (lines(follow.output.stdout).length >= 1 ? true : undefined), 30_000);
         const project = unique('followed');
         await createProject(ctx.client, workspace, project);
-        await waitFor('the new event', async () => (follow.output.stdout.includes(`Project Created  by ApiUser ${TEST_ADMIN.username}  in ${workspace}`) && follow.output.stdout.includes(project) ? true : undefined), 30_000);
+        await waitFor(
+          'the new event',
+          async () =>
+            follow.output.stdout.includes(`Project Created  by ApiUser ${TEST_ADMIN.username}  in ${workspace}`) &&
+            follow.output.stdout.includes(project)
+              ? true
+              : undefined,
+          30_000,
+        );
         assert.equal(lines(follow.output.stdout).length, 2, follow.output.stdout);
       } finally {
         follow.child.kill();

@@ -49,8 +49,15 @@ describeEachDatabase('the blockyard CLI: get and its errors', (ctx) => {
     it('lists every page (filtered) as JSON, YAML, a table and a wide table', async () => {
       const list = ['get', 'projects', '--filter', `workspaceIdentifier=${workspace}`, '--page-size', '2'];
       const json = JSON.parse(exited(await run(adminConfig, [...list, '-o', 'json']), 0).stdout);
-      assert.deepEqual(json.map((project: { metadata: { name: string } }) => project.metadata.name).sort(), projects, 'three projects over two pages');
-      assert.ok(json.every((project: object) => !('_links' in project)), 'objects without their HAL links');
+      assert.deepEqual(
+        json.map((project: { metadata: { name: string } }) => project.metadata.name).sort(),
+        projects,
+        'three projects over two pages',
+      );
+      assert.ok(
+        json.every((project: object) => !('_links' in project)),
+        'objects without their HAL links',
+      );
 
       const yaml = parseAllDocuments(exited(await run(adminConfig, [...list, '-o', 'yaml']), 0).stdout).map((document) => document.toJS());
       assert.deepEqual(yaml, json);
@@ -74,7 +81,10 @@ describeEachDatabase('the blockyard CLI: get and its errors', (ctx) => {
       assert.match(table[1]!, new RegExp(`^${workspace}\\s`));
 
       assert.match(exited(await run(adminConfig, ['get', 'gizmos']), 1).stderr, /unknown kind "gizmos"; the kinds: workspaces, projects, /);
-      assert.match(exited(await run(adminConfig, ['get', 'projects', '--filter', 'workspace=x']), 1).stderr, /--filter workspace: projects take only workspaceIdentifier, /);
+      assert.match(
+        exited(await run(adminConfig, ['get', 'projects', '--filter', 'workspace=x']), 1).stderr,
+        /--filter workspace: projects take only workspaceIdentifier, /,
+      );
       assert.match(exited(await run(adminConfig, ['get', 'projects', '-o', 'xml']), 2).stderr, /argument 'xml' is invalid/);
       const none = exited(await run(adminConfig, ['get', 'projects', '--filter', `workspaceIdentifier=${unique('empty')}`]), 0);
       assert.equal(none.stdout, '');
@@ -91,8 +101,19 @@ describeEachDatabase('the blockyard CLI: get and its errors', (ctx) => {
       assert.match(hidden.stderr, new RegExp(`^blockyard: meshProject ${other}\\.secret: not found \\(404\\): `));
 
       const forbidden = exited(await run(keyConfig, ['delete', 'project', `${other}.secret`]), 1);
-      assert.match(forbidden.stderr, new RegExp(`^blockyard: deleting meshProject ${other}\\.secret: forbidden \\(403\\): .*; these credentials lack the permission\n$`));
-      assert.equal((await ctx.client.get(`/api/meshobjects/meshprojects/${other}.secret`, { headers: { accept: 'application/vnd.vendor.api.meshproject.v2.hal+json' } })).status, 200, 'still there');
+      assert.match(
+        forbidden.stderr,
+        new RegExp(`^blockyard: deleting meshProject ${other}\\.secret: forbidden \\(403\\): .*; these credentials lack the permission\n$`),
+      );
+      assert.equal(
+        (
+          await ctx.client.get(`/api/meshobjects/meshprojects/${other}.secret`, {
+            headers: { accept: 'application/vnd.vendor.api.meshproject.v2.hal+json' },
+          })
+        ).status,
+        200,
+        'still there',
+      );
     });
   });
 });
@@ -103,10 +124,26 @@ describe('the blockyard CLI: 429', () => {
     const server = await startTestServer('sqlite', { env: { BLOCKYARD_RATE_LIMIT_MAX: '2' } });
     try {
       // The same credential as the CLI's (the bootstrap API user) spends the window's two requests.
-      for (let i = 0; i < 2; i++) assert.equal((await server.client.get('/api/meshobjects/meshworkspaces', { headers: { accept: 'application/vnd.vendor.api.meshworkspace.v2.hal+json' } })).status, 200);
-      const env = { BLOCKYARD_URL: server.url, BLOCKYARD_CA_FILE: path.join(server.dataDir, 'tls', 'cert.pem'), BLOCKYARD_USERNAME: TEST_ADMIN.username, BLOCKYARD_PASSWORD: TEST_ADMIN.password };
+      for (let i = 0; i < 2; i++)
+        assert.equal(
+          (
+            await server.client.get('/api/meshobjects/meshworkspaces', {
+              headers: { accept: 'application/vnd.vendor.api.meshworkspace.v2.hal+json' },
+            })
+          ).status,
+          200,
+        );
+      const env = {
+        BLOCKYARD_URL: server.url,
+        BLOCKYARD_CA_FILE: path.join(server.dataDir, 'tls', 'cert.pem'),
+        BLOCKYARD_USERNAME: TEST_ADMIN.username,
+        BLOCKYARD_PASSWORD: TEST_ADMIN.password,
+      };
       const limited = exited(await run(path.join(tmpdir(), 'blockyard-cli-none.yaml'), ['get', 'workspaces'], { env }), 1);
-      assert.match(limited.stderr, /^blockyard: listing workspaces: too many requests \(429\): rate limit of 2 requests per 60 s exceeded; .*; try again in \d+ s\n$/);
+      assert.match(
+        limited.stderr,
+        /^blockyard: listing workspaces: too many requests \(429\): rate limit of 2 requests per 60 s exceeded; .*; try again in \d+ s\n$/,
+      );
     } finally {
       await server.stop();
     }

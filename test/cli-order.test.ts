@@ -9,7 +9,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { assertInert, exited, lines, login, PLANTED, run } from './support/cli.js';
-import { asRun, claimRun, readBlock, register, registerRunner, report, runnerDefinition, runWorld, TENANT_LEVEL, type RunWorld } from './support/runs.js';
+import {
+  asRun,
+  claimRun,
+  readBlock,
+  register,
+  registerRunner,
+  report,
+  runnerDefinition,
+  runWorld,
+  TENANT_LEVEL,
+  type RunWorld,
+} from './support/runs.js';
 import { describeEachDatabase, TEST_ADMIN } from './support/server.js';
 import { createProject, createWorkspace, unique } from './support/structure.js';
 
@@ -31,7 +42,10 @@ describeEachDatabase('the blockyard CLI: ordering, and what others wrote', (ctx)
     world = await runWorld(ctx.client);
     runner = (await registerRunner(ctx.client, world.provider)).metadata.uuid as string;
     definitionName = unique('Postgres');
-    const inputs = { size: { displayName: 'Size', type: 'INTEGER', assignmentType: 'USER_INPUT' }, tier: { displayName: 'Tier', type: 'STRING', assignmentType: 'USER_INPUT' } };
+    const inputs = {
+      size: { displayName: 'Size', type: 'INTEGER', assignmentType: 'USER_INPUT' },
+      tier: { displayName: 'Tier', type: 'STRING', assignmentType: 'USER_INPUT' },
+    };
     definition = await runnerDefinition(ctx.client, world.provider, runner, { inputs }, { ...TENANT_LEVEL, displayName: definitionName });
   });
   after(async () => {
@@ -40,7 +54,21 @@ describeEachDatabase('the blockyard CLI: ordering, and what others wrote', (ctx)
 
   describe('ordering', () => {
     it('order <definition name> --tenant --input: the latest released version, typed inputs; prints the uuid and status', async () => {
-      const ordered = exited(await run(adminConfig, ['order', definitionName, '--tenant', world.tenantUuid, '--input', 'size=16', '--input', 'tier=gold', '--name', 'Orders DB']), 0);
+      const ordered = exited(
+        await run(adminConfig, [
+          'order',
+          definitionName,
+          '--tenant',
+          world.tenantUuid,
+          '--input',
+          'size=16',
+          '--input',
+          'tier=gold',
+          '--name',
+          'Orders DB',
+        ]),
+        0,
+      );
       const table = lines(ordered.stdout);
       assert.match(table[0]!, /^BLOCK +DISPLAY NAME +STATUS$/);
       const match = new RegExp(`^(${UUID}) +Orders DB +(PENDING|IN_PROGRESS|WAITING_FOR_\\w+|SUCCEEDED)$`).exec(table[1]!);
@@ -54,11 +82,36 @@ describeEachDatabase('the blockyard CLI: ordering, and what others wrote', (ctx)
       assert.equal(Number(size.value), 16);
 
       // By uuid, as JSON for scripts; the refusals say what is wrong.
-      const json = JSON.parse(exited(await run(adminConfig, ['order', definition.uuid, '--tenant', world.tenantUuid, '--input', 'size=2', '--input', 'tier=x', '-o', 'json']), 0).stdout);
+      const json = JSON.parse(
+        exited(
+          await run(adminConfig, [
+            'order',
+            definition.uuid,
+            '--tenant',
+            world.tenantUuid,
+            '--input',
+            'size=2',
+            '--input',
+            'tier=x',
+            '-o',
+            'json',
+          ]),
+          0,
+        ).stdout,
+      );
       assert.equal(json.spec.displayName, definitionName);
-      assert.match(exited(await run(adminConfig, ['order', definitionName, '--input', 'size=1']), 1).stderr, /give the target: --tenant <uuid> or --workspace <identifier>/);
-      assert.match(exited(await run(adminConfig, ['order', unique('Nothing'), '--workspace', world.consumer]), 1).stderr, /no building block definition named "Nothing-.*" is offered to you/);
-      assert.match(exited(await run(adminConfig, ['order', definitionName, '--tenant', world.tenantUuid, '--input', 'size=big']), 1).stderr, /^blockyard: ordering ".*" failed \(400\): spec\.inputs\.size/);
+      assert.match(
+        exited(await run(adminConfig, ['order', definitionName, '--input', 'size=1']), 1).stderr,
+        /give the target: --tenant <uuid> or --workspace <identifier>/,
+      );
+      assert.match(
+        exited(await run(adminConfig, ['order', unique('Nothing'), '--workspace', world.consumer]), 1).stderr,
+        /no building block definition named "Nothing-.*" is offered to you/,
+      );
+      assert.match(
+        exited(await run(adminConfig, ['order', definitionName, '--tenant', world.tenantUuid, '--input', 'size=big']), 1).stderr,
+        /^blockyard: ordering ".*" failed \(400\): spec\.inputs\.size/,
+      );
     });
 
     it('apply -f takes a meshBuildingBlock (v2-preview) as the API does, beside objects of the import', async () => {
@@ -96,7 +149,21 @@ describeEachDatabase('the blockyard CLI: ordering, and what others wrote', (ctx)
     });
 
     it('runs logs <block uuid> shows the block’s latest run; --follow ends at once for an ended run', async () => {
-      const ordered = exited(await run(adminConfig, ['order', definitionName, '--tenant', world.tenantUuid, '--input', 'size=1', '--input', 'tier=t', '-o', 'json']), 0);
+      const ordered = exited(
+        await run(adminConfig, [
+          'order',
+          definitionName,
+          '--tenant',
+          world.tenantUuid,
+          '--input',
+          'size=1',
+          '--input',
+          'tier=t',
+          '-o',
+          'json',
+        ]),
+        0,
+      );
       const blockUuid = JSON.parse(ordered.stdout).metadata.uuid as string;
       // Earlier blocks' runs first: the runner claims until it has this block's.
       let claimed;
@@ -105,7 +172,10 @@ describeEachDatabase('the blockyard CLI: ordering, and what others wrote', (ctx)
       const runUuid = claimed.metadata.uuid as string;
       const asRunner = asRun(ctx.client, claimed);
       assert.equal((await register(asRunner, runUuid, { source: { id: 'ci' }, steps: [{ id: 'plan', displayName: 'Plan' }] })).status, 200);
-      await report(asRunner, runUuid, 'ci', { status: 'SUCCEEDED', steps: [{ id: 'plan', status: 'SUCCEEDED', userMessage: `done ${PLANTED.colour} ${PLANTED.title}` }] });
+      await report(asRunner, runUuid, 'ci', {
+        status: 'SUCCEEDED',
+        steps: [{ id: 'plan', status: 'SUCCEEDED', userMessage: `done ${PLANTED.colour} ${PLANTED.title}` }],
+      });
 
       const byBlock = exited(await run(adminConfig, ['runs', 'logs', blockUuid]), 0);
       assert.match(byBlock.stdout, /^\S+ {2}Plan \(ci\/plan\) {2}SUCCEEDED {2}done \\x1b\[32mSUCCEEDED\\x1b\[0m \\x1b\]0;pwned\\x07\n$/);
@@ -121,7 +191,10 @@ describeEachDatabase('the blockyard CLI: ordering, and what others wrote', (ctx)
       for (const kind of ['serviceinstances', 'communications', 'communicationdefinitions', 'meshprojects']) {
         exited(await run(adminConfig, ['get', kind, '-o', 'json']), 0);
       }
-      assert.match(exited(await run(adminConfig, ['get', 'meshprojcts']), 1).stderr, /unknown kind "meshprojcts"; did you mean meshprojects\?/);
+      assert.match(
+        exited(await run(adminConfig, ['get', 'meshprojcts']), 1).stderr,
+        /unknown kind "meshprojcts"; did you mean meshprojects\?/,
+      );
       assert.match(exited(await run(adminConfig, ['get', 'wokspaces']), 1).stderr, /did you mean workspaces\?/);
       assert.match(exited(await run(adminConfig, ['get', 'gizmos']), 1).stderr, /unknown kind "gizmos"; the kinds: workspaces, /);
     });
@@ -132,7 +205,8 @@ describeEachDatabase('the blockyard CLI: ordering, and what others wrote', (ctx)
       const workspace = unique('cli-planted');
       await createWorkspace(ctx.client, workspace);
       const planted = Object.values(PLANTED);
-      for (const [index, name] of planted.entries()) await createProject(ctx.client, workspace, `p${index}`, { spec: { displayName: name } });
+      for (const [index, name] of planted.entries())
+        await createProject(ctx.client, workspace, `p${index}`, { spec: { displayName: name } });
       await createProject(ctx.client, workspace, 'wide', { spec: { displayName: '日本語の名前👨‍👩‍👧' } });
 
       const table = exited(await run(adminConfig, ['get', 'projects', '--filter', `workspaceIdentifier=${workspace}`]), 0).stdout;
@@ -143,14 +217,27 @@ describeEachDatabase('the blockyard CLI: ordering, and what others wrote', (ctx)
       // Every row's WORKSPACE column starts in the same terminal column: a wide character takes two.
       const starts = lines(table).map((line) => {
         const before = line.slice(0, line.lastIndexOf(workspace));
-        return [...new Intl.Segmenter().segment(before)].reduce((width, { segment }) => width + (/[\u3000-\u9fff]|\p{Emoji_Presentation}/u.test(segment) ? 2 : 1), 0);
+        return [...new Intl.Segmenter().segment(before)].reduce(
+          (width, { segment }) => width + (/[\u3000-\u9fff]|\p{Emoji_Presentation}/u.test(segment) ? 2 : 1),
+          0,
+        );
       });
       assert.equal(new Set(starts.slice(1)).size, 1, table);
 
-      const json = exited(await run(adminConfig, ['get', 'projects', '--filter', `workspaceIdentifier=${workspace}`, '-o', 'json']), 0).stdout;
+      const json = exited(
+        await run(adminConfig, ['get', 'projects', '--filter', `workspaceIdentifier=${workspace}`, '-o', 'json']),
+        0,
+      ).stdout;
       assertInert(json);
-      assert.deepEqual(JSON.parse(json).map((project: { spec: { displayName: string } }) => project.spec.displayName).sort(), [...planted, '日本語の名前👨‍👩‍👧'].sort());
-      assertInert(exited(await run(adminConfig, ['get', 'projects', '--filter', `workspaceIdentifier=${workspace}`, '-o', 'yaml']), 0).stdout);
+      assert.deepEqual(
+        JSON.parse(json)
+          .map((project: { spec: { displayName: string } }) => project.spec.displayName)
+          .sort(),
+        [...planted, '日本語の名前👨‍👩‍👧'].sort(),
+      );
+      assertInert(
+        exited(await run(adminConfig, ['get', 'projects', '--filter', `workspaceIdentifier=${workspace}`, '-o', 'yaml']), 0).stdout,
+      );
 
       const events = exited(await run(adminConfig, ['events', '--workspace', workspace, '--title', 'Project', '--size', '20']), 0).stdout;
       assertInert(events);
@@ -161,7 +248,20 @@ describeEachDatabase('the blockyard CLI: ordering, and what others wrote', (ctx)
     });
 
     it('events name the block and definition beside their uuids', async () => {
-      const events = exited(await run(adminConfig, ['events', '--workspace', world.consumer, '--title', 'Building Block', '--event-type', 'Created', '--size', '5']), 0).stdout;
+      const events = exited(
+        await run(adminConfig, [
+          'events',
+          '--workspace',
+          world.consumer,
+          '--title',
+          'Building Block',
+          '--event-type',
+          'Created',
+          '--size',
+          '5',
+        ]),
+        0,
+      ).stdout;
       assert.match(events, new RegExp(`meshBuildingBlock "Orders DB" \\(${UUID}\\) (was )?created`), events);
     });
   });

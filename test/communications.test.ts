@@ -25,7 +25,15 @@ const COMMUNICATION_MESHCLOUD = media('meshCommunication', 'v1-preview', 'meshcl
 const definitionBody = (communication: Json = {}): Json => ({
   apiVersion: 'v1-preview',
   kind: 'meshCommunicationDefinition',
-  spec: { communication: { title: 'Important Update', message: 'This is a test communication.', type: 'ACTION_REQUIRED', dueDate: '2099-04-30', ...communication } },
+  spec: {
+    communication: {
+      title: 'Important Update',
+      message: 'This is a test communication.',
+      type: 'ACTION_REQUIRED',
+      dueDate: '2099-04-30',
+      ...communication,
+    },
+  },
 });
 
 /** The vendor's POST example, to a workspace unless told otherwise. */
@@ -58,7 +66,8 @@ const counters = async (client: ApiClient, uuid: string) => {
   return response.json.status as Json;
 };
 
-const resolve = (client: ApiClient, uuid: string) => client.post(`${COMMUNICATIONS}/${uuid}/resolve`, undefined, { headers: { accept: COMMUNICATION } });
+const resolve = (client: ApiClient, uuid: string) =>
+  client.post(`${COMMUNICATIONS}/${uuid}/resolve`, undefined, { headers: { accept: COMMUNICATION } });
 
 describeEachDatabase('communication definitions and communications (v1-preview)', (ctx) => {
   let admin: ApiClient;
@@ -71,11 +80,21 @@ describeEachDatabase('communication definitions and communications (v1-preview)'
   });
 
   it('creates a definition from the vendor example (201, Location, counters 0), reads, lists by type and updates it with the PUT example (type kept)', async () => {
-    const created = await admin.post(DEFINITIONS, definitionBody(), { headers: { accept: DEFINITION, 'content-type': media('meshCommunicationDefinition', 'v1-preview', 'meshcloud') } });
+    const created = await admin.post(DEFINITIONS, definitionBody(), {
+      headers: { accept: DEFINITION, 'content-type': media('meshCommunicationDefinition', 'v1-preview', 'meshcloud') },
+    });
     assert.equal(created.status, 201, created.text);
     assert.equal(created.headers.location, created.json._links.self.href);
     const uuid = created.json.metadata.uuid as string;
-    assert.deepEqual(created.json.spec, { communication: { title: 'Important Update', message: 'This is a test communication.', dueDate: '2099-04-30', type: 'ACTION_REQUIRED', skipEmailNotifications: false } });
+    assert.deepEqual(created.json.spec, {
+      communication: {
+        title: 'Important Update',
+        message: 'This is a test communication.',
+        dueDate: '2099-04-30',
+        type: 'ACTION_REQUIRED',
+        skipEmailNotifications: false,
+      },
+    });
     assert.deepEqual(created.json.status, { communicationsTotal: 0, communicationsResolved: 0, communicationsOpen: 0 });
     assert.deepEqual((await admin.get(`${DEFINITIONS}/${uuid.toUpperCase()}`, { headers: { accept: DEFINITION } })).json, created.json);
 
@@ -89,13 +108,39 @@ describeEachDatabase('communication definitions and communications (v1-preview)'
     assert.ok((await listed('&type=ACTION_REQUIRED')).includes(uuid));
     assert.ok(!(await listed('&type=ACTION_REQUIRED')).includes(notification.metadata.uuid));
     assert.ok((await listed('&type=NOTIFICATION')).includes(notification.metadata.uuid));
-    assertError(await admin.get(`${DEFINITIONS}?type=INFO`, { headers: { accept: DEFINITION } }), 400, /^type: must be one of ACTION_REQUIRED, NOTIFICATION/);
+    assertError(
+      await admin.get(`${DEFINITIONS}?type=INFO`, { headers: { accept: DEFINITION } }),
+      400,
+      /^type: must be one of ACTION_REQUIRED, NOTIFICATION/,
+    );
 
     // The vendor's PUT example leaves out `type`: it stays.
-    const put = await admin.put(`${DEFINITIONS}/${uuid}`, { apiVersion: 'v1-preview', kind: 'meshCommunicationDefinition', spec: { communication: { title: 'my-new-title', message: 'my-new-message', dueDate: '2099-05-31' } } }, { headers: io(DEFINITION) });
+    const put = await admin.put(
+      `${DEFINITIONS}/${uuid}`,
+      {
+        apiVersion: 'v1-preview',
+        kind: 'meshCommunicationDefinition',
+        spec: { communication: { title: 'my-new-title', message: 'my-new-message', dueDate: '2099-05-31' } },
+      },
+      { headers: io(DEFINITION) },
+    );
     assert.equal(put.status, 200, put.text);
-    assert.deepEqual(put.json.spec.communication, { title: 'my-new-title', message: 'my-new-message', dueDate: '2099-05-31', type: 'ACTION_REQUIRED', skipEmailNotifications: false });
-    assertError(await admin.put(`${DEFINITIONS}/${uuid}`, { ...definitionBody(), metadata: { uuid: notification.metadata.uuid } }, { headers: io(DEFINITION) }), 400, /^metadata\.uuid:/);
+    assert.deepEqual(put.json.spec.communication, {
+      title: 'my-new-title',
+      message: 'my-new-message',
+      dueDate: '2099-05-31',
+      type: 'ACTION_REQUIRED',
+      skipEmailNotifications: false,
+    });
+    assertError(
+      await admin.put(
+        `${DEFINITIONS}/${uuid}`,
+        { ...definitionBody(), metadata: { uuid: notification.metadata.uuid } },
+        { headers: io(DEFINITION) },
+      ),
+      400,
+      /^metadata\.uuid:/,
+    );
   });
 
   it('refuses bad definitions with a 400 naming the field, nothing stored; only admins write definitions (403)', async () => {
@@ -111,20 +156,38 @@ describeEachDatabase('communication definitions and communications (v1-preview)'
       [{ apiVersion: 'v1-preview', kind: 'meshCommunicationDefinition' }, /^spec:/],
     ];
     for (const [body, message] of cases) assertError(await admin.post(DEFINITIONS, body, { headers: io(DEFINITION) }), 400, message);
-    assert.equal((await admin.get(`${DEFINITIONS}?size=1`, { headers: { accept: DEFINITION } })).json.page.totalElements, before, 'nothing stored');
-    const key = (await clientWithKey(admin, workspace, ['COMMUNICATIONDEFINITION_LIST', 'COMMUNICATIONDEFINITION_SAVE', 'COMMUNICATIONDEFINITION_DELETE'])).client;
+    assert.equal(
+      (await admin.get(`${DEFINITIONS}?size=1`, { headers: { accept: DEFINITION } })).json.page.totalElements,
+      before,
+      'nothing stored',
+    );
+    const key = (
+      await clientWithKey(admin, workspace, [
+        'COMMUNICATIONDEFINITION_LIST',
+        'COMMUNICATIONDEFINITION_SAVE',
+        'COMMUNICATIONDEFINITION_DELETE',
+      ])
+    ).client;
     assertError(await key.post(DEFINITIONS, definitionBody(), { headers: io(DEFINITION) }), 403, /ADM_COMMUNICATIONDEFINITION_SAVE/);
   });
 
   it('sends the vendor example to a workspace (201, OPEN, the definition’s summary) and to a tenant and a block by uuid; counts each; refuses unknown targets (422), duplicates (409) and bad bodies (400)', async () => {
     const definition = await createDefinition(admin, { title: 'Rotate your keys', dueDate: '2099-12-31' });
     const uuid = definition.metadata.uuid as string;
-    const created = await admin.post(COMMUNICATIONS, communicationBody(uuid, workspace), { headers: { accept: COMMUNICATION_MESHCLOUD, 'content-type': COMMUNICATION_MESHCLOUD } });
+    const created = await admin.post(COMMUNICATIONS, communicationBody(uuid, workspace), {
+      headers: { accept: COMMUNICATION_MESHCLOUD, 'content-type': COMMUNICATION_MESHCLOUD },
+    });
     assert.equal(created.status, 201, created.text);
     assert.equal(created.headers.location, created.json._links.self.href);
     assert.deepEqual(created.json.metadata.ownedByWorkspace, workspace);
-    assert.deepEqual(created.json.spec, { targetMeshObjectRef: { kind: 'meshWorkspace', name: workspace }, communicationDefinitionRef: { uuid, kind: 'meshCommunicationDefinition' } });
-    assert.deepEqual(created.json.status, { resolutionStatus: 'OPEN', meshCommunicationDefinition: { uuid, title: 'Rotate your keys', dueDate: '2099-12-31', communicationType: 'ACTION_REQUIRED' } });
+    assert.deepEqual(created.json.spec, {
+      targetMeshObjectRef: { kind: 'meshWorkspace', name: workspace },
+      communicationDefinitionRef: { uuid, kind: 'meshCommunicationDefinition' },
+    });
+    assert.deepEqual(created.json.status, {
+      resolutionStatus: 'OPEN',
+      meshCommunicationDefinition: { uuid, title: 'Rotate your keys', dueDate: '2099-12-31', communicationType: 'ACTION_REQUIRED' },
+    });
     assert.equal(created.json._links.resolve.href, `${created.json._links.self.href}/resolve`);
 
     // A tenant and a building block: named by uuid, owned by their workspace.
@@ -138,14 +201,38 @@ describeEachDatabase('communication definitions and communications (v1-preview)'
     assert.deepEqual(await counters(admin, uuid), { communicationsTotal: 3, communicationsResolved: 0, communicationsOpen: 3 });
 
     const post = (body: Json) => admin.post(COMMUNICATIONS, body, { headers: io(COMMUNICATION) });
-    assertError(await post(communicationBody(uuid, 'no-such-workspace')), 422, /^spec\.targetMeshObjectRef\.name: meshWorkspace "no-such-workspace" does not exist/);
-    assertError(await post(communicationBody(uuid, '0d5b3c1e-0000-4000-8000-000000000000', 'meshTenant')), 422, /^spec\.targetMeshObjectRef\.name: meshTenant/);
-    assertError(await post(communicationBody('0d5b3c1e-0000-4000-8000-000000000000', workspace)), 422, /^spec\.communicationDefinitionRef\.uuid: meshCommunicationDefinition "0d5b3c1e-0000-4000-8000-000000000000" does not exist/);
+    assertError(
+      await post(communicationBody(uuid, 'no-such-workspace')),
+      422,
+      /^spec\.targetMeshObjectRef\.name: meshWorkspace "no-such-workspace" does not exist/,
+    );
+    assertError(
+      await post(communicationBody(uuid, '0d5b3c1e-0000-4000-8000-000000000000', 'meshTenant')),
+      422,
+      /^spec\.targetMeshObjectRef\.name: meshTenant/,
+    );
+    assertError(
+      await post(communicationBody('0d5b3c1e-0000-4000-8000-000000000000', workspace)),
+      422,
+      /^spec\.communicationDefinitionRef\.uuid: meshCommunicationDefinition "0d5b3c1e-0000-4000-8000-000000000000" does not exist/,
+    );
     assertError(await post(communicationBody(uuid, workspace)), 409, /already sent to meshWorkspace/);
-    assertError(await post(communicationBody(uuid, workspace, 'meshProject')), 400, /^spec\.targetMeshObjectRef\.kind: must be one of meshWorkspace, meshTenant, meshBuildingBlock/);
+    assertError(
+      await post(communicationBody(uuid, workspace, 'meshProject')),
+      400,
+      /^spec\.targetMeshObjectRef\.kind: must be one of meshWorkspace, meshTenant, meshBuildingBlock/,
+    );
     assertError(await post(communicationBody('not-a-uuid', workspace)), 400, /^spec\.communicationDefinitionRef\.uuid:/);
-    assertError(await post({ ...communicationBody(uuid, workspace), spec: { targetMeshObjectRef: { kind: 'meshWorkspace', name: workspace } } }), 400, /^spec\.communicationDefinitionRef:/);
-    assert.deepEqual(await counters(admin, uuid), { communicationsTotal: 3, communicationsResolved: 0, communicationsOpen: 3 }, 'refused creates count nothing');
+    assertError(
+      await post({ ...communicationBody(uuid, workspace), spec: { targetMeshObjectRef: { kind: 'meshWorkspace', name: workspace } } }),
+      400,
+      /^spec\.communicationDefinitionRef:/,
+    );
+    assert.deepEqual(
+      await counters(admin, uuid),
+      { communicationsTotal: 3, communicationsResolved: 0, communicationsOpen: 3 },
+      'refused creates count nothing',
+    );
     const listed = await admin.get(`${COMMUNICATIONS}?communicationDefinitionUuid=${uuid}`, { headers: { accept: COMMUNICATION } });
     assert.equal(listed.json.page.totalElements, 3);
   });
@@ -161,15 +248,31 @@ describeEachDatabase('communication definitions and communications (v1-preview)'
     await createWorkspace(admin, other);
     const otherCommunication = await send(admin, uuid, other);
 
-    const member = (await clientWithKey(admin, workspace, ['COMMUNICATION_LIST', 'COMMUNICATION_SAVE', 'COMMUNICATIONDEFINITION_LIST'])).client;
+    const member = (await clientWithKey(admin, workspace, ['COMMUNICATION_LIST', 'COMMUNICATION_SAVE', 'COMMUNICATIONDEFINITION_LIST']))
+      .client;
     const reader = (await clientWithKey(admin, workspace, ['COMMUNICATION_LIST'])).client;
-    const stranger = (await clientWithKey(admin, other, ['COMMUNICATION_LIST', 'COMMUNICATION_SAVE', 'COMMUNICATION_DELETE', 'COMMUNICATIONDEFINITION_LIST'])).client;
+    const stranger = (
+      await clientWithKey(admin, other, [
+        'COMMUNICATION_LIST',
+        'COMMUNICATION_SAVE',
+        'COMMUNICATION_DELETE',
+        'COMMUNICATIONDEFINITION_LIST',
+      ])
+    ).client;
 
     assertError(await resolve(reader, communication.metadata.uuid), 403, /COMMUNICATION_SAVE/);
     assertError(await resolve(stranger, communication.metadata.uuid), 404, /not found/);
-    assertError(await stranger.get(`${COMMUNICATIONS}/${communication.metadata.uuid}`, { headers: { accept: COMMUNICATION } }), 404, /not found/);
+    assertError(
+      await stranger.get(`${COMMUNICATIONS}/${communication.metadata.uuid}`, { headers: { accept: COMMUNICATION } }),
+      404,
+      /not found/,
+    );
     assertError(await stranger.delete(`${COMMUNICATIONS}/${communication.metadata.uuid}`), 403, /ADM_COMMUNICATION_DELETE/);
-    assertError(await member.post(COMMUNICATIONS, communicationBody(uuid, workspace), { headers: io(COMMUNICATION) }), 403, /ADM_COMMUNICATION_SAVE/);
+    assertError(
+      await member.post(COMMUNICATIONS, communicationBody(uuid, workspace), { headers: io(COMMUNICATION) }),
+      403,
+      /ADM_COMMUNICATION_SAVE/,
+    );
     assert.deepEqual(await counters(admin, uuid), { communicationsTotal: 2, communicationsResolved: 0, communicationsOpen: 2 });
 
     const resolved = await resolve(member, communication.metadata.uuid.toUpperCase());
@@ -179,17 +282,32 @@ describeEachDatabase('communication definitions and communications (v1-preview)'
     assert.deepEqual(await counters(admin, uuid), { communicationsTotal: 2, communicationsResolved: 1, communicationsOpen: 1 });
     const again = await resolve(member, communication.metadata.uuid);
     assert.equal(again.status, 200, again.text);
-    assert.deepEqual(await counters(admin, uuid), { communicationsTotal: 2, communicationsResolved: 1, communicationsOpen: 1 }, 'resolving twice counts once');
+    assert.deepEqual(
+      await counters(admin, uuid),
+      { communicationsTotal: 2, communicationsResolved: 1, communicationsOpen: 1 },
+      'resolving twice counts once',
+    );
 
     // The member sees its workspace's communications and their definition, not the other workspace's.
     const seen = await member.get(`${COMMUNICATIONS}?communicationDefinitionUuid=${uuid}`, { headers: { accept: COMMUNICATION } });
-    assert.deepEqual(seen.json._embedded.meshCommunications.map((c: Json) => c.metadata.uuid), [communication.metadata.uuid]);
+    assert.deepEqual(
+      seen.json._embedded.meshCommunications.map((c: Json) => c.metadata.uuid),
+      [communication.metadata.uuid],
+    );
     assert.equal((await member.get(`${DEFINITIONS}/${uuid}`, { headers: { accept: DEFINITION } })).status, 200);
     const lonely = await createDefinition(admin);
     assertError(await member.get(`${DEFINITIONS}/${lonely.metadata.uuid}`, { headers: { accept: DEFINITION } }), 404, /not found/);
     const definitions = await member.get(`${DEFINITIONS}?size=350`, { headers: { accept: DEFINITION } });
-    assert.deepEqual(definitions.json._embedded.meshCommunicationDefinitions.map((d: Json) => d.metadata.uuid), [uuid], 'only the definitions sent to the workspace');
-    assert.equal((await stranger.get(`${COMMUNICATIONS}/${otherCommunication.metadata.uuid}`, { headers: { accept: COMMUNICATION } })).json.status.resolutionStatus, 'OPEN');
+    assert.deepEqual(
+      definitions.json._embedded.meshCommunicationDefinitions.map((d: Json) => d.metadata.uuid),
+      [uuid],
+      'only the definitions sent to the workspace',
+    );
+    assert.equal(
+      (await stranger.get(`${COMMUNICATIONS}/${otherCommunication.metadata.uuid}`, { headers: { accept: COMMUNICATION } })).json.status
+        .resolutionStatus,
+      'OPEN',
+    );
 
     const notification = await createDefinition(admin, { type: 'NOTIFICATION' });
     const note = await send(admin, notification.metadata.uuid, workspace);
@@ -197,11 +315,17 @@ describeEachDatabase('communication definitions and communications (v1-preview)'
     assertError(await resolve(member, note.metadata.uuid), 409, /NOTIFICATION: there is nothing to resolve/);
     assert.deepEqual(await counters(admin, notification.metadata.uuid), { communicationsTotal: 1 });
     const filtered = async (query: string) =>
-      ((await member.get(`${COMMUNICATIONS}?${query}`, { headers: { accept: COMMUNICATION } })).json._embedded.meshCommunications as Json[]).map((c) => c.metadata.uuid as string).sort();
+      ((await member.get(`${COMMUNICATIONS}?${query}`, { headers: { accept: COMMUNICATION } })).json._embedded.meshCommunications as Json[])
+        .map((c) => c.metadata.uuid as string)
+        .sort();
     assert.deepEqual(await filtered('communicationType=NOTIFICATION'), [note.metadata.uuid]);
     assert.deepEqual(await filtered('resolutionStatus=RESOLVED'), [communication.metadata.uuid]);
     assert.deepEqual(await filtered('resolutionStatus=OPEN'), []);
-    assertError(await member.get(`${COMMUNICATIONS}?resolutionStatus=DONE`, { headers: { accept: COMMUNICATION } }), 400, /^resolutionStatus: must be one of OPEN, RESOLVED/);
+    assertError(
+      await member.get(`${COMMUNICATIONS}?resolutionStatus=DONE`, { headers: { accept: COMMUNICATION } }),
+      400,
+      /^resolutionStatus: must be one of OPEN, RESOLVED/,
+    );
   });
 
   it('deletes communications (admins, 204, counters move by what was deleted), then the definition (409 while it has communications); the type cannot change while it has some', async () => {
@@ -213,7 +337,11 @@ describeEachDatabase('communication definitions and communications (v1-preview)'
     const first = await send(admin, uuid, ws1);
     const second = await send(admin, uuid, ws2);
     assert.equal((await resolve(admin, first.metadata.uuid)).status, 200);
-    assertError(await admin.put(`${DEFINITIONS}/${uuid}`, definitionBody({ type: 'NOTIFICATION' }), { headers: io(DEFINITION) }), 409, /^spec\.communication\.type: .* has communications/);
+    assertError(
+      await admin.put(`${DEFINITIONS}/${uuid}`, definitionBody({ type: 'NOTIFICATION' }), { headers: io(DEFINITION) }),
+      409,
+      /^spec\.communication\.type: .* has communications/,
+    );
     assertError(await admin.delete(`${DEFINITIONS}/${uuid}`), 409, /still has 2 meshCommunications/);
     assertError(await admin.delete(`/api/meshobjects/meshworkspaces/${ws2}`), 409, /meshCommunications/);
 
@@ -243,7 +371,13 @@ describeEachDatabase('communication definitions and communications (v1-preview)'
     ]);
     const [resolvedEvent] = await allEvents(admin, `workspaceIdentifier=${ws1}&title=Communication%20Resolved`);
     // Filed under ws1, it counts ws1's communications only (docs/communications.md).
-    assert.equal(resolvedEvent!.spec.description.endsWith(`was resolved (meshCommunicationDefinition ${uuid} in workspace ${ws1}: 0 open, 1 resolved of 1)`), true, resolvedEvent!.spec.description);
+    assert.equal(
+      resolvedEvent!.spec.description.endsWith(
+        `was resolved (meshCommunicationDefinition ${uuid} in workspace ${ws1}: 0 open, 1 resolved of 1)`,
+      ),
+      true,
+      resolvedEvent!.spec.description,
+    );
   });
 });
 
@@ -285,15 +419,28 @@ describe('communication counters under concurrent changes on several instances [
     const responses = await Promise.all(requests.map((request) => request()));
     for (const response of responses) assert.ok([200, 204, 404].includes(response.status), `${response.status} ${response.text}`);
 
-    const listed = await admin.get(`${COMMUNICATIONS}?communicationDefinitionUuid=${uuid}&size=350`, { headers: { accept: COMMUNICATION } });
+    const listed = await admin.get(`${COMMUNICATIONS}?communicationDefinitionUuid=${uuid}&size=350`, {
+      headers: { accept: COMMUNICATION },
+    });
     const left = listed.json._embedded.meshCommunications as Json[];
     assert.equal(left.length, sent.length - sent.filter((_, i) => i % 4 === 0).length);
-    assert.ok(left.every((c) => c.status.resolutionStatus === 'RESOLVED'), 'every communication left was resolved');
+    assert.ok(
+      left.every((c) => c.status.resolutionStatus === 'RESOLVED'),
+      'every communication left was resolved',
+    );
     const status = await counters(instances[2]!.client, uuid);
     assert.deepEqual(status, { communicationsTotal: left.length, communicationsResolved: left.length, communicationsOpen: 0 });
-    const resolvedEvents = (await allEvents(admin, 'title=Communication%20Resolved')).filter((event) => event.spec.content.spec.communicationDefinitionRef.uuid === uuid);
-    assert.ok(resolvedEvents.length <= sent.length && resolvedEvents.length >= left.length, `one Resolved event per communication resolved (${resolvedEvents.length})`);
-    assert.equal(new Set(resolvedEvents.map((event) => event.spec.content.metadata.uuid)).size, resolvedEvents.length, 'never two for one communication');
+    const resolvedEvents = (await allEvents(admin, 'title=Communication%20Resolved')).filter(
+      (event) => event.spec.content.spec.communicationDefinitionRef.uuid === uuid,
+    );
+    assert.ok(
+      resolvedEvents.length <= sent.length && resolvedEvents.length >= left.length,
+      `one Resolved event per communication resolved (${resolvedEvents.length})`,
+    );
+    assert.equal(
+      new Set(resolvedEvents.map((event) => event.spec.content.metadata.uuid)).size,
+      resolvedEvents.length,
+      'never two for one communication',
+    );
   });
 });
-

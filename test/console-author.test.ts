@@ -4,8 +4,28 @@ import path from 'node:path';
 import { before, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { KEY_PRESETS } from '../src/console/key-presets.js';
-import { accessibilityProblems, APIKEY, ARTIFACTS, browserForFile, consoleWorld, type ConsoleWorld, createKey, newContext, signInWithKey, watchErrors } from './support/console.js';
-import { createDefinition, DEFINITION, DEFINITIONS, firstVersionUuid, putVersion, VERSION, VERSIONS, versionSpec } from './support/definitions.js';
+import {
+  accessibilityProblems,
+  APIKEY,
+  ARTIFACTS,
+  browserForFile,
+  consoleWorld,
+  type ConsoleWorld,
+  createKey,
+  newContext,
+  signInWithKey,
+  watchErrors,
+} from './support/console.js';
+import {
+  createDefinition,
+  DEFINITION,
+  DEFINITIONS,
+  firstVersionUuid,
+  putVersion,
+  VERSION,
+  VERSIONS,
+  versionSpec,
+} from './support/definitions.js';
 import { login } from './support/identity.js';
 import { createBlock, tenantTarget } from './support/runs.js';
 import { describeEachDatabase, TEST_ADMIN } from './support/server.js';
@@ -31,7 +51,10 @@ async function capture(page: Page, name: string): Promise<void> {
 }
 
 /** A definition of the team whose version 1 the team released: it waits for the publication review. */
-async function inReview(ctx: { readonly client: ApiClient }, world: ConsoleWorld): Promise<{ uuid: string; name: string; versionUuid: string }> {
+async function inReview(
+  ctx: { readonly client: ApiClient },
+  world: ConsoleWorld,
+): Promise<{ uuid: string; name: string; versionUuid: string }> {
   const name = unique('Queue');
   const definition = await createDefinition(ctx.client, world.team, { displayName: name });
   const uuid = definition.metadata.uuid as string;
@@ -65,21 +88,34 @@ describeEachDatabase('authoring in the console', (ctx) => {
       await page.getByRole('link', { name: 'New definition' }).click();
       await page.getByRole('heading', { name: 'New definition', level: 1 }).waitFor();
       assert.equal(await page.getByLabel('Workspace').inputValue(), world.team, 'the key’s workspace is chosen');
-      assert.deepEqual(await page.getByLabel('Workspace').locator('option').allTextContents(), [world.team], 'a key creates only in its workspace');
+      assert.deepEqual(
+        await page.getByLabel('Workspace').locator('option').allTextContents(),
+        [world.team],
+        'a key creates only in its workspace',
+      );
 
       // The server's refusals, each beside the field it names; nothing stored.
       watch.expect(400);
       await page.getByRole('button', { name: 'Create definition' }).click();
-      await errorBeside(page, 'definition-displayName').getByText(/^(?!spec)./).waitFor();
+      await errorBeside(page, 'definition-displayName')
+        .getByText(/^(?!spec)./)
+        .waitFor();
       await page.getByLabel('Name (required)').fill(name);
       await page.getByLabel('Built for').selectOption('TENANT_LEVEL');
       watch.expect(400);
       await page.getByRole('button', { name: 'Create definition' }).click();
-      await errorBeside(page, 'definition-supportedPlatforms').getByText('a TENANT_LEVEL definition supports at least one platform type', { exact: true }).waitFor();
+      await errorBeside(page, 'definition-supportedPlatforms')
+        .getByText('a TENANT_LEVEL definition supports at least one platform type', { exact: true })
+        .waitFor();
       assert.equal(await errorBeside(page, 'definition-displayName').count(), 0, 'the fixed field’s error is gone');
       await capture(page, shot('definition-new-refused'));
       const before = await ctx.client.get(`${DEFINITIONS}?workspaceIdentifier=${world.team}`, { headers: { accept: DEFINITION } });
-      assert.equal(before.json._embedded.meshBuildingBlockDefinitions.filter((d: { spec: { displayName: string } }) => d.spec.displayName === name).length, 0, 'nothing stored');
+      assert.equal(
+        before.json._embedded.meshBuildingBlockDefinitions.filter((d: { spec: { displayName: string } }) => d.spec.displayName === name)
+          .length,
+        0,
+        'nothing stored',
+      );
 
       await page.getByLabel('Platform types (required)').fill('CUSTOM');
       await page.getByLabel('Description').fill('A queue for your services’ messages');
@@ -90,16 +126,32 @@ describeEachDatabase('authoring in the console', (ctx) => {
       // The draft: JSON the browser cannot parse, then a rule the server checks.
       await page.getByLabel('Inputs (JSON)').fill('{ "queueName": ');
       await page.getByRole('button', { name: 'Save draft' }).click();
-      await errorBeside(page, 'draft-inputs').getByText(/^Inputs is not valid JSON/).waitFor();
-      await page.getByLabel('Inputs (JSON)').fill(JSON.stringify({ queueName: { displayName: 'Queue name', type: 'STRING', assignmentType: 'STATIC' } }, null, 2));
+      await errorBeside(page, 'draft-inputs')
+        .getByText(/^Inputs is not valid JSON/)
+        .waitFor();
+      await page
+        .getByLabel('Inputs (JSON)')
+        .fill(JSON.stringify({ queueName: { displayName: 'Queue name', type: 'STRING', assignmentType: 'STATIC' } }, null, 2));
       watch.expect(400);
       await page.getByRole('button', { name: 'Save draft' }).click();
-      await errorBeside(page, 'draft-inputs').getByText('queueName.argument: required for STATIC input "queueName"', { exact: true }).waitFor();
+      await errorBeside(page, 'draft-inputs')
+        .getByText('queueName.argument: required for STATIC input "queueName"', { exact: true })
+        .waitFor();
       assert.equal(await page.getByLabel('Inputs (JSON)').getAttribute('aria-invalid'), 'true');
       await capture(page, shot('draft-refused'));
 
-      await page.getByLabel('Inputs (JSON)').fill(JSON.stringify({ queueName: { displayName: 'Queue name', type: 'STRING', assignmentType: 'USER_INPUT', valueValidationRegex: '^[a-z]+$' } }, null, 2));
-      await page.getByLabel('Outputs (JSON)').fill(JSON.stringify({ queueName: { displayName: 'Queue name', type: 'STRING', assignmentType: 'NONE' } }, null, 2));
+      await page
+        .getByLabel('Inputs (JSON)')
+        .fill(
+          JSON.stringify(
+            { queueName: { displayName: 'Queue name', type: 'STRING', assignmentType: 'USER_INPUT', valueValidationRegex: '^[a-z]+$' } },
+            null,
+            2,
+          ),
+        );
+      await page
+        .getByLabel('Outputs (JSON)')
+        .fill(JSON.stringify({ queueName: { displayName: 'Queue name', type: 'STRING', assignmentType: 'NONE' } }, null, 2));
       await page.getByLabel('Readme of the definition (Markdown)').fill('# Message queue\n\nOne queue per service.');
       await page.getByText('How ordering people will see these inputs').click();
       await page.getByRole('cell', { name: /Queue name/ }).waitFor();
@@ -110,7 +162,10 @@ describeEachDatabase('authoring in the console', (ctx) => {
       const [draft] = stored.json._embedded.meshBuildingBlockDefinitionVersions;
       assert.equal(draft.spec.state, 'DRAFT');
       assert.equal(draft.spec.inputs.queueName.valueValidationRegex, '^[a-z]+$');
-      assert.equal((await ctx.client.get(`${DEFINITIONS}/${uuid}`, { headers: { accept: DEFINITION } })).json.spec.readme, '# Message queue\n\nOne queue per service.');
+      assert.equal(
+        (await ctx.client.get(`${DEFINITIONS}/${uuid}`, { headers: { accept: DEFINITION } })).json.spec.readme,
+        '# Message queue\n\nOne queue per service.',
+      );
 
       // Editing again shows what was saved; then the release goes to the review.
       await page.getByRole('link', { name: 'Edit draft' }).click();
@@ -140,7 +195,9 @@ describeEachDatabase('authoring in the console', (ctx) => {
       const dialog = page.getByRole('dialog', { name: `Reject ${authored.name} version 1?` });
       await dialog.waitFor();
       await dialog.getByRole('button', { name: 'Reject version' }).click();
-      await errorBeside(page, (await dialog.getByLabel('Reason (required)').getAttribute('id'))!).getByText('Give the reason for the rejection').waitFor();
+      await errorBeside(page, (await dialog.getByLabel('Reason (required)').getAttribute('id'))!)
+        .getByText('Give the reason for the rejection')
+        .waitFor();
       await capture(page, shot('review-reject'));
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       const untouched = await ctx.client.get(`${VERSIONS}/${authored.versionUuid}`, { headers: { accept: VERSION } });
@@ -174,8 +231,18 @@ describeEachDatabase('authoring in the console', (ctx) => {
   it('shows an administrator’s key every definition on the Platform page, and the owner the blocks other workspaces ordered', async () => {
     const other = await consoleWorld(ctx.client);
     const foreignBlock = unique('Foreign bucket');
-    await createBlock(ctx.client, { versionUuid: world.versionUuid, target: tenantTarget(other.tenantUuid), displayName: foreignBlock, inputs: [{ key: 'bucketName', value: 'foreign', valueType: 'STRING' }] });
-    const adminKey = await createKey(ctx.client, 'admin', ['ADM_BUILDINGBLOCKDEFINITION_LIST', 'ADM_BUILDINGBLOCK_LIST', 'ADM_APIKEY_LIST', 'APIKEY_LIST']);
+    await createBlock(ctx.client, {
+      versionUuid: world.versionUuid,
+      target: tenantTarget(other.tenantUuid),
+      displayName: foreignBlock,
+      inputs: [{ key: 'bucketName', value: 'foreign', valueType: 'STRING' }],
+    });
+    const adminKey = await createKey(ctx.client, 'admin', [
+      'ADM_BUILDINGBLOCKDEFINITION_LIST',
+      'ADM_BUILDINGBLOCK_LIST',
+      'ADM_APIKEY_LIST',
+      'APIKEY_LIST',
+    ]);
     const context = await newContext(browser());
     const page = await context.newPage();
     const watch = watchErrors(page);
@@ -216,7 +283,11 @@ describeEachDatabase('authoring in the console', (ctx) => {
       await page.getByRole('radio', { name: 'Developer' }).check();
       await page.getByText(`Grants ${developer.permissions.join(', ')}.`).waitFor();
       await page.getByText(`Permissions: ${developer.permissions.length} chosen (the Developer preset)`).waitFor();
-      assert.equal(await page.getByRole('checkbox', { name: 'BUILDINGBLOCK_SAVE', exact: true }).isVisible(), false, 'the list is collapsed');
+      assert.equal(
+        await page.getByRole('checkbox', { name: 'BUILDINGBLOCK_SAVE', exact: true }).isVisible(),
+        false,
+        'the list is collapsed',
+      );
       await capture(page, shot('keys-preset'));
       await page.getByRole('button', { name: 'Create key' }).click();
       const secret = (await page.getByTestId('client-secret').textContent())!;
@@ -239,7 +310,11 @@ describeEachDatabase('authoring in the console', (ctx) => {
   });
   it('fits the authoring pages on a phone, each passing axe-core', async () => {
     const authored = await inReview(ctx, world);
-    const draft = await ctx.client.post(VERSIONS, { kind: 'meshBuildingBlockDefinitionVersion', spec: versionSpec(authored.uuid, 2, 'manual') }, { headers: { 'content-type': VERSION, accept: VERSION } });
+    const draft = await ctx.client.post(
+      VERSIONS,
+      { kind: 'meshBuildingBlockDefinitionVersion', spec: versionSpec(authored.uuid, 2, 'manual') },
+      { headers: { 'content-type': VERSION, accept: VERSION } },
+    );
     assert.equal(draft.status, 201, draft.text);
     const context = await newContext(browser(), { width: 390, height: 844 });
     const page = await context.newPage();

@@ -27,17 +27,37 @@ const INPUTS: Json = {
     validationRegexErrorMessage: 'lower-case letters only',
     displayOrder: 1,
   },
-  replicas: { displayName: 'Replicas', type: 'INTEGER', assignmentType: 'USER_INPUT', defaultValue: 2, description: 'Pods to run', displayOrder: 2 },
-  tier: { displayName: 'Tier', type: 'SINGLE_SELECT', assignmentType: 'USER_INPUT', selectableValues: ['small', 'large'], defaultValue: 'small', displayOrder: 3 },
+  replicas: {
+    displayName: 'Replicas',
+    type: 'INTEGER',
+    assignmentType: 'USER_INPUT',
+    defaultValue: 2,
+    description: 'Pods to run',
+    displayOrder: 2,
+  },
+  tier: {
+    displayName: 'Tier',
+    type: 'SINGLE_SELECT',
+    assignmentType: 'USER_INPUT',
+    selectableValues: ['small', 'large'],
+    defaultValue: 'small',
+    displayOrder: 3,
+  },
 };
 
 /** The shared manual runner claims the waiting run and reports it with the status. */
 async function runnerReports(admin: ApiClient, status: 'SUCCEEDED' | 'FAILED'): Promise<Json> {
   const run = await claimRun(admin, SHARED_RUNNERS.MANUAL);
   const asRunner = asRun(admin, run);
-  const registered = await register(asRunner, run.metadata.uuid, { source: { id: 'app-team' }, steps: [{ id: 'deploy', displayName: 'Deploy the app' }] });
+  const registered = await register(asRunner, run.metadata.uuid, {
+    source: { id: 'app-team' },
+    steps: [{ id: 'deploy', displayName: 'Deploy the app' }],
+  });
   assert.equal(registered.status, 200, registered.text);
-  await report(asRunner, run.metadata.uuid, 'app-team', { status, steps: [{ id: 'deploy', status, userMessage: status === 'FAILED' ? 'the cluster was full' : 'deployed' }] });
+  await report(asRunner, run.metadata.uuid, 'app-team', {
+    status,
+    steps: [{ id: 'deploy', status, userMessage: status === 'FAILED' ? 'the cluster was full' : 'deployed' }],
+  });
   return run;
 }
 
@@ -60,17 +80,32 @@ describeEachDatabase('the console for a consumer ordering from another workspace
     await Promise.all([createWorkspace(ctx.client, provider), createWorkspace(ctx.client, consumer)]);
     definitionName = unique('App runtime');
     // Released by an admin: published at once.
-    const { definition, version } = await createReleasedDefinition(ctx.client, provider, 'manual', { inputs: INPUTS, runTransparency: true }, { displayName: definitionName, description: 'Runs your app', targetType: 'WORKSPACE_LEVEL' });
+    const { definition, version } = await createReleasedDefinition(
+      ctx.client,
+      provider,
+      'manual',
+      { inputs: INPUTS, runTransparency: true },
+      { displayName: definitionName, description: 'Runs your app', targetType: 'WORKSPACE_LEVEL' },
+    );
     versionUuid = version.metadata.uuid;
     // The provider's own key releases version 2: it waits for an admin's review, and is not offered.
     const owner = (await clientWithKey(ctx.client, provider, ['BUILDINGBLOCKDEFINITION_LIST', 'BUILDINGBLOCKDEFINITION_SAVE'])).client;
-    const v2 = { ...versionSpec(definition.metadata.uuid, 2, 'manual', { inputs: { ...INPUTS, extra: { displayName: 'Only in version 2', type: 'STRING', assignmentType: 'USER_INPUT' } } }) };
+    const v2 = {
+      ...versionSpec(definition.metadata.uuid, 2, 'manual', {
+        inputs: { ...INPUTS, extra: { displayName: 'Only in version 2', type: 'STRING', assignmentType: 'USER_INPUT' } },
+      }),
+    };
     const draft = await postVersion(owner, v2);
     assert.equal(draft.status, 201, draft.text);
     const released = await putVersion(owner, draft.json.metadata.uuid, { ...v2, state: 'RELEASED' });
     assert.equal(released.status, 200, released.text);
     assert.equal(released.json.status.reviewState, 'IN_REVIEW');
-    consumerKey = await createKey(ctx.client, consumer, ['WORKSPACE_LIST', 'BUILDINGBLOCKDEFINITION_LIST', 'BUILDINGBLOCK_LIST', 'BUILDINGBLOCK_SAVE', 'EVENTLOG_LIST', 'APIKEY_LIST'], consumerKeyName);
+    consumerKey = await createKey(
+      ctx.client,
+      consumer,
+      ['WORKSPACE_LIST', 'BUILDINGBLOCKDEFINITION_LIST', 'BUILDINGBLOCK_LIST', 'BUILDINGBLOCK_SAVE', 'EVENTLOG_LIST', 'APIKEY_LIST'],
+      consumerKeyName,
+    );
   });
 
   it('orders the approved version with its inputs while a newer one is in review, and the block page names where it came from', async () => {
@@ -100,10 +135,11 @@ describeEachDatabase('the console for a consumer ordering from another workspace
       await page.getByRole('heading', { name: 'Shop frontend', level: 1 }).waitFor();
       orderedUuid = decodeURIComponent(new URL(page.url()).hash.split('/').at(-1)!);
       const block = await readBlock(ctx.client, orderedUuid);
-      assert.deepEqual(
-        block.spec.inputs.map((row: Json) => [row.key, row.value]).sort(),
-        [['appName', 'shop'], ['replicas', 3], ['tier', 'small']],
-      );
+      assert.deepEqual(block.spec.inputs.map((row: Json) => [row.key, row.value]).sort(), [
+        ['appName', 'shop'],
+        ['replicas', 3],
+        ['tier', 'small'],
+      ]);
       await page.getByRole('link', { name: definitionName }).waitFor();
       await page.getByText('version 1', { exact: true }).waitFor();
       await page.getByText(`by API key ${consumerKeyName}`).waitFor();
@@ -115,7 +151,12 @@ describeEachDatabase('the console for a consumer ordering from another workspace
   });
 
   it('gives a block waiting for user input its inputs on its page, and runs a failed block again', async () => {
-    const pipelineKey = await createKey(ctx.client, consumer, ['BUILDINGBLOCK_LIST', 'BUILDINGBLOCK_SAVE', 'BUILDINGBLOCKDEFINITION_LIST'], 'deploy pipeline');
+    const pipelineKey = await createKey(
+      ctx.client,
+      consumer,
+      ['BUILDINGBLOCK_LIST', 'BUILDINGBLOCK_SAVE', 'BUILDINGBLOCKDEFINITION_LIST'],
+      'deploy pipeline',
+    );
     const consumerClient = ctx.client.with({ authorization: `Bearer ${await login(ctx.client, pipelineKey)}` });
     // The shop block ordered above is still pending: its runner finishes it first.
     await runnerReports(ctx.client, 'SUCCEEDED');
@@ -149,7 +190,10 @@ describeEachDatabase('the console for a consumer ordering from another workspace
       await markDocument(page);
       await runnerReports(ctx.client, 'FAILED');
       await page.getByTestId('block-status').getByText('FAILED').waitFor();
-      await page.getByText(/waited \d+ s for a runner, ran \d+ s/).first().waitFor();
+      await page
+        .getByText(/waited \d+ s for a runner, ran \d+ s/)
+        .first()
+        .waitFor();
       await capture(page, shot('block-failed'));
       await page.getByRole('button', { name: 'Run again' }).click();
       await page.getByTestId('block-status').getByText('PENDING').waitFor();
@@ -177,7 +221,12 @@ describeEachDatabase('the console for a consumer ordering from another workspace
       await page.getByRole('link', { name: 'Waiting app' }).waitFor();
       assert.deepEqual(await names(), ['Waiting app', 'Shop frontend']);
       await markDocument(page);
-      await createBlock(ctx.client, { versionUuid, target: workspaceTarget(consumer), displayName: 'Newest app', inputs: [{ key: 'appName', value: 'newest', valueType: 'STRING' }] });
+      await createBlock(ctx.client, {
+        versionUuid,
+        target: workspaceTarget(consumer),
+        displayName: 'Newest app',
+        inputs: [{ key: 'appName', value: 'newest', valueType: 'STRING' }],
+      });
       await page.getByRole('link', { name: 'Newest app' }).waitFor();
       assert.deepEqual(await names(), ['Newest app', 'Waiting app', 'Shop frontend']);
       assert.equal(await documentMark(page), 42, 'the page was not reloaded');
@@ -202,10 +251,16 @@ describeEachDatabase('the console for a consumer ordering from another workspace
       await page.getByRole('link', { name: 'Event log' }).click();
       // Filled once the list and the stream are up (a re-render in between would reset the field).
       await page.getByText('Live: changes appear as they happen').waitFor();
-      await page.getByRole('cell', { name: /Status Changed/ }).first().waitFor();
+      await page
+        .getByRole('cell', { name: /Status Changed/ })
+        .first()
+        .waitFor();
       await page.getByLabel('Title contains').fill('Building Block Created');
       await page.getByLabel('Title contains').press('Tab');
-      await page.getByRole('cell', { name: /Status Changed/ }).first().waitFor({ state: 'detached' });
+      await page
+        .getByRole('cell', { name: /Status Changed/ })
+        .first()
+        .waitFor({ state: 'detached' });
       const created = page.getByRole('row').filter({ hasText: 'Shop frontend' });
       await created.getByRole('link', { name: 'Shop frontend' }).waitFor();
       await created.getByText(`API key ${consumerKeyName}`).waitFor();

@@ -63,8 +63,17 @@ describeEachDatabase(
     before(async () => {
       for (const name of [team, second]) await createWorkspace(ctx.client, name);
       person = await bindPerson(ctx.client, team, 'Workspace Member');
-      const binding = { apiVersion: 'v2', kind: 'meshWorkspaceUserBinding', metadata: { name: unique('b') }, targetRef: { name: second }, roleRef: { name: 'Workspace Member' }, subject: { name: person } };
-      const bound = await ctx.client.post('/api/meshobjects/meshworkspacebindings/userbindings', binding, { headers: io(media('meshworkspaceuserbinding', 'v2')) });
+      const binding = {
+        apiVersion: 'v2',
+        kind: 'meshWorkspaceUserBinding',
+        metadata: { name: unique('b') },
+        targetRef: { name: second },
+        roleRef: { name: 'Workspace Member' },
+        subject: { name: person },
+      };
+      const bound = await ctx.client.post('/api/meshobjects/meshworkspacebindings/userbindings', binding, {
+        headers: io(media('meshworkspaceuserbinding', 'v2')),
+      });
       assert.equal(bound.status, 201, bound.text);
     });
 
@@ -110,7 +119,11 @@ describeEachDatabase(
         const other = [team, second].sort()[1]!;
         await Promise.all([page.waitForEvent('load'), workspace.selectOption(other)]);
         await identityOf(page);
-        assert.equal(await page.getByRole('combobox', { name: 'Workspace' }).inputValue(), other, 'the reloaded console acts in the chosen workspace');
+        assert.equal(
+          await page.getByRole('combobox', { name: 'Workspace' }).inputValue(),
+          other,
+          'the reloaded console acts in the chosen workspace',
+        );
 
         await page.getByRole('button', { name: 'Sign out' }).click();
         await page.getByRole('button', { name: /single sign-on/i }).waitFor();
@@ -119,7 +132,11 @@ describeEachDatabase(
         replay.openapi = ctx.client.openapi;
         try {
           assert.deepEqual((await replay.get('/auth/session')).json, { oidc: true, session: null }, 'the session ended on the server');
-          assert.equal((await replay.get('/api/meshobjects/meshworkspaces', { headers: { accept: media('meshworkspace', 'v2') } })).status, 401, 'the old cookie is refused');
+          assert.equal(
+            (await replay.get('/api/meshobjects/meshworkspaces', { headers: { accept: media('meshworkspace', 'v2') } })).status,
+            401,
+            'the old cookie is refused',
+          );
         } finally {
           await replay.close();
         }
@@ -142,7 +159,17 @@ describeEachDatabase(
         ctx.client,
         platformTeam,
         'manual',
-        { inputs: { queueName: { displayName: 'Queue name', type: 'STRING', assignmentType: 'USER_INPUT', valueValidationRegex: '^[a-z-]+$', validationRegexErrorMessage: 'lower-case letters and dashes' } } },
+        {
+          inputs: {
+            queueName: {
+              displayName: 'Queue name',
+              type: 'STRING',
+              assignmentType: 'USER_INPUT',
+              valueValidationRegex: '^[a-z-]+$',
+              validationRegexErrorMessage: 'lower-case letters and dashes',
+            },
+          },
+        },
         { displayName: definitionName, description: 'A message queue', targetType: 'WORKSPACE_LEVEL' },
       );
       const member = await bindPerson(ctx.client, appTeam, 'Workspace Member');
@@ -166,7 +193,15 @@ describeEachDatabase(
         // The platform team's runner does the work; the page follows it live.
         const run = await claimRun(ctx.client, SHARED_RUNNERS.MANUAL);
         const asRunner = asRun(ctx.client, run);
-        assert.equal((await register(asRunner, run.metadata.uuid, { source: { id: 'ops' }, steps: [{ id: 'create', displayName: 'Create the queue' }] })).status, 200);
+        assert.equal(
+          (
+            await register(asRunner, run.metadata.uuid, {
+              source: { id: 'ops' },
+              steps: [{ id: 'create', displayName: 'Create the queue' }],
+            })
+          ).status,
+          200,
+        );
         await report(asRunner, run.metadata.uuid, 'ops', { status: 'SUCCEEDED', steps: [{ id: 'create', status: 'SUCCEEDED' }] });
         await page.getByTestId('block-status').getByText('SUCCEEDED').waitFor();
         await capture(page, shot('block-succeeded'));
@@ -179,10 +214,21 @@ describeEachDatabase(
         const asMember = new ApiClient(ctx.server.url, ca, { cookie: `${SESSION}=${cookie.value}` });
         asMember.openapi = ctx.client.openapi;
         try {
-          assert.equal((await asMember.get(`/api/meshobjects/meshworkspaces/${elsewhere}`, { headers: { accept: media('meshworkspace', 'v2') } })).status, 404);
-          const blocks = (await asMember.get('/api/meshobjects/meshbuildingblocks', { headers: { accept: media('meshbuildingblock', 'v2-preview') } })).json as Json;
-          const names = (blocks._embedded?.meshBuildingBlocks ?? []).map((block: Json) => block.spec.workspaceIdentifier ?? block.metadata.ownedByWorkspace);
-          assert.ok(names.every((workspace: string) => workspace === appTeam), `blocks of other workspaces: ${names.join(', ')}`);
+          assert.equal(
+            (await asMember.get(`/api/meshobjects/meshworkspaces/${elsewhere}`, { headers: { accept: media('meshworkspace', 'v2') } }))
+              .status,
+            404,
+          );
+          const blocks = (
+            await asMember.get('/api/meshobjects/meshbuildingblocks', { headers: { accept: media('meshbuildingblock', 'v2-preview') } })
+          ).json as Json;
+          const names = (blocks._embedded?.meshBuildingBlocks ?? []).map(
+            (block: Json) => block.spec.workspaceIdentifier ?? block.metadata.ownedByWorkspace,
+          );
+          assert.ok(
+            names.every((workspace: string) => workspace === appTeam),
+            `blocks of other workspaces: ${names.join(', ')}`,
+          );
         } finally {
           await asMember.close();
         }

@@ -2,7 +2,17 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { CONSOLE_CSP } from '../src/http/console-routes.js';
-import { APIKEY, browserForFile, capture, consoleWorld, type ConsoleWorld, createKey, newContext, signInWithKey, watchErrors } from './support/console.js';
+import {
+  APIKEY,
+  browserForFile,
+  capture,
+  consoleWorld,
+  type ConsoleWorld,
+  createKey,
+  newContext,
+  signInWithKey,
+  watchErrors,
+} from './support/console.js';
 import { skipUnless } from './support/databases.js';
 import { createReleasedDefinition, DEFINITION, VERSION } from './support/definitions.js';
 import { asRun, claimRun, createBlock, getBlock, readBlock, register, report, SHARED_RUNNERS, tenantTarget } from './support/runs.js';
@@ -16,11 +26,22 @@ const browser = browserForFile();
 async function runnerCompletes(admin: ApiClient, bucket: string): Promise<void> {
   const run = await claimRun(admin, SHARED_RUNNERS.MANUAL);
   const asRunner = asRun(admin, run);
-  const registered = await register(asRunner, run.metadata.uuid, { source: { id: 'storage-team' }, steps: [{ id: 'create', displayName: 'Create the bucket' }] });
+  const registered = await register(asRunner, run.metadata.uuid, {
+    source: { id: 'storage-team' },
+    steps: [{ id: 'create', displayName: 'Create the bucket' }],
+  });
   assert.equal(registered.status, 200, registered.text);
   await report(asRunner, run.metadata.uuid, 'storage-team', {
     status: 'SUCCEEDED',
-    steps: [{ id: 'create', status: 'SUCCEEDED', userMessage: `bucket ${bucket} is ready`, systemMessage: 'created by the storage team', outputs: { bucketName: { value: `${bucket}-0042`, type: 'STRING', isSensitive: false } } }],
+    steps: [
+      {
+        id: 'create',
+        status: 'SUCCEEDED',
+        userMessage: `bucket ${bucket} is ready`,
+        systemMessage: 'created by the storage team',
+        outputs: { bucketName: { value: `${bucket}-0042`, type: 'STRING', isSensitive: false } },
+      },
+    ],
   });
 }
 
@@ -105,7 +126,15 @@ describeEachDatabase('the console in a real browser', (ctx) => {
       await page.getByLabel('Bucket name').fill('Orders_Bucket');
       await page.getByRole('button', { name: 'Order building block' }).click();
       await page.locator('#input-bucketName-error', { hasText: 'lower-case letters, digits and dashes' }).waitFor();
-      assert.equal((await ctx.client.get(`/api/meshobjects/meshbuildingblocks?definitionUuid=${world.definition.metadata.uuid}`, { headers: { accept: 'application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json' } })).json.page.totalElements, 0, 'nothing stored');
+      assert.equal(
+        (
+          await ctx.client.get(`/api/meshobjects/meshbuildingblocks?definitionUuid=${world.definition.metadata.uuid}`, {
+            headers: { accept: 'application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json' },
+          })
+        ).json.page.totalElements,
+        0,
+        'nothing stored',
+      );
       await capture(page, shot('order-refused'));
 
       await page.getByLabel('Bucket name').fill('orders');
@@ -155,9 +184,14 @@ describeEachDatabase('the console in a real browser', (ctx) => {
       await page.getByRole('button', { name: 'Release', exact: true }).click();
       await page.getByText(/Version 2\s*RELEASED\s*IN REVIEW/).waitFor();
       await page.getByRole('link', { name: 'Orders bucket' }).waitFor();
-      const versions = await ctx.client.get(`/api/meshobjects/meshbuildingblockdefinitionversions?buildingBlockDefinitionUuid=${world.definition.metadata.uuid}`, { headers: { accept: VERSION } });
+      const versions = await ctx.client.get(
+        `/api/meshobjects/meshbuildingblockdefinitionversions?buildingBlockDefinitionUuid=${world.definition.metadata.uuid}`,
+        { headers: { accept: VERSION } },
+      );
       assert.deepEqual(
-        versions.json._embedded.meshBuildingBlockDefinitionVersions.map((v: { spec: { versionNumber: number; state: string } }) => `${v.spec.versionNumber} ${v.spec.state}`),
+        versions.json._embedded.meshBuildingBlockDefinitionVersions.map(
+          (v: { spec: { versionNumber: number; state: string } }) => `${v.spec.versionNumber} ${v.spec.state}`,
+        ),
         ['1 RELEASED', '2 RELEASED'],
       );
       await capture(page, shot('platform-definition'));
@@ -185,9 +219,21 @@ describeEachDatabase('the console in a real browser', (ctx) => {
       'manual',
       {
         dependencyDefinitionRefs: [{ uuid: storage, kind: 'meshBuildingBlockDefinition' }],
-        inputs: { bucket: { displayName: 'Backup bucket', type: 'STRING', assignmentType: 'BUILDING_BLOCK_OUTPUT', argument: `${storage}.bucketName` } },
+        inputs: {
+          bucket: {
+            displayName: 'Backup bucket',
+            type: 'STRING',
+            assignmentType: 'BUILDING_BLOCK_OUTPUT',
+            argument: `${storage}.bucketName`,
+          },
+        },
       },
-      { displayName: databaseName, description: 'A database backed up into a bucket', targetType: 'TENANT_LEVEL', supportedPlatforms: ['CUSTOM'] },
+      {
+        displayName: databaseName,
+        description: 'A database backed up into a bucket',
+        targetType: 'TENANT_LEVEL',
+        supportedPlatforms: ['CUSTOM'],
+      },
     );
     const context = await newContext(browser());
     const page = await context.newPage();
@@ -235,7 +281,11 @@ describeEachDatabase('the console in a real browser', (ctx) => {
       await page.getByRole('cell', { name: /ci pipeline/ }).waitFor();
       await capture(page, shot('keys'));
       const clientId = (await page.getByTestId('secret-notice').locator('code').first().textContent())!;
-      const login = await ctx.client.post('/api/login', { clientId, clientSecret: secret }, { anonymous: true, headers: { 'content-type': 'application/json' } });
+      const login = await ctx.client.post(
+        '/api/login',
+        { clientId, clientSecret: secret },
+        { anonymous: true, headers: { 'content-type': 'application/json' } },
+      );
       assert.equal(login.status, 200, login.text);
       await page.getByRole('button', { name: 'I have stored it' }).click();
       assert.equal(await page.getByTestId('client-secret').count(), 0, 'the secret is shown once');
@@ -246,8 +296,26 @@ describeEachDatabase('the console in a real browser', (ctx) => {
       await page.getByRole('button', { name: 'Rotate secret' }).click();
       const rotated = (await page.getByTestId('client-secret').textContent())!;
       assert.notEqual(rotated, secret);
-      assert.equal((await ctx.client.post('/api/login', { clientId, clientSecret: secret }, { anonymous: true, headers: { 'content-type': 'application/json' } })).status, 401);
-      assert.equal((await ctx.client.post('/api/login', { clientId, clientSecret: rotated }, { anonymous: true, headers: { 'content-type': 'application/json' } })).status, 200);
+      assert.equal(
+        (
+          await ctx.client.post(
+            '/api/login',
+            { clientId, clientSecret: secret },
+            { anonymous: true, headers: { 'content-type': 'application/json' } },
+          )
+        ).status,
+        401,
+      );
+      assert.equal(
+        (
+          await ctx.client.post(
+            '/api/login',
+            { clientId, clientSecret: rotated },
+            { anonymous: true, headers: { 'content-type': 'application/json' } },
+          )
+        ).status,
+        200,
+      );
       await page.getByRole('button', { name: 'I have stored it' }).click();
       await row.getByRole('button', { name: 'Delete' }).click();
       await page.getByRole('button', { name: 'Delete key' }).click();
@@ -255,17 +323,30 @@ describeEachDatabase('the console in a real browser', (ctx) => {
       assert.equal((await ctx.client.get(`/api/meshobjects/meshapikeys/${clientId}`, { headers: { accept: APIKEY } })).status, 404);
 
       await page.getByRole('link', { name: 'Event log' }).click();
-      await page.getByRole('cell', { name: /API Key Created/ }).first().waitFor();
+      await page
+        .getByRole('cell', { name: /API Key Created/ })
+        .first()
+        .waitFor();
       await page.getByLabel('Title contains').fill('Building Block Created');
       await page.getByLabel('Title contains').press('Tab');
       // The filtered page replaces the whole list: the key's event goes, the block's stays.
-      await page.getByRole('cell', { name: /API Key Created/ }).first().waitFor({ state: 'detached' });
-      await page.getByRole('cell', { name: /Building Block Created/ }).first().waitFor();
+      await page
+        .getByRole('cell', { name: /API Key Created/ })
+        .first()
+        .waitFor({ state: 'detached' });
+      await page
+        .getByRole('cell', { name: /Building Block Created/ })
+        .first()
+        .waitFor();
       await capture(page, shot('events'));
 
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { name: 'Sign in to Blockyard' }).waitFor();
-      assert.deepEqual(await page.evaluate('[localStorage.length, sessionStorage.length, document.cookie]'), [0, 0, ''], 'nothing kept in the browser');
+      assert.deepEqual(
+        await page.evaluate('[localStorage.length, sessionStorage.length, document.cookie]'),
+        [0, 0, ''],
+        'nothing kept in the browser',
+      );
       await page.goto(`${ctx.server.url}/console/#/keys`);
       await page.getByRole('heading', { name: 'Sign in to Blockyard' }).waitFor();
       assert.deepEqual(watch.errors, [], 'no browser console errors');
@@ -290,7 +371,9 @@ describeEachDatabase('the console in a real browser', (ctx) => {
       await capture(page, shot('reviews'));
       await entry.getByRole('button', { name: 'Approve' }).click();
       await entry.waitFor({ state: 'detached' });
-      const definition = await ctx.client.get(`/api/meshobjects/meshbuildingblockdefinitions/${world.definition.metadata.uuid}`, { headers: { accept: DEFINITION } });
+      const definition = await ctx.client.get(`/api/meshobjects/meshbuildingblockdefinitions/${world.definition.metadata.uuid}`, {
+        headers: { accept: DEFINITION },
+      });
       assert.deepEqual(
         definition.json.status.versions.map((v: { reviewState?: string }) => v.reviewState),
         ['APPROVED', 'APPROVED'],
@@ -302,7 +385,12 @@ describeEachDatabase('the console in a real browser', (ctx) => {
   });
 
   it('purges a block for an administrator after asking', async () => {
-    const doomed = await createBlock(ctx.client, { versionUuid: world.versionUuid, target: tenantTarget(world.tenantUuid), displayName: 'Scratch bucket', inputs: [{ key: 'bucketName', value: 'scratch', valueType: 'STRING' }] });
+    const doomed = await createBlock(ctx.client, {
+      versionUuid: world.versionUuid,
+      target: tenantTarget(world.tenantUuid),
+      displayName: 'Scratch bucket',
+      inputs: [{ key: 'bucketName', value: 'scratch', valueType: 'STRING' }],
+    });
     const context = await newContext(browser());
     const page = await context.newPage();
     const watch = watchErrors(page);
@@ -330,10 +418,22 @@ describeEachDatabase('the console in a real browser', (ctx) => {
 
   it('shows a key of another workspace nothing of the team’s, and user-supplied text only as text', async () => {
     const hostile = '<img src=x onerror="window.pwned=1">Bucket';
-    await createBlock(ctx.client, { versionUuid: world.versionUuid, target: tenantTarget(world.tenantUuid), displayName: hostile, inputs: [{ key: 'bucketName', value: 'hostile', valueType: 'STRING' }] });
+    await createBlock(ctx.client, {
+      versionUuid: world.versionUuid,
+      target: tenantTarget(world.tenantUuid),
+      displayName: hostile,
+      inputs: [{ key: 'bucketName', value: 'hostile', valueType: 'STRING' }],
+    });
     const stranger = unique('stranger');
     await createWorkspace(ctx.client, stranger);
-    const strangerKey = await createKey(ctx.client, stranger, ['BUILDINGBLOCK_LIST', 'BUILDINGBLOCKDEFINITION_LIST', 'TENANT_LIST', 'WORKSPACE_LIST', 'EVENTLOG_LIST', 'APIKEY_LIST']);
+    const strangerKey = await createKey(ctx.client, stranger, [
+      'BUILDINGBLOCK_LIST',
+      'BUILDINGBLOCKDEFINITION_LIST',
+      'TENANT_LIST',
+      'WORKSPACE_LIST',
+      'EVENTLOG_LIST',
+      'APIKEY_LIST',
+    ]);
     const context = await newContext(browser());
     const page = await context.newPage();
     const watch = watchErrors(page);
@@ -350,11 +450,17 @@ describeEachDatabase('the console in a real browser', (ctx) => {
       await signInWithKey(page, ctx.server.url, strangerKey);
       watch.expect(404);
       await page.evaluate(`window.location.hash = '#/blocks/${blockUuid}'`);
-      await page.getByRole('alert').getByText(/^Not found:/).waitFor();
+      await page
+        .getByRole('alert')
+        .getByText(/^Not found:/)
+        .waitFor();
       await page.getByRole('link', { name: 'Blocks', exact: true }).click();
       await page.getByText('No building blocks.').waitFor();
       await page.getByRole('link', { name: 'Event log' }).click();
-      await page.getByRole('cell', { name: /API Key Created/ }).first().waitFor();
+      await page
+        .getByRole('cell', { name: /API Key Created/ })
+        .first()
+        .waitFor();
       assert.equal(await page.getByRole('main').getByText(world.team).count(), 0, 'none of the team’s events');
       await page.getByRole('link', { name: 'Platform' }).click();
       await page.getByText('No definitions yet.').waitFor();

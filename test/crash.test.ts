@@ -21,8 +21,12 @@ for (const dialect of DIALECTS) {
       assert.equal(result.cycles, CYCLES);
       assert.equal(result.starts, CYCLES + 1, 'one start per cycle, plus the first');
       // The mix really ran: every kind of request was acknowledged somewhere in the cycles.
-      for (const kind of OPERATIONS) assert.ok(result.byOperation[kind].acknowledged > 0, `no ${kind} was acknowledged: ${JSON.stringify(result.byOperation)}`);
-      assert.ok(result.requests > result.acknowledged, `some requests were cut off by the kills: ${result.requests} sent, ${result.acknowledged} acknowledged`);
+      for (const kind of OPERATIONS)
+        assert.ok(result.byOperation[kind].acknowledged > 0, `no ${kind} was acknowledged: ${JSON.stringify(result.byOperation)}`);
+      assert.ok(
+        result.requests > result.acknowledged,
+        `some requests were cut off by the kills: ${result.requests} sent, ${result.acknowledged} acknowledged`,
+      );
       assert.equal(result.lost, 0, `acknowledged requests lost:\n${report}`);
       assert.deepEqual(result.halfWritten, [], `half-written objects:\n${report}`);
       assert.deepEqual(result.unexpected, [], `unexpected answers:\n${report}`);

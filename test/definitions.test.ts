@@ -59,7 +59,11 @@ async function workspace(client: ApiClient, prefix = 'bbd'): Promise<string> {
 }
 
 /** A definition with its one version's uuid. */
-async function draftDefinition(client: ApiClient, ws: string, specOverrides: Json = {}): Promise<{ uuid: string; versionUuid: string; definition: Json }> {
+async function draftDefinition(
+  client: ApiClient,
+  ws: string,
+  specOverrides: Json = {},
+): Promise<{ uuid: string; versionUuid: string; definition: Json }> {
   const definition = await createDefinition(client, ws, specOverrides);
   const uuid = definition.metadata.uuid as string;
   return { uuid, versionUuid: await firstVersionUuid(client, uuid), definition };
@@ -91,7 +95,10 @@ const SETS = new Set(['permissions', 'dependencyDefinitionRefs', 'supportedPlatf
  */
 function assertEchoed(sent: unknown, got: unknown, where: string, secrets: ReadonlySet<string> = new Set()): void {
   if (secrets.has(where)) {
-    assert.ok(got !== null && typeof got === 'object' && !Array.isArray(got), `${where}: a secret comes back as {hash}, got ${JSON.stringify(got)}`);
+    assert.ok(
+      got !== null && typeof got === 'object' && !Array.isArray(got),
+      `${where}: a secret comes back as {hash}, got ${JSON.stringify(got)}`,
+    );
     assert.deepEqual(Object.keys(got as object), ['hash'], `${where}: ${JSON.stringify(got)}`);
     assert.match((got as Json).hash, HASH, where);
     return;
@@ -99,7 +106,8 @@ function assertEchoed(sent: unknown, got: unknown, where: string, secrets: Reado
   if (Array.isArray(sent)) {
     assert.ok(Array.isArray(got), `${where}: expected an array, got ${JSON.stringify(got)}`);
     const key = where.split('.').pop() ?? '';
-    const order = (list: unknown[]) => (SETS.has(key) ? [...list].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))) : list);
+    const order = (list: unknown[]) =>
+      SETS.has(key) ? [...list].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))) : list;
     assert.deepStrictEqual(order(got as unknown[]), order(sent), where);
     return;
   }
@@ -159,7 +167,11 @@ describeEachDatabase('building block definitions', (ctx) => {
       assert.equal(read.status, 200, read.text);
       assert.deepEqual(read.json, definition);
       assert.deepEqual(await definitionUuids(ctx.client, `workspaceIdentifier=${ws}`), [uuid]);
-      assert.deepEqual(await definitionUuids(ctx.client, `ownedByWorkspace=${ws}`), [uuid], 'ownedByWorkspace is an alias of workspaceIdentifier');
+      assert.deepEqual(
+        await definitionUuids(ctx.client, `ownedByWorkspace=${ws}`),
+        [uuid],
+        'ownedByWorkspace is an alias of workspaceIdentifier',
+      );
       assert.deepEqual(await definitionUuids(ctx.client, `workspaceIdentifier=${other}`), []);
 
       const replacement = definitionBody(
@@ -188,9 +200,23 @@ describeEachDatabase('building block definitions', (ctx) => {
       assert.equal(reread.json.spec.targetType, 'WORKSPACE_LEVEL');
       assert.deepEqual(reread.json.metadata.tags, { team: ['apps'] });
 
-      assertError(await ctx.client.put(`${DEFINITIONS}/${uuid}`, definitionBody(ws, {}, { uuid: randomUUID() }), { headers: io(DEFINITION) }), 400, /uuid/);
-      assertError(await ctx.client.put(`${DEFINITIONS}/${uuid}`, definitionBody(other, {}, { uuid }), { headers: io(DEFINITION) }), 400, /ownedByWorkspace/);
-      assertError(await ctx.client.put(`${DEFINITIONS}/${uuid}`, definitionBody(ws, {}, { uuid, tags: { team: 'apps' } }), { headers: io(DEFINITION) }), 400, /tags/);
+      assertError(
+        await ctx.client.put(`${DEFINITIONS}/${uuid}`, definitionBody(ws, {}, { uuid: randomUUID() }), { headers: io(DEFINITION) }),
+        400,
+        /uuid/,
+      );
+      assertError(
+        await ctx.client.put(`${DEFINITIONS}/${uuid}`, definitionBody(other, {}, { uuid }), { headers: io(DEFINITION) }),
+        400,
+        /ownedByWorkspace/,
+      );
+      assertError(
+        await ctx.client.put(`${DEFINITIONS}/${uuid}`, definitionBody(ws, {}, { uuid, tags: { team: 'apps' } }), {
+          headers: io(DEFINITION),
+        }),
+        400,
+        /tags/,
+      );
       const unchanged = await getDefinition(ctx.client, uuid);
       assert.equal(unchanged.json.metadata.ownedByWorkspace, ws);
       assert.equal(unchanged.json.spec.displayName, 'Renamed', 'refused PUTs change nothing');
@@ -270,9 +296,16 @@ describeEachDatabase('building block definitions', (ctx) => {
       const own = await createDefinition(saver.client, a);
       assert.equal(own.metadata.ownedByWorkspace, a);
       const uuid = own.metadata.uuid as string;
-      const renamed = await saver.client.put(`${DEFINITIONS}/${uuid}`, definitionBody(a, { displayName: 'By the key' }, { uuid }), { headers: io(DEFINITION) });
+      const renamed = await saver.client.put(`${DEFINITIONS}/${uuid}`, definitionBody(a, { displayName: 'By the key' }, { uuid }), {
+        headers: io(DEFINITION),
+      });
       assert.equal(renamed.status, 200, renamed.text);
-      assertError(await lister.client.put(`${DEFINITIONS}/${uuid}`, definitionBody(a, { displayName: 'By the lister' }, { uuid }), { headers: io(DEFINITION) }), 403);
+      assertError(
+        await lister.client.put(`${DEFINITIONS}/${uuid}`, definitionBody(a, { displayName: 'By the lister' }, { uuid }), {
+          headers: io(DEFINITION),
+        }),
+        403,
+      );
       assert.equal((await getDefinition(ctx.client, uuid)).json.spec.displayName, 'By the key');
     });
 
@@ -281,7 +314,11 @@ describeEachDatabase('building block definitions', (ctx) => {
       assertError(await getDefinition(ctx.client, 'not-a-uuid'), 404);
       assertError(await getVersion(ctx.client, randomUUID()), 404);
       assertError(await getVersion(ctx.client, 'not-a-uuid'), 404);
-      assertError(await ctx.client.get(`${VERSIONS}?buildingBlockDefinitionUuid=not-a-uuid`, { headers: { accept: VERSION } }), 400, /buildingBlockDefinitionUuid/);
+      assertError(
+        await ctx.client.get(`${VERSIONS}?buildingBlockDefinitionUuid=not-a-uuid`, { headers: { accept: VERSION } }),
+        400,
+        /buildingBlockDefinitionUuid/,
+      );
     });
   });
 
@@ -352,7 +389,12 @@ describeEachDatabase('building block definitions', (ctx) => {
       assert.equal(status.latestReleasedVersionUuid, v1);
       assert.deepEqual(status.versions, [{ versionUuid: v1, versionNumber: 1, state: 'RELEASED', reviewState: 'APPROVED' }]);
 
-      const posted = await postVersion(ctx.client, versionSpec(uuid, 2, 'manual', { inputs: { name: input, size: { displayName: 'Size', type: 'INTEGER', assignmentType: 'USER_INPUT' } } }));
+      const posted = await postVersion(
+        ctx.client,
+        versionSpec(uuid, 2, 'manual', {
+          inputs: { name: input, size: { displayName: 'Size', type: 'INTEGER', assignmentType: 'USER_INPUT' } },
+        }),
+      );
       assert.equal(posted.status, 201, posted.text);
       const v2 = posted.json.metadata.uuid as string;
       assert.match(v2, UUID);
@@ -387,7 +429,11 @@ describeEachDatabase('building block definitions', (ctx) => {
       assert.equal(replaced.json.spec.deletionMode, 'PURGE');
       assert.deepEqual(Object.keys(replaced.json.spec.inputs), ['name'], 'a PUT replaces the draft');
 
-      const second = await putVersion(ctx.client, v2, versionSpec(uuid, 2, 'manual', { state: 'RELEASED', deletionMode: 'PURGE', inputs: { name: input } }));
+      const second = await putVersion(
+        ctx.client,
+        v2,
+        versionSpec(uuid, 2, 'manual', { state: 'RELEASED', deletionMode: 'PURGE', inputs: { name: input } }),
+      );
       assert.equal(second.status, 200, second.text);
       assert.equal(second.json.spec.state, 'RELEASED');
       status = await statusOf(ctx.client, uuid);
@@ -421,7 +467,10 @@ describeEachDatabase('building block definitions', (ctx) => {
 
       const changes: [string, Json][] = [
         ['an input renamed', { ...sent, inputs: { name: { ...sent.inputs.name, displayName: 'Other' } } }],
-        ['an input added', { ...sent, inputs: { ...sent.inputs, more: { displayName: 'More', type: 'STRING', assignmentType: 'USER_INPUT' } } }],
+        [
+          'an input added',
+          { ...sent, inputs: { ...sent.inputs, more: { displayName: 'More', type: 'STRING', assignmentType: 'USER_INPUT' } } },
+        ],
         ['the deletion mode', { ...sent, deletionMode: 'PURGE' }],
         ['back to DRAFT', { ...sent, state: 'DRAFT' }],
       ];
@@ -441,7 +490,11 @@ describeEachDatabase('building block definitions', (ctx) => {
       const input = { displayName: 'Name', type: 'STRING', assignmentType: 'USER_INPUT', displayOrder: 0 };
       // Released without the defaults; then the response spec (defaults spelled out) is sent back, as the Terraform provider re-applies.
       const first = await draftDefinition(ctx.client, ws);
-      const released = await putVersion(ctx.client, first.versionUuid, versionSpec(first.uuid, 1, 'manual', { state: 'RELEASED', inputs: { name: input } }));
+      const released = await putVersion(
+        ctx.client,
+        first.versionUuid,
+        versionSpec(first.uuid, 1, 'manual', { state: 'RELEASED', inputs: { name: input } }),
+      );
       assert.equal(released.status, 200, released.text);
       const echoed = await putVersion(ctx.client, first.versionUuid, released.json.spec);
       assert.equal(echoed.status, 200, `re-sending the response spec of a released version: ${echoed.text}`);
@@ -460,7 +513,11 @@ describeEachDatabase('building block definitions', (ctx) => {
       });
       const withDefaults = await putVersion(ctx.client, second.versionUuid, explicit);
       assert.equal(withDefaults.status, 200, withDefaults.text);
-      const without = await putVersion(ctx.client, second.versionUuid, versionSpec(second.uuid, 1, 'manual', { state: 'RELEASED', inputs: { name: input } }));
+      const without = await putVersion(
+        ctx.client,
+        second.versionUuid,
+        versionSpec(second.uuid, 1, 'manual', { state: 'RELEASED', inputs: { name: input } }),
+      );
       assert.equal(without.status, 200, `the same content without the defaults: ${without.text}`);
       assert.deepEqual(without.json.spec, withDefaults.json.spec);
     });
@@ -503,7 +560,15 @@ describeEachDatabase('building block definitions', (ctx) => {
       const deps = { dependencyDefinitionRefs: [ref(dep)] };
       const user = (type: string, extra: Json = {}) => ({ displayName: `A ${type}`, type, assignmentType: 'USER_INPUT', ...extra });
       const valid: Json = {
-        name: user('STRING', { defaultValue: 'abc', valueValidationRegex: '^[a-z]+$', validationRegexErrorMessage: 'lower case', description: 'd', isEnvironment: true, updateableByConsumer: true, displayOrder: 0 }),
+        name: user('STRING', {
+          defaultValue: 'abc',
+          valueValidationRegex: '^[a-z]+$',
+          validationRegexErrorMessage: 'lower case',
+          description: 'd',
+          isEnvironment: true,
+          updateableByConsumer: true,
+          displayOrder: 0,
+        }),
         operator: { displayName: 'Op', type: 'STRING', assignmentType: 'PLATFORM_OPERATOR_MANUAL_INPUT', defaultValue: 'op' },
         count: user('INTEGER', { defaultValue: 16 }),
         flag: user('BOOLEAN', { defaultValue: false }),
@@ -529,8 +594,14 @@ describeEachDatabase('building block definitions', (ctx) => {
         ['argument_on_user_input', user('STRING', { argument: 'x' })],
         ['static_without_argument', { displayName: 'S', type: 'STRING', assignmentType: 'STATIC' }],
         ['output_without_argument', { displayName: 'O', type: 'STRING', assignmentType: 'BUILDING_BLOCK_OUTPUT' }],
-        ['output_argument_malformed', { displayName: 'O', type: 'STRING', assignmentType: 'BUILDING_BLOCK_OUTPUT', argument: 'not-a-reference' }],
-        ['output_of_no_dependency', { displayName: 'O', type: 'STRING', assignmentType: 'BUILDING_BLOCK_OUTPUT', argument: `${stranger}.vpc_id` }],
+        [
+          'output_argument_malformed',
+          { displayName: 'O', type: 'STRING', assignmentType: 'BUILDING_BLOCK_OUTPUT', argument: 'not-a-reference' },
+        ],
+        [
+          'output_of_no_dependency',
+          { displayName: 'O', type: 'STRING', assignmentType: 'BUILDING_BLOCK_OUTPUT', argument: `${stranger}.vpc_id` },
+        ],
         ['default_on_static', { displayName: 'S', type: 'STRING', assignmentType: 'STATIC', argument: 'a', defaultValue: 'b' }],
         ['default_on_tenant_id', { displayName: 'T', type: 'STRING', assignmentType: 'PLATFORM_TENANT_ID', defaultValue: 'b' }],
         ['integer_default_string', user('INTEGER', { defaultValue: '16' })],
@@ -554,7 +625,11 @@ describeEachDatabase('building block definitions', (ctx) => {
       ];
       const failures: string[] = [];
       for (const [key, input] of rules) {
-        const response = await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'terraform', { ...deps, inputs: { ...valid, [key]: input } }));
+        const response = await putVersion(
+          ctx.client,
+          versionUuid,
+          versionSpec(uuid, 1, 'terraform', { ...deps, inputs: { ...valid, [key]: input } }),
+        );
         if (response.status !== 400) failures.push(`${key}: expected 400, got ${response.status} ${response.text.slice(0, 300)}`);
         else {
           const message = String(response.json.message);
@@ -579,7 +654,16 @@ describeEachDatabase('building block definitions', (ctx) => {
         eta: { displayName: 'Eta', type: 'BOOLEAN', assignmentType: 'USER_INPUT', displayOrder: 4 },
         theta: { displayName: 'Theta', type: 'CODE', assignmentType: 'USER_INPUT', displayOrder: 6 },
       };
-      const locked: Json = { zeta: 'STRING', alpha: 'STRING', beta: 'CODE', gamma: 'CODE', delta: 'CODE', eps: 'INTEGER', eta: 'BOOLEAN', theta: 'CODE' };
+      const locked: Json = {
+        zeta: 'STRING',
+        alpha: 'STRING',
+        beta: 'CODE',
+        gamma: 'CODE',
+        delta: 'CODE',
+        eps: 'INTEGER',
+        eta: 'BOOLEAN',
+        theta: 'CODE',
+      };
       const rankOrder = ['zeta', 'beta', 'gamma', 'alpha', 'delta', 'eta', 'eps', 'theta'];
 
       const derived = await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'manual', { inputs, outputs: {} }));
@@ -594,23 +678,69 @@ describeEachDatabase('building block definitions', (ctx) => {
       }
       const orders = rankOrder.map((key) => outputs[key].displayOrder as number);
       assert.ok(orders[0] === 0 || orders[0] === 1, `ranks start at 0 or 1: ${orders.join(',')}`);
-      orders.forEach((order, i) => assert.equal(order, orders[0]! + i, `displayOrder is the rank by (displayOrder, key): ${rankOrder.join(',')} → ${orders.join(',')}`));
+      orders.forEach((order, i) =>
+        assert.equal(
+          order,
+          orders[0]! + i,
+          `displayOrder is the rank by (displayOrder, key): ${rankOrder.join(',')} → ${orders.join(',')}`,
+        ),
+      );
       const listed = (await listVersions(ctx.client, uuid))[0]!;
       assert.deepEqual(listed.spec, derived.json.spec, 'the list entry equals the PUT response spec');
 
       const override = { displayName: 'Size', type: 'STRING', assignmentType: 'SUMMARY', displayOrder: 0 };
-      const overridden = await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'manual', { inputs, outputs: { alpha: override } }));
+      const overridden = await putVersion(
+        ctx.client,
+        versionUuid,
+        versionSpec(uuid, 1, 'manual', { inputs, outputs: { alpha: override } }),
+      );
       assert.equal(overridden.status, 200, overridden.text);
       assert.deepEqual(overridden.json.spec.outputs.alpha, override, 'an override comes back as sent');
       assert.equal(overridden.json.spec.outputs.eps.type, 'INTEGER', 'the others are still derived');
       assert.deepEqual(Object.keys(overridden.json.spec.outputs).sort(), Object.keys(inputs).sort());
 
-      const unmatched = await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'manual', { inputs, outputs: { ghost: { displayName: 'Ghost', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 } } }));
+      const unmatched = await putVersion(
+        ctx.client,
+        versionUuid,
+        versionSpec(uuid, 1, 'manual', {
+          inputs,
+          outputs: { ghost: { displayName: 'Ghost', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 } },
+        }),
+      );
       assertError(unmatched, 400, /ghost/);
-      const noInputs = await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'manual', { inputs: {}, outputs: { ghost: { displayName: 'Ghost', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 } } }));
+      const noInputs = await putVersion(
+        ctx.client,
+        versionUuid,
+        versionSpec(uuid, 1, 'manual', {
+          inputs: {},
+          outputs: { ghost: { displayName: 'Ghost', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 } },
+        }),
+      );
       assertError(noInputs, 400, /ghost/);
-      assertError(await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'manual', { inputs, outputs: { eps: { displayName: 'Eps', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 } } })), 400, /eps/);
-      assertError(await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'manual', { inputs, outputs: { alpha: { displayName: 'Alpha', type: 'CODE', assignmentType: 'NONE', displayOrder: 0 } } })), 400, /alpha/);
+      assertError(
+        await putVersion(
+          ctx.client,
+          versionUuid,
+          versionSpec(uuid, 1, 'manual', {
+            inputs,
+            outputs: { eps: { displayName: 'Eps', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 } },
+          }),
+        ),
+        400,
+        /eps/,
+      );
+      assertError(
+        await putVersion(
+          ctx.client,
+          versionUuid,
+          versionSpec(uuid, 1, 'manual', {
+            inputs,
+            outputs: { alpha: { displayName: 'Alpha', type: 'CODE', assignmentType: 'NONE', displayOrder: 0 } },
+          }),
+        ),
+        400,
+        /alpha/,
+      );
       assert.deepEqual((await getVersion(ctx.client, versionUuid)).json.spec, overridden.json.spec, 'refused PUTs change nothing');
     });
 
@@ -638,7 +768,11 @@ describeEachDatabase('building block definitions', (ctx) => {
             useMeshHttpBackendFallback: true,
             repositoryPath: 'modules/network',
             refName: 'v1.2.3',
-            sshKnownHost: { host: 'github.com', keyType: 'ssh-ed25519', keyValue: 'AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl' },
+            sshKnownHost: {
+              host: 'github.com',
+              keyType: 'ssh-ed25519',
+              keyValue: 'AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl',
+            },
             sshPrivateKey,
           },
         },
@@ -655,11 +789,40 @@ describeEachDatabase('building block definitions', (ctx) => {
             updateableByConsumer: true,
             description: 'Where it runs',
           },
-          size: { displayName: 'Size', type: 'INTEGER', assignmentType: 'PLATFORM_OPERATOR_MANUAL_INPUT', defaultValue: 16, displayOrder: 1, valueValidationRegex: '^[0-9]+$', validationRegexErrorMessage: 'digits only' },
-          enabled: { displayName: 'Enabled', type: 'BOOLEAN', assignmentType: 'STATIC', argument: false, displayOrder: 2, isEnvironment: true },
+          size: {
+            displayName: 'Size',
+            type: 'INTEGER',
+            assignmentType: 'PLATFORM_OPERATOR_MANUAL_INPUT',
+            defaultValue: 16,
+            displayOrder: 1,
+            valueValidationRegex: '^[0-9]+$',
+            validationRegexErrorMessage: 'digits only',
+          },
+          enabled: {
+            displayName: 'Enabled',
+            type: 'BOOLEAN',
+            assignmentType: 'STATIC',
+            argument: false,
+            displayOrder: 2,
+            isEnvironment: true,
+          },
           labels: { displayName: 'Labels', type: 'LIST', assignmentType: 'USER_INPUT', defaultValue: ['a', 'b'], displayOrder: 3 },
-          password: { displayName: 'Password', type: 'STRING', assignmentType: 'USER_INPUT', isSensitive: true, defaultValue: password, displayOrder: 4 },
-          token: { displayName: 'Token', type: 'STRING', assignmentType: 'STATIC', isSensitive: true, argument: { plaintext: token }, displayOrder: 5 },
+          password: {
+            displayName: 'Password',
+            type: 'STRING',
+            assignmentType: 'USER_INPUT',
+            isSensitive: true,
+            defaultValue: password,
+            displayOrder: 4,
+          },
+          token: {
+            displayName: 'Token',
+            type: 'STRING',
+            assignmentType: 'STATIC',
+            isSensitive: true,
+            argument: { plaintext: token },
+            displayOrder: 5,
+          },
           tenant: { displayName: 'Tenant', type: 'STRING', assignmentType: 'PLATFORM_TENANT_ID', displayOrder: 6, isEnvironment: true },
           workspace: { displayName: 'Workspace', type: 'STRING', assignmentType: 'WORKSPACE_IDENTIFIER', displayOrder: 7 },
         },
@@ -673,10 +836,16 @@ describeEachDatabase('building block definitions', (ctx) => {
           tenant_id: { displayName: 'Tenant id', type: 'STRING', assignmentType: 'PLATFORM_TENANT_ID', displayOrder: 6 },
         },
       };
-      const secrets = new Set(['spec.implementation.terraform.sshPrivateKey', 'spec.inputs.password.defaultValue', 'spec.inputs.token.argument']);
+      const secrets = new Set([
+        'spec.implementation.terraform.sshPrivateKey',
+        'spec.inputs.password.defaultValue',
+        'spec.inputs.token.argument',
+      ]);
       // The Terraform provider's request: meshcloud vendor, camel-cased kind, empty metadata fields.
       const headers = io(VERSION_MESHCLOUD);
-      const put = await ctx.client.put(`${VERSIONS}/${versionUuid}`, versionBody(spec, { uuid: '', createdOn: '', ownedByWorkspace: ws }), { headers });
+      const put = await ctx.client.put(`${VERSIONS}/${versionUuid}`, versionBody(spec, { uuid: '', createdOn: '', ownedByWorkspace: ws }), {
+        headers,
+      });
       assert.equal(put.status, 200, put.text);
       assert.match(put.headers['content-type'] ?? '', /meshcloud/i);
       assert.equal(put.json.metadata.uuid, versionUuid);
@@ -686,7 +855,8 @@ describeEachDatabase('building block definitions', (ctx) => {
       for (const [key, input] of Object.entries(put.json.spec.inputs as Json)) {
         assert.ok(Object.prototype.hasOwnProperty.call(input, 'defaultValue'), `spec.inputs.${key}.defaultValue is always present`);
       }
-      for (const key of ['enabled', 'token', 'tenant', 'workspace']) assert.strictEqual(put.json.spec.inputs[key].defaultValue, null, `spec.inputs.${key}.defaultValue is null`);
+      for (const key of ['enabled', 'token', 'tenant', 'workspace'])
+        assert.strictEqual(put.json.spec.inputs[key].defaultValue, null, `spec.inputs.${key}.defaultValue is null`);
       assert.doesNotMatch(put.text, FLOAT_INTEGER, 'integers stay integers');
       const texts = [put.text];
 
@@ -701,16 +871,23 @@ describeEachDatabase('building block definitions', (ctx) => {
       assert.deepEqual(one.json.spec, put.json.spec);
 
       // The provider's next apply sends back what it holds: the same spec with the hashes.
-      const again = await ctx.client.put(`${VERSIONS}/${versionUuid}`, versionBody(put.json.spec, { uuid: versionUuid, ownedByWorkspace: ws }), { headers });
+      const again = await ctx.client.put(
+        `${VERSIONS}/${versionUuid}`,
+        versionBody(put.json.spec, { uuid: versionUuid, ownedByWorkspace: ws }),
+        { headers },
+      );
       texts.push(again.text);
       assert.equal(again.status, 200, again.text);
       assert.deepEqual(again.json.spec, put.json.spec, 'secrets re-sent as {hash} are kept');
-      const released = await ctx.client.put(`${VERSIONS}/${versionUuid}`, versionBody({ ...put.json.spec, state: 'RELEASED' }), { headers });
+      const released = await ctx.client.put(`${VERSIONS}/${versionUuid}`, versionBody({ ...put.json.spec, state: 'RELEASED' }), {
+        headers,
+      });
       texts.push(released.text);
       assert.equal(released.status, 200, released.text);
       assert.deepEqual({ ...released.json.spec, state: 'DRAFT' }, put.json.spec);
       for (const text of texts) {
-        for (const secret of [sshPrivateKey, password, token, sshPrivateKey.split('\n')[1]!]) assert.ok(!text.includes(secret), `a plaintext secret appears in a response: ${text}`);
+        for (const secret of [sshPrivateKey, password, token, sshPrivateKey.split('\n')[1]!])
+          assert.ok(!text.includes(secret), `a plaintext secret appears in a response: ${text}`);
       }
     });
 
@@ -731,11 +908,23 @@ describeEachDatabase('building block definitions', (ctx) => {
           implementation: { type: 'gitlabPipeline', gitlabPipeline: { projectId: '4711', refName: 'main', pipelineTriggerToken: token } },
           inputs: {
             password: { displayName, type: 'STRING', assignmentType: 'USER_INPUT', isSensitive: true, defaultValue: passwordValue },
-            kubeconfig: { displayName: 'Kubeconfig', type: 'FILE', assignmentType: 'PLATFORM_OPERATOR_MANUAL_INPUT', isSensitive: true, defaultValue: file },
+            kubeconfig: {
+              displayName: 'Kubeconfig',
+              type: 'FILE',
+              assignmentType: 'PLATFORM_OPERATOR_MANUAL_INPUT',
+              isSensitive: true,
+              defaultValue: file,
+            },
           },
         });
 
-      const created = record(await putVersion(ctx.client, versionUuid, spec({ plaintext: trigger }, { plaintext: password }, `data:text/plain;base64,${fileSecret}`)));
+      const created = record(
+        await putVersion(
+          ctx.client,
+          versionUuid,
+          spec({ plaintext: trigger }, { plaintext: password }, `data:text/plain;base64,${fileSecret}`),
+        ),
+      );
       assert.equal(created.status, 200, created.text);
       const tokenHash = created.json.spec.implementation.gitlabPipeline.pipelineTriggerToken;
       const passwordHash = created.json.spec.inputs.password.defaultValue;
@@ -781,7 +970,8 @@ describeEachDatabase('building block definitions', (ctx) => {
       record(await ctx.client.get(`${DEFINITIONS}?workspaceIdentifier=${ws}`, { headers: { accept: DEFINITION } }));
 
       for (const text of texts) {
-        for (const secret of [trigger, rotated, password, fileSecret]) assert.ok(!text.includes(secret), `a plaintext secret appears in a response: ${text}`);
+        for (const secret of [trigger, rotated, password, fileSecret])
+          assert.ok(!text.includes(secret), `a plaintext secret appears in a response: ${text}`);
       }
     });
 
@@ -797,14 +987,24 @@ describeEachDatabase('building block definitions', (ctx) => {
             else implementation[type][field] = value;
             const response = await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, type, { implementation }));
             const name = `spec.implementation.${type}.${field}`;
-            if (response.status !== 400) failures.push(`${name} = ${value}: expected 400, got ${response.status} ${response.text.slice(0, 200)}`);
-            else if (!String(response.json.message).includes(name)) failures.push(`${name} = ${value}: the message does not name it: ${response.json.message}`);
+            if (response.status !== 400)
+              failures.push(`${name} = ${value}: expected 400, got ${response.status} ${response.text.slice(0, 200)}`);
+            else if (!String(response.json.message).includes(name))
+              failures.push(`${name} = ${value}: the message does not name it: ${response.json.message}`);
           }
         }
       }
       assert.deepEqual(failures, [], failures.join('\n'));
-      assertError(await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'manual', { implementation: { type: 'pulumi', pulumi: {} } })), 400, /implementation/);
-      assertError(await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'manual', { implementation: null })), 400, /implementation/);
+      assertError(
+        await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'manual', { implementation: { type: 'pulumi', pulumi: {} } })),
+        400,
+        /implementation/,
+      );
+      assertError(
+        await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'manual', { implementation: null })),
+        400,
+        /implementation/,
+      );
       const untouched = await getVersion(ctx.client, versionUuid);
       assert.equal(untouched.json.spec.implementation.type, 'manual', 'refused PUTs change nothing');
     });
@@ -827,13 +1027,21 @@ describeEachDatabase('building block definitions', (ctx) => {
       const { uuid, versionUuid } = await draftDefinition(ctx.client, ws);
       const unknownRunner = randomUUID();
       assertError(
-        await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'terraform', { runnerRef: { uuid: unknownRunner, kind: 'meshBuildingBlockRunner' } })),
+        await putVersion(
+          ctx.client,
+          versionUuid,
+          versionSpec(uuid, 1, 'terraform', { runnerRef: { uuid: unknownRunner, kind: 'meshBuildingBlockRunner' } }),
+        ),
         422,
         new RegExp(`runnerRef|${unknownRunner}`),
       );
       const terraformRunner = (await registerRunner(ctx.client, ws)).metadata.uuid as string;
       assertError(
-        await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'githubWorkflows', { runnerRef: { uuid: terraformRunner, kind: 'meshBuildingBlockRunner' } })),
+        await putVersion(
+          ctx.client,
+          versionUuid,
+          versionSpec(uuid, 1, 'githubWorkflows', { runnerRef: { uuid: terraformRunner, kind: 'meshBuildingBlockRunner' } }),
+        ),
         422,
         /runnerRef|runner/,
       );
@@ -843,8 +1051,16 @@ describeEachDatabase('building block definitions', (ctx) => {
         422,
         new RegExp(`dependencyDefinitionRefs|${unknownDefinition}`),
       );
-      assertError(await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'manual', { permissions: ['NOT_A_PERMISSION'] })), 400, /permissions|NOT_A_PERMISSION/);
-      assertError(await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'manual', { permissions: ['ADM_TENANT_LIST'] })), 400, /permissions|ADM_TENANT_LIST/);
+      assertError(
+        await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'manual', { permissions: ['NOT_A_PERMISSION'] })),
+        400,
+        /permissions|NOT_A_PERMISSION/,
+      );
+      assertError(
+        await putVersion(ctx.client, versionUuid, versionSpec(uuid, 1, 'manual', { permissions: ['ADM_TENANT_LIST'] })),
+        400,
+        /permissions|ADM_TENANT_LIST/,
+      );
       const orphan = await postVersion(ctx.client, versionSpec(randomUUID(), 2));
       assert.ok([404, 422].includes(orphan.status), `a version of an unknown definition: ${orphan.status} ${orphan.text}`);
 
@@ -852,7 +1068,11 @@ describeEachDatabase('building block definitions', (ctx) => {
       const ok = await putVersion(
         ctx.client,
         versionUuid,
-        versionSpec(uuid, 1, 'terraform', { runnerRef: { uuid: SHARED_TERRAFORM_RUNNER, kind: 'meshBuildingBlockRunner' }, dependencyDefinitionRefs: [ref(dep)], permissions: ['TENANT_LIST'] }),
+        versionSpec(uuid, 1, 'terraform', {
+          runnerRef: { uuid: SHARED_TERRAFORM_RUNNER, kind: 'meshBuildingBlockRunner' },
+          dependencyDefinitionRefs: [ref(dep)],
+          permissions: ['TENANT_LIST'],
+        }),
       );
       assert.equal(ok.status, 200, ok.text);
       assert.deepEqual(ok.json.spec.runnerRef, { uuid: SHARED_TERRAFORM_RUNNER, kind: 'meshBuildingBlockRunner' });
@@ -867,11 +1087,16 @@ describeEachDatabase('building block definitions', (ctx) => {
       const lister = await clientWithKey(ctx.client, a, [LIST]);
       const saver = await clientWithKey(ctx.client, a, [LIST, SAVE]);
       const stranger = await clientWithKey(ctx.client, b, [LIST, SAVE]);
-      const renamed = versionSpec(uuid, 1, 'manual', { inputs: { name: { displayName: 'Name', type: 'STRING', assignmentType: 'USER_INPUT' } } });
+      const renamed = versionSpec(uuid, 1, 'manual', {
+        inputs: { name: { displayName: 'Name', type: 'STRING', assignmentType: 'USER_INPUT' } },
+      });
 
       assertError(await putVersion(lister.client, versionUuid, renamed), 403);
       const invisible = await putVersion(stranger.client, versionUuid, renamed);
-      assert.ok([403, 404].includes(invisible.status), `another workspace writing a draft-only definition version: ${invisible.status} ${invisible.text}`);
+      assert.ok(
+        [403, 404].includes(invisible.status),
+        `another workspace writing a draft-only definition version: ${invisible.status} ${invisible.text}`,
+      );
       assert.deepEqual((await getVersion(ctx.client, versionUuid)).json.spec.inputs, {}, 'refused PUTs change nothing');
 
       const byOwner = await putVersion(saver.client, versionUuid, renamed);
@@ -886,7 +1111,10 @@ describeEachDatabase('building block definitions', (ctx) => {
       const draft = await postVersion(saver.client, versionSpec(uuid, 2));
       assert.equal(draft.status, 201, draft.text);
       // A published definition's draft is invisible to other workspaces (404); its released versions are visible, not theirs (403).
-      assertError(await putVersion(stranger.client, draft.json.metadata.uuid, versionSpec(uuid, 2, 'manual', { deletionMode: 'PURGE' })), 404);
+      assertError(
+        await putVersion(stranger.client, draft.json.metadata.uuid, versionSpec(uuid, 2, 'manual', { deletionMode: 'PURGE' })),
+        404,
+      );
       assertError(await putVersion(stranger.client, versionUuid, renamed), 403);
     });
   });
@@ -908,7 +1136,10 @@ describeEachDatabase('building block definitions', (ctx) => {
 
       // Before a release: invisible to workspace B.
       assertError(await getDefinition(other.client, uuid), 404);
-      assert.ok(!(await definitionUuids(other.client, 'includeAllPublished=true')).includes(uuid), 'not in the marketplace before a release');
+      assert.ok(
+        !(await definitionUuids(other.client, 'includeAllPublished=true')).includes(uuid),
+        'not in the marketplace before a release',
+      );
       assert.ok(!(await definitionUuids(other.client, `workspaceIdentifier=${a}`)).includes(uuid));
       assertError(await getVersion(other.client, versionUuid), 404);
       assertError(await other.client.get(`${VERSIONS}?buildingBlockDefinitionUuid=${uuid}`, { headers: { accept: VERSION } }), 404);
@@ -959,7 +1190,9 @@ describeEachDatabase('building block definitions', (ctx) => {
     it('lets the owning workspace delete with BUILDINGBLOCKDEFINITION_DELETE, never another workspace', async () => {
       const a = await workspace(ctx.client);
       const b = await workspace(ctx.client);
-      const { uuid } = await createReleasedDefinition(ctx.client, a).then(({ definition }) => ({ uuid: definition.metadata.uuid as string }));
+      const { uuid } = await createReleasedDefinition(ctx.client, a).then(({ definition }) => ({
+        uuid: definition.metadata.uuid as string,
+      }));
       const stranger = await clientWithKey(ctx.client, b, [LIST, SAVE, DELETE]);
       const refused = await stranger.client.delete(`${DEFINITIONS}/${uuid}`);
       assert.ok([403, 404].includes(refused.status), `DELETE by another workspace: ${refused.status} ${refused.text}`);
@@ -975,7 +1208,11 @@ describeEachDatabase('building block definitions', (ctx) => {
     it('follows the README: POST a definition, PUT its version 1 draft with state RELEASED', async () => {
       const ws = await workspace(ctx.client);
       // The README's request bodies, as written there (no apiVersion or kind, a ref without kind).
-      const created = await ctx.client.post(DEFINITIONS, { metadata: { ownedByWorkspace: ws }, spec: { displayName: 'Hello', description: 'says hello', targetType: 'WORKSPACE_LEVEL' } }, { headers: io(DEFINITION) });
+      const created = await ctx.client.post(
+        DEFINITIONS,
+        { metadata: { ownedByWorkspace: ws }, spec: { displayName: 'Hello', description: 'says hello', targetType: 'WORKSPACE_LEVEL' } },
+        { headers: io(DEFINITION) },
+      );
       assert.equal(created.status, 201, created.text);
       const versionUuid = /"versionUuid":"([^"]*)"/.exec(created.text)?.[1];
       assert.ok(versionUuid, `the README extracts versionUuid from ${created.text}`);
@@ -998,44 +1235,43 @@ describeEachDatabase('building block definitions', (ctx) => {
       assert.equal((await statusOf(ctx.client, created.json.metadata.uuid)).latestReleasedVersion, 1);
     });
 
-    it(
-      'imports examples/definitions.yaml as the README says (after import.yaml): every definition released with the version the file describes, every implementation type',
-      async () => {
-        const structure = await ctx.client.put(PATHS.import, await readFile(IMPORT_EXAMPLE, 'utf8'), { headers: { accept: IMPORT_JSON, 'content-type': IMPORT_YAML } });
-        assert.equal(structure.status, 200, structure.text);
-        const text = await readFile(EXAMPLES_YAML, 'utf8');
-        const documents = parseAllDocuments(text).map((d) => d.toJS() as Json);
-        const definitions = documents.filter((d) => d.kind === 'meshBuildingBlockDefinition');
-        const versions = documents.filter((d) => d.kind === 'meshBuildingBlockDefinitionVersion');
-        assert.ok(definitions.length > 0, 'the file holds definitions');
-        const imported = await ctx.client.put(PATHS.import, text, { headers: { accept: IMPORT_JSON, 'content-type': IMPORT_YAML } });
-        assert.equal(imported.status, 200, imported.text);
-        for (const entry of imported.json as Json[]) assert.equal(entry.status, 'SUCCESS', JSON.stringify(entry));
+    it('imports examples/definitions.yaml as the README says (after import.yaml): every definition released with the version the file describes, every implementation type', async () => {
+      const structure = await ctx.client.put(PATHS.import, await readFile(IMPORT_EXAMPLE, 'utf8'), {
+        headers: { accept: IMPORT_JSON, 'content-type': IMPORT_YAML },
+      });
+      assert.equal(structure.status, 200, structure.text);
+      const text = await readFile(EXAMPLES_YAML, 'utf8');
+      const documents = parseAllDocuments(text).map((d) => d.toJS() as Json);
+      const definitions = documents.filter((d) => d.kind === 'meshBuildingBlockDefinition');
+      const versions = documents.filter((d) => d.kind === 'meshBuildingBlockDefinitionVersion');
+      assert.ok(definitions.length > 0, 'the file holds definitions');
+      const imported = await ctx.client.put(PATHS.import, text, { headers: { accept: IMPORT_JSON, 'content-type': IMPORT_YAML } });
+      assert.equal(imported.status, 200, imported.text);
+      for (const entry of imported.json as Json[]) assert.equal(entry.status, 'SUCCESS', JSON.stringify(entry));
 
-        const types = new Set<string>();
-        for (const definition of definitions) {
-          const uuid = definition.metadata.uuid as string;
-          const read = await getDefinition(ctx.client, uuid);
-          assert.equal(read.status, 200, `${uuid}: ${read.text}`);
-          assertEchoed(definition.spec, read.json.spec, `${uuid} spec`);
-          assert.equal(read.json.status.latestReleasedVersion, 1, `${definition.spec.displayName} ends RELEASED`);
-          const [listed, ...more] = await listVersions(ctx.client, uuid);
-          assert.equal(more.length, 0, `${definition.spec.displayName} has one version`);
-          assert.equal(listed!.spec.state, 'RELEASED');
-          const described = versions.find((v) => v.spec.buildingBlockDefinitionRef.uuid === uuid);
-          assert.ok(described, `the file holds a version of ${uuid}`);
-          const secrets = new Set<string>();
-          for (const [field, value] of Object.entries(described.spec.implementation[described.spec.implementation.type] ?? {})) {
-            if (value !== null && typeof value === 'object' && 'plaintext' in value) secrets.add(`spec.implementation.${described.spec.implementation.type}.${field}`);
-          }
-          const { implementation, ...rest } = described.spec;
-          assertEchoed(rest, listed!.spec, `${uuid} version spec`, secrets);
-          if (implementation.type !== 'manual') assertEchoed(implementation, listed!.spec.implementation, 'spec.implementation', secrets);
-          types.add(listed!.spec.implementation.type);
+      const types = new Set<string>();
+      for (const definition of definitions) {
+        const uuid = definition.metadata.uuid as string;
+        const read = await getDefinition(ctx.client, uuid);
+        assert.equal(read.status, 200, `${uuid}: ${read.text}`);
+        assertEchoed(definition.spec, read.json.spec, `${uuid} spec`);
+        assert.equal(read.json.status.latestReleasedVersion, 1, `${definition.spec.displayName} ends RELEASED`);
+        const [listed, ...more] = await listVersions(ctx.client, uuid);
+        assert.equal(more.length, 0, `${definition.spec.displayName} has one version`);
+        assert.equal(listed!.spec.state, 'RELEASED');
+        const described = versions.find((v) => v.spec.buildingBlockDefinitionRef.uuid === uuid);
+        assert.ok(described, `the file holds a version of ${uuid}`);
+        const secrets = new Set<string>();
+        for (const [field, value] of Object.entries(described.spec.implementation[described.spec.implementation.type] ?? {})) {
+          if (value !== null && typeof value === 'object' && 'plaintext' in value)
+            secrets.add(`spec.implementation.${described.spec.implementation.type}.${field}`);
         }
-        assert.deepEqual([...types].sort(), [...IMPLEMENTATION_TYPES].sort(), 'one example per implementation type');
-      },
-    );
-
+        const { implementation, ...rest } = described.spec;
+        assertEchoed(rest, listed!.spec, `${uuid} version spec`, secrets);
+        if (implementation.type !== 'manual') assertEchoed(implementation, listed!.spec.implementation, 'spec.implementation', secrets);
+        types.add(listed!.spec.implementation.type);
+      }
+      assert.deepEqual([...types].sort(), [...IMPLEMENTATION_TYPES].sort(), 'one example per implementation type');
+    });
   });
 });

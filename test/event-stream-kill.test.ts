@@ -48,7 +48,12 @@ for (const dialect of DIALECTS as readonly Dialect[]) {
       const database = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
       await mkdir(CHAOS_LOG_DIR, { recursive: true });
       const log = createWriteStream(path.join(CHAOS_LOG_DIR, `stream-kill-${dialect}-${process.pid}-${Date.now()}.log`));
-      const env = { ...serverEnv(dataDir, database?.url), BLOCKYARD_ADMIN_USERNAME: USER.username, BLOCKYARD_ADMIN_PASSWORD: USER.password, BLOCKYARD_EVENT_STREAM_HEARTBEAT_SECONDS: '1' };
+      const env = {
+        ...serverEnv(dataDir, database?.url),
+        BLOCKYARD_ADMIN_USERNAME: USER.username,
+        BLOCKYARD_ADMIN_PASSWORD: USER.password,
+        BLOCKYARD_EVENT_STREAM_HEARTBEAT_SECONDS: '1',
+      };
       const children: Child[] = [];
       const start = async () => {
         const child = spawnChild(env, log, { prefixLines: true });

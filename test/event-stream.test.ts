@@ -22,9 +22,16 @@ describeEachDatabase(
   (ctx) => {
     const ca = () => readFile(path.join(ctx.server.dataDir, 'tls', 'cert.pem'), 'utf8');
     const stream = async (query = '', options: { authorization?: string; lastEventId?: string } = {}) =>
-      track(await openStream(ctx.server.url, await ca(), `${EVENTS}${query}`, { authorization: options.authorization ?? ADMIN, ...(options.lastEventId ? { lastEventId: options.lastEventId } : {}) }));
+      track(
+        await openStream(ctx.server.url, await ca(), `${EVENTS}${query}`, {
+          authorization: options.authorization ?? ADMIN,
+          ...(options.lastEventId ? { lastEventId: options.lastEventId } : {}),
+        }),
+      );
     const createWorkspace = async (name: string, displayName = `Workspace ${name}`) => {
-      const response = await ctx.server.client.post('/api/meshobjects/meshworkspaces', workspaceBody(name, { spec: { displayName } }), { headers: io(WORKSPACE) });
+      const response = await ctx.server.client.post('/api/meshobjects/meshworkspaces', workspaceBody(name, { spec: { displayName } }), {
+        headers: io(WORKSPACE),
+      });
       assert.equal(response.status, 201, response.text);
     };
     const deleteWorkspace = async (name: string) => {
@@ -38,7 +45,7 @@ describeEachDatabase(
     });
 
     it('streams each new event as id, event name and the list item as data', async () => {
-      const s = (await stream());
+      const s = await stream();
       assert.equal(s.status, 200);
       assert.match(String(s.headers['content-type']), /^text\/event-stream/);
       const name = unique('live');
@@ -61,13 +68,13 @@ describeEachDatabase(
     it('applies the list filters: contains, excludeTitle, workspaceIdentifier, eventType', async () => {
       const a = unique('filt');
       const b = unique('filt');
-      const byWorkspace = (await stream(`?workspaceIdentifier=${a}`));
+      const byWorkspace = await stream(`?workspaceIdentifier=${a}`);
       await createWorkspace(a, `Filtered ${a}`);
       await createWorkspace(b, `Filtered ${b}`);
       // workspaceName is resolved when the stream starts: the workspaces whose display name contains it then.
-      const deletes = (await stream(`?title=deleted&workspaceName=Filtered%20filt`));
-      const notCreated = (await stream(`?excludeTitle=Workspace%20Created&excludeTitle=Nothing&workspaceIdentifier=${b}`));
-      const typed = (await stream(`?eventType=Deleted&workspaceIdentifier=${b}`));
+      const deletes = await stream(`?title=deleted&workspaceName=Filtered%20filt`);
+      const notCreated = await stream(`?excludeTitle=Workspace%20Created&excludeTitle=Nothing&workspaceIdentifier=${b}`);
+      const typed = await stream(`?eventType=Deleted&workspaceIdentifier=${b}`);
       await deleteWorkspace(b);
       await deleteWorkspace(a);
       const marker = unique('filt');
@@ -77,10 +84,22 @@ describeEachDatabase(
       await notCreated.waitFor(1);
       await typed.waitFor(1);
       await sleep(300);
-      assert.deepEqual(byWorkspace.events.map((e) => [e.json.spec.title, e.json.spec.workspaceRef.name]), [['Workspace Created', a], ['Workspace Deleted', a]]);
+      assert.deepEqual(
+        byWorkspace.events.map((e) => [e.json.spec.title, e.json.spec.workspaceRef.name]),
+        [
+          ['Workspace Created', a],
+          ['Workspace Deleted', a],
+        ],
+      );
       assert.deepEqual(deletes.events.map((e) => e.json.spec.workspaceRef.name).sort(), [a, b].sort());
-      assert.deepEqual(notCreated.events.map((e) => e.json.spec.title), ['Workspace Deleted']);
-      assert.deepEqual(typed.events.map((e) => e.json.spec.eventType), ['Deleted']);
+      assert.deepEqual(
+        notCreated.events.map((e) => e.json.spec.title),
+        ['Workspace Deleted'],
+      );
+      assert.deepEqual(
+        typed.events.map((e) => e.json.spec.eventType),
+        ['Deleted'],
+      );
       for (const s of [byWorkspace, deletes, notCreated, typed]) s.close();
     });
 
@@ -98,10 +117,10 @@ describeEachDatabase(
       await createWorkspace(mine);
       const key = await createKey(ctx.server.client, mine, ['EVENTLOG_LIST']);
       const token = await login(ctx.server.client, key);
-      const s = (await stream('', { authorization: `Bearer ${token}` }));
+      const s = await stream('', { authorization: `Bearer ${token}` });
       assert.equal(s.status, 200, s.text);
       // Asking for the other workspace explicitly gives nothing either.
-      const asked = (await stream(`?workspaceIdentifier=${other}`, { authorization: `Bearer ${token}` }));
+      const asked = await stream(`?workspaceIdentifier=${other}`, { authorization: `Bearer ${token}` });
       await createWorkspace(other);
       await deleteWorkspace(other);
       await deleteWorkspace(mine);
@@ -112,7 +131,10 @@ describeEachDatabase(
       // Its own workspace's deletion (and its keys'), nothing of the other.
       assert.ok(events.length >= 1);
       assert.deepEqual([...new Set(events.map((e) => e.json.spec.workspaceRef?.name))], [mine]);
-      assert.ok(events.some((e) => e.json.spec.title === 'Workspace Deleted'), JSON.stringify(events.map((e) => e.json.spec.title)));
+      assert.ok(
+        events.some((e) => e.json.spec.title === 'Workspace Deleted'),
+        JSON.stringify(events.map((e) => e.json.spec.title)),
+      );
       assert.equal(asked.events.length, 0);
       // Without EVENTLOG_LIST: 403, as the list.
       const keyless = await createKey(ctx.server.client, mine + 'x', ['WORKSPACE_LIST']);
@@ -141,7 +163,10 @@ describeEachDatabase(
       // The list is newest first (by number): the stream's order is its reverse.
       assert.equal(inLog.length, names.length);
       assert.deepEqual(ours(), inLog.reverse());
-      assert.deepEqual(theirs.events.filter((event) => event.json.spec.workspaceRef?.name !== bystander), []);
+      assert.deepEqual(
+        theirs.events.filter((event) => event.json.spec.workspaceRef?.name !== bystander),
+        [],
+      );
     });
 
     it('resumes after a disconnect with Last-Event-ID: nothing missed, nothing repeated', async () => {
@@ -163,7 +188,10 @@ describeEachDatabase(
       const rest = await resumed.waitFor(4);
       await sleep(300);
       const names = [...seen, ...resumed.events].map((e) => e.json.spec.workspaceRef.name);
-      assert.deepEqual(names, [1, 2, 3, 4, 5, 6].map((n) => `${prefix}-${n}`));
+      assert.deepEqual(
+        names,
+        [1, 2, 3, 4, 5, 6].map((n) => `${prefix}-${n}`),
+      );
       assert.equal(new Set([...seen, ...rest].map((e) => e.id)).size, 6);
     });
 
@@ -172,13 +200,18 @@ describeEachDatabase(
       const key = await createKey(ctx.server.client, workspace, ['EVENTLOG_LIST']);
       const s = await stream('', { authorization: `Bearer ${await login(ctx.server.client, key)}` });
       assert.equal(s.status, 200, s.text);
-      const deleted = await ctx.server.client.delete(`/api/meshobjects/meshapikeys/${key.uuid}`, { headers: { accept: 'application/vnd.vendor.api.meshapikey.v1-preview.hal+json' } });
+      const deleted = await ctx.server.client.delete(`/api/meshobjects/meshapikeys/${key.uuid}`, {
+        headers: { accept: 'application/vnd.vendor.api.meshapikey.v1-preview.hal+json' },
+      });
       assert.ok(deleted.status < 300, deleted.text);
       const started = Date.now();
       await Promise.race([s.done, sleep(15_000)]);
       assert.ok(s.ended, 'the stream is still open 15 s after its key was deleted');
       assert.ok(Date.now() - started < 12_000);
-      assert.ok(s.comments.some((c) => c.startsWith('closed: the credentials no longer hold')), JSON.stringify(s.comments));
+      assert.ok(
+        s.comments.some((c) => c.startsWith('closed: the credentials no longer hold')),
+        JSON.stringify(s.comments),
+      );
     });
 
     it('answers an unknown Last-Event-ID 410 and a malformed one 400', async () => {
@@ -190,7 +223,7 @@ describeEachDatabase(
     });
 
     it('sends heartbeat comments', async () => {
-      const s = (await stream('?title=none-such'));
+      const s = await stream('?title=none-such');
       await s.waitForComment((c) => c.startsWith('heartbeat'), 5000);
       s.close();
     });
@@ -200,12 +233,15 @@ describeEachDatabase(
       const authorization = `Bearer ${await login(ctx.server.client, key)}`;
       const streams = [];
       for (let i = 0; i < 4; i++) streams.push(await stream('', { authorization }));
-      assert.deepEqual(streams.map((s) => s.status), [200, 200, 200, 200]);
+      assert.deepEqual(
+        streams.map((s) => s.status),
+        [200, 200, 200, 200],
+      );
       const fifth = await stream('', { authorization });
       assert.equal(fifth.status, 429, fifth.text);
       assert.match(JSON.parse(fifth.text).message, /at most 4 event streams may be open per credential/);
       // Another credential is not affected.
-      const admin = (await stream());
+      const admin = await stream();
       assert.equal(admin.status, 200);
       streams[1]!.close();
       await streams[1]!.done;
@@ -227,22 +263,30 @@ describeEachDatabase(
       let closed = false;
       for (let i = 0; i < 400 && !closed; i++) {
         const name = `${prefix}-${i}`;
-        const response = await ctx.server.client.post('/api/meshobjects/meshworkspaces', workspaceBody(name, { metadata: { tags }, spec: { displayName: `${prefix} ${i}` } }), { headers: io(WORKSPACE) });
+        const response = await ctx.server.client.post(
+          '/api/meshobjects/meshworkspaces',
+          workspaceBody(name, { metadata: { tags }, spec: { displayName: `${prefix} ${i}` } }),
+          { headers: io(WORKSPACE) },
+        );
         assert.equal(response.status, 201, response.text);
         if (i % 10 === 9) closed = (await readFile(ctx.server.logFile, 'utf8')).includes('event stream closed: its reader is too slow');
       }
       // The writes may end before the stall is judged (two heartbeat intervals of a socket that takes
       // nothing, checked at each heartbeat): the paused reader never reads, so it must come within a few.
-      for (const deadline = Date.now() + 10_000; !closed && Date.now() < deadline; ) {
+      for (const deadline = Date.now() + 10_000; !closed && Date.now() < deadline;) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         closed = (await readFile(ctx.server.logFile, 'utf8')).includes('event stream closed: its reader is too slow');
       }
       assert.ok(closed, 'the slow reader was never disconnected');
       // The other stream got every event.
-      const count = (await ctx.server.client.get(`${EVENTS}?workspaceName=${prefix}&size=1`, { headers: { accept: EVENT_LOG } })).json.page.totalElements;
+      const count = (await ctx.server.client.get(`${EVENTS}?workspaceName=${prefix}&size=1`, { headers: { accept: EVENT_LOG } })).json.page
+        .totalElements;
       assert.ok(count > 0);
       await fast.waitFor(count, 30_000);
-      assert.deepEqual(fast.events.map((e) => e.json.spec.workspaceRef.name), Array.from({ length: count }, (_, i) => `${prefix}-${i}`));
+      assert.deepEqual(
+        fast.events.map((e) => e.json.spec.workspaceRef.name),
+        Array.from({ length: count }, (_, i) => `${prefix}-${i}`),
+      );
       slow.resume();
       await slow.done;
       assert.ok(slow.events.length < count, 'the slow reader cannot have received everything');
@@ -257,13 +301,24 @@ describeEachDatabase(
       const [first] = await s.waitFor(1);
       await (ctx.server as TestServer).restart();
       await s.done;
-      assert.ok(s.comments.some((c) => c.includes('shutting down')), JSON.stringify(s.comments));
+      assert.ok(
+        s.comments.some((c) => c.includes('shutting down')),
+        JSON.stringify(s.comments),
+      );
       await createWorkspace(`${prefix}-2`, `${prefix} 2`);
       const resumed = await stream(query, { lastEventId: first!.id! });
       await createWorkspace(`${prefix}-3`, `${prefix} 3`);
       await resumed.waitFor(2);
-      assert.deepEqual(resumed.events.map((e) => e.json.spec.workspaceRef.name), [`${prefix}-2`, `${prefix}-3`]);
+      assert.deepEqual(
+        resumed.events.map((e) => e.json.spec.workspaceRef.name),
+        [`${prefix}-2`, `${prefix}-3`],
+      );
     });
   },
-  { BLOCKYARD_EVENT_STREAM_HEARTBEAT_SECONDS: '1', BLOCKYARD_EVENT_STREAMS_PER_CREDENTIAL: '4', BLOCKYARD_EVENT_STREAM_BUFFER_BYTES: '16384', BLOCKYARD_RATE_LIMIT_MAX: '100000' },
+  {
+    BLOCKYARD_EVENT_STREAM_HEARTBEAT_SECONDS: '1',
+    BLOCKYARD_EVENT_STREAMS_PER_CREDENTIAL: '4',
+    BLOCKYARD_EVENT_STREAM_BUFFER_BYTES: '16384',
+    BLOCKYARD_RATE_LIMIT_MAX: '100000',
+  },
 );

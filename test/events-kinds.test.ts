@@ -4,14 +4,39 @@ import { it } from 'node:test';
 import { reviewVersion } from './support/definitions.js';
 import { allEvents, eventsAbout, titlesOf, type Event } from './support/events.js';
 import { API_KEY, clientWithKey, createKey } from './support/identity.js';
-import { asRun, claimRun, createBlock, readBlock, register, registerRunner, report, runnerDefinition, runWorld, SHARED_RUNNERS, tenantTarget, waitFor } from './support/runs.js';
+import {
+  asRun,
+  claimRun,
+  createBlock,
+  readBlock,
+  register,
+  registerRunner,
+  report,
+  runnerDefinition,
+  runWorld,
+  SHARED_RUNNERS,
+  tenantTarget,
+  waitFor,
+} from './support/runs.js';
 import { describeEachDatabase, TEST_ADMIN } from './support/server.js';
-import { createLocation, createWorkspace, IMPORT_JSON, io, PATHS, PLATFORM, platformBody, projectBody, unique, workspaceBody } from './support/structure.js';
+import {
+  createLocation,
+  createWorkspace,
+  IMPORT_JSON,
+  io,
+  PATHS,
+  PLATFORM,
+  platformBody,
+  projectBody,
+  unique,
+  workspaceBody,
+} from './support/structure.js';
 
 const API_USER = { authorType: 'ApiUser', identifier: TEST_ADMIN.username };
 const SYSTEM = { authorType: 'System', identifier: 'system' };
 
-const authors = (events: readonly Event[]) => [...new Set(events.map((event) => JSON.stringify(event.spec.author)))].map((text) => JSON.parse(text));
+const authors = (events: readonly Event[]) =>
+  [...new Set(events.map((event) => JSON.stringify(event.spec.author)))].map((text) => JSON.parse(text));
 
 describeEachDatabase('event log: every kind writes its events', (ctx) => {
   it('a block and its run, from creation through claim, steps and success to deletion, in order', async () => {
@@ -25,7 +50,12 @@ describeEachDatabase('event log: every kind writes its events', (ctx) => {
     const runUuid = claimed.metadata.uuid as string;
     const asRunner = asRun(client, claimed);
     assert.equal((await register(asRunner, runUuid, { source: { id: 'ci' }, steps: [{ id: 'apply', displayName: 'Apply' }] })).status, 200);
-    assert.equal(await report(asRunner, runUuid, 'ci', { steps: [{ id: 'apply', status: 'IN_PROGRESS', userMessage: 'planning', systemMessage: 'terraform plan -var secret=s3cr3t' }] }), false);
+    assert.equal(
+      await report(asRunner, runUuid, 'ci', {
+        steps: [{ id: 'apply', status: 'IN_PROGRESS', userMessage: 'planning', systemMessage: 'terraform plan -var secret=s3cr3t' }],
+      }),
+      false,
+    );
     assert.equal(await report(asRunner, runUuid, 'ci', { status: 'SUCCEEDED', steps: [{ id: 'apply', status: 'SUCCEEDED' }] }), false);
     assert.equal((await readBlock(client, blockUuid)).status.status, 'SUCCEEDED');
     const events = await eventsAbout(client, blockUuid, `workspaceIdentifier=${world.consumer}`);
@@ -41,7 +71,9 @@ describeEachDatabase('event log: every kind writes its events', (ctx) => {
     ]);
     // The runner's reports carry the run token, which acts for whoever claimed the run.
     assert.deepEqual(authors(events), [API_USER]);
-    const statuses = events.filter((event) => event.spec.title === 'Building Block Status Changed').map((event) => [event.spec.previousContent.status.status, event.spec.content.status.status]);
+    const statuses = events
+      .filter((event) => event.spec.title === 'Building Block Status Changed')
+      .map((event) => [event.spec.previousContent.status.status, event.spec.content.status.status]);
     assert.deepEqual(statuses, [
       ['PENDING', 'IN_PROGRESS'],
       ['IN_PROGRESS', 'SUCCEEDED'],
@@ -84,9 +116,20 @@ describeEachDatabase('event log: every kind writes its events', (ctx) => {
     await createWorkspace(client, ws);
     await createLocation(client, loc);
     // A workspace key does the workspace's own work: its events name the key.
-    const { client: member, key } = await clientWithKey(client, ws, ['PROJECT_SAVE', 'PROJECT_DELETE', 'PLATFORMINSTANCE_SAVE', 'PLATFORMINSTANCE_DELETE', 'BUILDINGBLOCKDEFINITION_SAVE', 'BUILDINGBLOCKDEFINITION_LIST']);
+    const { client: member, key } = await clientWithKey(client, ws, [
+      'PROJECT_SAVE',
+      'PROJECT_DELETE',
+      'PLATFORMINSTANCE_SAVE',
+      'PLATFORMINSTANCE_DELETE',
+      'BUILDINGBLOCKDEFINITION_SAVE',
+      'BUILDINGBLOCKDEFINITION_LIST',
+    ]);
     const project = unique('prj');
-    assert.equal((await member.post(PATHS.projects, projectBody(ws, project), { headers: io('application/vnd.vendor.api.meshproject.v2.hal+json') })).status, 201);
+    assert.equal(
+      (await member.post(PATHS.projects, projectBody(ws, project), { headers: io('application/vnd.vendor.api.meshproject.v2.hal+json') }))
+        .status,
+      201,
+    );
     assert.ok([202, 204].includes((await member.delete(`${PATHS.projects}/${ws}.${project}`)).status));
     const platform = await member.post(PATHS.platforms, platformBody(ws, unique('plf'), loc), { headers: io(PLATFORM) });
     assert.equal(platform.status, 201, platform.text);
@@ -94,7 +137,19 @@ describeEachDatabase('event log: every kind writes its events', (ctx) => {
     // A release by the workspace waits for review; the admin approves it.
     const definition = await member.post(
       '/api/meshobjects/meshbuildingblockdefinitions',
-      { apiVersion: 'v1-preview', kind: 'meshBuildingBlockDefinition', metadata: { ownedByWorkspace: ws }, spec: { displayName: unique('Def'), description: 'd', targetType: 'WORKSPACE_LEVEL', supportedPlatforms: [], notificationSubscriberUsernames: [], useInLandingZonesOnly: false } },
+      {
+        apiVersion: 'v1-preview',
+        kind: 'meshBuildingBlockDefinition',
+        metadata: { ownedByWorkspace: ws },
+        spec: {
+          displayName: unique('Def'),
+          description: 'd',
+          targetType: 'WORKSPACE_LEVEL',
+          supportedPlatforms: [],
+          notificationSubscriberUsernames: [],
+          useInLandingZonesOnly: false,
+        },
+      },
       { headers: io('application/vnd.vendor.api.meshbuildingblockdefinition.v1-preview.hal+json') },
     );
     assert.equal(definition.status, 201, definition.text);
@@ -107,7 +162,15 @@ describeEachDatabase('event log: every kind writes its events', (ctx) => {
         apiVersion: 'v1-preview',
         kind: 'meshBuildingBlockDefinitionVersion',
         metadata: { ownedByWorkspace: ws },
-        spec: { buildingBlockDefinitionRef: { kind: 'meshBuildingBlockDefinition', uuid: definitionUuid }, versionNumber: 1, state: 'RELEASED', implementation: { type: 'manual' }, inputs: {}, outputs: {}, deletionMode: 'PURGE' },
+        spec: {
+          buildingBlockDefinitionRef: { kind: 'meshBuildingBlockDefinition', uuid: definitionUuid },
+          versionNumber: 1,
+          state: 'RELEASED',
+          implementation: { type: 'manual' },
+          inputs: {},
+          outputs: {},
+          deletionMode: 'PURGE',
+        },
       },
       { headers: io(VERSION) },
     );
@@ -128,7 +191,11 @@ describeEachDatabase('event log: every kind writes its events', (ctx) => {
     ]);
     assert.deepEqual(authors(byKey), [{ authorType: 'ApiKey', identifier: key.uuid }]);
     const byUser = events.filter((event) => event.spec.author.authorType === 'ApiUser').reverse();
-    assert.deepEqual(titlesOf(byUser), ['Workspace Created', 'API Key Created', 'Building Block Definition Marketplace Publication Request Approved']);
+    assert.deepEqual(titlesOf(byUser), [
+      'Workspace Created',
+      'API Key Created',
+      'Building Block Definition Marketplace Publication Request Approved',
+    ]);
     const keyCreated = byUser[1]!;
     assert.equal(keyCreated.spec.content.metadata.uuid, key.uuid);
     assert.equal(keyCreated.spec.content.secretHash, undefined);
@@ -139,11 +206,34 @@ describeEachDatabase('event log: every kind writes its events', (ctx) => {
 
     // Keys: permissions changed, secret rotated (a new expiresAt), deleted.
     const other = await createKey(client, ws, ['PROJECT_LIST']);
-    const keyBody = (extra: Record<string, unknown>) => ({ apiVersion: 'v1-preview', kind: 'meshApiKey', metadata: { ownedByWorkspace: ws, uuid: other.uuid }, spec: { displayName: 'key PROJECT_LIST', ...extra } });
-    assert.equal((await client.put(`/api/meshobjects/meshapikeys/${other.uuid}`, keyBody({ permissions: ['PROJECT_LIST', 'TENANT_LIST'] }), { headers: io(API_KEY) })).status, 200);
-    assert.equal((await client.put(`/api/meshobjects/meshapikeys/${other.uuid}`, keyBody({ permissions: ['PROJECT_LIST', 'TENANT_LIST'], expiresAt: '2099-01-01' }), { headers: io(API_KEY) })).status, 200);
+    const keyBody = (extra: Record<string, unknown>) => ({
+      apiVersion: 'v1-preview',
+      kind: 'meshApiKey',
+      metadata: { ownedByWorkspace: ws, uuid: other.uuid },
+      spec: { displayName: 'key PROJECT_LIST', ...extra },
+    });
+    assert.equal(
+      (
+        await client.put(`/api/meshobjects/meshapikeys/${other.uuid}`, keyBody({ permissions: ['PROJECT_LIST', 'TENANT_LIST'] }), {
+          headers: io(API_KEY),
+        })
+      ).status,
+      200,
+    );
+    assert.equal(
+      (
+        await client.put(
+          `/api/meshobjects/meshapikeys/${other.uuid}`,
+          keyBody({ permissions: ['PROJECT_LIST', 'TENANT_LIST'], expiresAt: '2099-01-01' }),
+          { headers: io(API_KEY) },
+        )
+      ).status,
+      200,
+    );
     assert.equal((await client.delete(`/api/meshobjects/meshapikeys/${other.uuid}`)).status, 204);
-    const keyEvents = (await allEvents(client, `workspaceIdentifier=${ws}&title=API%20Key`)).filter((event) => event.spec.content.metadata.uuid === other.uuid).reverse();
+    const keyEvents = (await allEvents(client, `workspaceIdentifier=${ws}&title=API%20Key`))
+      .filter((event) => event.spec.content.metadata.uuid === other.uuid)
+      .reverse();
     assert.deepEqual(titlesOf(keyEvents), ['API Key Created', 'API Key Changed', 'API Key Secret Rotated', 'API Key Deleted']);
     assert.deepEqual(keyEvents[1]!.spec.previousContent.spec.permissions, ['PROJECT_LIST']);
     assert.deepEqual(keyEvents[1]!.spec.content.spec.permissions, ['PROJECT_LIST', 'TENANT_LIST']);
@@ -155,7 +245,13 @@ describeEachDatabase('event log: every kind writes its events', (ctx) => {
     assert.equal((await client.delete(`/api/meshobjects/meshtenants/${world.tenantUuid}`)).status, 202);
     assert.ok([202, 204].includes((await client.delete(`${PATHS.projects}/${world.consumer}.${world.project}`)).status));
     const events = (await allEvents(client, `workspaceIdentifier=${world.consumer}`)).reverse();
-    assert.deepEqual(titlesOf(events.filter((event) => /Tenant|Project/.test(event.spec.title))), ['Project Created', 'Tenant Created', 'Tenant Deleted', 'Tenant Purged', 'Project Deleted']);
+    assert.deepEqual(titlesOf(events.filter((event) => /Tenant|Project/.test(event.spec.title))), [
+      'Project Created',
+      'Tenant Created',
+      'Tenant Deleted',
+      'Tenant Purged',
+      'Project Deleted',
+    ]);
     const deleted = events.find((event) => event.spec.title === 'Tenant Deleted')!;
     assert.equal(deleted.spec.content.metadata.uuid, world.tenantUuid);
     assert.equal(typeof deleted.spec.content.metadata.deletedOn, 'string');
@@ -165,9 +261,14 @@ describeEachDatabase('event log: every kind writes its events', (ctx) => {
     const client = ctx.client;
     const ws = unique('evi');
     const objects = [workspaceBody(ws), projectBody(ws, unique('p1')), projectBody(ws, unique('p2'))];
-    const put = () => client.put('/api/meshobjects', JSON.stringify(objects), { headers: { accept: IMPORT_JSON, 'content-type': IMPORT_JSON } });
+    const put = () =>
+      client.put('/api/meshobjects', JSON.stringify(objects), { headers: { accept: IMPORT_JSON, 'content-type': IMPORT_JSON } });
     assert.equal((await put()).status, 200);
-    assert.deepEqual(titlesOf((await allEvents(client, `workspaceIdentifier=${ws}`)).reverse()), ['Workspace Created', 'Project Created', 'Project Created']);
+    assert.deepEqual(titlesOf((await allEvents(client, `workspaceIdentifier=${ws}`)).reverse()), [
+      'Workspace Created',
+      'Project Created',
+      'Project Created',
+    ]);
     assert.equal((await put()).status, 200);
     assert.equal((await allEvents(client, `workspaceIdentifier=${ws}`)).length, 3);
   });
@@ -179,7 +280,13 @@ describeEachDatabase('event log: every kind writes its events', (ctx) => {
     await createWorkspace(client, ws);
     await createLocation(client, loc);
     const configSecret = `cfg-${randomUUID()}`;
-    const created = await client.post(PATHS.platforms, platformBody(ws, unique('plf'), loc, { spec: { config: { type: 'azure', azure: { entraTenant: 't', credential: { plaintext: configSecret } } } } }), { headers: io(PLATFORM) });
+    const created = await client.post(
+      PATHS.platforms,
+      platformBody(ws, unique('plf'), loc, {
+        spec: { config: { type: 'azure', azure: { entraTenant: 't', credential: { plaintext: configSecret } } } },
+      }),
+      { headers: io(PLATFORM) },
+    );
     assert.equal(created.status, 201, created.text);
     const key = await createKey(client, ws, ['PROJECT_LIST']);
     const world = await runWorld(client);
@@ -187,16 +294,38 @@ describeEachDatabase('event log: every kind writes its events', (ctx) => {
     const outputSecret = `output-${randomUUID()}`;
     const runner = await registerRunner(client, world.provider);
     const definition = await runnerDefinition(client, world.provider, runner.metadata.uuid, {
-      inputs: { password: { type: 'STRING', assignmentType: 'USER_INPUT', isSensitive: true, displayName: 'Password', isEnvironment: false, updateableByConsumer: true } },
+      inputs: {
+        password: {
+          type: 'STRING',
+          assignmentType: 'USER_INPUT',
+          isSensitive: true,
+          displayName: 'Password',
+          isEnvironment: false,
+          updateableByConsumer: true,
+        },
+      },
     });
-    const block = await createBlock(client, { versionUuid: definition.versionUuid, target: tenantTarget(world.tenantUuid), inputs: [{ key: 'password', value: inputSecret, valueType: 'STRING' }] });
+    const block = await createBlock(client, {
+      versionUuid: definition.versionUuid,
+      target: tenantTarget(world.tenantUuid),
+      inputs: [{ key: 'password', value: inputSecret, valueType: 'STRING' }],
+    });
     const run = await claimRun(client, runner.metadata.uuid, { headers: {} });
-    assert.equal(await report(asRun(client, run), run.metadata.uuid, 'ci', { status: 'SUCCEEDED', steps: [{ id: 'a', status: 'SUCCEEDED', outputs: { token: { value: outputSecret, type: 'STRING', isSensitive: true } } }] }), false);
-    await waitFor('the block to succeed', async () => ((await readBlock(client, block.metadata.uuid)).status.status === 'SUCCEEDED' ? true : undefined));
+    assert.equal(
+      await report(asRun(client, run), run.metadata.uuid, 'ci', {
+        status: 'SUCCEEDED',
+        steps: [{ id: 'a', status: 'SUCCEEDED', outputs: { token: { value: outputSecret, type: 'STRING', isSensitive: true } } }],
+      }),
+      false,
+    );
+    await waitFor('the block to succeed', async () =>
+      (await readBlock(client, block.metadata.uuid)).status.status === 'SUCCEEDED' ? true : undefined,
+    );
     const runnerEvents = await eventsAbout(client, runner.metadata.uuid, `workspaceIdentifier=${world.provider}&title=Runner`);
     assert.deepEqual(titlesOf(runnerEvents), ['Building Block Runner Created']);
     const text = JSON.stringify(await allEvents(client));
-    for (const secret of [configSecret, key.clientSecret, inputSecret, outputSecret]) assert.ok(!text.includes(secret), `an event carries the plaintext ${secret.slice(0, 8)}…`);
+    for (const secret of [configSecret, key.clientSecret, inputSecret, outputSecret])
+      assert.ok(!text.includes(secret), `an event carries the plaintext ${secret.slice(0, 8)}…`);
     assert.ok(!text.includes('"ciphertext"'), 'no event carries a ciphertext');
     assert.ok(text.includes('"hash"'), 'secrets appear as hashes');
   });
@@ -211,8 +340,15 @@ describeEachDatabase(
       const definition = await runnerDefinition(client, world.provider, null);
       const block = await createBlock(client, { versionUuid: definition.versionUuid, target: tenantTarget(world.tenantUuid) });
       const run = await claimRun(client, SHARED_RUNNERS.TERRAFORM, { headers: {} });
-      await waitFor('the run to time out', async () => ((await readBlock(client, block.metadata.uuid)).status.status === 'FAILED' ? true : undefined), 10_000, 200);
-      const bySystem = (await eventsAbout(client, block.metadata.uuid, 'authorType=System')).filter((event) => event.spec.workspaceRef?.name === world.consumer);
+      await waitFor(
+        'the run to time out',
+        async () => ((await readBlock(client, block.metadata.uuid)).status.status === 'FAILED' ? true : undefined),
+        10_000,
+        200,
+      );
+      const bySystem = (await eventsAbout(client, block.metadata.uuid, 'authorType=System')).filter(
+        (event) => event.spec.workspaceRef?.name === world.consumer,
+      );
       assert.deepEqual(titlesOf(bySystem), ['Building Block Run Status Changed', 'Building Block Status Changed']);
       assert.deepEqual(authors(bySystem), [SYSTEM]);
       assert.equal(bySystem[0]!.spec.content.metadata.uuid, run.metadata.uuid);

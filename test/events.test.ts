@@ -13,11 +13,29 @@ describeEachDatabase('event log: shape, titles, authors, filters, visibility', (
     const client = ctx.client;
     const name = unique('ev-ws');
     await createWorkspace(client, name);
-    const put = await client.put(`${PATHS.workspaces}/${name}`, workspaceBody(name, { spec: { displayName: 'Renamed' } }), { headers: io(WORKSPACE) });
+    const put = await client.put(`${PATHS.workspaces}/${name}`, workspaceBody(name, { spec: { displayName: 'Renamed' } }), {
+      headers: io(WORKSPACE),
+    });
     assert.equal(put.status, 200, put.text);
     // The same PUT again changes nothing and writes nothing.
-    assert.equal((await client.put(`${PATHS.workspaces}/${name}`, workspaceBody(name, { spec: { displayName: 'Renamed' } }), { headers: io(WORKSPACE) })).status, 200);
-    assert.equal((await client.put(`${PATHS.workspaces}/${name}`, workspaceBody(name, { spec: { displayName: 'Renamed' }, metadata: { tags: { env: ['dev'] } } }), { headers: io(WORKSPACE) })).status, 200);
+    assert.equal(
+      (
+        await client.put(`${PATHS.workspaces}/${name}`, workspaceBody(name, { spec: { displayName: 'Renamed' } }), {
+          headers: io(WORKSPACE),
+        })
+      ).status,
+      200,
+    );
+    assert.equal(
+      (
+        await client.put(
+          `${PATHS.workspaces}/${name}`,
+          workspaceBody(name, { spec: { displayName: 'Renamed' }, metadata: { tags: { env: ['dev'] } } }),
+          { headers: io(WORKSPACE) },
+        )
+      ).status,
+      200,
+    );
     assert.equal((await client.delete(`${PATHS.workspaces}/${name}`)).status, 204);
     const events = await eventsAbout(client, name, `workspaceIdentifier=${name}`);
     assert.deepEqual(titlesOf(events), ['Workspace Created', 'Workspace Name Changed', 'Workspace Tags Changed', 'Workspace Deleted']);
@@ -70,7 +88,10 @@ describeEachDatabase('event log: shape, titles, authors, filters, visibility', (
       assert.equal(bad.status, 400, bad.text);
       assert.match(bad.json.message, new RegExp(`^${field}:`));
     }
-    for (const [field, value] of [['eventType', 'Exploded'], ['authorType', 'Unknown']]) {
+    for (const [field, value] of [
+      ['eventType', 'Exploded'],
+      ['authorType', 'Unknown'],
+    ]) {
       const bad = await client.get(`${EVENTS}?${field}=${value}`, { headers: { accept: EVENT_LOG } });
       assert.equal(bad.status, 400, bad.text);
       assert.match(bad.json.message, new RegExp(`^${field}:`));
@@ -81,12 +102,17 @@ describeEachDatabase('event log: shape, titles, authors, filters, visibility', (
     const client = ctx.client;
     const name = unique('ev-text');
     await createWorkspace(client, name);
-    await client.put(`${PATHS.workspaces}/${name}`, workspaceBody(name, { spec: { displayName: 'X' }, metadata: { tags: { a: ['b'] } } }), { headers: io(WORKSPACE) });
+    await client.put(`${PATHS.workspaces}/${name}`, workspaceBody(name, { spec: { displayName: 'X' }, metadata: { tags: { a: ['b'] } } }), {
+      headers: io(WORKSPACE),
+    });
     const q = `workspaceIdentifier=${name}`;
     assert.deepEqual(titlesOf((await listEvents(client, `${q}&title=name%20CHANGED`)).events), ['Workspace Name Changed']);
     assert.equal((await listEvents(client, `${q}&description=${name}`)).total, 3);
     assert.equal((await listEvents(client, `${q}&description=nothing-like-this`)).total, 0);
-    assert.deepEqual(titlesOf((await listEvents(client, `${q}&excludeTitle=Workspace%20Name%20Changed&excludeTitle=Workspace%20Tags%20Changed`)).events), ['Workspace Created']);
+    assert.deepEqual(
+      titlesOf((await listEvents(client, `${q}&excludeTitle=Workspace%20Name%20Changed&excludeTitle=Workspace%20Tags%20Changed`)).events),
+      ['Workspace Created'],
+    );
     assert.equal((await listEvents(client, `${q}&eventType=Changed`)).total, 2);
     assert.equal((await listEvents(client, `${q}&authorType=ApiUser&authorIdentifier=${TEST_ADMIN.username}`)).total, 3);
     assert.equal((await listEvents(client, `${q}&authorType=ApiKey`)).total, 0);
@@ -117,10 +143,20 @@ describeEachDatabase('event log: shape, titles, authors, filters, visibility', (
     const { client: auditor } = await clientWithKey(client, mine, ['ADM_EVENTLOG_LIST']);
     const { client: stranger } = await clientWithKey(client, mine, ['WORKSPACE_LIST']);
     // The member's own change, authored by its key.
-    assert.equal((await member.put(`${PATHS.workspaces}/${mine}`, workspaceBody(mine, { spec: { displayName: 'By key' } }), { headers: io(WORKSPACE) })).status, 200);
+    assert.equal(
+      (
+        await member.put(`${PATHS.workspaces}/${mine}`, workspaceBody(mine, { spec: { displayName: 'By key' } }), {
+          headers: io(WORKSPACE),
+        })
+      ).status,
+      200,
+    );
     const seen = await allEvents(member);
     assert.ok(seen.length > 0);
-    assert.ok(seen.every((event) => event.spec.workspaceRef?.name === mine), 'only its own workspace');
+    assert.ok(
+      seen.every((event) => event.spec.workspaceRef?.name === mine),
+      'only its own workspace',
+    );
     const byKey = seen.find((event) => event.spec.title === 'Workspace Name Changed');
     assert.deepEqual(byKey?.spec.author, { authorType: 'ApiKey', identifier: key.uuid });
     assert.equal((await listEvents(member, `authorType=ApiKey&authorIdentifier=${key.uuid}`)).total, 1);
@@ -131,7 +167,8 @@ describeEachDatabase('event log: shape, titles, authors, filters, visibility', (
     assert.equal((await listEvents(auditor, `workspaceIdentifier=${theirs}`)).total, 1);
     assert.equal((await stranger.get(EVENTS, { headers: { accept: EVENT_LOG } })).status, 403);
     // The index lists the event log for those who may read it.
-    const index = async (c: typeof client) => (await c.get('/api/meshobjects', { headers: { accept: 'application/vnd.vendor.api.meshobjects.v2.hal+json' } })).json._links;
+    const index = async (c: typeof client) =>
+      (await c.get('/api/meshobjects', { headers: { accept: 'application/vnd.vendor.api.meshobjects.v2.hal+json' } })).json._links;
     assert.ok((await index(member)).mesheventlogs, 'listed for EVENTLOG_LIST');
     assert.equal((await index(stranger)).mesheventlogs, undefined);
     assert.ok((await index(client)).mesheventlogs.href.includes('excludeTitle'));
@@ -142,7 +179,12 @@ describeEachDatabase('event log: shape, titles, authors, filters, visibility', (
     const db = ctx.server.server.database.db;
     const store = new EventStore(db);
     const marker = unique('ev-old');
-    const old = Array.from({ length: 5 }, (_, i) => ({ title: 'Workspace Created', eventType: 'Created' as const, description: `${marker} ${i}`, content: { i } }));
+    const old = Array.from({ length: 5 }, (_, i) => ({
+      title: 'Workspace Created',
+      eventType: 'Created' as const,
+      description: `${marker} ${i}`,
+      content: { i },
+    }));
     await store.append(old, { authorType: 'System', identifier: 'system' }, '2000-01-01T00:00:00.000Z');
     await createWorkspace(client, unique('ev-newer')); // the newest event always stays: make it another one
     assert.equal((await listEvents(client, `description=${marker}`)).total, 5);

@@ -20,7 +20,14 @@ describeEachDatabase('service foundation', (ctx) => {
   });
 
   it('answers 406 with the error body when Accept is missing, */*, plain JSON or an unknown version', async () => {
-    for (const accept of [undefined, '*/*', 'application/json', media('', 'v9'), media('meshobjects', 'v7'), 'application/vnd.other.api.v1.hal+json']) {
+    for (const accept of [
+      undefined,
+      '*/*',
+      'application/json',
+      media('', 'v9'),
+      media('meshobjects', 'v7'),
+      'application/vnd.other.api.v1.hal+json',
+    ]) {
       const response = await ctx.client.get('/api', { headers: { accept } });
       assert.equal(response.status, 406, `Accept ${accept}`);
       assert.match(response.headers['content-type']!, /^application\/json/);
@@ -31,10 +38,14 @@ describeEachDatabase('service foundation', (ctx) => {
   });
 
   it('accepts camelCase kinds, the meshcloud vendor, parameters and quality lists, answering in the client vendor', async () => {
-    const camel = await ctx.client.get('/api/meshobjects', { headers: { accept: 'application/vnd.meshcloud.api.meshObjects.v2.hal+json;charset=UTF-8' } });
+    const camel = await ctx.client.get('/api/meshobjects', {
+      headers: { accept: 'application/vnd.meshcloud.api.meshObjects.v2.hal+json;charset=UTF-8' },
+    });
     assert.equal(camel.status, 200);
     assert.match(camel.headers['content-type']!, /^application\/vnd\.meshcloud\.api\.meshobjects\.v2\.hal\+json/);
-    const listed = await ctx.client.get('/api/meshobjects', { headers: { accept: `application/json, ${media('meshobjects', 'v9')};q=0.9, ${media('meshobjects', 'v1')};q=0.5` } });
+    const listed = await ctx.client.get('/api/meshobjects', {
+      headers: { accept: `application/json, ${media('meshobjects', 'v9')};q=0.9, ${media('meshobjects', 'v1')};q=0.5` },
+    });
     assert.equal(listed.status, 200);
     assert.match(listed.headers['content-type']!, /meshobjects\.v1\.hal\+json/);
   });
@@ -79,7 +90,12 @@ describeEachDatabase('service foundation', (ctx) => {
   });
 
   it('answers 404 for retired paths, naming the replacement', async () => {
-    for (const path of ['/api/meshobjects/meshcustomers', '/api/meshobjects/meshcustomers/acme', '/api/meshobjects/meshchargebacks', '/api/meshobjects/meshcustomerusergroups/x']) {
+    for (const path of [
+      '/api/meshobjects/meshcustomers',
+      '/api/meshobjects/meshcustomers/acme',
+      '/api/meshobjects/meshchargebacks',
+      '/api/meshobjects/meshcustomerusergroups/x',
+    ]) {
       const response = await ctx.client.get(path, { headers: { accept: media('meshcustomer', 'v1') } });
       assert.equal(response.status, 404, path);
       assert.equal(response.json.errorCode, 'NotFound');
@@ -96,7 +112,9 @@ describeEachDatabase('service foundation', (ctx) => {
   it('publishes served versions and the deprecation list in the metadata API', async () => {
     const response = await ctx.client.get('/api/metadata', { headers: { accept: media('metadata', 'v1') } });
     assert.equal(response.status, 200);
-    const retired = response.json.deprecations.filter((d: { phase: string }) => d.phase === 'retired').map((d: { kind: string; version: string }) => `${d.kind}.${d.version}`);
+    const retired = response.json.deprecations
+      .filter((d: { phase: string }) => d.phase === 'retired')
+      .map((d: { kind: string; version: string }) => `${d.kind}.${d.version}`);
     assert.ok(retired.includes('meshchargeback.v3'));
     assert.ok(!retired.includes('meshbuildingblock.v1'));
     assert.ok(response.json.mediaTypes.some((m: { kind: string; version: string }) => m.kind === 'meshobjects' && m.version === 'v2'));

@@ -15,7 +15,8 @@ import { basic, startTestServer, TEST_ADMIN, type TestServer } from './support/s
 const HEADERS_S = 1;
 /** The server checks deadlines every 250 ms at this setting; the rest is scheduling slack. */
 const SLACK_MS = 1500;
-const CHROME_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7';
+const CHROME_ACCEPT =
+  'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7';
 const FIREFOX_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const SAFARI_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
@@ -27,7 +28,6 @@ before(async () => {
   port = Number(new URL(server.url).port);
 });
 after(async () => server.stop());
-
 
 /** Waits until `raw` has received `count` complete answers to HEAD/GET requests without bodies or with Content-Length. */
 async function answers(raw: RawConnection, count: number): Promise<string[]> {
@@ -86,7 +86,10 @@ describe('GET / in a browser', () => {
   it('redirects only `/`: other paths and other methods answer as before', async () => {
     const other = await server.client.get('/api', { anonymous: true, headers: { accept: FIREFOX_ACCEPT } });
     assert.equal(other.status, 401);
-    const post = await server.client.post('/', '{}', { anonymous: true, headers: { accept: FIREFOX_ACCEPT, 'content-type': 'application/json' } });
+    const post = await server.client.post('/', '{}', {
+      anonymous: true,
+      headers: { accept: FIREFOX_ACCEPT, 'content-type': 'application/json' },
+    });
     assert.equal(post.status, 401);
   });
 });
@@ -142,7 +145,9 @@ describe('plain HTTP on the TLS port', () => {
 
   it('answers a POST with a body, and a request without Host, the same way', async () => {
     const post = await openRaw(server, { tls: false });
-    post.socket.write(`POST /api/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"username":"a","password":"not-a-real"}`);
+    post.socket.write(
+      `POST /api/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"username":"a","password":"not-a-real"}`,
+    );
     await post.closed;
     assert.match(post.received(), /^HTTP\/1\.1 400 Bad Request\r\n/);
     assert.match(post.received(), /use https:\/\/localhost\//);

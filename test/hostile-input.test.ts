@@ -68,7 +68,18 @@ describeEachDatabase(
       world = await buildWorld(ctx.server, secrets);
       const agent = ctx.client.agent;
       routes = await discoverRoutes(async (method, path, headers, body) => {
-        const res = await sendRaw(ctx.server.url, agent, { route: 'probe', method, path, headers: { authorization: isScimPath(path) ? world.auth.scim : world.auth.admin, ...headers }, ...(body !== undefined ? { body } : {}) }, 10_000);
+        const res = await sendRaw(
+          ctx.server.url,
+          agent,
+          {
+            route: 'probe',
+            method,
+            path,
+            headers: { authorization: isScimPath(path) ? world.auth.scim : world.auth.admin, ...headers },
+            ...(body !== undefined ? { body } : {}),
+          },
+          10_000,
+        );
         return { status: res.status, text: res.text };
       }, ctx.server.server.context.access.keys());
       fuzzer = new Fuzzer(ctx.server, agent, world, secrets, new Map(routes.map((route) => [routeKey(route), route])), LIMIT_MS);
@@ -78,8 +89,14 @@ describeEachDatabase(
       const table = [...ctx.server.server.context.access.keys()];
       assert.deepEqual(routes.map(routeKey).sort(), table.sort(), 'every route of the table is fuzzed');
       const withBody = routes.filter((route) => route.consumes.length + route.plainBodies.length > 0);
-      assert.ok(withBody.some((route) => route.template === '/api/meshobjects/meshworkspaces'), 'body routes were discovered');
-      assert.ok(routes.some((route) => route.produces.length > 0), 'produced media types were discovered');
+      assert.ok(
+        withBody.some((route) => route.template === '/api/meshobjects/meshworkspaces'),
+        'body routes were discovered',
+      );
+      assert.ok(
+        routes.some((route) => route.produces.length > 0),
+        'produced media types were discovered',
+      );
       t.diagnostic(`${routes.length} routes, ${withBody.length} take a body: ${withBody.map(routeKey).join(', ')}`);
     });
 
@@ -116,8 +133,13 @@ describeEachDatabase(
       t.diagnostic(
         `${ctx.server.dialect}: ${generated} generated cases, ${fuzzer.requests - requestsBefore} requests and ${fuzzer.readbacks - readbacksBefore} read-backs (${fuzzer.stored} stored objects verified so far, ${secrets.size} known secrets) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
       );
-      if (fuzzer.unservedSelfLinks.size > 0) t.diagnostic(`self links no GET route serves (read back from their collection): ${[...fuzzer.unservedSelfLinks].join(', ')}`);
-      const failures = outcomes.flatMap((outcome, index) => (outcome.status === 'rejected' ? [`lane ${index} (seed ${seed + index}): ${(outcome.reason as Error).message}\n${String((outcome.reason as Error).cause ?? '')}`] : []));
+      if (fuzzer.unservedSelfLinks.size > 0)
+        t.diagnostic(`self links no GET route serves (read back from their collection): ${[...fuzzer.unservedSelfLinks].join(', ')}`);
+      const failures = outcomes.flatMap((outcome, index) =>
+        outcome.status === 'rejected'
+          ? [`lane ${index} (seed ${seed + index}): ${(outcome.reason as Error).message}\n${String((outcome.reason as Error).cause ?? '')}`]
+          : [],
+      );
       assert.equal(failures.length, 0, failures.join('\n\n'));
       assert.ok(generated >= cases, `${generated} cases generated`);
     }
@@ -125,7 +147,8 @@ describeEachDatabase(
     it(`answers ${APPLICATION_CASES} hostile requests (bodies, queries, path ids, headers) below 500, in time, with proper errors, no secrets and valid stored objects`, (t) =>
       fuzz(t, false, APPLICATION_CASES));
 
-    it(`answers ${TRANSPORT_CASES} requests broken at the transport level (bad escapes, over-long ids, URLs and headers) the same way`, (t) => fuzz(t, true, TRANSPORT_CASES));
+    it(`answers ${TRANSPORT_CASES} requests broken at the transport level (bad escapes, over-long ids, URLs and headers) the same way`, (t) =>
+      fuzz(t, true, TRANSPORT_CASES));
 
     it('refuses a 10 MB body with 413 on every route that takes a body', async () => {
       const big = Buffer.alloc(10 * 1024 * 1024, 0x20);
@@ -138,13 +161,24 @@ describeEachDatabase(
           .split('/')
           .map((part) => (part.startsWith(':') ? pct(idsFor(route, part, world)[0] ?? 'x') : part))
           .join('/');
-        const req: HostileRequest = { route: routeKey(route), method: route.method, path, headers: { authorization: isScimPath(path) ? world.auth.scim : world.auth.admin, 'content-type': type, ...(route.produces[0] ? { accept: route.produces[0] } : {}) }, body: big };
+        const req: HostileRequest = {
+          route: routeKey(route),
+          method: route.method,
+          path,
+          headers: {
+            authorization: isScimPath(path) ? world.auth.scim : world.auth.admin,
+            'content-type': type,
+            ...(route.produces[0] ? { accept: route.produces[0] } : {}),
+          },
+          body: big,
+        };
         const { res, error } = await sendRaw(ctx.server.url, ctx.client.agent, req, 30_000).then(
           (r) => ({ res: r, error: undefined }),
           (e: Error) => ({ res: undefined, error: e.message }),
         );
         if (!res) failures.push(`${routeKey(route)}: no answer (${error})`);
-        else if (res.status !== 413 || responseViolations(req, res, secrets, 30_000).length > 0) failures.push(`${routeKey(route)}: ${res.status} ${res.text.slice(0, 200)}`);
+        else if (res.status !== 413 || responseViolations(req, res, secrets, 30_000).length > 0)
+          failures.push(`${routeKey(route)}: ${res.status} ${res.text.slice(0, 200)}`);
       }
       // Without a Content-Length (chunked): the limit holds while reading.
       async function* chunks() {
@@ -171,7 +205,8 @@ describeEachDatabase(
       const workspaceType = media('meshworkspace', 'v2');
       const failures: string[] = [];
       const send = (req: HostileRequest) => sendRaw(ctx.server.url, ctx.client.agent, req, LIMIT_MS);
-      const depthOf = (value: unknown): number => (value !== null && typeof value === 'object' ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0);
+      const depthOf = (value: unknown): number =>
+        value !== null && typeof value === 'object' ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0;
       const workspaceAt = (levels: number) => {
         const body = workspaceBody(unique('deep'), { spec: { deep: nestedJson(levels - 2) } });
         assert.equal(depthOf(body), levels);
@@ -182,11 +217,23 @@ describeEachDatabase(
         [65, 400],
         [100, 400],
       ] as const) {
-        const req: HostileRequest = { route: 'POST /api/meshobjects/meshworkspaces', method: 'POST', path: '/api/meshobjects/meshworkspaces', headers: { authorization: world.auth.admin, accept: workspaceType, 'content-type': workspaceType }, body: JSON.stringify(workspaceAt(levels)) };
+        const req: HostileRequest = {
+          route: 'POST /api/meshobjects/meshworkspaces',
+          method: 'POST',
+          path: '/api/meshobjects/meshworkspaces',
+          headers: { authorization: world.auth.admin, accept: workspaceType, 'content-type': workspaceType },
+          body: JSON.stringify(workspaceAt(levels)),
+        };
         const res = await send(req);
-        if (res.status !== expected || responseViolations(req, res, secrets, LIMIT_MS).length > 0) failures.push(`workspace nested ${levels} levels: ${res.status} (expected ${expected}) ${res.text.slice(0, 200)}`);
+        if (res.status !== expected || responseViolations(req, res, secrets, LIMIT_MS).length > 0)
+          failures.push(`workspace nested ${levels} levels: ${res.status} (expected ${expected}) ${res.text.slice(0, 200)}`);
         if (res.status === 201) {
-          const read = await send({ route: 'GET', method: 'GET', path: selfPath(res)!, headers: { authorization: world.auth.admin, accept: workspaceType } });
+          const read = await send({
+            route: 'GET',
+            method: 'GET',
+            path: selfPath(res)!,
+            headers: { authorization: world.auth.admin, accept: workspaceType },
+          });
           if (read.status !== 200) failures.push(`workspace nested ${levels} levels reads back ${read.status}`);
         }
       }
@@ -202,20 +249,36 @@ describeEachDatabase(
           .split('/')
           .map((part) => (part.startsWith(':') ? pct(idsFor(route, part, world)[0] ?? 'x') : part))
           .join('/');
-        const req: HostileRequest = { route: routeKey(route), method: route.method, path, headers: { authorization: isScimPath(path) ? world.auth.scim : world.auth.admin, 'content-type': type, ...(route.produces[0] ? { accept: route.produces[0] } : {}) }, body };
+        const req: HostileRequest = {
+          route: routeKey(route),
+          method: route.method,
+          path,
+          headers: {
+            authorization: isScimPath(path) ? world.auth.scim : world.auth.admin,
+            'content-type': type,
+            ...(route.produces[0] ? { accept: route.produces[0] } : {}),
+          },
+          body,
+        };
         const res = await send(req);
-        if (res.status !== 400 || responseViolations(req, res, secrets, LIMIT_MS).length > 0) failures.push(`${routeKey(route)} nested 100 levels: ${res.status} ${res.text.slice(0, 200)}`);
+        if (res.status !== 400 || responseViolations(req, res, secrets, LIMIT_MS).length > 0)
+          failures.push(`${routeKey(route)} nested 100 levels: ${res.status} ${res.text.slice(0, 200)}`);
       }
       // The YAML import: 100 levels of flow sequences.
       const yamlReq: HostileRequest = {
         route: 'PUT /api/meshobjects',
         method: 'PUT',
         path: '/api/meshobjects',
-        headers: { authorization: world.auth.admin, accept: 'application/vnd.vendor.api.meshobjects.v1+json', 'content-type': 'application/vnd.vendor.api.meshobjects.v1+yaml' },
+        headers: {
+          authorization: world.auth.admin,
+          accept: 'application/vnd.vendor.api.meshobjects.v1+json',
+          'content-type': 'application/vnd.vendor.api.meshobjects.v1+yaml',
+        },
         body: `- ${'['.repeat(99)}1${']'.repeat(99)}\n`,
       };
       const yamlRes = await send(yamlReq);
-      if (yamlRes.status !== 400 || responseViolations(yamlReq, yamlRes, secrets, LIMIT_MS).length > 0) failures.push(`YAML import nested 100 levels: ${yamlRes.status} ${yamlRes.text.slice(0, 200)}`);
+      if (yamlRes.status !== 400 || responseViolations(yamlReq, yamlRes, secrets, LIMIT_MS).length > 0)
+        failures.push(`YAML import nested 100 levels: ${yamlRes.status} ${yamlRes.text.slice(0, 200)}`);
       assert.deepEqual(failures, []);
     });
 

@@ -44,7 +44,11 @@ for (const dialect of DIALECTS as readonly Dialect[]) {
       const database = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
       await mkdir(CHAOS_LOG_DIR, { recursive: true });
       const log = createWriteStream(path.join(CHAOS_LOG_DIR, `import-kill-${dialect}-${process.pid}-${Date.now()}.log`));
-      const env = { ...serverEnv(dataDir, database?.url), BLOCKYARD_ADMIN_USERNAME: USER.username, BLOCKYARD_ADMIN_PASSWORD: USER.password };
+      const env = {
+        ...serverEnv(dataDir, database?.url),
+        BLOCKYARD_ADMIN_USERNAME: USER.username,
+        BLOCKYARD_ADMIN_PASSWORD: USER.password,
+      };
       let child: Child | undefined;
       let client: ApiClient | undefined;
       const start = async () => {
@@ -60,17 +64,48 @@ for (const dialect of DIALECTS as readonly Dialect[]) {
       /** A workspace with a collection holding OLD groups; the import that replaces them with NEW others. */
       const prepare = async (api: ApiClient, name: string, member: string) => {
         await expectStatus(api.post('/api/meshobjects/meshworkspaces', workspaceBody(name), { headers: io(WORKSPACE) }), 201);
-        await expectStatus(api.post('/api/meshobjectcollections', { name, owner: 'kill-test', description: '', ownedByWorkspace: name }, { headers: { 'content-type': COLLECTION } }), 201);
+        await expectStatus(
+          api.post(
+            '/api/meshobjectcollections',
+            { name, owner: 'kill-test', description: '', ownedByWorkspace: name },
+            { headers: { 'content-type': COLLECTION } },
+          ),
+          201,
+        );
         const old = Array.from({ length: OLD }, (_, i) => `old-${i}`);
-        await expectStatus(api.put(`/api/meshobjects?meshObjectCollection=${name}`, old.map((group) => groupObject(name, group, member)), { headers: io(IMPORT_JSON) }), 200);
+        await expectStatus(
+          api.put(
+            `/api/meshobjects?meshObjectCollection=${name}`,
+            old.map((group) => groupObject(name, group, member)),
+            { headers: io(IMPORT_JSON) },
+          ),
+          200,
+        );
         const fresh = Array.from({ length: NEW }, (_, i) => `new-${i}`);
-        const send = (to: ApiClient) => to.put(`/api/meshobjects?meshObjectCollection=${name}`, fresh.map((group) => groupObject(name, group, member)), { headers: io(IMPORT_JSON) });
+        const send = (to: ApiClient) =>
+          to.put(
+            `/api/meshobjects?meshObjectCollection=${name}`,
+            fresh.map((group) => groupObject(name, group, member)),
+            { headers: io(IMPORT_JSON) },
+          );
         return { old, fresh, send };
       };
       try {
         let api = await start();
         const member = 'kill-member';
-        await expectStatus(api.post('/api/meshobjects/meshusers', { apiVersion: 'v2', kind: 'meshUser', metadata: { name: member }, spec: { email: 'kill@example.com', firstName: 'K', lastName: 'M' } }, { headers: io(USERS) }), 201);
+        await expectStatus(
+          api.post(
+            '/api/meshobjects/meshusers',
+            {
+              apiVersion: 'v2',
+              kind: 'meshUser',
+              metadata: { name: member },
+              spec: { email: 'kill@example.com', firstName: 'K', lastName: 'M' },
+            },
+            { headers: io(USERS) },
+          ),
+          201,
+        );
         // How long such an import takes here and now.
         const timing = await prepare(api, 'kill-timing', member);
         const began = Date.now();
@@ -92,18 +127,37 @@ for (const dialect of DIALECTS as readonly Dialect[]) {
           await client!.close();
           api = await start();
 
-          const listed = await api.get(`/api/meshobjects/meshworkspaceusergroups?workspaceIdentifier=${workspace}&size=350`, { headers: { accept: GROUPS } });
+          const listed = await api.get(`/api/meshobjects/meshworkspaceusergroups?workspaceIdentifier=${workspace}&size=350`, {
+            headers: { accept: GROUPS },
+          });
           assert.equal(listed.status, 200, listed.text);
-          const groups = ((listed.json._embedded?.meshWorkspaceUserGroups ?? []) as Json[]).map((group) => group.metadata.name as string).sort();
+          const groups = ((listed.json._embedded?.meshWorkspaceUserGroups ?? []) as Json[])
+            .map((group) => group.metadata.name as string)
+            .sort();
           const titles = titlesOf(await allEvents(api, `workspaceIdentifier=${workspace}`));
           const count = (title: string) => titles.filter((t) => t === title).length;
           const all = groups.length === NEW && fresh.every((group) => groups.includes(group));
           if (all) {
-            assert.deepEqual([count('Workspace Group Created'), count('Workspace Group Deleted')], [OLD + NEW, OLD], `cycle ${cycle}: the import is stored but not its events`);
+            assert.deepEqual(
+              [count('Workspace Group Created'), count('Workspace Group Deleted')],
+              [OLD + NEW, OLD],
+              `cycle ${cycle}: the import is stored but not its events`,
+            );
           } else {
-            assert.ok(!acknowledged, `cycle ${cycle}: the import was acknowledged, but ${groups.length - OLD} of its ${NEW} groups are stored`);
-            assert.deepEqual(groups, [...old].sort(), `cycle ${cycle}: part of the import is stored (killed ${Math.round(duration * fraction)} ms into it)`);
-            assert.deepEqual([count('Workspace Group Created'), count('Workspace Group Deleted')], [OLD, 0], `cycle ${cycle}: events of an import that is not stored`);
+            assert.ok(
+              !acknowledged,
+              `cycle ${cycle}: the import was acknowledged, but ${groups.length - OLD} of its ${NEW} groups are stored`,
+            );
+            assert.deepEqual(
+              groups,
+              [...old].sort(),
+              `cycle ${cycle}: part of the import is stored (killed ${Math.round(duration * fraction)} ms into it)`,
+            );
+            assert.deepEqual(
+              [count('Workspace Group Created'), count('Workspace Group Deleted')],
+              [OLD, 0],
+              `cycle ${cycle}: events of an import that is not stored`,
+            );
           }
         }
       } finally {

@@ -28,7 +28,8 @@ import {
 
 const EXAMPLE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'examples', 'import.yaml');
 
-const importObjects = (client: ApiClient, body: string, contentType: string) => client.put(PATHS.import, body, { headers: { accept: IMPORT_JSON, 'content-type': contentType } });
+const importObjects = (client: ApiClient, body: string, contentType: string) =>
+  client.put(PATHS.import, body, { headers: { accept: IMPORT_JSON, 'content-type': contentType } });
 
 /** Asserts 200 and the result array shape; returns the entries. */
 function results(response: Response, count: number): Json[] {
@@ -43,7 +44,10 @@ function results(response: Response, count: number): Json[] {
     assert.ok(Array.isArray(entry.remarks), `remarks is an array: ${JSON.stringify(entry)}`);
     if (entry.status === 'SUCCESS') assert.equal(entry.resultCode, null, JSON.stringify(entry));
     else {
-      assert.ok(['WORKSPACE_NOT_FOUND', 'PROJECT_NOT_FOUND', 'INVALID_MESH_OBJECT', 'SERVER_ERROR'].includes(entry.resultCode), JSON.stringify(entry));
+      assert.ok(
+        ['WORKSPACE_NOT_FOUND', 'PROJECT_NOT_FOUND', 'INVALID_MESH_OBJECT', 'SERVER_ERROR'].includes(entry.resultCode),
+        JSON.stringify(entry),
+      );
       assert.equal(typeof entry.message, 'string', JSON.stringify(entry));
       assert.ok(entry.message.length > 0, JSON.stringify(entry));
     }
@@ -165,11 +169,17 @@ describeEachDatabase('declarative import', (ctx) => {
     const platform = platforms.json._embedded.meshPlatforms[0];
     assert.equal(platform.metadata.ownedByWorkspace, n.ws);
     assert.equal(platform.status.platformTypeIdentifier, 'AZURE');
-    const tenant = await ctx.client.get(`${PATHS.tenants}/${n.ws}.${n.project}.${n.platform}.${n.location}`, { headers: { accept: TENANT } });
+    const tenant = await ctx.client.get(`${PATHS.tenants}/${n.ws}.${n.project}.${n.platform}.${n.location}`, {
+      headers: { accept: TENANT },
+    });
     assert.equal(tenant.status, 200, tenant.text);
     assert.equal(tenant.json.status.lifecycle.state, 'ACTIVE');
     assert.equal(tenant.json.spec.platformRef.uuid, platform.metadata.uuid);
-    assert.equal(tenant.json.spec.landingZoneIdentifier ?? '', '', 'no landing zone: a zone names its platform by uuid, which an import creating the platform cannot know');
+    assert.equal(
+      tenant.json.spec.landingZoneIdentifier ?? '',
+      '',
+      'no landing zone: a zone names its platform by uuid, which an import creating the platform cannot know',
+    );
     assert.equal(tenant.json.status.platformTypeIdentifier, 'AZURE');
   });
 
@@ -177,10 +187,15 @@ describeEachDatabase('declarative import', (ctx) => {
     const n = fresh();
     assertAllSuccess(results(await importObjects(ctx.client, yamlStream(n), IMPORT_YAML), 5));
     const before = await totals(ctx.client, n);
-    assert.deepEqual({ projects: before.projects, platforms: before.platforms, tenants: before.tenants }, { projects: 1, platforms: 1, tenants: 1 });
+    assert.deepEqual(
+      { projects: before.projects, platforms: before.platforms, tenants: before.tenants },
+      { projects: 1, platforms: 1, tenants: 1 },
+    );
     const tenantPath = `${PATHS.tenants}/${n.ws}.${n.project}.${n.platform}.${n.location}`;
     const tenantUuid = (await ctx.client.get(tenantPath, { headers: { accept: TENANT } })).json.metadata.uuid;
-    const platformUuid = (await ctx.client.get(`${PATHS.platforms}?identifier=${n.platform}.${n.location}`, { headers: { accept: PLATFORM } })).json._embedded.meshPlatforms[0].metadata.uuid;
+    const platformUuid = (
+      await ctx.client.get(`${PATHS.platforms}?identifier=${n.platform}.${n.location}`, { headers: { accept: PLATFORM } })
+    ).json._embedded.meshPlatforms[0].metadata.uuid;
 
     const again = results(await importObjects(ctx.client, yamlStream(n), IMPORT_YAML), 5);
     assertAllSuccess(again);
@@ -193,12 +208,22 @@ describeEachDatabase('declarative import', (ctx) => {
     const changed = results(await importObjects(ctx.client, yamlStream(n, ' (renamed)'), IMPORT_YAML), 5);
     assertAllSuccess(changed);
     assert.deepEqual(await totals(ctx.client, n), before);
-    assert.equal((await ctx.client.get(`${PATHS.workspaces}/${n.ws}`, { headers: { accept: WORKSPACE } })).json.spec.displayName, 'Imported workspace (renamed)');
-    assert.equal((await ctx.client.get(`${PATHS.projects}/${n.ws}.${n.project}`, { headers: { accept: PROJECT } })).json.spec.displayName, 'Imported project (renamed)');
+    assert.equal(
+      (await ctx.client.get(`${PATHS.workspaces}/${n.ws}`, { headers: { accept: WORKSPACE } })).json.spec.displayName,
+      'Imported workspace (renamed)',
+    );
+    assert.equal(
+      (await ctx.client.get(`${PATHS.projects}/${n.ws}.${n.project}`, { headers: { accept: PROJECT } })).json.spec.displayName,
+      'Imported project (renamed)',
+    );
     const platform = await ctx.client.get(`${PATHS.platforms}/${platformUuid}`, { headers: { accept: PLATFORM } });
     assert.equal(platform.status, 200, 'the platform keeps its uuid');
     assert.equal(platform.json.spec.displayName, 'Imported platform (renamed)');
-    assert.equal((await ctx.client.get(tenantPath, { headers: { accept: TENANT } })).json.metadata.uuid, tenantUuid, 'the tenant keeps its uuid');
+    assert.equal(
+      (await ctx.client.get(tenantPath, { headers: { accept: TENANT } })).json.metadata.uuid,
+      tenantUuid,
+      'the tenant keeps its uuid',
+    );
   });
 
   it('imports a JSON array with broken objects among good ones: the broken FAILED with a resultCode, the good stored', async () => {
@@ -216,7 +241,12 @@ describeEachDatabase('declarative import', (ctx) => {
       projectBody(ws, 'Bad.Name'),
       { apiVersion: 'v2', kind: 'meshWorkspace', metadata: 'not an object', spec: { displayName: 'x' } },
       { apiVersion: 'v1', kind: 'meshUnicorn', metadata: { name: unique('uni') }, spec: {} },
-      { apiVersion: 'v4', kind: 'meshTenant', metadata: { ownedByWorkspace: ws, ownedByProject: missingProject }, spec: { platformIdentifier: `${s.platform}.${s.location}` } },
+      {
+        apiVersion: 'v4',
+        kind: 'meshTenant',
+        metadata: { ownedByWorkspace: ws, ownedByProject: missingProject },
+        spec: { platformIdentifier: `${s.platform}.${s.location}` },
+      },
       projectBody(ws, good2, { spec: { tags: { team: ['x'] } } }),
     ];
     const entries = results(await importObjects(ctx.client, JSON.stringify(objects), IMPORT_JSON), objects.length);
@@ -243,9 +273,15 @@ describeEachDatabase('declarative import', (ctx) => {
     assert.equal(entries[7]!.meshObject, `meshProject[${good2}]`);
 
     assert.equal((await ctx.client.get(`${PATHS.workspaces}/${ws}`, { headers: { accept: WORKSPACE } })).status, 200);
-    const projects = (await ctx.client.get(`${PATHS.projects}?workspaceIdentifier=${ws}`, { headers: { accept: PROJECT } })).json._embedded.meshProjects.map((p: Json) => p.metadata.name);
+    const projects = (
+      await ctx.client.get(`${PATHS.projects}?workspaceIdentifier=${ws}`, { headers: { accept: PROJECT } })
+    ).json._embedded.meshProjects.map((p: Json) => p.metadata.name);
     assert.deepEqual(projects, [good1, good2], 'the good projects are stored, the broken ones are not');
-    assert.equal((await ctx.client.get(`${PATHS.workspaces}/${missingWs}`, { headers: { accept: WORKSPACE } })).status, 404, 'no workspace is invented for the orphan');
+    assert.equal(
+      (await ctx.client.get(`${PATHS.workspaces}/${missingWs}`, { headers: { accept: WORKSPACE } })).status,
+      404,
+      'no workspace is invented for the orphan',
+    );
     const tenants = await ctx.client.get(`${PATHS.tenants}?workspaceIdentifier=${ws}&deletionState=ALL`, { headers: { accept: TENANT } });
     assert.deepEqual(tenants.json._embedded.meshTenants, [], 'no half-written tenant');
   });
@@ -257,12 +293,18 @@ describeEachDatabase('declarative import', (ctx) => {
     const refused = await importObjects(member.client, JSON.stringify([projectBody(ws, unique('p'))]), IMPORT_JSON);
     assert.equal(refused.status, 403, refused.text);
     assert.deepEqual(Object.keys(refused.json).sort(), ['errorCode', 'errorId', 'message']);
-    assert.equal((await ctx.client.get(`${PATHS.projects}?workspaceIdentifier=${ws}`, { headers: { accept: PROJECT } })).json.page.totalElements, 0);
+    assert.equal(
+      (await ctx.client.get(`${PATHS.projects}?workspaceIdentifier=${ws}`, { headers: { accept: PROJECT } })).json.page.totalElements,
+      0,
+    );
 
     const workspaceAdmin = await clientWithKey(ctx.client, 'admin', ['ADM_WORKSPACE_SAVE']);
     const newWs = unique('iadm');
     const project = unique('p');
-    const entries = results(await importObjects(workspaceAdmin.client, JSON.stringify([workspaceBody(newWs), projectBody(newWs, project)]), IMPORT_JSON), 2);
+    const entries = results(
+      await importObjects(workspaceAdmin.client, JSON.stringify([workspaceBody(newWs), projectBody(newWs, project)]), IMPORT_JSON),
+      2,
+    );
     assert.equal(entries[0]!.status, 'SUCCESS', JSON.stringify(entries[0]));
     assert.equal(entries[1]!.status, 'FAILED', `a project needs PROJECT_SAVE: ${JSON.stringify(entries[1])}`);
     assert.equal((await ctx.client.get(`${PATHS.workspaces}/${newWs}`, { headers: { accept: WORKSPACE } })).status, 200);
@@ -276,7 +318,11 @@ describeEachDatabase('declarative import', (ctx) => {
       assert.equal(response.status, 415, `Content-Type ${contentType}: ${response.status} ${response.text}`);
     }
     const ws = unique('ict');
-    const vendor = await importObjects(ctx.client, JSON.stringify([workspaceBody(ws)]), 'application/vnd.meshcloud.api.meshobjects.v1+json');
+    const vendor = await importObjects(
+      ctx.client,
+      JSON.stringify([workspaceBody(ws)]),
+      'application/vnd.meshcloud.api.meshobjects.v1+json',
+    );
     assertAllSuccess(results(vendor, 1));
     assert.equal((await ctx.client.get(`${PATHS.workspaces}/${ws}`, { headers: { accept: WORKSPACE } })).status, 200);
   });
@@ -290,7 +336,11 @@ describeEachDatabase('declarative import', (ctx) => {
     const many = Array.from({ length: 1001 }, (_, i) => workspaceBody(`${ws}-${i}`));
     const tooMany = await importObjects(ctx.client, JSON.stringify(many), IMPORT_JSON);
     assert.equal(tooMany.status, 400, tooMany.text);
-    assert.equal((await ctx.client.get(`${PATHS.workspaces}/${ws}-0`, { headers: { accept: WORKSPACE } })).status, 404, 'nothing of a refused body is imported');
+    assert.equal(
+      (await ctx.client.get(`${PATHS.workspaces}/${ws}-0`, { headers: { accept: WORKSPACE } })).status,
+      404,
+      'nothing of a refused body is imported',
+    );
   });
 
   it(
@@ -303,7 +353,8 @@ describeEachDatabase('declarative import', (ctx) => {
       const entries = results(response, (response.json as Json[]).length);
       assertAllSuccess(entries);
       const kinds = entries.map((e) => String(e.meshObject).replace(/\[.*$/, ''));
-      for (const kind of ['meshWorkspace', 'meshProject', 'meshLocation', 'meshPlatform', 'meshTenant']) assert.ok(kinds.includes(kind), `the example holds a ${kind}: ${kinds.join(',')}`);
+      for (const kind of ['meshWorkspace', 'meshProject', 'meshLocation', 'meshPlatform', 'meshTenant'])
+        assert.ok(kinds.includes(kind), `the example holds a ${kind}: ${kinds.join(',')}`);
       const tenantName = /^meshTenant\[(.*)\]$/.exec(entries.find((e) => String(e.meshObject).startsWith('meshTenant['))!.meshObject)![1]!;
       const tenant = await ctx.client.get(`${PATHS.tenants}/${tenantName}`, { headers: { accept: TENANT } });
       assert.equal(tenant.status, 200, `the example tenant is readable by its identifier: ${tenant.text}`);
@@ -319,7 +370,15 @@ describeEachDatabase('declarative import', (ctx) => {
     await createWorkspace(ctx.client, ws);
     await createLocation(ctx.client, location);
     const platformUuid = await createPlatform(ctx.client, ws, platform, location);
-    const objects = [projectBody(ws, project), { apiVersion: 'v4', kind: 'meshTenant', metadata: { ownedByWorkspace: ws, ownedByProject: project }, spec: { platformRef: { kind: 'meshPlatform', uuid: platformUuid } } }];
+    const objects = [
+      projectBody(ws, project),
+      {
+        apiVersion: 'v4',
+        kind: 'meshTenant',
+        metadata: { ownedByWorkspace: ws, ownedByProject: project },
+        spec: { platformRef: { kind: 'meshPlatform', uuid: platformUuid } },
+      },
+    ];
     const entries = results(await importObjects(ctx.client, JSON.stringify(objects), IMPORT_JSON), 2);
     assertAllSuccess(entries);
     assert.equal(entries[1]!.meshObject, `meshTenant[${ws}.${project}.${platform}.${location}]`);

@@ -26,8 +26,12 @@ describe('several instances on PostgreSQL: one killed mid-load', { skip: skipUnl
     assert.equal(result.instances, INSTANCES);
     assert.equal(result.starts, INSTANCES + CYCLES, 'one start per instance, plus one restart per cycle');
     // The mix really ran, and went on while an instance was dead.
-    for (const kind of OPERATIONS) assert.ok(result.byOperation[kind].acknowledged > 0, `no ${kind} was acknowledged: ${JSON.stringify(result.byOperation)}`);
-    assert.ok(result.acknowledgedWhileDown > CYCLES, `only ${result.acknowledgedWhileDown} requests were acknowledged by the survivors while an instance was dead`);
+    for (const kind of OPERATIONS)
+      assert.ok(result.byOperation[kind].acknowledged > 0, `no ${kind} was acknowledged: ${JSON.stringify(result.byOperation)}`);
+    assert.ok(
+      result.acknowledgedWhileDown > CYCLES,
+      `only ${result.acknowledgedWhileDown} requests were acknowledged by the survivors while an instance was dead`,
+    );
     assert.ok(result.connectionErrors > 0, 'no request met a killed instance');
     assert.equal(result.lost, 0, `acknowledged requests lost:\n${report}`);
     assert.deepEqual(result.halfWritten, [], `half-written objects or survivors not answering normally:\n${report}`);

@@ -42,7 +42,9 @@ describe('several instances on PostgreSQL', { skip: skipUnless('postgres') }, ()
     const { key } = await clientWithKey(instances[0]!.client, world.workspace, ['BUILDINGBLOCK_LIST']);
     const token = await login(instances[1]!.client, key);
     for (const instance of instances) {
-      const response = await instance.client.get(`${BLOCKS}?workspaceIdentifier=${world.workspace}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json' } });
+      const response = await instance.client.get(`${BLOCKS}?workspaceIdentifier=${world.workspace}`, {
+        headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json' },
+      });
       assert.equal(response.status, 200, response.text);
     }
   });
@@ -53,25 +55,51 @@ describe('several instances on PostgreSQL', { skip: skipUnless('postgres') }, ()
     const responses = await Promise.all(Array.from({ length: 12 }, (_, i) => postBlock(instances[i % instances.length]!.client, body)));
     const statuses = responses.map((r) => r.status).sort();
     assert.equal(statuses.filter((s) => s === 201).length, 1, JSON.stringify(statuses));
-    assert.ok(statuses.every((s) => s === 201 || s === 409), JSON.stringify(statuses));
-    const list = await anyInstance().get(`${BLOCKS}?tenantUuid=${tenant.uuid}&definitionUuid=${world.defs.once.uuid}`, { headers: { accept: 'application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json' } });
+    assert.ok(
+      statuses.every((s) => s === 201 || s === 409),
+      JSON.stringify(statuses),
+    );
+    const list = await anyInstance().get(`${BLOCKS}?tenantUuid=${tenant.uuid}&definitionUuid=${world.defs.once.uuid}`, {
+      headers: { accept: 'application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json' },
+    });
     assert.equal(list.json.page.totalElements, 1);
   });
 
-  it('every acknowledged change on any instance has its event and every event its change; a stream\'s reading of the log gives them all, in order', async () => {
+  it("every acknowledged change on any instance has its event and every event its change; a stream's reading of the log gives them all, in order", async () => {
     const prefix = unique('evinst');
     const names = Array.from({ length: 24 }, (_, i) => `${prefix}-${i}`);
     // Concurrent creates on all instances, each name twice (one of each pair is refused: no event), then renames.
-    const creates = await Promise.all([...names, ...names].map((name, i) => instances[i % instances.length]!.client.post(PATHS.workspaces, workspaceBody(name), { headers: io(WORKSPACE) })));
-    assert.ok(creates.every((r) => r.status === 201 || r.status === 409), JSON.stringify(creates.map((r) => r.status)));
+    const creates = await Promise.all(
+      [...names, ...names].map((name, i) =>
+        instances[i % instances.length]!.client.post(PATHS.workspaces, workspaceBody(name), { headers: io(WORKSPACE) }),
+      ),
+    );
+    assert.ok(
+      creates.every((r) => r.status === 201 || r.status === 409),
+      JSON.stringify(creates.map((r) => r.status)),
+    );
     const created = names.filter((name) => creates.some((r) => r.status === 201 && r.json.metadata.name === name));
     assert.equal(created.length, names.length);
-    const renames = await Promise.all(names.map((name, i) => instances[(i + 1) % instances.length]!.client.put(`${PATHS.workspaces}/${name}`, workspaceBody(name, { spec: { displayName: `Renamed ${i}` } }), { headers: io(WORKSPACE) })));
+    const renames = await Promise.all(
+      names.map((name, i) =>
+        instances[(i + 1) % instances.length]!.client.put(
+          `${PATHS.workspaces}/${name}`,
+          workspaceBody(name, { spec: { displayName: `Renamed ${i}` } }),
+          { headers: io(WORKSPACE) },
+        ),
+      ),
+    );
     assert.ok(renames.every((r) => r.status === 200));
     // Read through each instance: the same events, one per acknowledged change.
     for (const instance of instances) {
-      const events = (await allEvents(instance.client, 'title=Workspace')).filter((event) => event.spec.workspaceRef?.name?.startsWith(`${prefix}-`));
-      const of = (title: string) => events.filter((event) => event.spec.title === title).map((event) => event.spec.workspaceRef.name as string).sort();
+      const events = (await allEvents(instance.client, 'title=Workspace')).filter((event) =>
+        event.spec.workspaceRef?.name?.startsWith(`${prefix}-`),
+      );
+      const of = (title: string) =>
+        events
+          .filter((event) => event.spec.title === title)
+          .map((event) => event.spec.workspaceRef.name as string)
+          .sort();
       assert.deepEqual(of('Workspace Created'), [...names].sort());
       assert.deepEqual(of('Workspace Name Changed'), [...names].sort());
       assert.equal(events.length, names.length * 2);
@@ -82,8 +110,12 @@ describe('several instances on PostgreSQL', { skip: skipUnless('postgres') }, ()
     const { rows } = await sql<{ seq: string | number }>`select seq from events order by seq`.execute(db);
     const settled: number[] = [];
     const log = new SettledLog(new EventStore(db));
-    for (let batch = await log.after(0, 500); batch.length > 0; batch = await log.after(settled.at(-1)!, 500)) settled.push(...batch.map((event) => event.seq));
-    assert.deepEqual(settled, rows.map((row) => Number(row.seq)));
+    for (let batch = await log.after(0, 500); batch.length > 0; batch = await log.after(settled.at(-1)!, 500))
+      settled.push(...batch.map((event) => event.seq));
+    assert.deepEqual(
+      settled,
+      rows.map((row) => Number(row.seq)),
+    );
   });
 
   it('limits a credential across instances, not per instance', async () => {
@@ -94,12 +126,23 @@ describe('several instances on PostgreSQL', { skip: skipUnless('postgres') }, ()
     const left = WINDOW_SECONDS * 1000 - (Date.now() % (WINDOW_SECONDS * 1000));
     if (left < 30_000) await new Promise((resolve) => setTimeout(resolve, left + 250));
     // 150 requests on the first instance, then (after the counts were shared) 150 on the second: 200 allowed in all.
-    const first = await Promise.all(Array.from({ length: 150 }, () => asKey(instances[0]!).get('/api', { headers: { accept: 'application/vnd.vendor.api.v1.hal+json' } })));
+    const first = await Promise.all(
+      Array.from({ length: 150 }, () =>
+        asKey(instances[0]!).get('/api', { headers: { accept: 'application/vnd.vendor.api.v1.hal+json' } }),
+      ),
+    );
     assert.ok(first.every((r) => r.status === 200));
     await new Promise((resolve) => setTimeout(resolve, 700));
-    const second = await Promise.all(Array.from({ length: 150 }, () => asKey(instances[1]!).get('/api', { headers: { accept: 'application/vnd.vendor.api.v1.hal+json' } })));
+    const second = await Promise.all(
+      Array.from({ length: 150 }, () =>
+        asKey(instances[1]!).get('/api', { headers: { accept: 'application/vnd.vendor.api.v1.hal+json' } }),
+      ),
+    );
     const limited = second.filter((r) => r.status === 429);
-    assert.ok(limited.length >= 75, `the second instance let ${150 - limited.length} of 150 through after 150 of 200 were used on the first`);
+    assert.ok(
+      limited.length >= 75,
+      `the second instance let ${150 - limited.length} of 150 through after 150 of 200 were used on the first`,
+    );
     assert.ok(limited.every((r) => Number(r.headers['retry-after']) >= 1));
   });
 });

@@ -39,7 +39,9 @@ for (const dialect of DIALECTS) {
           child.on('exit', (code) => reject(new Error(`exited early with ${code}`)));
           setTimeout(() => reject(new Error(`no listen line: ${out}`)), 30_000);
         });
-        const client = new ApiClient(url, await readFile(path.join(dataDir, 'tls', 'cert.pem'), 'utf8'), { authorization: basic(TEST_ADMIN.username, TEST_ADMIN.password) });
+        const client = new ApiClient(url, await readFile(path.join(dataDir, 'tls', 'cert.pem'), 'utf8'), {
+          authorization: basic(TEST_ADMIN.username, TEST_ADMIN.password),
+        });
         assert.equal((await client.get('/api', { headers: { accept: media('', 'v1') } })).status, 200);
         const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
         child.kill('SIGTERM');

@@ -6,8 +6,32 @@ import type { ApiClient } from './support/client.js';
 import { skipUnless } from './support/databases.js';
 import { getVersion } from './support/definitions.js';
 import { API_KEY, clientWithKey, login, type KeyCredentials } from './support/identity.js';
-import { forgeToken, keyIdOf, openSealed, publishedKids, runAdmin, sealedValuesAtRest, storedSigningKeys, TEST_MASTER_KEY, type StoredSigningKey } from './support/keys.js';
-import { asRun, claimRun, createBlock, decryptForRunner, readBlock, registerRunner, report, runnerCertificate, runnerDefinition, runWorld, tenantTarget, type Definition, type RunWorld } from './support/runs.js';
+import {
+  forgeToken,
+  keyIdOf,
+  openSealed,
+  publishedKids,
+  runAdmin,
+  sealedValuesAtRest,
+  storedSigningKeys,
+  TEST_MASTER_KEY,
+  type StoredSigningKey,
+} from './support/keys.js';
+import {
+  asRun,
+  claimRun,
+  createBlock,
+  decryptForRunner,
+  readBlock,
+  registerRunner,
+  report,
+  runnerCertificate,
+  runnerDefinition,
+  runWorld,
+  tenantTarget,
+  type Definition,
+  type RunWorld,
+} from './support/runs.js';
 import { describeEachDatabase, startTestServer, startInstanceOf, type TestServer } from './support/server.js';
 import { createPlatform, PATHS, PLATFORM, unique, type Json } from './support/structure.js';
 
@@ -15,7 +39,13 @@ const KEYS = '/api/meshobjects/meshapikeys';
 const CLAIM = 'MANAGED_BUILDINGBLOCKRUN_SAVE';
 const newKey = () => randomBytes(32).toString('base64');
 
-const user = (type: string, extra: Json = {}) => ({ displayName: `A ${type}`, type, assignmentType: 'USER_INPUT', updateableByConsumer: true, ...extra });
+const user = (type: string, extra: Json = {}) => ({
+  displayName: `A ${type}`,
+  type,
+  assignmentType: 'USER_INPUT',
+  updateableByConsumer: true,
+  ...extra,
+});
 const listKeys = (client: ApiClient, token: string) => client.get(KEYS, { headers: { accept: API_KEY, authorization: `Bearer ${token}` } });
 
 /** Every `sha256:` hash in a response: what clients see of secrets. */
@@ -63,33 +93,85 @@ async function sealEverything(admin: ApiClient): Promise<Secrets> {
   const w = await runWorld(admin);
   const runner = (await registerRunner(admin, w.provider)).metadata.uuid as string;
   const { client: claimer, key, token } = await clientWithKey(admin, w.provider, [CLAIM, 'APIKEY_LIST']);
-  const plaintexts = { input: `input-${randomBytes(6).toString('hex')}`, staticInput: `static-${randomBytes(6).toString('hex')}`, sshKey: `ssh-${randomBytes(6).toString('hex')}` };
+  const plaintexts = {
+    input: `input-${randomBytes(6).toString('hex')}`,
+    staticInput: `static-${randomBytes(6).toString('hex')}`,
+    sshKey: `ssh-${randomBytes(6).toString('hex')}`,
+  };
   const platformUuid = await createPlatform(admin, w.provider, unique('plf'), w.location, {
-    spec: { config: { type: 'azure', azure: { entraTenant: 'contoso.example', servicePrincipal: { clientId: 'c', credential: { plaintext: `platform-${randomBytes(6).toString('hex')}` } } } } },
+    spec: {
+      config: {
+        type: 'azure',
+        azure: {
+          entraTenant: 'contoso.example',
+          servicePrincipal: { clientId: 'c', credential: { plaintext: `platform-${randomBytes(6).toString('hex')}` } },
+        },
+      },
+    },
   });
   const definition = await runnerDefinition(admin, w.provider, runner, {
-    implementation: { type: 'terraform', terraform: { terraformVersion: '1.9.8', repositoryUrl: 'git@example.com:blocks.git', async: false, useMeshHttpBackendFallback: false, sshPrivateKey: { plaintext: plaintexts.sshKey } } },
+    implementation: {
+      type: 'terraform',
+      terraform: {
+        terraformVersion: '1.9.8',
+        repositoryUrl: 'git@example.com:blocks.git',
+        async: false,
+        useMeshHttpBackendFallback: false,
+        sshPrivateKey: { plaintext: plaintexts.sshKey },
+      },
+    },
     inputs: {
       secret: user('STRING', { isSensitive: true }),
-      static_secret: { displayName: 'Static secret', type: 'STRING', assignmentType: 'STATIC', argument: { plaintext: plaintexts.staticInput }, isSensitive: true },
+      static_secret: {
+        displayName: 'Static secret',
+        type: 'STRING',
+        assignmentType: 'STATIC',
+        argument: { plaintext: plaintexts.staticInput },
+        isSensitive: true,
+      },
     },
     outputs: { db_password: { displayName: 'DB password', type: 'STRING', assignmentType: 'NONE' } },
   });
   const row = (value: string) => [{ key: 'secret', value: { plaintext: value }, valueType: 'STRING' }];
-  const finished = await createBlock(admin, { versionUuid: definition.versionUuid, target: tenantTarget(w.tenantUuid), inputs: row(`first-${randomBytes(6).toString('hex')}`) });
+  const finished = await createBlock(admin, {
+    versionUuid: definition.versionUuid,
+    target: tenantTarget(w.tenantUuid),
+    inputs: row(`first-${randomBytes(6).toString('hex')}`),
+  });
   const run = await claimRun(claimer, runner);
   assert.equal(run.spec.buildingBlock.uuid, finished.metadata.uuid);
   const outputs = { db_password: { value: `output-${randomBytes(6).toString('hex')}`, type: 'STRING', isSensitive: true } };
   // The block's Terraform state (sealed), written with the run's token.
   const stateOf = (block: string) => `/api/terraform/state/workspace/${w.consumer}/buildingBlock/${block}`;
-  const stored = await asRun(admin, run).request('POST', stateOf(finished.metadata.uuid), { body: `{"version":4,"serial":1,"outputs":{"s":{"value":"state-${randomBytes(6).toString('hex')}"}}}`, headers: { 'content-type': 'application/json' } });
+  const stored = await asRun(admin, run).request('POST', stateOf(finished.metadata.uuid), {
+    body: `{"version":4,"serial":1,"outputs":{"s":{"value":"state-${randomBytes(6).toString('hex')}"}}}`,
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(stored.status, 200, stored.text);
   await report(asRun(admin, run), run.metadata.uuid, 'ci', { status: 'SUCCEEDED', steps: [{ id: 'apply', status: 'SUCCEEDED', outputs }] });
-  const waiting = await createBlock(admin, { versionUuid: definition.versionUuid, target: tenantTarget(w.tenantUuid), inputs: row(plaintexts.input) });
+  const waiting = await createBlock(admin, {
+    versionUuid: definition.versionUuid,
+    target: tenantTarget(w.tenantUuid),
+    inputs: row(plaintexts.input),
+  });
   // A state row that holds only a lock (no sealed value): the rotation passes it by.
-  const locked = await admin.request('LOCK', stateOf(waiting.metadata.uuid), { body: '{"ID":"rotation-test"}', headers: { 'content-type': 'application/json' } });
+  const locked = await admin.request('LOCK', stateOf(waiting.metadata.uuid), {
+    body: '{"ID":"rotation-test"}',
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(locked.status, 200, locked.text);
-  return { w, runner, claimer, key, token, definition, platformUuid, waitingBlock: waiting.metadata.uuid, finishedBlock: finished.metadata.uuid, plaintexts };
+  return {
+    w,
+    runner,
+    claimer,
+    key,
+    token,
+    definition,
+    platformUuid,
+    waitingBlock: waiting.metadata.uuid,
+    finishedBlock: finished.metadata.uuid,
+    plaintexts,
+  };
 }
 
 /** Every hash clients are shown of the secrets: the platform's config, the version, both blocks (inputs and outputs). */
@@ -98,13 +180,21 @@ async function shownHashes(admin: ApiClient, secrets: Secrets): Promise<string[]
   assert.equal(platform.status, 200, platform.text);
   const version = await getVersion(admin, secrets.definition.versionUuid);
   assert.equal(version.status, 200, version.text);
-  const hashes = [...hashesIn(platform.json), ...hashesIn(version.json), ...hashesIn(await readBlock(admin, secrets.waitingBlock)), ...hashesIn(await readBlock(admin, secrets.finishedBlock))];
+  const hashes = [
+    ...hashesIn(platform.json),
+    ...hashesIn(version.json),
+    ...hashesIn(await readBlock(admin, secrets.waitingBlock)),
+    ...hashesIn(await readBlock(admin, secrets.finishedBlock)),
+  ];
   assert.equal(hashes.length, 6, `platform credential, static input, ssh key, two inputs and an output: ${hashes.join(' ')}`);
   return hashes;
 }
 
 /** Claims the waiting block's run as its runner and opens its secrets with the runner's private key. */
-async function claimAndDecrypt(secrets: Secrets, claimer: ApiClient = secrets.claimer): Promise<{ input: string; staticInput: string; sshKey: string }> {
+async function claimAndDecrypt(
+  secrets: Secrets,
+  claimer: ApiClient = secrets.claimer,
+): Promise<{ input: string; staticInput: string; sshKey: string }> {
   const { privateKey } = await runnerCertificate();
   const run = await claimRun(claimer, secrets.runner);
   assert.equal(run.spec.buildingBlock.uuid, secrets.waitingBlock);
@@ -141,7 +231,10 @@ describeEachDatabase('master-key rotation (issue 15, item 7)', (ctx) => {
 
   it('rotate-master-key re-encrypts every sealed value in the database under the new key, in batches, and a second run finds nothing to do', async () => {
     const before = await sealedValuesAtRest(ctx.server);
-    assert.ok(before.some((value) => value.keyId === keyIdOf(first)), 'values sealed under the first key');
+    assert.ok(
+      before.some((value) => value.keyId === keyIdOf(first)),
+      'values sealed under the first key',
+    );
     assert.ok(rotateMasterKey(ctx.server) > 0);
     const after = await sealedValuesAtRest(ctx.server);
     assert.ok(after.length >= before.length, `${after.length} sealed values after, ${before.length} before`);
@@ -161,10 +254,21 @@ describeEachDatabase('master-key rotation (issue 15, item 7)', (ctx) => {
   });
 
   it('refuses to start with a wrong master key; abandoning what was sealed, publishes and trusts none of the signing keys from before, not even with a token forged from a copy of the database', async () => {
-    const forged = await forgeToken(signingKeys.find((key) => key.kid === kids[0])!, second, secrets.token);
-    assert.equal(openSealed(second, signingKeys[0]!.sealedPrivateJwk).includes('"d"'), true, 'the copy opens with the key it was sealed under');
+    const forged = await forgeToken(
+      signingKeys.find((key) => key.kid === kids[0])!,
+      second,
+      secrets.token,
+    );
+    assert.equal(
+      openSealed(second, signingKeys[0]!.sealedPrivateJwk).includes('"d"'),
+      true,
+      'the copy opens with the key it was sealed under',
+    );
     const wrong = newKey();
-    await assert.rejects(restartWith(ctx.server, wrong), (error: Error & { exitCode?: number }) => error.exitCode === 4 && /opens none of the keys this database holds/.test(error.message));
+    await assert.rejects(
+      restartWith(ctx.server, wrong),
+      (error: Error & { exitCode?: number }) => error.exitCode === 4 && /opens none of the keys this database holds/.test(error.message),
+    );
     ctx.server.env.BLOCKYARD_ABANDON_SEALED_SECRETS = 'true';
     await restartWith(ctx.server, wrong);
     delete ctx.server.env.BLOCKYARD_ABANDON_SEALED_SECRETS;
@@ -177,7 +281,10 @@ describeEachDatabase('master-key rotation (issue 15, item 7)', (ctx) => {
     );
     assert.equal((await listKeys(ctx.client, secrets.token)).status, 401, 'a token from before');
     assert.equal((await listKeys(ctx.client, forged)).status, 401, 'a token forged with a key from before');
-    assert.match(await readFile(ctx.server.logFile, 'utf8'), /BLOCKYARD_ABANDON_SEALED_SECRETS: the master key opens none of the keys stored in this database/);
+    assert.match(
+      await readFile(ctx.server.logFile, 'utf8'),
+      /BLOCKYARD_ABANDON_SEALED_SECRETS: the master key opens none of the keys stored in this database/,
+    );
   });
 });
 

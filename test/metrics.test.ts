@@ -42,7 +42,8 @@ function parseExposition(text: string): Exposition {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     assert.ok(match, `a sample line of the text format: ${line}`);
     const labels: Record<string, string> = {};
-    for (const [, key, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[key!] = value!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+    for (const [, key, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[key!] = value!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
     samples.push({ name: match[1]!, labels, value: Number(match[3]) });
   }
   return { samples, types };
@@ -50,7 +51,9 @@ function parseExposition(text: string): Exposition {
 
 /** The value of the one sample of `name` whose labels include `labels` (undefined: none). */
 function valueOf(exposition: Exposition, name: string, labels: Record<string, string> = {}): number | undefined {
-  const found = exposition.samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
+  const found = exposition.samples.filter(
+    (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+  );
   assert.ok(found.length <= 1, `at most one sample of ${name} ${JSON.stringify(labels)}: ${JSON.stringify(found)}`);
   return found[0]?.value;
 }
@@ -110,7 +113,13 @@ describeEachDatabase(
       assert.equal(byUser.status, 200);
       assert.match(byUser.headers['content-type'] ?? '', /^text\/plain; version=0\.0\.4/);
       const exposition = parseExposition(byUser.text);
-      for (const name of ['blockyard_http_requests_total', 'blockyard_http_request_duration_seconds', 'blockyard_process_cpu_seconds_total', 'blockyard_process_resident_memory_bytes', 'blockyard_nodejs_eventloop_lag_p99_seconds']) {
+      for (const name of [
+        'blockyard_http_requests_total',
+        'blockyard_http_request_duration_seconds',
+        'blockyard_process_cpu_seconds_total',
+        'blockyard_process_resident_memory_bytes',
+        'blockyard_nodejs_eventloop_lag_p99_seconds',
+      ]) {
         assert.ok(exposition.types.has(name), `${name} is served`);
       }
       assert.equal(exposition.types.get('blockyard_http_request_duration_seconds'), 'histogram');
@@ -139,14 +148,30 @@ describeEachDatabase(
       assert.ok(!text.includes(workspace), 'no series names the workspace read');
       assert.ok(!text.includes(nowhere), 'no series names the path nobody serves');
       const exposition = parseExposition(text);
-      const reads = exposition.samples.filter((s) => s.name === 'blockyard_http_requests_total' && s.labels.method === 'GET' && s.labels.status_code === '200' && /^\/api\/meshobjects\/meshworkspaces\/:\w+$/.test(s.labels.route ?? ''));
+      const reads = exposition.samples.filter(
+        (s) =>
+          s.name === 'blockyard_http_requests_total' &&
+          s.labels.method === 'GET' &&
+          s.labels.status_code === '200' &&
+          /^\/api\/meshobjects\/meshworkspaces\/:\w+$/.test(s.labels.route ?? ''),
+      );
       assert.equal(reads.length, 1, JSON.stringify(reads));
       assert.ok(reads[0]!.value >= 1);
       const route = reads[0]!.labels.route!;
-      assert.ok((valueOf(exposition, 'blockyard_http_request_duration_seconds_count', { method: 'GET', route, status_code: '200' }) ?? 0) >= 1);
-      assert.ok((valueOf(exposition, 'blockyard_http_request_duration_seconds_bucket', { method: 'GET', route, status_code: '200', le: '+Inf' }) ?? 0) >= 1);
-      assert.ok((valueOf(exposition, 'blockyard_http_requests_total', { method: 'GET', route: 'unmatched', status_code: '404' }) ?? 0) >= 1, 'a path no route matches counts as "unmatched"');
-      assert.ok((valueOf(exposition, 'blockyard_http_requests_total', { method: 'POST', route: PATHS.workspaces, status_code: '201' }) ?? 0) >= 1);
+      assert.ok(
+        (valueOf(exposition, 'blockyard_http_request_duration_seconds_count', { method: 'GET', route, status_code: '200' }) ?? 0) >= 1,
+      );
+      assert.ok(
+        (valueOf(exposition, 'blockyard_http_request_duration_seconds_bucket', { method: 'GET', route, status_code: '200', le: '+Inf' }) ??
+          0) >= 1,
+      );
+      assert.ok(
+        (valueOf(exposition, 'blockyard_http_requests_total', { method: 'GET', route: 'unmatched', status_code: '404' }) ?? 0) >= 1,
+        'a path no route matches counts as "unmatched"',
+      );
+      assert.ok(
+        (valueOf(exposition, 'blockyard_http_requests_total', { method: 'POST', route: PATHS.workspaces, status_code: '201' }) ?? 0) >= 1,
+      );
     });
 
     it('shows the runs waiting for each runner, and transactions’ waits and the connections of the database', async () => {
@@ -159,7 +184,10 @@ describeEachDatabase(
       assert.equal(valueOf(exposition, 'blockyard_runs_waiting', { runner: busy }), 1);
       assert.equal(valueOf(exposition, 'blockyard_runs_waiting', { runner: idle }), 0);
 
-      assert.ok((valueOf(exposition, 'blockyard_db_transaction_wait_seconds_count') ?? 0) > 0, 'the writes above waited (if only a moment) for a connection or the writer');
+      assert.ok(
+        (valueOf(exposition, 'blockyard_db_transaction_wait_seconds_count') ?? 0) > 0,
+        'the writes above waited (if only a moment) for a connection or the writer',
+      );
       assert.equal(valueOf(exposition, 'blockyard_db_pool_max_connections'), ctx.server.dialect === 'postgres' ? 10 : 1);
       const open = valueOf(exposition, 'blockyard_db_pool_connections') ?? -1;
       assert.ok(open >= 1, `connections open: ${open}`);
@@ -170,7 +198,10 @@ describeEachDatabase(
     it('counts refused credentials by scheme', async () => {
       const before = await scrape();
       const count = (exposition: typeof before, scheme: string) => valueOf(exposition, 'blockyard_auth_failures_total', { scheme }) ?? 0;
-      assert.equal((await ctx.client.get('/api', { headers: { authorization: basic(TEST_ADMIN.username, 'not-the-password-1') } })).status, 401);
+      assert.equal(
+        (await ctx.client.get('/api', { headers: { authorization: basic(TEST_ADMIN.username, 'not-the-password-1') } })).status,
+        401,
+      );
       assert.equal((await ctx.client.get('/api', { headers: { authorization: 'Bearer not-a-token' } })).status, 401);
       assert.equal((await ctx.client.get('/api', { headers: { authorization: 'Bearer not-a-token' } })).status, 401);
       const after = await scrape();
@@ -178,13 +209,19 @@ describeEachDatabase(
       assert.equal(count(after, 'bearer') - count(before, 'bearer'), 2);
       // No credential at all is no failed attempt.
       assert.equal((await ctx.client.get('/api', { anonymous: true })).status, 401);
-      assert.deepEqual((await scrape()).samples.filter((s) => s.name === 'blockyard_auth_failures_total'), after.samples.filter((s) => s.name === 'blockyard_auth_failures_total'));
+      assert.deepEqual(
+        (await scrape()).samples.filter((s) => s.name === 'blockyard_auth_failures_total'),
+        after.samples.filter((s) => s.name === 'blockyard_auth_failures_total'),
+      );
     });
 
     it('counts the open event streams and how far behind they are', async () => {
       const ca = await readFile(`${ctx.server.dataDir}/tls/cert.pem`, 'utf8');
       assert.equal(valueOf(await scrape(), 'blockyard_event_streams_open'), 0);
-      const stream = await openStream(ctx.server.url, ca, '/api/meshobjects/mesheventlogs', { authorization: basic(TEST_ADMIN.username, TEST_ADMIN.password), accept: 'text/event-stream' });
+      const stream = await openStream(ctx.server.url, ca, '/api/meshobjects/mesheventlogs', {
+        authorization: basic(TEST_ADMIN.username, TEST_ADMIN.password),
+        accept: 'text/event-stream',
+      });
       try {
         assert.equal(stream.status, 200);
         const open = await scrape();
@@ -197,16 +234,25 @@ describeEachDatabase(
         // The feed reads a commit's events in one go, so the stream is up to date by now or a moment later.
         await waitFor('the stream is up to date', async () => {
           const caughtUp = await scrape();
-          return valueOf(caughtUp, 'blockyard_event_stream_lag_events') === 0 && valueOf(caughtUp, 'blockyard_event_stream_lag_seconds') === 0 ? true : undefined;
+          return valueOf(caughtUp, 'blockyard_event_stream_lag_events') === 0 &&
+            valueOf(caughtUp, 'blockyard_event_stream_lag_seconds') === 0
+            ? true
+            : undefined;
         });
       } finally {
         stream.close();
       }
-      await waitFor('the closed stream is no longer counted', async () => (valueOf(await scrape(), 'blockyard_event_streams_open') === 0 ? true : undefined));
+      await waitFor('the closed stream is no longer counted', async () =>
+        valueOf(await scrape(), 'blockyard_event_streams_open') === 0 ? true : undefined,
+      );
     });
 
     it('the Grafana dashboard in docs/ is a dashboard whose every query names metrics this server serves', async () => {
-      const dashboard = JSON.parse(await readFile(DASHBOARD, 'utf8')) as { title?: unknown; schemaVersion?: unknown; panels?: { title?: unknown; type?: unknown; gridPos?: unknown; targets?: { expr?: unknown }[] }[] };
+      const dashboard = JSON.parse(await readFile(DASHBOARD, 'utf8')) as {
+        title?: unknown;
+        schemaVersion?: unknown;
+        panels?: { title?: unknown; type?: unknown; gridPos?: unknown; targets?: { expr?: unknown }[] }[];
+      };
       assert.equal(typeof dashboard.title, 'string');
       assert.equal(typeof dashboard.schemaVersion, 'number');
       assert.ok(Array.isArray(dashboard.panels) && dashboard.panels.length >= 8, 'panels');
@@ -230,8 +276,17 @@ describeEachDatabase(
       }
       // Every family of ours is on the dashboard (the process metrics: CPU, memory, event-loop lag).
       const ours = [...types.keys()].filter((name) => !/^blockyard_(process|nodejs)_/.test(name));
-      assert.deepEqual(ours.filter((name) => !used.has(name)), [], 'metrics the dashboard does not show');
-      for (const name of ['blockyard_process_cpu_seconds_total', 'blockyard_process_resident_memory_bytes', 'blockyard_nodejs_eventloop_lag_p99_seconds']) assert.ok(used.has(name), `${name} on the dashboard`);
+      assert.deepEqual(
+        ours.filter((name) => !used.has(name)),
+        [],
+        'metrics the dashboard does not show',
+      );
+      for (const name of [
+        'blockyard_process_cpu_seconds_total',
+        'blockyard_process_resident_memory_bytes',
+        'blockyard_nodejs_eventloop_lag_p99_seconds',
+      ])
+        assert.ok(used.has(name), `${name} on the dashboard`);
     });
   },
   env,

@@ -20,7 +20,15 @@ const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 describeEachDatabase('the served OpenAPI document', (ctx) => {
   let document: Json;
   /** A schema with its `$ref` (to `components.schemas`) followed. */
-  const resolve = (schema: Json): Json => (schema.$ref ? resolve((schema.$ref as string).slice(2).split('/').reduce((node: Json, key) => node[key], document)) : schema);
+  const resolve = (schema: Json): Json =>
+    schema.$ref
+      ? resolve(
+          (schema.$ref as string)
+            .slice(2)
+            .split('/')
+            .reduce((node: Json, key) => node[key], document),
+        )
+      : schema;
 
   it('is served without credentials as JSON and YAML, the same document, and is valid OpenAPI 3.1', async () => {
     const json = await ctx.client.get('/api/openapi.json', { anonymous: true });
@@ -45,9 +53,17 @@ describeEachDatabase('the served OpenAPI document', (ctx) => {
     // the console (/console) is the web UI, a client of these operations, not one of them; OpenAPI has no
     // LOCK and UNLOCK (the Terraform state backend's locking), so those are served, not documented.
     const routes = [...ctx.server.server.context.access.keys()].filter(
-      (key) => !key.startsWith('HEAD ') && !key.startsWith('LOCK ') && !key.startsWith('UNLOCK ') && !key.endsWith('*') && !key.includes('/api/openapi.') && key !== 'GET /console',
+      (key) =>
+        !key.startsWith('HEAD ') &&
+        !key.startsWith('LOCK ') &&
+        !key.startsWith('UNLOCK ') &&
+        !key.endsWith('*') &&
+        !key.includes('/api/openapi.') &&
+        key !== 'GET /console',
     );
-    const missing = routes.filter((key) => !documented.has(key) && !ctx.server.server.context.unservedPaths.has(key.slice(key.indexOf(' ') + 1)));
+    const missing = routes.filter(
+      (key) => !documented.has(key) && !ctx.server.server.context.unservedPaths.has(key.slice(key.indexOf(' ') + 1)),
+    );
     assert.deepEqual(missing, []);
     assert.ok(documented.size >= 100, `${documented.size} operations`);
   });
@@ -55,7 +71,10 @@ describeEachDatabase('the served OpenAPI document', (ctx) => {
   it('says who may call each operation: Bearer or Basic, run tokens on the run’s own endpoints, nothing on public ones, SCIM tokens on SCIM', () => {
     const security = (path: string, method: string) => JSON.stringify(document.paths[path][method].security);
     assert.equal(security('/api/meshobjects/meshworkspaces', 'get'), JSON.stringify([{ bearer: [] }, { basic: [] }]));
-    assert.equal(security('/api/meshobjects/meshbuildingblockruns/{id}/status/source', 'post'), JSON.stringify([{ bearer: [] }, { basic: [] }, { runToken: [] }]));
+    assert.equal(
+      security('/api/meshobjects/meshbuildingblockruns/{id}/status/source', 'post'),
+      JSON.stringify([{ bearer: [] }, { basic: [] }, { runToken: [] }]),
+    );
     assert.equal(security('/oauth/token', 'post'), '[]');
     assert.equal(security('/scim/v2/Users', 'get'), JSON.stringify([{ scimToken: [] }]));
     assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['basic', 'bearer', 'runToken', 'scimToken']);
@@ -70,8 +89,14 @@ describeEachDatabase('the served OpenAPI document', (ctx) => {
     assert.equal(v2.deprecated, undefined);
     const create = document.paths['/api/meshobjects/meshtenants'].post;
     assert.deepEqual(
-      Object.keys(create.requestBody.content).filter((type) => type.includes('.meshcloud.')).sort(),
-      ['application/vnd.meshcloud.api.meshtenant.v3.hal+json', 'application/vnd.meshcloud.api.meshtenant.v4-preview.hal+json', 'application/vnd.meshcloud.api.meshtenant.v4.hal+json'],
+      Object.keys(create.requestBody.content)
+        .filter((type) => type.includes('.meshcloud.'))
+        .sort(),
+      [
+        'application/vnd.meshcloud.api.meshtenant.v3.hal+json',
+        'application/vnd.meshcloud.api.meshtenant.v4-preview.hal+json',
+        'application/vnd.meshcloud.api.meshtenant.v4.hal+json',
+      ],
     );
     assert.ok(resolve(create.responses['201'].content['application/vnd.meshcloud.api.meshtenant.v4.hal+json'].schema).properties.spec);
   });
@@ -79,12 +104,22 @@ describeEachDatabase('the served OpenAPI document', (ctx) => {
   it('documents every list filter with its description, and every error answer with the error body', () => {
     const parameters = document.paths['/api/meshobjects/meshbuildingblocks'].get.parameters as Json[];
     const byName = new Map(parameters.map((parameter) => [parameter.name, parameter]));
-    for (const name of ['workspaceIdentifier', 'projectIdentifier', 'definitionUuid', 'status', 'managedByWorkspaceIdentifier', 'page', 'size']) {
+    for (const name of [
+      'workspaceIdentifier',
+      'projectIdentifier',
+      'definitionUuid',
+      'status',
+      'managedByWorkspaceIdentifier',
+      'page',
+      'size',
+    ]) {
       assert.ok(byName.get(name)?.description, `${name} has no description`);
       assert.equal(byName.get(name)?.in, 'query');
     }
     assert.ok(byName.get('status')?.schema.enum.includes('WAITING_FOR_APPROVAL'));
-    const states = (document.paths['/api/meshobjects/meshtenants'].get.parameters as Json[]).find((parameter) => parameter.name === 'state');
+    const states = (document.paths['/api/meshobjects/meshtenants'].get.parameters as Json[]).find(
+      (parameter) => parameter.name === 'state',
+    );
     assert.equal(states?.schema.type, 'array', 'state is repeatable');
     const read = document.paths['/api/meshobjects/meshworkspaces/{id}'].get.responses;
     for (const status of ['401', '403', '404', '406', '429']) {
@@ -109,7 +144,15 @@ describeEachDatabase('the served OpenAPI document', (ctx) => {
       }
     }
     // The main kinds' creates, under both vendor segments.
-    for (const kind of ['meshworkspaces', 'meshprojects', 'meshtenants', 'meshbuildingblockdefinitions', 'meshbuildingblocks', 'meshapikeys', 'meshusers']) {
+    for (const kind of [
+      'meshworkspaces',
+      'meshprojects',
+      'meshtenants',
+      'meshbuildingblockdefinitions',
+      'meshbuildingblocks',
+      'meshapikeys',
+      'meshusers',
+    ]) {
       const create = document.paths[`/api/meshobjects/${kind}`].post.requestBody.content as Record<string, Json>;
       const shown = Object.entries(create).filter(([, body]) => body.example !== undefined);
       assert.ok(shown.length >= 2, `POST ${kind} shows no example`);
@@ -119,7 +162,11 @@ describeEachDatabase('the served OpenAPI document', (ctx) => {
     const served = document.paths['/api/meshobjects/meshworkspaces'].post.requestBody.content[WORKSPACE].example as Json;
     assert.deepEqual(served, REQUEST_EXAMPLES['meshworkspace/v2']);
     const name = unique('example');
-    const created = await ctx.client.post(PATHS.workspaces, { ...served, metadata: { ...served.metadata, name } }, { headers: io(WORKSPACE) });
+    const created = await ctx.client.post(
+      PATHS.workspaces,
+      { ...served, metadata: { ...served.metadata, name } },
+      { headers: io(WORKSPACE) },
+    );
     assert.equal(created.status, 201, created.text);
   });
 
@@ -131,7 +178,10 @@ describeEachDatabase('the served OpenAPI document', (ctx) => {
     for (const answer of [created, await ctx.client.get(`${PATHS.workspaces}/${name}`, { headers: { accept: WORKSPACE } })]) {
       const text = answer.text;
       const metadata = text.slice(text.indexOf('"metadata":'), text.indexOf('"spec":'));
-      assert.ok(metadata.startsWith(`"metadata":{"zExtra":1,"name":"${name}","tags":{"b":["2"],"a":["1"]},"nested":{"y":[1,{"q":true}],"x":"x"}`), metadata);
+      assert.ok(
+        metadata.startsWith(`"metadata":{"zExtra":1,"name":"${name}","tags":{"b":["2"],"a":["1"]},"nested":{"y":[1,{"q":true}],"x":"x"}`),
+        metadata,
+      );
       const spec = text.slice(text.indexOf('"spec":'), text.indexOf('"_links":'));
       assert.equal(spec, '"spec":{"platformBuilderAccessEnabled":false,"zeta":"z","displayName":"Echo"},');
     }
@@ -146,7 +196,10 @@ describeEachDatabase('the served OpenAPI document', (ctx) => {
     assert.match(csp, /connect-src 'self';/);
     assert.doesNotMatch(csp, /https:|unsafe-eval|\*/);
     const assets = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
-    assert.ok(assets.some((asset) => asset.endsWith('swagger-ui-bundle.js')), page.text);
+    assert.ok(
+      assets.some((asset) => asset.endsWith('swagger-ui-bundle.js')),
+      page.text,
+    );
     for (const asset of assets) {
       assert.ok(!/^(https?:)?\/\//.test(asset), `${asset} is not served by this server`);
       const answer = await ctx.client.get(new URL(asset, `${ctx.server.url}/docs/`).pathname, { anonymous: true });
@@ -157,6 +210,9 @@ describeEachDatabase('the served OpenAPI document', (ctx) => {
     const spec = await ctx.client.get('/docs/json', { anonymous: true });
     assert.deepEqual(spec.json, (await ctx.client.get('/api/openapi.json', { anonymous: true })).json);
     // Everything else keeps the API's policy.
-    assert.equal((await ctx.client.get('/api/openapi.json', { anonymous: true })).headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'");
+    assert.equal(
+      (await ctx.client.get('/api/openapi.json', { anonymous: true })).headers['content-security-policy'],
+      "default-src 'none'; frame-ancestors 'none'",
+    );
   });
 });

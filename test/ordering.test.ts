@@ -7,8 +7,33 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import type { ApiClient } from './support/client.js';
-import { BLOCKS, claimRun, finishRun, input, putBlock, readBlock, RUNNER, row, v2Body, workspaceTarget, postBlock } from './support/blocks.js';
-import { assertError, createDefinition, DEFINITION, DEFINITIONS, getDefinition, getVersion, HASH, postVersion, putVersion, UUID, VERSION, VERSIONS } from './support/definitions.js';
+import {
+  BLOCKS,
+  claimRun,
+  finishRun,
+  input,
+  putBlock,
+  readBlock,
+  RUNNER,
+  row,
+  v2Body,
+  workspaceTarget,
+  postBlock,
+} from './support/blocks.js';
+import {
+  assertError,
+  createDefinition,
+  DEFINITION,
+  DEFINITIONS,
+  getDefinition,
+  getVersion,
+  HASH,
+  postVersion,
+  putVersion,
+  UUID,
+  VERSION,
+  VERSIONS,
+} from './support/definitions.js';
 import { clientWithKey } from './support/identity.js';
 import { describeEachDatabase } from './support/server.js';
 import { createWorkspace, unique, type Json } from './support/structure.js';
@@ -28,14 +53,52 @@ const versionSpec = (definitionUuid: string, number: number, state: 'DRAFT' | 'R
   versionNumber: number,
   state,
   runnerRef: { uuid: RUNNER, kind: 'meshBuildingBlockRunner' },
-  implementation: { type: 'terraform', terraform: { terraformVersion: '1.9.8', repositoryUrl: REPOSITORY, preRunScript: 'echo provider-only', ...(secrets ? { sshPrivateKey: SSH_KEY } : {}) } },
+  implementation: {
+    type: 'terraform',
+    terraform: {
+      terraformVersion: '1.9.8',
+      repositoryUrl: REPOSITORY,
+      preRunScript: 'echo provider-only',
+      ...(secrets ? { sshPrivateKey: SSH_KEY } : {}),
+    },
+  },
   inputs: {
-    size: { displayName: 'Size', type: 'INTEGER', assignmentType: 'USER_INPUT', description: 'GB of storage', valueValidationRegex: '^[0-9]+$', validationRegexErrorMessage: 'digits only', displayOrder: 0 },
-    tier: { displayName: 'Tier', type: 'SINGLE_SELECT', assignmentType: 'USER_INPUT', selectableValues: ['s', 'm', 'l'], defaultValue: 's', updateableByConsumer: true, displayOrder: 1 },
+    size: {
+      displayName: 'Size',
+      type: 'INTEGER',
+      assignmentType: 'USER_INPUT',
+      description: 'GB of storage',
+      valueValidationRegex: '^[0-9]+$',
+      validationRegexErrorMessage: 'digits only',
+      displayOrder: 0,
+    },
+    tier: {
+      displayName: 'Tier',
+      type: 'SINGLE_SELECT',
+      assignmentType: 'USER_INPUT',
+      selectableValues: ['s', 'm', 'l'],
+      defaultValue: 's',
+      updateableByConsumer: true,
+      displayOrder: 1,
+    },
     ...(secrets
       ? {
-          password: { displayName: 'Password', type: 'STRING', assignmentType: 'USER_INPUT', isSensitive: true, defaultValue: DEFAULT_SECRET, displayOrder: 2 },
-          token: { displayName: 'Token', type: 'STRING', assignmentType: 'STATIC', isSensitive: true, argument: { plaintext: STATIC_SECRET }, displayOrder: 3 },
+          password: {
+            displayName: 'Password',
+            type: 'STRING',
+            assignmentType: 'USER_INPUT',
+            isSensitive: true,
+            defaultValue: DEFAULT_SECRET,
+            displayOrder: 2,
+          },
+          token: {
+            displayName: 'Token',
+            type: 'STRING',
+            assignmentType: 'STATIC',
+            isSensitive: true,
+            argument: { plaintext: STATIC_SECRET },
+            displayOrder: 3,
+          },
         }
       : {}),
     region: { displayName: 'Region', type: 'STRING', assignmentType: 'STATIC', argument: 'internal-region-7', displayOrder: 4 },
@@ -55,8 +118,12 @@ describeEachDatabase('ordering from another workspace', (ctx) => {
     provider = unique('ord-prov');
     consumerWorkspace = unique('ord-cons');
     await Promise.all([createWorkspace(ctx.client, provider), createWorkspace(ctx.client, consumerWorkspace)]);
-    owner = (await clientWithKey(ctx.client, provider, ['BUILDINGBLOCKDEFINITION_LIST', 'BUILDINGBLOCKDEFINITION_SAVE', 'BUILDINGBLOCK_LIST'])).client;
-    consumer = (await clientWithKey(ctx.client, consumerWorkspace, ['BUILDINGBLOCKDEFINITION_LIST', 'BUILDINGBLOCK_LIST', 'BUILDINGBLOCK_SAVE'])).client;
+    owner = (
+      await clientWithKey(ctx.client, provider, ['BUILDINGBLOCKDEFINITION_LIST', 'BUILDINGBLOCKDEFINITION_SAVE', 'BUILDINGBLOCK_LIST'])
+    ).client;
+    consumer = (
+      await clientWithKey(ctx.client, consumerWorkspace, ['BUILDINGBLOCKDEFINITION_LIST', 'BUILDINGBLOCK_LIST', 'BUILDINGBLOCK_SAVE'])
+    ).client;
   });
 
   /** The owner releases the next version (it waits for review); returns its uuid. */
@@ -77,7 +144,11 @@ describeEachDatabase('ordering from another workspace', (ctx) => {
   }
 
   async function review(versionUuid: string, decision: 'approve' | 'reject'): Promise<void> {
-    const response = await ctx.client.post(`${VERSIONS}/${versionUuid}/${decision}${decision === 'reject' ? '?reason=not+yet' : ''}`, undefined, { headers: { accept: VERSION } });
+    const response = await ctx.client.post(
+      `${VERSIONS}/${versionUuid}/${decision}${decision === 'reject' ? '?reason=not+yet' : ''}`,
+      undefined,
+      { headers: { accept: VERSION } },
+    );
     assert.equal(response.status, 200, response.text);
   }
 
@@ -94,7 +165,10 @@ describeEachDatabase('ordering from another workspace', (ctx) => {
   async function order(definition: string, inputs: Json[]): Promise<Json> {
     const read = await getDefinition(consumer, definition);
     assert.equal(read.status, 200, read.text);
-    const response = await postBlock(consumer, v2Body({ versionUuid: read.json.status.latestReleasedVersionUuid, target: workspaceTarget(consumerWorkspace), inputs }));
+    const response = await postBlock(
+      consumer,
+      v2Body({ versionUuid: read.json.status.latestReleasedVersionUuid, target: workspaceTarget(consumerWorkspace), inputs }),
+    );
     assert.equal(response.status, 201, `ordering the offered version ${read.json.status.latestReleasedVersionUuid}: ${response.text}`);
     return response.json;
   }
@@ -109,7 +183,11 @@ describeEachDatabase('ordering from another workspace', (ctx) => {
       assert.equal(status.latestReleasedVersionUuid, v1, when);
       assert.equal(status.latestVersion, 1, `${when}: the consumer is not told of versions it cannot order`);
       assert.equal(status.latestVersionUuid, v1, when);
-      assert.deepEqual(status.versions.map((v: Json) => v.versionUuid), [v1], `${when}: ${JSON.stringify(status.versions)}`);
+      assert.deepEqual(
+        status.versions.map((v: Json) => v.versionUuid),
+        [v1],
+        `${when}: ${JSON.stringify(status.versions)}`,
+      );
       assert.equal(status.publicationState, 'PUBLISHED', when);
       // The marketplace list says the same.
       const list = await consumer.get(`${DEFINITIONS}?size=350`, { headers: { accept: DEFINITION } });
@@ -123,7 +201,13 @@ describeEachDatabase('ordering from another workspace', (ctx) => {
     const ownerView = (await getDefinition(owner, definition)).json.status;
     assert.equal(ownerView.latestReleasedVersion, 2, JSON.stringify(ownerView));
     assert.equal(ownerView.latestReleasedVersionUuid, v2);
-    assert.deepEqual(ownerView.versions.map((v: Json) => [v.versionNumber, v.reviewState]), [[1, 'APPROVED'], [2, 'IN_REVIEW']]);
+    assert.deepEqual(
+      ownerView.versions.map((v: Json) => [v.versionNumber, v.reviewState]),
+      [
+        [1, 'APPROVED'],
+        [2, 'IN_REVIEW'],
+      ],
+    );
     await review(v2, 'reject');
     await check('version 2 rejected');
     assert.equal((await getDefinition(owner, definition)).json.status.versions[1].reviewState, 'REJECTED');
@@ -132,24 +216,40 @@ describeEachDatabase('ordering from another workspace', (ctx) => {
     await review(v3, 'approve');
     const now = (await getDefinition(consumer, definition)).json.status;
     assert.equal(now.latestReleasedVersionUuid, v3, JSON.stringify(now));
-    assert.deepEqual(now.versions.map((v: Json) => v.versionNumber), [1, 3]);
+    assert.deepEqual(
+      now.versions.map((v: Json) => v.versionNumber),
+      [1, 3],
+    );
   });
 
   it('moves a consumer block to the latest approved version while a newer one is in review', async () => {
     const { definition, v1, v2 } = await offered();
     await review(v2, 'approve');
     const v3 = await release(definition, 3);
-    const block = (await postBlock(consumer, v2Body({ versionUuid: v1, target: workspaceTarget(consumerWorkspace), inputs: [input('size', 1, 'INTEGER')] }))).json;
+    const block = (
+      await postBlock(
+        consumer,
+        v2Body({ versionUuid: v1, target: workspaceTarget(consumerWorkspace), inputs: [input('size', 1, 'INTEGER')] }),
+      )
+    ).json;
     const uuid = block.metadata.uuid as string;
     const run = await claimRun(ctx.client, RUNNER, uuid);
     await finishRun(ctx.client, run, 'SUCCEEDED');
-    const moved = await putBlock(consumer, uuid, v2Body({ versionUuid: v2, target: workspaceTarget(consumerWorkspace), displayName: block.spec.displayName }));
+    const moved = await putBlock(
+      consumer,
+      uuid,
+      v2Body({ versionUuid: v2, target: workspaceTarget(consumerWorkspace), displayName: block.spec.displayName }),
+    );
     assert.equal(moved.status, 200, moved.text);
     assert.equal(moved.json.spec.buildingBlockDefinitionVersionRef.uuid, v2);
     // The version in review stays out of the consumer's reach.
     const run2 = await claimRun(ctx.client, RUNNER, uuid);
     await finishRun(ctx.client, run2, 'SUCCEEDED');
-    const refused = await putBlock(consumer, uuid, v2Body({ versionUuid: v3, target: workspaceTarget(consumerWorkspace), displayName: block.spec.displayName }));
+    const refused = await putBlock(
+      consumer,
+      uuid,
+      v2Body({ versionUuid: v3, target: workspaceTarget(consumerWorkspace), displayName: block.spec.displayName }),
+    );
     assertError(refused, 422, /does not exist/);
   });
 
@@ -164,7 +264,16 @@ describeEachDatabase('ordering from another workspace', (ctx) => {
     assert.equal(spec.state, 'RELEASED');
     assert.equal(read.json.status.reviewState, 'APPROVED');
     // What ordering needs: every input the consumer fills, with its type, default and validation.
-    assert.deepEqual(spec.inputs.size, { displayName: 'Size', type: 'INTEGER', assignmentType: 'USER_INPUT', description: 'GB of storage', valueValidationRegex: '^[0-9]+$', validationRegexErrorMessage: 'digits only', displayOrder: 0, defaultValue: null });
+    assert.deepEqual(spec.inputs.size, {
+      displayName: 'Size',
+      type: 'INTEGER',
+      assignmentType: 'USER_INPUT',
+      description: 'GB of storage',
+      valueValidationRegex: '^[0-9]+$',
+      validationRegexErrorMessage: 'digits only',
+      displayOrder: 0,
+      defaultValue: null,
+    });
     assert.deepEqual(spec.inputs.tier.selectableValues, ['s', 'm', 'l']);
     assert.equal(spec.inputs.tier.defaultValue, 's');
     assert.equal(spec.inputs.password.isSensitive, true);
@@ -172,11 +281,23 @@ describeEachDatabase('ordering from another workspace', (ctx) => {
     assert.equal(spec.inputs.password.hasDefaultValue, true, 'but the consumer learns it need not fill it');
     assert.equal(spec.inputs.size.hasDefaultValue, undefined);
     assert.equal(spec.inputs.token.assignmentType, 'STATIC');
-    assert.deepEqual(spec.outputs, { endpoint: { displayName: 'Endpoint', type: 'STRING', assignmentType: 'RESOURCE_URL', displayOrder: 0 } });
+    assert.deepEqual(spec.outputs, {
+      endpoint: { displayName: 'Endpoint', type: 'STRING', assignmentType: 'RESOURCE_URL', displayOrder: 0 },
+    });
     // Never the implementation, the runner, static arguments or any secret (not even its hash).
     assert.equal(spec.implementation, undefined, JSON.stringify(spec));
     assert.equal(spec.runnerRef, undefined);
-    for (const leak of [REPOSITORY, 'ssh', 'provider-only', STATIC_SECRET, DEFAULT_SECRET, 'internal-region-7', 'sha256:', 'argument', 'reviewedBy']) {
+    for (const leak of [
+      REPOSITORY,
+      'ssh',
+      'provider-only',
+      STATIC_SECRET,
+      DEFAULT_SECRET,
+      'internal-region-7',
+      'sha256:',
+      'argument',
+      'reviewedBy',
+    ]) {
       assert.ok(!read.text.toLowerCase().includes(leak.toLowerCase()), `the consumer's answer shows ${leak}: ${read.text}`);
     }
     // The version in review, and the versions list, stay the owner's.
@@ -200,10 +321,28 @@ describeEachDatabase('ordering from another workspace', (ctx) => {
     const block = await order(definition, []);
     const uuid = block.metadata.uuid as string;
     assert.equal((await readBlock(consumer, uuid)).status.status, 'WAITING_FOR_USER_INPUT');
-    const invalid = await putBlock(consumer, uuid, v2Body({ versionUuid: v1, target: workspaceTarget(consumerWorkspace), displayName: block.spec.displayName, inputs: [input('size', 'ten', 'INTEGER')] }));
+    const invalid = await putBlock(
+      consumer,
+      uuid,
+      v2Body({
+        versionUuid: v1,
+        target: workspaceTarget(consumerWorkspace),
+        displayName: block.spec.displayName,
+        inputs: [input('size', 'ten', 'INTEGER')],
+      }),
+    );
     assertError(invalid, 400, /spec\.inputs\.size/);
     assert.equal((await readBlock(consumer, uuid)).status.status, 'WAITING_FOR_USER_INPUT', 'nothing stored on a refusal');
-    const put = await putBlock(consumer, uuid, v2Body({ versionUuid: v1, target: workspaceTarget(consumerWorkspace), displayName: block.spec.displayName, inputs: [input('size', 30, 'INTEGER')] }));
+    const put = await putBlock(
+      consumer,
+      uuid,
+      v2Body({
+        versionUuid: v1,
+        target: workspaceTarget(consumerWorkspace),
+        displayName: block.spec.displayName,
+        inputs: [input('size', 30, 'INTEGER')],
+      }),
+    );
     assert.equal(put.status, 200, put.text);
     const after = await readBlock(consumer, uuid);
     assert.equal(after.status.status, 'PENDING');

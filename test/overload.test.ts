@@ -42,7 +42,10 @@ describeEachDatabase(
       // Fixed windows: a burst that spans a window boundary may use the next window's limit too; on one
       // instance the limit is exact within each window (PostgreSQL's shared counts included).
       const windows = Math.floor(ended / WINDOW_MS) - Math.floor(started / WINDOW_MS) + 1;
-      assert.ok((statuses.get(200) ?? 0) <= LIMIT * windows, `${statuses.get(200)} of 2000 burst requests got through a limit of ${LIMIT} per window (${windows} window(s))`);
+      assert.ok(
+        (statuses.get(200) ?? 0) <= LIMIT * windows,
+        `${statuses.get(200)} of 2000 burst requests got through a limit of ${LIMIT} per window (${windows} window(s))`,
+      );
       const grownMb = (process.memoryUsage().rss - rssBefore) / 1024 / 1024;
       assert.ok(grownMb < 200, `memory grew by ${Math.round(grownMb)} MB during the burst`);
     });

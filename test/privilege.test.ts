@@ -34,7 +34,19 @@ import {
   TENANT_LEVEL,
 } from './support/runs.js';
 import { describeEachDatabase } from './support/server.js';
-import { createLocation, createPlatform, createProject, createWorkspace, io, PATHS, PLATFORM, TENANT, tenantBody, unique, type Json } from './support/structure.js';
+import {
+  createLocation,
+  createPlatform,
+  createProject,
+  createWorkspace,
+  io,
+  PATHS,
+  PLATFORM,
+  TENANT,
+  tenantBody,
+  unique,
+  type Json,
+} from './support/structure.js';
 
 const KEYS = '/api/meshobjects/meshapikeys';
 const API_USER = media('apiuser', 'v1');
@@ -62,7 +74,12 @@ describeEachDatabase('privilege and secrets (issue 15)', (ctx) => {
     });
 
     it('grants only permissions it holds: minting BUILDINGBLOCK_*, WORKSPACE_DELETE or MANAGED_TENANT_IMPORT is 403; a subset is 201', async () => {
-      for (const permissions of [['BUILDINGBLOCK_LIST'], ['WORKSPACE_DELETE'], ['MANAGED_TENANT_IMPORT'], ['APIKEY_SAVE', 'ADM_APIKEY_SAVE']]) {
+      for (const permissions of [
+        ['BUILDINGBLOCK_LIST'],
+        ['WORKSPACE_DELETE'],
+        ['MANAGED_TENANT_IMPORT'],
+        ['APIKEY_SAVE', 'ADM_APIKEY_SAVE'],
+      ]) {
         assertError(await manager.client.post(KEYS, keyBody(workspace, permissions), { headers: io(API_KEY) }), 403, /lacks/);
       }
       const subset = await manager.client.post(KEYS, keyBody(workspace, ['APIKEY_LIST']), { headers: io(API_KEY) });
@@ -73,14 +90,29 @@ describeEachDatabase('privilege and secrets (issue 15)', (ctx) => {
       const self = await manager.client.get(`${KEYS}/${manager.key.uuid}`, { headers: { accept: API_KEY } });
       assert.equal(self.status, 200, self.text);
       const widened = { ...self.json, spec: { ...self.json.spec, permissions: [...self.json.spec.permissions, 'BUILDINGBLOCK_LIST'] } };
-      assertError(await manager.client.put(`${KEYS}/${manager.key.uuid}`, widened, { headers: io(API_KEY) }), 403, /lacks BUILDINGBLOCK_LIST/);
+      assertError(
+        await manager.client.put(`${KEYS}/${manager.key.uuid}`, widened, { headers: io(API_KEY) }),
+        403,
+        /lacks BUILDINGBLOCK_LIST/,
+      );
       assertError(await manager.client.get('/api/meshobjects/meshbuildingblocks', { headers: { accept: BLOCK_V2 } }), 403);
     });
 
     it('never rotates, changes or deletes a stronger key of its workspace; the stronger key still logs in', async () => {
-      assertError(await manager.client.post(`${KEYS}/${strong.uuid}/rotate-secret`, undefined, { headers: { accept: API_KEY } }), 403, /holds permissions this key lacks/);
+      assertError(
+        await manager.client.post(`${KEYS}/${strong.uuid}/rotate-secret`, undefined, { headers: { accept: API_KEY } }),
+        403,
+        /holds permissions this key lacks/,
+      );
       const current = (await ctx.client.get(`${KEYS}/${strong.uuid}`, { headers: { accept: API_KEY } })).json;
-      assertError(await manager.client.put(`${KEYS}/${strong.uuid}`, { ...current, spec: { ...current.spec, permissions: ['APIKEY_SAVE'] } }, { headers: io(API_KEY) }), 403);
+      assertError(
+        await manager.client.put(
+          `${KEYS}/${strong.uuid}`,
+          { ...current, spec: { ...current.spec, permissions: ['APIKEY_SAVE'] } },
+          { headers: io(API_KEY) },
+        ),
+        403,
+      );
       assertError(await manager.client.delete(`${KEYS}/${strong.uuid}`), 403);
       await login(ctx.client, strong);
     });
@@ -88,7 +120,11 @@ describeEachDatabase('privilege and secrets (issue 15)', (ctx) => {
     it('an expiring key makes no key that outlives it, and cannot drop its own expiry', async () => {
       const expiring = await clientWithKey(ctx.client, workspace, ['APIKEY_LIST', 'APIKEY_SAVE']);
       const own = (await ctx.client.get(`${KEYS}/${expiring.key.uuid}`, { headers: { accept: API_KEY } })).json;
-      const limited = await ctx.client.put(`${KEYS}/${expiring.key.uuid}`, { ...own, spec: { ...own.spec, expiresAt: tomorrow() } }, { headers: io(API_KEY) });
+      const limited = await ctx.client.put(
+        `${KEYS}/${expiring.key.uuid}`,
+        { ...own, spec: { ...own.spec, expiresAt: tomorrow() } },
+        { headers: io(API_KEY) },
+      );
       assert.equal(limited.status, 200, limited.text);
       const token = await login(ctx.client, { clientId: expiring.key.clientId, clientSecret: limited.json.status.clientSecret });
       const client = ctx.client.with({ authorization: `Bearer ${token}` });
@@ -104,9 +140,25 @@ describeEachDatabase('privilege and secrets (issue 15)', (ctx) => {
       const BINDINGS = '/api/meshobjects/meshworkspacebindings/userbindings';
       const BINDING = media('meshworkspaceuserbinding', 'v2');
       const person = unique('esc-user');
-      const user = await ctx.client.post('/api/meshobjects/meshusers', { apiVersion: 'v2', kind: 'meshUser', metadata: { name: person }, spec: { email: `${person}@example.com`, firstName: 'E', lastName: 'S' } }, { headers: io(media('meshuser', 'v2')) });
+      const user = await ctx.client.post(
+        '/api/meshobjects/meshusers',
+        {
+          apiVersion: 'v2',
+          kind: 'meshUser',
+          metadata: { name: person },
+          spec: { email: `${person}@example.com`, firstName: 'E', lastName: 'S' },
+        },
+        { headers: io(media('meshuser', 'v2')) },
+      );
       assert.equal(user.status, 201, user.text);
-      const binding = (name: string, role: string) => ({ apiVersion: 'v2', kind: 'meshWorkspaceUserBinding', metadata: { name }, targetRef: { name: workspace }, roleRef: { name: role }, subject: { name: person } });
+      const binding = (name: string, role: string) => ({
+        apiVersion: 'v2',
+        kind: 'meshWorkspaceUserBinding',
+        metadata: { name },
+        targetRef: { name: workspace },
+        roleRef: { name: role },
+        subject: { name: person },
+      });
       const codes = ['WORKSPACEPRINCIPALBINDING_LIST', 'WORKSPACEPRINCIPALBINDING_SAVE', 'WORKSPACEPRINCIPALBINDING_DELETE'];
       const binder = (await clientWithKey(ctx.client, workspace, codes)).client;
       const owner = (await clientWithKey(ctx.client, workspace, [...codes, 'WORKSPACE_DELETE'])).client;
@@ -121,16 +173,29 @@ describeEachDatabase('privilege and secrets (issue 15)', (ctx) => {
 
   describe('2. the workspace named admin is not an admin', () => {
     it('a key of workspace "admin" with ordinary codes can neither change a shared runner nor claim its runs', async () => {
-      const { client } = await clientWithKey(ctx.client, 'admin', ['BUILDINGBLOCKRUNNER_LIST', 'BUILDINGBLOCKRUNNER_SAVE', 'BUILDINGBLOCKRUNNER_DELETE', 'MANAGED_BUILDINGBLOCKRUN_SAVE', 'MANAGED_BUILDINGBLOCKRUN_LIST']);
+      const { client } = await clientWithKey(ctx.client, 'admin', [
+        'BUILDINGBLOCKRUNNER_LIST',
+        'BUILDINGBLOCKRUNNER_SAVE',
+        'BUILDINGBLOCKRUNNER_DELETE',
+        'MANAGED_BUILDINGBLOCKRUN_SAVE',
+        'MANAGED_BUILDINGBLOCKRUN_LIST',
+      ]);
       const shared = SHARED_RUNNERS.TERRAFORM;
-      const before = await ctx.client.get(`/api/meshobjects/meshbuildingblockrunners/${shared}`, { headers: { accept: media('meshbuildingblockrunner', 'v1-preview') } });
+      const before = await ctx.client.get(`/api/meshobjects/meshbuildingblockrunners/${shared}`, {
+        headers: { accept: media('meshbuildingblockrunner', 'v1-preview') },
+      });
       assert.equal(before.status, 200, before.text);
-      const hijack = runnerBody('admin', (await runnerCertificate()).certificate, { implementationType: 'TERRAFORM', displayName: 'Shared Terraform runner' });
+      const hijack = runnerBody('admin', (await runnerCertificate()).certificate, {
+        implementationType: 'TERRAFORM',
+        displayName: 'Shared Terraform runner',
+      });
       assertError(await putRunner(client, shared, hijack), 403, /PUBLIC runners/);
       assertError(await claim(client, shared), 403, /ADM_BUILDINGBLOCKRUN_SAVE/);
       assertError(await claimForNode(client, 'any-node', 'TERRAFORM'), 403, /ADM_BUILDINGBLOCKRUN_SAVE/);
       assertError(await client.delete(`/api/meshobjects/meshbuildingblockrunners/${shared}`), 403);
-      const after = await ctx.client.get(`/api/meshobjects/meshbuildingblockrunners/${shared}`, { headers: { accept: media('meshbuildingblockrunner', 'v1-preview') } });
+      const after = await ctx.client.get(`/api/meshobjects/meshbuildingblockrunners/${shared}`, {
+        headers: { accept: media('meshbuildingblockrunner', 'v1-preview') },
+      });
       assert.deepEqual(after.json, before.json, 'the shared runner is unchanged');
     });
   });
@@ -140,7 +205,11 @@ describeEachDatabase('privilege and secrets (issue 15)', (ctx) => {
       const narrow = await clientWithKey(ctx.client, 'admin', ['ADM_USER_SAVE', 'ADM_USER_LIST', 'ADM_USER_DELETE']);
       const body = { username: unique('escalated'), password: 'escalation-password-1' };
       assertError(await narrow.client.post('/api/admin/apiusers', body, { headers: io(API_USER) }), 403, /every ADM_ permission/);
-      assert.equal((await ctx.client.get(`/api/admin/apiusers/${body.username}`, { headers: { accept: API_USER } })).status, 404, 'nothing was created');
+      assert.equal(
+        (await ctx.client.get(`/api/admin/apiusers/${body.username}`, { headers: { accept: API_USER } })).status,
+        404,
+        'nothing was created',
+      );
 
       const full = await clientWithKey(ctx.client, 'admin', ADMIN_CODES);
       const made = await full.client.post('/api/admin/apiusers', body, { headers: io(API_USER) });
@@ -166,7 +235,9 @@ describeEachDatabase('privilege and secrets (issue 15)', (ctx) => {
       const location = unique('loc');
       await createProject(ctx.client, consumer, project);
       await createLocation(ctx.client, location);
-      const platform = await createPlatform(ctx.client, provider, unique('plf'), location, { spec: { availability: { restriction: 'PUBLIC' } } });
+      const platform = await createPlatform(ctx.client, provider, unique('plf'), location, {
+        spec: { availability: { restriction: 'PUBLIC' } },
+      });
       tenant = (await ctx.client.post(PATHS.tenants, tenantBody(consumer, project, platform), { headers: io(TENANT) })).json.metadata.uuid;
       runner = (await registerRunner(ctx.client, provider)).metadata.uuid;
       operator = (await clientWithKey(ctx.client, provider, ['MANAGED_BUILDINGBLOCKRUN_LIST', 'MANAGED_BUILDINGBLOCKRUN_SAVE'])).client;
@@ -185,8 +256,20 @@ describeEachDatabase('privilege and secrets (issue 15)', (ctx) => {
       await createBlock(ctx.client, { versionUuid: version.metadata.uuid, target: tenantTarget(tenant) });
       const run = await claimRun(operator, runner);
       const runUuid = run.metadata.uuid as string;
-      assert.equal((await register(asRun(ctx.client, run), runUuid, { source: { id: 'ci' }, steps: [{ id: 'apply', displayName: 'Apply' }] })).status, 200);
-      const update = { steps: [{ id: 'apply', status: 'IN_PROGRESS', userMessage: 'applying for you', systemMessage: 'secret-log: repository https://internal.example/repo' }] };
+      assert.equal(
+        (await register(asRun(ctx.client, run), runUuid, { source: { id: 'ci' }, steps: [{ id: 'apply', displayName: 'Apply' }] })).status,
+        200,
+      );
+      const update = {
+        steps: [
+          {
+            id: 'apply',
+            status: 'IN_PROGRESS',
+            userMessage: 'applying for you',
+            systemMessage: 'secret-log: repository https://internal.example/repo',
+          },
+        ],
+      };
       assert.equal((await patch(asRun(ctx.client, run), runUuid, 'ci', update)).status, 200);
       return runUuid;
     }
@@ -227,12 +310,21 @@ describeEachDatabase('privilege and secrets (issue 15)', (ctx) => {
         ctx.client,
         workspace,
         'terraform',
-        { runnerRef: { uuid: runner, kind: 'meshBuildingBlockRunner' }, outputs: { pin: { displayName: 'PIN', type: 'INTEGER', assignmentType: 'NONE' } } },
+        {
+          runnerRef: { uuid: runner, kind: 'meshBuildingBlockRunner' },
+          outputs: { pin: { displayName: 'PIN', type: 'INTEGER', assignmentType: 'NONE' } },
+        },
         { displayName: unique('Sealed'), targetType: 'WORKSPACE_LEVEL' },
       );
-      const block = await createBlock(ctx.client, { versionUuid: version.metadata.uuid, target: { kind: 'meshWorkspace', identifier: workspace } });
+      const block = await createBlock(ctx.client, {
+        versionUuid: version.metadata.uuid,
+        target: { kind: 'meshWorkspace', identifier: workspace },
+      });
       const run = await claimRun(ctx.client, runner);
-      const update = { status: 'SUCCEEDED', steps: [{ id: 'apply', status: 'SUCCEEDED', outputs: { pin: { value: 918273, type: 'INTEGER', isSensitive: true } } }] };
+      const update = {
+        status: 'SUCCEEDED',
+        steps: [{ id: 'apply', status: 'SUCCEEDED', outputs: { pin: { value: 918273, type: 'INTEGER', isSensitive: true } } }],
+      };
       assert.equal((await patch(asRun(ctx.client, run), run.metadata.uuid, 'ci', update)).status, 200);
       const read = await getBlock(ctx.client, block.metadata.uuid);
       assert.equal(read.json.status.status, 'SUCCEEDED');
@@ -246,7 +338,14 @@ describeEachDatabase('privilege and secrets (issue 15)', (ctx) => {
       const location = unique('loc');
       await createWorkspace(ctx.client, workspace);
       await createLocation(ctx.client, location);
-      const config = { type: 'custom', custom: { platformTypeRef: { name: 'CUSTOM' }, pin: { plaintext: 55512345 }, nested: { plaintext: { token: 'nested-secret-value' } } } };
+      const config = {
+        type: 'custom',
+        custom: {
+          platformTypeRef: { name: 'CUSTOM' },
+          pin: { plaintext: 55512345 },
+          nested: { plaintext: { token: 'nested-secret-value' } },
+        },
+      };
       const uuid = await createPlatform(ctx.client, workspace, unique('plf'), location, { spec: { config } });
       const read = await ctx.client.get(`${PATHS.platforms}/${uuid}`, { headers: { accept: PLATFORM } });
       assert.equal(read.status, 200, read.text);
@@ -271,16 +370,36 @@ describeEachDatabase('privilege and secrets (issue 15)', (ctx) => {
       for (const name of [owner, other]) await createWorkspace(ctx.client, name);
       await createLocation(ctx.client, location);
       await createProject(ctx.client, other, project);
-      otherKey = (await clientWithKey(ctx.client, other, ['TENANT_LIST', 'TENANT_SAVE', 'PLATFORMINSTANCE_LIST', 'PLATFORMINSTANCE_SAVE', 'BUILDINGBLOCKDEFINITION_LIST', 'BUILDINGBLOCK_LIST', 'BUILDINGBLOCK_SAVE'])).client;
+      otherKey = (
+        await clientWithKey(ctx.client, other, [
+          'TENANT_LIST',
+          'TENANT_SAVE',
+          'PLATFORMINSTANCE_LIST',
+          'PLATFORMINSTANCE_SAVE',
+          'BUILDINGBLOCKDEFINITION_LIST',
+          'BUILDINGBLOCK_LIST',
+          'BUILDINGBLOCK_SAVE',
+        ])
+      ).client;
     });
 
     it('tenants only on platforms available to the workspace: own, PUBLIC or RESTRICTED to it', async () => {
       const privatePlatform = await createPlatform(ctx.client, owner, unique('priv'), location);
-      const restrictedElsewhere = await createPlatform(ctx.client, owner, unique('rest'), location, { spec: { availability: { restriction: 'RESTRICTED', restrictedToWorkspaces: [owner] } } });
-      const restrictedHere = await createPlatform(ctx.client, owner, unique('rest'), location, { spec: { availability: { restriction: 'RESTRICTED', restrictedToWorkspaces: [other] } } });
-      const publicPlatform = await createPlatform(ctx.client, owner, unique('pub'), location, { spec: { availability: { restriction: 'PUBLIC' } } });
+      const restrictedElsewhere = await createPlatform(ctx.client, owner, unique('rest'), location, {
+        spec: { availability: { restriction: 'RESTRICTED', restrictedToWorkspaces: [owner] } },
+      });
+      const restrictedHere = await createPlatform(ctx.client, owner, unique('rest'), location, {
+        spec: { availability: { restriction: 'RESTRICTED', restrictedToWorkspaces: [other] } },
+      });
+      const publicPlatform = await createPlatform(ctx.client, owner, unique('pub'), location, {
+        spec: { availability: { restriction: 'PUBLIC' } },
+      });
       for (const platform of [privatePlatform, restrictedElsewhere]) {
-        assertError(await otherKey.post(PATHS.tenants, tenantBody(other, project, platform), { headers: io(TENANT) }), 403, /not available to workspace/);
+        assertError(
+          await otherKey.post(PATHS.tenants, tenantBody(other, project, platform), { headers: io(TENANT) }),
+          403,
+          /not available to workspace/,
+        );
       }
       for (const platform of [restrictedHere, publicPlatform]) {
         const created = await otherKey.post(PATHS.tenants, tenantBody(other, project, platform), { headers: io(TENANT) });
@@ -289,26 +408,66 @@ describeEachDatabase('privilege and secrets (issue 15)', (ctx) => {
     });
 
     it('a workspace key cannot publish a PUBLIC platform', async () => {
-      const body = { apiVersion: 'v2', kind: 'meshPlatform', metadata: { name: unique('azure-official'), ownedByWorkspace: other }, spec: { displayName: 'Azure (official)', locationRef: { kind: 'meshLocation', name: location }, availability: { restriction: 'PUBLIC' } } };
+      const body = {
+        apiVersion: 'v2',
+        kind: 'meshPlatform',
+        metadata: { name: unique('azure-official'), ownedByWorkspace: other },
+        spec: {
+          displayName: 'Azure (official)',
+          locationRef: { kind: 'meshLocation', name: location },
+          availability: { restriction: 'PUBLIC' },
+        },
+      };
       assertError(await otherKey.post(PATHS.platforms, body, { headers: io(PLATFORM) }), 403, /PUBLIC platforms/);
-      const asPrivate = await otherKey.post(PATHS.platforms, { ...body, spec: { ...body.spec, availability: { restriction: 'PRIVATE' } } }, { headers: io(PLATFORM) });
+      const asPrivate = await otherKey.post(
+        PATHS.platforms,
+        { ...body, spec: { ...body.spec, availability: { restriction: 'PRIVATE' } } },
+        { headers: io(PLATFORM) },
+      );
       assert.equal(asPrivate.status, 201, asPrivate.text);
     });
 
     it('a workspace’s release waits for an admin’s review: invisible to others until approved; rejected stays out', async () => {
       const publisher = await clientWithKey(ctx.client, owner, ['BUILDINGBLOCKDEFINITION_LIST', 'BUILDINGBLOCKDEFINITION_SAVE']);
       const lookAlike = 'DB \u0430ccess'; // a Cyrillic а
-      const { definition, version } = await createReleasedDefinition(publisher.client, owner, 'manual', {}, { displayName: unique(lookAlike), targetType: 'WORKSPACE_LEVEL' });
+      const { definition, version } = await createReleasedDefinition(
+        publisher.client,
+        owner,
+        'manual',
+        {},
+        { displayName: unique(lookAlike), targetType: 'WORKSPACE_LEVEL' },
+      );
       const uuid = definition.metadata.uuid as string;
       const versionUuid = version.metadata.uuid as string;
       assert.equal(version.status.reviewState, 'IN_REVIEW');
-      assert.equal((await publisher.client.get(`${DEFINITIONS}/${uuid}`, { headers: { accept: DEFINITION } })).json.status.publicationState, 'IN_REVIEW');
+      assert.equal(
+        (await publisher.client.get(`${DEFINITIONS}/${uuid}`, { headers: { accept: DEFINITION } })).json.status.publicationState,
+        'IN_REVIEW',
+      );
 
-      const marketplace = async () => ((await otherKey.get(`${DEFINITIONS}?includeAllPublished=true&size=350`, { headers: { accept: DEFINITION } })).json._embedded.meshBuildingBlockDefinitions as Json[]).map((d) => d.metadata.uuid);
+      const marketplace = async () =>
+        (
+          (await otherKey.get(`${DEFINITIONS}?includeAllPublished=true&size=350`, { headers: { accept: DEFINITION } })).json._embedded
+            .meshBuildingBlockDefinitions as Json[]
+        ).map((d) => d.metadata.uuid);
       assert.ok(!(await marketplace()).includes(uuid), 'not in another workspace’s marketplace while in review');
       assertError(await otherKey.get(`${DEFINITIONS}/${uuid}`, { headers: { accept: DEFINITION } }), 404);
       const order = { versionUuid, target: { kind: 'meshWorkspace', identifier: other } };
-      const refused = await otherKey.post('/api/meshobjects/meshbuildingblocks', { apiVersion: 'v2-preview', kind: 'meshBuildingBlock', spec: { displayName: 'x', buildingBlockDefinitionVersionRef: { uuid: versionUuid }, targetRef: order.target, inputs: [], parentBuildingBlocks: [] } }, { headers: io(BLOCK_V2) });
+      const refused = await otherKey.post(
+        '/api/meshobjects/meshbuildingblocks',
+        {
+          apiVersion: 'v2-preview',
+          kind: 'meshBuildingBlock',
+          spec: {
+            displayName: 'x',
+            buildingBlockDefinitionVersionRef: { uuid: versionUuid },
+            targetRef: order.target,
+            inputs: [],
+            parentBuildingBlocks: [],
+          },
+        },
+        { headers: io(BLOCK_V2) },
+      );
       assertError(refused, 422, /does not exist/);
 
       // Only ADM_REVIEW_PUBLICATION reviews: the publisher itself cannot approve.
@@ -318,26 +477,50 @@ describeEachDatabase('privilege and secrets (issue 15)', (ctx) => {
       assert.equal(approved.status, 200, approved.text);
       assert.equal(approved.json.status.reviewState, 'APPROVED');
       assert.ok((await marketplace()).includes(uuid), 'in the marketplace once approved');
-      assert.equal((await otherKey.get(`${DEFINITIONS}/${uuid}`, { headers: { accept: DEFINITION } })).json.status.publicationState, 'PUBLISHED');
+      assert.equal(
+        (await otherKey.get(`${DEFINITIONS}/${uuid}`, { headers: { accept: DEFINITION } })).json.status.publicationState,
+        'PUBLISHED',
+      );
       const ordered = await createBlock(otherKey, order);
       assert.equal(ordered.status.status, 'PENDING');
 
       // A second definition rejected by the reviewer stays out, and says why.
-      const second = await createReleasedDefinition(publisher.client, owner, 'manual', {}, { displayName: unique('Rejected'), targetType: 'WORKSPACE_LEVEL' });
+      const second = await createReleasedDefinition(
+        publisher.client,
+        owner,
+        'manual',
+        {},
+        { displayName: unique('Rejected'), targetType: 'WORKSPACE_LEVEL' },
+      );
       const rejected = await reviewVersion(reviewer.client, second.version.metadata.uuid, 'reject', 'looks like another definition');
       assert.equal(rejected.status, 200, rejected.text);
-      assert.deepEqual([rejected.json.status.reviewState, rejected.json.status.reviewReason], ['REJECTED', 'looks like another definition']);
+      assert.deepEqual(
+        [rejected.json.status.reviewState, rejected.json.status.reviewReason],
+        ['REJECTED', 'looks like another definition'],
+      );
       assert.ok(!(await marketplace()).includes(second.definition.metadata.uuid));
-      assert.equal((await publisher.client.get(`${DEFINITIONS}/${second.definition.metadata.uuid}`, { headers: { accept: DEFINITION } })).json.status.publicationState, 'REJECTED');
+      assert.equal(
+        (await publisher.client.get(`${DEFINITIONS}/${second.definition.metadata.uuid}`, { headers: { accept: DEFINITION } })).json.status
+          .publicationState,
+        'REJECTED',
+      );
       assertError(await reviewVersion(reviewer.client, versionUuid, 'reject'), 409, /approved/);
     });
 
     it('a release by an admin (ADM_REVIEW_PUBLICATION) is published at once', async () => {
-      const { definition, version } = await createReleasedDefinition(ctx.client, owner, 'manual', {}, { displayName: unique('Official'), targetType: 'WORKSPACE_LEVEL' });
+      const { definition, version } = await createReleasedDefinition(
+        ctx.client,
+        owner,
+        'manual',
+        {},
+        { displayName: unique('Official'), targetType: 'WORKSPACE_LEVEL' },
+      );
       assert.equal(version.status.reviewState, 'APPROVED');
       const seen = await otherKey.get(`${DEFINITIONS}/${definition.metadata.uuid}`, { headers: { accept: DEFINITION } });
       assert.equal(seen.status, 200, seen.text);
-      const offered = await otherKey.get(`/api/meshobjects/meshbuildingblockdefinitionversions/${version.metadata.uuid}`, { headers: { accept: VERSION } });
+      const offered = await otherKey.get(`/api/meshobjects/meshbuildingblockdefinitionversions/${version.metadata.uuid}`, {
+        headers: { accept: VERSION },
+      });
       assert.equal(offered.status, 200, offered.text);
       assert.equal(offered.json.spec.implementation, undefined, 'read as offered: the implementation stays the owner’s');
     });

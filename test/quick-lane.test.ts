@@ -25,7 +25,9 @@ function testFiles(dir: string): string[] {
 /** A listed file's text and that of the test/support modules it imports: where its routes are named. */
 function withSupport(file: string): string {
   const text = readFileSync(file, 'utf8');
-  const support = [...text.matchAll(/from '\.\/support\/([\w-]+)\.js'/g)].map((match) => readFileSync(`test/support/${match[1]}.ts`, 'utf8'));
+  const support = [...text.matchAll(/from '\.\/support\/([\w-]+)\.js'/g)].map((match) =>
+    readFileSync(`test/support/${match[1]}.ts`, 'utf8'),
+  );
   return [text, ...support].join('\n');
 }
 
@@ -41,7 +43,10 @@ describe('the quick lane', () => {
 
   it('runs every unit test in src/ and the listed files, nothing else', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['scripts/run-tests.mjs', '--quick', '--list']);
-    const selected = stdout.split('\n').filter((line) => line !== '').map((file) => file.split(path.sep).join('/'));
+    const selected = stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((file) => file.split(path.sep).join('/'));
     assert.deepEqual([...selected].sort(), [...testFiles('src'), ...listed].sort());
   });
 

@@ -6,7 +6,18 @@ import { media } from './support/client.js';
 import { skipUnless } from './support/databases.js';
 import { API_KEY, clientWithKey, createKey, login, type KeyCredentials } from './support/identity.js';
 import { untilStatus } from './support/keys.js';
-import { asRun, claimRun, createBlock, getRun, registerRunner, report, runnerDefinition, runWorld, tenantTarget, type RunWorld } from './support/runs.js';
+import {
+  asRun,
+  claimRun,
+  createBlock,
+  getRun,
+  registerRunner,
+  report,
+  runnerDefinition,
+  runWorld,
+  tenantTarget,
+  type RunWorld,
+} from './support/runs.js';
 import { basic, describeEachDatabase, startTestServer, startInstanceOf, type TestServer } from './support/server.js';
 import { unique, type Json } from './support/structure.js';
 
@@ -20,18 +31,29 @@ const WITHIN_MS = 6_500;
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const listKeys = (client: ApiClient, token: string) => client.get(KEYS, { headers: { accept: API_KEY, ...bearer(token) } });
-const listBlocks = (client: ApiClient, token: string, workspace: string) => client.get(`${BLOCK_LIST}${workspace}`, { headers: { accept: BLOCK, ...bearer(token) } });
-const keyBody = (workspace: string, permissions: string[], expiresAt?: string) => ({ metadata: { ownedByWorkspace: workspace }, spec: { displayName: 'revocation', permissions, ...(expiresAt ? { expiresAt } : {}) } });
-const putKey = (client: ApiClient, uuid: string, body: Json) => client.put(`${KEYS}/${uuid}`, body, { headers: { accept: API_KEY, 'content-type': API_KEY } });
+const listBlocks = (client: ApiClient, token: string, workspace: string) =>
+  client.get(`${BLOCK_LIST}${workspace}`, { headers: { accept: BLOCK, ...bearer(token) } });
+const keyBody = (workspace: string, permissions: string[], expiresAt?: string) => ({
+  metadata: { ownedByWorkspace: workspace },
+  spec: { displayName: 'revocation', permissions, ...(expiresAt ? { expiresAt } : {}) },
+});
+const putKey = (client: ApiClient, uuid: string, body: Json) =>
+  client.put(`${KEYS}/${uuid}`, body, { headers: { accept: API_KEY, 'content-type': API_KEY } });
 
 /** Moves a run's end into the past in the database (runs end for real only now; the grace period is 10 minutes). */
 async function endedMinutesAgo(server: TestServer, runUuid: string, minutes: number): Promise<void> {
   const at = new Date(Date.now() - minutes * 60_000).toISOString();
-  await server.server.database.db.transaction().execute((trx) => sql`update runs set ended_on = ${at}, updated_on = ${at} where uuid = ${runUuid}`.execute(trx));
+  await server.server.database.db
+    .transaction()
+    .execute((trx) => sql`update runs set ended_on = ${at}, updated_on = ${at} where uuid = ${runUuid}`.execute(trx));
 }
 
 /** A run of a fresh block on a fresh private runner of the world's provider, claimed by `claimer`. */
-async function claimedRun(admin: ApiClient, w: RunWorld, claimer: ApiClient): Promise<{ uuid: string; token: string; asRunner: ApiClient }> {
+async function claimedRun(
+  admin: ApiClient,
+  w: RunWorld,
+  claimer: ApiClient,
+): Promise<{ uuid: string; token: string; asRunner: ApiClient }> {
   const runner = (await registerRunner(admin, w.provider)).metadata.uuid as string;
   const definition = await runnerDefinition(admin, w.provider, runner);
   await createBlock(admin, { versionUuid: definition.versionUuid, target: tenantTarget(w.tenantUuid) });
@@ -58,7 +80,15 @@ describeEachDatabase('revocation that takes effect (issue 15, item 6)', (ctx) =>
     assert.equal((await listKeys(ctx.client, second)).status, 200, 'a token of the new secret works');
 
     // A rename keeps the secret and its tokens; a changed expiresAt rotates it (COMPAT §5).
-    assert.equal((await putKey(ctx.client, key.uuid, { ...keyBody(workspace, ['APIKEY_LIST'], '2099-12-31'), spec: { displayName: 'renamed', permissions: ['APIKEY_LIST'], expiresAt: '2099-12-31' } })).status, 200);
+    assert.equal(
+      (
+        await putKey(ctx.client, key.uuid, {
+          ...keyBody(workspace, ['APIKEY_LIST'], '2099-12-31'),
+          spec: { displayName: 'renamed', permissions: ['APIKEY_LIST'], expiresAt: '2099-12-31' },
+        })
+      ).status,
+      200,
+    );
     assert.equal((await listKeys(ctx.client, second)).status, 200, 'a rename does not revoke');
     const extended = await putKey(ctx.client, key.uuid, keyBody(workspace, ['APIKEY_LIST'], '2100-01-31'));
     assert.equal(extended.status, 200, extended.text);
@@ -86,14 +116,21 @@ describeEachDatabase('revocation that takes effect (issue 15, item 6)', (ctx) =>
     assert.equal(await report(run.asRunner, run.uuid, 'ci', { status: 'SUCCEEDED', steps: [{ id: 'apply', status: 'SUCCEEDED' }] }), false);
     // CI actions report once more after the end (the last step, logs): answered, nothing changes.
     await new Promise((resolve) => setTimeout(resolve, 5_500));
-    assert.equal(await report(run.asRunner, run.uuid, 'ci', { steps: [{ id: 'logs', status: 'SUCCEEDED', systemMessage: 'done' }] }), false);
+    assert.equal(
+      await report(run.asRunner, run.uuid, 'ci', { steps: [{ id: 'logs', status: 'SUCCEEDED', systemMessage: 'done' }] }),
+      false,
+    );
     assert.equal((await getRun(run.asRunner, run.uuid)).status, 200);
 
     await endedMinutesAgo(ctx.server, run.uuid, 9);
     assert.equal((await getRun(run.asRunner, run.uuid)).status, 200, 'nine minutes after the end');
     await endedMinutesAgo(ctx.server, run.uuid, 11);
     await untilStatus('the run token 11 minutes after its run ended', 401, () => getRun(run.asRunner, run.uuid), WITHIN_MS);
-    const late = await run.asRunner.patch(`/api/meshobjects/meshbuildingblockruns/${run.uuid}/status/source/ci`, { steps: [] }, { headers: { accept: media('meshbuildingblockrun', 'v1'), 'content-type': media('meshbuildingblockrun', 'v1') } });
+    const late = await run.asRunner.patch(
+      `/api/meshobjects/meshbuildingblockruns/${run.uuid}/status/source/ci`,
+      { steps: [] },
+      { headers: { accept: media('meshbuildingblockrun', 'v1'), 'content-type': media('meshbuildingblockrun', 'v1') } },
+    );
     assert.equal(late.status, 401, late.text);
   });
 
@@ -156,7 +193,8 @@ describe('revocation across instances on PostgreSQL', { skip: skipUnless('postgr
     const username = unique('user');
     const password = `pw-${unique('secret')}`;
     assert.equal((await a.client.post(USERS, { username, password }, { headers: { accept: USER, 'content-type': USER } })).status, 201);
-    const asUser = (server: TestServer, pass: string) => server.client.get(KEYS, { headers: { accept: API_KEY, authorization: basic(username, pass) } });
+    const asUser = (server: TestServer, pass: string) =>
+      server.client.get(KEYS, { headers: { accept: API_KEY, authorization: basic(username, pass) } });
     assert.equal((await asUser(b, password)).status, 200);
     assert.equal((await a.client.delete(`${USERS}/${username}`)).status, 204);
     assert.equal((await asUser(a, password)).status, 401, 'at once on the instance that deleted it');
@@ -166,13 +204,18 @@ describe('revocation across instances on PostgreSQL', { skip: skipUnless('postgr
     const admin = `admin-${unique('u')}`;
     const oldPassword = `old-${unique('password')}`;
     const newPassword = `new-${unique('password')}`;
-    assert.equal((await a.client.post(USERS, { username: admin, password: oldPassword }, { headers: { accept: USER, 'content-type': USER } })).status, 201);
-    const asAdmin = (server: TestServer, pass: string) => server.client.get(KEYS, { headers: { accept: API_KEY, authorization: basic(admin, pass) } });
+    assert.equal(
+      (await a.client.post(USERS, { username: admin, password: oldPassword }, { headers: { accept: USER, 'content-type': USER } })).status,
+      201,
+    );
+    const asAdmin = (server: TestServer, pass: string) =>
+      server.client.get(KEYS, { headers: { accept: API_KEY, authorization: basic(admin, pass) } });
     assert.equal((await asAdmin(a, oldPassword)).status, 200);
     assert.equal((await asAdmin(b, oldPassword)).status, 200);
     const c = await startInstanceOf(a, { env: { BLOCKYARD_ADMIN_USERNAME: admin, BLOCKYARD_ADMIN_PASSWORD: newPassword } });
     await c.server.close();
-    for (const server of [a, b]) await untilStatus('the old password on an instance that had verified it', 401, () => asAdmin(server, oldPassword), WITHIN_MS);
+    for (const server of [a, b])
+      await untilStatus('the old password on an instance that had verified it', 401, () => asAdmin(server, oldPassword), WITHIN_MS);
     assert.equal((await asAdmin(b, newPassword)).status, 200);
   });
 

@@ -48,7 +48,13 @@ import {
 import { describeEachDatabase, startTestServer, type TestServer } from './support/server.js';
 import { createWorkspace, io, unique, type Json } from './support/structure.js';
 
-const user = (type: string, extra: Json = {}) => ({ displayName: `A ${type}`, type, assignmentType: 'USER_INPUT', updateableByConsumer: true, ...extra });
+const user = (type: string, extra: Json = {}) => ({
+  displayName: `A ${type}`,
+  type,
+  assignmentType: 'USER_INPUT',
+  updateableByConsumer: true,
+  ...extra,
+});
 const row = (key: string, value: unknown, valueType: string) => ({ key, value, valueType });
 const byKey = (a: Json, b: Json) => String(a.key).localeCompare(String(b.key));
 
@@ -141,40 +147,54 @@ describeEachDatabase('runs and runners', (ctx) => {
       /** An input of the claimed run, by key. */
       const input = (key: string): Json => run.spec.buildingBlock.spec.inputs.find((i: Json) => i.key === key);
 
-      story('sets up a TERRAFORM runner with its key, a parent definition with every kind of input, and a child definition fed by the parent’s output', async () => {
-        w = await world();
-        certificate = await runnerCertificate();
-        const runner = await registerRunner(ctx.client, w.provider, { implementationType: 'TERRAFORM' });
-        runnerUuid = runner.metadata.uuid as string;
-        runnerClient = (await clientWithKey(ctx.client, w.provider, [CLAIM])).client;
-        parentDef = await runnerDefinition(ctx.client, w.provider, runnerUuid, {
-          implementation: { type: 'terraform', terraform },
-          inputs: {
-            secret: user('STRING', { isSensitive: true }),
-            keyfile: user('FILE', { isSensitive: true }),
-            empty: user('STRING', { isSensitive: true }),
-            debug: user('BOOLEAN', { defaultValue: true }),
-            size: user('INTEGER', { defaultValue: 16 }),
-            region: { displayName: 'Region', type: 'STRING', assignmentType: 'STATIC', argument: 'eu-west-1', isEnvironment: true },
-            replicas: { displayName: 'Replicas', type: 'INTEGER', assignmentType: 'STATIC', argument: 3 },
-            static_secret: { displayName: 'Static secret', type: 'STRING', assignmentType: 'STATIC', argument: { plaintext: STATIC_SECRET }, isSensitive: true },
-            tenant_id: { displayName: 'Tenant id', type: 'STRING', assignmentType: 'PLATFORM_TENANT_ID' },
-            workspace: { displayName: 'Workspace', type: 'STRING', assignmentType: 'WORKSPACE_IDENTIFIER' },
-          },
-          outputs: {
-            vpc_id: { displayName: 'VPC id', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 },
-            db_password: { displayName: 'DB password', type: 'STRING', assignmentType: 'NONE', displayOrder: 1 },
-          },
-        });
-        childDef = await runnerDefinition(ctx.client, w.provider, runnerUuid, {
-          deletionMode: 'DELETE',
-          dependencyDefinitionRefs: [{ uuid: parentDef.uuid, kind: 'meshBuildingBlockDefinition' }],
-          inputs: {
-            upstream: { displayName: 'Upstream', type: 'STRING', assignmentType: 'BUILDING_BLOCK_OUTPUT', argument: `${parentDef.uuid}.vpc_id` },
-            label: user('STRING', { defaultValue: 'child' }),
-          },
-        });
-      });
+      story(
+        'sets up a TERRAFORM runner with its key, a parent definition with every kind of input, and a child definition fed by the parent’s output',
+        async () => {
+          w = await world();
+          certificate = await runnerCertificate();
+          const runner = await registerRunner(ctx.client, w.provider, { implementationType: 'TERRAFORM' });
+          runnerUuid = runner.metadata.uuid as string;
+          runnerClient = (await clientWithKey(ctx.client, w.provider, [CLAIM])).client;
+          parentDef = await runnerDefinition(ctx.client, w.provider, runnerUuid, {
+            implementation: { type: 'terraform', terraform },
+            inputs: {
+              secret: user('STRING', { isSensitive: true }),
+              keyfile: user('FILE', { isSensitive: true }),
+              empty: user('STRING', { isSensitive: true }),
+              debug: user('BOOLEAN', { defaultValue: true }),
+              size: user('INTEGER', { defaultValue: 16 }),
+              region: { displayName: 'Region', type: 'STRING', assignmentType: 'STATIC', argument: 'eu-west-1', isEnvironment: true },
+              replicas: { displayName: 'Replicas', type: 'INTEGER', assignmentType: 'STATIC', argument: 3 },
+              static_secret: {
+                displayName: 'Static secret',
+                type: 'STRING',
+                assignmentType: 'STATIC',
+                argument: { plaintext: STATIC_SECRET },
+                isSensitive: true,
+              },
+              tenant_id: { displayName: 'Tenant id', type: 'STRING', assignmentType: 'PLATFORM_TENANT_ID' },
+              workspace: { displayName: 'Workspace', type: 'STRING', assignmentType: 'WORKSPACE_IDENTIFIER' },
+            },
+            outputs: {
+              vpc_id: { displayName: 'VPC id', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 },
+              db_password: { displayName: 'DB password', type: 'STRING', assignmentType: 'NONE', displayOrder: 1 },
+            },
+          });
+          childDef = await runnerDefinition(ctx.client, w.provider, runnerUuid, {
+            deletionMode: 'DELETE',
+            dependencyDefinitionRefs: [{ uuid: parentDef.uuid, kind: 'meshBuildingBlockDefinition' }],
+            inputs: {
+              upstream: {
+                displayName: 'Upstream',
+                type: 'STRING',
+                assignmentType: 'BUILDING_BLOCK_OUTPUT',
+                argument: `${parentDef.uuid}.vpc_id`,
+              },
+              label: user('STRING', { defaultValue: 'child' }),
+            },
+          });
+        },
+      );
 
       story('creates the parent PENDING and its child WAITING_FOR_DEPENDENT_INPUT', async () => {
         parentName = unique('Parent');
@@ -182,7 +202,12 @@ describeEachDatabase('runs and runners', (ctx) => {
           versionUuid: parentDef.versionUuid,
           target: tenantTarget(w.tenantUuid),
           displayName: parentName,
-          inputs: [row('secret', { plaintext: SECRET }, 'STRING'), row('keyfile', { plaintext: FILE }, 'FILE'), row('empty', { plaintext: '' }, 'STRING'), row('debug', false, 'BOOLEAN')],
+          inputs: [
+            row('secret', { plaintext: SECRET }, 'STRING'),
+            row('keyfile', { plaintext: FILE }, 'FILE'),
+            row('empty', { plaintext: '' }, 'STRING'),
+            row('debug', false, 'BOOLEAN'),
+          ],
         });
         parentUuid = parent.metadata.uuid as string;
         assert.equal(parent.status.status, 'PENDING', JSON.stringify(parent.status));
@@ -195,34 +220,42 @@ describeEachDatabase('runs and runners', (ctx) => {
         assert.equal((await readBlock(ctx.client, childUuid)).status.status, 'WAITING_FOR_DEPENDENT_INPUT');
       });
 
-      story('claims the parent’s run as the Go runner does (run media type, empty body, node header): IN_PROGRESS, run 1, APPLY, a run token, no nulls', async () => {
-        const claimed = await claim(runnerClient, runnerUuid, { headers: { 'content-type': RUN, 'x-block-runner-node-id': `${runnerUuid}-worker-1` } });
-        assert.equal(claimed.status, 201, claimed.text);
-        run = claimed.json;
-        runUuid = run.metadata?.uuid as string;
+      story(
+        'claims the parent’s run as the Go runner does (run media type, empty body, node header): IN_PROGRESS, run 1, APPLY, a run token, no nulls',
+        async () => {
+          const claimed = await claim(runnerClient, runnerUuid, {
+            headers: { 'content-type': RUN, 'x-block-runner-node-id': `${runnerUuid}-worker-1` },
+          });
+          assert.equal(claimed.status, 201, claimed.text);
+          run = claimed.json;
+          runUuid = run.metadata?.uuid as string;
 
-        assert.deepEqual(Object.keys(run).sort(), ['_links', 'apiVersion', 'kind', 'metadata', 'spec', 'status']);
-        assert.equal(run.kind, 'meshBuildingBlockRun');
-        assert.equal(run.apiVersion, 'v1');
-        assert.match(runUuid, UUID);
-        assert.match(run.metadata.createdOn, ISO);
-        assert.equal(run.status, 'IN_PROGRESS');
-        assert.deepEqual(nullPaths(run), [], 'a claimed run has no null values');
-        assert.equal(run.spec.runNumber, 1);
-        assert.equal(run.spec.behavior, 'APPLY');
-        assert.equal(typeof run.spec.runToken, 'string');
-        assert.ok(run.spec.runToken.length >= 16, 'a run token');
-        assert.equal(typeof run.spec.trigger?.reason, 'string', JSON.stringify(run.spec.trigger));
-        assert.equal(typeof run.spec.trigger?.author, 'object', JSON.stringify(run.spec.trigger));
-        assert.equal(runUuid, parent.status.latestRunUuid, 'the claimed run is the block’s latest run');
-      });
+          assert.deepEqual(Object.keys(run).sort(), ['_links', 'apiVersion', 'kind', 'metadata', 'spec', 'status']);
+          assert.equal(run.kind, 'meshBuildingBlockRun');
+          assert.equal(run.apiVersion, 'v1');
+          assert.match(runUuid, UUID);
+          assert.match(run.metadata.createdOn, ISO);
+          assert.equal(run.status, 'IN_PROGRESS');
+          assert.deepEqual(nullPaths(run), [], 'a claimed run has no null values');
+          assert.equal(run.spec.runNumber, 1);
+          assert.equal(run.spec.behavior, 'APPLY');
+          assert.equal(typeof run.spec.runToken, 'string');
+          assert.ok(run.spec.runToken.length >= 16, 'a run token');
+          assert.equal(typeof run.spec.trigger?.reason, 'string', JSON.stringify(run.spec.trigger));
+          assert.equal(typeof run.spec.trigger?.author, 'object', JSON.stringify(run.spec.trigger));
+          assert.equal(runUuid, parent.status.latestRunUuid, 'the claimed run is the block’s latest run');
+        },
+      );
 
       story('describes the building block in the claimed run, with every input that has a value', async () => {
         const bb = run.spec.buildingBlock;
         assert.equal(bb.uuid, parentUuid);
         assert.equal(bb.spec.displayName, parentName);
         assert.equal(bb.spec.workspaceIdentifier, w.consumer);
-        assert.ok([w.project, `${w.consumer}.${w.project}`].includes(bb.spec.projectIdentifier), `projectIdentifier ${bb.spec.projectIdentifier}`);
+        assert.ok(
+          [w.project, `${w.consumer}.${w.project}`].includes(bb.spec.projectIdentifier),
+          `projectIdentifier ${bb.spec.projectIdentifier}`,
+        );
         assert.equal(bb.spec.fullPlatformIdentifier, `${w.platform}.${w.location}`);
         assert.deepEqual(bb.spec.parentBuildingBlocks, []);
         assert.ok(Array.isArray(bb.spec.inputs));
@@ -233,37 +266,49 @@ describeEachDatabase('runs and runners', (ctx) => {
         );
       });
 
-      story('resolves plain inputs: user values and defaults with native types, STATIC arguments, PLATFORM_TENANT_ID, WORKSPACE_IDENTIFIER', async () => {
-        const plain = (key: string, value: unknown, type: string, isEnvironment = false) => ({ key, value, type, isSensitive: false, isEnvironment });
-        assert.deepEqual(input('debug'), plain('debug', false, 'BOOLEAN'), 'the user value, native boolean');
-        assert.deepEqual(input('size'), plain('size', 16, 'INTEGER'), 'the default, native number');
-        assert.deepEqual(input('region'), plain('region', 'eu-west-1', 'STRING', true), 'a STATIC argument, isEnvironment kept');
-        assert.deepEqual(input('replicas'), plain('replicas', 3, 'INTEGER'));
-        assert.deepEqual(input('tenant_id'), plain('tenant_id', w.platformTenantId, 'STRING'), 'PLATFORM_TENANT_ID');
-        assert.deepEqual(input('workspace'), plain('workspace', w.consumer, 'STRING'), 'WORKSPACE_IDENTIFIER');
-      });
+      story(
+        'resolves plain inputs: user values and defaults with native types, STATIC arguments, PLATFORM_TENANT_ID, WORKSPACE_IDENTIFIER',
+        async () => {
+          const plain = (key: string, value: unknown, type: string, isEnvironment = false) => ({
+            key,
+            value,
+            type,
+            isSensitive: false,
+            isEnvironment,
+          });
+          assert.deepEqual(input('debug'), plain('debug', false, 'BOOLEAN'), 'the user value, native boolean');
+          assert.deepEqual(input('size'), plain('size', 16, 'INTEGER'), 'the default, native number');
+          assert.deepEqual(input('region'), plain('region', 'eu-west-1', 'STRING', true), 'a STATIC argument, isEnvironment kept');
+          assert.deepEqual(input('replicas'), plain('replicas', 3, 'INTEGER'));
+          assert.deepEqual(input('tenant_id'), plain('tenant_id', w.platformTenantId, 'STRING'), 'PLATFORM_TENANT_ID');
+          assert.deepEqual(input('workspace'), plain('workspace', w.consumer, 'STRING'), 'WORKSPACE_IDENTIFIER');
+        },
+      );
 
-      story('encrypts sensitive inputs (user, FILE, empty, STATIC) for the runner’s certificate: AES-128, 512+4+12+n+16 bytes', async () => {
-        for (const [key, type, expected] of [
-          ['secret', 'STRING', SECRET],
-          ['keyfile', 'FILE', FILE],
-          ['empty', 'STRING', ''],
-          ['static_secret', 'STRING', STATIC_SECRET],
-        ] as const) {
-          const sensitive = input(key);
-          assert.deepEqual(Object.keys(sensitive).sort(), ['isEnvironment', 'isSensitive', 'key', 'type', 'value'], key);
-          assert.equal(sensitive.type, type, key);
-          assert.equal(sensitive.isSensitive, true, key);
-          assert.equal(sensitive.isEnvironment, false, key);
-          assert.notEqual(sensitive.value, expected, `${key} is not handed out in plaintext`);
-          const decrypted = decryptForRunner(certificate.privateKey, sensitive.value);
-          assert.equal(decrypted.plaintext.toString('utf8'), expected, `${key} decrypts to its value`);
-          assert.equal(decrypted.key.length, 16, `${key}: an AES-128 key`);
-          assert.equal(decrypted.raw.length, 512 + 4 + 12 + Buffer.byteLength(expected, 'utf8') + 16, `${key}: length 512+4+12+n+16`);
-          assert.deepEqual([...decrypted.raw.subarray(512, 516)], [0, 0, 0, 12], `${key}: bytes 512–515 = 00 00 00 0c`);
-        }
-        assert.equal(decryptForRunner(certificate.privateKey, input('empty').value).raw.length, 544, 'an empty value is 544 bytes');
-      });
+      story(
+        'encrypts sensitive inputs (user, FILE, empty, STATIC) for the runner’s certificate: AES-128, 512+4+12+n+16 bytes',
+        async () => {
+          for (const [key, type, expected] of [
+            ['secret', 'STRING', SECRET],
+            ['keyfile', 'FILE', FILE],
+            ['empty', 'STRING', ''],
+            ['static_secret', 'STRING', STATIC_SECRET],
+          ] as const) {
+            const sensitive = input(key);
+            assert.deepEqual(Object.keys(sensitive).sort(), ['isEnvironment', 'isSensitive', 'key', 'type', 'value'], key);
+            assert.equal(sensitive.type, type, key);
+            assert.equal(sensitive.isSensitive, true, key);
+            assert.equal(sensitive.isEnvironment, false, key);
+            assert.notEqual(sensitive.value, expected, `${key} is not handed out in plaintext`);
+            const decrypted = decryptForRunner(certificate.privateKey, sensitive.value);
+            assert.equal(decrypted.plaintext.toString('utf8'), expected, `${key} decrypts to its value`);
+            assert.equal(decrypted.key.length, 16, `${key}: an AES-128 key`);
+            assert.equal(decrypted.raw.length, 512 + 4 + 12 + Buffer.byteLength(expected, 'utf8') + 16, `${key}: length 512+4+12+n+16`);
+            assert.deepEqual([...decrypted.raw.subarray(512, 516)], [0, 0, 0, 12], `${key}: bytes 512–515 = 00 00 00 0c`);
+          }
+          assert.equal(decryptForRunner(certificate.privateKey, input('empty').value).raw.length, 544, 'an empty value is 544 bytes');
+        },
+      );
 
       story('carries the definition with its TERRAFORM implementation', async () => {
         const definition = run.spec.buildingBlockDefinition;
@@ -271,7 +316,8 @@ describeEachDatabase('runs and runners', (ctx) => {
         assert.equal(definition.spec.workspaceIdentifier, w.provider);
         assert.equal(definition.spec.version, 1);
         assert.equal(definition.spec.implementation.type, 'TERRAFORM');
-        for (const [field, value] of Object.entries(terraform)) assert.deepEqual(definition.spec.implementation[field], value, `implementation.${field}`);
+        for (const [field, value] of Object.entries(terraform))
+          assert.deepEqual(definition.spec.implementation[field], value, `implementation.${field}`);
       });
 
       story('links absolutely: self, registerSource, a literal {sourceId} template, meshstackBaseUrl as the base of self', async () => {
@@ -281,7 +327,11 @@ describeEachDatabase('runs and runners', (ctx) => {
         assert.equal(run._links.registerSource.href, `${self}/status/source`);
         assert.equal(run._links.updateSource.href, `${self}/status/source/{sourceId}`, 'a literal {sourceId}');
         assert.equal(run._links.updateSource.templated, true);
-        assert.equal(`${String(run._links.meshstackBaseUrl.href).replace(/\/$/, '')}${RUNS}/${runUuid}`, self, 'meshstackBaseUrl is the base of self');
+        assert.equal(
+          `${String(run._links.meshstackBaseUrl.href).replace(/\/$/, '')}${RUNS}/${runUuid}`,
+          self,
+          'meshstackBaseUrl is the base of self',
+        );
       });
 
       story('puts the claimed block IN_PROGRESS and hands its run out once (the child still waits)', async () => {
@@ -302,76 +352,104 @@ describeEachDatabase('runs and runners', (ctx) => {
         }
       });
 
-      story('registers a source as the Kotlin runners do, twice: 200 with an empty body, never 409; steps merged in registered order', async () => {
-        asRunner = asRun(ctx.client, run);
-        const first = await register(
-          asRunner,
-          runUuid,
-          { source: { id: 'github', externalRunId: 987654321, externalRunUrl: 'https://github.com/example/actions/runs/987654321' }, steps: [{ id: 'plan', displayName: 'Plan', status: 'PENDING' }, { id: 'apply', displayName: 'Apply' }] },
-          kotlin,
-        );
-        assert.equal(first.status, 200, first.text);
-        assert.equal(first.text, '', 'registration answers an empty body');
-        const again = await register(asRunner, runUuid, { source: { id: 'github' }, steps: [{ id: 'plan', displayName: 'Plan' }, { id: 'apply', displayName: 'Apply' }, { id: 'verify' }] }, kotlin);
-        assert.equal(again.status, 200, `re-registering answers 200, never 409: ${again.text}`);
-        assert.deepEqual(
-          (await logs(ctx.client, runUuid)).map((s) => [s.displayName, s.status]),
-          [
-            ['Plan', 'PENDING'],
-            ['Apply', 'PENDING'],
-            ['verify', 'PENDING'],
-          ],
-          'steps in registered order; a missing displayName defaults to the id',
-        );
-      });
-
-      story('takes reports of steps, messages, outputs (one sensitive) and the end: run and block SUCCEEDED, outputs on v2 and v1, the sensitive one as {hash}', async () => {
-        const update = (body: Json) => patch(asRunner, runUuid, 'github', body, kotlin);
-        for (const body of [
-          { status: 'IN_PROGRESS', steps: [{ id: 'plan', status: 'IN_PROGRESS', userMessage: 'Planning' }] },
-          { steps: [{ id: 'plan', status: 'SUCCEEDED', userMessage: 'Plan: 1 to add', systemMessage: 'terraform plan\n+ aws_vpc.this' }] },
-          {
-            status: 'SUCCEEDED',
-            steps: [
-              {
-                id: 'apply',
-                status: 'SUCCEEDED',
-                outputs: { vpc_id: { value: 'vpc-0a1b2c', type: 'STRING', isSensitive: false }, db_password: { value: OUTPUT_SECRET, type: 'STRING', isSensitive: true } },
-              },
-              { id: 'verify', status: 'SUCCEEDED' },
+      story(
+        'registers a source as the Kotlin runners do, twice: 200 with an empty body, never 409; steps merged in registered order',
+        async () => {
+          asRunner = asRun(ctx.client, run);
+          const first = await register(
+            asRunner,
+            runUuid,
+            {
+              source: { id: 'github', externalRunId: 987654321, externalRunUrl: 'https://github.com/example/actions/runs/987654321' },
+              steps: [
+                { id: 'plan', displayName: 'Plan', status: 'PENDING' },
+                { id: 'apply', displayName: 'Apply' },
+              ],
+            },
+            kotlin,
+          );
+          assert.equal(first.status, 200, first.text);
+          assert.equal(first.text, '', 'registration answers an empty body');
+          const again = await register(
+            asRunner,
+            runUuid,
+            {
+              source: { id: 'github' },
+              steps: [{ id: 'plan', displayName: 'Plan' }, { id: 'apply', displayName: 'Apply' }, { id: 'verify' }],
+            },
+            kotlin,
+          );
+          assert.equal(again.status, 200, `re-registering answers 200, never 409: ${again.text}`);
+          assert.deepEqual(
+            (await logs(ctx.client, runUuid)).map((s) => [s.displayName, s.status]),
+            [
+              ['Plan', 'PENDING'],
+              ['Apply', 'PENDING'],
+              ['verify', 'PENDING'],
             ],
-          },
-        ]) {
-          const response = await update(body);
-          assert.equal(response.status, 200, response.text);
-          assert.deepEqual(response.json, { runAborted: false });
-        }
-        const steps = await logs(ctx.client, runUuid);
-        assert.deepEqual(
-          steps.map((s) => [s.displayName, s.status]),
-          [
-            ['Plan', 'SUCCEEDED'],
-            ['Apply', 'SUCCEEDED'],
-            ['verify', 'SUCCEEDED'],
-          ],
-        );
-        assert.equal(step(steps, 'Plan').userMessage, 'Plan: 1 to add');
-        assert.equal(step(steps, 'Plan').systemMessage, 'terraform plan\n+ aws_vpc.this');
-        assert.equal((await readRun(ctx.client, runUuid)).status, 'SUCCEEDED');
+            'steps in registered order; a missing displayName defaults to the id',
+          );
+        },
+      );
 
-        const done = await readBlock(ctx.client, parentUuid);
-        assert.equal(done.status.status, 'SUCCEEDED');
-        const outputs = [...done.status.outputs].sort(byKey);
-        assert.equal(outputs.length, 2, JSON.stringify(outputs));
-        assert.deepEqual(outputs[1], { key: 'vpc_id', value: 'vpc-0a1b2c', valueType: 'STRING', isSensitive: false });
-        assert.deepEqual({ ...outputs[0], value: undefined }, { key: 'db_password', value: undefined, valueType: 'STRING', isSensitive: true });
-        assert.deepEqual(Object.keys(outputs[0].value), ['hash'], 'a sensitive output as {hash}');
-        assert.match(outputs[0].value.hash, HASH);
-        v1 = await getBlock(ctx.client, parentUuid, BLOCK_V1);
-        assert.equal(v1.status, 200, v1.text);
-        assert.equal(v1.json.status.status, 'SUCCEEDED');
-        assert.deepEqual([...v1.json.status.outputs].sort(byKey), outputs, 'v1 shows the same outputs');
-      });
+      story(
+        'takes reports of steps, messages, outputs (one sensitive) and the end: run and block SUCCEEDED, outputs on v2 and v1, the sensitive one as {hash}',
+        async () => {
+          const update = (body: Json) => patch(asRunner, runUuid, 'github', body, kotlin);
+          for (const body of [
+            { status: 'IN_PROGRESS', steps: [{ id: 'plan', status: 'IN_PROGRESS', userMessage: 'Planning' }] },
+            {
+              steps: [{ id: 'plan', status: 'SUCCEEDED', userMessage: 'Plan: 1 to add', systemMessage: 'terraform plan\n+ aws_vpc.this' }],
+            },
+            {
+              status: 'SUCCEEDED',
+              steps: [
+                {
+                  id: 'apply',
+                  status: 'SUCCEEDED',
+                  outputs: {
+                    vpc_id: { value: 'vpc-0a1b2c', type: 'STRING', isSensitive: false },
+                    db_password: { value: OUTPUT_SECRET, type: 'STRING', isSensitive: true },
+                  },
+                },
+                { id: 'verify', status: 'SUCCEEDED' },
+              ],
+            },
+          ]) {
+            const response = await update(body);
+            assert.equal(response.status, 200, response.text);
+            assert.deepEqual(response.json, { runAborted: false });
+          }
+          const steps = await logs(ctx.client, runUuid);
+          assert.deepEqual(
+            steps.map((s) => [s.displayName, s.status]),
+            [
+              ['Plan', 'SUCCEEDED'],
+              ['Apply', 'SUCCEEDED'],
+              ['verify', 'SUCCEEDED'],
+            ],
+          );
+          assert.equal(step(steps, 'Plan').userMessage, 'Plan: 1 to add');
+          assert.equal(step(steps, 'Plan').systemMessage, 'terraform plan\n+ aws_vpc.this');
+          assert.equal((await readRun(ctx.client, runUuid)).status, 'SUCCEEDED');
+
+          const done = await readBlock(ctx.client, parentUuid);
+          assert.equal(done.status.status, 'SUCCEEDED');
+          const outputs = [...done.status.outputs].sort(byKey);
+          assert.equal(outputs.length, 2, JSON.stringify(outputs));
+          assert.deepEqual(outputs[1], { key: 'vpc_id', value: 'vpc-0a1b2c', valueType: 'STRING', isSensitive: false });
+          assert.deepEqual(
+            { ...outputs[0], value: undefined },
+            { key: 'db_password', value: undefined, valueType: 'STRING', isSensitive: true },
+          );
+          assert.deepEqual(Object.keys(outputs[0].value), ['hash'], 'a sensitive output as {hash}');
+          assert.match(outputs[0].value.hash, HASH);
+          v1 = await getBlock(ctx.client, parentUuid, BLOCK_V1);
+          assert.equal(v1.status, 200, v1.text);
+          assert.equal(v1.json.status.status, 'SUCCEEDED');
+          assert.deepEqual([...v1.json.status.outputs].sort(byKey), outputs, 'v1 shows the same outputs');
+        },
+      );
 
       story('lists the run in the block’s run history', async () => {
         const history = await ctx.client.get(`${RUNS}?buildingBlockUuid=${parentUuid}`, { headers: { accept: RUN } });
@@ -404,26 +482,43 @@ describeEachDatabase('runs and runners', (ctx) => {
         );
         assert.equal(childRun.spec.buildingBlock.spec.parentBuildingBlocks.length, 1);
         assert.ok(JSON.stringify(childRun.spec.buildingBlock.spec.parentBuildingBlocks).includes(parentUuid), 'the parent is named');
-        assert.equal(await report(asRun(ctx.client, childRun), childRun.metadata.uuid, 'ci', { status: 'SUCCEEDED', steps: [{ id: 'apply', status: 'SUCCEEDED' }] }), false);
+        assert.equal(
+          await report(asRun(ctx.client, childRun), childRun.metadata.uuid, 'ci', {
+            status: 'SUCCEEDED',
+            steps: [{ id: 'apply', status: 'SUCCEEDED' }],
+          }),
+          false,
+        );
         assert.equal((await readBlock(ctx.client, childUuid)).status.status, 'SUCCEEDED');
       });
 
-      story('deletes the child in DELETE mode with a DESTROY run (run 2); once it succeeds the block is gone and the run stays readable', async () => {
-        const deleted = await ctx.client.delete(`${BLOCKS}/${childUuid}`);
-        assert.equal(deleted.status, 202, deleted.text);
-        assert.equal((await readBlock(ctx.client, childUuid)).status.status, 'PENDING');
-        const destroy = await claimRun(runnerClient, runnerUuid);
-        assert.equal(destroy.spec.behavior, 'DESTROY');
-        assert.equal(destroy.spec.buildingBlock.uuid, childUuid);
-        assert.equal(destroy.spec.runNumber, 2, 'runNumber counts per block');
-        assert.equal(destroy.status, 'IN_PROGRESS');
-        assert.equal((await readBlock(ctx.client, childUuid)).status.status, 'IN_PROGRESS');
-        assert.equal(await report(asRun(ctx.client, destroy), destroy.metadata.uuid, 'ci', { status: 'SUCCEEDED', steps: [{ id: 'destroy', status: 'SUCCEEDED' }] }), false);
-        await waitFor('the destroyed block to disappear', async () => ((await getBlock(ctx.client, childUuid)).status === 404 ? true : undefined));
-        const destroyRead = await readRun(ctx.client, destroy.metadata.uuid);
-        assert.equal(destroyRead.status, 'SUCCEEDED', 'the run stays readable');
-        assert.equal(destroyRead.spec.behavior, 'DESTROY');
-      });
+      story(
+        'deletes the child in DELETE mode with a DESTROY run (run 2); once it succeeds the block is gone and the run stays readable',
+        async () => {
+          const deleted = await ctx.client.delete(`${BLOCKS}/${childUuid}`);
+          assert.equal(deleted.status, 202, deleted.text);
+          assert.equal((await readBlock(ctx.client, childUuid)).status.status, 'PENDING');
+          const destroy = await claimRun(runnerClient, runnerUuid);
+          assert.equal(destroy.spec.behavior, 'DESTROY');
+          assert.equal(destroy.spec.buildingBlock.uuid, childUuid);
+          assert.equal(destroy.spec.runNumber, 2, 'runNumber counts per block');
+          assert.equal(destroy.status, 'IN_PROGRESS');
+          assert.equal((await readBlock(ctx.client, childUuid)).status.status, 'IN_PROGRESS');
+          assert.equal(
+            await report(asRun(ctx.client, destroy), destroy.metadata.uuid, 'ci', {
+              status: 'SUCCEEDED',
+              steps: [{ id: 'destroy', status: 'SUCCEEDED' }],
+            }),
+            false,
+          );
+          await waitFor('the destroyed block to disappear', async () =>
+            (await getBlock(ctx.client, childUuid)).status === 404 ? true : undefined,
+          );
+          const destroyRead = await readRun(ctx.client, destroy.metadata.uuid);
+          assert.equal(destroyRead.status, 'SUCCEEDED', 'the run stays readable');
+          assert.equal(destroyRead.spec.behavior, 'DESTROY');
+        },
+      );
 
       story('shows plaintext secrets nowhere: not in block, run, log or list responses, not in the server log', async () => {
         const texts: Response[] = [
@@ -436,7 +531,8 @@ describeEachDatabase('runs and runners', (ctx) => {
         ];
         const log = await readFile(ctx.server.logFile, 'utf8');
         for (const secret of [SECRET, STATIC_SECRET, OUTPUT_SECRET]) {
-          for (const response of texts) assert.ok(!response.text.includes(secret), `a plaintext secret in a response: ${response.text.slice(0, 500)}`);
+          for (const response of texts)
+            assert.ok(!response.text.includes(secret), `a plaintext secret in a response: ${response.text.slice(0, 500)}`);
           assert.ok(!log.includes(secret), 'a plaintext secret in the server log');
         }
       });
@@ -446,16 +542,23 @@ describeEachDatabase('runs and runners', (ctx) => {
       const { w, runner, def } = await runnerWithDefinition();
       let second: TestServer | undefined;
       if (ctx.server.dialect === 'postgres') {
-        second = await startTestServer('postgres', { shared: { databaseUrl: ctx.server.env.BLOCKYARD_DATABASE_URL!, dataDir: ctx.server.dataDir } });
+        second = await startTestServer('postgres', {
+          shared: { databaseUrl: ctx.server.env.BLOCKYARD_DATABASE_URL!, dataDir: ctx.server.dataDir },
+        });
       }
       try {
         const clients: ApiClient[] = second ? [ctx.client, second.client] : [ctx.client];
-        const claimers = (count: number) => Promise.all(Array.from({ length: count }, (_, i) => claim(clients[i % clients.length]!, runner)));
+        const claimers = (count: number) =>
+          Promise.all(Array.from({ length: count }, (_, i) => claim(clients[i % clients.length]!, runner)));
         for (let round = 0; round < 3; round++) {
           const block = await createBlock(ctx.client, { versionUuid: def.versionUuid, target: tenantTarget(w.tenantUuid) });
           const responses = await claimers(12);
           const statuses = responses.map((r) => r.status).sort();
-          assert.deepEqual(statuses, [201, ...Array<number>(11).fill(404)], `round ${round}: ${responses.map((r) => `${r.status} ${r.text.slice(0, 120)}`).join(' | ')}`);
+          assert.deepEqual(
+            statuses,
+            [201, ...Array<number>(11).fill(404)],
+            `round ${round}: ${responses.map((r) => `${r.status} ${r.text.slice(0, 120)}`).join(' | ')}`,
+          );
           const won = responses.find((r) => r.status === 201)!.json;
           assert.equal(won.spec.buildingBlock.uuid, block.metadata.uuid);
           // the token works on the other instance too
@@ -463,13 +566,19 @@ describeEachDatabase('runs and runners', (ctx) => {
           assert.equal(await report(asRun(other, won), won.metadata.uuid, 'ci', { status: 'SUCCEEDED' }), false);
         }
 
-        const blocks = await Promise.all(Array.from({ length: 4 }, () => createBlock(ctx.client, { versionUuid: def.versionUuid, target: tenantTarget(w.tenantUuid) })));
+        const blocks = await Promise.all(
+          Array.from({ length: 4 }, () => createBlock(ctx.client, { versionUuid: def.versionUuid, target: tenantTarget(w.tenantUuid) })),
+        );
         const responses = await claimers(16);
         const won = responses.filter((r) => r.status === 201).map((r) => r.json);
         assert.equal(won.length, 4, responses.map((r) => r.status).join(','));
         assert.equal(responses.filter((r) => r.status === 404).length, 12, responses.map((r) => r.status).join(','));
         assert.equal(new Set(won.map((r) => r.metadata.uuid)).size, 4, 'four different runs');
-        assert.deepEqual(won.map((r) => r.spec.buildingBlock.uuid).sort(), blocks.map((b) => b.metadata.uuid as string).sort(), 'one run per block');
+        assert.deepEqual(
+          won.map((r) => r.spec.buildingBlock.uuid).sort(),
+          blocks.map((b) => b.metadata.uuid as string).sort(),
+          'one run per block',
+        );
         assert.equal(new Set(won.map((r) => r.spec.runToken)).size, 4, 'a token per run');
       } finally {
         await second?.stop();
@@ -479,11 +588,16 @@ describeEachDatabase('runs and runners', (ctx) => {
 
   describe('run status', () => {
     it('aborts run and block on {"status":"ABORTED"}; later PATCHes answer runAborted true and change nothing', async () => {
-      const { w, runner, def } = await runnerWithDefinition({ outputs: { o: { displayName: 'O', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 } } });
+      const { w, runner, def } = await runnerWithDefinition({
+        outputs: { o: { displayName: 'O', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 } },
+      });
       const { block, run } = await claimedBlock(w, runner, def);
       const asRunner = asRun(ctx.client, run);
       const runUuid = run.metadata.uuid as string;
-      assert.equal((await register(asRunner, runUuid, { source: { id: 'ci' }, steps: [{ id: 's1', displayName: 'Step one' }] })).status, 200);
+      assert.equal(
+        (await register(asRunner, runUuid, { source: { id: 'ci' }, steps: [{ id: 's1', displayName: 'Step one' }] })).status,
+        200,
+      );
       assert.equal(await report(asRunner, runUuid, 'ci', { steps: [{ id: 's1', status: 'IN_PROGRESS', userMessage: 'working' }] }), false);
 
       const aborted = await patch(asRunner, runUuid, 'ci', { status: 'ABORTED' });
@@ -494,7 +608,13 @@ describeEachDatabase('runs and runners', (ctx) => {
       const before = await logs(ctx.client, runUuid);
 
       for (const body of [
-        { status: 'SUCCEEDED', steps: [{ id: 's1', status: 'SUCCEEDED', userMessage: 'late', outputs: { o: { value: 'late', type: 'STRING', isSensitive: false } } }, { id: 's2', displayName: 'New step', status: 'SUCCEEDED' }] },
+        {
+          status: 'SUCCEEDED',
+          steps: [
+            { id: 's1', status: 'SUCCEEDED', userMessage: 'late', outputs: { o: { value: 'late', type: 'STRING', isSensitive: false } } },
+            { id: 's2', displayName: 'New step', status: 'SUCCEEDED' },
+          ],
+        },
         { status: 'IN_PROGRESS' },
         { steps: [{ id: 's1', systemMessage: 'more log' }] },
       ]) {
@@ -514,18 +634,35 @@ describeEachDatabase('runs and runners', (ctx) => {
     });
 
     it('writes a status that is not final when a report changes it (the block follows), and keeps the claim and the outputs through reports that do not', async () => {
-      const { w, runner, def } = await runnerWithDefinition({ outputs: { o: { displayName: 'O', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 } } });
+      const { w, runner, def } = await runnerWithDefinition({
+        outputs: { o: { displayName: 'O', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 } },
+      });
       const { block, run } = await claimedBlock(w, runner, def);
       const asRunner = asRun(ctx.client, run);
       const runUuid = run.metadata.uuid as string;
       const claimedOn = (await readRun(ctx.client, runUuid)).metadata.claimedOn;
       assert.ok(claimedOn, 'a claimed run carries claimedOn');
 
-      assert.equal(await report(asRunner, runUuid, 'ci', { status: 'PENDING', steps: [{ id: 'queue', status: 'PENDING', userMessage: 'waiting for an agent' }] }), false);
+      assert.equal(
+        await report(asRunner, runUuid, 'ci', {
+          status: 'PENDING',
+          steps: [{ id: 'queue', status: 'PENDING', userMessage: 'waiting for an agent' }],
+        }),
+        false,
+      );
       assert.equal((await readRun(ctx.client, runUuid)).status, 'PENDING');
       assert.equal((await readBlock(ctx.client, block.metadata.uuid)).status.status, 'PENDING');
 
-      assert.equal(await report(asRunner, runUuid, 'ci', { status: 'IN_PROGRESS', steps: [{ id: 'queue', status: 'SUCCEEDED' }, { id: 'apply', status: 'IN_PROGRESS', outputs: { o: { value: 'first', type: 'STRING', isSensitive: false } } }] }), false);
+      assert.equal(
+        await report(asRunner, runUuid, 'ci', {
+          status: 'IN_PROGRESS',
+          steps: [
+            { id: 'queue', status: 'SUCCEEDED' },
+            { id: 'apply', status: 'IN_PROGRESS', outputs: { o: { value: 'first', type: 'STRING', isSensitive: false } } },
+          ],
+        }),
+        false,
+      );
       assert.equal(await report(asRunner, runUuid, 'ci', { steps: [{ id: 'apply', userMessage: 'applying' }] }), false);
       const running = await readRun(ctx.client, runUuid);
       assert.equal(running.status, 'IN_PROGRESS');
@@ -536,17 +673,43 @@ describeEachDatabase('runs and runners', (ctx) => {
       assert.equal(await report(asRunner, runUuid, 'ci', { status: 'SUCCEEDED', steps: [{ id: 'apply', status: 'SUCCEEDED' }] }), false);
       const done = await readBlock(ctx.client, block.metadata.uuid);
       assert.equal(done.status.status, 'SUCCEEDED');
-      assert.deepEqual(done.status.outputs, [{ key: 'o', value: 'first', valueType: 'STRING', isSensitive: false }], 'an output reported while the status stayed is kept to the end');
+      assert.deepEqual(
+        done.status.outputs,
+        [{ key: 'o', value: 'first', valueType: 'STRING', isSensitive: false }],
+        'an output reported while the status stayed is kept to the end',
+      );
     });
 
     it('keeps SUCCEEDED and FAILED final: a later IN_PROGRESS, FAILED or new outputs change nothing', async () => {
-      const { w, runner, def } = await runnerWithDefinition({ outputs: { o: { displayName: 'O', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 } } });
+      const { w, runner, def } = await runnerWithDefinition({
+        outputs: { o: { displayName: 'O', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 } },
+      });
       const first = await claimedBlock(w, runner, def);
       const asFirst = asRun(ctx.client, first.run);
       const firstRun = first.run.metadata.uuid as string;
-      assert.equal(await report(asFirst, firstRun, 'ci', { status: 'SUCCEEDED', steps: [{ id: 'main', status: 'SUCCEEDED', outputs: { o: { value: '1', type: 'STRING', isSensitive: false } } }] }), false);
+      assert.equal(
+        await report(asFirst, firstRun, 'ci', {
+          status: 'SUCCEEDED',
+          steps: [{ id: 'main', status: 'SUCCEEDED', outputs: { o: { value: '1', type: 'STRING', isSensitive: false } } }],
+        }),
+        false,
+      );
       // what the GitHub actions send with every call
-      assert.equal(await report(asFirst, firstRun, 'ci', { status: 'IN_PROGRESS', steps: [{ id: 'main', status: 'IN_PROGRESS', userMessage: '', systemMessage: '', outputs: { o: { value: '2', type: 'STRING', isSensitive: false } } }] }), false);
+      assert.equal(
+        await report(asFirst, firstRun, 'ci', {
+          status: 'IN_PROGRESS',
+          steps: [
+            {
+              id: 'main',
+              status: 'IN_PROGRESS',
+              userMessage: '',
+              systemMessage: '',
+              outputs: { o: { value: '2', type: 'STRING', isSensitive: false } },
+            },
+          ],
+        }),
+        false,
+      );
       assert.equal(await report(asFirst, firstRun, 'ci', { status: 'FAILED' }), false);
       assert.equal((await readRun(ctx.client, firstRun)).status, 'SUCCEEDED');
       const succeeded = await readBlock(ctx.client, first.block.metadata.uuid);
@@ -557,7 +720,13 @@ describeEachDatabase('runs and runners', (ctx) => {
       const second = await claimedBlock(w, runner, def);
       const asSecond = asRun(ctx.client, second.run);
       const secondRun = second.run.metadata.uuid as string;
-      assert.equal(await report(asSecond, secondRun, 'ci', { status: 'FAILED', steps: [{ id: 'main', displayName: 'Apply', status: 'FAILED', userMessage: 'quota exceeded' }] }), false);
+      assert.equal(
+        await report(asSecond, secondRun, 'ci', {
+          status: 'FAILED',
+          steps: [{ id: 'main', displayName: 'Apply', status: 'FAILED', userMessage: 'quota exceeded' }],
+        }),
+        false,
+      );
       assert.equal(await report(asSecond, secondRun, 'ci', { status: 'SUCCEEDED', steps: [{ id: 'main', status: 'SUCCEEDED' }] }), false);
       assert.equal((await readRun(ctx.client, secondRun)).status, 'FAILED');
       assert.equal((await readBlock(ctx.client, second.block.metadata.uuid)).status.status, 'FAILED');
@@ -572,7 +741,10 @@ describeEachDatabase('runs and runners', (ctx) => {
       const purged = await ctx.client.delete(`${BLOCKS}/${block.metadata.uuid}/purge`);
       assert.equal(purged.status, 202, purged.text);
       assert.equal((await getBlock(ctx.client, block.metadata.uuid)).status, 404);
-      const response = await patch(asRun(ctx.client, run), run.metadata.uuid, 'ci', { status: 'IN_PROGRESS', steps: [{ id: 'main', status: 'IN_PROGRESS' }] });
+      const response = await patch(asRun(ctx.client, run), run.metadata.uuid, 'ci', {
+        status: 'IN_PROGRESS',
+        steps: [{ id: 'main', status: 'IN_PROGRESS' }],
+      });
       assert.equal(response.status, 200, response.text);
       assert.deepEqual(response.json, { runAborted: true });
     });
@@ -580,8 +752,14 @@ describeEachDatabase('runs and runners', (ctx) => {
     it('fails at claim a run with secrets whose runner has no key: not handed out, block FAILED; the shared runner claims via runnerNodeId + selector for admins', async () => {
       const w = await world();
       // the shared Terraform runner has no public key until an admin sets one; no other test of this suite uses it
-      const withSecret = await runnerDefinition(ctx.client, w.provider, null, { inputs: { secret: user('STRING', { isSensitive: true }) } });
-      const block = await createBlock(ctx.client, { versionUuid: withSecret.versionUuid, target: tenantTarget(w.tenantUuid), inputs: [row('secret', { plaintext: 'hidden' }, 'STRING')] });
+      const withSecret = await runnerDefinition(ctx.client, w.provider, null, {
+        inputs: { secret: user('STRING', { isSensitive: true }) },
+      });
+      const block = await createBlock(ctx.client, {
+        versionUuid: withSecret.versionUuid,
+        target: tenantTarget(w.tenantUuid),
+        inputs: [row('secret', { plaintext: 'hidden' }, 'STRING')],
+      });
       const response = await claim(ctx.client, SHARED_RUNNERS.TERRAFORM);
       assert.equal(response.status, 404, `a run whose secrets cannot be encrypted is not handed out: ${response.text}`);
       const failed = await readBlock(ctx.client, block.metadata.uuid);
@@ -615,8 +793,17 @@ describeEachDatabase('runs and runners', (ctx) => {
         fifty.map((s) => s.displayName),
         'fifty steps in registered order',
       );
-      assertError(await register(asRunner, runUuid, { source: { id: 'too-many' }, steps: [...fifty, { id: 's51', displayName: 'Step 51' }].map((s) => ({ ...s, id: `x-${s.id}` })) }), 400);
-      assertError(await register(asRunner, runUuid, { source: { id: 'big' }, steps: [...fifty, { id: 's51', displayName: 'Step 51' }] }), 400);
+      assertError(
+        await register(asRunner, runUuid, {
+          source: { id: 'too-many' },
+          steps: [...fifty, { id: 's51', displayName: 'Step 51' }].map((s) => ({ ...s, id: `x-${s.id}` })),
+        }),
+        400,
+      );
+      assertError(
+        await register(asRunner, runUuid, { source: { id: 'big' }, steps: [...fifty, { id: 's51', displayName: 'Step 51' }] }),
+        400,
+      );
       assertError(await patch(asRunner, runUuid, 'big', { steps: [{ id: 's51', displayName: 'Step 51', status: 'IN_PROGRESS' }] }), 400);
       const afterRefusals = await logs(ctx.client, runUuid);
       assert.equal(afterRefusals.length, 50, `refused steps are not added: ${afterRefusals.length}`);
@@ -628,20 +815,43 @@ describeEachDatabase('runs and runners', (ctx) => {
       assert.equal(step(await logs(ctx.client, runUuid), 'Step 2').systemMessage, big, 'the whole message is stored');
 
       // unknown steps and sources are registered on the fly
-      assert.equal(await report(asRunner, runUuid, 'fly', { steps: [{ id: 'gh-workflow-job-4711', displayName: 'Job 4711', status: 'IN_PROGRESS' }] }), false);
+      assert.equal(
+        await report(asRunner, runUuid, 'fly', { steps: [{ id: 'gh-workflow-job-4711', displayName: 'Job 4711', status: 'IN_PROGRESS' }] }),
+        false,
+      );
       assert.equal(step(await logs(ctx.client, runUuid), 'Job 4711').status, 'IN_PROGRESS');
-      assert.equal(await report(asRunner, runUuid, 'fly', { steps: [{ id: 'ado-stage-1', displayName: 'Stage 1', status: 'ABORTED' }] }), false);
+      assert.equal(
+        await report(asRunner, runUuid, 'fly', { steps: [{ id: 'ado-stage-1', displayName: 'Stage 1', status: 'ABORTED' }] }),
+        false,
+      );
       assert.equal(step(await logs(ctx.client, runUuid), 'Stage 1').status, 'ABORTED', 'a step may be ABORTED');
 
       // "" and null mean no change
-      assert.equal(await report(asRunner, runUuid, 'big', { steps: [{ id: 's1', displayName: 'First', status: 'IN_PROGRESS', userMessage: 'hello', systemMessage: 'sys' }] }), false);
+      assert.equal(
+        await report(asRunner, runUuid, 'big', {
+          steps: [{ id: 's1', displayName: 'First', status: 'IN_PROGRESS', userMessage: 'hello', systemMessage: 'sys' }],
+        }),
+        false,
+      );
       const snapshot = await logs(ctx.client, runUuid);
       assert.deepEqual(
         { ...step(snapshot, 'First') },
         { ...step(snapshot, 'First'), displayName: 'First', status: 'IN_PROGRESS', userMessage: 'hello', systemMessage: 'sys' },
       );
-      assert.equal(await report(asRunner, runUuid, 'big', { status: '', steps: [{ id: 's1', displayName: '', status: '', userMessage: '', systemMessage: '' }] }), false);
-      assert.equal(await report(asRunner, runUuid, 'big', { status: null, steps: [{ id: 's1', displayName: null, status: null, userMessage: null, systemMessage: null }] }), false);
+      assert.equal(
+        await report(asRunner, runUuid, 'big', {
+          status: '',
+          steps: [{ id: 's1', displayName: '', status: '', userMessage: '', systemMessage: '' }],
+        }),
+        false,
+      );
+      assert.equal(
+        await report(asRunner, runUuid, 'big', {
+          status: null,
+          steps: [{ id: 's1', displayName: null, status: null, userMessage: null, systemMessage: null }],
+        }),
+        false,
+      );
       assert.deepEqual(await logs(ctx.client, runUuid), snapshot, '"" and null change nothing');
       assert.equal((await readRun(ctx.client, runUuid)).status, 'IN_PROGRESS');
 
@@ -671,7 +881,10 @@ describeEachDatabase('runs and runners', (ctx) => {
       const response = await register(
         asRunner,
         runUuid,
-        { source: { id: 'ado', externalId: 4711, externalUrl: 'https://dev.azure.com/example/_build/results?buildId=4711' }, steps: [{ id: 'ado-stage-1', displayName: null, status: null }] },
+        {
+          source: { id: 'ado', externalId: 4711, externalUrl: 'https://dev.azure.com/example/_build/results?buildId=4711' },
+          steps: [{ id: 'ado-stage-1', displayName: null, status: null }],
+        },
         { accept: RUN_KOTLIN.replace('; charset=utf-8', ''), 'content-type': RUN_KOTLIN },
       );
       assert.equal(response.status, 200, response.text);
@@ -679,7 +892,10 @@ describeEachDatabase('runs and runners', (ctx) => {
         (await logs(ctx.client, runUuid)).map((s) => [s.displayName, s.status]),
         [['ado-stage-1', 'PENDING']],
       );
-      const again = await register(asRunner, runUuid, { source: { id: 'ado', externalRunId: '4711', externalRunUrl: null }, steps: [{ id: 'ado-stage-1' }, { id: 'ado-stage-2', displayName: 'Deploy' }] });
+      const again = await register(asRunner, runUuid, {
+        source: { id: 'ado', externalRunId: '4711', externalRunUrl: null },
+        steps: [{ id: 'ado-stage-1' }, { id: 'ado-stage-2', displayName: 'Deploy' }],
+      });
       assert.equal(again.status, 200, again.text);
       assert.deepEqual(
         (await logs(ctx.client, runUuid)).map((s) => [s.displayName, s.status]),
@@ -705,7 +921,10 @@ describeEachDatabase('runs and runners', (ctx) => {
       assert.equal((await register(asA, runA, source)).status, 200);
       assert.equal(await report(asA, runA, 'ci', { steps: [{ id: 'main', status: 'IN_PROGRESS' }] }), false);
       // The token's own run, however the path spells its uuid (the report then reads no run before its transaction).
-      assert.equal(await report(asA, runA.toUpperCase(), 'ci', { steps: [{ id: 'main', status: 'IN_PROGRESS', userMessage: 'upper' }] }), false);
+      assert.equal(
+        await report(asA, runA.toUpperCase(), 'ci', { steps: [{ id: 'main', status: 'IN_PROGRESS', userMessage: 'upper' }] }),
+        false,
+      );
       const own = await getRun(asA, runA);
       assert.equal(own.status, 200, `a run token reads its run: ${own.text}`);
 
@@ -733,7 +952,8 @@ describeEachDatabase('runs and runners', (ctx) => {
       assert.equal((await readRun(ctx.client, runA)).status, 'IN_PROGRESS');
       assert.equal((await readRun(ctx.client, runB)).status, 'IN_PROGRESS', 'refused calls change nothing');
       assert.deepEqual(await logs(ctx.client, runB), [], 'B has no steps');
-      for (const claimed of [a.run, b.run]) assert.equal(await report(asRun(ctx.client, claimed), claimed.metadata.uuid, 'ci', { status: 'SUCCEEDED' }), false);
+      for (const claimed of [a.run, b.run])
+        assert.equal(await report(asRun(ctx.client, claimed), claimed.metadata.uuid, 'ci', { status: 'SUCCEEDED' }), false);
     });
 
     it('needs MANAGED_BUILDINGBLOCKRUN_SAVE of the runner’s workspace to claim, MANAGED_BUILDINGBLOCKRUNSOURCE_SAVE of the definition’s to report', async () => {
@@ -759,7 +979,10 @@ describeEachDatabase('runs and runners', (ctx) => {
       assert.equal(run.spec.buildingBlock.uuid, block.metadata.uuid, 'refused claims took nothing');
       const runUuid = run.metadata.uuid as string;
 
-      const registered = await register(sourceSaver.client, runUuid, { source: { id: 'ops' }, steps: [{ id: 'check', displayName: 'Check' }] });
+      const registered = await register(sourceSaver.client, runUuid, {
+        source: { id: 'ops' },
+        steps: [{ id: 'check', displayName: 'Check' }],
+      });
       assert.equal(registered.status, 200, registered.text);
       assert.equal(await report(sourceSaver.client, runUuid, 'ops', { steps: [{ id: 'check', status: 'IN_PROGRESS' }] }), false);
       const before = await logs(ctx.client, runUuid);
@@ -785,7 +1008,10 @@ describeEachDatabase('runs and runners', (ctx) => {
         [runUuid],
       );
 
-      assert.equal(await report(sourceSaver.client, runUuid, 'ops', { status: 'SUCCEEDED', steps: [{ id: 'check', status: 'SUCCEEDED' }] }), false);
+      assert.equal(
+        await report(sourceSaver.client, runUuid, 'ops', { status: 'SUCCEEDED', steps: [{ id: 'check', status: 'SUCCEEDED' }] }),
+        false,
+      );
       assert.equal((await readBlock(ctx.client, block.metadata.uuid)).status.status, 'SUCCEEDED');
     });
   });
@@ -794,7 +1020,11 @@ describeEachDatabase('runs and runners', (ctx) => {
     it('creates, reads, lists, replaces (keeping omitted fields) and deletes a runner', async () => {
       const w = await world();
       const certificate = await runnerCertificate();
-      const { client } = await clientWithKey(ctx.client, w.provider, ['BUILDINGBLOCKRUNNER_LIST', 'BUILDINGBLOCKRUNNER_SAVE', 'BUILDINGBLOCKRUNNER_DELETE']);
+      const { client } = await clientWithKey(ctx.client, w.provider, [
+        'BUILDINGBLOCKRUNNER_LIST',
+        'BUILDINGBLOCKRUNNER_SAVE',
+        'BUILDINGBLOCKRUNNER_DELETE',
+      ]);
       const body = runnerBody(w.provider, certificate.certificate, { displayName: 'GitHub runner', implementationType: 'GITHUB_WORKFLOW' });
       const created = await postRunner(client, body);
       assert.equal(created.status, 201, created.text);
@@ -819,11 +1049,19 @@ describeEachDatabase('runs and runners', (ctx) => {
       assert.deepEqual(read.json, runner);
       const listed = await client.get(`${RUNNERS}?workspaceIdentifier=${w.provider}`, { headers: { accept: RUNNER } });
       assert.equal(listed.status, 200, listed.text);
-      assert.ok(listed.json._embedded.meshBuildingBlockRunners.some((r: Json) => r.metadata.uuid === uuid), 'listed in its workspace');
+      assert.ok(
+        listed.json._embedded.meshBuildingBlockRunners.some((r: Json) => r.metadata.uuid === uuid),
+        'listed in its workspace',
+      );
       assert.equal(typeof listed.json.page.totalElements, 'number');
 
       // what the run controller sends: ALL, no restriction
-      const controller = { apiVersion: 'v1-preview', kind: 'meshBuildingBlockRunner', metadata: { ownedByWorkspace: w.provider }, spec: { displayName: 'Renamed', publicKey: certificate.certificate, implementationType: 'ALL' } };
+      const controller = {
+        apiVersion: 'v1-preview',
+        kind: 'meshBuildingBlockRunner',
+        metadata: { ownedByWorkspace: w.provider },
+        spec: { displayName: 'Renamed', publicKey: certificate.certificate, implementationType: 'ALL' },
+      };
       const put = await putRunner(client, uuid, controller);
       assert.equal(put.status, 200, put.text);
       assert.equal(put.json.metadata.uuid, uuid);
@@ -846,7 +1084,9 @@ describeEachDatabase('runs and runners', (ctx) => {
       const certificate = await runnerCertificate();
       const ec = await generateEcCertificate();
       const { client } = await clientWithKey(ctx.client, w.provider, ['BUILDINGBLOCKRUNNER_LIST', 'BUILDINGBLOCKRUNNER_SAVE']);
-      const countRunners = async () => (await client.get(`${RUNNERS}?workspaceIdentifier=${w.provider}&size=350`, { headers: { accept: RUNNER } })).json._embedded.meshBuildingBlockRunners.length as number;
+      const countRunners = async () =>
+        (await client.get(`${RUNNERS}?workspaceIdentifier=${w.provider}&size=350`, { headers: { accept: RUNNER } })).json._embedded
+          .meshBuildingBlockRunners.length as number;
       const before = await countRunners();
 
       for (const [label, publicKey] of [
@@ -869,7 +1109,10 @@ describeEachDatabase('runs and runners', (ctx) => {
       const own = await registerRunner(client, w.provider);
       const ec2 = await putRunner(client, own.metadata.uuid, runnerBody(w.provider, ec.certificate));
       assertError(ec2, 400, /spec\.publicKey/);
-      assertError(await putRunner(client, own.metadata.uuid, runnerBody(w.provider, certificate.certificate, { restriction: 'PUBLIC' })), 403);
+      assertError(
+        await putRunner(client, own.metadata.uuid, runnerBody(w.provider, certificate.certificate, { restriction: 'PUBLIC' })),
+        403,
+      );
       const kept = await getRunner(client, own.metadata.uuid);
       assert.equal(kept.json.spec.restriction, 'PRIVATE');
       assert.equal(kept.json.spec.publicKey, certificate.certificate, 'refused PUTs change nothing');
@@ -1088,7 +1331,10 @@ describeEachDatabase('runs and runners', (ctx) => {
           assert.equal(kept.status, 'FAILED', 'the reporting run is running or timed out');
           assert.ok(kept.longestSilence > TIMEOUT_MS, `a run that reported at most ${kept.longestSilence} ms apart timed out`);
           stalls.push(kept.longestSilence);
-          assert.ok(stalls.length < 5, `inconclusive: this process stalled past the timeout in every round (silences ${stalls.join(', ')} ms)`);
+          assert.ok(
+            stalls.length < 5,
+            `inconclusive: this process stalled past the timeout in every round (silences ${stalls.join(', ')} ms)`,
+          );
           kept = await round();
         }
         assert.equal(await report(asRun(client, kept.chatty), kept.chatty.metadata.uuid, 'ci', { status: 'SUCCEEDED' }), false);

@@ -52,17 +52,31 @@ describeEachDatabase('service instances (meshServiceInstance v2)', (ctx) => {
 
   it('creates from the vendor example: 200 with Location, the creator "Unknown" unless a meshUser of that name exists; GET answers it', async () => {
     // The vendor's camelCase media type in the meshcloud vendor, as real clients send it.
-    const created = await admin.post(INSTANCES, instanceBody(workspace, project, `serviceInstanceId-${unique('x')}`), { headers: io(INSTANCE_MESHCLOUD) });
+    const created = await admin.post(INSTANCES, instanceBody(workspace, project, `serviceInstanceId-${unique('x')}`), {
+      headers: io(INSTANCE_MESHCLOUD),
+    });
     assert.equal(created.status, 200, created.text);
     assert.match(created.headers['content-type'] ?? '', /^application\/vnd\.meshcloud\.api\.meshserviceinstance\.v2\.hal\+json/i);
     const instanceId = created.json.metadata.instanceId as string;
     assert.equal(created.headers.location, created.json._links.self.href);
     assert.deepEqual(
-      { apiVersion: created.json.apiVersion, kind: created.json.kind, metadata: { ...created.json.metadata, createdOn: undefined }, spec: created.json.spec, status: created.json.status },
+      {
+        apiVersion: created.json.apiVersion,
+        kind: created.json.kind,
+        metadata: { ...created.json.metadata, createdOn: undefined },
+        spec: created.json.spec,
+        status: created.json.status,
+      },
       {
         apiVersion: 'v2',
         kind: 'meshServiceInstance',
-        metadata: { ownedByProject: project, ownedByWorkspace: workspace, marketplaceIdentifier: 'eu-west-1', instanceId, createdOn: undefined },
+        metadata: {
+          ownedByProject: project,
+          ownedByWorkspace: workspace,
+          marketplaceIdentifier: 'eu-west-1',
+          instanceId,
+          createdOn: undefined,
+        },
         spec: { displayName: 'New SI', serviceId: 'zivr0mtdg24', planId: 'zivr0mtdg26', creator: 'Unknown' },
         status: { state: 'ACTIVE' },
       },
@@ -73,9 +87,20 @@ describeEachDatabase('service instances (meshServiceInstance v2)', (ctx) => {
     assert.deepEqual(read.json, created.json);
 
     const username = unique('si-user');
-    const user = await admin.post('/api/meshobjects/meshusers', { apiVersion: 'v2', kind: 'meshUser', metadata: { name: username }, spec: { email: `${username}@example.com`, firstName: 'Si', lastName: 'User' } }, { headers: io(media('meshuser', 'v2')) });
+    const user = await admin.post(
+      '/api/meshobjects/meshusers',
+      {
+        apiVersion: 'v2',
+        kind: 'meshUser',
+        metadata: { name: username },
+        spec: { email: `${username}@example.com`, firstName: 'Si', lastName: 'User' },
+      },
+      { headers: io(media('meshuser', 'v2')) },
+    );
     assert.equal(user.status, 201, user.text);
-    const withParameters = await post(instanceBody(workspace, project, unique('si'), { creator: username, parameters: { size: 'small', replicas: 2 } }));
+    const withParameters = await post(
+      instanceBody(workspace, project, unique('si'), { creator: username, parameters: { size: 'small', replicas: 2 } }),
+    );
     assert.equal(withParameters.status, 200, withParameters.text);
     assert.equal(withParameters.json.spec.creator, username);
     assert.deepEqual(withParameters.json.spec.parameters, { size: 'small', replicas: 2 });
@@ -101,7 +126,11 @@ describeEachDatabase('service instances (meshServiceInstance v2)', (ctx) => {
     assert.equal((await post(body)).status, 200);
     assertError(await post({ ...body, spec: { ...body.spec, displayName: 'Again' } }), 409, /already exists/);
     assert.equal((await get(body.metadata.instanceId)).json.spec.displayName, 'New SI');
-    assertError(await admin.get(INSTANCES, { headers: { accept: media('meshserviceinstance', 'v1') } }), 406, /retired on 2025-03-01; use meshServiceInstance\.v2/);
+    assertError(
+      await admin.get(INSTANCES, { headers: { accept: media('meshserviceinstance', 'v1') } }),
+      406,
+      /retired on 2025-03-01; use meshServiceInstance\.v2/,
+    );
   });
 
   it('applies every documented filter; projectIdentifier requires workspaceIdentifier and planIdentifier serviceIdentifier (400)', async () => {
@@ -128,8 +157,16 @@ describeEachDatabase('service instances (meshServiceInstance v2)', (ctx) => {
     assert.deepEqual(await ids(`?${scope}&serviceIdentifier=s1&planIdentifier=plan-b`), [b]);
     assert.deepEqual(await ids(`?${scope}&serviceIdentifier=s2&planIdentifier=plan-b`), []);
     assert.deepEqual(await ids(`?workspaceIdentifier=no-such-workspace`), []);
-    assertError(await admin.get(`${INSTANCES}?projectIdentifier=${p1}`, { headers: { accept: INSTANCE } }), 400, /^projectIdentifier: requires workspaceIdentifier/);
-    assertError(await admin.get(`${INSTANCES}?planIdentifier=plan-a`, { headers: { accept: INSTANCE } }), 400, /^planIdentifier: requires serviceIdentifier/);
+    assertError(
+      await admin.get(`${INSTANCES}?projectIdentifier=${p1}`, { headers: { accept: INSTANCE } }),
+      400,
+      /^projectIdentifier: requires workspaceIdentifier/,
+    );
+    assertError(
+      await admin.get(`${INSTANCES}?planIdentifier=plan-a`, { headers: { accept: INSTANCE } }),
+      400,
+      /^planIdentifier: requires serviceIdentifier/,
+    );
   });
 
   it('PUT answers 202 without a body and changes name, plan and parameters; identity and service cannot change (400); unknown ids 404', async () => {
@@ -137,13 +174,23 @@ describeEachDatabase('service instances (meshServiceInstance v2)', (ctx) => {
     const id = body.metadata.instanceId as string;
     assert.equal((await post(body)).status, 200);
     const put = (sent: Json, target = id) => admin.put(`${INSTANCES}/${target}`, sent, { headers: io(INSTANCE) });
-    const updated = await put({ ...body, spec: { ...body.spec, displayName: 'New SI updated', planId: 'plan-2', parameters: { tier: 'gold' } } });
+    const updated = await put({
+      ...body,
+      spec: { ...body.spec, displayName: 'New SI updated', planId: 'plan-2', parameters: { tier: 'gold' } },
+    });
     assert.equal(updated.status, 202, updated.text);
     assert.equal(updated.text, '');
     const read = (await get(id)).json;
-    assert.deepEqual([read.spec.displayName, read.spec.planId, read.spec.parameters, read.spec.creator], ['New SI updated', 'plan-2', { tier: 'gold' }, 'Unknown']);
+    assert.deepEqual(
+      [read.spec.displayName, read.spec.planId, read.spec.parameters, read.spec.creator],
+      ['New SI updated', 'plan-2', { tier: 'gold' }, 'Unknown'],
+    );
     assertError(await put({ ...body, spec: { ...body.spec, serviceId: 'other' } }), 400, /^spec\.serviceId: "other" does not match/);
-    assertError(await put({ ...body, metadata: { ...body.metadata, marketplaceIdentifier: 'other' } }), 400, /^metadata\.marketplaceIdentifier:/);
+    assertError(
+      await put({ ...body, metadata: { ...body.metadata, marketplaceIdentifier: 'other' } }),
+      400,
+      /^metadata\.marketplaceIdentifier:/,
+    );
     assertError(await put({ ...body, metadata: { ...body.metadata, instanceId: 'other' } }), 400, /^metadata\.instanceId:/);
     assertError(await put(body, 'no-such-instance'), 404, /meshServiceInstance no-such-instance not found/);
     assert.equal((await get(id)).json.spec.displayName, 'New SI updated', 'the refused PUTs changed nothing');
@@ -185,7 +232,12 @@ describeEachDatabase('service instances (meshServiceInstance v2)', (ctx) => {
     assert.equal((await get(id)).status, 404);
 
     const titles = titlesOf(await eventsAbout(admin, id, `workspaceIdentifier=${ws}`));
-    assert.deepEqual(titles, ['Service Instance Created', 'Service Instance Deleted', 'Service Instance Created', 'Service Instance Deleted']);
+    assert.deepEqual(titles, [
+      'Service Instance Created',
+      'Service Instance Deleted',
+      'Service Instance Created',
+      'Service Instance Deleted',
+    ]);
   });
 
   it('records created and changed instances in the event log with their workspace; a PUT that changes nothing records nothing', async () => {
@@ -193,7 +245,10 @@ describeEachDatabase('service instances (meshServiceInstance v2)', (ctx) => {
     const id = body.metadata.instanceId as string;
     assert.equal((await post(body)).status, 200);
     assert.equal((await admin.put(`${INSTANCES}/${id}`, body, { headers: io(INSTANCE) })).status, 202);
-    assert.equal((await admin.put(`${INSTANCES}/${id}`, { ...body, spec: { ...body.spec, planId: 'bigger' } }, { headers: io(INSTANCE) })).status, 202);
+    assert.equal(
+      (await admin.put(`${INSTANCES}/${id}`, { ...body, spec: { ...body.spec, planId: 'bigger' } }, { headers: io(INSTANCE) })).status,
+      202,
+    );
     const events = await eventsAbout(admin, id, `workspaceIdentifier=${workspace}`);
     assert.deepEqual(titlesOf(events), ['Service Instance Created', 'Service Instance Changed']);
     assert.equal(events[1]!.spec.previousContent.spec.planId, 'zivr0mtdg26');
@@ -206,7 +261,9 @@ describeEachDatabase('service instances (meshServiceInstance v2)', (ctx) => {
     assert.equal((await post(body)).status, 200);
     const other = unique('si-other');
     await createWorkspace(admin, other);
-    const b = (await clientWithKey(admin, other, ['SERVICEINSTANCE_LIST', 'SERVICEINSTANCE_SAVE', 'SERVICEINSTANCE_DELETE', 'PROJECT_LIST'])).client;
+    const b = (
+      await clientWithKey(admin, other, ['SERVICEINSTANCE_LIST', 'SERVICEINSTANCE_SAVE', 'SERVICEINSTANCE_DELETE', 'PROJECT_LIST'])
+    ).client;
     assertError(await get(id, b), 404, /not found/);
     assertError(await b.put(`${INSTANCES}/${id}`, body, { headers: io(INSTANCE) }), 404, /not found/);
     assertError(await b.delete(`${INSTANCES}/${id}`), 404, /not found/);
@@ -226,12 +283,19 @@ describeEachDatabase('service instances (meshServiceInstance v2)', (ctx) => {
   });
 
   it('links a workspace’s and a project’s service instances for callers who may list them there, item by item in lists; another workspace’s key sees nothing of it', async () => {
-    const read = (client: ApiClient, path: string, type: string) => client.get(path, { headers: { accept: type } }).then((r) => r.json._links as Json);
+    const read = (client: ApiClient, path: string, type: string) =>
+      client.get(path, { headers: { accept: type } }).then((r) => r.json._links as Json);
     const WORKSPACE_PATH = `/api/meshobjects/meshworkspaces/${workspace}`;
     const PROJECT_PATH = `/api/meshobjects/meshprojects/${workspace}.${project}`;
     const [ws, prj] = [media('meshworkspace', 'v2'), media('meshproject', 'v2')];
-    assert.match((await read(admin, WORKSPACE_PATH, ws)).meshserviceinstances.href, new RegExp(`${INSTANCES}\\?workspaceIdentifier=${workspace}$`));
-    assert.match((await read(admin, PROJECT_PATH, prj)).meshserviceinstances.href, new RegExp(`${INSTANCES}\\?workspaceIdentifier=${workspace}&projectIdentifier=${project}$`));
+    assert.match(
+      (await read(admin, WORKSPACE_PATH, ws)).meshserviceinstances.href,
+      new RegExp(`${INSTANCES}\\?workspaceIdentifier=${workspace}$`),
+    );
+    assert.match(
+      (await read(admin, PROJECT_PATH, prj)).meshserviceinstances.href,
+      new RegExp(`${INSTANCES}\\?workspaceIdentifier=${workspace}&projectIdentifier=${project}$`),
+    );
     const lister = (await clientWithKey(admin, workspace, ['WORKSPACE_LIST', 'PROJECT_LIST', 'SERVICEINSTANCE_LIST'])).client;
     assert.ok((await read(lister, WORKSPACE_PATH, media('meshworkspace', 'v1'))).meshserviceinstances);
     assert.ok((await read(lister, PROJECT_PATH, prj)).meshserviceinstances);
@@ -246,9 +310,14 @@ describeEachDatabase('service instances (meshServiceInstance v2)', (ctx) => {
     const outsider = (await clientWithKey(admin, elsewhere, ['WORKSPACE_LIST', 'PROJECT_LIST', 'SERVICEINSTANCE_LIST'])).client;
     assert.equal((await outsider.get(WORKSPACE_PATH, { headers: { accept: ws } })).status, 404);
     assert.equal((await outsider.get(PROJECT_PATH, { headers: { accept: prj } })).status, 404);
-    const outsiderProjects = (await outsider.get(`/api/meshobjects/meshprojects?workspaceIdentifier=${workspace}`, { headers: { accept: prj } })).json;
+    const outsiderProjects = (
+      await outsider.get(`/api/meshobjects/meshprojects?workspaceIdentifier=${workspace}`, { headers: { accept: prj } })
+    ).json;
     assert.deepEqual(outsiderProjects._embedded.meshProjects, []);
-    assert.ok((await read(outsider, `/api/meshobjects/meshworkspaces/${elsewhere}`, ws)).meshserviceinstances, 'its own workspace is linked');
+    assert.ok(
+      (await read(outsider, `/api/meshobjects/meshworkspaces/${elsewhere}`, ws)).meshserviceinstances,
+      'its own workspace is linked',
+    );
 
     // In a list each item is linked by its own workspace: an ADM_ reader listing service instances only in its own workspace.
     const reader = (await clientWithKey(admin, elsewhere, ['ADM_WORKSPACE_LIST', 'ADM_PROJECT_LIST', 'SERVICEINSTANCE_LIST'])).client;
@@ -259,8 +328,16 @@ describeEachDatabase('service instances (meshServiceInstance v2)', (ctx) => {
     const workspaces = await linked('/api/meshobjects/meshworkspaces?size=350', ws, 'meshWorkspaces', (item) => item.metadata.name);
     assert.equal(workspaces.get(elsewhere), true);
     assert.equal(workspaces.get(workspace), false);
-    assert.deepEqual([...workspaces].filter(([, hasLink]) => hasLink).map(([name]) => name), [elsewhere]);
-    const projects = await linked(`/api/meshobjects/meshprojects?size=350`, prj, 'meshProjects', (item) => `${item.metadata.ownedByWorkspace}.${item.metadata.name}`);
+    assert.deepEqual(
+      [...workspaces].filter(([, hasLink]) => hasLink).map(([name]) => name),
+      [elsewhere],
+    );
+    const projects = await linked(
+      `/api/meshobjects/meshprojects?size=350`,
+      prj,
+      'meshProjects',
+      (item) => `${item.metadata.ownedByWorkspace}.${item.metadata.name}`,
+    );
     assert.equal(projects.get(`${elsewhere}.${project}`), true);
     assert.equal(projects.get(`${workspace}.${project}`), false);
   });
@@ -270,9 +347,18 @@ describeEachDatabase('service instances (meshServiceInstance v2)', (ctx) => {
     const send = (objects: Json[]) => admin.put('/api/meshobjects', JSON.stringify(objects), { headers: io(IMPORT_JSON) });
     const first = await send([body]);
     assert.equal(first.status, 200, first.text);
-    assert.deepEqual(first.json.map((r: Json) => [r.meshObject, r.status, r.message]), [[`meshServiceInstance[${body.metadata.instanceId}]`, 'SUCCESS', 'created']]);
-    const again = await send([{ ...body, spec: { ...body.spec, displayName: 'Imported again' } }, { ...body, apiVersion: 'v1' }]);
-    assert.deepEqual(again.json.map((r: Json) => r.status), ['SUCCESS', 'FAILED']);
+    assert.deepEqual(
+      first.json.map((r: Json) => [r.meshObject, r.status, r.message]),
+      [[`meshServiceInstance[${body.metadata.instanceId}]`, 'SUCCESS', 'created']],
+    );
+    const again = await send([
+      { ...body, spec: { ...body.spec, displayName: 'Imported again' } },
+      { ...body, apiVersion: 'v1' },
+    ]);
+    assert.deepEqual(
+      again.json.map((r: Json) => r.status),
+      ['SUCCESS', 'FAILED'],
+    );
     assert.equal(again.json[0].message, 'updated');
     assert.match(again.json[1].message, /meshserviceinstance was retired on 2025-07-01; use meshServiceInstance\.v2/);
     assert.equal((await get(body.metadata.instanceId)).json.spec.displayName, 'Imported again');

@@ -40,12 +40,23 @@ function attempts(client: ApiClient, address: string) {
   const from = { 'x-forwarded-for': address };
   return {
     basic: () => client.get(USERS, { headers: { ...from, accept: USER, authorization: basic(unique('guessed-user'), 'wrong-password') } }),
-    clientCredentials: () => client.post('/api/login', { client_id: unique('guessed-client'), client_secret: 'wrong-secret' }, { anonymous: true, headers: { ...from, 'content-type': 'application/json' } }),
+    clientCredentials: () =>
+      client.post(
+        '/api/login',
+        { client_id: unique('guessed-client'), client_secret: 'wrong-secret' },
+        { anonymous: true, headers: { ...from, 'content-type': 'application/json' } },
+      ),
     apiKeyToken: () => client.get(USERS, { headers: { ...from, accept: USER, authorization: `Bearer ${forgedToken(randomUUID())}` } }),
-    runToken: () => client.get(`${RUNS}/${randomUUID()}`, { headers: { ...from, accept: RUN, authorization: `Bearer ${forgedToken(`run:${randomUUID()}`)}` } }),
+    runToken: () =>
+      client.get(`${RUNS}/${randomUUID()}`, {
+        headers: { ...from, accept: RUN, authorization: `Bearer ${forgedToken(`run:${randomUUID()}`)}` },
+      }),
     stateBackendRunToken: () =>
-      client.get(`/api/terraform/state/workspace/${unique('ws')}/buildingBlock/${randomUUID()}`, { headers: { ...from, authorization: basic(unique('runner'), forgedToken(`run:${randomUUID()}`)) } }),
-    scimToken: () => client.get('/scim/v2/Users', { headers: { ...from, accept: 'application/scim+json', authorization: `Bearer ${forgedScimToken()}` } }),
+      client.get(`/api/terraform/state/workspace/${unique('ws')}/buildingBlock/${randomUUID()}`, {
+        headers: { ...from, authorization: basic(unique('runner'), forgedToken(`run:${randomUUID()}`)) },
+      }),
+    scimToken: () =>
+      client.get('/scim/v2/Users', { headers: { ...from, accept: 'application/scim+json', authorization: `Bearer ${forgedScimToken()}` } }),
   };
 }
 
@@ -68,7 +79,8 @@ describeEachDatabase(
     let lastAddress = 0;
     const newAddress = () => `203.0.113.${++lastAddress}`;
     let validToken: string;
-    const readAs = (client: ApiClient, token: string, address: string) => client.get(USERS, { headers: { accept: USER, authorization: `Bearer ${token}`, 'x-forwarded-for': address } });
+    const readAs = (client: ApiClient, token: string, address: string) =>
+      client.get(USERS, { headers: { accept: USER, authorization: `Bearer ${token}`, 'x-forwarded-for': address } });
 
     before(async () => {
       const workspace = unique('side-doors');

@@ -67,19 +67,36 @@ describeEachDatabase('side doors: meshObjectCollections', (ctx) => {
     admin = ctx.client;
     await createWorkspace(admin, a);
     await createWorkspace(admin, b);
-    const user = await admin.post(`${BASE}/meshusers`, { apiVersion: 'v2', kind: 'meshUser', metadata: { name: member }, spec: { email: `${member}@example.com`, firstName: 'F', lastName: 'L' } }, { headers: io(USER) });
+    const user = await admin.post(
+      `${BASE}/meshusers`,
+      {
+        apiVersion: 'v2',
+        kind: 'meshUser',
+        metadata: { name: member },
+        spec: { email: `${member}@example.com`, firstName: 'F', lastName: 'L' },
+      },
+      { headers: io(USER) },
+    );
     assert.equal(user.status, 201, user.text);
   });
 
   const create = (client: ApiClient, body: Json) => client.post(COLLECTIONS, body, { headers: { 'content-type': COLLECTION } });
-  const remove = (client: ApiClient, name: string, owner: string) => client.request('DELETE', COLLECTIONS, { body: { name, owner }, headers: { 'content-type': COLLECTION } });
+  const remove = (client: ApiClient, name: string, owner: string) =>
+    client.request('DELETE', COLLECTIONS, { body: { name, owner }, headers: { 'content-type': COLLECTION } });
 
   /** A collection of workspace B (owner label: B's name), and B's key that syncs it. */
   async function collectionOfB(): Promise<{ name: string; sync: ApiClient }> {
     const name = unique('coll');
     const made = await create(admin, { name, owner: b, description: 'B people', ownedByWorkspace: b });
     assert.equal(made.status, 201, made.text);
-    const sync = (await clientWithKey(admin, b, [HARMLESS, 'WORKSPACEPRINCIPALBINDING_LIST', 'WORKSPACEPRINCIPALBINDING_SAVE', 'WORKSPACEPRINCIPALBINDING_DELETE'])).client;
+    const sync = (
+      await clientWithKey(admin, b, [
+        HARMLESS,
+        'WORKSPACEPRINCIPALBINDING_LIST',
+        'WORKSPACEPRINCIPALBINDING_SAVE',
+        'WORKSPACEPRINCIPALBINDING_DELETE',
+      ])
+    ).client;
     return { name, sync };
   }
 
@@ -87,9 +104,19 @@ describeEachDatabase('side doors: meshObjectCollections', (ctx) => {
     const { name, sync } = await collectionOfB();
     const [group, binding] = [unique('g'), unique('ub')];
     const state = [groupObject(b, group, [member]), userBinding(binding, b, 'Workspace Member', member)];
-    assert.deepEqual((await imported(sync, state, into(name, b))).map((r) => r.status), ['SUCCESS', 'SUCCESS']);
+    assert.deepEqual(
+      (await imported(sync, state, into(name, b))).map((r) => r.status),
+      ['SUCCESS', 'SUCCESS'],
+    );
 
-    const attacker = (await clientWithKey(admin, a, [HARMLESS, 'WORKSPACEPRINCIPALBINDING_LIST', 'WORKSPACEPRINCIPALBINDING_SAVE', 'WORKSPACEPRINCIPALBINDING_DELETE'])).client;
+    const attacker = (
+      await clientWithKey(admin, a, [
+        HARMLESS,
+        'WORKSPACEPRINCIPALBINDING_LIST',
+        'WORKSPACEPRINCIPALBINDING_SAVE',
+        'WORKSPACEPRINCIPALBINDING_DELETE',
+      ])
+    ).client;
     const planted = unique('plant');
     // As the finding did it: B's objects (refused to it) beside its own, so that a partial import commits the plant.
     const plant = await put(attacker, [...state, userBinding(planted, a, 'Workspace Owner', member)], into(name, b));
@@ -109,10 +136,13 @@ describeEachDatabase('side doors: meshObjectCollections', (ctx) => {
 
     // B's declarative sync still works: it deletes what it no longer names.
     const again = await imported(sync, [state[0]!], into(name, b));
-    assert.deepEqual(again.map((r) => [r.meshObject, r.status, r.message]), [
-      [`meshWorkspaceUserGroup[${b}.${group}]`, 'SUCCESS', 'updated'],
-      [`meshWorkspaceUserBinding[${binding}]`, 'SUCCESS', 'deleted'],
-    ]);
+    assert.deepEqual(
+      again.map((r) => [r.meshObject, r.status, r.message]),
+      [
+        [`meshWorkspaceUserGroup[${b}.${group}]`, 'SUCCESS', 'updated'],
+        [`meshWorkspaceUserBinding[${binding}]`, 'SUCCESS', 'deleted'],
+      ],
+    );
     // Emptied by B, the admin deletes it.
     await imported(sync, [], into(name, b));
     const gone = await remove(admin, name, b);
@@ -122,7 +152,11 @@ describeEachDatabase('side doors: meshObjectCollections', (ctx) => {
   it('an admin importing another workspace’s object into B’s collection: refused naming the object, nothing of the import stored', async () => {
     const { name, sync } = await collectionOfB();
     const [group, foreign] = [unique('g'), unique('ub')];
-    const results = await imported(admin, [groupObject(b, group, [member]), userBinding(foreign, a, 'Workspace Owner', member)], into(name, b));
+    const results = await imported(
+      admin,
+      [groupObject(b, group, [member]), userBinding(foreign, a, 'Workspace Owner', member)],
+      into(name, b),
+    );
     assert.equal(results[1]!.meshObject, `meshWorkspaceUserBinding[${foreign}]`);
     assert.equal(results[1]!.status, 'FAILED');
     assert.equal(results[1]!.resultCode, 'INVALID_MESH_OBJECT');
@@ -132,7 +166,10 @@ describeEachDatabase('side doors: meshObjectCollections', (ctx) => {
     assert.equal((await admin.get(`${GROUPS}/${b}.${group}`, { headers: { accept: GROUP } })).status, 404);
     assert.equal((await admin.get(`${WS_USERS}/${foreign}`, { headers: { accept: WS_USER } })).status, 404);
     // B's sync is not held up by anything of it.
-    assert.deepEqual((await imported(sync, [groupObject(b, group, [member])], into(name, b))).map((r) => r.status), ['SUCCESS']);
+    assert.deepEqual(
+      (await imported(sync, [groupObject(b, group, [member])], into(name, b))).map((r) => r.status),
+      ['SUCCESS'],
+    );
   });
 
   it('a low-privilege member of B cannot import into B’s collection beyond its rights, and nothing of such an import is stored', async () => {
@@ -149,7 +186,11 @@ describeEachDatabase('side doors: meshObjectCollections', (ctx) => {
       ],
       into(name, b),
     );
-    assert.deepEqual(results.slice(0, 3).map((r) => r.status), ['FAILED', 'FAILED', 'FAILED'], JSON.stringify(results));
+    assert.deepEqual(
+      results.slice(0, 3).map((r) => r.status),
+      ['FAILED', 'FAILED', 'FAILED'],
+      JSON.stringify(results),
+    );
     assert.match(results[0]!.message, /not stored/);
     assert.equal((await admin.get(`${GROUPS}/${b}.${group}`, { headers: { accept: GROUP } })).status, 404);
     assert.equal((await admin.get(`${BASE}/meshworkspaces/${b}`, { headers: { accept: WORKSPACE } })).json.spec.displayName, displayBefore);
@@ -163,19 +204,30 @@ describeEachDatabase('side doors: meshObjectCollections', (ctx) => {
     await imported(sync, [groupObject(b, kept, [member])], into(name, b));
     const eventsBefore = titlesOf(await allEvents(admin, `workspaceIdentifier=${b}`));
     const [fresh, broken] = [unique('g'), unique('g')];
-    const results = await imported(sync, [groupObject(b, kept, [member]), groupObject(b, fresh, [member]), groupObject(b, broken, [unique('ghost')])], into(name, b));
-    assert.deepEqual(results.map((r) => [r.meshObject, r.status]), [
-      [`meshWorkspaceUserGroup[${b}.${kept}]`, 'FAILED'],
-      [`meshWorkspaceUserGroup[${b}.${fresh}]`, 'FAILED'],
-      [`meshWorkspaceUserGroup[${b}.${broken}]`, 'FAILED'],
-      [`meshObjectCollection[${name}]`, 'FAILED'],
-    ]);
+    const results = await imported(
+      sync,
+      [groupObject(b, kept, [member]), groupObject(b, fresh, [member]), groupObject(b, broken, [unique('ghost')])],
+      into(name, b),
+    );
+    assert.deepEqual(
+      results.map((r) => [r.meshObject, r.status]),
+      [
+        [`meshWorkspaceUserGroup[${b}.${kept}]`, 'FAILED'],
+        [`meshWorkspaceUserGroup[${b}.${fresh}]`, 'FAILED'],
+        [`meshWorkspaceUserGroup[${b}.${broken}]`, 'FAILED'],
+        [`meshObjectCollection[${name}]`, 'FAILED'],
+      ],
+    );
     assert.match(results[1]!.message, /not stored/);
     assert.doesNotMatch(results[2]!.message, /not stored/);
     assert.match(results[3]!.message, /nothing of this import was stored/);
     assert.equal((await admin.get(`${GROUPS}/${b}.${fresh}`, { headers: { accept: GROUP } })).status, 404);
     assert.equal((await admin.get(`${GROUPS}/${b}.${kept}`, { headers: { accept: GROUP } })).status, 200);
-    assert.deepEqual(titlesOf(await allEvents(admin, `workspaceIdentifier=${b}`)), eventsBefore, 'no event of an import that was not stored');
+    assert.deepEqual(
+      titlesOf(await allEvents(admin, `workspaceIdentifier=${b}`)),
+      eventsBefore,
+      'no event of an import that was not stored',
+    );
   });
 
   it('a workspace owning a collection is not deleted: the collection would pass to a new workspace of its name', async () => {
@@ -193,33 +245,67 @@ describeEachDatabase('side doors: meshObjectCollections', (ctx) => {
     assert.equal((await create(admin, { name: adminsOnly, owner: 'team', description: '' })).status, 201);
     // A key with a harmless admin code is no admin of collections: an admins' collection is not there for it.
     const attacker = (await clientWithKey(admin, a, [HARMLESS, 'WORKSPACEPRINCIPALBINDING_SAVE'])).client;
-    assertError(await put(attacker, [userBinding(unique('ub'), a, 'Workspace Member', member)], into(adminsOnly, 'team')), 400, /^meshObjectCollection:/);
+    assertError(
+      await put(attacker, [userBinding(unique('ub'), a, 'Workspace Member', member)], into(adminsOnly, 'team')),
+      400,
+      /^meshObjectCollection:/,
+    );
     assertError(await create(attacker, { name: unique('coll'), owner: 'team', description: '', ownedByWorkspace: null }), 403);
     assertError(await create(attacker, { name: unique('coll'), owner: 'team', description: '' }), 403);
     // An admins' collection holds objects of every workspace.
-    const results = await imported(admin, [groupObject(a, unique('g'), [member]), groupObject(b, unique('g'), [member])], into(adminsOnly, 'team'));
-    assert.deepEqual(results.map((r) => r.status), ['SUCCESS', 'SUCCESS']);
+    const results = await imported(
+      admin,
+      [groupObject(a, unique('g'), [member]), groupObject(b, unique('g'), [member])],
+      into(adminsOnly, 'team'),
+    );
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['SUCCESS', 'SUCCESS'],
+    );
   });
 });
 
 /** Migration 0023: the collections of an older database get an owner from what they hold. */
-describeUpgrade('collection owners from migration 0023', '0022_shared_runner_all_types', 'a collection holding objects of one workspace belongs to it; an empty or mixed one to admins only', async ({ db, upgrade }) => {
-  const now = '2026-11-27T00:00:00.000Z';
-  for (const ws of ['wa', 'wb']) await sql`insert into workspaces (name, document, created_on) values (${ws}, '{}', ${now})`.execute(db);
-  for (const name of ['single', 'mixed', 'empty', 'bindings']) {
-    await sql`insert into object_collections (name, owner, description, created_on) values (${name}, 'team', '', ${now})`.execute(db);
-  }
-  const group = (ws: string, name: string, collection: string) => sql`insert into user_groups (workspace, name, collection, document, created_on) values (${ws}, ${name}, ${collection}, '{}', ${now})`.execute(db);
-  await group('wa', 'g1', 'single');
-  await group('wa', 'g2', 'single');
-  await group('wa', 'g3', 'mixed');
-  await group('wb', 'g4', 'mixed');
-  await group('wb', 'g5', 'bindings');
-  await sql`insert into role_bindings (kind, name, workspace, workspace_role, group_name, collection, created_on) values ('meshWorkspaceGroupBinding', 'b1', 'wb', 'Workspace Member', 'g5', 'bindings', ${now})`.execute(db);
-  await sql`insert into role_bindings (kind, name, workspace, workspace_role, group_name, collection, created_on) values ('meshWorkspaceGroupBinding', 'b2', 'wa', 'Workspace Member', 'g1', 'single', ${now})`.execute(db);
+describeUpgrade(
+  'collection owners from migration 0023',
+  '0022_shared_runner_all_types',
+  'a collection holding objects of one workspace belongs to it; an empty or mixed one to admins only',
+  async ({ db, upgrade }) => {
+    const now = '2026-11-27T00:00:00.000Z';
+    for (const ws of ['wa', 'wb']) await sql`insert into workspaces (name, document, created_on) values (${ws}, '{}', ${now})`.execute(db);
+    for (const name of ['single', 'mixed', 'empty', 'bindings']) {
+      await sql`insert into object_collections (name, owner, description, created_on) values (${name}, 'team', '', ${now})`.execute(db);
+    }
+    const group = (ws: string, name: string, collection: string) =>
+      sql`insert into user_groups (workspace, name, collection, document, created_on) values (${ws}, ${name}, ${collection}, '{}', ${now})`.execute(
+        db,
+      );
+    await group('wa', 'g1', 'single');
+    await group('wa', 'g2', 'single');
+    await group('wa', 'g3', 'mixed');
+    await group('wb', 'g4', 'mixed');
+    await group('wb', 'g5', 'bindings');
+    await sql`insert into role_bindings (kind, name, workspace, workspace_role, group_name, collection, created_on) values ('meshWorkspaceGroupBinding', 'b1', 'wb', 'Workspace Member', 'g5', 'bindings', ${now})`.execute(
+      db,
+    );
+    await sql`insert into role_bindings (kind, name, workspace, workspace_role, group_name, collection, created_on) values ('meshWorkspaceGroupBinding', 'b2', 'wa', 'Workspace Member', 'g1', 'single', ${now})`.execute(
+      db,
+    );
 
-  await upgrade();
+    await upgrade();
 
-  const { rows } = await sql<{ name: string; owned_by_workspace: string | null }>`select name, owned_by_workspace from object_collections order by name`.execute(db);
-  assert.deepEqual(rows.map((row) => [row.name, row.owned_by_workspace]), [['bindings', 'wb'], ['empty', null], ['mixed', null], ['single', 'wa']]);
-});
+    const { rows } = await sql<{
+      name: string;
+      owned_by_workspace: string | null;
+    }>`select name, owned_by_workspace from object_collections order by name`.execute(db);
+    assert.deepEqual(
+      rows.map((row) => [row.name, row.owned_by_workspace]),
+      [
+        ['bindings', 'wb'],
+        ['empty', null],
+        ['mixed', null],
+        ['single', 'wa'],
+      ],
+    );
+  },
+);

@@ -21,7 +21,11 @@ const DEFINITION_VERSIONS = ['v1-preview'];
 const DEFINITION = media('meshcommunicationdefinition', 'v1-preview');
 
 async function createDefinition(admin: ApiClient, type: string): Promise<string> {
-  const body = { apiVersion: 'v1-preview', kind: 'meshCommunicationDefinition', spec: { communication: { title: `Counted ${type}`, message: 'm', type, dueDate: '2099-04-30' } } };
+  const body = {
+    apiVersion: 'v1-preview',
+    kind: 'meshCommunicationDefinition',
+    spec: { communication: { title: `Counted ${type}`, message: 'm', type, dueDate: '2099-04-30' } },
+  };
   const response = await admin.post(DEFINITIONS, body, { headers: io(DEFINITION) });
   assert.equal(response.status, 201, response.text);
   return response.json.metadata.uuid;
@@ -31,7 +35,10 @@ async function send(admin: ApiClient, definition: string, workspace: string): Pr
   const body = {
     apiVersion: 'v1-preview',
     kind: 'meshCommunication',
-    spec: { targetMeshObjectRef: { kind: 'meshWorkspace', name: workspace }, communicationDefinitionRef: { uuid: definition, kind: 'meshCommunicationDefinition' } },
+    spec: {
+      targetMeshObjectRef: { kind: 'meshWorkspace', name: workspace },
+      communicationDefinitionRef: { uuid: definition, kind: 'meshCommunicationDefinition' },
+    },
   };
   const response = await admin.post(COMMUNICATIONS, body, { headers: io(COMMUNICATION) });
   assert.equal(response.status, 201, response.text);
@@ -50,7 +57,9 @@ async function statusesSeenBy(client: ApiClient, definitions: string[]): Promise
     const accept = media('meshcommunicationdefinition', version);
     const listed = await client.get(`${DEFINITIONS}?size=350`, { headers: { accept } });
     assert.equal(listed.status, 200, listed.text);
-    const byUuid = new Map((listed.json._embedded.meshCommunicationDefinitions as Json[]).map((item) => [item.metadata.uuid as string, item.status as Json]));
+    const byUuid = new Map(
+      (listed.json._embedded.meshCommunicationDefinitions as Json[]).map((item) => [item.metadata.uuid as string, item.status as Json]),
+    );
     for (const uuid of definitions) {
       const read = await client.get(`${DEFINITIONS}/${uuid}`, { headers: { accept } });
       assert.equal(read.status, 200, read.text);
@@ -84,11 +93,15 @@ describeEachDatabase('side doors: the counters of communication definitions', (c
     communications.bNote = await send(admin, note, b);
     const aMember = (await clientWithKey(admin, a, ['COMMUNICATION_LIST', 'COMMUNICATION_SAVE'])).client;
     await resolve(aMember, communications.a);
-    member = (await clientWithKey(admin, b, ['COMMUNICATIONDEFINITION_LIST', 'COMMUNICATION_LIST', 'COMMUNICATION_SAVE', 'EVENTLOG_LIST'])).client;
+    member = (await clientWithKey(admin, b, ['COMMUNICATIONDEFINITION_LIST', 'COMMUNICATION_LIST', 'COMMUNICATION_SAVE', 'EVENTLOG_LIST']))
+      .client;
   });
 
   it('B’s key reads only B’s counts, by GET and in the list; the definitions’ admins read the totals', async () => {
-    assert.deepEqual(await statusesSeenBy(member, [action, note]), [{ communicationsTotal: 1, communicationsResolved: 0, communicationsOpen: 1 }, { communicationsTotal: 1 }]);
+    assert.deepEqual(await statusesSeenBy(member, [action, note]), [
+      { communicationsTotal: 1, communicationsResolved: 0, communicationsOpen: 1 },
+      { communicationsTotal: 1 },
+    ]);
     const totals = [{ communicationsTotal: 3, communicationsResolved: 1, communicationsOpen: 2 }, { communicationsTotal: 2 }];
     assert.deepEqual(await statusesSeenBy(admin, [action, note]), totals);
     // A key of B in the admin area of definitions is their owner: totals.
@@ -98,12 +111,18 @@ describeEachDatabase('side doors: the counters of communication definitions', (c
 
   it('after B resolves and loses its notification: B reads B’s counts, and B’s events of its communications carry B’s counts only (listed and by uuid); the definitions’ events (totals) are the admins’', async () => {
     await resolve(member, communications.b!);
-    assert.deepEqual(await statusesSeenBy(member, [action]), [{ communicationsTotal: 1, communicationsResolved: 1, communicationsOpen: 0 }]);
+    assert.deepEqual(await statusesSeenBy(member, [action]), [
+      { communicationsTotal: 1, communicationsResolved: 1, communicationsOpen: 0 },
+    ]);
     assert.deepEqual(await statusesSeenBy(admin, [action]), [{ communicationsTotal: 3, communicationsResolved: 2, communicationsOpen: 1 }]);
     assert.equal((await admin.delete(`${COMMUNICATIONS}/${communications.bNote}`)).status, 204);
     const put = await admin.put(
       `${DEFINITIONS}/${action}`,
-      { apiVersion: 'v1-preview', kind: 'meshCommunicationDefinition', spec: { communication: { title: 'Counted again', message: 'm', dueDate: '2099-04-30' } } },
+      {
+        apiVersion: 'v1-preview',
+        kind: 'meshCommunicationDefinition',
+        spec: { communication: { title: 'Counted again', message: 'm', dueDate: '2099-04-30' } },
+      },
       { headers: io(DEFINITION) },
     );
     assert.equal(put.status, 200, put.text);
@@ -124,8 +143,14 @@ describeEachDatabase('side doors: the counters of communication definitions', (c
       assert.equal(one.json.spec.description, event.spec.description);
     }
 
-    const updated = (await allEvents(admin, 'title=Communication%20Definition%20Updated')).find((event) => event.spec.content.metadata.uuid === action);
-    assert.deepEqual(updated?.spec.content.status, { communicationsTotal: 3, communicationsResolved: 2, communicationsOpen: 1 }, 'the admins’ event keeps the totals');
+    const updated = (await allEvents(admin, 'title=Communication%20Definition%20Updated')).find(
+      (event) => event.spec.content.metadata.uuid === action,
+    );
+    assert.deepEqual(
+      updated?.spec.content.status,
+      { communicationsTotal: 3, communicationsResolved: 2, communicationsOpen: 1 },
+      'the admins’ event keeps the totals',
+    );
     assert.equal(updated?.spec.workspaceRef, undefined, 'filed under no workspace');
     const hidden = await member.get(`${EVENTS}/${updated!.metadata.uuid}`, { headers: { accept: EVENT_LOG } });
     assert.equal(hidden.status, 404, 'a definition’s events are not a workspace’s');

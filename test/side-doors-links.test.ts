@@ -9,7 +9,19 @@ import { before, describe, it } from 'node:test';
 import { media, type ApiClient } from './support/client.js';
 import { clientWithKey } from './support/identity.js';
 import { describeEachDatabase } from './support/server.js';
-import { createPaymentMethod, createProject, createStructure, createTenant, IMPORT_JSON, io, PAYMENT_METHOD, PROJECT, TENANT, unique, WORKSPACE } from './support/structure.js';
+import {
+  createPaymentMethod,
+  createProject,
+  createStructure,
+  createTenant,
+  IMPORT_JSON,
+  io,
+  PAYMENT_METHOD,
+  PROJECT,
+  TENANT,
+  unique,
+  WORKSPACE,
+} from './support/structure.js';
 
 const BASE = '/api/meshobjects';
 const GROUP = media('meshworkspaceusergroup', 'v1');
@@ -70,10 +82,24 @@ describeEachDatabase('side doors: links', (ctx) => {
     tenantUuid = (await createTenant(admin, workspace, project, structure.platformUuid)).metadata.uuid;
     platformUuid = structure.platformUuid;
     member = unique('links-user');
-    const user = await admin.post(`${BASE}/meshusers`, { apiVersion: 'v2', kind: 'meshUser', metadata: { name: member }, spec: { email: `${member}@example.com`, firstName: 'F', lastName: 'L' } }, { headers: io(USER) });
+    const user = await admin.post(
+      `${BASE}/meshusers`,
+      {
+        apiVersion: 'v2',
+        kind: 'meshUser',
+        metadata: { name: member },
+        spec: { email: `${member}@example.com`, firstName: 'F', lastName: 'L' },
+      },
+      { headers: io(USER) },
+    );
     assert.equal(user.status, 201, user.text);
     const name = unique('links-group');
-    const groupObject = { apiVersion: 'v1', kind: 'meshWorkspaceUserGroup', metadata: { name, ownedByWorkspace: workspace }, spec: { displayName: name, members: [member] } };
+    const groupObject = {
+      apiVersion: 'v1',
+      kind: 'meshWorkspaceUserGroup',
+      metadata: { name, ownedByWorkspace: workspace },
+      spec: { displayName: name, members: [member] },
+    };
     const imported = await admin.put(BASE, [groupObject], { headers: io(IMPORT_JSON) });
     assert.equal(imported.status, 200, imported.text);
     group = `${workspace}.${name}`;
@@ -114,14 +140,29 @@ describeEachDatabase('side doors: links', (ctx) => {
     it('finds exactly the collections its codes open, and follows each', async () => {
       const client = await key(['WORKSPACE_LIST', 'PROJECT_LIST', 'TENANT_LIST']);
       assert.deepEqual(await followAll(client, `${BASE}/meshworkspaces/${workspace}`, WORKSPACE), ['meshprojects', 'meshtenants', 'self']);
-      assert.deepEqual(await followAll(client, `${BASE}/meshprojects/${workspace}.${project}`, PROJECT), ['meshtenants', 'meshworkspace', 'self']);
+      assert.deepEqual(await followAll(client, `${BASE}/meshprojects/${workspace}.${project}`, PROJECT), [
+        'meshtenants',
+        'meshworkspace',
+        'self',
+      ]);
       assert.deepEqual(await followAll(client, `${BASE}/meshtenants/${tenantUuid}`, TENANT), ['meshplatform', 'meshproject', 'self']);
     });
   });
 
   it('another workspace’s key, holding every read code, sees none of the workspace’s objects nor links to them', async () => {
     const other = unique('links-other');
-    const client = await key(['WORKSPACE_LIST', 'PROJECT_LIST', 'TENANT_LIST', 'WORKSPACEUSERGROUP_LIST', 'SERVICEINSTANCE_LIST', 'PAYMENTMETHOD_LIST', 'PROJECTPRINCIPALROLE_LIST'], other);
+    const client = await key(
+      [
+        'WORKSPACE_LIST',
+        'PROJECT_LIST',
+        'TENANT_LIST',
+        'WORKSPACEUSERGROUP_LIST',
+        'SERVICEINSTANCE_LIST',
+        'PAYMENTMETHOD_LIST',
+        'PROJECTPRINCIPALROLE_LIST',
+      ],
+      other,
+    );
     for (const [path, accept] of [
       [`${BASE}/meshworkspaces/${workspace}`, WORKSPACE],
       [`${BASE}/meshprojects/${workspace}.${project}`, PROJECT],
@@ -133,7 +174,10 @@ describeEachDatabase('side doors: links', (ctx) => {
       assert.equal(response.status, 404, `${path}: ${response.text}`);
     }
     // Its own workspace's answer links only into its own workspace.
-    const links = (await client.get(`${BASE}/meshworkspaces/${other}`, { headers: { accept: WORKSPACE } })).json._links as Record<string, { href: string }>;
+    const links = (await client.get(`${BASE}/meshworkspaces/${other}`, { headers: { accept: WORKSPACE } })).json._links as Record<
+      string,
+      { href: string }
+    >;
     for (const link of Object.values(links)) assert.doesNotMatch(link.href, new RegExp(workspace), link.href);
     await followAll(client, `${BASE}/meshworkspaces/${other}`, WORKSPACE);
     // A platform every caller reads: its owner's workspace is not linked for another workspace's key.
@@ -142,7 +186,14 @@ describeEachDatabase('side doors: links', (ctx) => {
   });
 
   it('an admin finds every link, and each answers', async () => {
-    assert.deepEqual(await followAll(admin, `${BASE}/meshworkspaces/${workspace}`, WORKSPACE), ['meshprojects', 'meshserviceinstances', 'meshtenants', 'meshusers', 'meshworkspaceusergroups', 'self']);
+    assert.deepEqual(await followAll(admin, `${BASE}/meshworkspaces/${workspace}`, WORKSPACE), [
+      'meshprojects',
+      'meshserviceinstances',
+      'meshtenants',
+      'meshusers',
+      'meshworkspaceusergroups',
+      'self',
+    ]);
     assert.deepEqual(await followAll(admin, `${BASE}/meshprojects/${workspace}.${paid}`, PROJECT), [
       'activePaymentMethod',
       'meshprojectgroupbindings',

@@ -24,7 +24,9 @@ describeEachDatabase('A refused write leaves no lock behind', (ctx) => {
 
   /** `blockyard admin …` in a process of its own, on the server's database and keys. */
   const admin = (args: string[]) =>
-    run(path.join(ctx.server.dataDir, 'cli-config.yaml'), ['admin', ...args], { env: { ...ctx.server.env, BLOCKYARD_DB_TIMEOUT_MS: String(LOCK_WAIT_MS) } });
+    run(path.join(ctx.server.dataDir, 'cli-config.yaml'), ['admin', ...args], {
+      env: { ...ctx.server.env, BLOCKYARD_DB_TIMEOUT_MS: String(LOCK_WAIT_MS) },
+    });
 
   /** A project that exists, created again by a key that may only save projects: 409. */
   async function refusedWrite(): Promise<void> {
@@ -47,7 +49,9 @@ describeEachDatabase('A refused write leaves no lock behind', (ctx) => {
     await refusedWrite();
     const deleted = exited(await admin(['scim-token', 'delete', id!]), 0);
     assert.match(deleted.stdout, /^deleted SCIM token/);
-    const scim = await ctx.client.get('/scim/v2/ServiceProviderConfig', { headers: { authorization: `Bearer ${secret}`, accept: 'application/scim+json' } });
+    const scim = await ctx.client.get('/scim/v2/ServiceProviderConfig', {
+      headers: { authorization: `Bearer ${secret}`, accept: 'application/scim+json' },
+    });
     assert.equal(scim.status, 401, scim.text);
     // The server itself still writes: the refusals cost it nothing.
     assert.equal((await ctx.client.post(PATHS.projects, projectBody(workspace, unique('after')), { headers: io(PROJECT) })).status, 201);

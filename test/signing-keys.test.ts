@@ -59,7 +59,9 @@ describeEachDatabase(
       await ctx.server.server.database.db
         .transaction()
         .execute((trx) =>
-          sql`insert into signing_keys (kid, public_jwk, private_jwk_encrypted, created_on) values (${kid}, ${JSON.stringify(publicJwk)}, ${sealWith(randomBytes(32).toString('base64'), JSON.stringify(privateJwk))}, ${createdOn})`.execute(trx),
+          sql`insert into signing_keys (kid, public_jwk, private_jwk_encrypted, created_on) values (${kid}, ${JSON.stringify(publicJwk)}, ${sealWith(randomBytes(32).toString('base64'), JSON.stringify(privateJwk))}, ${createdOn})`.execute(
+            trx,
+          ),
         );
       await sleep(1100); // an unknown kid makes the server read the keys again, at most once a second
       const forged = await signWith(privateJwk, kid, token);
@@ -87,7 +89,10 @@ describeEachDatabase(
       const later = await tokenSignedWith(ctx.client, key, rotated.kid);
       assert.equal((await listKeys(ctx.client, later)).status, 200);
       const kids = await publishedKids(ctx.client);
-      assert.ok(kids.includes(oldKid) && kids.includes(rotated.kid), `both keys are published while the old one's tokens live: ${kids.join(', ')}`);
+      assert.ok(
+        kids.includes(oldKid) && kids.includes(rotated.kid),
+        `both keys are published while the old one's tokens live: ${kids.join(', ')}`,
+      );
 
       await sleep(Math.max(0, decodeJwt(earlier).exp! * 1000 - Date.now() + 1000));
       assert.equal((await listKeys(ctx.client, earlier)).status, 401, 'the token from before, expired');
@@ -102,7 +107,9 @@ describeEachDatabase(
       const { key, token } = await clientWithKey(ctx.client, workspace, ['APIKEY_LIST']);
       const kid = kidOf(token);
       const monthAgo = new Date(Date.now() - 31 * 86_400_000).toISOString();
-      await ctx.server.server.database.db.transaction().execute((trx) => sql`update signing_keys set created_on = ${monthAgo} where kid = ${kid}`.execute(trx));
+      await ctx.server.server.database.db
+        .transaction()
+        .execute((trx) => sql`update signing_keys set created_on = ${monthAgo} where kid = ${kid}`.execute(trx));
       const deadline = Date.now() + 6_500;
       let next = token;
       while (kidOf(next) === kid) {
@@ -143,6 +150,7 @@ describe('token signing keys across instances on PostgreSQL', { skip: skipUnless
     const fromB = await tokenSignedWith(b.client, key, rotated.kid);
     assert.equal((await listKeys(a.client, fromB)).status, 200);
     assert.equal((await listKeys(b.client, token)).status, 200, 'tokens from before still work everywhere');
-    for (const server of [a, b]) assert.ok((await publishedKids(server.client)).includes(rotated.kid), 'both instances publish the new key');
+    for (const server of [a, b])
+      assert.ok((await publishedKids(server.client)).includes(rotated.kid), 'both instances publish the new key');
   });
 });

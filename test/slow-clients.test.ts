@@ -111,19 +111,34 @@ describeEachDatabase(
 
     it('answers other clients promptly while slow clients are stalled', async () => {
       const slow = await Promise.all(Array.from({ length: 20 }, () => openRaw(ctx.server)));
-      slow.forEach((connection, i) => (i % 2 === 0 ? dribble(connection, `GET /healthz HTTP/1.1\r\nX-Slow: ${'a'.repeat(100)}`) : connection.socket.write('GET /healthz HTTP/1.1\r\n')));
+      slow.forEach((connection, i) =>
+        i % 2 === 0
+          ? dribble(connection, `GET /healthz HTTP/1.1\r\nX-Slow: ${'a'.repeat(100)}`)
+          : connection.socket.write('GET /healthz HTTP/1.1\r\n'),
+      );
       await new Promise((resolve) => setTimeout(resolve, 300));
-      assert.equal(slow.filter((connection) => connection.socket.destroyed).length, 0, 'the slow clients should still be connected while the others are served');
+      assert.equal(
+        slow.filter((connection) => connection.socket.destroyed).length,
+        0,
+        'the slow clients should still be connected while the others are served',
+      );
       for (let i = 0; i < 3; i++) {
         const health = await oneShot(ctx.server, 'GET /healthz HTTP/1.1\r\n');
         assert.equal(health.status, 200);
         assert.ok(health.ms < 750, `a health check took ${health.ms} ms`);
-        const list = await oneShot(ctx.server, `GET ${WORKSPACES} HTTP/1.1\r\nAccept: ${WORKSPACE}\r\nAuthorization: ${basic(TEST_ADMIN.username, TEST_ADMIN.password)}\r\n`);
+        const list = await oneShot(
+          ctx.server,
+          `GET ${WORKSPACES} HTTP/1.1\r\nAccept: ${WORKSPACE}\r\nAuthorization: ${basic(TEST_ADMIN.username, TEST_ADMIN.password)}\r\n`,
+        );
         assert.equal(list.status, 200);
         assert.ok(list.ms < 750, `a list took ${list.ms} ms`);
       }
       for (const connection of slow) assertCutWithin('a stalled client', (await connection.closed) - connection.openedAt, HEADERS_S);
     });
   },
-  { BLOCKYARD_HEADERS_TIMEOUT_SECONDS: String(HEADERS_S), BLOCKYARD_REQUEST_TIMEOUT_SECONDS: String(REQUEST_S), BLOCKYARD_IDLE_TIMEOUT_SECONDS: String(IDLE_S) },
+  {
+    BLOCKYARD_HEADERS_TIMEOUT_SECONDS: String(HEADERS_S),
+    BLOCKYARD_REQUEST_TIMEOUT_SECONDS: String(REQUEST_S),
+    BLOCKYARD_IDLE_TIMEOUT_SECONDS: String(IDLE_S),
+  },
 );

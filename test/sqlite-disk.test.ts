@@ -42,7 +42,8 @@ describe('SQLite on a full disk', { skip: mounted ? false : 'needs root to mount
     rmSync(mountPoint, { recursive: true, force: true });
   });
 
-  const create = (name: string) => server.client.post(WORKSPACES, { metadata: { name }, spec: { displayName: name, padding: 'x'.repeat(200_000) } }, { headers: io });
+  const create = (name: string) =>
+    server.client.post(WORKSPACES, { metadata: { name }, spec: { displayName: name, padding: 'x'.repeat(200_000) } }, { headers: io });
 
   it('answers 503 naming the full disk, loses nothing acknowledged, and stays consistent', async () => {
     let full;
@@ -56,7 +57,8 @@ describe('SQLite on a full disk', { skip: mounted ? false : 'needs root to mount
     assert.match(full.json.message, /disk is full|cannot be written/);
     assert.ok(Number(full.headers['retry-after']) >= 1);
     assert.ok(acknowledged.length > 0);
-    for (const name of acknowledged) assert.equal((await server.client.get(`${WORKSPACES}/${name}`, { headers: { accept: MEDIA } })).status, 200, name);
+    for (const name of acknowledged)
+      assert.equal((await server.client.get(`${WORKSPACES}/${name}`, { headers: { accept: MEDIA } })).status, 200, name);
     assert.equal((await server.client.get('/healthz', { anonymous: true })).status, 200);
   });
 
@@ -69,8 +71,13 @@ describe('SQLite on a full disk', { skip: mounted ? false : 'needs root to mount
     } finally {
       check.close();
     }
-    for (const name of acknowledged) assert.equal((await server.client.get(`${WORKSPACES}/${name}`, { headers: { accept: MEDIA } })).status, 200, name);
-    const created = await server.client.post(WORKSPACES, { metadata: { name: 'after-disk-trouble' }, spec: { displayName: 'ok' } }, { headers: io });
+    for (const name of acknowledged)
+      assert.equal((await server.client.get(`${WORKSPACES}/${name}`, { headers: { accept: MEDIA } })).status, 200, name);
+    const created = await server.client.post(
+      WORKSPACES,
+      { metadata: { name: 'after-disk-trouble' }, spec: { displayName: 'ok' } },
+      { headers: io },
+    );
     assert.equal(created.status, 201, created.text);
   });
 });
@@ -124,72 +131,88 @@ const chattr = (flag: '+i' | '-i', files: string[]) => {
  * immutable; the shared-memory index stays writable (it is mapped into memory, where a write to an
  * immutable file would kill the process with SIGBUS, which is not what this test is about).
  */
-describe('SQLite database file read-only while the server runs', { skip: immutable ? false : `needs root and a file system whose immutable flag stops writes (ext4, xfs) at ${tmpdir()}` }, () => {
-  let server: TestServer;
-  let files: string[];
-  const acknowledged: string[] = [];
+describe(
+  'SQLite database file read-only while the server runs',
+  { skip: immutable ? false : `needs root and a file system whose immutable flag stops writes (ext4, xfs) at ${tmpdir()}` },
+  () => {
+    let server: TestServer;
+    let files: string[];
+    const acknowledged: string[] = [];
 
-  before(async () => {
-    server = await startTestServer('sqlite');
-    const db = path.join(server.dataDir, 'blockyard.db');
-    files = [db, `${db}-wal`];
-  });
+    before(async () => {
+      server = await startTestServer('sqlite');
+      const db = path.join(server.dataDir, 'blockyard.db');
+      files = [db, `${db}-wal`];
+    });
 
-  after(async () => {
-    if (files) spawnSync('chattr', ['-i', ...files]);
-    await server?.stop();
-  });
+    after(async () => {
+      if (files) spawnSync('chattr', ['-i', ...files]);
+      await server?.stop();
+    });
 
-  const create = (name: string) => server.client.post(WORKSPACES, { metadata: { name }, spec: { displayName: name } }, { headers: io });
-  const read = (name: string) => server.client.get(`${WORKSPACES}/${name}`, { headers: { accept: MEDIA } });
+    const create = (name: string) => server.client.post(WORKSPACES, { metadata: { name }, spec: { displayName: name } }, { headers: io });
+    const read = (name: string) => server.client.get(`${WORKSPACES}/${name}`, { headers: { accept: MEDIA } });
 
-  it('answers writes 503 naming the cause, keeps reads working, and stores nothing', async () => {
-    for (const name of ['before-1', 'before-2', 'before-3']) {
-      const created = await create(name);
+    it('answers writes 503 naming the cause, keeps reads working, and stores nothing', async () => {
+      for (const name of ['before-1', 'before-2', 'before-3']) {
+        const created = await create(name);
+        assert.equal(created.status, 201, created.text);
+        acknowledged.push(name);
+      }
+      chattr('+i', files);
+      // Several writes at once (they may share a commit), then one alone.
+      const refused = [...(await Promise.all(['ro-1', 'ro-2', 'ro-3'].map(create))), await create('ro-4')];
+      for (const response of refused) {
+        assert.equal(response.status, 503, response.text);
+        assert.match(response.headers['content-type']!, /^application\/json/);
+        assert.deepEqual(Object.keys(response.json).sort(), ['errorCode', 'errorId', 'message']);
+        assert.equal(response.json.errorCode, 'ServiceUnavailable');
+        assert.match(response.json.message, /read-only|cannot be written/);
+        assert.match(response.json.message, /nothing was stored/);
+        assert.ok(Number(response.headers['retry-after']) >= 1);
+      }
+      for (const name of acknowledged) assert.equal((await read(name)).status, 200, name);
+      const list = await server.client.get(WORKSPACES, { headers: { accept: MEDIA } });
+      assert.equal(list.status, 200, list.text);
+      assert.equal((await server.client.get('/healthz', { anonymous: true })).status, 200);
+    });
+
+    it('refuses to start another server on the read-only file, naming BLOCKYARD_DATA_DIR', async () => {
+      await assert.rejects(
+        startServer(loadConfig({ ...server.env, BLOCKYARD_PORT: '0' }), {
+          logDestination: pino.destination('/dev/null'),
+          print: () => undefined,
+        }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.variable === 'BLOCKYARD_DATA_DIR' &&
+          /must be writable: EPERM/.test(error.message) &&
+          !error.message.includes('\n'),
+      );
+    });
+
+    it('writes again once the file is writable, without a restart, with an intact file', async () => {
+      chattr('-i', files);
+      const created = await create('after-ro');
       assert.equal(created.status, 201, created.text);
-      acknowledged.push(name);
-    }
-    chattr('+i', files);
-    // Several writes at once (they may share a commit), then one alone.
-    const refused = [...(await Promise.all(['ro-1', 'ro-2', 'ro-3'].map(create))), await create('ro-4')];
-    for (const response of refused) {
-      assert.equal(response.status, 503, response.text);
-      assert.match(response.headers['content-type']!, /^application\/json/);
-      assert.deepEqual(Object.keys(response.json).sort(), ['errorCode', 'errorId', 'message']);
-      assert.equal(response.json.errorCode, 'ServiceUnavailable');
-      assert.match(response.json.message, /read-only|cannot be written/);
-      assert.match(response.json.message, /nothing was stored/);
-      assert.ok(Number(response.headers['retry-after']) >= 1);
-    }
-    for (const name of acknowledged) assert.equal((await read(name)).status, 200, name);
-    const list = await server.client.get(WORKSPACES, { headers: { accept: MEDIA } });
-    assert.equal(list.status, 200, list.text);
-    assert.equal((await server.client.get('/healthz', { anonymous: true })).status, 200);
-  });
-
-  it('refuses to start another server on the read-only file, naming BLOCKYARD_DATA_DIR', async () => {
-    await assert.rejects(
-      startServer(loadConfig({ ...server.env, BLOCKYARD_PORT: '0' }), { logDestination: pino.destination('/dev/null'), print: () => undefined }),
-      (error: unknown) => error instanceof ConfigError && error.variable === 'BLOCKYARD_DATA_DIR' && /must be writable: EPERM/.test(error.message) && !error.message.includes('\n'),
-    );
-  });
-
-  it('writes again once the file is writable, without a restart, with an intact file', async () => {
-    chattr('-i', files);
-    const created = await create('after-ro');
-    assert.equal(created.status, 201, created.text);
-    acknowledged.push('after-ro');
-    for (const name of acknowledged) assert.equal((await read(name)).status, 200, name);
-    for (const name of ['ro-1', 'ro-2', 'ro-3', 'ro-4']) assert.equal((await read(name)).status, 404, `${name} was refused, yet stored`);
-    assertIntact(files[0]!);
-  });
-});
+      acknowledged.push('after-ro');
+      for (const name of acknowledged) assert.equal((await read(name)).status, 200, name);
+      for (const name of ['ro-1', 'ro-2', 'ro-3', 'ro-4']) assert.equal((await read(name)).status, 404, `${name} was refused, yet stored`);
+      assertIntact(files[0]!);
+    });
+  },
+);
 
 /** Runs `blockyard serve` as operators do; resolves with its exit code and output. */
 async function runCli(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const childEnv: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !name.startsWith('BLOCKYARD_')) childEnv[name] = value;
-  const child = spawn(process.execPath, blockyardArgs(['serve']), { cwd: REPO_ROOT, env: { ...childEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const [name, value] of Object.entries(process.env))
+    if (value !== undefined && !name.startsWith('BLOCKYARD_')) childEnv[name] = value;
+  const child = spawn(process.execPath, blockyardArgs(['serve']), {
+    cwd: REPO_ROOT,
+    env: { ...childEnv, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -253,7 +276,11 @@ describe('SQLite data directory read-only at start', { skip: bound ? false : 'ne
     await server.restart();
     assertIntact(path.join(roMount, 'blockyard.db'));
     assert.equal((await server.client.get(`${WORKSPACES}/kept`, { headers: { accept: MEDIA } })).status, 200);
-    const again = await server.client.post(WORKSPACES, { metadata: { name: 'after-ro-start' }, spec: { displayName: 'ok' } }, { headers: io });
+    const again = await server.client.post(
+      WORKSPACES,
+      { metadata: { name: 'after-ro-start' }, spec: { displayName: 'ok' } },
+      { headers: io },
+    );
     assert.equal(again.status, 201, again.text);
   });
 });

@@ -64,9 +64,25 @@ describeEachDatabase(
       serverCa = await readFile(path.join(ctx.server.dataDir, 'tls', 'cert.pem'), 'utf8');
       browser = new TestBrowser([serverCa, await readFile(provider.env.BLOCKYARD_OIDC_CA!, 'utf8')]);
       for (const name of [ws, other]) await createWorkspace(ctx.client, name);
-      const user = await ctx.client.post(USERS, { apiVersion: 'v2', kind: 'meshUser', metadata: { name: alice }, spec: { email: `${alice}@example.com`, firstName: 'Alice', lastName: 'Example' } }, { headers: io(USER) });
+      const user = await ctx.client.post(
+        USERS,
+        {
+          apiVersion: 'v2',
+          kind: 'meshUser',
+          metadata: { name: alice },
+          spec: { email: `${alice}@example.com`, firstName: 'Alice', lastName: 'Example' },
+        },
+        { headers: io(USER) },
+      );
       assert.equal(user.status, 201, user.text);
-      const binding = { apiVersion: 'v2', kind: 'meshWorkspaceUserBinding', metadata: { name: unique('b') }, targetRef: { name: ws }, roleRef: { name: 'Workspace Owner' }, subject: { name: alice } };
+      const binding = {
+        apiVersion: 'v2',
+        kind: 'meshWorkspaceUserBinding',
+        metadata: { name: unique('b') },
+        targetRef: { name: ws },
+        roleRef: { name: 'Workspace Owner' },
+        subject: { name: alice },
+      };
       const bound = await ctx.client.post(WS_BINDINGS, binding, { headers: io(WS_BINDING) });
       assert.equal(bound.status, 201, bound.text);
     });
@@ -86,12 +102,18 @@ describeEachDatabase(
 
     it('sets the session cookie HttpOnly, Secure and SameSite=Lax for the whole origin, and stores only a hash of its id', async () => {
       const line = browser.received.find((entry) => entry.line.startsWith(`${SESSION}=`) && !/Max-Age=0/.test(entry.line))!.line;
-      const attributes = line.split(';').slice(1).map((attribute) => attribute.trim().toLowerCase());
+      const attributes = line
+        .split(';')
+        .slice(1)
+        .map((attribute) => attribute.trim().toLowerCase());
       for (const wanted of ['httponly', 'secure', 'samesite=lax', 'path=/']) assert.ok(attributes.includes(wanted), `${wanted} in ${line}`);
       assert.ok(!attributes.some((attribute) => attribute.startsWith('domain=')), line);
       const id = browser.cookie(ctx.server.url, SESSION)!;
       assert.match(id, /^[A-Za-z0-9_-]{43}$/);
-      const rows = await ctx.server.server.database.db.selectFrom('sessions' as never).selectAll().execute();
+      const rows = await ctx.server.server.database.db
+        .selectFrom('sessions' as never)
+        .selectAll()
+        .execute();
       assert.equal(rows.length, 1);
       assert.ok(!JSON.stringify(rows).includes(id), 'the session id itself is not stored');
     });
@@ -100,7 +122,10 @@ describeEachDatabase(
       const session = await asBrowser(ctx.server).get('/auth/session');
       assert.equal(session.status, 200, session.text);
       assert.equal(session.json.oidc, true);
-      assert.deepEqual({ ...session.json.session, permissions: undefined }, { username: alice, workspace: ws, workspaces: [ws], permissions: undefined, admin: false });
+      assert.deepEqual(
+        { ...session.json.session, permissions: undefined },
+        { username: alice, workspace: ws, workspaces: [ws], permissions: undefined, admin: false },
+      );
       assert.ok(session.json.session.permissions.includes('WORKSPACE_LIST'), session.text);
       const workspaces = await asBrowser(ctx.server).get(`${WORKSPACES}?size=350`, { headers: { accept: WORKSPACE } });
       assert.equal(workspaces.status, 200, workspaces.text);
@@ -120,12 +145,18 @@ describeEachDatabase(
     });
 
     it('keeps a person’s live event stream open past the credential re-checks (the cookie is re-checked, not a missing header)', async () => {
-      const stream = await openStream(ctx.server.url, serverCa, '/api/meshobjects/mesheventlogs', { cookie: browser.cookieHeader(ctx.server.url)! });
+      const stream = await openStream(ctx.server.url, serverCa, '/api/meshobjects/mesheventlogs', {
+        cookie: browser.cookieHeader(ctx.server.url)!,
+      });
       try {
         assert.equal(stream.status, 200);
         // The stream re-checks its credential every 5 s: past two checks it still delivers.
         await new Promise((resolve) => setTimeout(resolve, 11_000));
-        const renamed = await ctx.client.put(`${WORKSPACES}/${ws}`, { apiVersion: 'v2', kind: 'meshWorkspace', metadata: { name: ws }, spec: { displayName: `Renamed ${ws}` } }, { headers: io(WORKSPACE) });
+        const renamed = await ctx.client.put(
+          `${WORKSPACES}/${ws}`,
+          { apiVersion: 'v2', kind: 'meshWorkspace', metadata: { name: ws }, spec: { displayName: `Renamed ${ws}` } },
+          { headers: io(WORKSPACE) },
+        );
         assert.equal(renamed.status, 200, renamed.text);
         const [event] = await stream.waitFor(1);
         assert.equal(event?.json.spec.title, 'Workspace Name Changed');
@@ -141,11 +172,21 @@ describeEachDatabase(
         const refused = await client.post(PROJECTS, projectBody(ws, project), { headers: io(PROJECT) });
         assert.equal(refused.status, 403, refused.text);
         assert.match(refused.json.message, /must come from/);
-        const switched = await client.post('/auth/session/workspace', { workspace: ws }, { headers: { 'content-type': 'application/json' } });
+        const switched = await client.post(
+          '/auth/session/workspace',
+          { workspace: ws },
+          { headers: { 'content-type': 'application/json' } },
+        );
         assert.equal(switched.status, 403, switched.text);
       }
-      assert.equal((await ctx.client.get(`${PROJECTS}/${ws}.${project}`, { headers: { accept: PROJECT } })).status, 404, 'nothing was created');
-      const made = await asBrowser(ctx.server, { origin: publicOrigin() }).post(PROJECTS, projectBody(ws, project), { headers: io(PROJECT) });
+      assert.equal(
+        (await ctx.client.get(`${PROJECTS}/${ws}.${project}`, { headers: { accept: PROJECT } })).status,
+        404,
+        'nothing was created',
+      );
+      const made = await asBrowser(ctx.server, { origin: publicOrigin() }).post(PROJECTS, projectBody(ws, project), {
+        headers: io(PROJECT),
+      });
       assert.equal(made.status, 201, made.text);
     });
 
@@ -168,7 +209,10 @@ describeEachDatabase(
     });
 
     it('API keys and API users keep working beside sessions (an Authorization header wins over the cookie)', async () => {
-      const withBoth = new ApiClient(ctx.server.url, serverCa, { cookie: `${SESSION}=${'x'.repeat(43)}`, authorization: basic(TEST_ADMIN.username, TEST_ADMIN.password) });
+      const withBoth = new ApiClient(ctx.server.url, serverCa, {
+        cookie: `${SESSION}=${'x'.repeat(43)}`,
+        authorization: basic(TEST_ADMIN.username, TEST_ADMIN.password),
+      });
       withBoth.openapi = ctx.client.openapi;
       const answer = await withBoth.get(`${WORKSPACES}/${other}`, { headers: { accept: WORKSPACE } });
       assert.equal(answer.status, 200, answer.text);
@@ -246,7 +290,10 @@ describeEachDatabase('single sign-on not configured', (ctx) => {
     const login = await ctx.client.get('/auth/oidc/login', { anonymous: true });
     assert.equal(login.status, 401, login.text);
     assert.equal((await ctx.client.get('/auth/oidc/login')).status, 404);
-    const withCookie = await ctx.client.get(WORKSPACES, { anonymous: true, headers: { cookie: `${SESSION}=${'A'.repeat(43)}`, accept: WORKSPACE } });
+    const withCookie = await ctx.client.get(WORKSPACES, {
+      anonymous: true,
+      headers: { cookie: `${SESSION}=${'A'.repeat(43)}`, accept: WORKSPACE },
+    });
     assert.equal(withCookie.status, 401, 'a cookie is no credential without single sign-on');
   });
 });

@@ -31,7 +31,14 @@ interface Running extends Ended {
 }
 
 /** Only what an operator sets: nothing inherited from the test runner's BLOCKYARD_* variables. */
-const envOf = (dataDir: string, extra: Record<string, string>) => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', BLOCKYARD_DATA_DIR: dataDir, BLOCKYARD_HOST: '127.0.0.1', BLOCKYARD_PORT: '0', ...extra });
+const envOf = (dataDir: string, extra: Record<string, string>) => ({
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '',
+  BLOCKYARD_DATA_DIR: dataDir,
+  BLOCKYARD_HOST: '127.0.0.1',
+  BLOCKYARD_PORT: '0',
+  ...extra,
+});
 
 /** Servers still running when the file ends (a failed assertion before `stop()`): killed, never left behind. */
 const children = new Set<ChildProcess>();
@@ -89,7 +96,10 @@ function assertOneLine(result: Ended, code: number, variable: string, says: RegE
   assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
 }
 
-const sha256 = async (file: string) => createHash('sha256').update(await readFile(file)).digest('hex');
+const sha256 = async (file: string) =>
+  createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
 const dataDirs: string[] = [];
 const newDataDir = async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'blockyard-start-'));
@@ -115,7 +125,12 @@ after(async () => {
 describe('start failures: configuration is checked before anything is touched', () => {
   it('a bad setting: exit 2, one line naming it, no data directory made', async () => {
     const dataDir = path.join(await newDataDir(), 'not-yet');
-    assertOneLine(await refused(dataDir, { BLOCKYARD_RUN_TIMEOUT_SECONDS: 'soon' }), 2, 'BLOCKYARD_RUN_TIMEOUT_SECONDS', /expected an integer/);
+    assertOneLine(
+      await refused(dataDir, { BLOCKYARD_RUN_TIMEOUT_SECONDS: 'soon' }),
+      2,
+      'BLOCKYARD_RUN_TIMEOUT_SECONDS',
+      /expected an integer/,
+    );
     await assert.rejects(stat(dataDir), 'the data directory was not created');
   });
 
@@ -136,7 +151,11 @@ describe('start failures: configuration is checked before anything is touched', 
 
   it('debug level: the same line, then the details', async () => {
     const dataDir = await newDataDir();
-    const result = await refused(dataDir, { BLOCKYARD_LOG_LEVEL: 'debug', BLOCKYARD_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nothing', BLOCKYARD_MASTER_KEY: TEST_MASTER_KEY });
+    const result = await refused(dataDir, {
+      BLOCKYARD_LOG_LEVEL: 'debug',
+      BLOCKYARD_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nothing',
+      BLOCKYARD_MASTER_KEY: TEST_MASTER_KEY,
+    });
     assert.equal(result.code, 3);
     assert.match(result.stderr.split('\n')[0]!, /^blockyard: BLOCKYARD_DATABASE_URL: PostgreSQL at 127\.0\.0\.1:1 refuses connections/);
     assert.match(result.stderr, /ECONNREFUSED/, 'the cause follows at debug level');
@@ -149,7 +168,8 @@ describe('start failures on PostgreSQL', { skip: skipUnless('postgres') }, () =>
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
-      return (await client.query<{ n: string }>(`select count(*) as n from information_schema.tables where table_schema = 'public'`)).rows[0]!.n;
+      return (await client.query<{ n: string }>(`select count(*) as n from information_schema.tables where table_schema = 'public'`))
+        .rows[0]!.n;
     } finally {
       await client.end();
     }
@@ -162,7 +182,12 @@ describe('start failures on PostgreSQL', { skip: skipUnless('postgres') }, () =>
   });
 
   it('without BLOCKYARD_MASTER_KEY: exit 2 naming it, and the database has no table', async () => {
-    assertOneLine(await refused(await newDataDir(), { BLOCKYARD_DATABASE_URL: database.url }), 2, 'BLOCKYARD_MASTER_KEY', /required with BLOCKYARD_DATABASE_URL/);
+    assertOneLine(
+      await refused(await newDataDir(), { BLOCKYARD_DATABASE_URL: database.url }),
+      2,
+      'BLOCKYARD_MASTER_KEY',
+      /required with BLOCKYARD_DATABASE_URL/,
+    );
     assert.equal(await tables(), '0');
   });
 
@@ -176,7 +201,12 @@ describe('start failures on PostgreSQL', { skip: skipUnless('postgres') }, () =>
   it('a port where no PostgreSQL listens: exit 3, one line naming host and port', async () => {
     const url = new URL(database.url);
     url.port = '1';
-    assertOneLine(await refused(await newDataDir(), { BLOCKYARD_DATABASE_URL: url.toString(), BLOCKYARD_MASTER_KEY: TEST_MASTER_KEY }), 3, 'BLOCKYARD_DATABASE_URL', /at 127\.0\.0\.1:1 refuses connections/);
+    assertOneLine(
+      await refused(await newDataDir(), { BLOCKYARD_DATABASE_URL: url.toString(), BLOCKYARD_MASTER_KEY: TEST_MASTER_KEY }),
+      3,
+      'BLOCKYARD_DATABASE_URL',
+      /at 127\.0\.0\.1:1 refuses connections/,
+    );
   });
 
   it('an instance waiting for the migrations of another waits longer than the statement timeout, then starts', async () => {
@@ -186,7 +216,11 @@ describe('start failures on PostgreSQL', { skip: skipUnless('postgres') }, () =>
     await other.connect();
     try {
       await other.query('select pg_advisory_lock(3853314791062309107)');
-      const waiting = serve(await newDataDir(), { BLOCKYARD_DATABASE_URL: fresh.url, BLOCKYARD_MASTER_KEY: TEST_MASTER_KEY, BLOCKYARD_DB_TIMEOUT_MS: '300' });
+      const waiting = serve(await newDataDir(), {
+        BLOCKYARD_DATABASE_URL: fresh.url,
+        BLOCKYARD_MASTER_KEY: TEST_MASTER_KEY,
+        BLOCKYARD_DB_TIMEOUT_MS: '300',
+      });
       const early = await Promise.race([waiting, new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 3000))]);
       assert.equal(early, 'waiting', `the start ended while the lock was held: ${JSON.stringify(early)}`);
       await other.query('select pg_advisory_unlock(3853314791062309107)');
@@ -209,17 +243,28 @@ describe('start failures on PostgreSQL', { skip: skipUnless('postgres') }, () =>
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();
       try {
-        const rows = await client.query(`select (select json_agg(k order by name) from keyring k)::text as keyring, (select json_agg(s order by kid) from signing_keys s)::text as signing, (select count(*) from blockyard_migrations) as migrations`);
+        const rows = await client.query(
+          `select (select json_agg(k order by name) from keyring k)::text as keyring, (select json_agg(s order by kid) from signing_keys s)::text as signing, (select count(*) from blockyard_migrations) as migrations`,
+        );
         return rows.rows[0] as unknown;
       } finally {
         await client.end();
       }
     };
     const before = await snapshot();
-    assertOneLine(await refused(dataDir, { BLOCKYARD_DATABASE_URL: database.url, BLOCKYARD_MASTER_KEY: OTHER_KEY }), 4, 'BLOCKYARD_MASTER_KEY', /opens none of the keys this database holds.*BLOCKYARD_ABANDON_SEALED_SECRETS=true/);
+    assertOneLine(
+      await refused(dataDir, { BLOCKYARD_DATABASE_URL: database.url, BLOCKYARD_MASTER_KEY: OTHER_KEY }),
+      4,
+      'BLOCKYARD_MASTER_KEY',
+      /opens none of the keys this database holds.*BLOCKYARD_ABANDON_SEALED_SECRETS=true/,
+    );
     assert.deepEqual(await snapshot(), before, 'the database is as it was');
 
-    const abandoned = await serve(dataDir, { BLOCKYARD_DATABASE_URL: database.url, BLOCKYARD_MASTER_KEY: OTHER_KEY, BLOCKYARD_ABANDON_SEALED_SECRETS: 'true' });
+    const abandoned = await serve(dataDir, {
+      BLOCKYARD_DATABASE_URL: database.url,
+      BLOCKYARD_MASTER_KEY: OTHER_KEY,
+      BLOCKYARD_ABANDON_SEALED_SECRETS: 'true',
+    });
     assert.ok('url' in abandoned, abandoned.stderr);
     assert.deepEqual(await readyz(abandoned.url, dataDir), { status: 'UP', database: 'UP', keyring: 'ABANDONED' });
     await abandoned.stop();
@@ -227,7 +272,12 @@ describe('start failures on PostgreSQL', { skip: skipUnless('postgres') }, () =>
     assert.ok('url' in again, `the new key opens the new keyring without the setting: ${again.stderr}`);
     assert.deepEqual(await readyz(again.url, dataDir), { status: 'UP', database: 'UP', keyring: 'UP' });
     await again.stop();
-    assertOneLine(await refused(dataDir, { BLOCKYARD_DATABASE_URL: database.url, BLOCKYARD_MASTER_KEY: TEST_MASTER_KEY }), 4, 'BLOCKYARD_MASTER_KEY', /opens none/);
+    assertOneLine(
+      await refused(dataDir, { BLOCKYARD_DATABASE_URL: database.url, BLOCKYARD_MASTER_KEY: TEST_MASTER_KEY }),
+      4,
+      'BLOCKYARD_MASTER_KEY',
+      /opens none/,
+    );
   });
 });
 
@@ -249,13 +299,22 @@ describe('a first start on SQLite, as an operator sees it', () => {
     const frame = lines.findIndex((line) => /^\+-+\+$/.test(line));
     assert.ok(listening >= 0 && frame > listening, first.stdout);
     const framed = lines.slice(frame, lines.indexOf(lines[frame]!, frame + 1) + 1);
-    assert.ok(framed.length >= 5 && framed.slice(1, -1).every((line) => line.startsWith('| ') && line.endsWith(' |') && line.length === framed[0]!.length), framed.join('\n'));
+    assert.ok(
+      framed.length >= 5 &&
+        framed.slice(1, -1).every((line) => line.startsWith('| ') && line.endsWith(' |') && line.length === framed[0]!.length),
+      framed.join('\n'),
+    );
     assert.match(framed.join('\n'), /client secret: +\S{20,}/);
     const before = lines.slice(0, frame).filter((line) => line.startsWith('{'));
-    const logLinesAfterFrame = lines.slice(frame).filter((line) => line.startsWith('{') && !line.includes('shutting down') && !line.includes('"request completed"'));
+    const logLinesAfterFrame = lines
+      .slice(frame)
+      .filter((line) => line.startsWith('{') && !line.includes('shutting down') && !line.includes('"request completed"'));
     assert.deepEqual(logLinesAfterFrame, [], "no line of the start logged after the key (the test's own /readyz request aside)");
     assert.ok(!before.some((line) => line.includes('"migration applied"')), 'no line per migration at the default level');
-    assert.ok(before.some((line) => /database schema migrated \(\d+ migrations applied\)/.test(line)), 'one summary line');
+    assert.ok(
+      before.some((line) => /database schema migrated \(\d+ migrations applied\)/.test(line)),
+      'one summary line',
+    );
     assert.equal(first.stderr, '');
   });
 

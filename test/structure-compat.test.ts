@@ -41,11 +41,15 @@ describeEachDatabase('structure kinds as the Terraform provider writes them', (c
       const platformUuid = await createPlatform(ctx.client, ws, unique('custom'), location);
       const zone = unique('lz');
       const others = { aks: null, aws: null, azure: null, azurerg: null, gcp: null, kubernetes: null, openshift: null };
-      const sent = landingZoneBody(zone, platformUuid, { spec: { platformProperties: { type: 'custom', custom: {}, ...others }, restricted: false } });
+      const sent = landingZoneBody(zone, platformUuid, {
+        spec: { platformProperties: { type: 'custom', custom: {}, ...others }, restricted: false },
+      });
       const made = await ctx.client.post(`${BASE}/meshlandingzones`, sent, { headers: io(LANDING_ZONE) });
       assert.equal(made.status, 201, made.text);
       assert.deepEqual(made.json.spec.platformProperties, { type: 'custom', custom: {} });
-      const tenant = await ctx.client.post(PATHS.tenants, tenantBody(ws, 'app', platformUuid, { spec: { landingZoneIdentifier: zone } }), { headers: io(TENANT) });
+      const tenant = await ctx.client.post(PATHS.tenants, tenantBody(ws, 'app', platformUuid, { spec: { landingZoneIdentifier: zone } }), {
+        headers: io(TENANT),
+      });
       assert.equal(tenant.status, 201, tenant.text);
     });
   });
@@ -57,7 +61,11 @@ describeEachDatabase('structure kinds as the Terraform provider writes them', (c
       await createWorkspace(ctx.client, ws);
       await createLocation(ctx.client, location, { metadata: { ownedByWorkspace: ws } });
       const platformUuid = await createPlatform(ctx.client, ws, unique('p'), location);
-      assertError(await ctx.client.delete(`${PATHS.locations}/${location}`), 409, new RegExp(`meshLocation ${location} still has 1 meshPlatforms`));
+      assertError(
+        await ctx.client.delete(`${PATHS.locations}/${location}`),
+        409,
+        new RegExp(`meshLocation ${location} still has 1 meshPlatforms`),
+      );
       const removed = await ctx.client.delete(`${PATHS.platforms}/${platformUuid}`);
       assert.ok(removed.status === 202 || removed.status === 204, removed.text);
       assert.equal((await ctx.client.delete(`${PATHS.locations}/${location}`)).status, 204);
@@ -72,7 +80,16 @@ describeEachDatabase('structure kinds as the Terraform provider writes them', (c
       const ws = unique('exp');
       const user = unique('exp-user');
       await createWorkspace(ctx.client, ws);
-      const madeUser = await ctx.client.post(`${BASE}/meshusers`, { apiVersion: 'v2', kind: 'meshUser', metadata: { name: user }, spec: { email: `${user}@example.com`, firstName: 'F', lastName: 'L' } }, { headers: io(USER) });
+      const madeUser = await ctx.client.post(
+        `${BASE}/meshusers`,
+        {
+          apiVersion: 'v2',
+          kind: 'meshUser',
+          metadata: { name: user },
+          spec: { email: `${user}@example.com`, firstName: 'F', lastName: 'L' },
+        },
+        { headers: io(USER) },
+      );
       assert.equal(madeUser.status, 201, madeUser.text);
       const binding = (name: string, expiryDate?: string) => ({
         apiVersion: 'v2',
@@ -85,7 +102,11 @@ describeEachDatabase('structure kinds as the Terraform provider writes them', (c
       });
       const path = `${BASE}/meshworkspacebindings/userbindings`;
       const past = unique('past');
-      assertError(await ctx.client.post(path, binding(past, '2001-01-01'), { headers: io(WS_USER) }), 400, /^expiryDate: 2001-01-01 is in the past/);
+      assertError(
+        await ctx.client.post(path, binding(past, '2001-01-01'), { headers: io(WS_USER) }),
+        400,
+        /^expiryDate: 2001-01-01 is in the past/,
+      );
       assert.equal((await ctx.client.get(`${path}/${past}`, { headers: { accept: WS_USER } })).status, 404);
       assertError(await ctx.client.post(path, binding(unique('bad'), '31.12.2099'), { headers: io(WS_USER) }), 400, /expiryDate/);
 
@@ -105,12 +126,25 @@ describeEachDatabase('structure kinds as the Terraform provider writes them', (c
   describe('platform types', () => {
     it("the provider's MY-PLATFORM-TYPE is a name; names are unique whatever their case", async () => {
       const name = `MY-${unique('TYPE').toUpperCase()}`;
-      const body = (typeName: string) => ({ apiVersion: 'v1', kind: 'meshPlatformType', metadata: { name: typeName }, spec: { displayName: 'Mine', category: 'CUSTOM', icon: 'data:image/png;base64,AAAA' } });
+      const body = (typeName: string) => ({
+        apiVersion: 'v1',
+        kind: 'meshPlatformType',
+        metadata: { name: typeName },
+        spec: { displayName: 'Mine', category: 'CUSTOM', icon: 'data:image/png;base64,AAAA' },
+      });
       const made = await ctx.client.post(`${BASE}/meshplatformtypes`, body(name), { headers: io(PLATFORM_TYPE) });
       assert.equal(made.status, 201, made.text);
       assert.equal(made.json.metadata.name, name);
-      assertError(await ctx.client.post(`${BASE}/meshplatformtypes`, body(name.toLowerCase()), { headers: io(PLATFORM_TYPE) }), 409, /unique regardless of case/);
-      assertError(await ctx.client.post(`${BASE}/meshplatformtypes`, body('MY--TYPE'), { headers: io(PLATFORM_TYPE) }), 400, /metadata\.name/);
+      assertError(
+        await ctx.client.post(`${BASE}/meshplatformtypes`, body(name.toLowerCase()), { headers: io(PLATFORM_TYPE) }),
+        409,
+        /unique regardless of case/,
+      );
+      assertError(
+        await ctx.client.post(`${BASE}/meshplatformtypes`, body('MY--TYPE'), { headers: io(PLATFORM_TYPE) }),
+        400,
+        /metadata\.name/,
+      );
     });
 
     it("answer the OpenAPI's status.lifecycleState and the provider's status.lifecycle.state under both vendor segments", async () => {
@@ -149,18 +183,52 @@ describeEachDatabase('structure kinds as the Terraform provider writes them', (c
       await createLocation(ctx.client, location);
       const quotaDefinitions = [
         { quotaKey: 'limits.cpu', minValue: 100, maxValue: 4000, unit: 'm', autoApprovalThreshold: 2000, description: 'CPU', label: 'CPU' },
-        { quotaKey: 'limits.memory', minValue: 0, maxValue: 64, unit: 'Gi', autoApprovalThreshold: 64, description: 'Memory', label: 'Memory' },
+        {
+          quotaKey: 'limits.memory',
+          minValue: 0,
+          maxValue: 64,
+          unit: 'Gi',
+          autoApprovalThreshold: 64,
+          description: 'Memory',
+          label: 'Memory',
+        },
       ];
-      const platformUuid = await createPlatform(ctx.client, ws, unique('quota'), location, { spec: { quotaDefinitions, availability: { restriction: 'PUBLIC', publicationState: 'PUBLISHED' } } });
+      const platformUuid = await createPlatform(ctx.client, ws, unique('quota'), location, {
+        spec: { quotaDefinitions, availability: { restriction: 'PUBLIC', publicationState: 'PUBLISHED' } },
+      });
       const zone = unique('qlz');
-      const madeZone = await ctx.client.post(`${BASE}/meshlandingzones`, landingZoneBody(zone, platformUuid, { spec: { quotas: [{ key: 'limits.cpu', value: 500 }, { key: 'limits.memory', value: 8 }] } }), { headers: io(LANDING_ZONE) });
+      const madeZone = await ctx.client.post(
+        `${BASE}/meshlandingzones`,
+        landingZoneBody(zone, platformUuid, {
+          spec: {
+            quotas: [
+              { key: 'limits.cpu', value: 500 },
+              { key: 'limits.memory', value: 8 },
+            ],
+          },
+        }),
+        { headers: io(LANDING_ZONE) },
+      );
       assert.equal(madeZone.status, 201, madeZone.text);
-      const body = (project: string, requestedQuotas: Record<string, { value: number }>) => tenantBody(ws, project, platformUuid, { spec: { landingZoneRef: { kind: 'meshLandingZone', name: zone }, requestedQuotas } });
+      const body = (project: string, requestedQuotas: Record<string, { value: number }>) =>
+        tenantBody(ws, project, platformUuid, { spec: { landingZoneRef: { kind: 'meshLandingZone', name: zone }, requestedQuotas } });
 
-      assertError(await ctx.client.post(PATHS.tenants, body('app', { 'limits.cpu': { value: 4001 } }), { headers: io(TENANT) }), 400, /^spec\.requestedQuotas\.limits\.cpu: 4001 is out of range/);
-      assertError(await ctx.client.post(PATHS.tenants, body('app', { 'limits.cpu': { value: 50 } }), { headers: io(TENANT) }), 400, /is out of range/);
+      assertError(
+        await ctx.client.post(PATHS.tenants, body('app', { 'limits.cpu': { value: 4001 } }), { headers: io(TENANT) }),
+        400,
+        /^spec\.requestedQuotas\.limits\.cpu: 4001 is out of range/,
+      );
+      assertError(
+        await ctx.client.post(PATHS.tenants, body('app', { 'limits.cpu': { value: 50 } }), { headers: io(TENANT) }),
+        400,
+        /is out of range/,
+      );
       const { client: member } = await clientWithKey(ctx.client, ws, ['TENANT_SAVE', 'TENANT_LIST']);
-      assertError(await member.post(PATHS.tenants, body('app', { 'limits.cpu': { value: 3000 } }), { headers: io(TENANT) }), 400, /is out of range for automatic approval/);
+      assertError(
+        await member.post(PATHS.tenants, body('app', { 'limits.cpu': { value: 3000 } }), { headers: io(TENANT) }),
+        400,
+        /is out of range for automatic approval/,
+      );
       const listed = await ctx.client.get(`${PATHS.tenants}?workspaceIdentifier=${ws}`, { headers: { accept: TENANT } });
       assert.equal(listed.json.page.totalElements, 0, 'nothing stored');
 
@@ -174,15 +242,36 @@ describeEachDatabase('structure kinds as the Terraform provider writes them', (c
       // The spec's vendor answers the same tenant in the spec's form: the applied quotas as spec.quotas.
       const asSpec = await ctx.client.get(`${PATHS.tenants}/${made.json.metadata.uuid}`, { headers: { accept: TENANT } });
       assert.equal(asSpec.status, 200, asSpec.text);
-      assert.deepEqual(asSpec.json.spec.quotas, [{ key: 'limits.cpu', value: 1500 }, { key: 'limits.memory', value: 8 }]);
+      assert.deepEqual(asSpec.json.spec.quotas, [
+        { key: 'limits.cpu', value: 1500 },
+        { key: 'limits.memory', value: 8 },
+      ]);
       assert.equal(asSpec.json.status.appliedQuotas, undefined, 'no map form under the spec vendor');
       const listed2 = await ctx.client.get(`${PATHS.tenants}?workspaceIdentifier=${ws}`, { headers: { accept: TENANT_MESHCLOUD } });
-      assert.deepEqual(listed2.json._embedded.meshTenants[0].status.appliedQuotas, made.json.status.appliedQuotas, 'a list answers in the form of its vendor too');
+      assert.deepEqual(
+        listed2.json._embedded.meshTenants[0].status.appliedQuotas,
+        made.json.status.appliedQuotas,
+        'a list answers in the form of its vendor too',
+      );
       // An admin may go beyond the threshold (it defines the limits), not beyond the maximum; the spec's list form is taken under meshcloud.
-      const admins = await ctx.client.post(PATHS.tenants, tenantBody(ws, 'other', platformUuid, { spec: { landingZoneRef: { kind: 'meshLandingZone', name: zone }, quotas: [{ key: 'limits.cpu', value: 3000 }] } }), { headers: io(TENANT_MESHCLOUD) });
+      const admins = await ctx.client.post(
+        PATHS.tenants,
+        tenantBody(ws, 'other', platformUuid, {
+          spec: { landingZoneRef: { kind: 'meshLandingZone', name: zone }, quotas: [{ key: 'limits.cpu', value: 3000 }] },
+        }),
+        { headers: io(TENANT_MESHCLOUD) },
+      );
       assert.equal(admins.status, 201, admins.text);
       assert.deepEqual(admins.json.status.appliedQuotas, { 'limits.cpu': { value: 3000 }, 'limits.memory': { value: 8 } });
-      assertError(await ctx.client.post(PATHS.tenants, tenantBody(ws, 'third', platformUuid, { spec: { quotas: [{ key: 'limits.memory', value: 65 }] } }), { headers: io(TENANT_MESHCLOUD) }), 400, /^spec\.quotas\.limits\.memory: 65 is out of range/);
+      assertError(
+        await ctx.client.post(
+          PATHS.tenants,
+          tenantBody(ws, 'third', platformUuid, { spec: { quotas: [{ key: 'limits.memory', value: 65 }] } }),
+          { headers: io(TENANT_MESHCLOUD) },
+        ),
+        400,
+        /^spec\.quotas\.limits\.memory: 65 is out of range/,
+      );
     });
   });
 });

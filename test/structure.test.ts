@@ -59,10 +59,16 @@ async function items(client: ApiClient, path: string, accept: string, plural: st
   return response.json._embedded[plural];
 }
 
-const workspaceNames = async (client: ApiClient, query = '') => (await items(client, `${PATHS.workspaces}?size=350${query}`, WORKSPACE, 'meshWorkspaces')).map((w) => w.metadata.name as string);
-const projectNames = async (client: ApiClient, query: string) => (await items(client, `${PATHS.projects}?size=350&${query}`, PROJECT, 'meshProjects')).map((p) => `${p.metadata.ownedByWorkspace}.${p.metadata.name}`);
-const platformUuids = async (client: ApiClient, query: string) => (await items(client, `${PATHS.platforms}?size=350&${query}`, PLATFORM, 'meshPlatforms')).map((p) => p.metadata.uuid as string);
-const tenantUuids = async (client: ApiClient, query: string) => (await items(client, `${PATHS.tenants}?size=350&${query}`, TENANT, 'meshTenants')).map((t) => t.metadata.uuid as string);
+const workspaceNames = async (client: ApiClient, query = '') =>
+  (await items(client, `${PATHS.workspaces}?size=350${query}`, WORKSPACE, 'meshWorkspaces')).map((w) => w.metadata.name as string);
+const projectNames = async (client: ApiClient, query: string) =>
+  (await items(client, `${PATHS.projects}?size=350&${query}`, PROJECT, 'meshProjects')).map(
+    (p) => `${p.metadata.ownedByWorkspace}.${p.metadata.name}`,
+  );
+const platformUuids = async (client: ApiClient, query: string) =>
+  (await items(client, `${PATHS.platforms}?size=350&${query}`, PLATFORM, 'meshPlatforms')).map((p) => p.metadata.uuid as string);
+const tenantUuids = async (client: ApiClient, query: string) =>
+  (await items(client, `${PATHS.tenants}?size=350&${query}`, TENANT, 'meshTenants')).map((t) => t.metadata.uuid as string);
 
 /**
  * A platform's spec as answered in v2: as sent, plus what the OpenAPI requires of an answer
@@ -70,7 +76,12 @@ const tenantUuids = async (client: ApiClient, query: string) => (await items(cli
  */
 function platformSpecAnswered(sent: Json): Json {
   const availability = { restriction: 'PRIVATE', publicationState: 'UNPUBLISHED', ...sent.availability };
-  return { ...sent, locationRef: { ...sent.locationRef, name: sent.locationRef.name ?? sent.locationRef.identifier }, availability, quotaDefinitions: sent.quotaDefinitions ?? [] };
+  return {
+    ...sent,
+    locationRef: { ...sent.locationRef, name: sent.locationRef.name ?? sent.locationRef.identifier },
+    availability,
+    quotaDefinitions: sent.quotaDefinitions ?? [],
+  };
 }
 
 /** A message that names the missing reference, by value or by field. */
@@ -119,7 +130,11 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.equal(reread.json.spec.futureField, undefined);
 
       assertError(await ctx.client.post(PATHS.workspaces, body, { headers: io(WORKSPACE) }), 409);
-      assertError(await ctx.client.put(`${PATHS.workspaces}/${name}`, workspaceBody(unique('other')), { headers: io(WORKSPACE) }), 400, /name/);
+      assertError(
+        await ctx.client.put(`${PATHS.workspaces}/${name}`, workspaceBody(unique('other')), { headers: io(WORKSPACE) }),
+        400,
+        /name/,
+      );
       const ghost = unique('ghost');
       assertError(await ctx.client.put(`${PATHS.workspaces}/${ghost}`, workspaceBody(ghost), { headers: io(WORKSPACE) }), 404);
 
@@ -176,7 +191,12 @@ describeEachDatabase('platform structure', (ctx) => {
       const missing = unique('nokeyws');
       const response = await ctx.client.post(
         '/api/meshobjects/meshapikeys',
-        { apiVersion: 'v1-preview', kind: 'meshApiKey', metadata: { ownedByWorkspace: missing }, spec: { displayName: 'k', permissions: ['WORKSPACE_LIST'] } },
+        {
+          apiVersion: 'v1-preview',
+          kind: 'meshApiKey',
+          metadata: { ownedByWorkspace: missing },
+          spec: { displayName: 'k', permissions: ['WORKSPACE_LIST'] },
+        },
         { headers: io(API_KEY) },
       );
       assertError(response, 422, names(missing, 'ownedByWorkspace'));
@@ -192,9 +212,13 @@ describeEachDatabase('platform structure', (ctx) => {
       assertError(await get(key.client, `${PATHS.workspaces}/${b}`, WORKSPACE), 404);
       assert.deepEqual(await workspaceNames(key.client), [a]);
 
-      const own = await key.client.put(`${PATHS.workspaces}/${a}`, workspaceBody(a, { spec: { displayName: 'mine' } }), { headers: io(WORKSPACE) });
+      const own = await key.client.put(`${PATHS.workspaces}/${a}`, workspaceBody(a, { spec: { displayName: 'mine' } }), {
+        headers: io(WORKSPACE),
+      });
       assert.equal(own.status, 200, own.text);
-      const other = await key.client.put(`${PATHS.workspaces}/${b}`, workspaceBody(b, { spec: { displayName: 'hijacked' } }), { headers: io(WORKSPACE) });
+      const other = await key.client.put(`${PATHS.workspaces}/${b}`, workspaceBody(b, { spec: { displayName: 'hijacked' } }), {
+        headers: io(WORKSPACE),
+      });
       assert.ok([403, 404].includes(other.status), `PUT of another workspace: ${other.status}`);
       const otherDelete = await key.client.delete(`${PATHS.workspaces}/${b}`);
       assert.ok([403, 404].includes(otherDelete.status), `DELETE of another workspace: ${otherDelete.status}`);
@@ -219,7 +243,12 @@ describeEachDatabase('platform structure', (ctx) => {
       await createPaymentMethod(ctx.client, ws, pm2);
       const body = projectBody(ws, name, {
         metadata: { customNote: 'kept' },
-        spec: { tags: { cost: ['42'] }, paymentMethodIdentifier: pm1, substitutePaymentMethodIdentifier: pm2, futureField: { n: 16, list: ['a'] } },
+        spec: {
+          tags: { cost: ['42'] },
+          paymentMethodIdentifier: pm1,
+          substitutePaymentMethodIdentifier: pm2,
+          futureField: { n: 16, list: ['a'] },
+        },
       });
       const created = await ctx.client.post(PATHS.projects, body, { headers: io(PROJECT) });
       assert.equal(created.status, 201, created.text);
@@ -254,13 +283,25 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.equal(put.status, 200, put.text);
       assert.deepEqual(put.json.spec, replacement.spec);
       assert.deepEqual((await get(ctx.client, `${PATHS.projects}/${ws}.${name}`, PROJECT)).json.spec, replacement.spec);
-      assertError(await ctx.client.put(`${PATHS.projects}/${ws}.${name}`, projectBody(ws, unique('x')), { headers: io(PROJECT) }), 400, /name/);
-      assertError(await ctx.client.put(`${PATHS.projects}/${ws}.${name}`, projectBody(elsewhere, name), { headers: io(PROJECT) }), 400, /ownedByWorkspace|workspace/);
+      assertError(
+        await ctx.client.put(`${PATHS.projects}/${ws}.${name}`, projectBody(ws, unique('x')), { headers: io(PROJECT) }),
+        400,
+        /name/,
+      );
+      assertError(
+        await ctx.client.put(`${PATHS.projects}/${ws}.${name}`, projectBody(elsewhere, name), { headers: io(PROJECT) }),
+        400,
+        /ownedByWorkspace|workspace/,
+      );
 
       const deleted = await ctx.client.delete(`${PATHS.projects}/${ws}.${name}`);
       assert.equal(deleted.status, 202, deleted.text);
       assertError(await get(ctx.client, `${PATHS.projects}/${ws}.${name}`, PROJECT), 404);
-      assert.equal((await get(ctx.client, `${PATHS.projects}/${elsewhere}.${name}`, PROJECT)).status, 200, 'the namesake in another workspace stays');
+      assert.equal(
+        (await get(ctx.client, `${PATHS.projects}/${elsewhere}.${name}`, PROJECT)).status,
+        200,
+        'the namesake in another workspace stays',
+      );
     });
 
     it('filters projects by workspaceIdentifier, paymentIdentifier and state', async () => {
@@ -313,7 +354,11 @@ describeEachDatabase('platform structure', (ctx) => {
 
     it('refuses a project of an unknown workspace with 422 naming it', async () => {
       const missing = unique('nows');
-      assertError(await ctx.client.post(PATHS.projects, projectBody(missing, unique('p')), { headers: io(PROJECT) }), 422, names(missing, 'ownedByWorkspace'));
+      assertError(
+        await ctx.client.post(PATHS.projects, projectBody(missing, unique('p')), { headers: io(PROJECT) }),
+        422,
+        names(missing, 'ownedByWorkspace'),
+      );
     });
 
     it('refuses to delete a project with a tenant (409), allows it once the tenant is deleted', async () => {
@@ -330,7 +375,10 @@ describeEachDatabase('platform structure', (ctx) => {
     it('creates, reads, lists by displayName and replaces a location', async () => {
       const name = unique('loc');
       const display = `Region ${name}`;
-      const body = locationBody(name, { metadata: { customNote: 'kept' }, spec: { displayName: display, description: 'first', futureField: [1, 'x'] } });
+      const body = locationBody(name, {
+        metadata: { customNote: 'kept' },
+        spec: { displayName: display, description: 'first', futureField: [1, 'x'] },
+      });
       const created = await ctx.client.post(PATHS.locations, body, { headers: io(LOCATION) });
       assert.equal(created.status, 201, created.text);
       const location = created.json;
@@ -386,17 +434,30 @@ describeEachDatabase('platform structure', (ctx) => {
       await createLocation(ctx.client, shared);
       const nobody = await clientWithKey(ctx.client, ws, []);
       assert.equal((await get(nobody.client, `${PATHS.locations}/${shared}`, LOCATION)).status, 200);
-      assert.ok((await items(nobody.client, `${PATHS.locations}?size=350`, LOCATION, 'meshLocations')).some((l) => l.metadata.name === shared));
+      assert.ok(
+        (await items(nobody.client, `${PATHS.locations}?size=350`, LOCATION, 'meshLocations')).some((l) => l.metadata.name === shared),
+      );
 
       const saver = await clientWithKey(ctx.client, ws, ['PLATFORMINSTANCE_SAVE']);
       assertError(await saver.client.post(PATHS.locations, locationBody(unique('loc')), { headers: io(LOCATION) }), 403);
-      assertError(await saver.client.put(`${PATHS.locations}/${shared}`, locationBody(shared, { spec: { displayName: 'hijacked' } }), { headers: io(LOCATION) }), 403);
+      assertError(
+        await saver.client.put(`${PATHS.locations}/${shared}`, locationBody(shared, { spec: { displayName: 'hijacked' } }), {
+          headers: io(LOCATION),
+        }),
+        403,
+      );
       assert.equal((await get(ctx.client, `${PATHS.locations}/${shared}`, LOCATION)).json.spec.displayName, `Location ${shared}`);
       const owned = unique('loc');
-      const created = await saver.client.post(PATHS.locations, locationBody(owned, { metadata: { ownedByWorkspace: ws } }), { headers: io(LOCATION) });
+      const created = await saver.client.post(PATHS.locations, locationBody(owned, { metadata: { ownedByWorkspace: ws } }), {
+        headers: io(LOCATION),
+      });
       assert.equal(created.status, 201, created.text);
       assert.equal(created.json.metadata.ownedByWorkspace, ws);
-      const put = await saver.client.put(`${PATHS.locations}/${owned}`, locationBody(owned, { metadata: { ownedByWorkspace: ws }, spec: { displayName: 'Mine' } }), { headers: io(LOCATION) });
+      const put = await saver.client.put(
+        `${PATHS.locations}/${owned}`,
+        locationBody(owned, { metadata: { ownedByWorkspace: ws }, spec: { displayName: 'Mine' } }),
+        { headers: io(LOCATION) },
+      );
       assert.equal(put.status, 200, put.text);
     });
 
@@ -411,7 +472,10 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.ok(preview.headers.deprecation, 'Deprecation header');
       assert.match(preview.headers.link ?? '', /rel="successor-version"/);
       assert.match(preview.headers.link ?? '', /meshlocation\.v1\.hal\+json/);
-      assert.ok((preview.headers.link ?? '').startsWith(`<https://`) && preview.headers.link!.includes(`${PATHS.locations}/${name}>;`), `the link names this location: ${preview.headers.link}`);
+      assert.ok(
+        (preview.headers.link ?? '').startsWith(`<https://`) && preview.headers.link!.includes(`${PATHS.locations}/${name}>;`),
+        `the link names this location: ${preview.headers.link}`,
+      );
     });
   });
 
@@ -422,7 +486,10 @@ describeEachDatabase('platform structure', (ctx) => {
       const loc = unique('loc');
       await createLocation(ctx.client, loc);
       const name = unique('plf');
-      const body = platformBody(ws, name, loc, { metadata: { customNote: 'kept' }, spec: { description: 'a platform', futureField: { n: 1 }, availability: { restriction: 'PRIVATE' } } });
+      const body = platformBody(ws, name, loc, {
+        metadata: { customNote: 'kept' },
+        spec: { description: 'a platform', futureField: { n: 1 }, availability: { restriction: 'PRIVATE' } },
+      });
       const created = await ctx.client.post(PATHS.platforms, body, { headers: io(PLATFORM) });
       assert.equal(created.status, 201, created.text);
       const platform = created.json;
@@ -445,7 +512,11 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.equal(read.status, 200, read.text);
       assert.deepEqual(read.json, platform);
 
-      const azure = await ctx.client.post(PATHS.platforms, platformBody(ws, unique('az'), loc, { spec: { config: { type: 'azure', azure: { entraTenant: 'contoso.example' } } } }), { headers: io(PLATFORM) });
+      const azure = await ctx.client.post(
+        PATHS.platforms,
+        platformBody(ws, unique('az'), loc, { spec: { config: { type: 'azure', azure: { entraTenant: 'contoso.example' } } } }),
+        { headers: io(PLATFORM) },
+      );
       assert.equal(azure.status, 201, azure.text);
       assert.equal(azure.json.status.platformTypeIdentifier, 'AZURE');
       assert.deepEqual(azure.json.spec.config, { type: 'azure', azure: { entraTenant: 'contoso.example' } });
@@ -454,7 +525,11 @@ describeEachDatabase('platform structure', (ctx) => {
       const otherLoc = unique('loc');
       await createLocation(ctx.client, otherLoc);
       await createPlatform(ctx.client, ws, name, otherLoc);
-      const v1Style = await ctx.client.post(PATHS.platforms, platformBody(ws, unique('v1ref'), loc, { spec: { locationRef: { kind: 'meshLocation', identifier: loc } } }), { headers: io(PLATFORM) });
+      const v1Style = await ctx.client.post(
+        PATHS.platforms,
+        platformBody(ws, unique('v1ref'), loc, { spec: { locationRef: { kind: 'meshLocation', identifier: loc } } }),
+        { headers: io(PLATFORM) },
+      );
       assert.equal(v1Style.status, 201, `locationRef.identifier is accepted: ${v1Style.text}`);
       assert.equal(linkPath(v1Style.json._links.location.href), `${PATHS.locations}/${loc}`);
 
@@ -464,10 +539,18 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.deepEqual(put.json.spec, platformSpecAnswered(replacement.spec));
       assert.equal(put.json.metadata.uuid, uuid);
       assert.deepEqual((await get(ctx.client, `${PATHS.platforms}/${uuid}`, PLATFORM)).json.spec, platformSpecAnswered(replacement.spec));
-      assertError(await ctx.client.put(`${PATHS.platforms}/${uuid}`, platformBody(ws, unique('moved'), loc), { headers: io(PLATFORM) }), 400, /name/);
+      assertError(
+        await ctx.client.put(`${PATHS.platforms}/${uuid}`, platformBody(ws, unique('moved'), loc), { headers: io(PLATFORM) }),
+        400,
+        /name/,
+      );
       const thirdLoc = unique('loc');
       await createLocation(ctx.client, thirdLoc);
-      assertError(await ctx.client.put(`${PATHS.platforms}/${uuid}`, platformBody(ws, name, thirdLoc), { headers: io(PLATFORM) }), 400, /location/i);
+      assertError(
+        await ctx.client.put(`${PATHS.platforms}/${uuid}`, platformBody(ws, name, thirdLoc), { headers: io(PLATFORM) }),
+        400,
+        /location/i,
+      );
 
       const deleted = await ctx.client.delete(`${PATHS.platforms}/${uuid}`);
       assert.equal(deleted.status, 204, deleted.text);
@@ -481,8 +564,16 @@ describeEachDatabase('platform structure', (ctx) => {
       await createLocation(ctx.client, loc);
       const missingWs = unique('nows');
       const missingLoc = unique('noloc');
-      assertError(await ctx.client.post(PATHS.platforms, platformBody(missingWs, unique('p'), loc), { headers: io(PLATFORM) }), 422, names(missingWs, 'ownedByWorkspace'));
-      assertError(await ctx.client.post(PATHS.platforms, platformBody(ws, unique('p'), missingLoc), { headers: io(PLATFORM) }), 422, names(missingLoc, 'locationRef'));
+      assertError(
+        await ctx.client.post(PATHS.platforms, platformBody(missingWs, unique('p'), loc), { headers: io(PLATFORM) }),
+        422,
+        names(missingWs, 'ownedByWorkspace'),
+      );
+      assertError(
+        await ctx.client.post(PATHS.platforms, platformBody(ws, unique('p'), missingLoc), { headers: io(PLATFORM) }),
+        422,
+        names(missingLoc, 'locationRef'),
+      );
     });
 
     it('filters platforms by identifier, locationIdentifier, ownedByWorkspace and platformTypeIdentifier', async () => {
@@ -516,8 +607,19 @@ describeEachDatabase('platform structure', (ctx) => {
       const loc = unique('loc');
       await createLocation(ctx.client, loc);
       const shown = unique('Shown Name');
-      const pA = await createPlatform(ctx.client, owner, unique('plf'), loc, { spec: { displayName: shown, availability: { restriction: 'PUBLIC', publicationState: 'PUBLISHED' }, contributingWorkspaces: [c1, c2] } });
-      const pB = await createPlatform(ctx.client, owner, unique('plf'), loc, { spec: { availability: { restriction: 'RESTRICTED', restrictedToWorkspaces: [c3], publicationState: 'REQUESTED' }, contributingWorkspaces: [c2] } });
+      const pA = await createPlatform(ctx.client, owner, unique('plf'), loc, {
+        spec: {
+          displayName: shown,
+          availability: { restriction: 'PUBLIC', publicationState: 'PUBLISHED' },
+          contributingWorkspaces: [c1, c2],
+        },
+      });
+      const pB = await createPlatform(ctx.client, owner, unique('plf'), loc, {
+        spec: {
+          availability: { restriction: 'RESTRICTED', restrictedToWorkspaces: [c3], publicationState: 'REQUESTED' },
+          contributingWorkspaces: [c2],
+        },
+      });
       const pC = await createPlatform(ctx.client, owner, unique('plf'), loc);
       const at = `locationIdentifier=${loc}`;
 
@@ -532,12 +634,26 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.deepEqual(await platformUuids(ctx.client, `displayName=${encodeURIComponent(shown.toUpperCase())}`), [], 'exact match');
       assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c1}`), [pA]);
       assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c2}`), [pA, pB]);
-      assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c1}&contributingWorkspace=${c3}`), [pA], 'restrictedToWorkspaces is not contributing');
+      assert.deepEqual(
+        await platformUuids(ctx.client, `contributingWorkspace=${c1}&contributingWorkspace=${c3}`),
+        [pA],
+        'restrictedToWorkspaces is not contributing',
+      );
       assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c3}&contributingWorkspace=${unique('none')}`), []);
-      assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c2}&restriction=RESTRICTED`), [pB], 'AND with the other filters');
+      assert.deepEqual(
+        await platformUuids(ctx.client, `contributingWorkspace=${c2}&restriction=RESTRICTED`),
+        [pB],
+        'AND with the other filters',
+      );
 
       // A PUT replaces the contributors (and the other filtered fields) at once.
-      const put = await ctx.client.put(`${PATHS.platforms}/${pB}`, platformBody(owner, (await get(ctx.client, `${PATHS.platforms}/${pB}`, PLATFORM)).json.metadata.name, loc, { spec: { contributingWorkspaces: [c3] } }), { headers: io(PLATFORM) });
+      const put = await ctx.client.put(
+        `${PATHS.platforms}/${pB}`,
+        platformBody(owner, (await get(ctx.client, `${PATHS.platforms}/${pB}`, PLATFORM)).json.metadata.name, loc, {
+          spec: { contributingWorkspaces: [c3] },
+        }),
+        { headers: io(PLATFORM) },
+      );
       assert.equal(put.status, 200, put.text);
       assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c2}`), [pA]);
       assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c3}`), [pB]);
@@ -545,8 +661,24 @@ describeEachDatabase('platform structure', (ctx) => {
 
       assertError(await get(ctx.client, `${PATHS.platforms}?restriction=EVERYONE`, PLATFORM), 400, /^restriction:/);
       assertError(await get(ctx.client, `${PATHS.platforms}?publicationState=published`, PLATFORM), 400, /^publicationState:/);
-      assertError(await ctx.client.post(PATHS.platforms, platformBody(owner, unique('plf'), loc, { spec: { availability: { restriction: 'EVERYONE' } } }), { headers: io(PLATFORM) }), 400, /spec\.availability\.restriction/);
-      assertError(await ctx.client.post(PATHS.platforms, platformBody(owner, unique('plf'), loc, { spec: { contributingWorkspaces: ['Not An Identifier'] } }), { headers: io(PLATFORM) }), 400, /spec\.contributingWorkspaces/);
+      assertError(
+        await ctx.client.post(
+          PATHS.platforms,
+          platformBody(owner, unique('plf'), loc, { spec: { availability: { restriction: 'EVERYONE' } } }),
+          { headers: io(PLATFORM) },
+        ),
+        400,
+        /spec\.availability\.restriction/,
+      );
+      assertError(
+        await ctx.client.post(
+          PATHS.platforms,
+          platformBody(owner, unique('plf'), loc, { spec: { contributingWorkspaces: ['Not An Identifier'] } }),
+          { headers: io(PLATFORM) },
+        ),
+        400,
+        /spec\.contributingWorkspaces/,
+      );
       // Deleting a platform takes its contributor rows along.
       assert.equal((await ctx.client.delete(`${PATHS.platforms}/${pA}`)).status, 204);
       assert.deepEqual(await platformUuids(ctx.client, `contributingWorkspace=${c1}`), []);
@@ -563,10 +695,18 @@ describeEachDatabase('platform structure', (ctx) => {
       const texts: string[] = [];
       const config = (credential: Json, otherSecret: Json) => ({
         type: 'azure',
-        azure: { entraTenant: 'contoso.example', servicePrincipal: { clientId: 'client-1', credential }, deep: { nested: { token: otherSecret } } },
+        azure: {
+          entraTenant: 'contoso.example',
+          servicePrincipal: { clientId: 'client-1', credential },
+          deep: { nested: { token: otherSecret } },
+        },
       });
       const name = unique('plf');
-      const created = await ctx.client.post(PATHS.platforms, platformBody(ws, name, loc, { spec: { config: config({ plaintext: first }, { plaintext: other }) } }), { headers: io(PLATFORM) });
+      const created = await ctx.client.post(
+        PATHS.platforms,
+        platformBody(ws, name, loc, { spec: { config: config({ plaintext: first }, { plaintext: other }) } }),
+        { headers: io(PLATFORM) },
+      );
       texts.push(created.text);
       assert.equal(created.status, 201, created.text);
       const uuid = created.json.metadata.uuid;
@@ -586,19 +726,35 @@ describeEachDatabase('platform structure', (ctx) => {
       texts.push(listed.text);
       assert.equal(listed.json._embedded.meshPlatforms[0].spec.config.azure.servicePrincipal.credential.hash, credential.hash);
 
-      const keep = await ctx.client.put(`${PATHS.platforms}/${uuid}`, platformBody(ws, name, loc, { spec: { displayName: 'kept', config: config({ hash: credential.hash }, { hash: otherHash }) } }), { headers: io(PLATFORM) });
+      const keep = await ctx.client.put(
+        `${PATHS.platforms}/${uuid}`,
+        platformBody(ws, name, loc, { spec: { displayName: 'kept', config: config({ hash: credential.hash }, { hash: otherHash }) } }),
+        { headers: io(PLATFORM) },
+      );
       texts.push(keep.text);
       assert.equal(keep.status, 200, keep.text);
       assert.equal(keep.json.spec.config.azure.servicePrincipal.credential.hash, credential.hash);
       assert.equal(keep.json.spec.config.azure.deep.nested.token.hash, otherHash);
 
       const wrongHash = `sha256:${(credential.hash.endsWith('0') ? '1' : '0').repeat(64)}`;
-      const mismatch = await ctx.client.put(`${PATHS.platforms}/${uuid}`, platformBody(ws, name, loc, { spec: { config: config({ hash: wrongHash }, { hash: otherHash }) } }), { headers: io(PLATFORM) });
+      const mismatch = await ctx.client.put(
+        `${PATHS.platforms}/${uuid}`,
+        platformBody(ws, name, loc, { spec: { config: config({ hash: wrongHash }, { hash: otherHash }) } }),
+        { headers: io(PLATFORM) },
+      );
       texts.push(mismatch.text);
       assertError(mismatch, 409);
-      assert.equal((await get(ctx.client, `${PATHS.platforms}/${uuid}`, PLATFORM)).json.spec.displayName, 'kept', 'a refused PUT changes nothing');
+      assert.equal(
+        (await get(ctx.client, `${PATHS.platforms}/${uuid}`, PLATFORM)).json.spec.displayName,
+        'kept',
+        'a refused PUT changes nothing',
+      );
 
-      const rotated = await ctx.client.put(`${PATHS.platforms}/${uuid}`, platformBody(ws, name, loc, { spec: { config: config({ plaintext: second }, { hash: otherHash }) } }), { headers: io(PLATFORM) });
+      const rotated = await ctx.client.put(
+        `${PATHS.platforms}/${uuid}`,
+        platformBody(ws, name, loc, { spec: { config: config({ plaintext: second }, { hash: otherHash }) } }),
+        { headers: io(PLATFORM) },
+      );
       texts.push(rotated.text);
       assert.equal(rotated.status, 200, rotated.text);
       const newHash = rotated.json.spec.config.azure.servicePrincipal.credential.hash;
@@ -623,7 +779,9 @@ describeEachDatabase('platform structure', (ctx) => {
       await createWorkspace(ctx.client, stranger);
       const loc = unique('loc');
       await createLocation(ctx.client, loc);
-      const uuid = await createPlatform(ctx.client, owner, unique('plf'), loc, { spec: { config: { type: 'azure', azure: { entraTenant: 'hidden.example' } } } });
+      const uuid = await createPlatform(ctx.client, owner, unique('plf'), loc, {
+        spec: { config: { type: 'azure', azure: { entraTenant: 'hidden.example' } } },
+      });
 
       const ownerKey = await clientWithKey(ctx.client, owner, ['PLATFORMINSTANCE_LIST']);
       const ownView = await get(ownerKey.client, `${PATHS.platforms}/${uuid}`, PLATFORM);
@@ -659,10 +817,17 @@ describeEachDatabase('platform structure', (ctx) => {
       const created = await keyA.client.post(PATHS.platforms, platformBody(a, name, loc), { headers: io(PLATFORM) });
       assert.equal(created.status, 201, created.text);
       const uuid = created.json.metadata.uuid;
-      assertError(await keyB.client.put(`${PATHS.platforms}/${uuid}`, platformBody(a, name, loc, { spec: { displayName: 'hijacked' } }), { headers: io(PLATFORM) }), 403);
+      assertError(
+        await keyB.client.put(`${PATHS.platforms}/${uuid}`, platformBody(a, name, loc, { spec: { displayName: 'hijacked' } }), {
+          headers: io(PLATFORM),
+        }),
+        403,
+      );
       assertError(await keyB.client.delete(`${PATHS.platforms}/${uuid}`), 403);
       assert.equal((await get(ctx.client, `${PATHS.platforms}/${uuid}`, PLATFORM)).json.spec.displayName, `Platform ${name}`);
-      const put = await keyA.client.put(`${PATHS.platforms}/${uuid}`, platformBody(a, name, loc, { spec: { displayName: 'mine' } }), { headers: io(PLATFORM) });
+      const put = await keyA.client.put(`${PATHS.platforms}/${uuid}`, platformBody(a, name, loc, { spec: { displayName: 'mine' } }), {
+        headers: io(PLATFORM),
+      });
       assert.equal(put.status, 200, put.text);
       assert.equal((await keyA.client.delete(`${PATHS.platforms}/${uuid}`)).status, 204);
     });
@@ -699,12 +864,20 @@ describeEachDatabase('platform structure', (ctx) => {
         apiVersion: 'v1',
         kind: 'meshPlatform',
         metadata: { name, ownedByWorkspace: ws },
-        spec: { displayName: 'Old style', locationRef: { kind: 'meshLocation', identifier: loc }, availability: { restriction: 'PUBLIC', restrictedToWorkspaces: [], marketplaceStatus: 'PUBLISHED' }, endpoint: 'https://old.example' },
+        spec: {
+          displayName: 'Old style',
+          locationRef: { kind: 'meshLocation', identifier: loc },
+          availability: { restriction: 'PUBLIC', restrictedToWorkspaces: [], marketplaceStatus: 'PUBLISHED' },
+          endpoint: 'https://old.example',
+        },
       };
       const created = await ctx.client.post(PATHS.platforms, body, { headers: io(V1) });
       assert.equal(created.status, 201, created.text);
       assert.ok(created.headers.deprecation, 'Deprecation header');
-      assert.match(created.headers.link ?? '', /rel="successor-version"; type="application\/vnd\.vendor\.api\.meshplatform\.v2\.hal\+json"/);
+      assert.match(
+        created.headers.link ?? '',
+        /rel="successor-version"; type="application\/vnd\.vendor\.api\.meshplatform\.v2\.hal\+json"/,
+      );
       assert.equal(created.json.apiVersion, 'v1');
       assert.deepEqual(created.json.spec, body.spec, 'v1 answers in its own shape');
       assert.equal(created.json.status.marketPlace.status, 'PUBLISHED');
@@ -719,18 +892,39 @@ describeEachDatabase('platform structure', (ctx) => {
       const list = await get(ctx.client, `${PATHS.platforms}?locationIdentifier=${loc}`, V1);
       assert.equal(list.status, 200, list.text);
       assert.ok(list.headers.deprecation);
-      assert.deepEqual(list.json._embedded.meshPlatforms.map((p: Json) => p.spec.availability.marketplaceStatus), ['PUBLISHED']);
+      assert.deepEqual(
+        list.json._embedded.meshPlatforms.map((p: Json) => p.spec.availability.marketplaceStatus),
+        ['PUBLISHED'],
+      );
 
       // A v2 platform read as v1: identifier and marketplaceStatus, never name or publicationState.
-      const modern = await createPlatform(ctx.client, ws, unique('plf'), loc, { spec: { availability: { restriction: 'PRIVATE', publicationState: 'REJECTED' } } });
+      const modern = await createPlatform(ctx.client, ws, unique('plf'), loc, {
+        spec: { availability: { restriction: 'PRIVATE', publicationState: 'REJECTED' } },
+      });
       const old = await get(ctx.client, `${PATHS.platforms}/${modern}`, V1);
       assert.deepEqual(old.json.spec.locationRef, { kind: 'meshLocation', identifier: loc });
       assert.deepEqual(old.json.spec.availability, { restriction: 'PRIVATE', marketplaceStatus: 'REJECTED' });
 
-      const put = await ctx.client.put(`${PATHS.platforms}/${uuid}`, { ...body, spec: { ...body.spec, availability: { restriction: 'PUBLIC', marketplaceStatus: 'UNPUBLISHED' } } }, { headers: io(V1) });
+      const put = await ctx.client.put(
+        `${PATHS.platforms}/${uuid}`,
+        { ...body, spec: { ...body.spec, availability: { restriction: 'PUBLIC', marketplaceStatus: 'UNPUBLISHED' } } },
+        { headers: io(V1) },
+      );
       assert.equal(put.status, 200, put.text);
       assert.deepEqual(await platformUuids(ctx.client, `locationIdentifier=${loc}&publicationState=UNPUBLISHED`), [uuid]);
-      assertError(await ctx.client.post(PATHS.platforms, { ...body, metadata: { name: unique('plf'), ownedByWorkspace: ws }, spec: { ...body.spec, availability: { marketplaceStatus: 'LIVE' } } }, { headers: io(V1) }), 400, /marketplaceStatus/);
+      assertError(
+        await ctx.client.post(
+          PATHS.platforms,
+          {
+            ...body,
+            metadata: { name: unique('plf'), ownedByWorkspace: ws },
+            spec: { ...body.spec, availability: { marketplaceStatus: 'LIVE' } },
+          },
+          { headers: io(V1) },
+        ),
+        400,
+        /marketplaceStatus/,
+      );
     });
   });
 
@@ -739,7 +933,10 @@ describeEachDatabase('platform structure', (ctx) => {
       const s = await createStructure(ctx.client, 'ten');
       const lz1 = unique('lz');
       await createLandingZone(ctx.client, lz1, s.platformUuid);
-      const body = tenantBody(s.workspace, s.project, s.platformUuid, { metadata: { customNote: 'kept' }, spec: { landingZoneIdentifier: lz1, futureField: { x: [1] } } });
+      const body = tenantBody(s.workspace, s.project, s.platformUuid, {
+        metadata: { customNote: 'kept' },
+        spec: { landingZoneIdentifier: lz1, futureField: { x: [1] } },
+      });
       const created = await ctx.client.post(PATHS.tenants, body, { headers: io(TENANT) });
       assert.equal(created.status, 201, created.text);
       const tenant = created.json;
@@ -789,22 +986,67 @@ describeEachDatabase('platform structure', (ctx) => {
       const lz = unique('lz');
       await createLandingZone(ctx.client, lz, s.platformUuid);
 
-      const preview = await ctx.client.post(PATHS.tenants, { apiVersion: 'v4-preview', kind: 'meshTenant', metadata: { ownedByWorkspace: s.workspace, ownedByProject: s.project }, spec: { platformIdentifier: identifier, landingZoneIdentifier: lz } }, { headers: io(TENANT_PREVIEW) });
+      const preview = await ctx.client.post(
+        PATHS.tenants,
+        {
+          apiVersion: 'v4-preview',
+          kind: 'meshTenant',
+          metadata: { ownedByWorkspace: s.workspace, ownedByProject: s.project },
+          spec: { platformIdentifier: identifier, landingZoneIdentifier: lz },
+        },
+        { headers: io(TENANT_PREVIEW) },
+      );
       assert.equal(preview.status, 201, preview.text);
       assert.equal(preview.json.apiVersion, 'v4-preview');
       assert.equal(preview.json.spec.platformIdentifier, identifier);
       assert.equal(preview.json.spec.platformRef.uuid, s.platformUuid);
 
-      const v4ById = await ctx.client.post(PATHS.tenants, { apiVersion: 'v4', kind: 'meshTenant', metadata: { ownedByWorkspace: s.workspace, ownedByProject: p2 }, spec: { platformIdentifier: identifier } }, { headers: io(TENANT) });
+      const v4ById = await ctx.client.post(
+        PATHS.tenants,
+        {
+          apiVersion: 'v4',
+          kind: 'meshTenant',
+          metadata: { ownedByWorkspace: s.workspace, ownedByProject: p2 },
+          spec: { platformIdentifier: identifier },
+        },
+        { headers: io(TENANT) },
+      );
       assert.equal(v4ById.status, 201, v4ById.text);
       assert.equal(v4ById.json.spec.platformRef.uuid, s.platformUuid);
 
-      const both = await ctx.client.post(PATHS.tenants, tenantBody(s.workspace, p3, s.platformUuid, { spec: { platformIdentifier: identifier } }), { headers: io(TENANT) });
+      const both = await ctx.client.post(
+        PATHS.tenants,
+        tenantBody(s.workspace, p3, s.platformUuid, { spec: { platformIdentifier: identifier } }),
+        { headers: io(TENANT) },
+      );
       assert.equal(both.status, 201, both.text);
 
-      assertError(await ctx.client.post(PATHS.tenants, tenantBody(s.workspace, p4, otherUuid, { spec: { platformIdentifier: identifier } }), { headers: io(TENANT) }), 400, /platform/i);
-      assertError(await ctx.client.post(PATHS.tenants, { apiVersion: 'v4', kind: 'meshTenant', metadata: { ownedByWorkspace: s.workspace, ownedByProject: p4 }, spec: { landingZoneIdentifier: 'lz' } }, { headers: io(TENANT) }), 400, /platform/i);
-      assert.deepEqual(await tenantUuids(ctx.client, `workspaceIdentifier=${s.workspace}&projectIdentifier=${p4}`), [], 'refused tenants are not stored');
+      assertError(
+        await ctx.client.post(PATHS.tenants, tenantBody(s.workspace, p4, otherUuid, { spec: { platformIdentifier: identifier } }), {
+          headers: io(TENANT),
+        }),
+        400,
+        /platform/i,
+      );
+      assertError(
+        await ctx.client.post(
+          PATHS.tenants,
+          {
+            apiVersion: 'v4',
+            kind: 'meshTenant',
+            metadata: { ownedByWorkspace: s.workspace, ownedByProject: p4 },
+            spec: { landingZoneIdentifier: 'lz' },
+          },
+          { headers: io(TENANT) },
+        ),
+        400,
+        /platform/i,
+      );
+      assert.deepEqual(
+        await tenantUuids(ctx.client, `workspaceIdentifier=${s.workspace}&projectIdentifier=${p4}`),
+        [],
+        'refused tenants are not stored',
+      );
     });
 
     it('refuses a second tenant for the same project and platform (409), by either platform form', async () => {
@@ -812,7 +1054,16 @@ describeEachDatabase('platform structure', (ctx) => {
       await createTenant(ctx.client, s.workspace, s.project, s.platformUuid);
       assertError(await ctx.client.post(PATHS.tenants, tenantBody(s.workspace, s.project, s.platformUuid), { headers: io(TENANT) }), 409);
       assertError(
-        await ctx.client.post(PATHS.tenants, { apiVersion: 'v4', kind: 'meshTenant', metadata: { ownedByWorkspace: s.workspace, ownedByProject: s.project }, spec: { platformIdentifier: `${s.platform}.${s.location}` } }, { headers: io(TENANT) }),
+        await ctx.client.post(
+          PATHS.tenants,
+          {
+            apiVersion: 'v4',
+            kind: 'meshTenant',
+            metadata: { ownedByWorkspace: s.workspace, ownedByProject: s.project },
+            spec: { platformIdentifier: `${s.platform}.${s.location}` },
+          },
+          { headers: io(TENANT) },
+        ),
         409,
       );
       assert.equal((await tenantUuids(ctx.client, `workspaceIdentifier=${s.workspace}`)).length, 1);
@@ -824,11 +1075,32 @@ describeEachDatabase('platform structure', (ctx) => {
       const missingProject = unique('noprj');
       const missingPlatform = randomUUID();
       const missingIdentifier = `${unique('noplf')}.${s.location}`;
-      assertError(await ctx.client.post(PATHS.tenants, tenantBody(missingWs, s.project, s.platformUuid), { headers: io(TENANT) }), 422, names(missingWs, 'ownedByWorkspace'));
-      assertError(await ctx.client.post(PATHS.tenants, tenantBody(s.workspace, missingProject, s.platformUuid), { headers: io(TENANT) }), 422, names(missingProject, 'ownedByProject'));
-      assertError(await ctx.client.post(PATHS.tenants, tenantBody(s.workspace, s.project, missingPlatform), { headers: io(TENANT) }), 422, names(missingPlatform, 'platformRef'));
       assertError(
-        await ctx.client.post(PATHS.tenants, { apiVersion: 'v4', kind: 'meshTenant', metadata: { ownedByWorkspace: s.workspace, ownedByProject: s.project }, spec: { platformIdentifier: missingIdentifier } }, { headers: io(TENANT) }),
+        await ctx.client.post(PATHS.tenants, tenantBody(missingWs, s.project, s.platformUuid), { headers: io(TENANT) }),
+        422,
+        names(missingWs, 'ownedByWorkspace'),
+      );
+      assertError(
+        await ctx.client.post(PATHS.tenants, tenantBody(s.workspace, missingProject, s.platformUuid), { headers: io(TENANT) }),
+        422,
+        names(missingProject, 'ownedByProject'),
+      );
+      assertError(
+        await ctx.client.post(PATHS.tenants, tenantBody(s.workspace, s.project, missingPlatform), { headers: io(TENANT) }),
+        422,
+        names(missingPlatform, 'platformRef'),
+      );
+      assertError(
+        await ctx.client.post(
+          PATHS.tenants,
+          {
+            apiVersion: 'v4',
+            kind: 'meshTenant',
+            metadata: { ownedByWorkspace: s.workspace, ownedByProject: s.project },
+            spec: { platformIdentifier: missingIdentifier },
+          },
+          { headers: io(TENANT) },
+        ),
         422,
         names(missingIdentifier, 'platformIdentifier'),
       );
@@ -846,10 +1118,16 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.deepEqual(await tenantUuids(ctx.client, `workspaceIdentifier=${s.workspace}`), [t1, t2, t3]);
       assert.deepEqual(await tenantUuids(ctx.client, `workspaceIdentifier=${s.workspace}&projectIdentifier=${s.project}`), [t1, t2]);
       assert.deepEqual(await tenantUuids(ctx.client, `workspaceIdentifier=${s.workspace}&projectIdentifier=${project2}`), [t3]);
-      assert.deepEqual(await tenantUuids(ctx.client, `workspaceIdentifier=${s.workspace}&platformIdentifier=${p2Name}.${s.location}`), [t2]);
+      assert.deepEqual(await tenantUuids(ctx.client, `workspaceIdentifier=${s.workspace}&platformIdentifier=${p2Name}.${s.location}`), [
+        t2,
+      ]);
       assert.deepEqual(await tenantUuids(ctx.client, `platformIdentifier=${s.platform}.${s.location}`), [t1, t3]);
       assert.deepEqual(await tenantUuids(ctx.client, `workspaceIdentifier=${s.workspace}&deletionState=ACTIVE`), [t1, t2, t3]);
-      assertError(await get(ctx.client, `${PATHS.tenants}?workspaceIdentifier=${s.workspace}&deletionState=GONE`, TENANT), 400, /deletionState/);
+      assertError(
+        await get(ctx.client, `${PATHS.tenants}?workspaceIdentifier=${s.workspace}&deletionState=GONE`, TENANT),
+        400,
+        /deletionState/,
+      );
     });
 
     it('deletes a tenant at once (DELETED, hidden by default), allows a new one, purges only for admins', async () => {
@@ -871,7 +1149,11 @@ describeEachDatabase('platform structure', (ctx) => {
 
       const second = (await createTenant(ctx.client, s.workspace, s.project, s.platformUuid)).metadata.uuid;
       assert.notEqual(second, first);
-      assert.equal((await get(ctx.client, `${PATHS.tenants}/${identifier}`, TENANT)).json.metadata.uuid, second, 'the identifier resolves the non-deleted tenant');
+      assert.equal(
+        (await get(ctx.client, `${PATHS.tenants}/${identifier}`, TENANT)).json.metadata.uuid,
+        second,
+        'the identifier resolves the non-deleted tenant',
+      );
       assert.deepEqual(await tenantUuids(ctx.client, `workspaceIdentifier=${s.workspace}`), [second]);
       assert.deepEqual(await tenantUuids(ctx.client, `workspaceIdentifier=${s.workspace}&deletionState=ALL`), [first, second]);
 
@@ -888,7 +1170,9 @@ describeEachDatabase('platform structure', (ctx) => {
     it('filters tenants by platformTypeIdentifier, landingZoneIdentifier, platformTenantId and state (repeatable); state=DELETED returns only deleted ones', async () => {
       const s = await createStructure(ctx.client, 'tf2');
       const azureName = unique('az');
-      const azure = await createPlatform(ctx.client, s.workspace, azureName, s.location, { spec: { config: { type: 'azure', azure: { entraTenant: 't' } } } });
+      const azure = await createPlatform(ctx.client, s.workspace, azureName, s.location, {
+        spec: { config: { type: 'azure', azure: { entraTenant: 't' } } },
+      });
       const [p2, p3] = [unique('prj'), unique('prj')];
       await createProject(ctx.client, s.workspace, p2);
       await createProject(ctx.client, s.workspace, p3);
@@ -896,19 +1180,35 @@ describeEachDatabase('platform structure', (ctx) => {
       await createLandingZone(ctx.client, lzDev, s.platformUuid);
       await createLandingZone(ctx.client, lzProd, azure);
       await createLandingZone(ctx.client, lzGone, azure);
-      const t1 = (await createTenant(ctx.client, s.workspace, s.project, s.platformUuid, { spec: { landingZoneRef: { kind: 'meshLandingZone', name: lzDev } } })).metadata.uuid;
-      const t2 = (await createTenant(ctx.client, s.workspace, s.project, azure, { spec: { landingZoneIdentifier: lzProd, platformTenantId: `sub-${s.workspace}` } })).metadata.uuid;
+      const t1 = (
+        await createTenant(ctx.client, s.workspace, s.project, s.platformUuid, {
+          spec: { landingZoneRef: { kind: 'meshLandingZone', name: lzDev } },
+        })
+      ).metadata.uuid;
+      const t2 = (
+        await createTenant(ctx.client, s.workspace, s.project, azure, {
+          spec: { landingZoneIdentifier: lzProd, platformTenantId: `sub-${s.workspace}` },
+        })
+      ).metadata.uuid;
       const t3 = (await createTenant(ctx.client, s.workspace, p2, azure)).metadata.uuid;
       const gone = (await createTenant(ctx.client, s.workspace, p3, azure, { spec: { landingZoneIdentifier: lzGone } })).metadata.uuid;
       assert.equal((await ctx.client.delete(`${PATHS.tenants}/${gone}`)).status, 202);
       const ws = `workspaceIdentifier=${s.workspace}`;
 
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&platformTypeIdentifier=AZURE`), [t2, t3]);
-      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&platformTypeIdentifier=custom`), [t1], 'case-insensitive, like the platform list');
+      assert.deepEqual(
+        await tenantUuids(ctx.client, `${ws}&platformTypeIdentifier=custom`),
+        [t1],
+        'case-insensitive, like the platform list',
+      );
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&platformTypeIdentifier=AWS`), []);
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&landingZoneIdentifier=${lzDev}`), [t1], 'by landingZoneRef.name too');
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&landingZoneIdentifier=${lzProd}`), [t2]);
-      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&landingZoneIdentifier=${lzGone}`), [], 'deleted tenants are not listed by default');
+      assert.deepEqual(
+        await tenantUuids(ctx.client, `${ws}&landingZoneIdentifier=${lzGone}`),
+        [],
+        'deleted tenants are not listed by default',
+      );
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&landingZoneIdentifier=lz-none`), []);
       assert.deepEqual(await tenantUuids(ctx.client, `platformTenantId=sub-${s.workspace}`), [t2]);
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&platformTenantId=${s.workspace}-${p2}`), [t3], 'the generated id');
@@ -918,12 +1218,26 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=ACTIVE&state=DELETED`), [t1, t2, t3, gone]);
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=MARKED_FOR_DELETION`), [], 'deletion is immediate: never marked');
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=MARKED_FOR_DELETION&state=DELETED`), [gone]);
-      assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=DELETED&landingZoneIdentifier=${lzGone}`), [gone], 'AND with the other filters');
+      assert.deepEqual(
+        await tenantUuids(ctx.client, `${ws}&state=DELETED&landingZoneIdentifier=${lzGone}`),
+        [gone],
+        'AND with the other filters',
+      );
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=DELETED&landingZoneIdentifier=${lzDev}`), []);
       assert.deepEqual(await tenantUuids(ctx.client, `${ws}&state=DELETED&deletionState=ALL`), [gone], 'both given: in both');
       assertError(await get(ctx.client, `${PATHS.tenants}?${ws}&state=GONE`, TENANT), 400, /^state:/);
       assertError(await get(ctx.client, `${PATHS.tenants}?${ws}&state=ACTIVE&state=deleted`, TENANT), 400, /^state:/);
-      assertError(await ctx.client.post(PATHS.tenants, tenantBody(s.workspace, p2, s.platformUuid, { spec: { landingZoneRef: { kind: 'meshLandingZone', name: 'a' }, landingZoneIdentifier: 'b' } }), { headers: io(TENANT) }), 400, /landingZone/);
+      assertError(
+        await ctx.client.post(
+          PATHS.tenants,
+          tenantBody(s.workspace, p2, s.platformUuid, {
+            spec: { landingZoneRef: { kind: 'meshLandingZone', name: 'a' }, landingZoneIdentifier: 'b' },
+          }),
+          { headers: io(TENANT) },
+        ),
+        400,
+        /landingZone/,
+      );
     });
 
     it('answers v4-preview with spec.quotas ([] when none) and spec.landingZoneIdentifier ("" when none)', async () => {
@@ -937,19 +1251,46 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.equal(preview.status, 200, preview.text);
       assert.deepEqual(preview.json.spec.quotas, []);
       assert.equal(preview.json.spec.landingZoneIdentifier, '');
-      const quotas = [{ key: 'limits.cpu', value: 2000 }, { key: 'limits.memory', value: 10000 }];
+      const quotas = [
+        { key: 'limits.cpu', value: 2000 },
+        { key: 'limits.memory', value: 10000 },
+      ];
       const lz = unique('lz');
       await createLandingZone(ctx.client, lz, s.platformUuid);
-      const sent = await ctx.client.post(PATHS.tenants, { apiVersion: 'v4-preview', kind: 'meshTenant', metadata: { ownedByWorkspace: s.workspace, ownedByProject: p2 }, spec: { platformIdentifier: `${s.platform}.${s.location}`, landingZoneIdentifier: lz, quotas } }, { headers: io(TENANT_PREVIEW) });
+      const sent = await ctx.client.post(
+        PATHS.tenants,
+        {
+          apiVersion: 'v4-preview',
+          kind: 'meshTenant',
+          metadata: { ownedByWorkspace: s.workspace, ownedByProject: p2 },
+          spec: { platformIdentifier: `${s.platform}.${s.location}`, landingZoneIdentifier: lz, quotas },
+        },
+        { headers: io(TENANT_PREVIEW) },
+      );
       assert.equal(sent.status, 201, sent.text);
       assert.deepEqual(sent.json.spec.quotas, quotas);
-      const requested = await createTenant(ctx.client, s.workspace, p3, s.platformUuid, { spec: { requestedQuotas: { 'limits.cpu': { value: 4 } } } });
+      const requested = await createTenant(ctx.client, s.workspace, p3, s.platformUuid, {
+        spec: { requestedQuotas: { 'limits.cpu': { value: 4 } } },
+      });
       assert.deepEqual(requested.spec.requestedQuotas, { 'limits.cpu': { value: 4 } }, 'v4 echoes what it was sent');
       const asPreview = await get(ctx.client, `${PATHS.tenants}/${requested.metadata.uuid}`, TENANT_PREVIEW);
       assert.deepEqual(asPreview.json.spec.quotas, [{ key: 'limits.cpu', value: 4 }]);
       const list = await get(ctx.client, `${PATHS.tenants}?workspaceIdentifier=${s.workspace}`, TENANT_PREVIEW);
-      assert.ok(list.json._embedded.meshTenants.every((t: Json) => Array.isArray(t.spec.quotas) && typeof t.spec.landingZoneIdentifier === 'string'), list.text);
-      assertError(await ctx.client.post(PATHS.tenants, tenantBody(s.workspace, unique('prj'), s.platformUuid, { spec: { quotas: [{ key: 'cpu', value: 'lots' }] } }), { headers: io(TENANT) }), 400, /spec\.quotas/);
+      assert.ok(
+        list.json._embedded.meshTenants.every(
+          (t: Json) => Array.isArray(t.spec.quotas) && typeof t.spec.landingZoneIdentifier === 'string',
+        ),
+        list.text,
+      );
+      assertError(
+        await ctx.client.post(
+          PATHS.tenants,
+          tenantBody(s.workspace, unique('prj'), s.platformUuid, { spec: { quotas: [{ key: 'cpu', value: 'lots' }] } }),
+          { headers: io(TENANT) },
+        ),
+        400,
+        /spec\.quotas/,
+      );
     });
 
     it('serves v3 as deprecated: POST with metadata.platformIdentifier and spec.localId, list, GET by full identifier; one tenant in every version', async () => {
@@ -974,7 +1315,12 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.equal(v3.metadata.platformIdentifier, `${s.platform}.${s.location}`);
       assert.deepEqual(v3.metadata.assignedTags, {});
       assert.equal(v3.metadata.uuid, undefined, 'v3 names tenants by identifier');
-      assert.deepEqual(v3.spec, { landingZoneIdentifier: stageDev, quotas: [{ key: 'limits.cpu', value: 2000 }], futureField: 'kept', localId: `${s.workspace}-${s.project}` });
+      assert.deepEqual(v3.spec, {
+        landingZoneIdentifier: stageDev,
+        quotas: [{ key: 'limits.cpu', value: 2000 }],
+        futureField: 'kept',
+        localId: `${s.workspace}-${s.project}`,
+      });
       assert.equal(linkPath(v3._links.self.href), `${PATHS.tenants}/${identifier}`);
       assert.equal(created.headers.location, v3._links.self.href);
 
@@ -991,12 +1337,18 @@ describeEachDatabase('platform structure', (ctx) => {
       assert.equal(v4.json.spec.platformIdentifier, `${s.platform}.${s.location}`);
       assert.equal(v4.json.spec.landingZoneIdentifier, stageDev);
       assert.equal(v4.json.spec.localId, undefined, 'v4 shows localId as platformTenantId');
-      assert.deepEqual(await tenantUuids(ctx.client, `${`workspaceIdentifier=${s.workspace}`}&landingZoneIdentifier=${stageDev}`), [v4.json.metadata.uuid]);
+      assert.deepEqual(await tenantUuids(ctx.client, `${`workspaceIdentifier=${s.workspace}`}&landingZoneIdentifier=${stageDev}`), [
+        v4.json.metadata.uuid,
+      ]);
 
       // localId imports the tenant (needs the import permission, like platformTenantId).
       const p2 = unique('prj');
       await createProject(ctx.client, s.workspace, p2);
-      const imported = await ctx.client.post(PATHS.tenants, { ...body, metadata: { ...body.metadata, ownedByProject: p2 }, spec: { localId: 'sub-42' } }, { headers: io(V3) });
+      const imported = await ctx.client.post(
+        PATHS.tenants,
+        { ...body, metadata: { ...body.metadata, ownedByProject: p2 }, spec: { localId: 'sub-42' } },
+        { headers: io(V3) },
+      );
       assert.equal(imported.status, 201, imported.text);
       assert.equal(imported.json.spec.localId, 'sub-42');
       assert.deepEqual(imported.json.spec.quotas, []);
@@ -1004,13 +1356,33 @@ describeEachDatabase('platform structure', (ctx) => {
       const member = await clientWithKey(ctx.client, s.workspace, ['TENANT_LIST', 'TENANT_SAVE']);
       const p3 = unique('prj');
       await createProject(ctx.client, s.workspace, p3);
-      assertError(await member.client.post(PATHS.tenants, { ...body, metadata: { ...body.metadata, ownedByProject: p3 }, spec: { localId: 'sub-43' } }, { headers: io(V3) }), 403, /platformTenantId|TENANT_IMPORT/);
-      assertError(await ctx.client.post(PATHS.tenants, { ...body, metadata: { ownedByWorkspace: s.workspace, ownedByProject: p3 } }, { headers: io(V3) }), 400, /metadata\.platformIdentifier/);
+      assertError(
+        await member.client.post(
+          PATHS.tenants,
+          { ...body, metadata: { ...body.metadata, ownedByProject: p3 }, spec: { localId: 'sub-43' } },
+          { headers: io(V3) },
+        ),
+        403,
+        /platformTenantId|TENANT_IMPORT/,
+      );
+      assertError(
+        await ctx.client.post(
+          PATHS.tenants,
+          { ...body, metadata: { ownedByWorkspace: s.workspace, ownedByProject: p3 } },
+          { headers: io(V3) },
+        ),
+        400,
+        /metadata\.platformIdentifier/,
+      );
 
       // A deleted tenant keeps answering by uuid; its v3 self link is that uuid (its name may be reused).
       const deleted = await ctx.client.delete(`${PATHS.tenants}/${identifier}`);
       assert.equal(deleted.status, 202, deleted.text);
-      const deletedList = await get(ctx.client, `${PATHS.tenants}?workspaceIdentifier=${s.workspace}&projectIdentifier=${s.project}&deletionState=DELETED`, V3);
+      const deletedList = await get(
+        ctx.client,
+        `${PATHS.tenants}?workspaceIdentifier=${s.workspace}&projectIdentifier=${s.project}&deletionState=DELETED`,
+        V3,
+      );
       const [record] = deletedList.json._embedded.meshTenants;
       assert.match(record.metadata.deletedOn, ISO);
       assert.equal(linkPath(record._links.self.href), `${PATHS.tenants}/${v4.json.metadata.uuid}`);
@@ -1034,7 +1406,11 @@ describeEachDatabase('platform structure', (ctx) => {
       const byAdmin = await ctx.client.post(PATHS.tenants, withId(foreign, 'sub-4'), { headers: io(TENANT) });
       assert.equal(byAdmin.status, 201, byAdmin.text);
       assert.equal(byAdmin.json.spec.platformTenantId, 'sub-4');
-      const plainOk = await plain.client.post(PATHS.tenants, tenantBody(s.workspace, (await createProject(ctx.client, s.workspace, unique('prj'))).metadata.name, s.platformUuid), { headers: io(TENANT) });
+      const plainOk = await plain.client.post(
+        PATHS.tenants,
+        tenantBody(s.workspace, (await createProject(ctx.client, s.workspace, unique('prj'))).metadata.name, s.platformUuid),
+        { headers: io(TENANT) },
+      );
       assert.equal(plainOk.status, 201, `TENANT_SAVE suffices without platformTenantId: ${plainOk.text}`);
     });
   });
@@ -1058,19 +1434,45 @@ describeEachDatabase('platform structure', (ctx) => {
       await createLocation(ctx.client, longest, { spec: { displayName: 'Longest' } });
       await createPlatform(ctx.client, ws, longest, loc, { spec: { displayName: 'Longest' } });
       // What can be created with a 255-character identifier can also be read by it.
-      assert.equal((await get(ctx.client, `${PATHS.workspaces}/${longest}`, WORKSPACE)).status, 200, 'GET of a workspace with a 255-character name');
-      assert.equal((await get(ctx.client, `${PATHS.projects}/${ws}.${longest}`, PROJECT)).status, 200, 'GET of a project with a 255-character name');
-      assert.equal((await get(ctx.client, `${PATHS.locations}/${longest}`, LOCATION)).status, 200, 'GET of a location with a 255-character name');
+      assert.equal(
+        (await get(ctx.client, `${PATHS.workspaces}/${longest}`, WORKSPACE)).status,
+        200,
+        'GET of a workspace with a 255-character name',
+      );
+      assert.equal(
+        (await get(ctx.client, `${PATHS.projects}/${ws}.${longest}`, PROJECT)).status,
+        200,
+        'GET of a project with a 255-character name',
+      );
+      assert.equal(
+        (await get(ctx.client, `${PATHS.locations}/${longest}`, LOCATION)).status,
+        200,
+        'GET of a location with a 255-character name',
+      );
     });
 
     it('answers 400 naming tags whose values are not arrays of strings', async () => {
       const ws = unique('tags');
       await createWorkspace(ctx.client, ws);
       for (const tags of [{ env: 'dev' }, { env: [1] }, { env: ['dev', 2] }, { env: { value: 'dev' } }, 'env=dev', ['dev']]) {
-        assertError(await ctx.client.post(PATHS.workspaces, workspaceBody(unique('t'), { metadata: { tags } }), { headers: io(WORKSPACE) }), 400, /tags/);
-        assertError(await ctx.client.post(PATHS.projects, projectBody(ws, unique('t'), { spec: { tags } }), { headers: io(PROJECT) }), 400, /tags/);
+        assertError(
+          await ctx.client.post(PATHS.workspaces, workspaceBody(unique('t'), { metadata: { tags } }), { headers: io(WORKSPACE) }),
+          400,
+          /tags/,
+        );
+        assertError(
+          await ctx.client.post(PATHS.projects, projectBody(ws, unique('t'), { spec: { tags } }), { headers: io(PROJECT) }),
+          400,
+          /tags/,
+        );
       }
-      assertError(await ctx.client.put(`${PATHS.workspaces}/${ws}`, workspaceBody(ws, { metadata: { tags: { env: 'dev' } } }), { headers: io(WORKSPACE) }), 400, /tags/);
+      assertError(
+        await ctx.client.put(`${PATHS.workspaces}/${ws}`, workspaceBody(ws, { metadata: { tags: { env: 'dev' } } }), {
+          headers: io(WORKSPACE),
+        }),
+        400,
+        /tags/,
+      );
     });
 
     it('answers 404 for unknown workspaces, projects, locations, platforms and tenants', async () => {
@@ -1089,7 +1491,15 @@ describeEachDatabase('platform structure', (ctx) => {
       const b = await createStructure(ctx.client, 'isb');
       const tenantB = (await createTenant(ctx.client, b.workspace, b.project, b.platformUuid)).metadata.uuid;
       const identifierB = `${b.workspace}.${b.project}.${b.platform}.${b.location}`;
-      const key = await clientWithKey(ctx.client, a.workspace, ['WORKSPACE_LIST', 'PROJECT_LIST', 'PROJECT_SAVE', 'PROJECT_DELETE', 'TENANT_LIST', 'TENANT_SAVE', 'TENANT_DELETE']);
+      const key = await clientWithKey(ctx.client, a.workspace, [
+        'WORKSPACE_LIST',
+        'PROJECT_LIST',
+        'PROJECT_SAVE',
+        'PROJECT_DELETE',
+        'TENANT_LIST',
+        'TENANT_SAVE',
+        'TENANT_DELETE',
+      ]);
 
       // What A may do, so the refusals below are about B and not about missing permissions.
       const ownProject = await key.client.post(PATHS.projects, projectBody(a.workspace, unique('prj')), { headers: io(PROJECT) });
@@ -1104,7 +1514,10 @@ describeEachDatabase('platform structure', (ctx) => {
 
       const projects = await projectNames(key.client, '');
       assert.ok(projects.includes(`${a.workspace}.${a.project}`), 'own projects are listed');
-      assert.ok(projects.every((p) => p.startsWith(`${a.workspace}.`)), `only A's projects: ${projects.join(',')}`);
+      assert.ok(
+        projects.every((p) => p.startsWith(`${a.workspace}.`)),
+        `only A's projects: ${projects.join(',')}`,
+      );
       assert.deepEqual(await projectNames(key.client, `workspaceIdentifier=${b.workspace}`), []);
       const tenants = await tenantUuids(key.client, '');
       assert.ok(tenants.includes(ownTenant.json.metadata.uuid));
@@ -1115,14 +1528,21 @@ describeEachDatabase('platform structure', (ctx) => {
       const project2 = unique('prj');
       await createProject(ctx.client, b.workspace, project2);
       assertError(await key.client.post(PATHS.tenants, tenantBody(b.workspace, project2, b.platformUuid), { headers: io(TENANT) }), 403);
-      const put = await key.client.put(`${PATHS.projects}/${b.workspace}.${b.project}`, projectBody(b.workspace, b.project, { spec: { displayName: 'hijacked' } }), { headers: io(PROJECT) });
+      const put = await key.client.put(
+        `${PATHS.projects}/${b.workspace}.${b.project}`,
+        projectBody(b.workspace, b.project, { spec: { displayName: 'hijacked' } }),
+        { headers: io(PROJECT) },
+      );
       assert.ok([403, 404].includes(put.status), `PUT of B's project: ${put.status} ${put.text}`);
       const deleteProject = await key.client.delete(`${PATHS.projects}/${b.workspace}.${project2}`);
       assert.ok([403, 404].includes(deleteProject.status), `DELETE of B's project: ${deleteProject.status}`);
       const deleteTenant = await key.client.delete(`${PATHS.tenants}/${tenantB}`);
       assert.ok([403, 404].includes(deleteTenant.status), `DELETE of B's tenant: ${deleteTenant.status}`);
 
-      assert.equal((await get(ctx.client, `${PATHS.projects}/${b.workspace}.${b.project}`, PROJECT)).json.spec.displayName, `Project ${b.project}`);
+      assert.equal(
+        (await get(ctx.client, `${PATHS.projects}/${b.workspace}.${b.project}`, PROJECT)).json.spec.displayName,
+        `Project ${b.project}`,
+      );
       assert.equal((await get(ctx.client, `${PATHS.projects}/${b.workspace}.${project2}`, PROJECT)).status, 200);
       assert.equal((await get(ctx.client, `${PATHS.tenants}/${tenantB}`, TENANT)).json.status.lifecycle.state, 'ACTIVE');
       assert.deepEqual(await tenantUuids(ctx.client, `workspaceIdentifier=${b.workspace}`), [tenantB]);

@@ -15,12 +15,24 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { ApiClient } from './support/client.js';
 import { createKey, login } from './support/identity.js';
-import { asRun, claimRun, createBlock, registerRunner, report, register, runnerDefinition, runWorld, tenantTarget, type RunWorld } from './support/runs.js';
+import {
+  asRun,
+  claimRun,
+  createBlock,
+  registerRunner,
+  report,
+  register,
+  runnerDefinition,
+  runWorld,
+  tenantTarget,
+  type RunWorld,
+} from './support/runs.js';
 import { basic, describeEachDatabase } from './support/server.js';
 
 const TERRAFORM = process.env.BLOCKYARD_TERRAFORM ?? '/usr/local/bin/terraform';
 const run = promisify(execFile);
-const stateUrl = (base: string, workspace: string, block: string) => `${base}/api/terraform/state/workspace/${workspace}/buildingBlock/${block}`;
+const stateUrl = (base: string, workspace: string, block: string) =>
+  `${base}/api/terraform/state/workspace/${workspace}/buildingBlock/${block}`;
 const SECRET_OUTPUT = 'tfstate-secret-value-0123456789';
 
 interface Claimed {
@@ -40,7 +52,12 @@ describeEachDatabase('the Terraform state backend', (ctx) => {
     const block = await createBlock(ctx.client, { versionUuid: definition.versionUuid, target: tenantTarget(world.tenantUuid) });
     const claimed = await claimRun(ctx.client, runnerUuid);
     assert.equal(claimed.spec.buildingBlock.uuid, block.metadata.uuid);
-    return { blockUuid: block.metadata.uuid, runUuid: claimed.metadata.uuid, runToken: claimed.spec.runToken, runner: asRun(ctx.client, claimed) };
+    return {
+      blockUuid: block.metadata.uuid,
+      runUuid: claimed.metadata.uuid,
+      runToken: claimed.spec.runToken,
+      runner: asRun(ctx.client, claimed),
+    };
   }
   const asState = (client: ApiClient, token: string) => client.with({ authorization: basic('x', token) });
 
@@ -48,7 +65,15 @@ describeEachDatabase('the Terraform state backend', (ctx) => {
     world = await runWorld(ctx.client);
     runnerUuid = (await registerRunner(ctx.client, world.provider, { implementationType: 'TERRAFORM' })).metadata.uuid;
     definition = await runnerDefinition(ctx.client, world.provider, runnerUuid, {
-      implementation: { type: 'terraform', terraform: { terraformVersion: '1.11.0', repositoryUrl: 'https://github.com/example/blocks.git', async: false, useMeshHttpBackendFallback: true } },
+      implementation: {
+        type: 'terraform',
+        terraform: {
+          terraformVersion: '1.11.0',
+          repositoryUrl: 'https://github.com/example/blocks.git',
+          async: false,
+          useMeshHttpBackendFallback: true,
+        },
+      },
     });
   });
 
@@ -76,24 +101,62 @@ describeEachDatabase('the Terraform state backend', (ctx) => {
 
     it('LOCK: 200, then 423 with the holder’s lock info; a write without the lock id is 423, with it 200; UNLOCK with another id is 423, with its own 200', async () => {
       const client = asState(ctx.client, block.runToken);
-      const info = { ID: 'lock-1', Operation: 'OperationTypeApply', Info: '', Who: 'runner@node', Version: '1.11.0', Created: new Date().toISOString(), Path: '' };
-      assert.equal((await client.request('LOCK', address, { body: JSON.stringify(info), headers: { 'content-type': 'application/json' } })).status, 200);
-      const second = await client.request('LOCK', address, { body: JSON.stringify({ ...info, ID: 'lock-2', Who: 'someone@else' }), headers: { 'content-type': 'application/json' } });
+      const info = {
+        ID: 'lock-1',
+        Operation: 'OperationTypeApply',
+        Info: '',
+        Who: 'runner@node',
+        Version: '1.11.0',
+        Created: new Date().toISOString(),
+        Path: '',
+      };
+      assert.equal(
+        (await client.request('LOCK', address, { body: JSON.stringify(info), headers: { 'content-type': 'application/json' } })).status,
+        200,
+      );
+      const second = await client.request('LOCK', address, {
+        body: JSON.stringify({ ...info, ID: 'lock-2', Who: 'someone@else' }),
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(second.status, 423, second.text);
       assert.deepEqual(JSON.parse(second.text), info, 'the holder’s lock info');
       const state = '{"version":4,"serial":2,"lineage":"abc","outputs":{}}';
       assert.equal((await client.request('POST', address, { body: state, headers: { 'content-type': 'application/json' } })).status, 423);
-      assert.equal((await client.request('POST', `${address}?ID=lock-2`, { body: state, headers: { 'content-type': 'application/json' } })).status, 423);
-      assert.equal((await client.request('POST', `${address}?ID=lock-1`, { body: state, headers: { 'content-type': 'application/json' } })).status, 200);
-      assert.equal((await client.request('UNLOCK', address, { body: JSON.stringify({ ...info, ID: 'lock-2' }), headers: { 'content-type': 'application/json' } })).status, 423);
-      assert.equal((await client.request('UNLOCK', address, { body: JSON.stringify(info), headers: { 'content-type': 'application/json' } })).status, 200);
-      assert.equal((await client.request('UNLOCK', address, { body: JSON.stringify(info), headers: { 'content-type': 'application/json' } })).status, 200, 'unlocked already');
+      assert.equal(
+        (await client.request('POST', `${address}?ID=lock-2`, { body: state, headers: { 'content-type': 'application/json' } })).status,
+        423,
+      );
+      assert.equal(
+        (await client.request('POST', `${address}?ID=lock-1`, { body: state, headers: { 'content-type': 'application/json' } })).status,
+        200,
+      );
+      assert.equal(
+        (
+          await client.request('UNLOCK', address, {
+            body: JSON.stringify({ ...info, ID: 'lock-2' }),
+            headers: { 'content-type': 'application/json' },
+          })
+        ).status,
+        423,
+      );
+      assert.equal(
+        (await client.request('UNLOCK', address, { body: JSON.stringify(info), headers: { 'content-type': 'application/json' } })).status,
+        200,
+      );
+      assert.equal(
+        (await client.request('UNLOCK', address, { body: JSON.stringify(info), headers: { 'content-type': 'application/json' } })).status,
+        200,
+        'unlocked already',
+      );
       assert.equal((await client.get(address)).text, state);
     });
 
     it('refuses bodies that are no JSON (400), and answers 404 for another workspace’s address', async () => {
       const client = asState(ctx.client, block.runToken);
-      assert.equal((await client.request('POST', address, { body: 'not json', headers: { 'content-type': 'application/json' } })).status, 400);
+      assert.equal(
+        (await client.request('POST', address, { body: 'not json', headers: { 'content-type': 'application/json' } })).status,
+        400,
+      );
       assert.equal((await client.request('LOCK', address, { body: '[1]', headers: { 'content-type': 'application/json' } })).status, 400);
       assert.equal((await client.get(`/api/terraform/state/workspace/${world.stranger}/buildingBlock/${block.blockUuid}`)).status, 404);
     });
@@ -107,7 +170,11 @@ describeEachDatabase('the Terraform state backend', (ctx) => {
         [world.provider, ['MANAGED_BUILDINGBLOCK_LIST']],
       ] as const) {
         const token = await login(ctx.client, await createKey(ctx.client, workspace, [...permissions]));
-        assert.equal((await ctx.client.with({ authorization: `Bearer ${token}` }).get(address)).status, 404, `${workspace} ${permissions.join(',')}`);
+        assert.equal(
+          (await ctx.client.with({ authorization: `Bearer ${token}` }).get(address)).status,
+          404,
+          `${workspace} ${permissions.join(',')}`,
+        );
       }
       const manager = await login(ctx.client, await createKey(ctx.client, world.provider, ['MANAGED_TFSTATE_LIST']));
       assert.equal((await ctx.client.with({ authorization: `Bearer ${manager}` }).get(address)).status, 200);
@@ -119,7 +186,9 @@ describeEachDatabase('the Terraform state backend', (ctx) => {
 
     it('is sealed at rest: the state’s secret is nowhere in the database', async () => {
       if (ctx.server.dialect === 'sqlite') {
-        const files = ['blockyard.db', 'blockyard.db-wal'].map((name) => path.join(ctx.server.dataDir, name)).filter((file) => existsSync(file));
+        const files = ['blockyard.db', 'blockyard.db-wal']
+          .map((name) => path.join(ctx.server.dataDir, name))
+          .filter((file) => existsSync(file));
         assert.ok(files.length > 0, 'the database files');
         for (const file of files) assert.ok(!(await readFile(file)).includes(SECRET_OUTPUT), file);
       } else {
@@ -197,7 +266,15 @@ describeEachDatabase('the Terraform state backend', (ctx) => {
         ].join('\n'),
       );
       // As the runner sets them: the run token as the Basic password (tfcmd.go buildTfEnv).
-      env = { PATH: process.env.PATH, HOME: dir, TF_IN_AUTOMATION: '1', TF_HTTP_USERNAME: 'x', TF_HTTP_PASSWORD: block.runToken, SSL_CERT_FILE: path.join(dir, 'ca.pem'), TF_CLI_CONFIG_FILE: path.join(dir, 'none.tfrc') };
+      env = {
+        PATH: process.env.PATH,
+        HOME: dir,
+        TF_IN_AUTOMATION: '1',
+        TF_HTTP_USERNAME: 'x',
+        TF_HTTP_PASSWORD: block.runToken,
+        SSL_CERT_FILE: path.join(dir, 'ca.pem'),
+        TF_CLI_CONFIG_FILE: path.join(dir, 'none.tfrc'),
+      };
       await run(TERRAFORM, ['init', '-input=false', '-no-color'], { cwd: dir, env });
     });
     after(() => rm(dir, { recursive: true, force: true }));
@@ -221,7 +298,10 @@ describeEachDatabase('the Terraform state backend', (ctx) => {
     it('while the state is locked, applies fail naming the lock; of two concurrent applies the second fails on the first one’s lock', async () => {
       const apply = (size: number) =>
         new Promise<{ code: number | null; output: string }>((resolve) => {
-          const child = spawn(TERRAFORM, ['apply', '-auto-approve', '-input=false', '-no-color', '-lock-timeout=0s', `-var=size=${size}`], { cwd: dir, env });
+          const child = spawn(TERRAFORM, ['apply', '-auto-approve', '-input=false', '-no-color', '-lock-timeout=0s', `-var=size=${size}`], {
+            cwd: dir,
+            env,
+          });
           let output = '';
           child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
           child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -229,8 +309,19 @@ describeEachDatabase('the Terraform state backend', (ctx) => {
         });
       // The first apply holds the lock until it is done; a second started meanwhile finds it.
       const state = `/api/terraform/state/workspace/${world.consumer}/buildingBlock/${block.blockUuid}`;
-      const holder = { ID: 'held-by-test', Operation: 'OperationTypeApply', Who: 'test@blockyard', Version: '1.11.0', Created: new Date().toISOString(), Path: '', Info: '' };
-      const locked = await asState(ctx.client, block.runToken).request('LOCK', state, { body: JSON.stringify(holder), headers: { 'content-type': 'application/json' } });
+      const holder = {
+        ID: 'held-by-test',
+        Operation: 'OperationTypeApply',
+        Who: 'test@blockyard',
+        Version: '1.11.0',
+        Created: new Date().toISOString(),
+        Path: '',
+        Info: '',
+      };
+      const locked = await asState(ctx.client, block.runToken).request('LOCK', state, {
+        body: JSON.stringify(holder),
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(locked.status, 200, locked.text);
       const [a, b] = await Promise.all([apply(2), apply(3)]);
       for (const result of [a, b]) {
@@ -238,10 +329,21 @@ describeEachDatabase('the Terraform state backend', (ctx) => {
         assert.match(result.output, /Error acquiring the state lock/);
         assert.match(result.output, /already locked:\s*ID=held-by-test/, 'Terraform names the lock the server answered');
       }
-      assert.equal((await asState(ctx.client, block.runToken).request('UNLOCK', state, { body: JSON.stringify(holder), headers: { 'content-type': 'application/json' } })).status, 200);
+      assert.equal(
+        (
+          await asState(ctx.client, block.runToken).request('UNLOCK', state, {
+            body: JSON.stringify(holder),
+            headers: { 'content-type': 'application/json' },
+          })
+        ).status,
+        200,
+      );
       // Two applies at once: the first holds the lock while its provisioner waits; the second, started
       // then, is refused naming the first one's lock; released, the first completes.
-      const first = spawn(TERRAFORM, ['apply', '-auto-approve', '-input=false', '-no-color', '-var=size=4', '-var=hold=true'], { cwd: dir, env });
+      const first = spawn(TERRAFORM, ['apply', '-auto-approve', '-input=false', '-no-color', '-var=size=4', '-var=hold=true'], {
+        cwd: dir,
+        env,
+      });
       let firstOutput = '';
       const firstDone = new Promise<number | null>((resolve) => first.on('close', resolve));
       await new Promise<void>((resolve, reject) => {

@@ -15,7 +15,8 @@ import { buildForTests } from '../scripts/test-build.mjs';
 const checkout = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const SOURCES: Record<string, string> = {
-  'src/lib/where.ts': "export const where = (): string => import.meta.url;\nexport const packageFile = new URL('../../package.json', import.meta.url).pathname;\n",
+  'src/lib/where.ts':
+    "export const where = (): string => import.meta.url;\nexport const packageFile = new URL('../../package.json', import.meta.url).pathname;\n",
   'src/cli/lazy.ts': "export const lazy = 'loaded on demand';\n",
   'src/main.ts': [
     "import { createRequire } from 'node:module';",
@@ -62,7 +63,10 @@ describe('the test run compiles files that behave as their sources', () => {
     const entry = await readFile(built.get('src/main.ts')!, 'utf8');
     assert.ok(!entry.includes('loaded on demand'), 'the lazily imported module is not in the entry');
     const files = await readdir(path.join(project, 'build'));
-    assert.ok(files.some((name) => name.startsWith('lazy-') && name.endsWith('.mjs')), `a chunk of its own: ${files.join(', ')}`);
+    assert.ok(
+      files.some((name) => name.startsWith('lazy-') && name.endsWith('.mjs')),
+      `a chunk of its own: ${files.join(', ')}`,
+    );
     const main = await import(pathToFileURL(built.get('src/main.ts')!).href);
     assert.equal(await main.later(), 'loaded on demand');
   });

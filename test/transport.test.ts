@@ -5,7 +5,13 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { connect as tlsConnect, createServer as createTlsServer, getCiphers, type ConnectionOptions, type Server as TlsServer } from 'node:tls';
+import {
+  connect as tlsConnect,
+  createServer as createTlsServer,
+  getCiphers,
+  type ConnectionOptions,
+  type Server as TlsServer,
+} from 'node:tls';
 import pino from 'pino';
 import selfsigned from 'selfsigned';
 import { loadConfig } from '../src/config.js';
@@ -35,7 +41,8 @@ const REPLACED = /replacing the generated TLS certificate/;
 const TLS12_ALLOWED = /^ECDHE-(ECDSA|RSA)-(AES(128|256)-GCM-SHA(256|384)|CHACHA20-POLY1305)$/;
 const TLS13_SUITES = ['TLS_AES_256_GCM_SHA384', 'TLS_CHACHA20_POLY1305_SHA256', 'TLS_AES_128_GCM_SHA256'];
 
-const has = (tool: string) => spawnSync(tool, ['--version'], { stdio: 'ignore' }).status === 0 || spawnSync(tool, ['version'], { stdio: 'ignore' }).status === 0;
+const has = (tool: string) =>
+  spawnSync(tool, ['--version'], { stdio: 'ignore' }).status === 0 || spawnSync(tool, ['version'], { stdio: 'ignore' }).status === 0;
 const OPENSSL = has('openssl');
 const CURL = has('curl');
 
@@ -80,7 +87,11 @@ function handshake(options: ConnectionOptions): Promise<Handshake> {
 const portOf = (url: string) => Number(new URL(url).port);
 
 /** The raw answer to a request written as bytes on a fresh TLS connection (read until the server closes). */
-function rawExchange(url: string, ca: string, request: string): Promise<{ status: number; headers: Record<string, string>; head: string; body: string }> {
+function rawExchange(
+  url: string,
+  ca: string,
+  request: string,
+): Promise<{ status: number; headers: Record<string, string>; head: string; body: string }> {
   return new Promise((resolve, reject) => {
     let data = '';
     const socket = tlsConnect({ host: '127.0.0.1', port: portOf(url), servername: 'localhost', ca }, () => socket.write(request));
@@ -108,7 +119,17 @@ function assertSecurityHeaders(headers: Record<string, string | undefined>, what
 
 /** The key usage bits of a certificate (RFC 5280 §4.2.1.3), read from its DER; undefined without the extension. */
 function keyUsage(certificate: X509Certificate): Set<string> | undefined {
-  const NAMES = ['digitalSignature', 'nonRepudiation', 'keyEncipherment', 'dataEncipherment', 'keyAgreement', 'keyCertSign', 'cRLSign', 'encipherOnly', 'decipherOnly'];
+  const NAMES = [
+    'digitalSignature',
+    'nonRepudiation',
+    'keyEncipherment',
+    'dataEncipherment',
+    'keyAgreement',
+    'keyCertSign',
+    'cRLSign',
+    'encipherOnly',
+    'decipherOnly',
+  ];
   const der = certificate.raw;
   const oid = der.indexOf(Buffer.from([0x06, 0x03, 0x55, 0x1d, 0x0f])); // OBJECT IDENTIFIER 2.5.29.15
   if (oid < 0) return undefined;
@@ -136,7 +157,13 @@ async function caCertificate(keyType: 'ec' | 'rsa'): Promise<{ cert: string; key
       { name: 'basicConstraints', cA: true, critical: true },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true, critical: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
     ],
   });
   return { cert: pems.cert, key: pems.private };
@@ -152,11 +179,15 @@ async function startPlain(env: Record<string, string>): Promise<{ server: Runnin
     BLOCKYARD_MASTER_KEY: 'dGVzdC1tYXN0ZXIta2V5LTMyLWJ5dGVzLWxvbmctISE=',
     ...env,
   });
-  const server = await startServer(config, { logDestination: pino.destination({ dest: logFile, sync: true, mkdir: true }), print: () => undefined });
+  const server = await startServer(config, {
+    logDestination: pino.destination({ dest: logFile, sync: true, mkdir: true }),
+    print: () => undefined,
+  });
   return { server, logFile };
 }
 
-const logLines = async (logFile: string, pattern: RegExp) => (await readFile(logFile, 'utf8')).split('\n').filter((line) => pattern.test(line));
+const logLines = async (logFile: string, pattern: RegExp) =>
+  (await readFile(logFile, 'utf8')).split('\n').filter((line) => pattern.test(line));
 
 /** A TLS server on a free port presenting this certificate; answers every request with 200. */
 async function presenting(cert: string, key: string): Promise<{ port: number; close(): Promise<void> }> {
@@ -222,11 +253,18 @@ describe('transport [sqlite]', () => {
       assert.equal(served.authorizationError, undefined);
       const file = new X509Certificate(cert);
       assert.ok(served.certificate!.raw.equals(file.raw), 'the served certificate is the one in <data dir>/tls/cert.pem');
-      for (const [what, certificate] of [['served', served.certificate!], ['cert.pem', file]] as const) {
+      for (const [what, certificate] of [
+        ['served', served.certificate!],
+        ['cert.pem', file],
+      ] as const) {
         assert.equal(certificate.ca, false, `${what}: not a CA`);
         assert.deepEqual([...(keyUsage(certificate) ?? [])].sort(), ['digitalSignature', 'keyEncipherment'], `${what}: key usage`);
         assert.deepEqual(certificate.keyUsage, ['1.3.6.1.5.5.7.3.1'], `${what}: extended key usage serverAuth only`);
-        assert.deepEqual(certificate.subjectAltName?.split(', ').sort(), ['DNS:localhost', 'IP Address:0:0:0:0:0:0:0:1', 'IP Address:127.0.0.1'], `${what}: names`);
+        assert.deepEqual(
+          certificate.subjectAltName?.split(', ').sort(),
+          ['DNS:localhost', 'IP Address:0:0:0:0:0:0:0:1', 'IP Address:127.0.0.1'],
+          `${what}: names`,
+        );
         assert.equal(certificate.issuer, certificate.subject, `${what}: self-issued`);
         assert.ok(certificate.verify(certificate.publicKey), `${what}: self-signed`);
       }
@@ -265,7 +303,13 @@ describe('transport [sqlite]', () => {
         const genuine = await handshake({ port: portOf(server.url), servername: 'localhost', ca: cert });
         assert.ok(genuine.ok, genuine.error);
         if (CURL) {
-          const refused = await curl(['--cacert', path.join(server.dataDir, 'tls', 'cert.pem'), '--resolve', `evil.example:${evil.port}:127.0.0.1`, `https://evil.example:${evil.port}/`]);
+          const refused = await curl([
+            '--cacert',
+            path.join(server.dataDir, 'tls', 'cert.pem'),
+            '--resolve',
+            `evil.example:${evil.port}:127.0.0.1`,
+            `https://evil.example:${evil.port}/`,
+          ]);
           assert.notEqual(refused.status, 0, `curl --cacert accepted evil.example: ${refused.stdout}`);
         }
       } finally {
@@ -277,7 +321,17 @@ describe('transport [sqlite]', () => {
       const port = portOf(server.url);
       const caFile = path.join(server.dataDir, 'tls', 'cert.pem');
       for (const url of [`https://localhost:${port}/healthz`, `https://127.0.0.1:${port}/healthz`]) {
-        const result = await curl(['--cacert', caFile, '--resolve', `localhost:${port}:127.0.0.1`, '-o', '/dev/null', '-w', '%{http_code}', url]);
+        const result = await curl([
+          '--cacert',
+          caFile,
+          '--resolve',
+          `localhost:${port}:127.0.0.1`,
+          '-o',
+          '/dev/null',
+          '-w',
+          '%{http_code}',
+          url,
+        ]);
         assert.equal(result.stdout, '200', `${url}: ${result.output}`);
       }
     });
@@ -287,15 +341,27 @@ describe('transport [sqlite]', () => {
     it('on TLS 1.2 agrees only to ECDHE with AES-GCM or ChaCha20-Poly1305', async () => {
       const accepted = await tls12SuitesAccepted(portOf(server.url), cert);
       assert.ok(accepted.length > 0, 'some TLS 1.2 suite works');
-      assert.deepEqual(accepted.filter((suite) => !TLS12_ALLOWED.test(suite)), [], `accepted: ${accepted.join(' ')}`);
-      for (const suite of ['ECDHE-ECDSA-AES128-GCM-SHA256', 'ECDHE-ECDSA-AES256-GCM-SHA384', 'ECDHE-ECDSA-CHACHA20-POLY1305']) assert.ok(accepted.includes(suite), `${suite} is accepted`);
+      assert.deepEqual(
+        accepted.filter((suite) => !TLS12_ALLOWED.test(suite)),
+        [],
+        `accepted: ${accepted.join(' ')}`,
+      );
+      for (const suite of ['ECDHE-ECDSA-AES128-GCM-SHA256', 'ECDHE-ECDSA-AES256-GCM-SHA384', 'ECDHE-ECDSA-CHACHA20-POLY1305'])
+        assert.ok(accepted.includes(suite), `${suite} is accepted`);
     });
 
     it('refuses CBC suites on TLS 1.2 that this client can offer (a permissive server with the same certificate accepts them)', async () => {
-      const permissive = createTlsServer({ cert, key, ciphers: 'ALL:@SECLEVEL=0', maxVersion: 'TLSv1.2' }, (socket) => socket.on('error', () => undefined).end());
+      const permissive = createTlsServer({ cert, key, ciphers: 'ALL:@SECLEVEL=0', maxVersion: 'TLSv1.2' }, (socket) =>
+        socket.on('error', () => undefined).end(),
+      );
       await new Promise<void>((resolve) => permissive.listen(0, '127.0.0.1', resolve));
       try {
-        for (const suite of ['ECDHE-ECDSA-AES128-SHA256', 'ECDHE-ECDSA-AES256-SHA384', 'ECDHE-ECDSA-AES128-SHA', 'ECDHE-ECDSA-AES256-SHA']) {
+        for (const suite of [
+          'ECDHE-ECDSA-AES128-SHA256',
+          'ECDHE-ECDSA-AES256-SHA384',
+          'ECDHE-ECDSA-AES128-SHA',
+          'ECDHE-ECDSA-AES256-SHA',
+        ]) {
           const options = { servername: 'localhost', ca: cert, maxVersion: 'TLSv1.2' as const, ciphers: suite };
           const control = await handshake({ ...options, port: (permissive.address() as { port: number }).port });
           assert.ok(control.ok, `the client can offer ${suite}: ${control.error}`);
@@ -320,7 +386,17 @@ describe('transport [sqlite]', () => {
     });
 
     it('answers openssl s_client the same way', { skip: OPENSSL ? false : 'no openssl CLI' }, async () => {
-      const connect = ['s_client', '-connect', `127.0.0.1:${portOf(server.url)}`, '-servername', 'localhost', '-CAfile', path.join(server.dataDir, 'tls', 'cert.pem'), '-verify_return_error', '-brief'];
+      const connect = [
+        's_client',
+        '-connect',
+        `127.0.0.1:${portOf(server.url)}`,
+        '-servername',
+        'localhost',
+        '-CAfile',
+        path.join(server.dataDir, 'tls', 'cert.pem'),
+        '-verify_return_error',
+        '-brief',
+      ];
       for (const suite of ['ECDHE-ECDSA-AES128-SHA256', 'ECDHE-ECDSA-AES128-SHA', 'ECDHE-ECDSA-AES256-SHA384']) {
         const result = await openssl([...connect, '-tls1_2', '-cipher', suite]);
         assert.notEqual(result.status, 0, `${suite} accepted: ${result.output}`);
@@ -374,7 +450,10 @@ describe('transport [sqlite]', () => {
         unauthenticated: await client.get('/api', { anonymous: true }),
         'not acceptable': await client.get('/api'),
       };
-      assert.deepEqual(Object.values(answers).map((answer) => answer.status), [200, 404, 400, 401, 406]);
+      assert.deepEqual(
+        Object.values(answers).map((answer) => answer.status),
+        [200, 404, 400, 401, 406],
+      );
       for (const [what, answer] of Object.entries(answers)) assertSecurityHeaders(answer.headers, what);
     });
 
@@ -391,7 +470,9 @@ describe('transport [sqlite]', () => {
         const ended = new Promise((resolve) => socket.on('close', resolve));
         // A request in progress keeps the connection open while the server closes: its head has been
         // parsed and dispatched once the server says 100 Continue.
-        socket.write('POST /api/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n');
+        socket.write(
+          'POST /api/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n',
+        );
         while (!data.includes('100 Continue')) await new Promise((resolve) => setTimeout(resolve, 10));
         const closed = closing.close();
         while (closing.app.server.listening) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -521,13 +602,27 @@ describe('certificates in the data directory and given ones [sqlite]', () => {
     it('on TLS 1.2 agrees only to ECDHE-RSA with AES-GCM or ChaCha20-Poly1305', async () => {
       const port = portOf(started.server.url);
       const accepted = await tls12SuitesAccepted(port, given.cert);
-      assert.deepEqual(accepted.filter((suite) => !TLS12_ALLOWED.test(suite)), [], `accepted: ${accepted.join(' ')}`);
-      for (const suite of ['ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES256-GCM-SHA384', 'ECDHE-RSA-CHACHA20-POLY1305']) assert.ok(accepted.includes(suite), `${suite} is accepted`);
+      assert.deepEqual(
+        accepted.filter((suite) => !TLS12_ALLOWED.test(suite)),
+        [],
+        `accepted: ${accepted.join(' ')}`,
+      );
+      for (const suite of ['ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES256-GCM-SHA384', 'ECDHE-RSA-CHACHA20-POLY1305'])
+        assert.ok(accepted.includes(suite), `${suite} is accepted`);
       // Static RSA, finite-field DHE and CBC, each of which a permissive server with this certificate accepts.
-      const permissive = createTlsServer({ cert: given.cert, key: given.key, ciphers: 'ALL:@SECLEVEL=0', dhparam: 'auto', maxVersion: 'TLSv1.2' }, (socket) => socket.on('error', () => undefined).end());
+      const permissive = createTlsServer(
+        { cert: given.cert, key: given.key, ciphers: 'ALL:@SECLEVEL=0', dhparam: 'auto', maxVersion: 'TLSv1.2' },
+        (socket) => socket.on('error', () => undefined).end(),
+      );
       await new Promise<void>((resolve) => permissive.listen(0, '127.0.0.1', resolve));
       try {
-        for (const suite of ['AES128-SHA', 'AES128-GCM-SHA256', 'DHE-RSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES128-SHA256', 'ECDHE-RSA-AES128-SHA']) {
+        for (const suite of [
+          'AES128-SHA',
+          'AES128-GCM-SHA256',
+          'DHE-RSA-AES128-GCM-SHA256',
+          'ECDHE-RSA-AES128-SHA256',
+          'ECDHE-RSA-AES128-SHA',
+        ]) {
           const options = { servername: 'localhost', ca: given.cert, maxVersion: 'TLSv1.2' as const, ciphers: suite };
           const control = await handshake({ ...options, port: (permissive.address() as { port: number }).port });
           assert.ok(control.ok, `the client can offer ${suite}: ${control.error}`);

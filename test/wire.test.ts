@@ -68,12 +68,22 @@ describeEachDatabase('wire exactness', (ctx) => {
 
     it('serves meshWorkspace v1 over REST with the deprecation headers: spec.tags, one workspace in both shapes', async () => {
       const name = unique('wsv1');
-      const body = { apiVersion: 'v1', kind: 'meshWorkspace', metadata: { name }, spec: { displayName: 'Old style', tags: { costCenter: ['2411', '9122'] } } };
+      const body = {
+        apiVersion: 'v1',
+        kind: 'meshWorkspace',
+        metadata: { name },
+        spec: { displayName: 'Old style', tags: { costCenter: ['2411', '9122'] } },
+      };
       const created = await ctx.client.post(PATHS.workspaces, body, { headers: io(WORKSPACE_V1) });
       assert.equal(created.status, 201, created.text);
       assert.ok(created.headers.deprecation, 'Deprecation header');
       assert.equal(created.headers.sunset, undefined, 'no end-of-life date is announced');
-      assert.match(created.headers.link ?? '', new RegExp(`<${ctx.server.url}${PATHS.workspaces}>; rel="successor-version"; type="application/vnd\\.vendor\\.api\\.meshworkspace\\.v2\\.hal\\+json"`));
+      assert.match(
+        created.headers.link ?? '',
+        new RegExp(
+          `<${ctx.server.url}${PATHS.workspaces}>; rel="successor-version"; type="application/vnd\\.vendor\\.api\\.meshworkspace\\.v2\\.hal\\+json"`,
+        ),
+      );
       assert.equal(created.json.apiVersion, 'v1');
       assert.deepEqual(created.json.spec, body.spec);
       assert.equal(created.json.metadata.tags, undefined, 'v1 has its tags in spec');
@@ -88,17 +98,27 @@ describeEachDatabase('wire exactness', (ctx) => {
       const list = await ctx.client.get(`${PATHS.workspaces}?size=350`, { headers: { accept: WORKSPACE_V1 } });
       assert.equal(list.status, 200, list.text);
       assert.ok(list.headers.deprecation);
-      assert.deepEqual(list.json._embedded.meshWorkspaces.find((w: Json) => w.metadata.name === name), created.json);
-      const put = await ctx.client.put(`${PATHS.workspaces}/${name}`, { ...body, spec: { displayName: 'Renamed', tags: {} } }, { headers: io(WORKSPACE_V1) });
+      assert.deepEqual(
+        list.json._embedded.meshWorkspaces.find((w: Json) => w.metadata.name === name),
+        created.json,
+      );
+      const put = await ctx.client.put(
+        `${PATHS.workspaces}/${name}`,
+        { ...body, spec: { displayName: 'Renamed', tags: {} } },
+        { headers: io(WORKSPACE_V1) },
+      );
       assert.equal(put.status, 200, put.text);
       assert.deepEqual(put.json.spec, { displayName: 'Renamed', tags: {} });
     });
 
     it("imports the vendor's own example (meshUser v1, meshWorkspace v1): the retired version refused as retired, the deprecated one imported with a remark", async () => {
-      const example = OPENAPI.paths['/api/meshobjects'].put.requestBody.content['application/vnd.meshcloud.api.meshobjects.v1+json'].examples.importInJson.value as Json[];
+      const example = OPENAPI.paths['/api/meshobjects'].put.requestBody.content['application/vnd.meshcloud.api.meshobjects.v1+json']
+        .examples.importInJson.value as Json[];
       const workspace = unique('imp');
       const objects = example.map((object) => (object.kind === 'meshWorkspace' ? { ...object, metadata: { name: workspace } } : object));
-      const response = await ctx.client.put(PATHS.import, JSON.stringify(objects), { headers: { accept: IMPORT_JSON, 'content-type': IMPORT_JSON } });
+      const response = await ctx.client.put(PATHS.import, JSON.stringify(objects), {
+        headers: { accept: IMPORT_JSON, 'content-type': IMPORT_JSON },
+      });
       assert.equal(response.status, 200, response.text);
       const [user, imported] = response.json as Json[];
       assert.equal(user!.meshObject, 'meshUser[test-user]');
@@ -107,11 +127,20 @@ describeEachDatabase('wire exactness', (ctx) => {
       assert.match(user!.message, /version v1 of meshuser was retired on 2025-07-01; use meshUser\.v2 instead/);
       assert.equal(imported!.meshObject, `meshWorkspace[${workspace}]`);
       assert.equal(imported!.status, 'SUCCESS', JSON.stringify(imported));
-      assert.deepEqual(imported!.remarks, ['version v1 of meshworkspace is deprecated (no end-of-life date announced); use meshWorkspace.v2 instead']);
+      assert.deepEqual(imported!.remarks, [
+        'version v1 of meshworkspace is deprecated (no end-of-life date announced); use meshWorkspace.v2 instead',
+      ]);
       const read = await ctx.client.get(`${PATHS.workspaces}/${workspace}`, { headers: { accept: WORKSPACE } });
       assert.deepEqual(read.json.metadata.tags, { costCenter: ['2411', '9122'], workspaceOwner: ['Anna Admin'] });
       assert.equal(read.json.spec.displayName, 'test-display-name');
-      const again = await ctx.client.put(PATHS.import, JSON.stringify([{ apiVersion: 'v2', kind: 'meshTenant', metadata: {}, spec: {} }, { apiVersion: 'v1', kind: 'meshCustomer', metadata: { name: 'acme' }, spec: {} }]), { headers: { accept: IMPORT_JSON, 'content-type': IMPORT_JSON } });
+      const again = await ctx.client.put(
+        PATHS.import,
+        JSON.stringify([
+          { apiVersion: 'v2', kind: 'meshTenant', metadata: {}, spec: {} },
+          { apiVersion: 'v1', kind: 'meshCustomer', metadata: { name: 'acme' }, spec: {} },
+        ]),
+        { headers: { accept: IMPORT_JSON, 'content-type': IMPORT_JSON } },
+      );
       const [tenant, customer] = again.json as Json[];
       assert.match(tenant!.message, /meshtenant was retired on 2025-07-01; use meshTenant\.v3/);
       assert.equal(customer!.meshObject, 'meshCustomer[acme]');
@@ -120,31 +149,86 @@ describeEachDatabase('wire exactness', (ctx) => {
 
     it('answers a retired version as retired, on built kinds (meshUser.v1 406 "retired on 2025-03-01", 415 as a body) and on kinds not built here; other versions of those 404', async () => {
       for (const path of ['/api/meshobjects/meshusers', '/api/meshobjects/meshusers/someone']) {
-        assertError(await ctx.client.get(path, { headers: { accept: media('meshUser', 'v1', 'meshcloud') } }), 406, /version v1 of meshuser was retired on 2025-03-01; use meshUser\.v2 instead/);
+        assertError(
+          await ctx.client.get(path, { headers: { accept: media('meshUser', 'v1', 'meshcloud') } }),
+          406,
+          /version v1 of meshuser was retired on 2025-03-01; use meshUser\.v2 instead/,
+        );
         assertError(await ctx.client.get(path, { anonymous: true, headers: { accept: media('meshuser', 'v1') } }), 401);
       }
-      assertError(await ctx.client.post('/api/meshobjects/meshusers', '{}', { headers: { accept: media('meshuser', 'v2'), 'content-type': media('meshuser', 'v1') } }), 415, /retired on 2025-03-01/);
+      assertError(
+        await ctx.client.post('/api/meshobjects/meshusers', '{}', {
+          headers: { accept: media('meshuser', 'v2'), 'content-type': media('meshuser', 'v1') },
+        }),
+        415,
+        /retired on 2025-03-01/,
+      );
       // Served since issue 20: an unknown payment method is an ordinary 404.
-      assertError(await ctx.client.get('/api/meshobjects/meshpaymentmethods/x', { headers: { accept: media('meshpaymentmethod', 'v2') } }), 404, /meshPaymentMethod x not found/);
-      assertError(await ctx.client.get('/api/meshobjects/meshpaymentmethods', { headers: { accept: media('meshpaymentmethod', 'v1') } }), 406, /retired on 2025-07-01; use meshPaymentMethod\.v2/);
+      assertError(
+        await ctx.client.get('/api/meshobjects/meshpaymentmethods/x', { headers: { accept: media('meshpaymentmethod', 'v2') } }),
+        404,
+        /meshPaymentMethod x not found/,
+      );
+      assertError(
+        await ctx.client.get('/api/meshobjects/meshpaymentmethods', { headers: { accept: media('meshpaymentmethod', 'v1') } }),
+        406,
+        /retired on 2025-07-01; use meshPaymentMethod\.v2/,
+      );
       // Served since issue 21: v1 answers as retired, an unknown instance is an ordinary 404.
-      assertError(await ctx.client.get('/api/meshobjects/meshserviceinstances/x', { headers: { accept: media('meshserviceinstance', 'v1') } }), 406, /retired on 2025-03-01/);
-      assertError(await ctx.client.get('/api/meshobjects/meshserviceinstances/x', { headers: { accept: media('meshserviceinstance', 'v2') } }), 404, /meshServiceInstance x not found/);
+      assertError(
+        await ctx.client.get('/api/meshobjects/meshserviceinstances/x', { headers: { accept: media('meshserviceinstance', 'v1') } }),
+        406,
+        /retired on 2025-03-01/,
+      );
+      assertError(
+        await ctx.client.get('/api/meshobjects/meshserviceinstances/x', { headers: { accept: media('meshserviceinstance', 'v2') } }),
+        404,
+        /meshServiceInstance x not found/,
+      );
       // A kind of the deprecation list that is not built here (every version retired): 404 saying so.
-      assertError(await ctx.client.get('/api/meshobjects/meshchargebacks', { headers: { accept: media('meshchargeback', 'v4') } }), 404, /every version of meshchargeback was retired on 2025-10-01/);
+      assertError(
+        await ctx.client.get('/api/meshobjects/meshchargebacks', { headers: { accept: media('meshchargeback', 'v4') } }),
+        404,
+        /every version of meshchargeback was retired on 2025-10-01/,
+      );
       // Served kinds: their retired versions answer as retired, other kinds' versions as not served.
-      assertError(await ctx.client.get(PATHS.tenants, { headers: { accept: media('meshtenant', 'v2') } }), 406, /retired on 2025-07-01; use meshTenant\.v3/);
+      assertError(
+        await ctx.client.get(PATHS.tenants, { headers: { accept: media('meshtenant', 'v2') } }),
+        406,
+        /retired on 2025-07-01; use meshTenant\.v3/,
+      );
       assertError(await ctx.client.get(PATHS.projects, { headers: { accept: media('meshproject', 'v1') } }), 406, /retired on 2025-07-01/);
-      assertError(await ctx.client.get(PATHS.projects, { headers: { accept: media('meshproject', 'v3') } }), 406, /names no version served here/);
+      assertError(
+        await ctx.client.get(PATHS.projects, { headers: { accept: media('meshproject', 'v3') } }),
+        406,
+        /names no version served here/,
+      );
       // Kinds wholly replaced by another kind stay 404 on their paths.
-      assertError(await ctx.client.get('/api/meshobjects/meshcustomers/acme', { headers: { accept: media('meshcustomer', 'v1') } }), 404, /every version of meshcustomer was retired on 2025-03-01/);
+      assertError(
+        await ctx.client.get('/api/meshobjects/meshcustomers/acme', { headers: { accept: media('meshcustomer', 'v1') } }),
+        404,
+        /every version of meshcustomer was retired on 2025-03-01/,
+      );
     });
 
     it('does not list the paths that only answer for retired versions in the index', async () => {
       const index = await ctx.client.get('/api/meshobjects', { headers: { accept: media('meshobjects', 'v2') } });
       assert.equal(index.status, 200, index.text);
       for (const rel of ['meshcustomers', 'meshchargebacks']) assert.equal(index.json._links[rel], undefined, rel);
-      for (const rel of ['meshserviceinstances', 'meshcommunicationdefinitions', 'meshcommunications', 'meshtenants', 'meshpaymentmethods', 'meshusers', 'meshworkspaceusergroups', 'meshworkspaceuserbindings', 'meshworkspacegroupbindings', 'meshprojectuserbindings', 'meshprojectgroupbindings']) assert.ok(index.json._links[rel], rel);
+      for (const rel of [
+        'meshserviceinstances',
+        'meshcommunicationdefinitions',
+        'meshcommunications',
+        'meshtenants',
+        'meshpaymentmethods',
+        'meshusers',
+        'meshworkspaceusergroups',
+        'meshworkspaceuserbindings',
+        'meshworkspacegroupbindings',
+        'meshprojectuserbindings',
+        'meshprojectgroupbindings',
+      ])
+        assert.ok(index.json._links[rel], rel);
     });
   });
 });

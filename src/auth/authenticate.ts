@@ -29,7 +29,14 @@ export type CredentialScheme = 'bearer' | 'basic' | 'session' | 'scim' | 'client
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** What a SCIM client may do: provision users (create, replace, deactivate, delete) and workspace user groups. */
-const SCIM_PERMISSIONS: ReadonlySet<string> = new Set(['ADM_USER_LIST', 'ADM_USER_SAVE', 'ADM_USER_DELETE', 'ADM_WORKSPACEUSERGROUP_LIST', 'ADM_WORKSPACEPRINCIPALBINDING_SAVE', 'ADM_WORKSPACEPRINCIPALBINDING_DELETE']);
+const SCIM_PERMISSIONS: ReadonlySet<string> = new Set([
+  'ADM_USER_LIST',
+  'ADM_USER_SAVE',
+  'ADM_USER_DELETE',
+  'ADM_WORKSPACEUSERGROUP_LIST',
+  'ADM_WORKSPACEPRINCIPALBINDING_SAVE',
+  'ADM_WORKSPACEPRINCIPALBINDING_DELETE',
+]);
 
 /**
  * Turns an Authorization header into a Principal or a 401 (spec 5.1): `Bearer <token>` of an API key
@@ -68,11 +75,14 @@ export class Authenticator {
    */
   async authenticateRequest(request: PresentedRequest, address: string, publicOrigin: () => string): Promise<Principal> {
     const header = request.headers.authorization;
-    const sessionId = this.people && (header === undefined || header.trim() === '') ? cookieValue(request.headers.cookie, SESSION_COOKIE) : undefined;
+    const sessionId =
+      this.people && (header === undefined || header.trim() === '') ? cookieValue(request.headers.cookie, SESSION_COOKIE) : undefined;
     if (sessionId === undefined || !this.people) return this.authenticate(header, address);
     const origin = publicOrigin();
     if (!SAFE_METHODS.has(request.method) && request.headers.origin !== origin) {
-      throw forbidden(`a request signed in by the session cookie that changes something must come from ${origin} (Origin ${request.headers.origin === undefined ? 'missing' : `"${request.headers.origin.slice(0, 100)}"`})`);
+      throw forbidden(
+        `a request signed in by the session cookie that changes something must come from ${origin} (Origin ${request.headers.origin === undefined ? 'missing' : `"${request.headers.origin.slice(0, 100)}"`})`,
+      );
     }
     const admitted = this.failedAttempts.check(address);
     if (admitted) await admitted;
@@ -81,13 +91,15 @@ export class Authenticator {
       this.failedAttempts.failed(address);
       this.onFailure('session');
       // No Basic challenge: a browser would answer it with its own password dialog.
-      throw new ApiError('Unauthorized', 'the session has ended (signed out, expired, or the meshUser was deactivated): sign in again', { 'www-authenticate': 'Bearer realm="blockyard"' });
+      throw new ApiError('Unauthorized', 'the session has ended (signed out, expired, or the meshUser was deactivated): sign in again', {
+        'www-authenticate': 'Bearer realm="blockyard"',
+      });
     }
     return this.people.principalFor(session.username, session.workspace);
   }
 
   /**
-   * The SCIM routes' credential (issue 19, item 7): `Bearer <SCIM token>` only; an API key's token,
+   * The SCIM routes' credential: `Bearer <SCIM token>` only; an API key's token,
    * Basic credentials or anything else is 401. A wrong token counts against the client address.
    */
   async authenticateScim(header: string | undefined, address: string): Promise<Principal> {
@@ -105,7 +117,8 @@ export class Authenticator {
   /** `address`: the client's address, which failed attempts are limited by. */
   async authenticate(header: string | undefined, address: string): Promise<Principal> {
     // No credential at all guesses nothing: it is not a failed attempt.
-    if (header === undefined || header.trim() === '') throw unauthorized('credentials are required: send Authorization: Bearer <token> or Basic');
+    if (header === undefined || header.trim() === '')
+      throw unauthorized('credentials are required: send Authorization: Bearer <token> or Basic');
     const admitted = this.failedAttempts.check(address);
     if (admitted) await admitted;
     const space = header.indexOf(' ');
@@ -145,13 +158,25 @@ export class Authenticator {
     const claims = token === '' ? undefined : await this.tokens.verify(token);
     if (!claims) throw this.refused('bearer', address, 'the access token is invalid or expired');
     if (claims.subject.startsWith(RUN_TOKEN_PREFIX)) {
-      return { type: 'runToken', id: claims.subject, runUuid: claims.subject.slice(RUN_TOKEN_PREFIX.length), ...(claims.claimedBy !== undefined ? { claimedBy: claims.claimedBy } : {}) };
+      return {
+        type: 'runToken',
+        id: claims.subject,
+        runUuid: claims.subject.slice(RUN_TOKEN_PREFIX.length),
+        ...(claims.claimedBy !== undefined ? { claimedBy: claims.claimedBy } : {}),
+      };
     }
     const key = await this.apiKeys.findActive(claims.subject);
     if (!key) throw this.refused('bearer', address, 'the API key of this token no longer exists or has expired');
     let principal = this.principals.get(key);
     if (!principal) {
-      principal = { type: 'apiKey', id: key.uuid, workspace: key.ownedByWorkspace, permissions: new Set(key.permissions), displayName: key.displayName, ...(key.expiresAt ? { expiresAt: key.expiresAt } : {}) };
+      principal = {
+        type: 'apiKey',
+        id: key.uuid,
+        workspace: key.ownedByWorkspace,
+        permissions: new Set(key.permissions),
+        displayName: key.displayName,
+        ...(key.expiresAt ? { expiresAt: key.expiresAt } : {}),
+      };
       this.principals.set(key, principal);
     }
     return principal;

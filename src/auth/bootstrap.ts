@@ -6,7 +6,6 @@ import { ADMIN_WORKSPACE } from '../kinds/workspace/model.js';
 import { SYSTEM } from './context.js';
 import { PERMISSION_CODES } from './permissions.js';
 
-
 export const ALL_PERMISSIONS = () => [...PERMISSION_CODES].sort();
 
 /** An admin key made because the database had no credentials and none were configured. */
@@ -20,7 +19,12 @@ export interface GeneratedAdminKey {
  * updated at every start; an empty database with neither configured gets a generated admin key, which
  * the start announces once (announce.ts) and never logs.
  */
-export async function bootstrapCredentials(config: Config, apiKeys: ApiKeyService, apiUsers: ApiUserService, log: Logger): Promise<GeneratedAdminKey | undefined> {
+export async function bootstrapCredentials(
+  config: Config,
+  apiKeys: ApiKeyService,
+  apiUsers: ApiUserService,
+  log: Logger,
+): Promise<GeneratedAdminKey | undefined> {
   const { adminClientId, adminClientSecret, adminUsername, adminPassword } = config.bootstrap;
   const adminKey = { ownedByWorkspace: ADMIN_WORKSPACE, displayName: 'Bootstrap admin key', permissions: ALL_PERMISSIONS() };
   if (adminClientId && adminClientSecret) {

@@ -78,7 +78,10 @@ describe('FailedAttemptLimiter', () => {
   });
 
   it('an instance judges by the failures the others published, in time order', async () => {
-    const { clock, instances: [a, b] } = deployment();
+    const {
+      clock,
+      instances: [a, b],
+    } = deployment();
     for (let i = 0; i < 3; i++) {
       a.failed('10.0.0.1');
       clock.now += 1_000;
@@ -91,14 +94,20 @@ describe('FailedAttemptLimiter', () => {
   });
 
   it('publishes a begun attempt once it failed, never one that succeeded', () => {
-    const { published, instances: [a] } = deployment();
+    const {
+      published,
+      instances: [a],
+    } = deployment();
     a.begin('10.0.0.1', 'user:erin').succeeded();
     assert.equal(published[0]!.length, 0);
     const attempt = a.begin('10.0.0.1', 'user:erin');
     assert.equal(published[0]!.length, 0, 'unfinished: counted here only');
     attempt.failed();
     attempt.failed();
-    assert.deepEqual(published[0]!.map((failure) => failure.key.split(':')[0]), ['address', 'identity']);
+    assert.deepEqual(
+      published[0]!.map((failure) => failure.key.split(':')[0]),
+      ['address', 'identity'],
+    );
     assert.ok(!published[0]!.some((failure) => failure.key.includes('erin')), 'identities travel as digests');
   });
 

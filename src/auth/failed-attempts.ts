@@ -34,7 +34,10 @@ export function clientNetwork(address: string): string {
   const left = groupsOf(head);
   const right = tail === undefined ? [] : groupsOf(tail);
   const groups = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /** Beyond this many tracked addresses and identities the stalest are forgotten: memory stays bounded. */
@@ -143,7 +146,10 @@ export class FailedAttemptLimiter {
     const times = this.current(key, now);
     if (times.length < limit) return;
     const retryAfterSeconds = (times[times.length - limit]! + this.windowMs - now) / 1000;
-    throw tooManyRequests(`too many failed authentication attempts from ${what}; retry in ${Math.max(1, Math.ceil(retryAfterSeconds))} s`, retryAfterSeconds);
+    throw tooManyRequests(
+      `too many failed authentication attempts from ${what}; retry in ${Math.max(1, Math.ceil(retryAfterSeconds))} s`,
+      retryAfterSeconds,
+    );
   }
 
   /** The attempts of a key still within the window (older ones dropped). */

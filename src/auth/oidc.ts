@@ -60,13 +60,20 @@ class RelyingParty {
   ) {
     if (issuerCa !== undefined) {
       const agent = new Agent({ connect: { ca: [...rootCertificates, issuerCa] } });
-      this.fetchFn = (url, options) => undiciFetch(url, { ...options, dispatcher: agent } as Parameters<typeof undiciFetch>[1]) as unknown as Promise<Response>;
+      this.fetchFn = (url, options) =>
+        undiciFetch(url, { ...options, dispatcher: agent } as Parameters<typeof undiciFetch>[1]) as unknown as Promise<Response>;
     }
   }
 
   private discovered(): Promise<client.Configuration> {
     this.configuration ??= client
-      .discovery(new URL(this.settings.issuer), this.settings.clientId, undefined, client.ClientSecretBasic(this.settings.clientSecret), this.fetchFn ? { [client.customFetch]: this.fetchFn } : {})
+      .discovery(
+        new URL(this.settings.issuer),
+        this.settings.clientId,
+        undefined,
+        client.ClientSecretBasic(this.settings.clientSecret),
+        this.fetchFn ? { [client.customFetch]: this.fetchFn } : {},
+      )
       .then((configuration) => {
         if (this.fetchFn) configuration[client.customFetch] = this.fetchFn;
         return configuration;
@@ -100,10 +107,19 @@ class RelyingParty {
     const configuration = await this.discovered();
     let tokens;
     try {
-      tokens = await client.authorizationCodeGrant(configuration, callbackUrl, { pkceCodeVerifier: pending.verifier, expectedState: pending.state, expectedNonce: pending.nonce, idTokenExpected: true });
+      tokens = await client.authorizationCodeGrant(configuration, callbackUrl, {
+        pkceCodeVerifier: pending.verifier,
+        expectedState: pending.state,
+        expectedNonce: pending.nonce,
+        idTokenExpected: true,
+      });
     } catch (error) {
-      if (error instanceof client.AuthorizationResponseError) throw forbidden(`the identity provider refused the sign-in: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`);
-      if (error instanceof client.ClientError || error instanceof client.ResponseBodyError) throw badRequest(`the sign-in could not be completed: ${error.message}; start again`);
+      if (error instanceof client.AuthorizationResponseError)
+        throw forbidden(
+          `the identity provider refused the sign-in: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`,
+        );
+      if (error instanceof client.ClientError || error instanceof client.ResponseBodyError)
+        throw badRequest(`the sign-in could not be completed: ${error.message}; start again`);
       throw error;
     }
     const claims: Record<string, unknown> = { ...tokens.claims() };
@@ -118,7 +134,8 @@ class RelyingParty {
   personOf(claims: Record<string, unknown>): Person {
     const wanted = this.settings.usernameClaim === undefined ? ['preferred_username', 'email'] : [this.settings.usernameClaim];
     const claim = wanted.find((name) => text(claims[name]) !== '');
-    if (claim === undefined) throw forbidden(`the identity provider sent no ${wanted.join(' or ')} claim: configure it to, or set BLOCKYARD_OIDC_USERNAME_CLAIM`);
+    if (claim === undefined)
+      throw forbidden(`the identity provider sent no ${wanted.join(' or ')} claim: configure it to, or set BLOCKYARD_OIDC_USERNAME_CLAIM`);
     const username = normalizeUsername(text(claims[claim]).toLowerCase());
     const problem = usernameProblem(username);
     if (problem) throw forbidden(`the ${claim} claim "${username.slice(0, 100)}" is no meshUser name (${problem})`);
@@ -132,7 +149,8 @@ function pendingOf(cookie: string | undefined): Pending {
   if (cookie === undefined) throw none;
   try {
     const pending = JSON.parse(Buffer.from(cookie, 'base64url').toString('utf8')) as Partial<Pending>;
-    if (typeof pending.verifier === 'string' && typeof pending.state === 'string' && typeof pending.nonce === 'string') return pending as Pending;
+    if (typeof pending.verifier === 'string' && typeof pending.state === 'string' && typeof pending.nonce === 'string')
+      return pending as Pending;
   } catch {
     // not ours: as if absent
   }
@@ -172,7 +190,13 @@ export class PersonSignIn {
 
   private async firstSignIn(person: Person) {
     try {
-      return await this.users.create(SYSTEM, { ...person, document: { metadata: { name: person.username }, spec: { email: person.email, firstName: person.firstName, lastName: person.lastName, tags: {} } } });
+      return await this.users.create(SYSTEM, {
+        ...person,
+        document: {
+          metadata: { name: person.username },
+          spec: { email: person.email, firstName: person.firstName, lastName: person.lastName, tags: {} },
+        },
+      });
     } catch (error) {
       // Signed in twice at once: the other sign-in made the user.
       const made = await this.users.find(person.username);

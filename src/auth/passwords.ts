@@ -13,7 +13,7 @@ export const PASSWORD_COST: Readonly<ScryptCost> = Object.freeze({ N: 32_768, r:
 const KEY_LENGTH = 32;
 
 /**
- * At most half of libuv's thread pool hashes at once (issue 16, item 2): however many logins arrive,
+ * At most half of libuv's thread pool hashes at once: however many logins arrive,
  * the other threads stay free for the rest of the server. Waiting checks are served round-robin by
  * client address, so a flood from one address delays another's login by one turn, not by the flood;
  * beyond a bounded queue a check is refused with 503 at once.
@@ -62,7 +62,9 @@ function derive(password: string, salt: Buffer, n: number, r: number, p: number,
     address,
     () =>
       new Promise((resolve, reject) =>
-        scrypt(password, salt, KEY_LENGTH, { N: n, r, p, maxmem: 256 * n * r + 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key))),
+        scrypt(password, salt, KEY_LENGTH, { N: n, r, p, maxmem: 256 * n * r + 1024 * 1024 }, (error, key) =>
+          error ? reject(error) : resolve(key),
+        ),
       ),
   );
 }
@@ -78,7 +80,8 @@ export async function hashPassword(password: string, cost = PASSWORD_COST): Prom
  * A hash no password matches, with the current parameters: checking against it costs what checking a
  * real user's password costs, so an unknown username answers in the same time as a known one.
  */
-const noUserHash = (cost: ScryptCost) => `scrypt$${cost.N}$${cost.r}$${cost.p}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(KEY_LENGTH).toString('base64')}`;
+const noUserHash = (cost: ScryptCost) =>
+  `scrypt$${cost.N}$${cost.r}$${cost.p}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(KEY_LENGTH).toString('base64')}`;
 
 /** Spends a password check's time (at `cost`, what hashPassword spends) and answers false: for usernames that do not exist. */
 export async function verifyNoPassword(password: string, address = '', cost = PASSWORD_COST): Promise<false> {

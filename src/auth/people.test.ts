@@ -29,19 +29,46 @@ for (const dialect of DIALECTS) {
     const user = (username: string, active = 1) =>
       database.db
         .insertInto('users')
-        .values({ username, uuid: randomUUID(), email: `${username}@example.com`, first_name: username, last_name: 'Test', euid: null, document: '{}', created_on: now, active, scim_attributes: null, updated_on: null })
+        .values({
+          username,
+          uuid: randomUUID(),
+          email: `${username}@example.com`,
+          first_name: username,
+          last_name: 'Test',
+          euid: null,
+          document: '{}',
+          created_on: now,
+          active,
+          scim_attributes: null,
+          updated_on: null,
+        })
         .execute();
     const workspace = (name: string) => database.db.insertInto('workspaces').values({ name, document: '{}', created_on: now }).execute();
-    const project = (ws: string, name: string) => database.db.insertInto('projects').values({ workspace: ws, name, payment_method: null, substitute_payment_method: null, document: '{}', created_on: now }).execute();
+    const project = (ws: string, name: string) =>
+      database.db
+        .insertInto('projects')
+        .values({ workspace: ws, name, payment_method: null, substitute_payment_method: null, document: '{}', created_on: now })
+        .execute();
     const group = async (ws: string, name: string, members: string[]) => {
-      await database.db.insertInto('user_groups').values({ workspace: ws, name, collection: null, document: '{}', created_on: now, updated_on: null }).execute();
-      for (const [position, username] of members.entries()) await database.db.insertInto('group_members').values({ workspace: ws, group_name: name, username, position }).execute();
+      await database.db
+        .insertInto('user_groups')
+        .values({ workspace: ws, name, collection: null, document: '{}', created_on: now, updated_on: null })
+        .execute();
+      for (const [position, username] of members.entries())
+        await database.db.insertInto('group_members').values({ workspace: ws, group_name: name, username, position }).execute();
     };
     const bind = (b: { ws: string; role: string; username?: string; group?: string; project?: string; expiry?: string }) =>
       database.db
         .insertInto('role_bindings')
         .values({
-          kind: b.project === undefined ? (b.group === undefined ? 'meshWorkspaceUserBinding' : 'meshWorkspaceGroupBinding') : b.group === undefined ? 'meshProjectUserBinding' : 'meshProjectGroupBinding',
+          kind:
+            b.project === undefined
+              ? b.group === undefined
+                ? 'meshWorkspaceUserBinding'
+                : 'meshWorkspaceGroupBinding'
+              : b.group === undefined
+                ? 'meshProjectUserBinding'
+                : 'meshProjectGroupBinding',
           name: randomUUID(),
           workspace: b.ws,
           project: b.project ?? null,
@@ -58,7 +85,15 @@ for (const dialect of DIALECTS) {
     before(async () => {
       const dir = mkdtempSync(path.join(tmpdir(), 'blockyard-people-'));
       const postgres = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
-      database = await openDatabase(loadConfig({ BLOCKYARD_DATA_DIR: dir, ...(postgres ? { BLOCKYARD_DATABASE_URL: postgres.url, BLOCKYARD_MASTER_KEY: 'q83vEjRWeJq8A2kX8iZy4K2gQ5cQn7jvY0X3bS1tN8o=' } : {}) }), pino({ level: 'silent' }));
+      database = await openDatabase(
+        loadConfig({
+          BLOCKYARD_DATA_DIR: dir,
+          ...(postgres
+            ? { BLOCKYARD_DATABASE_URL: postgres.url, BLOCKYARD_MASTER_KEY: 'q83vEjRWeJq8A2kX8iZy4K2gQ5cQn7jvY0X3bS1tN8o=' }
+            : {}),
+        }),
+        pino({ level: 'silent' }),
+      );
       access = new PersonAccess(database.db);
       cleanup = async () => {
         await database.close();
@@ -69,7 +104,10 @@ for (const dialect of DIALECTS) {
       await user('gina', 0);
       for (const name of ['ws-a', 'ws-b']) await workspace(name);
       await project('ws-a', 'prj');
-      await database.db.insertInto('project_roles').values({ name: 'constructor', display_name: 'Constructor', document: '{}', created_on: now }).execute();
+      await database.db
+        .insertInto('project_roles')
+        .values({ name: 'constructor', display_name: 'Constructor', document: '{}', created_on: now })
+        .execute();
       await group('ws-a', 'managers', ['bob']);
       await group('ws-a', 'readers', ['bob', 'hank']);
       await group('admin', 'platform', ['dave']);
@@ -93,7 +131,16 @@ for (const dialect of DIALECTS) {
 
     it('grants a direct binding its role’s codes in its workspace, and nothing in another', async () => {
       const alice = await access.principalFor('alice', 'ws-a');
-      assert.deepEqual({ ...alice, permissions: sorted(alice.permissions) }, { type: 'person', id: 'alice', workspace: 'ws-a', permissions: sorted(WORKSPACE_ROLE_CODES.get('Workspace Member')!), admin: false });
+      assert.deepEqual(
+        { ...alice, permissions: sorted(alice.permissions) },
+        {
+          type: 'person',
+          id: 'alice',
+          workspace: 'ws-a',
+          permissions: sorted(WORKSPACE_ROLE_CODES.get('Workspace Member')!),
+          admin: false,
+        },
+      );
       const elsewhere = await access.principalFor('alice', 'ws-b');
       assert.equal(elsewhere.permissions.size, 0);
       assert.equal(seesWorkspace(elsewhere, 'BUILDINGBLOCK', 'ws-a'), false);
@@ -107,10 +154,19 @@ for (const dialect of DIALECTS) {
 
     it('grants a group binding to the group’s members; project roles add to the workspace role', async () => {
       const bob = await access.principalFor('bob', 'ws-a');
-      assert.deepEqual(sorted(bob.permissions), union(WORKSPACE_ROLE_CODES.get('Workspace Manager'), PROJECT_ROLE_CODES.get('project-user')));
+      assert.deepEqual(
+        sorted(bob.permissions),
+        union(WORKSPACE_ROLE_CODES.get('Workspace Manager'), PROJECT_ROLE_CODES.get('project-user')),
+      );
       const carol = await access.principalFor('carol', 'ws-a');
-      assert.deepEqual(sorted(carol.permissions), union(WORKSPACE_ROLE_CODES.get('Workspace Owner'), PROJECT_ROLE_CODES.get('project-admin')));
-      assert.deepEqual(sorted((await access.principalFor('carol', 'ws-b')).permissions), sorted(WORKSPACE_ROLE_CODES.get('Workspace Member')!));
+      assert.deepEqual(
+        sorted(carol.permissions),
+        union(WORKSPACE_ROLE_CODES.get('Workspace Owner'), PROJECT_ROLE_CODES.get('project-admin')),
+      );
+      assert.deepEqual(
+        sorted((await access.principalFor('carol', 'ws-b')).permissions),
+        sorted(WORKSPACE_ROLE_CODES.get('Workspace Member')!),
+      );
       assert.deepEqual(await access.workspacesOf('carol'), ['ws-a', 'ws-b']);
       assert.deepEqual(await access.workspacesOf('bob'), ['ws-a']);
     });
@@ -148,13 +204,19 @@ for (const dialect of DIALECTS) {
 
     it('grants nothing for an expired binding (one expiring today still holds), a deactivated user, a project role without a workspace role, or a role no code set names', async () => {
       assert.equal((await access.principalFor('frank', 'ws-a')).permissions.size, 0);
-      assert.deepEqual(sorted((await access.principalFor('frank', 'ws-b')).permissions), sorted(WORKSPACE_ROLE_CODES.get('Workspace Member')!));
+      assert.deepEqual(
+        sorted((await access.principalFor('frank', 'ws-b')).permissions),
+        sorted(WORKSPACE_ROLE_CODES.get('Workspace Member')!),
+      );
       assert.deepEqual(await access.workspacesOf('frank'), ['ws-b']);
       assert.equal((await access.principalFor('gina', 'ws-a')).permissions.size, 0);
       assert.deepEqual(await access.workspacesOf('gina'), []);
       assert.equal((await access.principalFor('hank', 'ws-a')).permissions.size, 0);
       assert.deepEqual(await access.workspacesOf('hank'), []);
-      assert.deepEqual(sorted((await access.principalFor('ivan', 'ws-a')).permissions), sorted(WORKSPACE_ROLE_CODES.get('Workspace Member')!));
+      assert.deepEqual(
+        sorted((await access.principalFor('ivan', 'ws-a')).permissions),
+        sorted(WORKSPACE_ROLE_CODES.get('Workspace Member')!),
+      );
       assert.equal((await access.principalFor('nobody', 'ws-a')).permissions.size, 0);
     });
 

@@ -31,7 +31,16 @@ export const RESOURCES = [
  * Resources with admin codes only or a narrower set: users, project roles, group reads; `EVENTLOG` has
  * only `EVENTLOG_LIST` and `ADM_EVENTLOG_LIST`; PAYMENTMETHOD and TAGDEFINITION only the codes listed below.
  */
-export type Resource = (typeof RESOURCES)[number] | 'BUILDINGBLOCKRUN' | 'BUILDINGBLOCKRUNSOURCE' | 'USER' | 'PROJECTROLE' | 'WORKSPACEUSERGROUP' | 'EVENTLOG' | 'PAYMENTMETHOD' | 'TAGDEFINITION';
+export type Resource =
+  | (typeof RESOURCES)[number]
+  | 'BUILDINGBLOCKRUN'
+  | 'BUILDINGBLOCKRUNSOURCE'
+  | 'USER'
+  | 'PROJECTROLE'
+  | 'WORKSPACEUSERGROUP'
+  | 'EVENTLOG'
+  | 'PAYMENTMETHOD'
+  | 'TAGDEFINITION';
 
 function allCodes(): string[] {
   const codes = RESOURCES.flatMap((r) => CRUD.flatMap((a) => [`${r}_${a}`, `ADM_${r}_${a}`]));
@@ -76,4 +85,3 @@ export const isAdminCode = (code: string) => code.startsWith('ADM_');
 
 /** Every admin code: a key holding all of them is admin-equivalent (as API users are). */
 export const ADMIN_CODES: readonly string[] = [...PERMISSION_CODES].filter(isAdminCode);
-

@@ -2,13 +2,35 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ApiError } from '../lib/errors.js';
 import { ADMIN_CODES, isAdminCode, type Action, type Resource } from './permissions.js';
-import { holdsCode, holdsManaged, isAdmin, isAdminEquivalent, isAdminFor, isAllowed, isAllowedAsManager, listScope, requireAllowed, seesEveryWorkspace, seesWorkspace } from './policy.js';
+import {
+  holdsCode,
+  holdsManaged,
+  isAdmin,
+  isAdminEquivalent,
+  isAdminFor,
+  isAllowed,
+  isAllowedAsManager,
+  listScope,
+  requireAllowed,
+  seesEveryWorkspace,
+  seesWorkspace,
+} from './policy.js';
 import type { Principal } from './principal.js';
 import { callScope, mayCall, routeDenial, type RouteAccess } from './route-access.js';
 
-const key = (workspace: string, ...permissions: string[]): Principal => ({ type: 'apiKey', id: `key-${workspace}`, workspace, permissions: new Set(permissions), displayName: `Key of ${workspace}` });
+const key = (workspace: string, ...permissions: string[]): Principal => ({
+  type: 'apiKey',
+  id: `key-${workspace}`,
+  workspace,
+  permissions: new Set(permissions),
+  displayName: `Key of ${workspace}`,
+});
 const apiUser: Principal = { type: 'apiUser', id: 'alice' };
-const runToken: Principal = { type: 'runToken', id: 'run:00000000-0000-4000-8000-000000000001', runUuid: '00000000-0000-4000-8000-000000000001' };
+const runToken: Principal = {
+  type: 'runToken',
+  id: 'run:00000000-0000-4000-8000-000000000001',
+  runUuid: '00000000-0000-4000-8000-000000000001',
+};
 const system: Principal = { type: 'system', id: 'blockyard' };
 
 /** A 403 with the one wording of a refused permission, whose detail matches `detail`. */
@@ -169,9 +191,15 @@ describe('requireAllowed', () => {
   });
 
   it('names the code, and the workspace when one was asked about', () => {
-    assert.throws(() => requireAllowed(key('dev', 'TENANT_SAVE'), 'TENANT', 'SAVE', 'ops'), forbidden('TENANT_SAVE for workspace ops is required'));
+    assert.throws(
+      () => requireAllowed(key('dev', 'TENANT_SAVE'), 'TENANT', 'SAVE', 'ops'),
+      forbidden('TENANT_SAVE for workspace ops is required'),
+    );
     assert.throws(() => requireAllowed(key('dev'), 'TENANT', 'DELETE'), forbidden('TENANT_DELETE is required'));
-    assert.throws(() => requireAllowed(runToken, 'BUILDINGBLOCKRUN', 'SAVE', 'dev'), forbidden('BUILDINGBLOCKRUN_SAVE for workspace dev is required'));
+    assert.throws(
+      () => requireAllowed(runToken, 'BUILDINGBLOCKRUN', 'SAVE', 'dev'),
+      forbidden('BUILDINGBLOCKRUN_SAVE for workspace dev is required'),
+    );
   });
 });
 
@@ -226,13 +254,22 @@ describe('mayCall and routeDenial', () => {
   });
 
   it('every other form needs a principal', () => {
-    for (const access of ['authenticated', 'admin', blockList, adminOnly, orManaged, managed] as RouteAccess[]) assert.equal(mayCall(undefined, access), false);
+    for (const access of ['authenticated', 'admin', blockList, adminOnly, orManaged, managed] as RouteAccess[])
+      assert.equal(mayCall(undefined, access), false);
   });
 
   it('run tokens may call only "public" and "run" routes', () => {
     assert.equal(mayCall(runToken, 'public'), true);
     assert.equal(mayCall(runToken, 'run'), true);
-    for (const access of ['authenticated', 'admin', blockList, adminOnly, orManaged, managed, { resource: 'BUILDINGBLOCKRUN', action: 'SAVE' }] as RouteAccess[]) {
+    for (const access of [
+      'authenticated',
+      'admin',
+      blockList,
+      adminOnly,
+      orManaged,
+      managed,
+      { resource: 'BUILDINGBLOCKRUN', action: 'SAVE' },
+    ] as RouteAccess[]) {
       assert.equal(mayCall(runToken, access), false, JSON.stringify(access));
       forbidden('a run token only reports and reads its own run')(routeDenial(runToken, access));
     }
@@ -293,11 +330,31 @@ describe('mayCall and routeDenial', () => {
 });
 
 describe('people', () => {
-  const person = (workspace: string, ...permissions: string[]): Principal => ({ type: 'person', id: `person-of-${workspace}`, workspace, permissions: new Set(permissions), admin: permissions.some(isAdminCode) });
-  const codeSets = [[], ['BUILDINGBLOCK_LIST', 'BUILDINGBLOCK_SAVE'], ['MANAGED_BUILDINGBLOCK_LIST', 'MANAGED_TENANT_IMPORT', 'TENANT_LIST'], ['ADM_TENANT_SAVE', 'ADM_USER_LIST'], [...ADMIN_CODES]];
+  const person = (workspace: string, ...permissions: string[]): Principal => ({
+    type: 'person',
+    id: `person-of-${workspace}`,
+    workspace,
+    permissions: new Set(permissions),
+    admin: permissions.some(isAdminCode),
+  });
+  const codeSets = [
+    [],
+    ['BUILDINGBLOCK_LIST', 'BUILDINGBLOCK_SAVE'],
+    ['MANAGED_BUILDINGBLOCK_LIST', 'MANAGED_TENANT_IMPORT', 'TENANT_LIST'],
+    ['ADM_TENANT_SAVE', 'ADM_USER_LIST'],
+    [...ADMIN_CODES],
+  ];
   const resources: Resource[] = ['BUILDINGBLOCK', 'TENANT', 'USER', 'WORKSPACE'];
   const actions: Action[] = ['LIST', 'SAVE', 'DELETE'];
-  const accesses: RouteAccess[] = ['authenticated', 'admin', { resource: 'BUILDINGBLOCK', action: 'LIST' }, { resource: 'TENANT', action: 'SAVE', adminOnly: true }, { resource: 'BUILDINGBLOCK', action: 'LIST', orManaged: true }, { managed: 'TENANT_IMPORT' }, { code: 'ADM_USER_LIST' }];
+  const accesses: RouteAccess[] = [
+    'authenticated',
+    'admin',
+    { resource: 'BUILDINGBLOCK', action: 'LIST' },
+    { resource: 'TENANT', action: 'SAVE', adminOnly: true },
+    { resource: 'BUILDINGBLOCK', action: 'LIST', orManaged: true },
+    { managed: 'TENANT_IMPORT' },
+    { code: 'ADM_USER_LIST' },
+  ];
   const answer = (f: () => unknown) => {
     try {
       return f();
@@ -309,7 +366,12 @@ describe('people', () => {
   it('are judged as a key of their workspace holding the same codes, by every policy function', () => {
     for (const codes of codeSets) {
       const [asKey, asPerson] = [key('dev', ...codes), person('dev', ...codes)];
-      const same = (what: string, f: (principal: Principal) => unknown) => assert.deepEqual(answer(() => f(asPerson)), answer(() => f(asKey)), `${what} with ${codes.join(',') || 'no codes'}`);
+      const same = (what: string, f: (principal: Principal) => unknown) =>
+        assert.deepEqual(
+          answer(() => f(asPerson)),
+          answer(() => f(asKey)),
+          `${what} with ${codes.join(',') || 'no codes'}`,
+        );
       same('isAdmin', isAdmin);
       same('isAdminEquivalent', isAdminEquivalent);
       for (const resource of resources) {

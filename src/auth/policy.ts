@@ -34,7 +34,11 @@ export function isAllowed(principal: Principal, resource: Resource, action: Acti
 
 /** Admin rights for R/A: every workspace (API users, `ADM_` codes). */
 export function isAdminFor(principal: Principal, resource: Resource, action: Action): boolean {
-  return principal.type === 'apiUser' || principal.type === 'system' || ((actsInWorkspace(principal) || principal.type === 'scim') && principal.permissions.has(`ADM_${resource}_${action}`));
+  return (
+    principal.type === 'apiUser' ||
+    principal.type === 'system' ||
+    ((actsInWorkspace(principal) || principal.type === 'scim') && principal.permissions.has(`ADM_${resource}_${action}`))
+  );
 }
 
 /** Admin of anything: API users, and keys and people holding at least one `ADM_` permission (the admin area). */
@@ -96,7 +100,8 @@ export function listScope(principal: Principal, resource: Resource): 'all' | { w
 }
 
 export function requireAllowed(principal: Principal, resource: Resource, action: Action, workspace?: string): void {
-  if (!isAllowed(principal, resource, action, workspace)) throw insufficientPermissions(`${resource}_${action}${workspace ? ` for workspace ${workspace}` : ''} is required`);
+  if (!isAllowed(principal, resource, action, workspace))
+    throw insufficientPermissions(`${resource}_${action}${workspace ? ` for workspace ${workspace}` : ''} is required`);
 }
 
 /**
@@ -113,7 +118,10 @@ export function isAllowedAsManager(principal: Principal, code: string, managingW
       return false;
     case 'apiKey':
     case 'person':
-      return principal.permissions.has(`ADM_${code}`) || (principal.permissions.has(`MANAGED_${code}`) && principal.workspace === managingWorkspace);
+      return (
+        principal.permissions.has(`ADM_${code}`) ||
+        (principal.permissions.has(`MANAGED_${code}`) && principal.workspace === managingWorkspace)
+      );
   }
 }
 

@@ -13,7 +13,7 @@ export type Principal =
   /** `claimedBy`: who claimed the run (`apiKey:<id>` or `apiUser:<name>`), when the token says. */
   | { type: 'runToken'; id: string; runUuid: string; claimedBy?: string }
   /**
-   * A SCIM client (issue 19, item 7), by its SCIM token: holds the `ADM_` codes of users and groups it
+   * A SCIM client, by its SCIM token: holds the `ADM_` codes of users and groups it
    * provisions, and reaches the SCIM routes only (route access `scim`), nothing else.
    */
   | { type: 'scim'; id: string; permissions: ReadonlySet<string> }
@@ -24,4 +24,5 @@ export type Principal =
 export type WorkspacePrincipal = Extract<Principal, { type: 'apiKey' | 'person' }>;
 
 /** Whether the caller acts in one workspace with codes: every rule for keys applies to people alike. */
-export const actsInWorkspace = (principal: Principal): principal is WorkspacePrincipal => principal.type === 'apiKey' || principal.type === 'person';
+export const actsInWorkspace = (principal: Principal): principal is WorkspacePrincipal =>
+  principal.type === 'apiKey' || principal.type === 'person';

@@ -5,7 +5,7 @@ import type { RunService } from '../kinds/run/service.js';
 import { isRunTokenSubject, RUN_TOKEN_PREFIX, type TokenClaims, type TokenRevocation } from './tokens.js';
 
 /**
- * What revokes a validly signed, unexpired token (issue 15, item 6). Every answer comes from state
+ * What revokes a validly signed, unexpired token. Every answer comes from state
  * cached for at most 5 s per instance and dropped at once on the instance that changed it, so a
  * revocation takes effect on every instance within 5 s, tokens issued before included:
  * - an API key's token, when the key's secret was rotated since (its revision went up). A key that is

@@ -53,7 +53,10 @@ const PROJECT_USER = codes(PROJECT_READS, ['BUILDINGBLOCK_SAVE', 'BUILDINGBLOCK_
 export const PROJECT_ROLE_CODES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['project-reader', codes(PROJECT_READS)],
   ['project-user', PROJECT_USER],
-  ['project-admin', codes([...PROJECT_USER, 'PROJECT_SAVE', 'TENANT_SAVE', 'TENANT_DELETE', 'PROJECTPRINCIPALROLE_SAVE', 'PROJECTPRINCIPALROLE_DELETE'])],
+  [
+    'project-admin',
+    codes([...PROJECT_USER, 'PROJECT_SAVE', 'TENANT_SAVE', 'TENANT_DELETE', 'PROJECTPRINCIPALROLE_SAVE', 'PROJECTPRINCIPALROLE_DELETE']),
+  ],
 ]);
 
 /**

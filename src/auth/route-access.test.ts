@@ -3,7 +3,13 @@ import { describe, it } from 'node:test';
 import type { Principal } from './principal.js';
 import { callScope, CollectionPermissions, type RouteAccess, type ServedRouteAccess } from './route-access.js';
 
-const key = (workspace: string, ...permissions: string[]): Principal => ({ type: 'apiKey', id: `key-${workspace}`, workspace, permissions: new Set(permissions), displayName: `Key of ${workspace}` });
+const key = (workspace: string, ...permissions: string[]): Principal => ({
+  type: 'apiKey',
+  id: `key-${workspace}`,
+  workspace,
+  permissions: new Set(permissions),
+  displayName: `Key of ${workspace}`,
+});
 const apiUser: Principal = { type: 'apiUser', id: 'alice' };
 const runToken: Principal = { type: 'runToken', id: 'run:1', runUuid: '00000000-0000-4000-8000-000000000001' };
 const scim: Principal = { type: 'scim', id: 'scim', permissions: new Set(['ADM_USER_LIST', 'ADM_SERVICEINSTANCE_LIST']) };

@@ -16,7 +16,7 @@ export type RouteAccess =
   | 'authenticated'
   | 'run'
   | 'admin'
-  /** SCIM provisioning (issue 19, item 7): a SCIM token, and nothing else, opens these routes. */
+  /** SCIM provisioning: a SCIM token, and nothing else, opens these routes. */
   | 'scim'
   /**
    * The Terraform state backend: like `run`, and a run token may come as the Basic password (as
@@ -35,14 +35,17 @@ export function mayCall(principal: Principal | undefined, access: RouteAccess): 
   if (principal === undefined) return false;
   // A SCIM token opens the SCIM routes and nothing else; nothing else opens them.
   if (access === 'scim' || principal.type === 'scim') return access === 'scim' && principal.type === 'scim';
-  // A run token opens its run's endpoints and nothing else (issue 7).
+  // A run token opens its run's endpoints and nothing else.
   if (principal.type === 'runToken') return false;
   if (access === 'authenticated') return true;
   if (access === 'admin') return isAdmin(principal);
   if ('managed' in access) return holdsManaged(principal, access.managed);
   if ('code' in access) return holdsCode(principal, access.code);
   if (access.adminOnly) return isAdminFor(principal, access.resource, access.action);
-  return isAllowed(principal, access.resource, access.action) || (access.orManaged === true && holdsManaged(principal, `${access.resource}_${access.action}`));
+  return (
+    isAllowed(principal, access.resource, access.action) ||
+    (access.orManaged === true && holdsManaged(principal, `${access.resource}_${access.action}`))
+  );
 }
 
 /** The 403 for a principal that may not call a route (`mayCall` said no). */
@@ -50,9 +53,11 @@ export function routeDenial(principal: Principal, access: RouteAccess): ApiError
   if (principal.type === 'runToken') return insufficientPermissions('a run token only reports and reads its own run');
   if (principal.type === 'scim') return insufficientPermissions('a SCIM token opens the SCIM routes (/scim/v2) only');
   if (access === 'admin') return insufficientPermissions('only API users and keys with admin (ADM_) permissions may call this');
-  if (typeof access === 'object' && 'managed' in access) return insufficientPermissions(`MANAGED_${access.managed} or ADM_${access.managed} is required`);
+  if (typeof access === 'object' && 'managed' in access)
+    return insufficientPermissions(`MANAGED_${access.managed} or ADM_${access.managed} is required`);
   if (typeof access === 'object' && 'code' in access) return insufficientPermissions(`${access.code} is required`);
-  if (typeof access === 'object') return insufficientPermissions(`${access.adminOnly ? 'ADM_' : ''}${access.resource}_${access.action} is required`);
+  if (typeof access === 'object')
+    return insufficientPermissions(`${access.adminOnly ? 'ADM_' : ''}${access.resource}_${access.action} is required`);
   return insufficientPermissions('this route is not open to this caller');
 }
 

@@ -68,7 +68,10 @@ class SessionRows {
 
   /** Sessions past their maximum, or idle since before `idleSince`. */
   deleteEnded(now: string, idleSince: string) {
-    return this.db.deleteFrom('sessions').where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', idleSince)])).execute();
+    return this.db
+      .deleteFrom('sessions')
+      .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', idleSince)]))
+      .execute();
   }
 }
 
@@ -95,7 +98,14 @@ export class Sessions {
     await this.rows.deleteEnded(new Date(now).toISOString(), new Date(now - this.lifetimes.idleSeconds * 1000).toISOString());
     const id = randomBytes(32).toString('base64url');
     const at = new Date(now).toISOString();
-    await this.rows.insert({ id_hash: hashOf(id), username, workspace: workspace ?? null, created_at: at, last_seen_at: at, expires_at: new Date(now + this.lifetimes.maxSeconds * 1000).toISOString() });
+    await this.rows.insert({
+      id_hash: hashOf(id),
+      username,
+      workspace: workspace ?? null,
+      created_at: at,
+      last_seen_at: at,
+      expires_at: new Date(now + this.lifetimes.maxSeconds * 1000).toISOString(),
+    });
     return id;
   }
 
@@ -111,7 +121,8 @@ export class Sessions {
       await this.rows.delete(idHash);
       return undefined;
     }
-    if (now - lastSeen >= Math.min(TOUCH_INTERVAL_MS, (this.lifetimes.idleSeconds * 1000) / 10)) await this.rows.touch(idHash, new Date(now).toISOString());
+    if (now - lastSeen >= Math.min(TOUCH_INTERVAL_MS, (this.lifetimes.idleSeconds * 1000) / 10))
+      await this.rows.touch(idHash, new Date(now).toISOString());
     return { username: row.username, workspace: row.workspace ?? undefined };
   }
 

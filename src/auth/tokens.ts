@@ -91,7 +91,9 @@ const base64url = (text: string) => Buffer.from(text, 'utf8').toString('base64ur
 function signCompact(key: Pick<SigningKey, 'headerPart' | 'privateKey'>, payload: object): Promise<string> {
   const input = key.headerPart + base64url(JSON.stringify(payload));
   return new Promise((resolve, reject) =>
-    sign('sha256', Buffer.from(input, 'latin1'), { key: key.privateKey, dsaEncoding: 'ieee-p1363' }, (error, signature) => (error ? reject(error) : resolve(`${input}.${signature.toString('base64url')}`))),
+    sign('sha256', Buffer.from(input, 'latin1'), { key: key.privateKey, dsaEncoding: 'ieee-p1363' }, (error, signature) =>
+      error ? reject(error) : resolve(`${input}.${signature.toString('base64url')}`),
+    ),
   );
 }
 
@@ -157,7 +159,12 @@ export class TokenService {
       const kid = randomUUID();
       const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' };
       const at = new Date(now).toISOString();
-      await keys.insert({ kid, public_jwk: JSON.stringify(publicJwk), private_jwk_encrypted: this.secrets.encrypt(JSON.stringify(await exportJWK(privateKey))), created_on: at });
+      await keys.insert({
+        kid,
+        public_jwk: JSON.stringify(publicJwk),
+        private_jwk_encrypted: this.secrets.encrypt(JSON.stringify(await exportJWK(privateKey))),
+        created_on: at,
+      });
       const retired = rotation === 'initial' ? [] : await keys.retireAllBut(kid, at);
       return { kid, retired };
     });
@@ -197,7 +204,11 @@ export class TokenService {
       const known = this.keys.get(row.kid);
       const opened = known?.sealed === row.private_jwk_encrypted ? known : await this.open(row);
       if (!opened) continue;
-      const key: SigningKey = { ...opened, createdOn: Date.parse(row.created_on), retiredOn: row.retired_on === null ? undefined : Date.parse(row.retired_on) };
+      const key: SigningKey = {
+        ...opened,
+        createdOn: Date.parse(row.created_on),
+        retiredOn: row.retired_on === null ? undefined : Date.parse(row.retired_on),
+      };
       keys.set(key.kid, key);
       if (key.retiredOn === undefined && (!signer || key.createdOn >= signer.createdOn)) signer = key;
     }
@@ -211,7 +222,13 @@ export class TokenService {
     try {
       const publicJwk = JSON.parse(row.public_jwk) as JWK;
       const privateJwk = JSON.parse(this.secrets.decrypt(row.private_jwk_encrypted)) as JWK;
-      if (publicJwk.kid !== row.kid || publicJwk.kty !== 'EC' || publicJwk.crv !== 'P-256' || privateJwk.x !== publicJwk.x || privateJwk.y !== publicJwk.y) {
+      if (
+        publicJwk.kid !== row.kid ||
+        publicJwk.kty !== 'EC' ||
+        publicJwk.crv !== 'P-256' ||
+        privateJwk.x !== publicJwk.x ||
+        privateJwk.y !== publicJwk.y
+      ) {
         throw new Error('the private half does not belong to the public one');
       }
       return {
@@ -224,7 +241,10 @@ export class TokenService {
       };
     } catch (error) {
       this.unusable.set(row.kid, row.private_jwk_encrypted);
-      this.log.warn({ kid: row.kid, reason: (error as Error).message }, 'a token signing key cannot be opened with the configured master keys: it is neither trusted nor published');
+      this.log.warn(
+        { kid: row.kid, reason: (error as Error).message },
+        'a token signing key cannot be opened with the configured master keys: it is neither trusted nor published',
+      );
       return undefined;
     }
   }
@@ -236,12 +256,14 @@ export class TokenService {
 
   /** The token of a claimed run, naming who claimed it (the token stops working when that key or user is gone). */
   issueForRun(runUuid: string, claimedBy: Principal): Promise<IssuedToken> {
-    const claims: Record<string, string> = claimedBy.type === 'apiKey' || claimedBy.type === 'apiUser' ? { claimed_by: `${claimedBy.type}:${claimedBy.id}` } : {};
+    const claims: Record<string, string> =
+      claimedBy.type === 'apiKey' || claimedBy.type === 'apiUser' ? { claimed_by: `${claimedBy.type}:${claimedBy.id}` } : {};
     return this.issue(`${RUN_TOKEN_PREFIX}${runUuid}`, claims, this.lifetimes.runTokenTtlSeconds);
   }
 
   private async issue(subject: string, claims: Record<string, string | number>, ttlSeconds: number): Promise<IssuedToken> {
-    if (Date.now() - this.lastReload >= KEY_REFRESH_MS) await this.reload().catch((error: unknown) => this.log.warn({ err: error }, 'reading the token signing keys failed'));
+    if (Date.now() - this.lastReload >= KEY_REFRESH_MS)
+      await this.reload().catch((error: unknown) => this.log.warn({ err: error }, 'reading the token signing keys failed'));
     if (!this.signer) await this.rotate('initial');
     else if (Date.now() - this.signer.createdOn > ROTATE_AFTER_MS) await this.rotate('scheduled');
     const signer = this.signer;
@@ -274,7 +296,11 @@ export class TokenService {
     let payload: JWTPayload;
     let protectedHeader: JWTHeaderParameters;
     try {
-      ({ payload, protectedHeader } = await jwtVerify(token, (header) => this.keyFor(header.kid), { issuer: this.issuer, audience: AUDIENCE, algorithms: [ALGORITHM] }));
+      ({ payload, protectedHeader } = await jwtVerify(token, (header) => this.keyFor(header.kid), {
+        issuer: this.issuer,
+        audience: AUDIENCE,
+        algorithms: [ALGORITHM],
+      }));
     } catch {
       return undefined;
     }
@@ -282,7 +308,13 @@ export class TokenService {
     if (typeof sub !== 'string' || typeof exp !== 'number' || protectedHeader.kid === undefined) return undefined;
     if (rev !== undefined && !Number.isSafeInteger(rev)) return undefined;
     if (claimedBy !== undefined && typeof claimedBy !== 'string') return undefined;
-    return { subject: sub, expiresAt: exp, kid: protectedHeader.kid, revision: (rev as number | undefined) ?? 0, ...(claimedBy !== undefined ? { claimedBy } : {}) };
+    return {
+      subject: sub,
+      expiresAt: exp,
+      kid: protectedHeader.kid,
+      revision: (rev as number | undefined) ?? 0,
+      ...(claimedBy !== undefined ? { claimedBy } : {}),
+    };
   }
 
   /** The token's signing key is usable, and not retired longer than such a token lives. */
@@ -333,6 +365,10 @@ export class TokenService {
   jwks(): { keys: JWK[] } {
     const now = Date.now();
     const trustMs = this.retiredKeyTrustMs();
-    return { keys: [...this.keys.values()].filter((key) => key.retiredOn === undefined || now < key.retiredOn + trustMs).map((key) => key.publicJwk) };
+    return {
+      keys: [...this.keys.values()]
+        .filter((key) => key.retiredOn === undefined || now < key.retiredOn + trustMs)
+        .map((key) => key.publicJwk),
+    };
   }
 }

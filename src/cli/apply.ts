@@ -59,10 +59,20 @@ async function applyBlock(client: ServerClient, document: Document): Promise<Imp
   const answer = await sendBlock(client, body.apiVersion === 'v1' ? document : body, named);
   if (answer.status === 200 || answer.status === 201) {
     const block = JSON.parse(answer.body) as WireBlock;
-    return { meshObject: `meshBuildingBlock[${block.metadata.uuid}]`, status: 'SUCCESS', resultCode: null, message: `${answer.status === 201 ? 'created' : 'updated'}: ${block.status.status}` };
+    return {
+      meshObject: `meshBuildingBlock[${block.metadata.uuid}]`,
+      status: 'SUCCESS',
+      resultCode: null,
+      message: `${answer.status === 201 ? 'created' : 'updated'}: ${block.status.status}`,
+    };
   }
   const displayName = (document.spec as { displayName?: unknown } | undefined)?.displayName;
-  return { meshObject: `meshBuildingBlock[${named ?? (typeof displayName === 'string' ? displayName : '?')}]`, status: 'FAILED', resultCode: String(answer.status), message: messageOf(answer.body) };
+  return {
+    meshObject: `meshBuildingBlock[${named ?? (typeof displayName === 'string' ? displayName : '?')}]`,
+    status: 'FAILED',
+    resultCode: String(answer.status),
+    message: messageOf(answer.body),
+  };
 }
 
 /**
@@ -70,20 +80,31 @@ async function applyBlock(client: ServerClient, document: Document): Promise<Imp
  * or updated by its identity; then the file's building blocks, created (they may need what the import
  * made). Prints one row per object; answers whether all succeeded.
  */
-export async function applyObjects(client: ServerClient, text: string, options: { collection?: string; owner?: string }, printer: Printer): Promise<boolean> {
+export async function applyObjects(
+  client: ServerClient,
+  text: string,
+  options: { collection?: string; owner?: string },
+  printer: Printer,
+): Promise<boolean> {
   const documents = documentsOf(text);
   const blocks = documents.filter(isBlock);
-  if (blocks.length > 0 && options.collection !== undefined) throw new CliError('--collection: building blocks are not imported, so they cannot belong to a meshObjectCollection');
+  if (blocks.length > 0 && options.collection !== undefined)
+    throw new CliError('--collection: building blocks are not imported, so they cannot belong to a meshObjectCollection');
   const others = documents.filter((document) => !isBlock(document));
   const results: ImportResult[] = [];
   if (blocks.length === 0 || others.length > 0) {
     // The file as written when it holds no block (the server reports its YAML errors by line).
-    const { contentType, body } = blocks.length === 0 ? importBody(text) : { contentType: media(IMPORT_JSON), body: JSON.stringify(others) };
+    const { contentType, body } =
+      blocks.length === 0 ? importBody(text) : { contentType: media(IMPORT_JSON), body: JSON.stringify(others) };
     const query = new URLSearchParams();
     if (options.collection !== undefined) query.set('meshObjectCollection', options.collection);
     if (options.owner !== undefined) query.set('owner', options.owner);
     const answer = await withProgress('applying', () =>
-      client.request('PUT', `/api/meshobjects${query.size > 0 ? `?${query.toString()}` : ''}`, { contentType, accept: media(IMPORT_JSON), body }),
+      client.request('PUT', `/api/meshobjects${query.size > 0 ? `?${query.toString()}` : ''}`, {
+        contentType,
+        accept: media(IMPORT_JSON),
+        body,
+      }),
     );
     if (answer.status !== 200) throw new CliError(refusalMessage('apply', answer));
     results.push(...(JSON.parse(answer.body) as ImportResult[]));
@@ -93,7 +114,12 @@ export async function applyObjects(client: ServerClient, text: string, options: 
   } else if (blocks.length > 0) {
     printer.note(`${blocks.length} building block(s) not applied: an object before them failed\n`);
   }
-  const rows = results.map((result) => [result.meshObject, result.status, result.resultCode ?? '', [result.message ?? '', ...(result.remarks ?? [])].filter(Boolean).join('; ')]);
+  const rows = results.map((result) => [
+    result.meshObject,
+    result.status,
+    result.resultCode ?? '',
+    [result.message ?? '', ...(result.remarks ?? [])].filter(Boolean).join('; '),
+  ]);
   printer.out(renderTable(['OBJECT', 'STATUS', 'RESULT CODE', 'MESSAGE'], rows, printer.table));
   const failed = results.filter((result) => result.status !== 'SUCCESS').length;
   if (failed > 0) printer.note(`${failed} of ${results.length} objects failed\n`);

@@ -47,7 +47,8 @@ export function connectionMessage(error: NodeJS.ErrnoException, base: URL): stri
   }
   if (code === 'ECONNREFUSED') return `cannot connect to ${base.origin}: connection refused (is the server running, on this port?)`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot resolve ${base.hostname}`;
-  if (code === 'EPROTO' || code === 'ERR_SSL_WRONG_VERSION_NUMBER') return `${base.origin} does not speak TLS (${code}): the server URL must be its https:// address`;
+  if (code === 'EPROTO' || code === 'ERR_SSL_WRONG_VERSION_NUMBER')
+    return `${base.origin} does not speak TLS (${code}): the server URL must be its https:// address`;
   return `cannot reach ${base.origin}: ${error.message}`;
 }
 
@@ -84,7 +85,16 @@ export function refusalMessage(what: string, answer: Answer): string {
 
 function send(url: URL, connection: Connection, method: string, headers: Record<string, string>, body?: string): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers, ...(connection.ca === undefined ? {} : { ca: connection.ca }), ...(connection.insecure ? { rejectUnauthorized: false } : {}) }, resolve);
+    const req = request(
+      url,
+      {
+        method,
+        headers,
+        ...(connection.ca === undefined ? {} : { ca: connection.ca }),
+        ...(connection.insecure ? { rejectUnauthorized: false } : {}),
+      },
+      resolve,
+    );
     req.on('error', (error: NodeJS.ErrnoException) => reject(new CliError(connectionMessage(error, connection.base))));
     req.end(body);
   });
@@ -98,8 +108,18 @@ export async function readBody(response: IncomingMessage): Promise<string> {
 }
 
 /** Client credentials at /api/login (its JSON form): the token and how long it lives. */
-export async function obtainToken(connection: Connection, clientId: string, clientSecret: string): Promise<{ accessToken: string; expiresAt: string }> {
-  const response = await send(new URL('/api/login', connection.base), connection, 'POST', { 'content-type': 'application/json', accept: 'application/json' }, JSON.stringify({ clientId, clientSecret }));
+export async function obtainToken(
+  connection: Connection,
+  clientId: string,
+  clientSecret: string,
+): Promise<{ accessToken: string; expiresAt: string }> {
+  const response = await send(
+    new URL('/api/login', connection.base),
+    connection,
+    'POST',
+    { 'content-type': 'application/json', accept: 'application/json' },
+    JSON.stringify({ clientId, clientSecret }),
+  );
   const answer = { status: response.statusCode ?? 0, headers: response.headers, body: await readBody(response) };
   if (answer.status !== 200) throw new CliError(refusalMessage('login', answer));
   const { access_token: accessToken, expires_in: expiresIn } = JSON.parse(answer.body) as { access_token: string; expires_in: number };
@@ -181,12 +201,19 @@ export class ServerClient {
 export function clientFrom(configFile: string, env: Env = process.env): ServerClient {
   const saved = readConfig(configFile);
   const url = env.BLOCKYARD_URL ?? saved?.server;
-  if (url === undefined) throw new CliError(`not logged in (no ${configFile}): run \`blockyard login\` with the server's https:// address and an API key (--client-id, --client-secret) or an API user (--username, --password); \`blockyard login --help\` says more`);
+  if (url === undefined)
+    throw new CliError(
+      `not logged in (no ${configFile}): run \`blockyard login\` with the server's https:// address and an API key (--client-id, --client-secret) or an API user (--username, --password); \`blockyard login --help\` says more`,
+    );
   const base = serverUrl(url);
   // The stored certificate and credentials belong to the stored server: never sent to another one.
   const stored = saved?.server === base.origin ? saved : undefined;
   const ca = env.BLOCKYARD_CA_FILE ? readCaFile(env.BLOCKYARD_CA_FILE, 'BLOCKYARD_CA_FILE') : stored?.ca;
-  const connection: Connection = { base, ...(ca === undefined ? {} : { ca }), ...(stored?.insecure && !env.BLOCKYARD_CA_FILE ? { insecure: true } : {}) };
+  const connection: Connection = {
+    base,
+    ...(ca === undefined ? {} : { ca }),
+    ...(stored?.insecure && !env.BLOCKYARD_CA_FILE ? { insecure: true } : {}),
+  };
   const fromEnv: Credentials | { token: string } | undefined =
     env.BLOCKYARD_CLIENT_ID && env.BLOCKYARD_CLIENT_SECRET
       ? { clientId: env.BLOCKYARD_CLIENT_ID, clientSecret: env.BLOCKYARD_CLIENT_SECRET }
@@ -197,8 +224,12 @@ export function clientFrom(configFile: string, env: Env = process.env): ServerCl
           : undefined;
   if (fromEnv) return new ServerClient(connection, fromEnv);
   if (!stored) {
-    const login = saved ? `the login in ${configFile} is for ${saved.server}, not ${base.origin}: run \`blockyard login ${base.origin} …\`` : 'run `blockyard login`';
-    throw new CliError(`no credentials: ${login}, or set BLOCKYARD_CLIENT_ID and BLOCKYARD_CLIENT_SECRET (an API key), BLOCKYARD_USERNAME and BLOCKYARD_PASSWORD (an API user), or BLOCKYARD_TOKEN`);
+    const login = saved
+      ? `the login in ${configFile} is for ${saved.server}, not ${base.origin}: run \`blockyard login ${base.origin} …\``
+      : 'run `blockyard login`';
+    throw new CliError(
+      `no credentials: ${login}, or set BLOCKYARD_CLIENT_ID and BLOCKYARD_CLIENT_SECRET (an API key), BLOCKYARD_USERNAME and BLOCKYARD_PASSWORD (an API user), or BLOCKYARD_TOKEN`,
+    );
   }
   // Only a token of the stored key is kept in the stored file.
   const keep = (token: NonNullable<CliConfig['token']>) => writeConfig(configFile, { ...stored, token });

@@ -39,7 +39,10 @@ export function readConfig(file: string): CliConfig | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  if ((mode & 0o077) !== 0) throw new CliError(`${file} is accessible by other users (mode ${(mode & 0o777).toString(8)}); it holds credentials: run \`chmod 600 ${file}\` (and consider rotating them)`);
+  if ((mode & 0o077) !== 0)
+    throw new CliError(
+      `${file} is accessible by other users (mode ${(mode & 0o777).toString(8)}); it holds credentials: run \`chmod 600 ${file}\` (and consider rotating them)`,
+    );
   const config = parse(readFileSync(file, 'utf8')) as Partial<CliConfig> | null;
   if (!config || typeof config.server !== 'string' || typeof config.credentials !== 'object' || config.credentials === null) {
     throw new CliError(`${file} is not a blockyard configuration (server and credentials are missing): run blockyard login again`);

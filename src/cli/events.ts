@@ -38,7 +38,9 @@ export function namedDescription(event: WireEvent): string {
 /** One readable line per event; every value from the server made visible (they are other people's text). */
 export function formatEvent(event: WireEvent): string {
   const { spec } = event;
-  return visible(`${event.metadata.createdAt}  ${spec.title}  by ${spec.author.authorType} ${spec.author.identifier}  in ${spec.workspaceRef?.name ?? '-'}  ${namedDescription(event)}`);
+  return visible(
+    `${event.metadata.createdAt}  ${spec.title}  by ${spec.author.authorType} ${spec.author.identifier}  in ${spec.workspaceRef?.name ?? '-'}  ${namedDescription(event)}`,
+  );
 }
 
 /** The latest `size` events matching `query`, oldest first (the list is newest first). */

@@ -12,7 +12,11 @@ describe('filterQuery', () => {
   });
 
   it('refuses a key the list does not take, naming the ones it does', () => {
-    assert.throws(() => filterQuery(['workspace=likvid'], allowed, 'projects'), (error: Error) => error instanceof CliError && /--filter workspace: projects take only workspaceIdentifier, excludeTitle/.test(error.message));
+    assert.throws(
+      () => filterQuery(['workspace=likvid'], allowed, 'projects'),
+      (error: Error) =>
+        error instanceof CliError && /--filter workspace: projects take only workspaceIdentifier, excludeTitle/.test(error.message),
+    );
     assert.throws(() => filterQuery(['name=x'], [], 'workspaces'), /workspaces take no filters/);
   });
 

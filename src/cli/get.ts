@@ -55,11 +55,13 @@ const COMMON_WIDE_COLUMNS: readonly Column[] = [
 export function objectTable(kind: CliKind, objects: readonly WireObject[], wide: boolean): { headers: string[]; rows: string[][] } {
   const columns = [...COMMON_COLUMNS, ...kind.columns, ...(wide ? [...COMMON_WIDE_COLUMNS, ...kind.wide] : [])];
   const ids = objects.map(idOf);
-  const cells = columns.map((column) => objects.map((object, row) => {
-    const text = columnValue(object, column);
-    // A uuid column beside an id that is the uuid says nothing new.
-    return text === ids[row] ? '' : text;
-  }));
+  const cells = columns.map((column) =>
+    objects.map((object, row) => {
+      const text = columnValue(object, column);
+      // A uuid column beside an id that is the uuid says nothing new.
+      return text === ids[row] ? '' : text;
+    }),
+  );
   const shown = columns.map((_, index) => index).filter((index) => cells[index]!.some((text) => text !== ''));
   return {
     headers: ['ID', ...shown.map((index) => columns[index]!.header)],
@@ -85,7 +87,7 @@ export async function listAll(client: ServerClient, kind: CliKind, query: URLSea
   const plural = kind.names[0]!;
   return withProgress(`listing ${plural}`, async (update) => {
     const found: WireObject[] = [];
-    for (let url: string | undefined = `${kind.path}${query.size > 0 ? `?${query.toString()}` : ''}`; url !== undefined; ) {
+    for (let url: string | undefined = `${kind.path}${query.size > 0 ? `?${query.toString()}` : ''}`; url !== undefined;) {
       const page: HalPage = await client.getJson<HalPage>(url, kind.accept, `listing ${plural}`);
       // A list embeds one array, named after the kind.
       found.push(...(Object.values(page._embedded ?? {})[0] ?? []));
@@ -103,7 +105,13 @@ export interface GetOptions {
 }
 
 /** `blockyard get <kind> [id]`: one object, or every page of the list (`_links.next` followed). */
-export async function getObjects(client: ServerClient, kindName: string, id: string | undefined, options: GetOptions, printer: Printer): Promise<void> {
+export async function getObjects(
+  client: ServerClient,
+  kindName: string,
+  id: string | undefined,
+  options: GetOptions,
+  printer: Printer,
+): Promise<void> {
   const kind = requireKind(kindName);
   const plural = kind.names[0]!;
   let objects: WireObject[];

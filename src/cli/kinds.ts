@@ -98,9 +98,15 @@ const KIND_AT: { readonly [P in Exclude<keyof typeof PATHS, 'objectCollections'>
   workspaces: cliKind(WORKSPACE_CODECS, PATHS.workspaces, { aliases: ['ws'] }),
   projects: cliKind(PROJECT_CODECS, PATHS.projects, { columns: [column('PAYMENT METHOD', 'spec.paymentMethodIdentifier')] }),
   locations: cliKind(LOCATION_CODECS, PATHS.locations),
-  platforms: cliKind(PLATFORM_CODECS, PATHS.platforms, { columns: [column('LOCATION', 'spec.locationRef.name'), column('TYPE', 'spec.config.type')] }),
+  platforms: cliKind(PLATFORM_CODECS, PATHS.platforms, {
+    columns: [column('LOCATION', 'spec.locationRef.name'), column('TYPE', 'spec.config.type')],
+  }),
   tenants: cliKind(TENANT_CODECS, PATHS.tenants, {
-    columns: [column('TENANT NAME', 'status.tenantName'), column('PLATFORM TENANT ID', 'spec.platformTenantId'), column('STATE', 'status.lifecycle.state')],
+    columns: [
+      column('TENANT NAME', 'status.tenantName'),
+      column('PLATFORM TENANT ID', 'spec.platformTenantId'),
+      column('STATE', 'status.lifecycle.state'),
+    ],
   }),
   definitions: cliKind(DEFINITION_CODECS, PATHS.definitions, {
     aliases: ['definitions', 'definition', 'bbd'],
@@ -108,41 +114,82 @@ const KIND_AT: { readonly [P in Exclude<keyof typeof PATHS, 'objectCollections'>
   }),
   definitionVersions: cliKind(VERSION_CODECS, PATHS.definitionVersions, {
     aliases: ['versions', 'version'],
-    columns: [column('DEFINITION', 'spec.buildingBlockDefinitionRef.uuid'), column('VERSION', 'spec.versionNumber'), column('STATE', 'spec.state')],
+    columns: [
+      column('DEFINITION', 'spec.buildingBlockDefinitionRef.uuid'),
+      column('VERSION', 'spec.versionNumber'),
+      column('STATE', 'spec.state'),
+    ],
   }),
-  blocks: cliKind(BLOCK_CODECS, PATHS.blocks, { aliases: ['bb', 'blocks', 'block'], columns: [column('STATUS', 'status.status'), column('TARGET', 'spec.targetRef.kind')] }),
+  blocks: cliKind(BLOCK_CODECS, PATHS.blocks, {
+    aliases: ['bb', 'blocks', 'block'],
+    columns: [column('STATUS', 'status.status'), column('TARGET', 'spec.targetRef.kind')],
+  }),
   runs: cliKind(RUN_CODECS, PATHS.runs, {
     aliases: ['runs', 'run'],
     extraFilters: ['buildingBlockUuid'],
     // The block by its name where the answer gives it (to operators), else by its uuid.
-    columns: [column('RUN', 'spec.runNumber'), column('BEHAVIOR', 'spec.behavior'), column('STATUS', 'status'), column('BLOCK', 'spec.buildingBlock.spec.displayName', 'spec.buildingBlock.uuid')],
+    columns: [
+      column('RUN', 'spec.runNumber'),
+      column('BEHAVIOR', 'spec.behavior'),
+      column('STATUS', 'status'),
+      column('BLOCK', 'spec.buildingBlock.spec.displayName', 'spec.buildingBlock.uuid'),
+    ],
     wide: [column('BLOCK UUID', 'spec.buildingBlock.uuid'), column('ENDED', 'metadata.endedOn')],
   }),
   runners: cliKind(RUNNER_CODECS, PATHS.runners, { aliases: ['runners', 'runner'], columns: [column('TYPE', 'spec.implementationType')] }),
   eventLogs: cliKind(EVENTLOG_CODECS, PATHS.eventLogs, {
     aliases: ['events', 'event'],
-    columns: [column('TIME', 'metadata.createdAt'), column('TITLE', 'spec.title'), column('AUTHOR', 'spec.author.identifier'), column('WORKSPACE', 'spec.workspaceRef.name')],
+    columns: [
+      column('TIME', 'metadata.createdAt'),
+      column('TITLE', 'spec.title'),
+      column('AUTHOR', 'spec.author.identifier'),
+      column('WORKSPACE', 'spec.workspaceRef.name'),
+    ],
     wide: [column('DESCRIPTION', 'spec.description')],
   }),
-  users: cliKind(USER_CODECS, PATHS.users, { columns: [column('EMAIL', 'spec.email'), column('FIRST NAME', 'spec.firstName'), column('LAST NAME', 'spec.lastName')] }),
+  users: cliKind(USER_CODECS, PATHS.users, {
+    columns: [column('EMAIL', 'spec.email'), column('FIRST NAME', 'spec.firstName'), column('LAST NAME', 'spec.lastName')],
+  }),
   workspaceUserGroups: cliKind(USER_GROUP_CODECS, PATHS.workspaceUserGroups, { aliases: ['groups', 'group'] }),
   apiKeys: cliKind(API_KEY_CODECS, PATHS.apiKeys, { aliases: ['keys', 'key'], columns: [column('EXPIRES', 'spec.expiresAt')] }),
   apiUsers: cliKind(API_USER_CODECS, PATHS.apiUsers),
   projectRoles: cliKind(PROJECT_ROLE_CODECS, PATHS.projectRoles, { aliases: ['roles', 'role'] }),
-  paymentMethods: cliKind(PAYMENT_METHOD_CODECS, PATHS.paymentMethods, { columns: [column('AMOUNT', 'spec.amount'), column('EXPIRES', 'spec.expirationDate')] }),
-  tagDefinitions: cliKind(TAG_DEFINITION_CODECS, PATHS.tagDefinitions, { aliases: ['tags', 'tag'], columns: [column('TARGET', 'spec.targetKind'), column('KEY', 'spec.key')] }),
+  paymentMethods: cliKind(PAYMENT_METHOD_CODECS, PATHS.paymentMethods, {
+    columns: [column('AMOUNT', 'spec.amount'), column('EXPIRES', 'spec.expirationDate')],
+  }),
+  tagDefinitions: cliKind(TAG_DEFINITION_CODECS, PATHS.tagDefinitions, {
+    aliases: ['tags', 'tag'],
+    columns: [column('TARGET', 'spec.targetKind'), column('KEY', 'spec.key')],
+  }),
   platformTypes: cliKind(PLATFORM_TYPE_CODECS, PATHS.platformTypes, { columns: [column('CATEGORY', 'spec.category')] }),
-  landingZones: cliKind(LANDING_ZONE_CODECS, PATHS.landingZones, { aliases: ['lz'], columns: [column('PLATFORM', 'spec.platformRef.uuid')] }),
+  landingZones: cliKind(LANDING_ZONE_CODECS, PATHS.landingZones, {
+    aliases: ['lz'],
+    columns: [column('PLATFORM', 'spec.platformRef.uuid')],
+  }),
   integrations: cliKind(INTEGRATION_CODECS, PATHS.integrations, { columns: [column('TYPE', 'spec.config.type')] }),
   serviceInstances: cliKind(SERVICE_INSTANCE_CODECS, PATHS.serviceInstances, {
     aliases: ['instances', 'instance', 'si'],
-    columns: [column('PROJECT', 'metadata.ownedByProject'), column('SERVICE', 'spec.serviceId'), column('PLAN', 'spec.planId'), column('STATE', 'status.state')],
+    columns: [
+      column('PROJECT', 'metadata.ownedByProject'),
+      column('SERVICE', 'spec.serviceId'),
+      column('PLAN', 'spec.planId'),
+      column('STATE', 'status.state'),
+    ],
   }),
   communicationDefinitions: cliKind(COMMUNICATION_DEFINITION_CODECS, PATHS.communicationDefinitions, {
-    columns: [column('TITLE', 'spec.communication.title'), column('TYPE', 'spec.communication.type'), column('DUE', 'spec.communication.dueDate'), column('TOTAL', 'status.communicationsTotal')],
+    columns: [
+      column('TITLE', 'spec.communication.title'),
+      column('TYPE', 'spec.communication.type'),
+      column('DUE', 'spec.communication.dueDate'),
+      column('TOTAL', 'status.communicationsTotal'),
+    ],
   }),
   communications: cliKind(COMMUNICATION_CODECS, PATHS.communications, {
-    columns: [column('TITLE', 'status.meshCommunicationDefinition.title'), column('TARGET', 'spec.targetMeshObjectRef.name'), column('STATUS', 'status.resolutionStatus')],
+    columns: [
+      column('TITLE', 'status.meshCommunicationDefinition.title'),
+      column('TARGET', 'spec.targetMeshObjectRef.name'),
+      column('STATUS', 'status.resolutionStatus'),
+    ],
   }),
   workspaceUserBindings: binding('meshWorkspaceUserBinding', PATHS.workspaceUserBindings),
   workspaceGroupBindings: binding('meshWorkspaceGroupBinding', PATHS.workspaceGroupBindings),

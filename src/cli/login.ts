@@ -34,13 +34,24 @@ function credentialsOf(options: LoginOptions, env: Record<string, string | undef
  * user reads the index), then stores the server, its certificate and the credentials with mode 0600.
  * Nothing is stored when the server refuses them.
  */
-export async function login(url: string, options: LoginOptions, configFile: string, out: (text: string) => void, env: Record<string, string | undefined> = process.env): Promise<void> {
+export async function login(
+  url: string,
+  options: LoginOptions,
+  configFile: string,
+  out: (text: string) => void,
+  env: Record<string, string | undefined> = process.env,
+): Promise<void> {
   if (options.ca !== undefined && options.insecure) throw new CliError('--ca and --insecure exclude each other');
   const base = serverUrl(url);
   const ca = options.ca === undefined ? undefined : readCaFile(options.ca, '--ca');
   const connection: Connection = { base, ...(ca === undefined ? {} : { ca }), ...(options.insecure ? { insecure: true } : {}) };
   const credentials = credentialsOf(options, env);
-  const config: CliConfig = { server: base.origin, ...(ca === undefined ? {} : { ca }), ...(options.insecure ? { insecure: true } : {}), credentials };
+  const config: CliConfig = {
+    server: base.origin,
+    ...(ca === undefined ? {} : { ca }),
+    ...(options.insecure ? { insecure: true } : {}),
+    credentials,
+  };
   if ('clientId' in credentials) {
     config.token = await obtainToken(connection, credentials.clientId, credentials.clientSecret);
   } else {

@@ -27,12 +27,18 @@ export type Target = { tenant: string } | { workspace: string };
  */
 async function findDefinition(client: ServerClient, nameOrUuid: string): Promise<WireDefinition> {
   const definitions = requireKind('definitions');
-  if (isUuid(nameOrUuid)) return client.getJson<WireDefinition>(`${definitions.path}/${nameOrUuid}`, definitions.accept, `definition ${nameOrUuid}`);
+  if (isUuid(nameOrUuid))
+    return client.getJson<WireDefinition>(`${definitions.path}/${nameOrUuid}`, definitions.accept, `definition ${nameOrUuid}`);
   const all = (await listAll(client, definitions, new URLSearchParams())) as unknown as WireDefinition[];
   const exact = all.filter((definition) => definition.spec.displayName === nameOrUuid);
-  const found = exact.length > 0 ? exact : all.filter((definition) => definition.spec.displayName.toLowerCase() === nameOrUuid.toLowerCase());
-  if (found.length === 0) throw new CliError(`no building block definition named "${nameOrUuid}" is offered to you (blockyard get definitions lists them)`);
-  if (found.length > 1) throw new CliError(`${found.length} definitions are named "${nameOrUuid}": order one by its uuid (${found.map((definition) => definition.metadata.uuid).join(', ')})`);
+  const found =
+    exact.length > 0 ? exact : all.filter((definition) => definition.spec.displayName.toLowerCase() === nameOrUuid.toLowerCase());
+  if (found.length === 0)
+    throw new CliError(`no building block definition named "${nameOrUuid}" is offered to you (blockyard get definitions lists them)`);
+  if (found.length > 1)
+    throw new CliError(
+      `${found.length} definitions are named "${nameOrUuid}": order one by its uuid (${found.map((definition) => definition.metadata.uuid).join(', ')})`,
+    );
   return found[0]!;
 }
 
@@ -73,8 +79,12 @@ export interface OrderOptions {
 export async function orderBlock(client: ServerClient, definitionName: string, options: OrderOptions, printer: Printer): Promise<void> {
   const definition = await findDefinition(client, definitionName);
   const versionUuid = definition.status.latestReleasedVersionUuid;
-  if (!versionUuid) throw new CliError(`definition "${definition.spec.displayName}" (${definition.metadata.uuid}) has no released version offered to you`);
-  const targetRef = 'tenant' in options.target ? { kind: 'meshTenant', uuid: options.target.tenant } : { kind: 'meshWorkspace', identifier: options.target.workspace };
+  if (!versionUuid)
+    throw new CliError(`definition "${definition.spec.displayName}" (${definition.metadata.uuid}) has no released version offered to you`);
+  const targetRef =
+    'tenant' in options.target
+      ? { kind: 'meshTenant', uuid: options.target.tenant }
+      : { kind: 'meshWorkspace', identifier: options.target.workspace };
   const answer = await sendBlock(client, {
     apiVersion: 'v2-preview',
     kind: 'meshBuildingBlock',
@@ -93,6 +103,8 @@ export async function orderBlock(client: ServerClient, definitionName: string, o
     printer.out(renderData(options.output, data, true));
     return;
   }
-  printer.out(renderTable(['BLOCK', 'DISPLAY NAME', 'STATUS'], [[block.metadata.uuid, block.spec.displayName, block.status.status]], printer.table));
+  printer.out(
+    renderTable(['BLOCK', 'DISPLAY NAME', 'STATUS'], [[block.metadata.uuid, block.spec.displayName, block.status.status]], printer.table),
+  );
   printer.note(`Follow its run: blockyard runs logs ${block.metadata.uuid} --follow\n`);
 }

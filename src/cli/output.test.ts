@@ -8,7 +8,10 @@ describe('CLI output', () => {
       ['a', 'SUCCESS', ''],
       ['longer-name', 'FAILED', 'why'],
     ];
-    const styled = renderTable(['OBJECT', 'STATUS', 'MESSAGE'], rows, { header: (text) => `<${text}>`, cell: (header, text) => (header === 'STATUS' ? `*${text}*` : text) });
+    const styled = renderTable(['OBJECT', 'STATUS', 'MESSAGE'], rows, {
+      header: (text) => `<${text}>`,
+      cell: (header, text) => (header === 'STATUS' ? `*${text}*` : text),
+    });
     assert.equal(styled, '<OBJECT>       <STATUS>   <MESSAGE>\na            *SUCCESS*\nlonger-name  *FAILED*   why\n');
     assert.equal(renderTable(['ID', 'NAME'], [['x', 'y']]), 'ID  NAME\nx   y\n');
   });
@@ -32,7 +35,16 @@ describe('CLI output', () => {
 
 describe('CLI output from other people', () => {
   it('pads by terminal columns and shows control characters in cells', () => {
-    assert.equal(renderTable(['NAME', 'X'], [['日本', 'a'], ['ab', 'b']]), 'NAME  X\n日本  a\nab    b\n');
+    assert.equal(
+      renderTable(
+        ['NAME', 'X'],
+        [
+          ['日本', 'a'],
+          ['ab', 'b'],
+        ],
+      ),
+      'NAME  X\n日本  a\nab    b\n',
+    );
     assert.equal(renderTable(['NAME', 'X'], [['\u001b[31mred', 'a']]), 'NAME         X\n\\x1b[31mred  a\n');
   });
 

@@ -48,7 +48,9 @@ export function renderTable(headers: readonly string[], rows: readonly (readonly
       .trimEnd();
   const header = style.header ?? ((text: string) => text);
   const cellStyle = style.cell ?? ((_header: string, text: string) => text);
-  return [line(headers, header), ...shown.map((row) => line(row, (text, index) => (text === '' ? text : cellStyle(headers[index]!, text))))].map((text) => `${text}\n`).join('');
+  return [line(headers, header), ...shown.map((row) => line(row, (text, index) => (text === '' ? text : cellStyle(headers[index]!, text))))]
+    .map((text) => `${text}\n`)
+    .join('');
 }
 
 /**

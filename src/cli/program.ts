@@ -82,7 +82,9 @@ export function buildProgram(server: ServerCommands, env: Record<string, string 
     .option('--password <password>', "the API user's password (else BLOCKYARD_PASSWORD)")
     .option('--ca <file>', "the server's certificate or CA (PEM), e.g. tls/cert.pem in the server's data directory")
     .option('--insecure', "do not verify the server's certificate (a throwaway server only)")
-    .action((url: string, options: Parameters<typeof login>[1]) => login(url, options, config(), (text) => process.stdout.write(text), env));
+    .action((url: string, options: Parameters<typeof login>[1]) =>
+      login(url, options, config(), (text) => process.stdout.write(text), env),
+    );
 
   program
     .command('logout')
@@ -94,7 +96,11 @@ export function buildProgram(server: ServerCommands, env: Record<string, string 
     .description('list the objects of a kind (every page), or show one')
     .argument('<kind>', 'a kind, e.g. workspaces, projects, bb (blockyard kinds lists them)')
     .argument('[id]', 'a name or uuid: one object')
-    .addOption(new Option('-o, --output <format>', 'table for people, wide with more columns, json or yaml for scripts').choices(OUTPUT_FORMATS).default('table'))
+    .addOption(
+      new Option('-o, --output <format>', 'table for people, wide with more columns, json or yaml for scripts')
+        .choices(OUTPUT_FORMATS)
+        .default('table'),
+    )
     .option('--filter <key=value>', 'a list filter (repeatable)', collect)
     .option('--page-size <n>', 'objects per request (pages are followed)', positiveInteger)
     .action(async (kind: string, id: string | undefined, options: { output: OutputFormat; filter?: string[]; pageSize?: number }) => {
@@ -137,12 +143,23 @@ export function buildProgram(server: ServerCommands, env: Record<string, string 
     .option('--input <key=value>', 'an input value (repeatable; typed by the version, e.g. size=16, enabled=true)', collect)
     .option('--name <display name>', "the block's display name (default: the definition's)")
     .addOption(new Option('-o, --output <format>', 'table for people, json or yaml for scripts').choices(OUTPUT_FORMATS).default('table'))
-    .action(async (definition: string, options: { tenant?: string; workspace?: string; input?: string[]; name?: string; output: OutputFormat }) => {
-      if ((options.tenant === undefined) === (options.workspace === undefined)) throw new CliError('give the target: --tenant <uuid> or --workspace <identifier> (one of them)');
-      const target = options.tenant !== undefined ? { tenant: options.tenant } : { workspace: options.workspace! };
-      const { orderBlock } = await import('./order.js');
-      await orderBlock(client(), definition, { target, inputs: options.input ?? [], output: options.output, ...(options.name === undefined ? {} : { name: options.name }) }, printer());
-    });
+    .action(
+      async (
+        definition: string,
+        options: { tenant?: string; workspace?: string; input?: string[]; name?: string; output: OutputFormat },
+      ) => {
+        if ((options.tenant === undefined) === (options.workspace === undefined))
+          throw new CliError('give the target: --tenant <uuid> or --workspace <identifier> (one of them)');
+        const target = options.tenant !== undefined ? { tenant: options.tenant } : { workspace: options.workspace! };
+        const { orderBlock } = await import('./order.js');
+        await orderBlock(
+          client(),
+          definition,
+          { target, inputs: options.input ?? [], output: options.output, ...(options.name === undefined ? {} : { name: options.name }) },
+          printer(),
+        );
+      },
+    );
 
   program
     .command('delete')
@@ -183,7 +200,8 @@ export function buildProgram(server: ServerCommands, env: Record<string, string 
     for (const title of (options.excludeTitle as string[] | undefined) ?? []) query.append('excludeTitle', title);
     const { followEvents, formatEvent, latestEvents } = await import('./events.js');
     const server = client();
-    const print = (event: Awaited<ReturnType<typeof latestEvents>>[number]) => process.stdout.write(`${options.json ? inertJson(JSON.stringify(event)) : formatEvent(event)}\n`);
+    const print = (event: Awaited<ReturnType<typeof latestEvents>>[number]) =>
+      process.stdout.write(`${options.json ? inertJson(JSON.stringify(event)) : formatEvent(event)}\n`);
     let after = options.lastEventId as string | undefined;
     if (!options.follow || after === undefined) {
       const latest = await latestEvents(server, query, options.size as number);

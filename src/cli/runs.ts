@@ -23,7 +23,9 @@ interface WireRun {
 
 /** One line per step as it is now: when, which, its status and its user message (made visible: a runner wrote them). */
 export function formatStep(step: LogStep): string {
-  return visible(`${step.updatedOn ?? '-'}  ${step.displayName} (${step.sourceId}/${step.id})  ${step.status}${step.userMessage ? `  ${step.userMessage}` : ''}`);
+  return visible(
+    `${step.updatedOn ?? '-'}  ${step.displayName} (${step.sourceId}/${step.id})  ${step.status}${step.userMessage ? `  ${step.userMessage}` : ''}`,
+  );
 }
 
 /**

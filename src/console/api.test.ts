@@ -10,14 +10,29 @@ function fakeServer(options: { expiresIn: number; rejectToken?: string }) {
     const headers = (init.headers ?? {}) as Record<string, string>;
     if (url === '/api/login') {
       const body = JSON.parse(String(init.body)) as { clientId: string; clientSecret: string };
-      if (body.clientSecret !== 'right') return new Response(JSON.stringify({ message: 'invalid client credentials', errorCode: 'Unauthorized' }), { status: 401 });
+      if (body.clientSecret !== 'right')
+        return new Response(JSON.stringify({ message: 'invalid client credentials', errorCode: 'Unauthorized' }), { status: 401 });
       logins++;
       return new Response(JSON.stringify({ access_token: `token-${logins}`, expires_in: options.expiresIn }), { status: 200 });
     }
     seen.push(headers.authorization ?? '');
-    if (headers.authorization === `Bearer ${options.rejectToken}`) return new Response('{"message":"the access token is invalid or expired"}', { status: 401 });
-    if (url === '/api/meshobjects') return new Response(JSON.stringify({ _links: { meshbuildingblocks: { href: 'https://x/api/meshobjects/meshbuildingblocks' }, self: { href: 'https://x/api/meshobjects' } } }), { status: 200 });
-    if (url.startsWith('/api/meshobjects/meshapikeys/')) return new Response(JSON.stringify({ metadata: { ownedByWorkspace: 'team' }, spec: { displayName: 'ci', permissions: ['BUILDINGBLOCK_LIST'] } }), { status: 200 });
+    if (headers.authorization === `Bearer ${options.rejectToken}`)
+      return new Response('{"message":"the access token is invalid or expired"}', { status: 401 });
+    if (url === '/api/meshobjects')
+      return new Response(
+        JSON.stringify({
+          _links: {
+            meshbuildingblocks: { href: 'https://x/api/meshobjects/meshbuildingblocks' },
+            self: { href: 'https://x/api/meshobjects' },
+          },
+        }),
+        { status: 200 },
+      );
+    if (url.startsWith('/api/meshobjects/meshapikeys/'))
+      return new Response(
+        JSON.stringify({ metadata: { ownedByWorkspace: 'team' }, spec: { displayName: 'ci', permissions: ['BUILDINGBLOCK_LIST'] } }),
+        { status: 200 },
+      );
     return new Response(JSON.stringify({ ok: true }), { status: 200 });
   }) as typeof fetch;
   return { fetchFn, seen, logins: () => logins };
@@ -27,10 +42,23 @@ describe('the console session', () => {
   it('signs in with a key, learns its workspace and permissions, and says why a sign-in fails', async () => {
     const server = fakeServer({ expiresIn: 300 });
     const session = await Session.signIn({ type: 'apiKey', clientId: 'id', clientSecret: 'right' }, server.fetchFn);
-    assert.deepEqual(session.identity, { type: 'apiKey', name: 'ci', workspace: 'team', permissions: ['BUILDINGBLOCK_LIST'], admin: false });
-    assert.deepEqual([...session.relations], ['meshbuildingblocks', 'self'], 'the relations the meshObjects index offers it: the navigation shows only these');
+    assert.deepEqual(session.identity, {
+      type: 'apiKey',
+      name: 'ci',
+      workspace: 'team',
+      permissions: ['BUILDINGBLOCK_LIST'],
+      admin: false,
+    });
+    assert.deepEqual(
+      [...session.relations],
+      ['meshbuildingblocks', 'self'],
+      'the relations the meshObjects index offers it: the navigation shows only these',
+    );
     session.signOut();
-    await assert.rejects(Session.signIn({ type: 'apiKey', clientId: 'id', clientSecret: 'wrong' }, server.fetchFn), (error: ApiError) => error.status === 401 && error.message === 'invalid client credentials');
+    await assert.rejects(
+      Session.signIn({ type: 'apiKey', clientId: 'id', clientSecret: 'wrong' }, server.fetchFn),
+      (error: ApiError) => error.status === 401 && error.message === 'invalid client credentials',
+    );
   });
 
   it('logs in again before the token expires, and once after a 401', async () => {
@@ -61,7 +89,10 @@ describe('the console session', () => {
   });
 
   it('builds list queries from the filled-in filters only', () => {
-    assert.equal(query({ workspaceIdentifier: 'team', status: '', page: 0, name: undefined, title: 'a b&c' }), '?workspaceIdentifier=team&page=0&title=a+b%26c');
+    assert.equal(
+      query({ workspaceIdentifier: 'team', status: '', page: 0, name: undefined, title: 'a b&c' }),
+      '?workspaceIdentifier=team&page=0&title=a+b%26c',
+    );
     assert.equal(query({ status: '' }), '');
   });
 });

@@ -47,7 +47,8 @@ export class ApiError extends Error {
   }
 }
 
-export type Credentials = { type: 'apiKey'; clientId: string; clientSecret: string } | { type: 'apiUser'; username: string; password: string };
+export type Credentials =
+  { type: 'apiKey'; clientId: string; clientSecret: string } | { type: 'apiUser'; username: string; password: string };
 
 /** Who is signed in, as far as the API tells it: a key's own record needs APIKEY_LIST. */
 export interface Identity {
@@ -150,7 +151,14 @@ export class Session {
   }
 
   private identityOf(person: NonNullable<SessionState['session']>): void {
-    this.identity = { type: 'person', name: person.username, ...(person.workspace ? { workspace: person.workspace } : {}), workspaces: person.workspaces, permissions: person.permissions, admin: person.admin };
+    this.identity = {
+      type: 'person',
+      name: person.username,
+      ...(person.workspace ? { workspace: person.workspace } : {}),
+      workspaces: person.workspaces,
+      permissions: person.permissions,
+      admin: person.admin,
+    };
   }
 
   private async loadRelations(): Promise<void> {
@@ -160,7 +168,11 @@ export class Session {
 
   /** A person acts in one workspace at a time: the session acts in `workspace` from now on. */
   async switchWorkspace(workspace: string): Promise<void> {
-    const state = await this.request<SessionState>('POST', '/auth/session/workspace', { accept: 'application/json', body: { workspace }, contentType: 'application/json' });
+    const state = await this.request<SessionState>('POST', '/auth/session/workspace', {
+      accept: 'application/json',
+      body: { workspace },
+      contentType: 'application/json',
+    });
     if (state.session) this.identityOf(state.session);
     await this.loadRelations();
   }
@@ -193,7 +205,13 @@ export class Session {
       const key = await this.get<Json>(`${PATHS.apiKeys}/${encodeURIComponent(credentials.clientId)}`, MEDIA.apiKey);
       const permissions = ((key.spec as Json).permissions as string[]) ?? [];
       const workspace = (key.metadata as Json).ownedByWorkspace as string;
-      return { type: 'apiKey', name: (key.spec as Json).displayName as string, workspace, permissions, admin: permissions.some((code) => code.startsWith('ADM_')) };
+      return {
+        type: 'apiKey',
+        name: (key.spec as Json).displayName as string,
+        workspace,
+        permissions,
+        admin: permissions.some((code) => code.startsWith('ADM_')),
+      };
     } catch {
       return { type: 'apiKey', name: credentials.clientId, admin: false };
     }
@@ -207,7 +225,8 @@ export class Session {
     }
     const credentials = this.credentials;
     if (!credentials || this.signedOut) throw new ApiError(401, 'you are signed out');
-    if (credentials.type === 'apiUser') return `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(`${credentials.username}:${credentials.password}`)))}`;
+    if (credentials.type === 'apiUser')
+      return `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(`${credentials.username}:${credentials.password}`)))}`;
     if (!this.token || this.token.expiresAt - Date.now() < REFRESH_MARGIN_S * 1000) await this.refresh();
     return `Bearer ${this.token!.value}`;
   }
@@ -218,7 +237,12 @@ export class Session {
     const headers: Record<string, string> = authorization ? { authorization } : {};
     if (options.accept) headers.accept = options.accept;
     if (options.body !== undefined) headers['content-type'] = options.contentType ?? options.accept ?? 'application/json';
-    const response = await this.fetchFn(path, { method, headers, signal: options.signal, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
+    const response = await this.fetchFn(path, {
+      method,
+      headers,
+      signal: options.signal,
+      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    });
     if (response.status === 401 && this.credentials?.type === 'apiKey' && !retried) {
       await this.refresh();
       return this.request(method, path, options, true);

@@ -16,7 +16,9 @@ export const besideField = (message: string): string => {
 export function placeMessage(message: string, fields: Record<string, string>): { field: string | undefined; text: string } {
   const path = messagePath(message);
   if (!path) return { field: undefined, text: message };
-  const matching = Object.keys(fields).filter((prefix) => path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`));
+  const matching = Object.keys(fields).filter(
+    (prefix) => path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`),
+  );
   const longest = matching.sort((a, b) => b.length - a.length)[0];
   if (longest === undefined) return { field: undefined, text: message };
   const rest = path.slice(longest.length).replace(/^\./, '');

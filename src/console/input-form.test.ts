@@ -1,11 +1,29 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { besideField } from './field-errors.js';
-import { blockInputs, blockValues, changedInputs, fieldOfMessage, formErrors, formFields, initialValues, typeLabel, waitingFields, type VersionInput } from './input-form.js';
+import {
+  blockInputs,
+  blockValues,
+  changedInputs,
+  fieldOfMessage,
+  formErrors,
+  formFields,
+  initialValues,
+  typeLabel,
+  waitingFields,
+  type VersionInput,
+} from './input-form.js';
 
 const INPUTS: Record<string, VersionInput> = {
   region: { displayName: 'Region', type: 'SINGLE_SELECT', assignmentType: 'USER_INPUT', selectableValues: ['eu', 'us'], displayOrder: 2 },
-  name: { displayName: 'Bucket name', type: 'STRING', assignmentType: 'USER_INPUT', valueValidationRegex: '^[a-z]+$', validationRegexErrorMessage: 'lower-case letters only', displayOrder: 1 },
+  name: {
+    displayName: 'Bucket name',
+    type: 'STRING',
+    assignmentType: 'USER_INPUT',
+    valueValidationRegex: '^[a-z]+$',
+    validationRegexErrorMessage: 'lower-case letters only',
+    displayOrder: 1,
+  },
   size: { displayName: 'Size', type: 'INTEGER', assignmentType: 'USER_INPUT', defaultValue: 16, displayOrder: 3 },
   token: { displayName: 'Token', type: 'STRING', assignmentType: 'USER_INPUT', isSensitive: true, defaultValue: 'x', displayOrder: 4 },
   flags: { displayName: 'Flags', type: 'MULTI_SELECT', assignmentType: 'USER_INPUT', selectableValues: ['a', 'b'], defaultValue: ['b'] },
@@ -114,11 +132,26 @@ describe('the order form generator', () => {
     assert.equal(fieldOfMessage('spec.targetRef.uuid: meshTenant "x" does not exist', sent), 'target');
     assert.equal(fieldOfMessage('the request body is not JSON', sent), undefined);
     assert.equal(fieldOfMessage('spec.inputs[7].value: must be a string', sent), undefined);
-    assert.equal(besideField('spec.inputs.name: the value of "name" is invalid: lower-case letters only'), 'the value of "name" is invalid: lower-case letters only');
+    assert.equal(
+      besideField('spec.inputs.name: the value of "name" is invalid: lower-case letters only'),
+      'the value of "name" is invalid: lower-case letters only',
+    );
   });
 
   it('does not require a sensitive input whose default the offered version hides', () => {
-    const [field] = formFields({ pin: { displayName: 'PIN', type: 'STRING', assignmentType: 'USER_INPUT', isSensitive: true, defaultValue: null, hasDefaultValue: true } }, false);
+    const [field] = formFields(
+      {
+        pin: {
+          displayName: 'PIN',
+          type: 'STRING',
+          assignmentType: 'USER_INPUT',
+          isSensitive: true,
+          defaultValue: null,
+          hasDefaultValue: true,
+        },
+      },
+      false,
+    );
     assert.equal(field!.required, false);
     assert.equal(field!.defaultText, 'set, not shown');
   });
@@ -135,10 +168,17 @@ describe('the order form generator', () => {
     const shown = waitingFields(fields, inputs, rows);
     const before = blockValues(shown, inputs, rows);
     const after = { ...before, name: 'data' };
-    assert.deepEqual(changedInputs(shown, before, after), [
-      { key: 'name', value: 'data', valueType: 'STRING' },
-      { key: 'public', value: false, valueType: 'BOOLEAN' },
-    ], 'what the block lacks is sent; size, unchanged, is not');
-    assert.deepEqual(changedInputs(shown, before, { ...after, size: '20' }).map((input) => input.key), ['name', 'size', 'public']);
+    assert.deepEqual(
+      changedInputs(shown, before, after),
+      [
+        { key: 'name', value: 'data', valueType: 'STRING' },
+        { key: 'public', value: false, valueType: 'BOOLEAN' },
+      ],
+      'what the block lacks is sent; size, unchanged, is not',
+    );
+    assert.deepEqual(
+      changedInputs(shown, before, { ...after, size: '20' }).map((input) => input.key),
+      ['name', 'size', 'public'],
+    );
   });
 });

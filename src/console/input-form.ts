@@ -82,7 +82,8 @@ const TYPE_LABELS: Record<ValueType, string> = {
 /** An input's type in words. */
 export const typeLabel = (type: ValueType): string => TYPE_LABELS[type] ?? type.toLowerCase();
 
-const hasDefault = (input: VersionInput) => (input.defaultValue !== undefined && input.defaultValue !== null) || input.hasDefaultValue === true;
+const hasDefault = (input: VersionInput) =>
+  (input.defaultValue !== undefined && input.defaultValue !== null) || input.hasDefaultValue === true;
 
 function defaultTextOf(input: VersionInput): string | undefined {
   const given = input.defaultValue;
@@ -97,9 +98,14 @@ function defaultTextOf(input: VersionInput): string | undefined {
 export function formFields(inputs: Record<string, VersionInput>, operator: boolean): FormField[] {
   return Object.entries(inputs)
     .filter(([, input]) => input.assignmentType === 'USER_INPUT' || (operator && input.assignmentType === 'PLATFORM_OPERATOR_MANUAL_INPUT'))
-    .sort(([a, x], [b, y]) => (x.displayOrder ?? Number.MAX_SAFE_INTEGER) - (y.displayOrder ?? Number.MAX_SAFE_INTEGER) || a.localeCompare(b))
+    .sort(
+      ([a, x], [b, y]) => (x.displayOrder ?? Number.MAX_SAFE_INTEGER) - (y.displayOrder ?? Number.MAX_SAFE_INTEGER) || a.localeCompare(b),
+    )
     .map(([key, input]) => {
-      const hint = input.valueValidationRegex === undefined ? undefined : (input.validationRegexErrorMessage ?? `must match ${input.valueValidationRegex}`);
+      const hint =
+        input.valueValidationRegex === undefined
+          ? undefined
+          : (input.validationRegexErrorMessage ?? `must match ${input.valueValidationRegex}`);
       const defaultText = defaultTextOf(input);
       return {
         key,
@@ -121,7 +127,7 @@ export function formFields(inputs: Record<string, VersionInput>, operator: boole
 function valueFor(field: FormField, given: unknown): FieldValue {
   if (field.control === 'checkbox') return given === true || given === 'true';
   if (field.control === 'multiselect') return Array.isArray(given) ? given.map(String) : [];
-  if (given === undefined || given === null || field.sensitive || typeof given === 'object' && !Array.isArray(given)) return '';
+  if (given === undefined || given === null || field.sensitive || (typeof given === 'object' && !Array.isArray(given))) return '';
   if (field.control === 'list') return Array.isArray(given) ? given.map(String).join('\n') : String(given);
   return String(given);
 }
@@ -132,7 +138,11 @@ export function initialValues(fields: FormField[], inputs: Record<string, Versio
 }
 
 /** A block's form (to give a waiting block its inputs): the values it has, else the defaults. */
-export function blockValues(fields: FormField[], inputs: Record<string, VersionInput>, rows: readonly { key: string; value: unknown }[]): FormValues {
+export function blockValues(
+  fields: FormField[],
+  inputs: Record<string, VersionInput>,
+  rows: readonly { key: string; value: unknown }[],
+): FormValues {
   const values = initialValues(fields, inputs);
   for (const row of rows) {
     const field = fields.find((candidate) => candidate.key === row.key);
@@ -145,7 +155,11 @@ export function blockValues(fields: FormField[], inputs: Record<string, VersionI
  * The fields a waiting block's form offers: those it lacks a value for that have no default (what it
  * waits for) and those consumers may change; operators may change their own inputs.
  */
-export function waitingFields(fields: FormField[], inputs: Record<string, VersionInput>, rows: readonly { key: string; value: unknown }[]): FormField[] {
+export function waitingFields(
+  fields: FormField[],
+  inputs: Record<string, VersionInput>,
+  rows: readonly { key: string; value: unknown }[],
+): FormField[] {
   const valued = new Set(rows.filter((row) => row.value !== null && row.value !== undefined).map((row) => row.key));
   return fields.filter((field) => {
     const input = inputs[field.key]!;
@@ -176,7 +190,8 @@ export function formErrors(fields: FormField[], values: FormValues): Record<stri
     if (field.control === 'checkbox') continue;
     if (isEmpty(value)) {
       if (field.required) errors[field.key] = `${field.label} is required`;
-    } else if (field.control === 'number' && typeof value === 'string' && !/^-?\d+$/.test(value.trim())) errors[field.key] = `${field.label} must be a whole number`;
+    } else if (field.control === 'number' && typeof value === 'string' && !/^-?\d+$/.test(value.trim()))
+      errors[field.key] = `${field.label} must be a whole number`;
   }
   return errors;
 }
@@ -189,7 +204,11 @@ export function blockInputs(fields: FormField[], values: FormValues): { key: str
     if (field.control !== 'checkbox' && isEmpty(value)) continue;
     let native: unknown = value;
     if (field.control === 'number' && typeof value === 'string' && /^-?\d+$/.test(value.trim())) native = Number(value.trim());
-    if (field.control === 'list' && typeof value === 'string') native = value.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+    if (field.control === 'list' && typeof value === 'string')
+      native = value
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
     inputs.push({ key: field.key, value: native, valueType: field.type });
   }
   return inputs;

@@ -85,7 +85,10 @@ function App() {
           <ul>
             {NAVIGATION.filter((item) => session.relations.has(item.relation) && (!item.admin || identity.admin)).map((item) => (
               <li key={item.route}>
-                <a href={`#/${item.route}`} aria-current={current === item.route || (current === 'order' && item.route === 'marketplace') ? 'page' : undefined}>
+                <a
+                  href={`#/${item.route}`}
+                  aria-current={current === item.route || (current === 'order' && item.route === 'marketplace') ? 'page' : undefined}
+                >
                   {item.label}
                 </a>
               </li>
@@ -94,7 +97,8 @@ function App() {
         </nav>
         <div class="who">
           <span data-testid="identity">
-            {identity.type === 'apiUser' ? 'API user' : identity.type === 'person' ? 'Signed in as' : 'API key'} <strong>{identity.name}</strong>
+            {identity.type === 'apiUser' ? 'API user' : identity.type === 'person' ? 'Signed in as' : 'API key'}{' '}
+            <strong>{identity.name}</strong>
             {identity.workspace && (identity.workspaces?.length ?? 0) <= 1 ? ` in ${identity.workspace}` : ''}
           </span>
           {identity.workspaces && identity.workspaces.length > 1 ? (

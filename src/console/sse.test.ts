@@ -38,7 +38,13 @@ describe('the event stream client', () => {
       () => streamOf('id: e3\ndata: {"n":3}\n\n'),
     ]);
     const seen: string[] = [];
-    const follower = followEvents({ url: '/events', headers: async () => ({ authorization: `Bearer t${requests.length}` }), onEvent: (e) => seen.push(e.data), fetch: fetchFn, retryMs: 1000 });
+    const follower = followEvents({
+      url: '/events',
+      headers: async () => ({ authorization: `Bearer t${requests.length}` }),
+      onEvent: (e) => seen.push(e.data),
+      fetch: fetchFn,
+      retryMs: 1000,
+    });
     await until(() => seen.length === 3);
     follower.close();
     assert.deepEqual(seen, ['{"n":1}', '{"n":2}', '{"n":3}']);
@@ -50,10 +56,20 @@ describe('the event stream client', () => {
   });
 
   it('starts afresh and reports a gap when the server cannot resume (410)', async () => {
-    const { fetchFn, requests } = scriptedFetch([() => streamOf('retry: 5\nid: old\ndata: x\n\n'), () => new Response('{"message":"gone"}', { status: 410 }), () => streamOf('id: new\ndata: y\n\n')]);
+    const { fetchFn, requests } = scriptedFetch([
+      () => streamOf('retry: 5\nid: old\ndata: x\n\n'),
+      () => new Response('{"message":"gone"}', { status: 410 }),
+      () => streamOf('id: new\ndata: y\n\n'),
+    ]);
     let gaps = 0;
     const seen: string[] = [];
-    const follower = followEvents({ url: '/events', headers: async () => ({}), onEvent: (e) => seen.push(e.data), onGap: () => gaps++, fetch: fetchFn });
+    const follower = followEvents({
+      url: '/events',
+      headers: async () => ({}),
+      onEvent: (e) => seen.push(e.data),
+      onGap: () => gaps++,
+      fetch: fetchFn,
+    });
     await until(() => seen.length === 2);
     follower.close();
     assert.equal(gaps, 1);
@@ -64,7 +80,13 @@ describe('the event stream client', () => {
   it('stops with the server’s message when retrying cannot help (403), and reconnects on a 5xx', async () => {
     const statuses: string[] = [];
     const denied = scriptedFetch([() => new Response('{"message":"EVENTLOG_LIST is needed","errorCode":"Forbidden"}', { status: 403 })]);
-    followEvents({ url: '/events', headers: async () => ({}), onEvent: () => undefined, onStatus: (s, d) => statuses.push(`${s}: ${d}`), fetch: denied.fetchFn });
+    followEvents({
+      url: '/events',
+      headers: async () => ({}),
+      onEvent: () => undefined,
+      onStatus: (s, d) => statuses.push(`${s}: ${d}`),
+      fetch: denied.fetchFn,
+    });
     await until(() => statuses.length === 1);
     await new Promise((resolve) => setTimeout(resolve, 30));
     assert.deepEqual(statuses, ['stopped: EVENTLOG_LIST is needed']);
@@ -72,7 +94,13 @@ describe('the event stream client', () => {
 
     const flaky = scriptedFetch([() => new Response('', { status: 503 }), () => streamOf('id: a\ndata: z\n\n')]);
     const seen: string[] = [];
-    const follower = followEvents({ url: '/events', headers: async () => ({}), onEvent: (e) => seen.push(e.data), fetch: flaky.fetchFn, retryMs: 5 });
+    const follower = followEvents({
+      url: '/events',
+      headers: async () => ({}),
+      onEvent: (e) => seen.push(e.data),
+      fetch: flaky.fetchFn,
+      retryMs: 5,
+    });
     await until(() => seen.length === 1);
     follower.close();
   });

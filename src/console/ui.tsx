@@ -16,7 +16,11 @@ export interface Loaded<T> {
 }
 
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: string | undefined; loading: boolean }>({ data: undefined, error: undefined, loading: true });
+  const [state, setState] = useState<{ data: T | undefined; error: string | undefined; loading: boolean }>({
+    data: undefined,
+    error: undefined,
+    loading: true,
+  });
   const [generation, setGeneration] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
@@ -47,9 +51,27 @@ export function errorText(error: unknown): string {
 }
 
 /** Shows a loaded value, its loading state, its error, or its empty state. */
-export function Show<T>({ loaded, empty, children }: { loaded: Loaded<T>; empty?: (data: T) => boolean; children: (data: T) => ComponentChildren }) {
-  if (loaded.error) return <p class="error" role="alert">{loaded.error}</p>;
-  if (loaded.data === undefined) return <p class="loading" role="status">Loading…</p>;
+export function Show<T>({
+  loaded,
+  empty,
+  children,
+}: {
+  loaded: Loaded<T>;
+  empty?: (data: T) => boolean;
+  children: (data: T) => ComponentChildren;
+}) {
+  if (loaded.error)
+    return (
+      <p class="error" role="alert">
+        {loaded.error}
+      </p>
+    );
+  if (loaded.data === undefined)
+    return (
+      <p class="loading" role="status">
+        Loading…
+      </p>
+    );
   if (empty?.(loaded.data)) return <p class="empty">Nothing here yet.</p>;
   return <>{children(loaded.data)}</>;
 }
@@ -109,7 +131,17 @@ export function useDialogAction() {
 }
 
 /** A form's failure as a whole and its submit button (its label while the form is sent). */
-export function FormSubmit({ error, busy, label, busyLabel }: { error: string | undefined; busy: boolean; label: string; busyLabel: string }) {
+export function FormSubmit({
+  error,
+  busy,
+  label,
+  busyLabel,
+}: {
+  error: string | undefined;
+  busy: boolean;
+  label: string;
+  busyLabel: string;
+}) {
   return (
     <>
       {error ? (
@@ -125,7 +157,19 @@ export function FormSubmit({ error, busy, label, busyLabel }: { error: string | 
 }
 
 /** Asks before something that cannot be undone; the action runs only after "confirm". */
-export function ConfirmButton({ label, question, confirmLabel, onConfirm, danger = true }: { label: string; question: string; confirmLabel: string; onConfirm(): Promise<void>; danger?: boolean }) {
+export function ConfirmButton({
+  label,
+  question,
+  confirmLabel,
+  onConfirm,
+  danger = true,
+}: {
+  label: string;
+  question: string;
+  confirmLabel: string;
+  onConfirm(): Promise<void>;
+  danger?: boolean;
+}) {
   const { dialog, error, busy, run } = useDialogAction();
   const questionId = useId();
   const confirm = () => run(onConfirm);
@@ -136,7 +180,11 @@ export function ConfirmButton({ label, question, confirmLabel, onConfirm, danger
       </button>
       <dialog ref={dialog} aria-labelledby={questionId}>
         <p id={questionId}>{question}</p>
-        {error ? <p class="error" role="alert">{error}</p> : null}
+        {error ? (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        ) : null}
         <div class="actions">
           <button type="button" onClick={() => dialog.current?.close()}>
             Cancel
@@ -168,4 +216,7 @@ export function Pager({ page, onPage }: { page: { number: number; totalPages: nu
   );
 }
 
-export const formatTime = (iso: unknown) => (typeof iso === 'string' ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' }) + ' UTC' : '—');
+export const formatTime = (iso: unknown) =>
+  typeof iso === 'string'
+    ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' }) + ' UTC'
+    : '—';

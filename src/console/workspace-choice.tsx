@@ -8,7 +8,9 @@ import { useLoad, type Loaded } from './ui.js';
  */
 export function useCreatableWorkspaces(session: Session, resource: string): Loaded<string[]> {
   const { identity } = session;
-  const everywhere = identity.type === 'apiUser' || (identity.permissions === undefined ? identity.admin : identity.permissions.includes(`ADM_${resource}_SAVE`));
+  const everywhere =
+    identity.type === 'apiUser' ||
+    (identity.permissions === undefined ? identity.admin : identity.permissions.includes(`ADM_${resource}_SAVE`));
   return useLoad(async () => {
     if (!everywhere) return identity.workspace ? [identity.workspace] : [];
     const all = await session.all<Json>(PATHS.workspaces, MEDIA.workspace, 'meshWorkspaces');
@@ -17,12 +19,31 @@ export function useCreatableWorkspaces(session: Session, resource: string): Load
 }
 
 /** A select of those workspaces, the caller's own chosen first; its error (a server message) beside it. */
-export function WorkspaceSelect({ id, choices, value, error, onChange }: { id: string; choices: Loaded<string[]>; value: string; error?: string | undefined; onChange(workspace: string): void }) {
+export function WorkspaceSelect({
+  id,
+  choices,
+  value,
+  error,
+  onChange,
+}: {
+  id: string;
+  choices: Loaded<string[]>;
+  value: string;
+  error?: string | undefined;
+  onChange(workspace: string): void;
+}) {
   const options = choices.data ?? (value ? [value] : []);
   return (
     <div class={error ? 'field invalid' : 'field'}>
       <label for={id}>Workspace</label>
-      <select id={id} required value={value} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? `${id}-error` : `${id}-help`} onChange={(event) => onChange(event.currentTarget.value)}>
+      <select
+        id={id}
+        required
+        value={value}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error ? `${id}-error` : `${id}-help`}
+        onChange={(event) => onChange(event.currentTarget.value)}
+      >
         {value === '' ? <option value="">Choose a workspace</option> : null}
         {options.map((name) => (
           <option key={name} value={name}>
@@ -36,7 +57,11 @@ export function WorkspaceSelect({ id, choices, value, error, onChange }: { id: s
         </p>
       ) : (
         <p class="hint" id={`${id}-help`}>
-          {choices.error ? `The workspace list could not be loaded: ${choices.error}` : options.length > 1 ? 'The workspaces you may create in.' : 'The workspace you act in.'}
+          {choices.error
+            ? `The workspace list could not be loaded: ${choices.error}`
+            : options.length > 1
+              ? 'The workspaces you may create in.'
+              : 'The workspace you act in.'}
         </p>
       )}
     </div>

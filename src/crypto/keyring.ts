@@ -41,7 +41,10 @@ interface CheckedMasterKeys extends MasterKeys {
  * opens neither (a mistyped key, a lost key file) stops the start, since every stored credential
  * would be unusable; BLOCKYARD_ABANDON_SEALED_SECRETS is the deliberate way past.
  */
-export async function checkMasterKeys(config: Config, keyring: Pick<KeyringStore, 'read' | 'oldestSealedValue'>): Promise<CheckedMasterKeys> {
+export async function checkMasterKeys(
+  config: Config,
+  keyring: Pick<KeyringStore, 'read' | 'oldestSealedValue'>,
+): Promise<CheckedMasterKeys> {
   const sample = (await keyring.read(HASH_KEY_ENTRY)) ?? (await keyring.oldestSealedValue());
   const keys = loadMasterKeys(config, sample === undefined);
   if (sample === undefined || opens(keys, sample)) return { ...keys, opens: true };
@@ -80,19 +83,26 @@ export async function openSecretBox(config: Config, keyring: KeyringStore, log: 
   const { current, previous, opens } = await checkMasterKeys(config, keyring);
   const masterOnly = new SecretBox(current, { previous });
   if (!opens) {
-    log.warn('BLOCKYARD_ABANDON_SEALED_SECRETS: the master key opens none of the keys stored in this database; a new keyring is sealed under it, and every secret, credential hash and signing key from before is given up');
+    log.warn(
+      'BLOCKYARD_ABANDON_SEALED_SECRETS: the master key opens none of the keys stored in this database; a new keyring is sealed under it, and every secret, credential hash and signing key from before is given up',
+    );
     const hashKey = legacyHashKey(current);
     await keyring.replace(HASH_KEY_ENTRY, masterOnly.encrypt(hashKey.toString('base64')));
     return { secrets: new SecretBox(current, { previous, hashKey }), state: 'ABANDONED' };
   }
-  if (config.abandonSealedSecrets) log.warn('BLOCKYARD_ABANDON_SEALED_SECRETS is set, but the master key opens the stored keys: nothing is abandoned; remove the setting');
+  if (config.abandonSealedSecrets)
+    log.warn('BLOCKYARD_ABANDON_SEALED_SECRETS is set, but the master key opens the stored keys: nothing is abandoned; remove the setting');
   let sealed = await keyring.read(HASH_KEY_ENTRY);
   if (sealed === undefined) {
     await keyring.insertIfAbsent(HASH_KEY_ENTRY, masterOnly.encrypt((await writtenWith(keyring, current, previous)).toString('base64')));
     sealed = (await keyring.read(HASH_KEY_ENTRY))!;
   }
   const hashKey = Buffer.from(masterOnly.decrypt(sealed), 'base64');
-  if (previous.length > 0) log.warn({ previousMasterKeys: previous.length }, 'previous master keys are configured: run `blockyard admin rotate-master-key`, then restart without them');
+  if (previous.length > 0)
+    log.warn(
+      { previousMasterKeys: previous.length },
+      'previous master keys are configured: run `blockyard admin rotate-master-key`, then restart without them',
+    );
   return { secrets: new SecretBox(current, { previous, hashKey }), state: previous.length > 0 ? 'ROTATING' : 'UP' };
 }
 

@@ -20,7 +20,8 @@ export function encryptForRunner(publicKey: KeyObject, plaintext: string): strin
 export function runnerPublicKey(pem: string): KeyObject {
   const label = /-----BEGIN ([A-Z ]+)-----/.exec(pem)?.[1];
   // Never a private key (createPublicKey would derive one from it, and the PEM is echoed to readers).
-  if (label !== 'CERTIFICATE' && label !== 'PUBLIC KEY' && label !== 'RSA PUBLIC KEY') throw new Error(`a ${label ?? 'non-PEM'} block is no certificate or public key`);
+  if (label !== 'CERTIFICATE' && label !== 'PUBLIC KEY' && label !== 'RSA PUBLIC KEY')
+    throw new Error(`a ${label ?? 'non-PEM'} block is no certificate or public key`);
   const key = label === 'CERTIFICATE' ? new X509Certificate(pem).publicKey : createPublicKey(pem);
   if (key.asymmetricKeyType !== 'rsa') throw new Error(`the key is ${key.asymmetricKeyType ?? 'unknown'}, not RSA`);
   return key;

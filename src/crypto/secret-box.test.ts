@@ -54,7 +54,11 @@ describe('secret box', () => {
   it('reseals every sealed secret of a document, keeps hashes, and counts what it cannot open', () => {
     const old = new SecretBox(OLD);
     const box = new SecretBox(NEW, { previous: [OLD], hashKey: legacyHashKey(OLD) });
-    const document = { a: { hash: old.hash('a'), ciphertext: old.encrypt('a') }, list: [{ hash: old.hash('b'), ciphertext: sealV1(OLD, 'b') }], plain: 1 };
+    const document = {
+      a: { hash: old.hash('a'), ciphertext: old.encrypt('a') },
+      list: [{ hash: old.hash('b'), ciphertext: sealV1(OLD, 'b') }],
+      plain: 1,
+    };
     const { value, resealed, unreadable } = resealSecrets(document, box);
     assert.equal(resealed, 2);
     assert.equal(unreadable, 0);

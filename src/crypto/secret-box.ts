@@ -129,10 +129,14 @@ export function loadMasterKeys(config: Config, mayCreate: boolean): MasterKeys {
   try {
     return { current: Buffer.from(readFileSync(file, 'utf8').trim(), 'base64'), previous };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError('BLOCKYARD_DATA_DIR', `cannot read the master key file ${file}: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new ConfigError('BLOCKYARD_DATA_DIR', `cannot read the master key file ${file}: ${(error as Error).message}`);
   }
   if (!mayCreate) {
-    throw new StartFailure(EXIT_CODES.masterKey, `BLOCKYARD_MASTER_KEY: is unset and ${file} is missing, but the database holds values sealed under a master key: restore ${file} from your backup or set BLOCKYARD_MASTER_KEY to that key`);
+    throw new StartFailure(
+      EXIT_CODES.masterKey,
+      `BLOCKYARD_MASTER_KEY: is unset and ${file} is missing, but the database holds values sealed under a master key: restore ${file} from your backup or set BLOCKYARD_MASTER_KEY to that key`,
+    );
   }
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32).toString('base64');

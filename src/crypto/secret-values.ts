@@ -51,11 +51,13 @@ export function sealSecrets(value: Json, previous: Json, box: SecretBox, field: 
     if (isSealedSecret(previous) && previous.hash === secret.hash) return previous;
     throw conflict(`${field}: the secret's hash does not match the stored secret; send {"plaintext": …} to set a new value`);
   }
-  if (Array.isArray(value)) return value.map((item, index) => sealSecrets(item, Array.isArray(previous) ? previous[index] : undefined, box, `${field}[${index}]`));
+  if (Array.isArray(value))
+    return value.map((item, index) => sealSecrets(item, Array.isArray(previous) ? previous[index] : undefined, box, `${field}[${index}]`));
   if (isObject(value)) {
     if ('ciphertext' in value && 'hash' in value) throw badRequest(`${field}: a secret is sent as {"plaintext": …} or {"hash": …}`);
     const out: Record<string, Json> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = sealSecrets(item, isObject(previous) ? previous[key] : undefined, box, `${field}.${key}`);
+    for (const [key, item] of Object.entries(value))
+      out[key] = sealSecrets(item, isObject(previous) ? previous[key] : undefined, box, `${field}.${key}`);
     return out;
   }
   return value;

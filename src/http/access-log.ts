@@ -13,7 +13,14 @@ export function registerAccessLog(app: FastifyInstance, access: AccessLog): void
   if (!access.enabled) return;
   app.addHook('onResponse', (request, reply, done) => {
     const principal = request.principal;
-    access.write({ reqId: request.id, method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: reply.elapsedTime, caller: principal ? `${principal.type}:${principal.id}` : undefined });
+    access.write({
+      reqId: request.id,
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      responseTime: reply.elapsedTime,
+      caller: principal ? `${principal.type}:${principal.id}` : undefined,
+    });
     done();
   });
 }

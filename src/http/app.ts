@@ -74,7 +74,7 @@ export interface AppParts {
 }
 
 /**
- * TLS 1.2 suites (issue 16, item 6): forward secrecy (ECDHE) and AEAD (AES-GCM, ChaCha20-Poly1305)
+ * TLS 1.2 suites: forward secrecy (ECDHE) and AEAD (AES-GCM, ChaCha20-Poly1305)
  * only; no CBC, no SHA-1 MAC, no static RSA or finite-field DHE key exchange. ECDSA for the generated
  * certificate, RSA for a given one. TLS 1.3 keeps Node's defaults, which must be listed too: a cipher
  * string naming no TLS 1.3 suite would switch TLS 1.3 off.
@@ -93,10 +93,22 @@ const TLS_CIPHERS = [
 
 const accessOf = (request: FastifyRequest): RouteAccess => request.routeOptions.config?.access ?? 'authenticated';
 
-export async function createApp(config: Config, tls: TlsMaterial, parts: AppParts, logger: Logger): Promise<{ app: FastifyInstance; context: AppContext }> {
+export async function createApp(
+  config: Config,
+  tls: TlsMaterial,
+  parts: AppParts,
+  logger: Logger,
+): Promise<{ app: FastifyInstance; context: AppContext }> {
   const app = Fastify({
     loggerInstance: logger,
-    https: { cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2', ciphers: TLS_CIPHERS, honorCipherOrder: true, ...slowClientLimits(config) },
+    https: {
+      cert: tls.cert,
+      key: tls.key,
+      minVersion: 'TLSv1.2',
+      ciphers: TLS_CIPHERS,
+      honorCipherOrder: true,
+      ...slowClientLimits(config),
+    },
     bodyLimit: config.bodyLimitBytes,
     routerOptions: {
       // Path ids go up to a full tenant name: four 255-character identifiers and three dots.
@@ -121,7 +133,10 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     ...(config.trustedProxies.length > 0 ? { trustProxy: [...config.trustedProxies] } : {}),
     // Malformed percent-escapes and over-long path ids answer in the error format, like every error.
     frameworkErrors: (error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
-      const api = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? notFound('no object has an id that long') : badRequest('the URL is malformed (an invalid percent-escape)');
+      const api =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? notFound('no object has an id that long')
+          : badRequest('the URL is malformed (an invalid percent-escape)');
       sendError(request, reply, api);
     },
     // Requests the HTTP parser refuses (oversized headers, garbage) get a JSON error before closing.
@@ -131,7 +146,8 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
 
   let baseUrl: string | undefined = config.publicUrl;
   // Links ask the route table; a path answering only for retired versions is not served.
-  const servedRouteAccess: ServedRouteAccess = (method, path) => (context.unservedPaths.has(path) ? undefined : context.access.get(`${method} ${path}`));
+  const servedRouteAccess: ServedRouteAccess = (method, path) =>
+    context.unservedPaths.has(path) ? undefined : context.access.get(`${method} ${path}`);
   const context: AppContext = {
     config,
     services: parts.services,
@@ -162,7 +178,8 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     if (route.config?.unservedKind) context.unservedPaths.add(route.url);
     for (const method of [route.method].flat()) context.access.set(`${method} ${route.url}`, route.config?.access ?? 'authenticated');
     const media = route.config?.media;
-    for (const ref of [...(media?.produces ?? []), ...(media?.consumes ?? [])]) context.served.set(`${ref.kind}.${ref.version}.${ref.format ?? 'hal+json'}`, ref);
+    for (const ref of [...(media?.produces ?? []), ...(media?.consumes ?? [])])
+      context.served.set(`${ref.kind}.${ref.version}.${ref.format ?? 'hal+json'}`, ref);
   });
 
   // One hook, in this order (each hook is a turn of Fastify's hook runner per request): 1. Who is
@@ -171,7 +188,11 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
   // address for anonymous calls); instances sharing a PostgreSQL database share their counts.
   // 3. Media-type negotiation before the body is read: 406 and 415 cost no parsing. 4. The
   // route-level permission (the per-object rules are in the Authorized* services).
-  const limit = rateLimiter(parts.sharedRateCounter ?? new LocalRateCounter(config.rateLimit.windowSeconds * 1000), config.rateLimit.max, config.rateLimit.windowSeconds);
+  const limit = rateLimiter(
+    parts.sharedRateCounter ?? new LocalRateCounter(config.rateLimit.windowSeconds * 1000),
+    config.rateLimit.max,
+    config.rateLimit.windowSeconds,
+  );
   let shuttingDown = false;
   let origin: string | undefined;
   const publicOrigin = () => (origin ??= new URL(context.baseUrl()).origin);
@@ -182,11 +203,15 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     if (shuttingDown) throw serviceUnavailable('the server is shutting down: retry (another instance, or this one once restarted)', 1);
     if (request.url.includes('\u0000') || /%00/i.test(request.url)) throw badRequest('the URL must not contain NUL characters');
     // A browser opening `/` goes to the console, signed in or not (it signs people in itself).
-    if (isBrowserAtRoot(request.method, request.url, request.headers.accept)) return reply.header('vary', 'Accept').redirect(CONSOLE_PATH, 303);
+    if (isBrowserAtRoot(request.method, request.url, request.headers.accept))
+      return reply.header('vary', 'Accept').redirect(CONSOLE_PATH, 303);
     const access = accessOf(request);
-    if (access === 'scim') request.principal = await parts.identity.authenticator.authenticateScim(request.headers.authorization, request.ip);
-    else if (access === 'tfstate') request.principal = await parts.identity.authenticator.authenticateStateBackend(request.headers.authorization, request.ip);
-    else if (access !== 'public') request.principal = await parts.identity.authenticator.authenticateRequest(request, request.ip, publicOrigin);
+    if (access === 'scim')
+      request.principal = await parts.identity.authenticator.authenticateScim(request.headers.authorization, request.ip);
+    else if (access === 'tfstate')
+      request.principal = await parts.identity.authenticator.authenticateStateBackend(request.headers.authorization, request.ip);
+    else if (access !== 'public')
+      request.principal = await parts.identity.authenticator.authenticateRequest(request, request.ip, publicOrigin);
     const counted = limit(request, reply);
     if (counted) await counted;
     const media = request.routeOptions.config?.media;
@@ -202,7 +227,7 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
     if (!mayCall(request.principal, access)) throw routeDenial(request.principal, access);
   });
 
-  // Every answer carries the security headers (issue 16, item 9): set on the raw response before
+  // Every answer carries the security headers: set on the raw response before
   // Fastify sees the request, so replies, errors, the not-found handler and Fastify's own 503 while
   // closing all have them (a reply may still override one). Requests the HTTP parser refuses never
   // get here: writeClientError writes the same headers.
@@ -215,7 +240,7 @@ export async function createApp(config: Config, tls: TlsMaterial, parts: AppPart
 }
 
 /**
- * The path of the matched route with each parameter replaced by its encoded value (issue 16, item 7):
+ * The path of the matched route with each parameter replaced by its encoded value:
  * what goes into a header never contains the client's raw request target, so nothing it sent (`>`,
  * `;`, `"`, spaces) can end the URL or add parameters. The query is not part of it.
  */
@@ -234,13 +259,15 @@ const pathFillers = new Map<string, (params: Record<string, string | undefined>)
 
 /** `/a/:id/b` → `(params) => '/a/' + encode(params.id) + '/b'`; a trailing `*` keeps its slashes. */
 function pathFiller(template: string): (params: Record<string, string | undefined>) => string {
-  const parts = template.split(/(:\w+|\*$)/).map((part) =>
-    part === '*'
-      ? (params: Record<string, string | undefined>) => (params['*'] ?? '').split('/').map(encodeURIComponent).join('/')
-      : part.startsWith(':')
-        ? (params: Record<string, string | undefined>) => encodeURIComponent(params[part.slice(1)] ?? '')
-        : () => part,
-  );
+  const parts = template
+    .split(/(:\w+|\*$)/)
+    .map((part) =>
+      part === '*'
+        ? (params: Record<string, string | undefined>) => (params['*'] ?? '').split('/').map(encodeURIComponent).join('/')
+        : part.startsWith(':')
+          ? (params: Record<string, string | undefined>) => encodeURIComponent(params[part.slice(1)] ?? '')
+          : () => part,
+    );
   return (params) => {
     let path = '';
     for (const part of parts) path += part(params);
@@ -249,7 +276,7 @@ function pathFiller(template: string): (params: Record<string, string | undefine
 }
 
 /**
- * Node options Fastify does not pass through (issue 9, item 6): the request head within the headers
+ * Node options Fastify does not pass through: the request head within the headers
  * timeout, the whole request within the request timeout, both checked every second at most (Node's
  * default of 30 s would let a slowloris client stay that much longer), and the TLS handshake within
  * the headers timeout (Node's default is 120 s).

@@ -6,7 +6,7 @@ import { notFound } from '../lib/errors.js';
 import type { AppContext } from './app.js';
 
 /**
- * The web console (issue 23): the bundle `scripts/build-console.mjs` writes to `dist/console/` at
+ * The web console: the bundle `scripts/build-console.mjs` writes to `dist/console/` at
  * install and build time (the same place from `src/http/` and `dist/http/`). Files are read once at
  * start and served from memory by name, so no request path ever reaches the file system.
  */

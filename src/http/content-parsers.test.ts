@@ -26,7 +26,15 @@ describe('checkBody', () => {
       {
         kind: 'meshBuildingBlock',
         metadata: { tags: { env: ['prod'] } },
-        spec: { displayName: 'Grüße 👋 日本', inputs: [{ key: 'size', value: 16 }, { key: 'on', value: true }, { key: 'nothing', value: null }], parentBuildingBlocks: [] },
+        spec: {
+          displayName: 'Grüße 👋 日本',
+          inputs: [
+            { key: 'size', value: 16 },
+            { key: 'on', value: true },
+            { key: 'nothing', value: null },
+          ],
+          parentBuildingBlocks: [],
+        },
       },
       [],
       {},
@@ -59,13 +67,19 @@ describe('checkBody', () => {
   });
 
   it('refuses __proto__ keys at any depth', () => {
-    assert.throws(() => checkBody(JSON.parse('{"__proto__": {"admin": true}}')), refused(/__proto__ and constructor\.prototype keys are not allowed/));
+    assert.throws(
+      () => checkBody(JSON.parse('{"__proto__": {"admin": true}}')),
+      refused(/__proto__ and constructor\.prototype keys are not allowed/),
+    );
     assert.throws(() => checkBody(JSON.parse('{"spec": {"inputs": [{"__proto__": 1}]}}')), refused(/__proto__/));
     assert.throws(() => checkBody(JSON.parse('[{"a": {"__proto__": null}}]')), refused(/__proto__/));
   });
 
   it('refuses constructor.prototype keys at any depth', () => {
-    assert.throws(() => checkBody({ constructor: { prototype: { admin: true } } }), refused(/__proto__ and constructor\.prototype keys are not allowed/));
+    assert.throws(
+      () => checkBody({ constructor: { prototype: { admin: true } } }),
+      refused(/__proto__ and constructor\.prototype keys are not allowed/),
+    );
     assert.throws(() => checkBody({ spec: [{ constructor: { prototype: null } }] }), refused(/constructor\.prototype/));
   });
 

@@ -33,7 +33,10 @@ export function checkBody(root: unknown): void {
     if (depth >= MAX_BODY_DEPTH) throw badRequest(`body: nested deeper than ${MAX_BODY_DEPTH} levels`);
     for (const key of Object.keys(value)) {
       const child = (value as Record<string, unknown>)[key];
-      if (key === '__proto__' || (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype'))) {
+      if (
+        key === '__proto__' ||
+        (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype'))
+      ) {
         throw badRequest('body: __proto__ and constructor.prototype keys are not allowed');
       }
       const problem = textProblem(key);

@@ -13,7 +13,8 @@ function unavailableMessage(error: unknown): string {
   const code = (error as { code?: string }).code ?? '';
   if (code === 'SQLITE_FULL') return 'the database disk is full: nothing was stored; retry when space has been freed';
   if (code.startsWith('SQLITE_READONLY')) return 'the database file is read-only: nothing was stored; retry when it is writable again';
-  if (code.startsWith('SQLITE_IOERR')) return 'the database file cannot be written (I/O error: read-only or failing storage): nothing was stored; retry later';
+  if (code.startsWith('SQLITE_IOERR'))
+    return 'the database file cannot be written (I/O error: read-only or failing storage): nothing was stored; retry later';
   return 'the database is unavailable; retry later';
 }
 
@@ -44,7 +45,11 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, api: Api
   const errorId = randomUUID();
   if (api.status >= 500) request.log.error({ err: cause ?? api, errorId }, api.message);
   else request.log.info({ errorId, errorCode: api.errorCode, status: api.status }, api.message);
-  return reply.code(api.status).headers(api.headers).type(JSON_CONTENT_TYPE).send({ message: api.message, errorCode: api.errorCode, errorId });
+  return reply
+    .code(api.status)
+    .headers(api.headers)
+    .type(JSON_CONTENT_TYPE)
+    .send({ message: api.message, errorCode: api.errorCode, errorId });
 }
 
 /**
@@ -62,11 +67,17 @@ export function writeClientError(error: Error & { code?: string }, socket: Duple
   const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
   if (!socket.writable || answering || !(timeout || code.startsWith('HPE_'))) return void socket.destroy();
   const tooLarge = code === 'HPE_HEADER_OVERFLOW';
-  const message = timeout ? 'the request did not arrive in time (request head or body too slow)' : tooLarge ? 'request headers are too large' : 'the request could not be parsed';
+  const message = timeout
+    ? 'the request did not arrive in time (request head or body too slow)'
+    : tooLarge
+      ? 'request headers are too large'
+      : 'the request could not be parsed';
   const errorCode: ErrorCode = timeout ? 'RequestTimeout' : 'BadRequest';
   const body = JSON.stringify({ message, errorCode, errorId: randomUUID() });
   const status = timeout ? '408 Request Timeout' : tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${SECURITY_HEADER_LINES}Connection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${SECURITY_HEADER_LINES}Connection: close\r\n\r\n${body}`,
+  );
   // A client gets a second to read the answer and close; one that keeps its side open (a slow client
   // would) is cut then. Closing at once could reset the connection before the answer is read.
   lingering.add(socket);
@@ -85,6 +96,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     const errorId = randomUUID();
     request.log.info({ errorId }, 'no route');
-    return reply.code(404).type(JSON_CONTENT_TYPE).send({ message: `no resource at ${request.method} ${request.url.split('?')[0]}`, errorCode: 'NotFound', errorId });
+    return reply
+      .code(404)
+      .type(JSON_CONTENT_TYPE)
+      .send({ message: `no resource at ${request.method} ${request.url.split('?')[0]}`, errorCode: 'NotFound', errorId });
   });
 }

@@ -75,7 +75,9 @@ const credentialKey = (principal: Principal) => `${principal.type}:${principal.i
 
 /** Who a principal is and what it may see: a stream ends when this changes under it. */
 const standing = (principal: Principal) =>
-  actsInWorkspace(principal) ? `${principal.id}|${principal.workspace}|${[...principal.permissions].sort().join(',')}` : credentialKey(principal);
+  actsInWorkspace(principal)
+    ? `${principal.id}|${principal.workspace}|${[...principal.permissions].sort().join(',')}`
+    : credentialKey(principal);
 
 /**
  * `GET /api/meshobjects/mesheventlogs` with `Accept: text/event-stream` (README "Event stream"): the
@@ -84,7 +86,12 @@ const standing = (principal: Principal) =>
  * route constraint on Accept, so the list keeps its own route; the hooks of app.ts (authentication,
  * rate limit, route-level permission) run before it as for any route.
  */
-export function registerEventStream(app: FastifyInstance, context: AppContext, feed: EventFeed, limits: EventStreamLimits): { close(): Promise<void> } {
+export function registerEventStream(
+  app: FastifyInstance,
+  context: AppContext,
+  feed: EventFeed,
+  limits: EventStreamLimits,
+): { close(): Promise<void> } {
   const open = new Map<string, number>();
   const connections = new Set<Connection>();
   const text = new EventText(context.baseUrl);
@@ -93,9 +100,13 @@ export function registerEventStream(app: FastifyInstance, context: AppContext, f
     name: 'eventStream',
     storage() {
       const handlers = new Map<string, unknown>();
-      return { get: (value: string) => (handlers.get(value) ?? null) as never, set: (value: string, handler: unknown) => void handlers.set(value, handler) };
+      return {
+        get: (value: string) => (handlers.get(value) ?? null) as never,
+        set: (value: string, handler: unknown) => void handlers.set(value, handler),
+      };
     },
-    deriveConstraint: (request: { headers: Record<string, string | string[] | undefined> }) => (wantsEventStream(request.headers.accept) ? 'yes' : undefined) as never,
+    deriveConstraint: (request: { headers: Record<string, string | string[] | undefined> }) =>
+      (wantsEventStream(request.headers.accept) ? 'yes' : undefined) as never,
     mustMatchWhenDerived: false,
   });
 
@@ -114,7 +125,10 @@ export function registerEventStream(app: FastifyInstance, context: AppContext, f
       const key = credentialKey(principal);
       const count = open.get(key) ?? 0;
       if (count >= limits.perCredential) {
-        throw tooManyRequests(`at most ${limits.perCredential} event streams may be open per credential (on this instance); close one first (BLOCKYARD_EVENT_STREAMS_PER_CREDENTIAL)`, RETRY_MS / 1000);
+        throw tooManyRequests(
+          `at most ${limits.perCredential} event streams may be open per credential (on this instance); close one first (BLOCKYARD_EVENT_STREAMS_PER_CREDENTIAL)`,
+          RETRY_MS / 1000,
+        );
       }
       open.set(key, count + 1);
       const release = () => {
@@ -146,8 +160,12 @@ export function registerEventStream(app: FastifyInstance, context: AppContext, f
       const initial = standing(principal);
       connection.recheck = async () => {
         try {
-          const now = await context.identity.authenticator.authenticateRequest(presented, request.ip, () => new URL(context.baseUrl()).origin);
-          return standing(now) === initial ? undefined : 'the credential\'s permissions changed';
+          const now = await context.identity.authenticator.authenticateRequest(
+            presented,
+            request.ip,
+            () => new URL(context.baseUrl()).origin,
+          );
+          return standing(now) === initial ? undefined : "the credential's permissions changed";
         } catch (error) {
           return (error as Error).message;
         }
@@ -167,7 +185,10 @@ export function registerEventStream(app: FastifyInstance, context: AppContext, f
 }
 
 /** `Last-Event-ID`: the position after that event, or 400 (malformed) / 410 (not in the log, or not the caller's to see). */
-async function resumePosition(request: FastifyRequest, find: (uuid: string) => Promise<EventRecord | undefined>): Promise<number | undefined> {
+async function resumePosition(
+  request: FastifyRequest,
+  find: (uuid: string) => Promise<EventRecord | undefined>,
+): Promise<number | undefined> {
   const raw = request.headers['last-event-id'];
   const id = (Array.isArray(raw) ? raw.at(-1) : raw)?.trim();
   if (id === undefined || id === '') return undefined;
@@ -254,7 +275,10 @@ class Connection implements Subscriber {
       const resumeAfter = (this.firstQueuedSeq ?? records[0]!.seq) - 1;
       this.queue = [];
       this.queuedBytes = 0;
-      this.log.debug({ buffered: this.response.writableLength, limit: this.limits.bufferBytes }, 'event stream fell behind: reading on from the log');
+      this.log.debug(
+        { buffered: this.response.writableLength, limit: this.limits.bufferBytes },
+        'event stream fell behind: reading on from the log',
+      );
       this.subscription.fallBehind(resumeAfter);
       return;
     }

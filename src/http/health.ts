@@ -7,7 +7,8 @@ import { routeSchema } from './route-schemas.js';
 const Up = Type.Union([Type.Literal('UP'), Type.Literal('DOWN')]);
 /** crypto/keyring.ts KeyringState: a server whose master key opens nothing stored does not start, unless told to abandon it. */
 const Keyring = Type.Union([Type.Literal('UP'), Type.Literal('ROTATING'), Type.Literal('ABANDONED')], {
-  description: 'UP: the master key opens the stored keys; ROTATING: previous master keys are configured (finish with rotate-master-key); ABANDONED: started with BLOCKYARD_ABANDON_SEALED_SECRETS, everything sealed before is given up',
+  description:
+    'UP: the master key opens the stored keys; ROTATING: previous master keys are configured (finish with rotate-master-key); ABANDONED: started with BLOCKYARD_ABANDON_SEALED_SECRETS, everything sealed before is given up',
 });
 const health = (summary: string, path: string, schema: ReturnType<typeof Type.Object>, down = false) => {
   const body = [{ media: 'application/json', schema }];
@@ -18,19 +19,30 @@ const health = (summary: string, path: string, schema: ReturnType<typeof Type.Ob
 
 /** Liveness and readiness for load balancers and orchestrators: no auth, plain JSON. */
 export async function healthRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  app.get('/healthz', { config: { access: 'public' }, schema: health('Liveness', '/healthz', Type.Object({ status: Up })) }, async (_request, reply) => reply.type(JSON_CONTENT_TYPE).send({ status: 'UP' }));
+  app.get(
+    '/healthz',
+    { config: { access: 'public' }, schema: health('Liveness', '/healthz', Type.Object({ status: Up })) },
+    async (_request, reply) => reply.type(JSON_CONTENT_TYPE).send({ status: 'UP' }),
+  );
 
   const ready = Type.Object({ status: Up, database: Up, keyring: Keyring });
-  app.get('/readyz', { config: { access: 'public' }, schema: health('Readiness (the database answers; the keyring as the master key opened it)', '/readyz', ready, true) }, async (request, reply) => {
-    const { keyring } = context;
-    try {
-      await withTimeout(context.ping(), 2000);
-      return reply.type(JSON_CONTENT_TYPE).send({ status: 'UP', database: 'UP', keyring });
-    } catch (error) {
-      request.log.warn({ err: error }, 'readiness check failed');
-      return reply.code(503).header('retry-after', '5').type(JSON_CONTENT_TYPE).send({ status: 'DOWN', database: 'DOWN', keyring });
-    }
-  });
+  app.get(
+    '/readyz',
+    {
+      config: { access: 'public' },
+      schema: health('Readiness (the database answers; the keyring as the master key opened it)', '/readyz', ready, true),
+    },
+    async (request, reply) => {
+      const { keyring } = context;
+      try {
+        await withTimeout(context.ping(), 2000);
+        return reply.type(JSON_CONTENT_TYPE).send({ status: 'UP', database: 'UP', keyring });
+      } catch (error) {
+        request.log.warn({ err: error }, 'readiness check failed');
+        return reply.code(503).header('retry-after', '5').type(JSON_CONTENT_TYPE).send({ status: 'DOWN', database: 'DOWN', keyring });
+      }
+    },
+  );
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -15,10 +15,26 @@ import { routeSchema } from './route-schemas.js';
 /** The release of the original system whose API this service matches (clients require ≥ 2026.34.0). */
 export const COMPATIBLE_VERSION = '2026.34.0';
 
-const MediaTypeEntry = Type.Object({ kind: Type.String(), version: Type.String(), format: Type.String(), phase: Type.Union([Type.Literal('current'), Type.Literal('deprecated')]) });
-const Deprecation = Type.Object({ kind: Type.String(), version: Type.String(), phase: Type.Union([Type.Literal('deprecated'), Type.Literal('retired')]), endOfLife: Nullable(Type.String({ format: 'date' })), replacedBy: Type.String() });
+const MediaTypeEntry = Type.Object({
+  kind: Type.String(),
+  version: Type.String(),
+  format: Type.String(),
+  phase: Type.Union([Type.Literal('current'), Type.Literal('deprecated')]),
+});
+const Deprecation = Type.Object({
+  kind: Type.String(),
+  version: Type.String(),
+  phase: Type.Union([Type.Literal('deprecated'), Type.Literal('retired')]),
+  endOfLife: Nullable(Type.String({ format: 'date' })),
+  replacedBy: Type.String(),
+});
 const Metadata = Type.Object({ mediaTypes: Type.Array(MediaTypeEntry), deprecations: Type.Array(Deprecation), _links: Links });
-const Info = Type.Object({ version: Type.String(), is4EPEnabled: Type.Boolean(), metadata: Type.Object({}, { additionalProperties: true }), adminWorkspaceIdentifier: Type.String() });
+const Info = Type.Object({
+  version: Type.String(),
+  is4EPEnabled: Type.Boolean(),
+  metadata: Type.Object({}, { additionalProperties: true }),
+  adminWorkspaceIdentifier: Type.String(),
+});
 const ProjectQuery = Type.Object({ 'project-id': NonEmptyShortString });
 const decodeProjectQuery = compileDecoder(ProjectQuery);
 /** The OpenAPI's answer, in its legacy naming (a workspace was a "customer"). */
@@ -60,12 +76,51 @@ export async function indexRoutes(app: FastifyInstance, context: AppContext): Pr
   const href = (path: string) => ({ href: `${context.baseUrl()}${path}` });
   const vendors = context.config.mediaVendors;
   const indexMedia = { produces: [{ kind: '', version: 'v1' }] };
-  const objectsMedia = { produces: [{ kind: 'meshobjects', version: 'v2' }, { kind: 'meshobjects', version: 'v1' }] };
+  const objectsMedia = {
+    produces: [
+      { kind: 'meshobjects', version: 'v2' },
+      { kind: 'meshobjects', version: 'v1' },
+    ],
+  };
   const metadataMedia = { produces: [{ kind: 'metadata', version: 'v1' }] };
-  const answers = (description: string, media: { produces: { kind: string; version: string }[] }, schema: ReturnType<typeof Type.Object>) => ({ 200: { description, body: media.produces.map((ref) => ({ media: ref, schema })) } });
-  const indexSchema = routeSchema('GET', '/api', { summary: 'The API index (spec §2.2)', responses: answers('links to the metadata and the meshObjects', indexMedia, Type.Object({ _links: Links })) }, 'authenticated', indexMedia, vendors);
-  const objectsSchema = routeSchema('GET', '/api/meshobjects', { summary: 'The meshObjects index (spec §2.3)', responses: answers('a link to each collection the caller may use', objectsMedia, Type.Object({ _links: Links })) }, 'authenticated', objectsMedia, vendors);
-  const metadataSchema = routeSchema('GET', '/api/metadata', { summary: 'Served media types and the deprecation list (spec §9)', responses: answers('the media types and deprecations', metadataMedia, Metadata) }, 'authenticated', metadataMedia, vendors);
+  const answers = (
+    description: string,
+    media: { produces: { kind: string; version: string }[] },
+    schema: ReturnType<typeof Type.Object>,
+  ) => ({ 200: { description, body: media.produces.map((ref) => ({ media: ref, schema })) } });
+  const indexSchema = routeSchema(
+    'GET',
+    '/api',
+    {
+      summary: 'The API index (spec §2.2)',
+      responses: answers('links to the metadata and the meshObjects', indexMedia, Type.Object({ _links: Links })),
+    },
+    'authenticated',
+    indexMedia,
+    vendors,
+  );
+  const objectsSchema = routeSchema(
+    'GET',
+    '/api/meshobjects',
+    {
+      summary: 'The meshObjects index (spec §2.3)',
+      responses: answers('a link to each collection the caller may use', objectsMedia, Type.Object({ _links: Links })),
+    },
+    'authenticated',
+    objectsMedia,
+    vendors,
+  );
+  const metadataSchema = routeSchema(
+    'GET',
+    '/api/metadata',
+    {
+      summary: 'Served media types and the deprecation list (spec §9)',
+      responses: answers('the media types and deprecations', metadataMedia, Metadata),
+    },
+    'authenticated',
+    metadataMedia,
+    vendors,
+  );
   // API users only in the OpenAPI: here the callers who read every tenant (API users, ADM_TENANT_LIST).
   const projectMetadataAccess = { resource: 'TENANT', action: 'LIST', adminOnly: true } as const;
   const projectMetadataMedia = { plainBodies: ['application/json'] };
@@ -81,7 +136,17 @@ export async function indexRoutes(app: FastifyInstance, context: AppContext): Pr
     projectMetadataMedia,
     vendors,
   );
-  const infoSchema = routeSchema('GET', '/mesh/info', { summary: 'What the Terraform provider checks first', responses: { 200: { description: 'the compatible release', body: [{ media: 'application/json', schema: Info }] } } }, 'public', undefined, vendors);
+  const infoSchema = routeSchema(
+    'GET',
+    '/mesh/info',
+    {
+      summary: 'What the Terraform provider checks first',
+      responses: { 200: { description: 'the compatible release', body: [{ media: 'application/json', schema: Info }] } },
+    },
+    'public',
+    undefined,
+    vendors,
+  );
 
   app.get('/api', { config: { media: indexMedia }, schema: indexSchema }, async () => ({
     _links: { metadata: href('/api/metadata'), meshobjects: href('/api/meshobjects'), self: href('/api') },
@@ -95,7 +160,12 @@ export async function indexRoutes(app: FastifyInstance, context: AppContext): Pr
   // The metadata API: which media types this server serves and the deprecation list (spec §9).
   app.get('/api/metadata', { config: { media: metadataMedia }, schema: metadataSchema }, async () => ({
     mediaTypes: [...context.served.values()]
-      .map((ref) => ({ kind: ref.kind, version: ref.version, format: ref.format ?? 'hal+json', phase: lifecycleOf(ref) ? 'deprecated' : 'current' }))
+      .map((ref) => ({
+        kind: ref.kind,
+        version: ref.version,
+        format: ref.format ?? 'hal+json',
+        phase: lifecycleOf(ref) ? 'deprecated' : 'current',
+      }))
       .sort((a, b) => a.kind.localeCompare(b.kind) || a.version.localeCompare(b.version)),
     deprecations: LIFECYCLE.map((entry) => ({
       kind: entry.kind,
@@ -107,13 +177,21 @@ export async function indexRoutes(app: FastifyInstance, context: AppContext): Pr
     _links: { openstackProjectMetadata: href('/api/metadata/openstackProjectMetadata'), self: href('/api/metadata') },
   }));
 
-  app.post('/api/metadata/openstackProjectMetadata', { config: { media: projectMetadataMedia, access: projectMetadataAccess }, schema: projectMetadataSchema }, async (request, reply) => {
-    const query = decodeProjectQuery(request.body);
-    return reply.type(HAL_JSON).send(await openstackProjectMetadata(context.services, { principal: request.principal }, query['project-id']));
-  });
+  app.post(
+    '/api/metadata/openstackProjectMetadata',
+    { config: { media: projectMetadataMedia, access: projectMetadataAccess }, schema: projectMetadataSchema },
+    async (request, reply) => {
+      const query = decodeProjectQuery(request.body);
+      return reply
+        .type(HAL_JSON)
+        .send(await openstackProjectMetadata(context.services, { principal: request.principal }, query['project-id']));
+    },
+  );
 
   // What the Terraform provider checks before it starts (COMPAT §2): no auth, plain JSON.
   app.get('/mesh/info', { config: { access: 'public' }, schema: infoSchema }, async (_request, reply) =>
-    reply.type(JSON_CONTENT_TYPE).send({ version: COMPATIBLE_VERSION, is4EPEnabled: false, metadata: {}, adminWorkspaceIdentifier: ADMIN_WORKSPACE }),
+    reply
+      .type(JSON_CONTENT_TYPE)
+      .send({ version: COMPATIBLE_VERSION, is4EPEnabled: false, metadata: {}, adminWorkspaceIdentifier: ADMIN_WORKSPACE }),
   );
 }

@@ -11,19 +11,30 @@ export interface ListenAddress {
 }
 
 /** The API's own address. */
-export const apiAddress = (config: Pick<Config, 'host' | 'port'>): ListenAddress => ({ host: config.host, port: config.port, hostVariable: 'BLOCKYARD_HOST', portVariable: 'BLOCKYARD_PORT' });
+export const apiAddress = (config: Pick<Config, 'host' | 'port'>): ListenAddress => ({
+  host: config.host,
+  port: config.port,
+  hostVariable: 'BLOCKYARD_HOST',
+  portVariable: 'BLOCKYARD_PORT',
+});
 
 /** The one line for an address the server cannot listen on (at the check before start, or at listen). */
 export function listenFailure(error: unknown, address: ListenAddress): StartFailure | undefined {
   const fail = (message: string) => new StartFailure(EXIT_CODES.address, message, { cause: error });
   switch ((error as NodeJS.ErrnoException).code) {
     case 'EADDRINUSE':
-      return fail(`${address.portVariable}: ${address.host}:${address.port} is in use by another process (another Blockyard?): stop it, or choose another port`);
+      return fail(
+        `${address.portVariable}: ${address.host}:${address.port} is in use by another process (another Blockyard?): stop it, or choose another port`,
+      );
     case 'EACCES':
-      return fail(`${address.portVariable}: this process may not listen on port ${address.port} (ports below 1024 need privileges): choose a port above 1023, or grant CAP_NET_BIND_SERVICE`);
+      return fail(
+        `${address.portVariable}: this process may not listen on port ${address.port} (ports below 1024 need privileges): choose a port above 1023, or grant CAP_NET_BIND_SERVICE`,
+      );
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
-      return fail(`${address.hostVariable}: ${address.host} is not an address of this machine: use one of its addresses, or 0.0.0.0 for all`);
+      return fail(
+        `${address.hostVariable}: ${address.host} is not an address of this machine: use one of its addresses, or 0.0.0.0 for all`,
+      );
     default:
       return undefined;
   }

@@ -22,9 +22,15 @@ const Token = Type.Object({
   scope: Type.String(),
   token_type: Type.Literal('Bearer'),
 });
-const credentialBodies = [{ media: FORM, schema: Credentials }, { media: JSON_TYPE, schema: Credentials }];
+const credentialBodies = [
+  { media: FORM, schema: Credentials },
+  { media: JSON_TYPE, schema: Credentials },
+];
 const tokenAnswer = { description: 'an access token', body: [{ media: JSON_TYPE, schema: Token }] };
-const Discovery = Type.Object({}, { additionalProperties: true, description: 'OpenID Connect discovery (issuer, token_endpoint, jwks_uri, …)' });
+const Discovery = Type.Object(
+  {},
+  { additionalProperties: true, description: 'OpenID Connect discovery (issuer, token_endpoint, jwks_uri, …)' },
+);
 const Jwks = Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) });
 
 interface ClientCredentials {
@@ -75,7 +81,8 @@ export async function loginRoutes(app: FastifyInstance, context: AppContext): Pr
   };
 
   const media = { plainBodies: [FORM, JSON_TYPE] };
-  const schema = (path: string, summary: string, doc: Omit<Parameters<typeof routeSchema>[2], 'summary'>, method = 'POST') => routeSchema(method, path, { summary, ...doc }, 'public', method === 'POST' ? media : undefined, []);
+  const schema = (path: string, summary: string, doc: Omit<Parameters<typeof routeSchema>[2], 'summary'>, method = 'POST') =>
+    routeSchema(method, path, { summary, ...doc }, 'public', method === 'POST' ? media : undefined, []);
 
   // The spec's form answers 307 (method and body kept) to the token endpoint; the JSON form of real
   // runners, which follow no redirects, gets the token directly (COMPAT §2).
@@ -91,12 +98,26 @@ export async function loginRoutes(app: FastifyInstance, context: AppContext): Pr
     return reply.code(307).header('location', `${context.baseUrl()}/oauth/token`).send();
   });
 
-  app.post('/oauth/token', { config: { media, access: 'public' }, schema: schema('/oauth/token', 'Token endpoint (client credentials)', { body: credentialBodies, responses: { 200: tokenAnswer } }) }, async (request, reply) => {
-    const isForm = request.headers['content-type']?.toLowerCase().startsWith(FORM) ?? false;
-    return reply.type(JSON_CONTENT_TYPE).send(await issue(credentialsOf(request.body, request.headers.authorization, isForm), request.ip));
-  });
+  app.post(
+    '/oauth/token',
+    {
+      config: { media, access: 'public' },
+      schema: schema('/oauth/token', 'Token endpoint (client credentials)', { body: credentialBodies, responses: { 200: tokenAnswer } }),
+    },
+    async (request, reply) => {
+      const isForm = request.headers['content-type']?.toLowerCase().startsWith(FORM) ?? false;
+      return reply
+        .type(JSON_CONTENT_TYPE)
+        .send(await issue(credentialsOf(request.body, request.headers.authorization, isForm), request.ip));
+    },
+  );
 
-  const discovery = schema('/.well-known/openid-configuration', 'OpenID Connect discovery', { responses: { 200: { description: 'the provider metadata', body: [{ media: JSON_TYPE, schema: Discovery }] } } }, 'GET');
+  const discovery = schema(
+    '/.well-known/openid-configuration',
+    'OpenID Connect discovery',
+    { responses: { 200: { description: 'the provider metadata', body: [{ media: JSON_TYPE, schema: Discovery }] } } },
+    'GET',
+  );
   app.get('/.well-known/openid-configuration', { config: { access: 'public' }, schema: discovery }, async (_request, reply) =>
     reply.type(JSON_CONTENT_TYPE).send({
       issuer: tokens.issuer,
@@ -110,8 +131,15 @@ export async function loginRoutes(app: FastifyInstance, context: AppContext): Pr
     }),
   );
 
-  const jwks = schema('/oauth/jwks', 'The token signing keys (JWKS)', { responses: { 200: { description: 'the public keys', body: [{ media: 'application/jwk-set+json', schema: Jwks }] } } }, 'GET');
-  app.get('/oauth/jwks', { config: { access: 'public' }, schema: jwks }, async (_request, reply) => reply.type('application/jwk-set+json').send(tokens.jwks()));
+  const jwks = schema(
+    '/oauth/jwks',
+    'The token signing keys (JWKS)',
+    { responses: { 200: { description: 'the public keys', body: [{ media: 'application/jwk-set+json', schema: Jwks }] } } },
+    'GET',
+  );
+  app.get('/oauth/jwks', { config: { access: 'public' }, schema: jwks }, async (_request, reply) =>
+    reply.type('application/jwk-set+json').send(tokens.jwks()),
+  );
 
   await sessionStateRoute(app, context.identity.signIn);
   if (context.identity.signIn) await oidcRoutes(app, context, context.identity.signIn);

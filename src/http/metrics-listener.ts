@@ -27,7 +27,9 @@ export async function listenForMetrics(host: string, port: number, metrics: Serv
       ({ contentType, text }) => response.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' }).end(text),
       (error: unknown) => {
         log.warn({ err: error }, 'collecting the metrics failed');
-        response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('collecting the metrics failed (see the server log)\n');
+        response
+          .writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+          .end('collecting the metrics failed (see the server log)\n');
       },
     );
   });
@@ -36,7 +38,12 @@ export async function listenForMetrics(host: string, port: number, metrics: Serv
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
-    const refused = (error: Error) => reject(new Error(`the metrics listener cannot listen on ${host}:${port} (BLOCKYARD_METRICS_HOST, BLOCKYARD_METRICS_PORT): ${error.message}`));
+    const refused = (error: Error) =>
+      reject(
+        new Error(
+          `the metrics listener cannot listen on ${host}:${port} (BLOCKYARD_METRICS_HOST, BLOCKYARD_METRICS_PORT): ${error.message}`,
+        ),
+      );
     server.once('error', refused);
     server.listen({ host, port }, () => {
       server.off('error', refused);

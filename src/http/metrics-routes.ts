@@ -26,7 +26,11 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: ServerMetr
     const config = options.config;
     let route = routes.get(config);
     if (!route) {
-      route = { route: request.is404 || options.url === undefined ? UNMATCHED_ROUTE : options.url, streaming: config.streaming === true, byMethod: new Map() };
+      route = {
+        route: request.is404 || options.url === undefined ? UNMATCHED_ROUTE : options.url,
+        streaming: config.streaming === true,
+        byMethod: new Map(),
+      };
       routes.set(config, route);
     }
     let byStatus = route.byMethod.get(request.method);
@@ -51,7 +55,17 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: ServerMetr
  */
 export async function metricsRoutes(app: FastifyInstance, { metrics }: { metrics: ServerMetrics }): Promise<void> {
   const body = [{ media: 'text/plain', schema: Type.String({ description: 'The Prometheus text exposition format 0.0.4' }) }];
-  const schema = routeSchema('GET', '/metrics', { summary: 'Prometheus metrics (admins only)', responses: { 200: { description: 'every metric of this instance (docs/metrics.md)', body } } }, 'admin', undefined, []);
+  const schema = routeSchema(
+    'GET',
+    '/metrics',
+    {
+      summary: 'Prometheus metrics (admins only)',
+      responses: { 200: { description: 'every metric of this instance (docs/metrics.md)', body } },
+    },
+    'admin',
+    undefined,
+    [],
+  );
   app.get('/metrics', { config: { access: 'admin' }, schema }, async (_request, reply) => {
     const { contentType, text } = await metrics.scrape();
     return reply.type(contentType).send(text);

@@ -50,12 +50,20 @@ function fails(fn: () => unknown, status: number, ...patterns: RegExp[]): void {
 
 describe('negotiate: Accept (406)', () => {
   it('answers 406 without an Accept header, naming what the route serves', () => {
-    fails(() => negotiate({}, BLOCK_V2, VENDORS, NOW), 406, /Accept header is required/, /application\/vnd\.vendor\.api\.meshbuildingblock\.v2-preview\.hal\+json/);
+    fails(
+      () => negotiate({}, BLOCK_V2, VENDORS, NOW),
+      406,
+      /Accept header is required/,
+      /application\/vnd\.vendor\.api\.meshbuildingblock\.v2-preview\.hal\+json/,
+    );
     fails(() => negotiate({ accept: '' }, BLOCK_V2, VENDORS, NOW), 406);
     fails(() => negotiate({ accept: '   ' }, BLOCK_V2, VENDORS, NOW), 406);
   });
   it('answers 406 with the NotAcceptable error code', () => {
-    assert.throws(() => negotiate({}, BLOCK_V2, VENDORS, NOW), (e: unknown) => e instanceof ApiError && e.errorCode === 'NotAcceptable');
+    assert.throws(
+      () => negotiate({}, BLOCK_V2, VENDORS, NOW),
+      (e: unknown) => e instanceof ApiError && e.errorCode === 'NotAcceptable',
+    );
   });
   it('answers 406 for wildcards and unversioned types', () => {
     for (const accept of ['*/*', 'application/*', 'application/json', 'application/hal+json', '*/*;q=0.8, application/json']) {
@@ -77,20 +85,18 @@ describe('negotiate: Accept (406)', () => {
     fails(() => negotiate({ accept: `${type('meshbuildingblock', 'v2-preview')};q=0` }, BLOCK_V2, VENDORS, NOW), 406);
   });
   it('answers 406 for a retired version, saying so and naming the replacement', () => {
-    fails(
-      () => negotiate({ accept: type('meshtenant', 'v1') }, TENANTS, VENDORS, NOW),
-      406,
-      /retired/,
-      /2025-07-01/,
-      /meshTenant\.v3/,
-    );
+    fails(() => negotiate({ accept: type('meshtenant', 'v1') }, TENANTS, VENDORS, NOW), 406, /retired/, /2025-07-01/, /meshTenant\.v3/);
   });
   it('answers 406 for a retired version even on a route that still lists it', () => {
     const legacy: RouteMedia = { produces: [{ kind: 'meshtenant', version: 'v2' }] };
     fails(() => negotiate({ accept: type('meshTenant', 'v2') }, legacy, VENDORS, NOW), 406, /retired/, /meshTenant\.v3/);
   });
   it('answers a retired version of another kind than the route speaks as retired too', () => {
-    fails(() => negotiate({ accept: type('meshproject', 'v1') }, TENANTS, VENDORS, NOW), 406, /version v1 of meshproject was retired on 2025-07-01/);
+    fails(
+      () => negotiate({ accept: type('meshproject', 'v1') }, TENANTS, VENDORS, NOW),
+      406,
+      /version v1 of meshproject was retired on 2025-07-01/,
+    );
   });
   it('prefers a served version over a retired one named with higher quality', () => {
     const negotiated = negotiate({ accept: `${type('meshtenant', 'v1')}, ${type('meshtenant', 'v4')};q=0.5` }, TENANTS, VENDORS, NOW);
@@ -106,8 +112,18 @@ describe('negotiate: Accept (406)', () => {
 
 describe('negotiate: choosing a representation', () => {
   it('picks the version the client names, case-insensitively and with parameters', () => {
-    const negotiated = negotiate({ accept: 'application/vnd.vendor.api.meshBuildingBlock.v2-preview.hal+json;charset=UTF-8' }, BLOCK_BOTH, VENDORS, NOW);
-    assert.deepEqual(negotiated, { vendor: 'vendor', produces: { kind: 'meshbuildingblock', version: 'v2-preview' }, answerType: type('meshbuildingblock', 'v2-preview'), deprecated: [] });
+    const negotiated = negotiate(
+      { accept: 'application/vnd.vendor.api.meshBuildingBlock.v2-preview.hal+json;charset=UTF-8' },
+      BLOCK_BOTH,
+      VENDORS,
+      NOW,
+    );
+    assert.deepEqual(negotiated, {
+      vendor: 'vendor',
+      produces: { kind: 'meshbuildingblock', version: 'v2-preview' },
+      answerType: type('meshbuildingblock', 'v2-preview'),
+      deprecated: [],
+    });
   });
   it('follows the client quality order', () => {
     const accept = `${type('meshbuildingblock', 'v1')};q=0.4, application/json, ${type('meshbuildingblock', 'v2-preview')};q=0.9`;
@@ -135,12 +151,20 @@ describe('negotiate: choosing a representation', () => {
     assert.equal(negotiated.deprecated[0]?.replacedBy, 'meshBuildingBlock.v2');
   });
   it('lists a deprecated version once when both body and answer use it', () => {
-    const negotiated = negotiate({ accept: type('meshbuildingblock', 'v1'), 'content-type': type('meshbuildingblock', 'v1') }, CREATE_BLOCK, VENDORS, NOW);
+    const negotiated = negotiate(
+      { accept: type('meshbuildingblock', 'v1'), 'content-type': type('meshbuildingblock', 'v1') },
+      CREATE_BLOCK,
+      VENDORS,
+      NOW,
+    );
     assert.deepEqual(negotiated.deprecated, [lifecycleOf({ kind: 'meshbuildingblock', version: 'v1' })]);
   });
   it('uses the first configured vendor when the route has no media', () => {
     assert.deepEqual(negotiate({}, {}, VENDORS, NOW), { vendor: 'vendor', deprecated: [] });
-    assert.deepEqual(negotiate({ accept: '*/*', 'content-type': 'text/plain' }, {}, ['meshcloud'], NOW), { vendor: 'meshcloud', deprecated: [] });
+    assert.deepEqual(negotiate({ accept: '*/*', 'content-type': 'text/plain' }, {}, ['meshcloud'], NOW), {
+      vendor: 'meshcloud',
+      deprecated: [],
+    });
   });
   it('uses the real clock by default', () => {
     assert.equal(negotiate({ accept: type('meshbuildingblock', 'v2-preview') }, BLOCK_V2, VENDORS).produces?.version, 'v2-preview');
@@ -151,7 +175,12 @@ describe('negotiate: Content-Type (415)', () => {
   const accept = type('meshbuildingblock', 'v2-preview');
 
   it('negotiates a versioned body type with charset', () => {
-    const negotiated = negotiate({ accept, 'content-type': `${type('meshBuildingBlock', 'v2-preview')}; charset=UTF-8` }, CREATE_BLOCK, VENDORS, NOW);
+    const negotiated = negotiate(
+      { accept, 'content-type': `${type('meshBuildingBlock', 'v2-preview')}; charset=UTF-8` },
+      CREATE_BLOCK,
+      VENDORS,
+      NOW,
+    );
     assert.deepEqual(negotiated, {
       vendor: 'vendor',
       consumes: { kind: 'meshbuildingblock', version: 'v2-preview' },
@@ -181,11 +210,21 @@ describe('negotiate: Content-Type (415)', () => {
   it('answers 415 for a body version or format the route does not consume', () => {
     fails(() => negotiate({ accept, 'content-type': type('meshbuildingblock', 'v3') }, CREATE_BLOCK, VENDORS, NOW), 415);
     fails(() => negotiate({ accept, 'content-type': type('meshbuildingblock', 'v2-preview', 'acme') }, CREATE_BLOCK, VENDORS, NOW), 415);
-    fails(() => negotiate({ accept, 'content-type': 'application/vnd.vendor.api.meshbuildingblock.v2-preview+json' }, CREATE_BLOCK, VENDORS, NOW), 415);
+    fails(
+      () =>
+        negotiate({ accept, 'content-type': 'application/vnd.vendor.api.meshbuildingblock.v2-preview+json' }, CREATE_BLOCK, VENDORS, NOW),
+      415,
+    );
   });
   it('answers 415 for a retired body version, naming the replacement', () => {
     fails(
-      () => negotiate({ accept: type('meshtenant', 'v4'), 'content-type': 'application/vnd.meshcloud.api.meshTenant.v2+json' }, IMPORT_TENANTS, VENDORS, NOW),
+      () =>
+        negotiate(
+          { accept: type('meshtenant', 'v4'), 'content-type': 'application/vnd.meshcloud.api.meshTenant.v2+json' },
+          IMPORT_TENANTS,
+          VENDORS,
+          NOW,
+        ),
       415,
       /retired/,
       /meshTenant\.v3/,
@@ -216,18 +255,34 @@ describe('negotiate: Content-Type (415)', () => {
 
 describe('negotiate: plain bodies', () => {
   it('accepts the listed unversioned body types, with or without parameters', () => {
-    assert.deepEqual(negotiate({ 'content-type': 'application/x-www-form-urlencoded' }, LOGIN, VENDORS, NOW), { vendor: 'vendor', deprecated: [] });
-    assert.deepEqual(negotiate({ 'content-type': 'Application/X-WWW-Form-Urlencoded; charset=UTF-8' }, LOGIN, VENDORS, NOW), { vendor: 'vendor', deprecated: [] });
+    assert.deepEqual(negotiate({ 'content-type': 'application/x-www-form-urlencoded' }, LOGIN, VENDORS, NOW), {
+      vendor: 'vendor',
+      deprecated: [],
+    });
+    assert.deepEqual(negotiate({ 'content-type': 'Application/X-WWW-Form-Urlencoded; charset=UTF-8' }, LOGIN, VENDORS, NOW), {
+      vendor: 'vendor',
+      deprecated: [],
+    });
     assert.deepEqual(negotiate({ 'content-type': 'application/json' }, LOGIN, VENDORS, NOW), { vendor: 'vendor', deprecated: [] });
   });
   it('answers 415 for other body types, listing the accepted ones', () => {
-    fails(() => negotiate({ 'content-type': 'text/plain' }, LOGIN, VENDORS, NOW), 415, /"text\/plain"/, /application\/x-www-form-urlencoded, application\/json/);
+    fails(
+      () => negotiate({ 'content-type': 'text/plain' }, LOGIN, VENDORS, NOW),
+      415,
+      /"text\/plain"/,
+      /application\/x-www-form-urlencoded, application\/json/,
+    );
     fails(() => negotiate({ 'content-type': 'multipart/form-data' }, LOGIN, VENDORS, NOW), 415);
     fails(() => negotiate({}, LOGIN, VENDORS, NOW), 415);
   });
   it('lets a plain body stand in for a versioned one when the route takes both', () => {
     const media: RouteMedia = { ...CREATE_BLOCK, plainBodies: ['application/x-www-form-urlencoded'] };
-    const negotiated = negotiate({ accept: type('meshbuildingblock', 'v2-preview'), 'content-type': 'application/x-www-form-urlencoded' }, media, VENDORS, NOW);
+    const negotiated = negotiate(
+      { accept: type('meshbuildingblock', 'v2-preview'), 'content-type': 'application/x-www-form-urlencoded' },
+      media,
+      VENDORS,
+      NOW,
+    );
     assert.equal(negotiated.consumes, undefined);
     assert.deepEqual(negotiated.produces, { kind: 'meshbuildingblock', version: 'v2-preview' });
     fails(() => negotiate({ accept: type('meshbuildingblock', 'v2-preview'), 'content-type': 'text/plain' }, media, VENDORS, NOW), 415);
@@ -242,7 +297,10 @@ describe('retiredVersionNamed (paths of kinds not served here)', () => {
     assert.equal(error.message, 'version v1 of meshuser was retired on 2025-03-01; use meshUser.v2 instead');
   });
   it('is a 415 for a retired version of the kind as the body type', () => {
-    assert.equal(retiredVersionNamed({ accept: type('meshuser', 'v2'), 'content-type': type('meshuser', 'v1') }, VENDORS, NOW)?.status, 415);
+    assert.equal(
+      retiredVersionNamed({ accept: type('meshuser', 'v2'), 'content-type': type('meshuser', 'v1') }, VENDORS, NOW)?.status,
+      415,
+    );
   });
   it('is nothing for versions not retired, versions before their end of life and no headers', () => {
     assert.equal(retiredVersionNamed({ accept: type('meshuser', 'v2') }, VENDORS, NOW), undefined);
@@ -254,7 +312,12 @@ describe('retiredVersionNamed (paths of kinds not served here)', () => {
 
 describe('negotiateRemembered', () => {
   it('answers the same header pair of a route with the same result, and other pairs and routes afresh', () => {
-    const route: RouteMedia = { produces: [{ kind: 'meshbuildingblock', version: 'v2-preview' }, { kind: 'meshbuildingblock', version: 'v1' }] };
+    const route: RouteMedia = {
+      produces: [
+        { kind: 'meshbuildingblock', version: 'v2-preview' },
+        { kind: 'meshbuildingblock', version: 'v1' },
+      ],
+    };
     const other: RouteMedia = { produces: [{ kind: 'meshbuildingblock', version: 'v2-preview' }] };
     const first = negotiateRemembered({ accept: type('meshbuildingblock', 'v2-preview') }, route, VENDORS);
     assert.equal(negotiateRemembered({ accept: type('meshbuildingblock', 'v2-preview') }, route, VENDORS), first);
@@ -262,14 +325,21 @@ describe('negotiateRemembered', () => {
     assert.equal(negotiateRemembered({ accept: type('meshbuildingblock', 'v1') }, route, VENDORS).produces?.version, 'v1');
     assert.notEqual(negotiateRemembered({ accept: type('meshbuildingblock', 'v2-preview') }, other, VENDORS), first);
   });
-  it('remembers per configured vendors: another server does not get this one\'s answer', () => {
+  it("remembers per configured vendors: another server does not get this one's answer", () => {
     const route: RouteMedia = { produces: [{ kind: 'meshbuildingblock', version: 'v2-preview' }] };
     const accept = type('meshbuildingblock', 'v2-preview', 'meshcloud');
     assert.equal(negotiateRemembered({ accept }, route, ['vendor', 'meshcloud']).vendor, 'meshcloud');
-    assert.throws(() => negotiateRemembered({ accept }, route, ['vendor']), (error: unknown) => error instanceof ApiError && error.status === 406);
+    assert.throws(
+      () => negotiateRemembered({ accept }, route, ['vendor']),
+      (error: unknown) => error instanceof ApiError && error.status === 406,
+    );
   });
   it('refuses every time, without remembering a refusal', () => {
     const route: RouteMedia = { produces: [{ kind: 'meshbuildingblock', version: 'v2-preview' }] };
-    for (let i = 0; i < 2; i++) assert.throws(() => negotiateRemembered({ accept: 'text/html' }, route, VENDORS), (error: unknown) => error instanceof ApiError && error.status === 406);
+    for (let i = 0; i < 2; i++)
+      assert.throws(
+        () => negotiateRemembered({ accept: 'text/html' }, route, VENDORS),
+        (error: unknown) => error instanceof ApiError && error.status === 406,
+      );
   });
 });

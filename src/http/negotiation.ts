@@ -1,5 +1,14 @@
 import { notAcceptable, unsupportedMediaType } from '../lib/errors.js';
-import { acceptedRanges, essence, formatMediaType, parseVersionedMediaType, type MediaRef, type RouteMedia, type VersionedMediaType, type VersionRef } from '../lib/media-types.js';
+import {
+  acceptedRanges,
+  essence,
+  formatMediaType,
+  parseVersionedMediaType,
+  type MediaRef,
+  type RouteMedia,
+  type VersionedMediaType,
+  type VersionRef,
+} from '../lib/media-types.js';
 import { isRetired, lifecycleOf, retiredMessage, type LifecycleEntry } from '../lib/versions.js';
 
 export interface Negotiated {
@@ -38,7 +47,11 @@ function match(parsed: VersionedMediaType | undefined, offered: readonly MediaRe
  * request naming a retired version gets, with the retirement message, as on every route; undefined
  * otherwise (the path then answers 404).
  */
-export function retiredVersionNamed(headers: { accept?: string; 'content-type'?: string }, vendors: readonly string[], now: Date = new Date()) {
+export function retiredVersionNamed(
+  headers: { accept?: string; 'content-type'?: string },
+  vendors: readonly string[],
+  now: Date = new Date(),
+) {
   for (const range of acceptedRanges(headers.accept ?? '')) {
     const entry = retiredOf(parseVersionedMediaType(range, vendors), now);
     if (entry) return notAcceptable(retiredMessage(entry));
@@ -78,7 +91,8 @@ export function negotiate(
         break;
       }
     }
-    if (result.produces) result.answerType = formatMediaType(result.vendor, result.produces.kind, result.produces.version, result.produces.format);
+    if (result.produces)
+      result.answerType = formatMediaType(result.vendor, result.produces.kind, result.produces.version, result.produces.format);
     else {
       if (retired) throw notAcceptable(retiredMessage(retired));
       throw notAcceptable(`Accept "${header}" names no version served here; send one of: ${describe(media.produces, result.vendor)}`);
@@ -87,7 +101,9 @@ export function negotiate(
 
   const plain = media.plainBodies?.includes(essence(headers['content-type']));
   if (media.plainBodies && !plain && !media.consumes) {
-    throw unsupportedMediaType(`Content-Type "${essence(headers['content-type'])}" is not supported here; send one of: ${media.plainBodies.join(', ')}`);
+    throw unsupportedMediaType(
+      `Content-Type "${essence(headers['content-type'])}" is not supported here; send one of: ${media.plainBodies.join(', ')}`,
+    );
   }
   if (media.consumes && !plain) {
     const header = headers['content-type'];
@@ -117,7 +133,11 @@ const remembered = new WeakMap<readonly string[], WeakMap<RouteMedia, Map<string
  * same few header values again and again, and parsing them costs more than the lookup. Only
  * successes are remembered (a refusal builds its own error each time).
  */
-export function negotiateRemembered(headers: { accept?: string; 'content-type'?: string }, media: RouteMedia, vendors: readonly string[]): Readonly<Negotiated> {
+export function negotiateRemembered(
+  headers: { accept?: string; 'content-type'?: string },
+  media: RouteMedia,
+  vendors: readonly string[],
+): Readonly<Negotiated> {
   let byRoute = remembered.get(vendors);
   if (!byRoute) remembered.set(vendors, (byRoute = new WeakMap()));
   let byHeaders = byRoute.get(media);

@@ -18,15 +18,24 @@ export interface CallContext {
  * of app.ts have run by the time a handler runs (caller known, representations negotiated,
  * route-level permission checked); here a request only becomes a `Call` and a `Reply` a response.
  */
-export function registerOperations(app: FastifyInstance, operations: readonly Operation[], context: CallContext, vendors: readonly string[]): void {
-  for (const method of EXTRA_METHODS) if (operations.some((operation) => operation.method === method)) app.addHttpMethod(method, { hasBody: true });
+export function registerOperations(
+  app: FastifyInstance,
+  operations: readonly Operation[],
+  context: CallContext,
+  vendors: readonly string[],
+): void {
+  for (const method of EXTRA_METHODS)
+    if (operations.some((operation) => operation.method === method)) app.addHttpMethod(method, { hasBody: true });
   for (const operation of operations) {
     // OpenAPI has no LOCK or UNLOCK: those routes are served, not documented.
     const documented = !EXTRA_METHODS.includes(operation.method);
     app.route({
       method: operation.method,
       url: operation.path,
-      schema: { ...routeSchema(operation.method, operation.path, operation.doc, operation.access, operation.media, vendors), ...(documented ? {} : { hide: true }) },
+      schema: {
+        ...routeSchema(operation.method, operation.path, operation.doc, operation.access, operation.media, vendors),
+        ...(documented ? {} : { hide: true }),
+      },
       config: { media: operation.media, access: operation.access, ...(operation.rawBody ? { rawBody: true } : {}) },
       ...(operation.rawBody ? { bodyLimit: operation.rawBody.limitBytes } : {}),
       handler: async (request, reply) => {
@@ -45,7 +54,8 @@ export function registerOperations(app: FastifyInstance, operations: readonly Op
 /** Methods beyond Fastify's own that operations use (Terraform's HTTP backend locks with them). */
 const EXTRA_METHODS: readonly Operation['method'][] = ['LOCK', 'UNLOCK'];
 
-const isAsyncIterable = (value: unknown): value is AsyncIterable<string> => typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+const isAsyncIterable = (value: unknown): value is AsyncIterable<string> =>
+  typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 
 function callOf(request: FastifyRequest, context: CallContext, vendors: readonly string[]): Call {
   return {

@@ -17,7 +17,11 @@ export function rateLimiter(counter: RateCounter, max: number, windowSeconds: nu
     reply.header('x-ratelimit-limit', limitHeader);
     reply.header('x-ratelimit-remaining', String(remaining < 0 ? 0 : remaining));
     reply.header('x-ratelimit-reset', String(Math.ceil(ttl / 1000)));
-    if (current > max) throw tooManyRequests(`rate limit of ${max} requests per ${windowSeconds} s exceeded; retry in ${Math.ceil(ttl / 1000)} s`, ttl / 1000);
+    if (current > max)
+      throw tooManyRequests(
+        `rate limit of ${max} requests per ${windowSeconds} s exceeded; retry in ${Math.ceil(ttl / 1000)} s`,
+        ttl / 1000,
+      );
   };
   return (request: FastifyRequest, reply: FastifyReply): void | Promise<void> => {
     if (EXEMPT.has(request.url)) return;

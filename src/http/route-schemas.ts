@@ -6,16 +6,25 @@ import { deprecatedMessage, lifecycleOf } from '../lib/versions.js';
 import { ErrorBody } from '../lib/wire-schemas.js';
 
 /**
- * Fastify route schemas (issue 22): what every route documents (the served OpenAPI is generated from
+ * Fastify route schemas: what every route documents (the served OpenAPI is generated from
  * them, http/openapi.ts) and how its answers are serialised (http/serialization.ts). They do not
  * validate requests: the codecs and query parsers do, with the house messages (app.ts).
  */
 
 /** The credentials of the API, as OpenAPI security schemes (http/openapi.ts declares them). */
 export const SECURITY_SCHEMES = {
-  bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token of an API key (POST /oauth/token with its client id and secret).' },
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'An access token of an API key (POST /oauth/token with its client id and secret).',
+  },
   basic: { type: 'http', scheme: 'basic', description: 'An API user (username and password).' },
-  runToken: { type: 'http', scheme: 'bearer', description: 'The run token a runner received with its claimed run: opens that run’s own endpoints only.' },
+  runToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The run token a runner received with its claimed run: opens that run’s own endpoints only.',
+  },
   scimToken: { type: 'http', scheme: 'bearer', description: 'A SCIM token (blockyard admin scim-token create): opens /scim/v2 only.' },
 } as const;
 
@@ -45,7 +54,12 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 const HOUSE_ERROR: Representation = { media: 'application/json', schema: ErrorBody };
 
 /** The error answers a route can give, each with the one error body. */
-function errorResponses(access: RouteAccess, media: RouteMedia | undefined, method: string, error: Representation = HOUSE_ERROR): Record<number, object> {
+function errorResponses(
+  access: RouteAccess,
+  media: RouteMedia | undefined,
+  method: string,
+  error: Representation = HOUSE_ERROR,
+): Record<number, object> {
   // 404 everywhere: a list names objects in its filters, a body names others.
   const statuses = new Set([400, 404, 429, 500, 503]);
   if (access !== 'public') [401, 403].forEach((status) => statuses.add(status));
@@ -56,7 +70,11 @@ function errorResponses(access: RouteAccess, media: RouteMedia | undefined, meth
   if (method === 'POST' || method === 'PUT' || method === 'PATCH') [409, 422].forEach((status) => statuses.add(status));
   if (method === 'DELETE') statuses.add(409);
   const answers: Record<number, object> = {};
-  for (const status of [...statuses].sort((a, b) => a - b)) answers[status] = { description: ERROR_DESCRIPTIONS[status] ?? String(status), content: { [error.media as string]: { schema: error.schema } } };
+  for (const status of [...statuses].sort((a, b) => a - b))
+    answers[status] = {
+      description: ERROR_DESCRIPTIONS[status] ?? String(status),
+      content: { [error.media as string]: { schema: error.schema } },
+    };
   return answers;
 }
 
@@ -68,7 +86,8 @@ function mediaTypesOf(representation: Representation, vendors: readonly string[]
   return under.map((vendor) => formatMediaType(vendor, media.kind, media.version, media.format));
 }
 
-const vendorOnly = (representation: Representation) => typeof representation.media !== 'string' && representation.media.vendor !== undefined;
+const vendorOnly = (representation: Representation) =>
+  typeof representation.media !== 'string' && representation.media.vendor !== undefined;
 
 /** A deprecated version's schema says so (the version table, spec §9): `deprecated` and when it ends. */
 function documented(representation: Representation): TSchema {
@@ -114,11 +133,21 @@ function deprecated(media: RouteMedia | undefined): boolean {
 }
 
 /** The Fastify `schema` of a route from its doc, access and media (errors in the house body unless `error` says otherwise). */
-export function routeSchema(method: string, path: string, doc: OperationDoc, access: RouteAccess, media: RouteMedia | undefined, vendors: readonly string[], error?: Representation) {
+export function routeSchema(
+  method: string,
+  path: string,
+  doc: OperationDoc,
+  access: RouteAccess,
+  media: RouteMedia | undefined,
+  vendors: readonly string[],
+  error?: Representation,
+) {
   const params = doc.params ?? pathParams(path);
   const response: Record<number, object> = { ...errorResponses(access, media, method, error) };
   for (const [status, answer] of Object.entries(doc.responses)) {
-    response[Number(status)] = answer.body ? { description: answer.description, content: content(answer.body, vendors) } : { description: answer.description, type: 'null' };
+    response[Number(status)] = answer.body
+      ? { description: answer.description, content: content(answer.body, vendors) }
+      : { description: answer.description, type: 'null' };
   }
   return {
     summary: doc.summary,

@@ -18,7 +18,12 @@ const BODY_TYPES = ['application/scim+json', 'application/json'] as const;
 
 /** SCIM resources and list responses (RFC 7643): described by the server's own /Schemas; answered as they are. */
 const ScimResource = Type.Object({ schemas: Type.Array(Type.String()) }, { additionalProperties: true });
-const ScimErrorBody = Type.Object({ schemas: Type.Array(Type.String()), status: Type.String(), scimType: Type.Optional(Type.String()), detail: Type.String() });
+const ScimErrorBody = Type.Object({
+  schemas: Type.Array(Type.String()),
+  status: Type.String(),
+  scimType: Type.Optional(Type.String()),
+  detail: Type.String(),
+});
 const ListQuery = Type.Object({
   filter: Type.Optional(Type.String({ description: 'RFC 7644 filter (eq on the attributes /Schemas lists)' })),
   startIndex: Type.Optional(Type.Integer({ minimum: 1, description: '1-based index of the first result' })),
@@ -35,9 +40,14 @@ function scimSchema(method: string, path: string, summary: string, status: 200 |
     summary,
     ...(method === 'GET' && !path.includes(':') ? { query: ListQuery } : {}),
     ...(takesBody ? { body: [...scim, { media: 'application/json', schema: ScimResource }] } : {}),
-    responses: { [status]: status === 204 ? { description: 'deleted' } : { description: 'the resource (a ListResponse for lists)', body: scim } },
+    responses: {
+      [status]: status === 204 ? { description: 'deleted' } : { description: 'the resource (a ListResponse for lists)', body: scim },
+    },
   };
-  return routeSchema(method, `/scim/v2${path}`, doc, 'scim', takesBody ? { plainBodies: BODY_TYPES } : undefined, [], { media: 'application/scim+json', schema: ScimErrorBody });
+  return routeSchema(method, `/scim/v2${path}`, doc, 'scim', takesBody ? { plainBodies: BODY_TYPES } : undefined, [], {
+    media: 'application/scim+json',
+    schema: ScimErrorBody,
+  });
 }
 
 const ctxOf = (request: FastifyRequest): RequestContext => ({ principal: request.principal });
@@ -56,7 +66,7 @@ function sendScimError(request: FastifyRequest, reply: FastifyReply, error: unkn
 }
 
 /**
- * SCIM 2.0 provisioning (issue 19, item 7; RFC 7643/7644) under `/scim/v2`: Users and Groups over the
+ * SCIM 2.0 provisioning (RFC 7643/7644) under `/scim/v2`: Users and Groups over the
  * authorized user and group services, and the discovery endpoints. Every route's access is `scim`:
  * only a SCIM token opens it (the authentication hook checks it, API key tokens and Basic are 401).
  */
@@ -69,21 +79,38 @@ export async function scimRoutes(app: FastifyInstance, context: AppContext): Pro
 
   app.setErrorHandler((error, request, reply) => sendScimError(request, reply, error));
   // Any other path under /scim/v2 is a SCIM 404 for a SCIM client (and a 401 for anyone else).
-  app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', config: read, handler: async (request) => {
-    throw scimNotFound(`no SCIM resource at ${request.method} ${request.url.split('?')[0]}`);
-  } });
+  app.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/*',
+    config: read,
+    handler: async (request) => {
+      throw scimNotFound(`no SCIM resource at ${request.method} ${request.url.split('?')[0]}`);
+    },
+  });
   const send = (reply: FastifyReply, body: unknown, status = 200) => reply.code(status).type(SCIM_CONTENT_TYPE).send(body);
 
-  app.get('/ServiceProviderConfig', { config: read, schema: scimSchema('GET', '/ServiceProviderConfig', 'SCIM service provider configuration') }, async (_request, reply) => send(reply, serviceProviderConfig(base())));
-  app.get('/ResourceTypes', { config: read, schema: scimSchema('GET', '/ResourceTypes', 'SCIM resource types') }, async (_request, reply) => {
-    const all = resourceTypes(base());
-    return send(reply, listResponse(all, all.length, 1));
-  });
-  app.get('/ResourceTypes/:id', { config: read, schema: scimSchema('GET', '/ResourceTypes/:id', 'A SCIM resource type') }, async (request, reply) => {
-    const found = resourceTypes(base()).find((type) => type.id === idOf(request));
-    if (!found) throw scimNotFound(`no ResourceType ${idOf(request)}`);
-    return send(reply, found);
-  });
+  app.get(
+    '/ServiceProviderConfig',
+    { config: read, schema: scimSchema('GET', '/ServiceProviderConfig', 'SCIM service provider configuration') },
+    async (_request, reply) => send(reply, serviceProviderConfig(base())),
+  );
+  app.get(
+    '/ResourceTypes',
+    { config: read, schema: scimSchema('GET', '/ResourceTypes', 'SCIM resource types') },
+    async (_request, reply) => {
+      const all = resourceTypes(base());
+      return send(reply, listResponse(all, all.length, 1));
+    },
+  );
+  app.get(
+    '/ResourceTypes/:id',
+    { config: read, schema: scimSchema('GET', '/ResourceTypes/:id', 'A SCIM resource type') },
+    async (request, reply) => {
+      const found = resourceTypes(base()).find((type) => type.id === idOf(request));
+      if (!found) throw scimNotFound(`no ResourceType ${idOf(request)}`);
+      return send(reply, found);
+    },
+  );
   app.get('/Schemas', { config: read, schema: scimSchema('GET', '/Schemas', 'SCIM schemas') }, async (_request, reply) => {
     const all = schemas(base());
     return send(reply, listResponse(all, all.length, 1));
@@ -95,7 +122,9 @@ export async function scimRoutes(app: FastifyInstance, context: AppContext): Pro
   });
 
   // Users
-  app.get('/Users', { config: read, schema: scimSchema('GET', '/Users', 'List SCIM users') }, async (request, reply) => send(reply, await users.list(ctxOf(request), query(request))));
+  app.get('/Users', { config: read, schema: scimSchema('GET', '/Users', 'List SCIM users') }, async (request, reply) =>
+    send(reply, await users.list(ctxOf(request), query(request))),
+  );
   app.post('/Users', { config: write, schema: scimSchema('POST', '/Users', 'Create a SCIM user', 201) }, async (request, reply) => {
     const user = await users.create(ctxOf(request), request.body);
     return send(reply.header('location', users.location(user)), users.toScim(user), 201);
@@ -103,15 +132,25 @@ export async function scimRoutes(app: FastifyInstance, context: AppContext): Pro
   app.get('/Users/:id', { config: read, schema: scimSchema('GET', '/Users/:id', 'Read a SCIM user') }, async (request, reply) => {
     return send(reply, project(users.toScim(await users.find(ctxOf(request), idOf(request))), query(request)));
   });
-  app.put('/Users/:id', { config: write, schema: scimSchema('PUT', '/Users/:id', 'Replace a SCIM user') }, async (request, reply) => send(reply, users.toScim(await users.replace(ctxOf(request), idOf(request), request.body))));
-  app.patch('/Users/:id', { config: write, schema: scimSchema('PATCH', '/Users/:id', 'Patch a SCIM user') }, async (request, reply) => send(reply, users.toScim(await users.patch(ctxOf(request), idOf(request), request.body))));
-  app.delete('/Users/:id', { config: read, schema: scimSchema('DELETE', '/Users/:id', 'Delete a SCIM user', 204) }, async (request, reply) => {
-    await users.delete(ctxOf(request), idOf(request));
-    return reply.code(204).send();
-  });
+  app.put('/Users/:id', { config: write, schema: scimSchema('PUT', '/Users/:id', 'Replace a SCIM user') }, async (request, reply) =>
+    send(reply, users.toScim(await users.replace(ctxOf(request), idOf(request), request.body))),
+  );
+  app.patch('/Users/:id', { config: write, schema: scimSchema('PATCH', '/Users/:id', 'Patch a SCIM user') }, async (request, reply) =>
+    send(reply, users.toScim(await users.patch(ctxOf(request), idOf(request), request.body))),
+  );
+  app.delete(
+    '/Users/:id',
+    { config: read, schema: scimSchema('DELETE', '/Users/:id', 'Delete a SCIM user', 204) },
+    async (request, reply) => {
+      await users.delete(ctxOf(request), idOf(request));
+      return reply.code(204).send();
+    },
+  );
 
   // Groups
-  app.get('/Groups', { config: read, schema: scimSchema('GET', '/Groups', 'List SCIM groups') }, async (request, reply) => send(reply, await groups.list(ctxOf(request), query(request))));
+  app.get('/Groups', { config: read, schema: scimSchema('GET', '/Groups', 'List SCIM groups') }, async (request, reply) =>
+    send(reply, await groups.list(ctxOf(request), query(request))),
+  );
   app.post('/Groups', { config: write, schema: scimSchema('POST', '/Groups', 'Create a SCIM group', 201) }, async (request, reply) => {
     const group = await groups.create(ctxOf(request), request.body);
     return send(reply.header('location', groups.location(group)), await groups.toScim(ctxOf(request), group), 201);
@@ -127,8 +166,12 @@ export async function scimRoutes(app: FastifyInstance, context: AppContext): Pro
     const group = await groups.patch(ctxOf(request), idOf(request), request.body);
     return send(reply, await groups.toScim(ctxOf(request), group));
   });
-  app.delete('/Groups/:id', { config: read, schema: scimSchema('DELETE', '/Groups/:id', 'Delete a SCIM group', 204) }, async (request, reply) => {
-    await groups.delete(ctxOf(request), idOf(request));
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/Groups/:id',
+    { config: read, schema: scimSchema('DELETE', '/Groups/:id', 'Delete a SCIM group', 204) },
+    async (request, reply) => {
+      await groups.delete(ctxOf(request), idOf(request));
+      return reply.code(204).send();
+    },
+  );
 }

@@ -1,5 +1,5 @@
 /**
- * The headers every answer carries (issue 16, item 9): Fastify's replies, the not-found and error
+ * The headers every answer carries: Fastify's replies, the not-found and error
  * answers, and the raw answers written for requests the HTTP parser refuses (`writeClientError`).
  * Defined once; `app.ts` sets them on every response before Fastify sees the request, and
  * `error-handler.ts` writes them into the raw answers.

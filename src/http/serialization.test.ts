@@ -15,8 +15,18 @@ describe('answer serialisation from schemas', () => {
   const serialize = serializerFor(schema);
 
   it('writes an echoed object whole, in the order it has, with fields the schema does not name', () => {
-    const metadata = { zFirst: { nested: [1, 'two', { deep: true }] }, uuid: 'c0ffee00-0000-4000-8000-000000000000', name: 'n', extra: null };
-    const text = serialize({ kind: 'meshThing', metadata, status: { state: 'ACTIVE', latestRunUuid: null, count: 2 }, _links: { self: { href: 'https://x/1' } } });
+    const metadata = {
+      zFirst: { nested: [1, 'two', { deep: true }] },
+      uuid: 'c0ffee00-0000-4000-8000-000000000000',
+      name: 'n',
+      extra: null,
+    };
+    const text = serialize({
+      kind: 'meshThing',
+      metadata,
+      status: { state: 'ACTIVE', latestRunUuid: null, count: 2 },
+      _links: { self: { href: 'https://x/1' } },
+    });
     assert.ok(text.includes(`"metadata":${JSON.stringify(metadata)}`), text);
   });
 
@@ -34,6 +44,16 @@ describe('answer serialisation from schemas', () => {
       status: { state: 'DELETED', latestRunUuid: 'c0ffee00-0000-4000-8000-000000000000', count: 3 },
       _links: { self: { href: 'https://x/1' }, owner: { href: 'https://x/2' } },
     });
-    assert.equal(JSON.parse(serialize({ kind: 'meshThing', metadata: {}, status: { state: 'ACTIVE', latestRunUuid: null, count: 0 }, _links: { self: { href: 'h' } } })).status.latestRunUuid, null);
+    assert.equal(
+      JSON.parse(
+        serialize({
+          kind: 'meshThing',
+          metadata: {},
+          status: { state: 'ACTIVE', latestRunUuid: null, count: 0 },
+          _links: { self: { href: 'h' } },
+        }),
+      ).status.latestRunUuid,
+      null,
+    );
   });
 });

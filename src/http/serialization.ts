@@ -30,7 +30,18 @@ const compiled = new Map<string, (data: unknown) => string>();
 type Node = Record<string, unknown>;
 
 /** Keywords of a schema that only constrains a scalar value (no structure to write). */
-const SCALAR_KEYWORDS = new Set(['type', 'const', 'enum', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'description']);
+const SCALAR_KEYWORDS = new Set([
+  'type',
+  'const',
+  'enum',
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'description',
+]);
 const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null']);
 
 function forSerializer(schema: unknown): unknown {
@@ -47,7 +58,8 @@ function forSerializer(schema: unknown): unknown {
 function scalarTypes(branches: Node[]): string[] | undefined {
   const types = new Set<string>();
   for (const branch of branches) {
-    if (typeof branch.type !== 'string' || !SCALAR_TYPES.has(branch.type) || !Object.keys(branch).every((key) => SCALAR_KEYWORDS.has(key))) return undefined;
+    if (typeof branch.type !== 'string' || !SCALAR_TYPES.has(branch.type) || !Object.keys(branch).every((key) => SCALAR_KEYWORDS.has(key)))
+      return undefined;
     types.add(branch.type);
   }
   return [...types];

@@ -50,7 +50,12 @@ function importable<D>(
   name: (object: RawObject) => string,
   save: (ctx: RequestContext, decoded: D, collection?: ObjectCollection) => Promise<{ name: string; created: boolean }>,
 ): ImportableKind {
-  return { kind: codecs.kind, versions: codecs.media.map((media) => media.version), name, save: (ctx, object, version, collection) => save(ctx, codecs.of(version).decode(object), collection) };
+  return {
+    kind: codecs.kind,
+    versions: codecs.media.map((media) => media.version),
+    name,
+    save: (ctx, object, version, collection) => save(ctx, codecs.of(version).decode(object), collection),
+  };
 }
 
 export function importableKinds(services: AuthorizedServices): ImportableKind[] {
@@ -70,7 +75,8 @@ export function importableKinds(services: AuthorizedServices): ImportableKind[] 
       save: async (ctx, object, version, collection) => {
         const inputs = codecs.find((codec) => codec.media.version === version)!.decodeAll(object);
         const collected = isCollectedKind(service.kind) ? collection : undefined;
-        if (collected) for (const input of inputs) requireHoldable(collected, service.kind, input.workspace, `${service.kind}[${input.name}]`);
+        if (collected)
+          for (const input of inputs) requireHoldable(collected, service.kind, input.workspace, `${service.kind}[${input.name}]`);
         const saved = [];
         for (const input of inputs) saved.push(await service.save(ctx, input, collected?.name));
         return { name: saved.map((s) => s.binding.name).join(','), created: saved.some((s) => s.created) };
@@ -91,12 +97,18 @@ export function importableKinds(services: AuthorizedServices): ImportableKind[] 
       USER_GROUP_CODECS,
       (object) => `${text(field(object, 'metadata', 'ownedByWorkspace'))}.${metadataName(object)}`,
       async (ctx, input, collection) => {
-        if (collection) requireHoldable(collection, 'meshWorkspaceUserGroup', input.workspace, `meshWorkspaceUserGroup[${input.workspace}.${input.name}]`);
+        if (collection)
+          requireHoldable(
+            collection,
+            'meshWorkspaceUserGroup',
+            input.workspace,
+            `meshWorkspaceUserGroup[${input.workspace}.${input.name}]`,
+          );
         const { group, created } = await userGroups.save(ctx, input, collection?.name);
         return { name: `${group.workspace}.${group.name}`, created };
       },
     ),
-    // meshPaymentMethod v2: the notes' import table lists it (issue 20).
+    // meshPaymentMethod v2: the notes' import table lists it.
     importable(PAYMENT_METHOD_CODECS, metadataName, async (ctx, input) => {
       const { method, created } = await services.paymentMethods.save(ctx, input.name, input);
       return { name: method.name, created };
@@ -126,7 +138,8 @@ export function importableKinds(services: AuthorizedServices): ImportableKind[] 
       TENANT_CODECS,
       (object) => {
         const platformRef = field(object, 'spec', 'platformRef') as { uuid?: unknown } | undefined;
-        const platform = field(object, 'spec', 'platformIdentifier') ?? field(object, 'metadata', 'platformIdentifier') ?? platformRef?.uuid;
+        const platform =
+          field(object, 'spec', 'platformIdentifier') ?? field(object, 'metadata', 'platformIdentifier') ?? platformRef?.uuid;
         return `${text(field(object, 'metadata', 'ownedByWorkspace'))}.${text(field(object, 'metadata', 'ownedByProject'))}.${text(platform)}`;
       },
       async (ctx, input) => {

@@ -73,7 +73,8 @@ export class Importer {
    */
   async import(ctx: RequestContext, body: unknown, options: { collection?: string; owner?: string } = {}): Promise<ImportResult[]> {
     if (!Array.isArray(body)) throw badRequest('body: a JSON array of meshObjects or a YAML stream of them is required');
-    if (body.length > MAX_IMPORT_OBJECTS) throw badRequest(`body: at most ${MAX_IMPORT_OBJECTS} meshObjects per import, got ${body.length}`);
+    if (body.length > MAX_IMPORT_OBJECTS)
+      throw badRequest(`body: at most ${MAX_IMPORT_OBJECTS} meshObjects per import, got ${body.length}`);
     const { collection, owner } = options;
     if (collection === undefined) {
       const results: ImportResult[] = [];
@@ -89,7 +90,12 @@ export class Importer {
   }
 
   /** Inside the import's unit of work; may run again from the start (see `UnitOfWork.run`). */
-  private async importIntoCollection(ctx: RequestContext, body: unknown[], name: string, owner: string | undefined): Promise<ImportResult[]> {
+  private async importIntoCollection(
+    ctx: RequestContext,
+    body: unknown[],
+    name: string,
+    owner: string | undefined,
+  ): Promise<ImportResult[]> {
     const collection = await this.collections.forImport(ctx, name, owner);
     const results: ImportResult[] = [];
     const kept = new Map<string, Set<string>>();
@@ -112,17 +118,39 @@ export class Importer {
   private async deleteMissing(ctx: RequestContext, collection: ObjectCollection, kept: Map<string, Set<string>>): Promise<ImportResult[]> {
     try {
       const deleted = await this.collections.deleteMissing(ctx, collection, kept);
-      return deleted.map((object) => ({ meshObject: `${object.kind}[${object.id}]`, status: 'SUCCESS', resultCode: null, message: 'deleted', remarks: [`missing from this import into meshObjectCollection ${collection.name}`] }));
+      return deleted.map((object) => ({
+        meshObject: `${object.kind}[${object.id}]`,
+        status: 'SUCCESS',
+        resultCode: null,
+        message: 'deleted',
+        remarks: [`missing from this import into meshObjectCollection ${collection.name}`],
+      }));
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
       // Thrown on, it undoes the whole unit of work: the writes of this import go with the deletion.
-      throw new ApiError(error.errorCode, `declarative deletion from meshObjectCollection ${collection.name}: ${error.message}; nothing of this import was stored`, error.headers);
+      throw new ApiError(
+        error.errorCode,
+        `declarative deletion from meshObjectCollection ${collection.name}: ${error.message}; nothing of this import was stored`,
+        error.headers,
+      );
     }
   }
 
   /** `apply` runs the object's save: directly, or in a savepoint of the import's unit of work. */
-  private async importOne(ctx: RequestContext, object: unknown, index: number, apply: <T>(save: () => Promise<T>) => Promise<T>, collection?: ObjectCollection): Promise<ImportResult> {
-    const failed = (meshObject: string, resultCode: ImportResultCode, message: string): ImportResult => ({ meshObject, status: 'FAILED', resultCode, message, remarks: [] });
+  private async importOne(
+    ctx: RequestContext,
+    object: unknown,
+    index: number,
+    apply: <T>(save: () => Promise<T>) => Promise<T>,
+    collection?: ObjectCollection,
+  ): Promise<ImportResult> {
+    const failed = (meshObject: string, resultCode: ImportResultCode, message: string): ImportResult => ({
+      meshObject,
+      status: 'FAILED',
+      resultCode,
+      message,
+      remarks: [],
+    });
     if (!isRawObject(object)) return failed(`unknown[${index}]`, 'INVALID_MESH_OBJECT', `object ${index + 1}: not a meshObject`);
     const kindName = typeof object.kind === 'string' ? object.kind : 'unknown';
     const kind = this.byKind.get(kindName);
@@ -130,20 +158,39 @@ export class Importer {
     // whether or not their kind is imported here; deprecated ones work, with a remark saying so.
     const lifecycle = typeof object.apiVersion === 'string' ? importLifecycleOf({ kind: kindName, version: object.apiVersion }) : undefined;
     if (lifecycle && isRetired(lifecycle)) {
-      const name = kind?.name(object) ?? (typeof (object.metadata as { name?: unknown } | undefined)?.name === 'string' ? (object.metadata as { name: string }).name : String(index));
+      const name =
+        kind?.name(object) ??
+        (typeof (object.metadata as { name?: unknown } | undefined)?.name === 'string'
+          ? (object.metadata as { name: string }).name
+          : String(index));
       return failed(`${kindName}[${name}]`, 'INVALID_MESH_OBJECT', `apiVersion: ${retiredMessage(lifecycle)}`);
     }
-    if (!kind) return failed(`${kindName}[${index}]`, 'INVALID_MESH_OBJECT', `kind: "${kindName}" cannot be imported; supported: ${[...this.byKind.keys()].join(', ')}`);
+    if (!kind)
+      return failed(
+        `${kindName}[${index}]`,
+        'INVALID_MESH_OBJECT',
+        `kind: "${kindName}" cannot be imported; supported: ${[...this.byKind.keys()].join(', ')}`,
+      );
     const label = `${kind.kind}[${kind.name(object)}]`;
     if (typeof object.apiVersion !== 'string' || !kind.versions.includes(object.apiVersion)) {
-      return failed(label, 'INVALID_MESH_OBJECT', `apiVersion: ${kind.kind} is imported as ${kind.versions.join(' or ')}, got "${String(object.apiVersion)}"`);
+      return failed(
+        label,
+        'INVALID_MESH_OBJECT',
+        `apiVersion: ${kind.kind} is imported as ${kind.versions.join(' or ')}, got "${String(object.apiVersion)}"`,
+      );
     }
     try {
       // Collected kinds are checked by their workspace once decoded; any other kind here.
       if (collection !== undefined && !isCollectedKind(kind.kind)) requireHoldable(collection, kind.kind, undefined, label);
       const version = object.apiVersion;
       const { name, created } = await apply(() => kind.save(ctx, object, version, collection));
-      return { meshObject: `${kind.kind}[${name}]`, status: 'SUCCESS', resultCode: null, message: created ? 'created' : 'updated', remarks: lifecycle ? [deprecatedMessage(lifecycle)] : [] };
+      return {
+        meshObject: `${kind.kind}[${name}]`,
+        status: 'SUCCESS',
+        resultCode: null,
+        message: created ? 'created' : 'updated',
+        remarks: lifecycle ? [deprecatedMessage(lifecycle)] : [],
+      };
     } catch (error) {
       // An import into a collection is one unit of work: a deadlock victim there is retried whole (UnitOfWork.run).
       if (isDatabaseUnavailable(error) || (collection !== undefined && isRetriedConflict(error))) throw error;
@@ -158,7 +205,17 @@ export class Importer {
 function notStored(collection: ObjectCollection, results: ImportResult[], failures: number): ImportResult[] {
   const why = `${failures} object(s) of this import into meshObjectCollection ${collection.name} failed, and such an import is stored whole or not at all`;
   return [
-    ...results.map((result): ImportResult => (result.status === 'FAILED' ? result : { ...result, status: 'FAILED', resultCode: null, message: `not stored: ${why}`, remarks: [`would have been ${result.message}`, ...result.remarks] })),
+    ...results.map((result): ImportResult =>
+      result.status === 'FAILED'
+        ? result
+        : {
+            ...result,
+            status: 'FAILED',
+            resultCode: null,
+            message: `not stored: ${why}`,
+            remarks: [`would have been ${result.message}`, ...result.remarks],
+          },
+    ),
     {
       meshObject: `meshObjectCollection[${collection.name}]`,
       status: 'FAILED',

@@ -10,7 +10,9 @@ import { Importer } from './importer.js';
 export const IMPORT_JSON = { kind: 'meshobjects', version: 'v1', format: 'json' } as const;
 export const IMPORT_YAML = { kind: 'meshobjects', version: 'v1', format: 'yaml' } as const;
 
-const Objects = Type.Array(Type.Object({ kind: Type.String(), apiVersion: Type.String() }, { additionalProperties: true }), { description: 'meshObjects (a YAML stream of them as +yaml)' });
+const Objects = Type.Array(Type.Object({ kind: Type.String(), apiVersion: Type.String() }, { additionalProperties: true }), {
+  description: 'meshObjects (a YAML stream of them as +yaml)',
+});
 const Results = Type.Array(
   Type.Object({
     meshObject: Type.String({ description: '<kind>[<identity>]' }),
@@ -22,7 +24,11 @@ const Results = Type.Array(
 );
 
 /** The declarative import (spec §1, COMPAT §7): `PUT /api/meshobjects`, admins only. */
-export function importOperations(services: AuthorizedServices, units: UnitOfWork, log: { error(details: object, message: string): void }): Operation[] {
+export function importOperations(
+  services: AuthorizedServices,
+  units: UnitOfWork,
+  log: { error(details: object, message: string): void },
+): Operation[] {
   const importer = new Importer(importableKinds(services), services.collections, units, log);
   return [
     {
@@ -32,18 +38,27 @@ export function importOperations(services: AuthorizedServices, units: UnitOfWork
       access: 'admin',
       doc: {
         summary: 'Import meshObjects (declarative)',
-        description: 'Creates or updates each object by its identity, in order; one result per object. With a meshObjectCollection, objects of the collection missing from the import are deleted.',
+        description:
+          'Creates or updates each object by its identity, in order; one result per object. With a meshObjectCollection, objects of the collection missing from the import are deleted.',
         query: Type.Object({
           meshObjectCollection: Type.Optional(Type.String({ description: 'the collection the objects belong to (declarative deletion)' })),
           owner: Type.Optional(Type.String({ description: 'the collection’s owner' })),
         }),
-        body: [{ media: IMPORT_JSON, schema: Objects }, { media: IMPORT_YAML, schema: Type.String({ description: 'a YAML stream (---) of meshObjects' }) }],
+        body: [
+          { media: IMPORT_JSON, schema: Objects },
+          { media: IMPORT_YAML, schema: Type.String({ description: 'a YAML stream (---) of meshObjects' }) },
+        ],
         responses: { 200: { description: 'one result per object, in the order sent', body: [{ media: IMPORT_JSON, schema: Results }] } },
       },
       handle: async (call) => {
         const collection = filterValue(call.query, 'meshObjectCollection');
         const owner = filterValue(call.query, 'owner');
-        return ok(await importer.import(call.ctx, call.body, { ...(collection !== undefined ? { collection } : {}), ...(owner !== undefined ? { owner } : {}) }));
+        return ok(
+          await importer.import(call.ctx, call.body, {
+            ...(collection !== undefined ? { collection } : {}),
+            ...(owner !== undefined ? { owner } : {}),
+          }),
+        );
       },
     },
   ];

@@ -14,7 +14,9 @@ const v2: Codec<string[]> = {
   media: { kind: 'thing', version: 'v2' },
   schema: Spec,
   encode: (rows) => ({ rows, _links: LINKS }),
-  vendorForms: { meshcloud: { schema: Keyed, encode: (rows) => ({ rows: Object.fromEntries(rows.map((row) => [row, true])), _links: LINKS }) } },
+  vendorForms: {
+    meshcloud: { schema: Keyed, encode: (rows) => ({ rows: Object.fromEntries(rows.map((row) => [row, true])), _links: LINKS }) },
+  },
 };
 const v1: Codec<string[]> = { media: { kind: 'thing', version: 'v1' }, schema: Spec, encode: (rows) => ({ rows, _links: LINKS }) };
 const registry = new CodecRegistry('thing', [v2, v1]);
@@ -34,9 +36,20 @@ describe('CodecRegistry vendor forms', () => {
     const answers = answersOf(registry.codecs);
     assert.deepEqual(
       answers.map((answer) => answer.media),
-      [{ kind: 'thing', version: 'v2' }, { kind: 'thing', version: 'v2', vendor: 'meshcloud' }, { kind: 'thing', version: 'v1' }],
+      [
+        { kind: 'thing', version: 'v2' },
+        { kind: 'thing', version: 'v2', vendor: 'meshcloud' },
+        { kind: 'thing', version: 'v1' },
+      ],
     );
-    const schema = routeSchema('GET', '/things', { summary: 'things', responses: { 200: { description: 'a thing', body: answers } } }, 'authenticated', { produces: registry.codecs.map((codec) => codec.media) }, ['vendor', 'meshcloud']);
+    const schema = routeSchema(
+      'GET',
+      '/things',
+      { summary: 'things', responses: { 200: { description: 'a thing', body: answers } } },
+      'authenticated',
+      { produces: registry.codecs.map((codec) => codec.media) },
+      ['vendor', 'meshcloud'],
+    );
     const content = (schema.response[200] as { content: Record<string, { schema: unknown }> }).content;
     assert.equal(content['application/vnd.vendor.api.thing.v2.hal+json']?.schema, Spec);
     assert.equal(content['application/vnd.meshcloud.api.thing.v2.hal+json']?.schema, Keyed);

@@ -91,7 +91,11 @@ export interface EventCodec<T> {
 }
 
 /** The event codec answering as `codec` does for `view` (the workspace reader's: no secret, no privileged part). */
-export function eventCodec<T, V extends EncodeView>(kind: string, codec: Pick<Codec<T, V>, 'encode'>, view: Omit<V, 'baseUrl'>): EventCodec<T> {
+export function eventCodec<T, V extends EncodeView>(
+  kind: string,
+  codec: Pick<Codec<T, V>, 'encode'>,
+  view: Omit<V, 'baseUrl'>,
+): EventCodec<T> {
   const readerView = { ...view, baseUrl: '' } as V;
   return {
     kind,
@@ -103,4 +107,6 @@ export function eventCodec<T, V extends EncodeView>(kind: string, codec: Pick<Co
 }
 
 /** The view of a reader who may list no related collection: event content carries no links anyway. */
-export const LINKLESS: Omit<RelationsView, 'baseUrl'> = { collections: { mayList: () => false } as Pick<CollectionPermissions, 'mayList'> as CollectionPermissions };
+export const LINKLESS: Omit<RelationsView, 'baseUrl'> = {
+  collections: { mayList: () => false } as Pick<CollectionPermissions, 'mayList'> as CollectionPermissions,
+};

@@ -2,15 +2,25 @@ import type { MediaRef } from '../lib/media-types.js';
 
 /**
  * Request-body examples of the main kinds' create and update operations, per versioned media type
- * (issue 22): the served OpenAPI document shows them (`bodiesOf`, operation.ts → http/route-schemas.ts)
+ *: the served OpenAPI document shows them (`bodiesOf`, operation.ts → http/route-schemas.ts)
  * and the black-box tests send them (test/openapi-document.test.ts validates each against its schema
  * and creates a workspace from its example), so the document's examples are bodies the server takes.
  * They are the bodies of the tests' fixtures (test/support/structure.ts, definitions.ts, blocks.ts,
  * identity.ts), with names and uuids filled in.
  */
 export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
-  'meshworkspace/v2': { apiVersion: 'v2', kind: 'meshWorkspace', metadata: { name: 'platform-team', tags: { environment: ['dev'] } }, spec: { displayName: 'Platform team' } },
-  'meshproject/v2': { apiVersion: 'v2', kind: 'meshProject', metadata: { name: 'web-shop', ownedByWorkspace: 'platform-team' }, spec: { displayName: 'Web shop' } },
+  'meshworkspace/v2': {
+    apiVersion: 'v2',
+    kind: 'meshWorkspace',
+    metadata: { name: 'platform-team', tags: { environment: ['dev'] } },
+    spec: { displayName: 'Platform team' },
+  },
+  'meshproject/v2': {
+    apiVersion: 'v2',
+    kind: 'meshProject',
+    metadata: { name: 'web-shop', ownedByWorkspace: 'platform-team' },
+    spec: { displayName: 'Web shop' },
+  },
   'meshtenant/v4': {
     apiVersion: 'v4',
     kind: 'meshTenant',
@@ -30,7 +40,12 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
     metadata: { name: 'kubernetes', ownedByWorkspace: 'platform-team' },
     spec: { displayName: 'Kubernetes', locationRef: { kind: 'meshLocation', name: 'eu-west' } },
   },
-  'meshpaymentmethod/v2': { apiVersion: 'v2', kind: 'meshPaymentMethod', metadata: { name: 'cost-center-42', ownedByWorkspace: 'platform-team' }, spec: { displayName: 'Cost center 42' } },
+  'meshpaymentmethod/v2': {
+    apiVersion: 'v2',
+    kind: 'meshPaymentMethod',
+    metadata: { name: 'cost-center-42', ownedByWorkspace: 'platform-team' },
+    spec: { displayName: 'Cost center 42' },
+  },
   'meshlandingzone/v1': {
     apiVersion: 'v1',
     kind: 'meshLandingZone',
@@ -66,7 +81,12 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
     metadata: { ownedByWorkspace: 'platform-team' },
     spec: { displayName: 'CI pipeline', permissions: ['WORKSPACE_LIST'], expiresAt: '2099-12-31' },
   },
-  'meshuser/v2': { apiVersion: 'v2', kind: 'meshUser', metadata: { name: 'jdoe' }, spec: { email: 'jdoe@example.com', firstName: 'Jane', lastName: 'Doe' } },
+  'meshuser/v2': {
+    apiVersion: 'v2',
+    kind: 'meshUser',
+    metadata: { name: 'jdoe' },
+    spec: { email: 'jdoe@example.com', firstName: 'Jane', lastName: 'Doe' },
+  },
   'meshprojectrole/v1': { apiVersion: 'v1', kind: 'meshProjectRole', metadata: { name: 'reader' }, spec: { name: 'Reader', rank: 1 } },
 };
 

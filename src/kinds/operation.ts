@@ -53,7 +53,9 @@ export interface OperationDoc {
 }
 
 /** The representations of a kind's codecs (with their vendor forms), for `OperationDoc` answers. */
-export const answersOf = (codecs: readonly { media: MediaRef; schema: TSchema; vendorForms?: Readonly<Record<string, { schema: TSchema }>> }[]): Representation[] =>
+export const answersOf = (
+  codecs: readonly { media: MediaRef; schema: TSchema; vendorForms?: Readonly<Record<string, { schema: TSchema }>> }[],
+): Representation[] =>
   codecs.flatMap((codec) => [
     { media: codec.media, schema: codec.schema },
     ...Object.entries(codec.vendorForms ?? {}).map(([vendor, form]) => ({ media: { ...codec.media, vendor }, schema: form.schema })),
@@ -94,7 +96,11 @@ export interface Reply {
 }
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });
-export const created = (body: { _links: { self: { href: string } } }): Reply => ({ status: 201, body, headers: { location: body._links.self.href } });
+export const created = (body: { _links: { self: { href: string } } }): Reply => ({
+  status: 201,
+  body,
+  headers: { location: body._links.self.href },
+});
 export const empty = (status: 200 | 202 | 204): Reply => ({ status });
 
 /** The version token of the answer (`apiVersion` of its body): the Accept's, else the Content-Type's. */

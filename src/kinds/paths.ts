@@ -17,7 +17,7 @@ export const PATHS = {
   runs: '/api/meshobjects/meshbuildingblockruns',
   eventLogs: '/api/meshobjects/mesheventlogs',
   users: '/api/meshobjects/meshusers',
-  // The platform catalogue (issue 20; tag definitions and payment methods are in the spec's index below).
+  // The platform catalogue (tag definitions and payment methods are in the spec's index below).
   platformTypes: '/api/meshobjects/meshplatformtypes',
   landingZones: '/api/meshobjects/meshlandingzones',
   integrations: '/api/meshobjects/meshintegrations',
@@ -39,4 +39,5 @@ export const PATHS = {
 const UNRESERVED = /^[\w.~-]*$/;
 
 /** `<base><path>/<id>` with the id escaped: the `self` link of an object. */
-export const objectUrl = (baseUrl: string, path: string, id: string) => `${baseUrl}${path}/${UNRESERVED.test(id) ? id : encodeURIComponent(id)}`;
+export const objectUrl = (baseUrl: string, path: string, id: string) =>
+  `${baseUrl}${path}/${UNRESERVED.test(id) ? id : encodeURIComponent(id)}`;

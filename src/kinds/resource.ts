@@ -20,7 +20,12 @@ export interface ResourceDefinition<T> {
   /** Collection path, e.g. `/api/meshobjects/meshworkspaces`. */
   path: string;
   /** The kind's codecs: the versions the routes speak and the schemas they document. */
-  codecs: readonly { media: MediaRef; schema: TSchema; bodySchema?: TSchema; vendorForms?: Readonly<Record<string, { schema: TSchema }>> }[];
+  codecs: readonly {
+    media: MediaRef;
+    schema: TSchema;
+    bodySchema?: TSchema;
+    vendorForms?: Readonly<Record<string, { schema: TSchema }>>;
+  }[];
   /** The list's filters (beside the function that parses them), each with its description. */
   filters?: TProperties;
   /** Other answers of the list route's path and method (the event log's stream, served by its own route). */
@@ -74,7 +79,11 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
       path,
       media: { produces, consumes: produces },
       access: save,
-      doc: { summary: `Create a ${kind}`, body: bodies, responses: { [createdWith200 ? 200 : 201]: { description: `the created ${kind} (its URL in Location)`, body: one } } },
+      doc: {
+        summary: `Create a ${kind}`,
+        body: bodies,
+        responses: { [createdWith200 ? 200 : 201]: { description: `the created ${kind} (its URL in Location)`, body: one } },
+      },
       handle: async (call) => answer(resource.encode(await create(call), call)),
     });
   }
@@ -87,14 +96,27 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
       summary: `List ${kind}s`,
       query: Type.Object({ ...resource.filters, ...PagingQuery }),
       responses: {
-        200: { description: `a page of ${kind}s`, body: [...one.map((answer) => ({ media: answer.media, schema: halPageSchema(resource.embedded, answer.schema) })), ...(resource.listAlso ?? [])] },
+        200: {
+          description: `a page of ${kind}s`,
+          body: [
+            ...one.map((answer) => ({ media: answer.media, schema: halPageSchema(resource.embedded, answer.schema) })),
+            ...(resource.listAlso ?? []),
+          ],
+        },
       },
     },
     handle: async (call) => {
       const page = parsePagingParams(call.query, resource.maxPageSize);
       const { items, total } = await resource.list(call, page);
       const info = pageInfo(page, total);
-      return ok(halPage(resource.embedded, items.map((item) => resource.encode(item, call)), info, pageLinks(call.baseUrl, call.url, info)));
+      return ok(
+        halPage(
+          resource.embedded,
+          items.map((item) => resource.encode(item, call)),
+          info,
+          pageLinks(call.baseUrl, call.url, info),
+        ),
+      );
     },
   });
   operations.push({
@@ -131,7 +153,11 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
       method: 'DELETE',
       path: `${path}/:id`,
       access: { resource: resource.resource, action: 'DELETE', ...adminWrites },
-      doc: { summary: `Delete a ${kind}`, params: id, responses: { [remove.status]: { description: remove.status === 202 ? 'deletion accepted' : 'deleted' } } },
+      doc: {
+        summary: `Delete a ${kind}`,
+        params: id,
+        responses: { [remove.status]: { description: remove.status === 202 ? 'deletion accepted' : 'deleted' } },
+      },
       handle: async (call) => {
         await remove.run(call, idOf(call));
         return empty(remove.status);

@@ -49,13 +49,13 @@ export interface AuthorizedServices {
   /** One per binding kind. */
   bindings: Record<BindingKind, AuthorizedBindingService>;
   collections: AuthorizedCollectionService;
-  // The platform catalogue (issue 20).
+  // The platform catalogue.
   tagDefinitions: AuthorizedTagDefinitionService;
   paymentMethods: AuthorizedPaymentMethodService;
   platformTypes: AuthorizedPlatformTypeService;
   landingZones: AuthorizedLandingZoneService;
   integrations: AuthorizedIntegrationService;
-  // Service instances and communications (issue 21).
+  // Service instances and communications.
   serviceInstances: AuthorizedServiceInstanceService;
   communicationDefinitions: AuthorizedCommunicationDefinitionService;
   communications: AuthorizedCommunicationService;

@@ -50,12 +50,14 @@ export const unauthorized = (message: string) =>
 export const forbidden = (message: string) => new ApiError('Forbidden', message);
 export const notFound = (message: string) => new ApiError('NotFound', message);
 /** The path exists, the method does not (RFC 9110 §15.5.6: `Allow` lists the methods it has). */
-export const methodNotAllowed = (message: string, allow: readonly string[]) => new ApiError('MethodNotAllowed', message, { allow: allow.join(', ') });
+export const methodNotAllowed = (message: string, allow: readonly string[]) =>
+  new ApiError('MethodNotAllowed', message, { allow: allow.join(', ') });
 export const notAcceptable = (message: string) => new ApiError('NotAcceptable', message);
 export const conflict = (message: string) => new ApiError('Conflict', message);
 export const gone = (message: string) => new ApiError('Gone', message);
 export const unsupportedMediaType = (message: string) => new ApiError('UnsupportedMediaType', message);
-export const unprocessable = (message: string, missing: MissingReference = 'OTHER') => new ApiError('UnprocessableEntity', message, {}, missing);
+export const unprocessable = (message: string, missing: MissingReference = 'OTHER') =>
+  new ApiError('UnprocessableEntity', message, {}, missing);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new ApiError('TooManyRequests', message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const serviceUnavailable = (message: string, retryAfterSeconds = 5) =>

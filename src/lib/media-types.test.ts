@@ -34,8 +34,14 @@ describe('parseVersionedMediaType', () => {
   });
   it('matches case-insensitively and lower-cases camelCase kinds', () => {
     const expected = { vendor: 'meshcloud', kind: 'meshbuildingblockdefinition', version: 'v1-preview', format: 'hal+json' };
-    assert.deepEqual(parseVersionedMediaType('application/vnd.meshcloud.api.meshBuildingBlockDefinition.v1-preview.hal+json', VENDORS), expected);
-    assert.deepEqual(parseVersionedMediaType('APPLICATION/VND.MESHCLOUD.API.MESHBUILDINGBLOCKDEFINITION.V1-PREVIEW.HAL+JSON', VENDORS), expected);
+    assert.deepEqual(
+      parseVersionedMediaType('application/vnd.meshcloud.api.meshBuildingBlockDefinition.v1-preview.hal+json', VENDORS),
+      expected,
+    );
+    assert.deepEqual(
+      parseVersionedMediaType('APPLICATION/VND.MESHCLOUD.API.MESHBUILDINGBLOCKDEFINITION.V1-PREVIEW.HAL+JSON', VENDORS),
+      expected,
+    );
   });
   it('parses the top-level index type, which has no kind', () => {
     assert.deepEqual(parseVersionedMediaType('application/vnd.vendor.api.v1.hal+json', VENDORS), {
@@ -62,7 +68,10 @@ describe('parseVersionedMediaType', () => {
   it('ignores parameters such as charset and q', () => {
     const expected = { vendor: 'vendor', kind: 'meshbuildingblock', version: 'v1', format: 'hal+json' };
     assert.deepEqual(parseVersionedMediaType('application/vnd.vendor.api.meshBuildingBlock.v1.hal+json;charset=UTF-8', VENDORS), expected);
-    assert.deepEqual(parseVersionedMediaType('application/vnd.vendor.api.meshBuildingBlock.v1.hal+json ; charset="utf-8"; q=0.5', VENDORS), expected);
+    assert.deepEqual(
+      parseVersionedMediaType('application/vnd.vendor.api.meshBuildingBlock.v1.hal+json ; charset="utf-8"; q=0.5', VENDORS),
+      expected,
+    );
     assert.deepEqual(parseVersionedMediaType('  application/vnd.vendor.api.meshbuildingblock.v1.hal+json  ', VENDORS), expected);
   });
   it('is undefined for a vendor that is not configured', () => {
@@ -95,7 +104,10 @@ describe('parseVersionedMediaType', () => {
 
 describe('formatMediaType', () => {
   it('formats a resource type as HAL+JSON by default', () => {
-    assert.equal(formatMediaType('vendor', 'meshbuildingblock', 'v2-preview'), 'application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json');
+    assert.equal(
+      formatMediaType('vendor', 'meshbuildingblock', 'v2-preview'),
+      'application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json',
+    );
   });
   it('formats the top-level index without a kind', () => {
     assert.equal(formatMediaType('meshcloud', '', 'v1'), 'application/vnd.meshcloud.api.v1.hal+json');
@@ -115,7 +127,12 @@ describe('formatMediaType', () => {
       ['meshworkspace', 'v2', 'yaml'],
     ] as const) {
       for (const vendor of VENDORS) {
-        assert.deepEqual(parseVersionedMediaType(formatMediaType(vendor, kind, version, format), VENDORS), { vendor, kind, version, format });
+        assert.deepEqual(parseVersionedMediaType(formatMediaType(vendor, kind, version, format), VENDORS), {
+          vendor,
+          kind,
+          version,
+          format,
+        });
       }
     }
   });
@@ -126,7 +143,13 @@ describe('acceptedRanges', () => {
     assert.deepEqual(acceptedRanges('a/b, c/d ,e/f'), ['a/b', 'c/d', 'e/f']);
   });
   it('orders by quality, highest first, stable for equal q', () => {
-    assert.deepEqual(acceptedRanges('a/a;q=0.5, b/b, c/c;q=0.9, d/d;q=0.5, e/e;q=1'), ['b/b', 'e/e;q=1', 'c/c;q=0.9', 'a/a;q=0.5', 'd/d;q=0.5']);
+    assert.deepEqual(acceptedRanges('a/a;q=0.5, b/b, c/c;q=0.9, d/d;q=0.5, e/e;q=1'), [
+      'b/b',
+      'e/e;q=1',
+      'c/c;q=0.9',
+      'a/a;q=0.5',
+      'd/d;q=0.5',
+    ]);
   });
   it('reads q among other parameters and in any case, with spaces', () => {
     assert.deepEqual(acceptedRanges('a/a;charset=utf-8; q=0.1, b/b ; Q=0.2'), ['b/b ; Q=0.2', 'a/a;charset=utf-8; q=0.1']);

@@ -12,9 +12,19 @@ describe('parsePagingParams', () => {
   it('lowers sizes above 350 to 350', () => {
     assert.deepEqual(parsePagingParams({ size: '1000' }), { page: 0, size: 350 });
   });
-  for (const [name, value] of [['page', '-1'], ['page', 'abc'], ['size', '1.5'], ['size', '0'], ['size', '-3'], ['page', '1e3']] as const) {
+  for (const [name, value] of [
+    ['page', '-1'],
+    ['page', 'abc'],
+    ['size', '1.5'],
+    ['size', '0'],
+    ['size', '-3'],
+    ['page', '1e3'],
+  ] as const) {
     it(`rejects ${name}=${value} naming the parameter`, () => {
-      assert.throws(() => parsePagingParams({ [name]: value }), (e: Error) => e.message.startsWith(`${name}:`));
+      assert.throws(
+        () => parsePagingParams({ [name]: value }),
+        (e: Error) => e.message.startsWith(`${name}:`),
+      );
     });
   }
   it('rejects repeated parameters (arrays)', () => {
@@ -36,10 +46,25 @@ describe('pageLinks', () => {
     assert.equal(links.self?.href, 'https://h/x?status=FAILED');
   });
   it('has prev and next in the middle, prev without next at the end', () => {
-    assert.deepEqual(Object.keys(pageLinks(base, '/x?page=1&size=10', pageInfo({ page: 1, size: 10 }, 25))).sort(), ['first', 'last', 'next', 'prev', 'self']);
-    assert.deepEqual(Object.keys(pageLinks(base, '/x?page=2&size=10', pageInfo({ page: 2, size: 10 }, 25))).sort(), ['first', 'last', 'prev', 'self']);
+    assert.deepEqual(Object.keys(pageLinks(base, '/x?page=1&size=10', pageInfo({ page: 1, size: 10 }, 25))).sort(), [
+      'first',
+      'last',
+      'next',
+      'prev',
+      'self',
+    ]);
+    assert.deepEqual(Object.keys(pageLinks(base, '/x?page=2&size=10', pageInfo({ page: 2, size: 10 }, 25))).sort(), [
+      'first',
+      'last',
+      'prev',
+      'self',
+    ]);
   });
   it('has neither prev nor next far past the end', () => {
-    assert.deepEqual(Object.keys(pageLinks(base, '/x?page=9&size=10', pageInfo({ page: 9, size: 10 }, 25))).sort(), ['first', 'last', 'self']);
+    assert.deepEqual(Object.keys(pageLinks(base, '/x?page=9&size=10', pageInfo({ page: 9, size: 10 }, 25))).sort(), [
+      'first',
+      'last',
+      'self',
+    ]);
   });
 });

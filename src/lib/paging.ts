@@ -93,15 +93,31 @@ const PageLink = Type.Object({ href: Type.String() });
 /** `page` and `size` of every paged list, as documented on its route. */
 export const PagingQuery = {
   page: Type.Optional(Type.Integer({ minimum: 0, description: 'zero-based page number (default 0)' })),
-  size: Type.Optional(Type.Integer({ minimum: 1, description: `page size (default ${PAGE_SIZE_DEFAULT}, at most ${PAGE_SIZE_MAX}; larger sizes are lowered)` })),
+  size: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: `page size (default ${PAGE_SIZE_DEFAULT}, at most ${PAGE_SIZE_MAX}; larger sizes are lowered)`,
+    }),
+  ),
 };
 
-const PageInfoSchema = Type.Object({ size: Type.Integer(), totalElements: Type.Integer(), totalPages: Type.Integer(), number: Type.Integer() });
+const PageInfoSchema = Type.Object({
+  size: Type.Integer(),
+  totalElements: Type.Integer(),
+  totalPages: Type.Integer(),
+  number: Type.Integer(),
+});
 
 /** The answer schema of a paged list of `item`s under `_embedded.<embeddedName>`. */
 export const halPageSchema = (embeddedName: string, item: TSchema) =>
   Type.Object({
     _embedded: Type.Object({ [embeddedName]: Type.Array(item) }),
-    _links: Type.Object({ self: PageLink, first: Type.Optional(PageLink), prev: Type.Optional(PageLink), next: Type.Optional(PageLink), last: Type.Optional(PageLink) }),
+    _links: Type.Object({
+      self: PageLink,
+      first: Type.Optional(PageLink),
+      prev: Type.Optional(PageLink),
+      next: Type.Optional(PageLink),
+      last: Type.Optional(PageLink),
+    }),
     page: PageInfoSchema,
   });

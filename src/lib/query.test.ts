@@ -30,6 +30,9 @@ describe('filterValues', () => {
 
   it(`answers 400 naming the parameter above ${MAX_FILTER_VALUES} values`, () => {
     const text = Array.from({ length: MAX_FILTER_VALUES + 1 }, (_, i) => `contributingWorkspace=w${i}`).join('&');
-    assert.throws(() => filterValues(parseQueryString(text), 'contributingWorkspace'), (error: ApiError) => error.status === 400 && error.message.startsWith('contributingWorkspace:'));
+    assert.throws(
+      () => filterValues(parseQueryString(text), 'contributingWorkspace'),
+      (error: ApiError) => error.status === 400 && error.message.startsWith('contributingWorkspace:'),
+    );
   });
 });

@@ -42,7 +42,13 @@ export function filterValues(query: Query, name: string): string[] | undefined {
 
 /** A documented filter (route schemas): an optional string parameter with its description. */
 export const Filter = (description: string, options: { enum?: readonly string[]; format?: string } = {}): TSchema =>
-  Type.Optional(Type.String({ description, ...(options.enum ? { enum: [...options.enum] } : {}), ...(options.format ? { format: options.format } : {}) }));
+  Type.Optional(
+    Type.String({
+      description,
+      ...(options.enum ? { enum: [...options.enum] } : {}),
+      ...(options.format ? { format: options.format } : {}),
+    }),
+  );
 
 /** A documented repeatable filter (`name=a&name=b`: any of them). */
 export const RepeatableFilter = (description: string, options: { enum?: readonly string[] } = {}): TSchema =>

@@ -2,7 +2,6 @@ import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typeb
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { badRequest } from './errors.js';
 
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 FormatRegistry.Set('uuid', (value) => UUID.test(value));
 FormatRegistry.Set('date-time', (value) => isDateTime(value));
@@ -73,7 +72,8 @@ export function withoutNulls(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       // defineProperty: a key named `__proto__` stays a key and never becomes the prototype.
-      if (item !== null) Object.defineProperty(out, key, { value: withoutNulls(item), enumerable: true, writable: true, configurable: true });
+      if (item !== null)
+        Object.defineProperty(out, key, { value: withoutNulls(item), enumerable: true, writable: true, configurable: true });
     }
     return out;
   }
@@ -116,4 +116,5 @@ function describeError(schema: TSchema, value: unknown, message: string): string
 }
 
 /** A string that must be one of `values`. */
-export const StringEnum = <const T extends readonly string[]>(values: T) => Type.Union(values.map((value) => Type.Literal(value))) as unknown as TSchema & { static: T[number] };
+export const StringEnum = <const T extends readonly string[]>(values: T) =>
+  Type.Union(values.map((value) => Type.Literal(value))) as unknown as TSchema & { static: T[number] };

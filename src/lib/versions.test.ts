@@ -52,14 +52,21 @@ describe('lifecycleKinds', () => {
   it('lists every kind of the REST list once', () => {
     const kinds = lifecycleKinds();
     assert.equal(new Set(kinds).size, kinds.length);
-    for (const kind of ['meshuser', 'meshcustomer', 'meshtenant', 'meshlandingzone', 'meshchargeback']) assert.ok(kinds.includes(kind), kind);
+    for (const kind of ['meshuser', 'meshcustomer', 'meshtenant', 'meshlandingzone', 'meshchargeback'])
+      assert.ok(kinds.includes(kind), kind);
   });
 });
 
 describe('deprecatedMessage', () => {
   it('says the version is deprecated, until when, and what to use instead', () => {
-    assert.equal(deprecatedMessage(entry('meshtenant', 'v3')), 'version v3 of meshtenant is deprecated (no end-of-life date announced); use meshTenant.v4 instead');
-    assert.equal(deprecatedMessage({ kind: 'x', version: 'v1', endOfLife: '2099-01-31', replacedBy: 'x.v2' }), 'version v1 of x is deprecated, works through 2099-01-31; use x.v2 instead');
+    assert.equal(
+      deprecatedMessage(entry('meshtenant', 'v3')),
+      'version v3 of meshtenant is deprecated (no end-of-life date announced); use meshTenant.v4 instead',
+    );
+    assert.equal(
+      deprecatedMessage({ kind: 'x', version: 'v1', endOfLife: '2099-01-31', replacedBy: 'x.v2' }),
+      'version v1 of x is deprecated, works through 2099-01-31; use x.v2 instead',
+    );
   });
 });
 
@@ -103,7 +110,10 @@ describe('isRetired', () => {
 
 describe('retiredMessage', () => {
   it('says the version is retired, when, and what to use instead', () => {
-    assert.equal(retiredMessage(entry('meshtenant', 'v1')), 'version v1 of meshtenant was retired on 2025-07-01; use meshTenant.v3 instead');
+    assert.equal(
+      retiredMessage(entry('meshtenant', 'v1')),
+      'version v1 of meshtenant was retired on 2025-07-01; use meshTenant.v3 instead',
+    );
   });
 });
 
@@ -120,7 +130,15 @@ describe('retiredKinds', () => {
   });
   it('keeps kinds whose replacement is a newer version of the same kind', () => {
     const kinds = retiredKinds(new Date('2030-01-01T00:00:00Z'));
-    for (const kind of ['meshuser', 'meshserviceinstance', 'meshpaymentmethod', 'meshproject', 'meshtenant', 'meshworkspace', 'meshbuildingblock']) {
+    for (const kind of [
+      'meshuser',
+      'meshserviceinstance',
+      'meshpaymentmethod',
+      'meshproject',
+      'meshtenant',
+      'meshworkspace',
+      'meshbuildingblock',
+    ]) {
       assert.ok(!kinds.includes(kind), kind);
     }
   });
@@ -147,18 +165,34 @@ describe('deprecationHeaders', () => {
   });
   it('links the successor version of the same resource', () => {
     const headers = deprecationHeaders(entry('meshbuildingblock', 'v1'), url, vendorType);
-    assert.equal(headers.link, `<${url}>; rel="successor-version"; type="application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json"`);
+    assert.equal(
+      headers.link,
+      `<${url}>; rel="successor-version"; type="application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json"`,
+    );
   });
   it('formats the successor type with the given function (the client vendor)', () => {
-    const headers = deprecationHeaders(entry('meshtenant', 'v3'), 'https://h/api/meshobjects/meshtenants', (ref) => formatMediaType('meshcloud', ref.kind, ref.version));
-    assert.equal(headers.link, '<https://h/api/meshobjects/meshtenants>; rel="successor-version"; type="application/vnd.meshcloud.api.meshtenant.v4.hal+json"');
+    const headers = deprecationHeaders(entry('meshtenant', 'v3'), 'https://h/api/meshobjects/meshtenants', (ref) =>
+      formatMediaType('meshcloud', ref.kind, ref.version),
+    );
+    assert.equal(
+      headers.link,
+      '<https://h/api/meshobjects/meshtenants>; rel="successor-version"; type="application/vnd.meshcloud.api.meshtenant.v4.hal+json"',
+    );
   });
   it('gives no Link without a successor', () => {
     // Every deprecated version served here names its successor; an entry without one:
-    const headers = deprecationHeaders({ kind: 'meshexample', version: 'v1', replacedBy: 'meshExample.v2' }, 'https://h/api/meshobjects/meshexamples', vendorType);
+    const headers = deprecationHeaders(
+      { kind: 'meshexample', version: 'v1', replacedBy: 'meshExample.v2' },
+      'https://h/api/meshobjects/meshexamples',
+      vendorType,
+    );
     assert.deepEqual(headers, { deprecation: since });
   });
   it('gives all three headers for a dated entry with a successor', () => {
-    assert.deepEqual(Object.keys(deprecationHeaders(entry('meshproject', 'v1'), 'https://h/p', vendorType)).sort(), ['deprecation', 'link', 'sunset']);
+    assert.deepEqual(Object.keys(deprecationHeaders(entry('meshproject', 'v1'), 'https://h/p', vendorType)).sort(), [
+      'deprecation',
+      'link',
+      'sunset',
+    ]);
   });
 });

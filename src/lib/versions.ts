@@ -8,7 +8,6 @@ import type { VersionRef } from './media-types.js';
  * end-of-life date has passed is retired; one with a future or no date is deprecated.
  */
 
-
 export interface LifecycleEntry extends VersionRef {
   /** ISO date: the last day the version works; undefined = no date announced. */
   endOfLife?: string;
@@ -28,20 +27,58 @@ export const LIFECYCLE: readonly LifecycleEntry[] = [
   { kind: 'meshserviceinstance', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshServiceInstance.v2' },
   { kind: 'meshcustomerusergroup', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshWorkspaceUserGroup' },
   { kind: 'meshpaymentmethod', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshPaymentMethod.v2' },
-  { kind: 'meshproject', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshProject.v2', successor: { kind: 'meshproject', version: 'v2' } },
-  { kind: 'meshtenant', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshTenant.v3', successor: { kind: 'meshtenant', version: 'v4' } },
-  { kind: 'meshtenant', version: 'v2', endOfLife: '2025-07-01', replacedBy: 'meshTenant.v3', successor: { kind: 'meshtenant', version: 'v4' } },
+  {
+    kind: 'meshproject',
+    version: 'v1',
+    endOfLife: '2025-07-01',
+    replacedBy: 'meshProject.v2',
+    successor: { kind: 'meshproject', version: 'v2' },
+  },
+  {
+    kind: 'meshtenant',
+    version: 'v1',
+    endOfLife: '2025-07-01',
+    replacedBy: 'meshTenant.v3',
+    successor: { kind: 'meshtenant', version: 'v4' },
+  },
+  {
+    kind: 'meshtenant',
+    version: 'v2',
+    endOfLife: '2025-07-01',
+    replacedBy: 'meshTenant.v3',
+    successor: { kind: 'meshtenant', version: 'v4' },
+  },
   { kind: 'meshchargeback', version: 'v1', endOfLife: '2025-10-01', replacedBy: 'meshTenantUsageReport.v3' },
   { kind: 'meshchargeback', version: 'v2', endOfLife: '2025-10-01', replacedBy: 'meshTenantUsageReport.v3' },
   { kind: 'meshchargeback', version: 'v3', endOfLife: '2025-10-01', replacedBy: 'meshTenantUsageReport.v3' },
   { kind: 'meshworkspace', version: 'v1', replacedBy: 'meshWorkspace.v2', successor: { kind: 'meshworkspace', version: 'v2' } },
   { kind: 'meshtenant', version: 'v3', replacedBy: 'meshTenant.v4', successor: { kind: 'meshtenant', version: 'v4' } },
-  { kind: 'meshbuildingblock', version: 'v1', replacedBy: 'meshBuildingBlock.v2', successor: { kind: 'meshbuildingblock', version: 'v2-preview' } },
-  { kind: 'meshlandingzone', version: 'v1-preview', replacedBy: 'meshLandingZone.v1', successor: { kind: 'meshlandingzone', version: 'v1' } },
+  {
+    kind: 'meshbuildingblock',
+    version: 'v1',
+    replacedBy: 'meshBuildingBlock.v2',
+    successor: { kind: 'meshbuildingblock', version: 'v2-preview' },
+  },
+  {
+    kind: 'meshlandingzone',
+    version: 'v1-preview',
+    replacedBy: 'meshLandingZone.v1',
+    successor: { kind: 'meshlandingzone', version: 'v1' },
+  },
   { kind: 'meshplatform', version: 'v1', replacedBy: 'meshPlatform.v2', successor: { kind: 'meshplatform', version: 'v2' } },
   { kind: 'meshplatform', version: 'v2-preview', replacedBy: 'meshPlatform.v2', successor: { kind: 'meshplatform', version: 'v2' } },
-  { kind: 'meshplatformtype', version: 'v1-preview', replacedBy: 'meshPlatformType.v1', successor: { kind: 'meshplatformtype', version: 'v1' } },
-  { kind: 'meshintegration', version: 'v1-preview', replacedBy: 'meshIntegration.v1', successor: { kind: 'meshintegration', version: 'v1' } },
+  {
+    kind: 'meshplatformtype',
+    version: 'v1-preview',
+    replacedBy: 'meshPlatformType.v1',
+    successor: { kind: 'meshplatformtype', version: 'v1' },
+  },
+  {
+    kind: 'meshintegration',
+    version: 'v1-preview',
+    replacedBy: 'meshIntegration.v1',
+    successor: { kind: 'meshintegration', version: 'v1' },
+  },
   { kind: 'meshlocation', version: 'v1-preview', replacedBy: 'meshLocation.v1', successor: { kind: 'meshlocation', version: 'v1' } },
 ];
 
@@ -103,7 +140,8 @@ export function retiredMessage(entry: LifecycleEntry): string {
 
 /** What a deprecated (not yet retired) version's users are told: its end of life and replacement. */
 export function deprecatedMessage(entry: LifecycleEntry): string {
-  const until = entry.endOfLife === undefined ? 'deprecated (no end-of-life date announced)' : `deprecated, works through ${entry.endOfLife}`;
+  const until =
+    entry.endOfLife === undefined ? 'deprecated (no end-of-life date announced)' : `deprecated, works through ${entry.endOfLife}`;
   return `version ${entry.version} of ${entry.kind} is ${until}; use ${entry.replacedBy} instead`;
 }
 
@@ -124,7 +162,11 @@ export function retiredKinds(now: Date = new Date()): string[] {
 }
 
 /** Headers for a deprecated (not retired) version: Deprecation (RFC 9745), Sunset (RFC 8594), successor Link. */
-export function deprecationHeaders(entry: LifecycleEntry, resourceUrl: string, formatType: (ref: VersionRef) => string): Record<string, string> {
+export function deprecationHeaders(
+  entry: LifecycleEntry,
+  resourceUrl: string,
+  formatType: (ref: VersionRef) => string,
+): Record<string, string> {
   const headers: Record<string, string> = { ...datedHeaders(entry) };
   if (entry.successor) {
     headers.link = `<${resourceUrl}>; rel="successor-version"; type="${formatType(entry.successor)}"`;

@@ -39,7 +39,10 @@ export const Nullable = <S extends TSchema>(schema: S) => Type.Union([schema, Ty
 export const Link = Type.Object({ href: Type.String(), templated: Type.Optional(Type.Boolean()) });
 
 /** HAL `_links`: `self` and the links the kind adds (some only for callers who may follow them). */
-export const Links = Type.Object({ self: Link }, { additionalProperties: Link, description: 'HAL links; `self` always, others when the caller may follow them' });
+export const Links = Type.Object(
+  { self: Link },
+  { additionalProperties: Link, description: 'HAL links; `self` always, others when the caller may follow them' },
+);
 
 /** What a client may send for anything (tags of foreign systems, inputs, outputs, contents). */
 export const AnyValue = Type.Unknown();

@@ -41,19 +41,56 @@ export class ServerMetrics {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'blockyard_' });
     const requestLabels = ['method', 'route', 'status_code'] as const;
-    this.requests = new Counter({ name: 'blockyard_http_requests_total', help: 'HTTP requests answered, by method, route template and status code', labelNames: requestLabels, registers });
-    this.durations = new Histogram({ name: 'blockyard_http_request_duration_seconds', help: 'Time from receiving a request to having answered it, by method, route template and status code', labelNames: requestLabels, buckets: REQUEST_BUCKETS, registers });
-    this.authFailures = new Counter({ name: 'blockyard_auth_failures_total', help: 'Credentials refused (wrong, expired, revoked or malformed), by how they were presented', labelNames: ['scheme'], registers });
-    this.transactionWait = new Histogram({ name: 'blockyard_db_transaction_wait_seconds', help: 'Time a transaction waited before it began: for a pooled connection (PostgreSQL) or the single writer (SQLite)', buckets: WAIT_BUCKETS, registers });
+    this.requests = new Counter({
+      name: 'blockyard_http_requests_total',
+      help: 'HTTP requests answered, by method, route template and status code',
+      labelNames: requestLabels,
+      registers,
+    });
+    this.durations = new Histogram({
+      name: 'blockyard_http_request_duration_seconds',
+      help: 'Time from receiving a request to having answered it, by method, route template and status code',
+      labelNames: requestLabels,
+      buckets: REQUEST_BUCKETS,
+      registers,
+    });
+    this.authFailures = new Counter({
+      name: 'blockyard_auth_failures_total',
+      help: 'Credentials refused (wrong, expired, revoked or malformed), by how they were presented',
+      labelNames: ['scheme'],
+      registers,
+    });
+    this.transactionWait = new Histogram({
+      name: 'blockyard_db_transaction_wait_seconds',
+      help: 'Time a transaction waited before it began: for a pooled connection (PostgreSQL) or the single writer (SQLite)',
+      buckets: WAIT_BUCKETS,
+      registers,
+    });
 
     const usage = (read: (usage: ConnectionUsage) => number) =>
       function (this: Gauge, sources: MetricSources) {
         this.set(read(sources.connections()));
       };
-    this.gauge('blockyard_db_pool_max_connections', 'Connections the database pool may open (1 on SQLite: the writer)', usage((u) => u.max));
-    this.gauge('blockyard_db_pool_connections', 'Database connections open', usage((u) => u.open));
-    this.gauge('blockyard_db_pool_connections_in_use', 'Database connections handed out (a query or transaction runs on them)', usage((u) => u.inUse));
-    this.gauge('blockyard_db_pool_waiting', 'Queries and transactions waiting for a database connection (on SQLite: for the writer)', usage((u) => u.waiting));
+    this.gauge(
+      'blockyard_db_pool_max_connections',
+      'Connections the database pool may open (1 on SQLite: the writer)',
+      usage((u) => u.max),
+    );
+    this.gauge(
+      'blockyard_db_pool_connections',
+      'Database connections open',
+      usage((u) => u.open),
+    );
+    this.gauge(
+      'blockyard_db_pool_connections_in_use',
+      'Database connections handed out (a query or transaction runs on them)',
+      usage((u) => u.inUse),
+    );
+    this.gauge(
+      'blockyard_db_pool_waiting',
+      'Queries and transactions waiting for a database connection (on SQLite: for the writer)',
+      usage((u) => u.waiting),
+    );
     this.gauge('blockyard_event_streams_open', 'Event streams (Server-Sent Events) open on this instance', function (sources) {
       this.set(sources.streams());
     });
@@ -68,14 +105,22 @@ export class ServerMetrics {
         })
         .catch((error: unknown) => sources.onError('event stream lag', error))
         .finally(() => setImmediate(() => (lagRead = undefined))));
-    this.gauge('blockyard_event_stream_lag_events', 'Event positions between the newest event and the last one handed to the slowest open stream', async function (sources) {
-      await readLag(sources);
-      this.set(lag.positions);
-    });
-    this.gauge('blockyard_event_stream_lag_seconds', 'Age of the oldest event the slowest open stream has not been handed yet (0: every stream is up to date)', async function (sources) {
-      await readLag(sources);
-      this.set(lag.seconds);
-    });
+    this.gauge(
+      'blockyard_event_stream_lag_events',
+      'Event positions between the newest event and the last one handed to the slowest open stream',
+      async function (sources) {
+        await readLag(sources);
+        this.set(lag.positions);
+      },
+    );
+    this.gauge(
+      'blockyard_event_stream_lag_seconds',
+      'Age of the oldest event the slowest open stream has not been handed yet (0: every stream is up to date)',
+      async function (sources) {
+        await readLag(sources);
+        this.set(lag.seconds);
+      },
+    );
     this.gauge(
       'blockyard_runs_waiting',
       'Runs waiting to be claimed, per runner (runner uuid)',
@@ -128,7 +173,12 @@ export class ServerMetrics {
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
   }
 
-  private gauge(name: string, help: string, read: (this: Gauge, sources: MetricSources) => void | Promise<void>, labelNames: string[] = []): void {
+  private gauge(
+    name: string,
+    help: string,
+    read: (this: Gauge, sources: MetricSources) => void | Promise<void>,
+    labelNames: string[] = [],
+  ): void {
     const sourcesNow = () => this.sources;
     new Gauge({
       name,

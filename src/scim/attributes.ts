@@ -10,17 +10,77 @@ export const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 export type ScimObject = Record<string, unknown>;
 
 const NAMES = [
-  'schemas', 'id', 'externalId', 'meta', 'userName', 'name', 'formatted', 'familyName', 'givenName', 'middleName', 'honorificPrefix', 'honorificSuffix',
-  'displayName', 'nickName', 'profileUrl', 'title', 'userType', 'preferredLanguage', 'locale', 'timezone', 'active', 'password', 'emails', 'phoneNumbers',
-  'ims', 'photos', 'addresses', 'groups', 'entitlements', 'roles', 'x509Certificates', 'value', 'display', 'type', 'primary', '$ref', 'streetAddress',
-  'locality', 'region', 'postalCode', 'country', 'members', 'employeeNumber', 'costCenter', 'organization', 'division', 'department', 'manager',
-  'resourceType', 'created', 'lastModified', 'location', 'version',
+  'schemas',
+  'id',
+  'externalId',
+  'meta',
+  'userName',
+  'name',
+  'formatted',
+  'familyName',
+  'givenName',
+  'middleName',
+  'honorificPrefix',
+  'honorificSuffix',
+  'displayName',
+  'nickName',
+  'profileUrl',
+  'title',
+  'userType',
+  'preferredLanguage',
+  'locale',
+  'timezone',
+  'active',
+  'password',
+  'emails',
+  'phoneNumbers',
+  'ims',
+  'photos',
+  'addresses',
+  'groups',
+  'entitlements',
+  'roles',
+  'x509Certificates',
+  'value',
+  'display',
+  'type',
+  'primary',
+  '$ref',
+  'streetAddress',
+  'locality',
+  'region',
+  'postalCode',
+  'country',
+  'members',
+  'employeeNumber',
+  'costCenter',
+  'organization',
+  'division',
+  'department',
+  'manager',
+  'resourceType',
+  'created',
+  'lastModified',
+  'location',
+  'version',
 ];
 const CANONICAL = new Map(NAMES.map((name) => [name.toLowerCase(), name]));
 const SCHEMAS = [USER_SCHEMA, GROUP_SCHEMA, ENTERPRISE_SCHEMA];
 
 /** Attributes that hold lists (RFC 7643 §4.1.2, §4.2). */
-export const MULTI_VALUED = new Set(['emails', 'phoneNumbers', 'ims', 'photos', 'addresses', 'groups', 'entitlements', 'roles', 'x509Certificates', 'members', 'schemas']);
+export const MULTI_VALUED = new Set([
+  'emails',
+  'phoneNumbers',
+  'ims',
+  'photos',
+  'addresses',
+  'groups',
+  'entitlements',
+  'roles',
+  'x509Certificates',
+  'members',
+  'schemas',
+]);
 
 /** Attribute names are case-insensitive (RFC 7643 §2.1): the canonical spelling of a known one, else as sent. */
 export function canonical(name: string): string {
@@ -80,7 +140,10 @@ export function parseFilter(text: string, stripSchema = true): Filter {
       const raw = tokens[index++];
       if (raw === undefined) throw invalidFilter(`"${attrToken} eq" needs a value`);
       filter.push({ attr, op: 'eq', value: filterValue(raw) });
-    } else throw invalidFilter(op === '' ? `"${attrToken}" needs an operator` : `the operator "${op}" is not supported here; use eq or pr, joined by and`);
+    } else
+      throw invalidFilter(
+        op === '' ? `"${attrToken}" needs an operator` : `the operator "${op}" is not supported here; use eq or pr, joined by and`,
+      );
     if (index < tokens.length) {
       const joiner = tokens[index++]!.toLowerCase();
       if (joiner !== 'and') throw invalidFilter(`"${joiner}" is not supported here; comparisons are joined by and`);
@@ -119,7 +182,8 @@ function canonicalPath(path: string, stripSchema: boolean): string {
 
 /** Whether an element of a multi-valued attribute matches a filter (strings compare case-insensitively). */
 export function matches(element: unknown, filter: Filter): boolean {
-  if (!isPlainObject(element)) return filter.every((c) => c.attr === 'value' && (c.op === 'pr' ? element !== undefined : same(element, c.value)));
+  if (!isPlainObject(element))
+    return filter.every((c) => c.attr === 'value' && (c.op === 'pr' ? element !== undefined : same(element, c.value)));
   return filter.every((comparison) => {
     const actual = comparison.attr.split('.').reduce<unknown>((value, key) => (isPlainObject(value) ? value[key] : undefined), element);
     return comparison.op === 'pr' ? actual !== undefined && actual !== null && actual !== '' : same(actual, comparison.value);
@@ -165,5 +229,10 @@ export function parsePath(path: string): PatchPath {
       throw invalidPath(`"${path}": ${(error as Error).message}`);
     }
   }
-  return { ...(extension ? { extension } : {}), attr: canonical(attr!), ...(filter ? { filter } : {}), ...(sub !== undefined ? { sub: canonical(sub) } : {}) };
+  return {
+    ...(extension ? { extension } : {}),
+    attr: canonical(attr!),
+    ...(filter ? { filter } : {}),
+    ...(sub !== undefined ? { sub: canonical(sub) } : {}),
+  };
 }

@@ -52,22 +52,38 @@ const multiValued = (description: string, types: string[]) =>
 const named = (name: string, value: ReturnType<typeof attribute>) => ({ ...value, name });
 
 const USER_ATTRIBUTES = [
-  attribute('userName', { required: true, uniqueness: 'server', description: "The meshUser's username (taken in lower case; it cannot change)" }),
+  attribute('userName', {
+    required: true,
+    uniqueness: 'server',
+    description: "The meshUser's username (taken in lower case; it cannot change)",
+  }),
   attribute('name', {
     type: 'complex',
     description: "The user's name: givenName and familyName are the meshUser's firstName and lastName",
-    sub: ['formatted', 'familyName', 'givenName', 'middleName', 'honorificPrefix', 'honorificSuffix'].map((sub) => attribute(sub, { description: `name.${sub}` })),
+    sub: ['formatted', 'familyName', 'givenName', 'middleName', 'honorificPrefix', 'honorificSuffix'].map((sub) =>
+      attribute(sub, { description: `name.${sub}` }),
+    ),
   }),
-  ...['displayName', 'nickName', 'title', 'userType', 'preferredLanguage', 'locale', 'timezone'].map((name) => attribute(name, { description: `${name} (kept as sent)` })),
+  ...['displayName', 'nickName', 'title', 'userType', 'preferredLanguage', 'locale', 'timezone'].map((name) =>
+    attribute(name, { description: `${name} (kept as sent)` }),
+  ),
   attribute('profileUrl', { type: 'reference', referenceTypes: ['external'], description: 'profileUrl (kept as sent)' }),
-  attribute('active', { type: 'boolean', description: 'false: the user is kept, flagged inactive, with its group memberships and bindings' }),
+  attribute('active', {
+    type: 'boolean',
+    description: 'false: the user is kept, flagged inactive, with its group memberships and bindings',
+  }),
   named('emails', multiValued("E-mail addresses; the primary (else work, else first) is the meshUser's email", ['work', 'home', 'other'])),
   named('phoneNumbers', multiValued('Phone numbers (kept as sent)', ['work', 'home', 'mobile', 'fax', 'pager', 'other'])),
   attribute('addresses', {
     type: 'complex',
     multi: true,
     description: 'Addresses (kept as sent)',
-    sub: [...['formatted', 'streetAddress', 'locality', 'region', 'postalCode', 'country', 'type'].map((sub) => attribute(sub, { description: sub })), attribute('primary', { type: 'boolean', description: 'primary' })],
+    sub: [
+      ...['formatted', 'streetAddress', 'locality', 'region', 'postalCode', 'country', 'type'].map((sub) =>
+        attribute(sub, { description: sub }),
+      ),
+      attribute('primary', { type: 'boolean', description: 'primary' }),
+    ],
   }),
   attribute('groups', {
     type: 'complex',
@@ -80,16 +96,26 @@ const USER_ATTRIBUTES = [
 ];
 
 const ENTERPRISE_ATTRIBUTES = [
-  ...['employeeNumber', 'costCenter', 'organization', 'division', 'department'].map((name) => attribute(name, { description: `${name} (kept as sent)` })),
+  ...['employeeNumber', 'costCenter', 'organization', 'division', 'department'].map((name) =>
+    attribute(name, { description: `${name} (kept as sent)` }),
+  ),
   attribute('manager', {
     type: 'complex',
     description: 'The manager (kept as sent)',
-    sub: [attribute('value', { description: 'The manager\'s id' }), attribute('$ref', { type: 'reference', referenceTypes: ['User'], description: 'URI of the manager' }), attribute('displayName', { mutability: 'readOnly', description: "The manager's name" })],
+    sub: [
+      attribute('value', { description: "The manager's id" }),
+      attribute('$ref', { type: 'reference', referenceTypes: ['User'], description: 'URI of the manager' }),
+      attribute('displayName', { mutability: 'readOnly', description: "The manager's name" }),
+    ],
   }),
 ];
 
 const GROUP_ATTRIBUTES = [
-  attribute('displayName', { required: true, uniqueness: 'server', description: '"<workspace>.<group>", or a name in BLOCKYARD_SCIM_GROUP_WORKSPACE; fixes the group\'s workspace and name' }),
+  attribute('displayName', {
+    required: true,
+    uniqueness: 'server',
+    description: '"<workspace>.<group>", or a name in BLOCKYARD_SCIM_GROUP_WORKSPACE; fixes the group\'s workspace and name',
+  }),
   attribute('members', {
     type: 'complex',
     multi: true,

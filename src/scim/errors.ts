@@ -3,7 +3,8 @@ import { ApiError } from '../lib/errors.js';
 export const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 /** RFC 7644 §3.12 `scimType` values this server uses. */
-export type ScimType = 'invalidFilter' | 'tooMany' | 'uniqueness' | 'mutability' | 'invalidSyntax' | 'invalidPath' | 'noTarget' | 'invalidValue';
+export type ScimType =
+  'invalidFilter' | 'tooMany' | 'uniqueness' | 'mutability' | 'invalidSyntax' | 'invalidPath' | 'noTarget' | 'invalidValue';
 
 /** An error in SCIM's format (RFC 7644 §3.12): `status` as a string, `scimType` where RFC 7644 defines one. */
 export class ScimError extends Error {
@@ -17,7 +18,12 @@ export class ScimError extends Error {
   }
 
   body() {
-    return { schemas: [ERROR_SCHEMA], status: String(this.status), ...(this.scimType ? { scimType: this.scimType } : {}), detail: this.detail };
+    return {
+      schemas: [ERROR_SCHEMA],
+      status: String(this.status),
+      ...(this.scimType ? { scimType: this.scimType } : {}),
+      detail: this.detail,
+    };
   }
 }
 

@@ -25,10 +25,16 @@ export function groupPlace(displayName: string, defaultWorkspace: string | undef
   const named = prefix !== undefined && IDENTIFIER.test(prefix);
   const workspace = named ? prefix : defaultWorkspace;
   if (workspace === undefined) {
-    throw invalidValue(`displayName: "${displayName}" names no workspace; name the group "<workspace>.<group>" (e.g. "my-team.developers"), or set BLOCKYARD_SCIM_GROUP_WORKSPACE`);
+    throw invalidValue(
+      `displayName: "${displayName}" names no workspace; name the group "<workspace>.<group>" (e.g. "my-team.developers"), or set BLOCKYARD_SCIM_GROUP_WORKSPACE`,
+    );
   }
-  const name = (named ? displayName.slice(dot + 1) : displayName).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
-  if (name === '' || name.length > MAX_STRING) throw invalidValue(`displayName: "${displayName}" leaves no group name (letters or digits after the workspace)`);
+  const name = (named ? displayName.slice(dot + 1) : displayName)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  if (name === '' || name.length > MAX_STRING)
+    throw invalidValue(`displayName: "${displayName}" leaves no group name (letters or digits after the workspace)`);
   return { workspace, name };
 }
 
@@ -59,13 +65,26 @@ export function memberChanges(body: unknown): { add: string[]; remove: string[] 
     if (parsed.extension || parsed.attr !== 'members' || parsed.sub !== undefined) return undefined;
     if (parsed.filter) {
       const [only, ...more] = parsed.filter;
-      if (op !== 'remove' || value !== undefined || more.length > 0 || only?.attr !== 'value' || only.op !== 'eq' || typeof only.value !== 'string') return undefined;
+      if (
+        op !== 'remove' ||
+        value !== undefined ||
+        more.length > 0 ||
+        only?.attr !== 'value' ||
+        only.op !== 'eq' ||
+        typeof only.value !== 'string'
+      )
+        return undefined;
       remove.push(only.value);
       continue;
     }
     if ((op !== 'add' && op !== 'remove') || !Array.isArray(value) || value.length === 0) return undefined;
     for (const member of value) {
-      if (!isPlainObject(member) || typeof member.value !== 'string' || (typeof member.type === 'string' && member.type.toLowerCase() !== 'user')) return undefined;
+      if (
+        !isPlainObject(member) ||
+        typeof member.value !== 'string' ||
+        (typeof member.type === 'string' && member.type.toLowerCase() !== 'user')
+      )
+        return undefined;
       (op === 'add' ? add : remove).push(member.value);
     }
   }
@@ -98,26 +117,43 @@ export class ScimGroups {
     const users = new Map((await this.users.byUsernames(ctx, group.members)).map((user) => [user.username, user]));
     const members = group.members.flatMap((username) => {
       const user = users.get(username);
-      return user ? [{ value: user.uuid, display: username, type: 'User', $ref: `${this.baseUrl()}/scim/v2/Users/${encodeURIComponent(user.uuid)}` }] : [];
+      return user
+        ? [{ value: user.uuid, display: username, type: 'User', $ref: `${this.baseUrl()}/scim/v2/Users/${encodeURIComponent(user.uuid)}` }]
+        : [];
     });
     const { egid } = group.document.spec;
-    const resource: ScimObject = { schemas: [GROUP_SCHEMA], id: groupIdentifier(group), ...(typeof egid === 'string' && egid !== '' ? { externalId: egid } : {}), displayName: this.displayName(group), members };
-    return withMeta(resource, { resourceType: 'Group', created: group.createdOn, ...(group.updatedOn ? { lastModified: group.updatedOn } : {}), location: this.location(group) });
+    const resource: ScimObject = {
+      schemas: [GROUP_SCHEMA],
+      id: groupIdentifier(group),
+      ...(typeof egid === 'string' && egid !== '' ? { externalId: egid } : {}),
+      displayName: this.displayName(group),
+      members,
+    };
+    return withMeta(resource, {
+      resourceType: 'Group',
+      created: group.createdOn,
+      ...(group.updatedOn ? { lastModified: group.updatedOn } : {}),
+      location: this.location(group),
+    });
   }
 
   async toInput(ctx: RequestContext, body: ScimObject, existing?: UserGroup): Promise<UserGroupInput> {
     const resource = canonicalKeys(body) as ScimObject;
-    if (typeof resource.displayName !== 'string' || resource.displayName.trim() === '' || resource.displayName.length > MAX_STRING) throw invalidValue(`displayName: 1 to ${MAX_STRING} characters are required`);
+    if (typeof resource.displayName !== 'string' || resource.displayName.trim() === '' || resource.displayName.length > MAX_STRING)
+      throw invalidValue(`displayName: 1 to ${MAX_STRING} characters are required`);
     const displayName = resource.displayName.trim();
     const place = groupPlace(displayName, this.defaultWorkspace);
     if (existing && (existing.workspace !== place.workspace || existing.name !== place.name)) {
-      throw mutability(`displayName: "${displayName}" would make this group ${place.workspace}.${place.name}; a group keeps its workspace and name (${groupIdentifier(existing)}): create a new group instead`);
+      throw mutability(
+        `displayName: "${displayName}" would make this group ${place.workspace}.${place.name}; a group keeps its workspace and name (${groupIdentifier(existing)}): create a new group instead`,
+      );
     }
     const members = resource.members === undefined || resource.members === null ? [] : resource.members;
     if (!Array.isArray(members)) throw invalidValue('members: a list is required');
     const ids = members.map((member, index) => {
       if (!isPlainObject(member) || typeof member.value !== 'string') throw invalidValue(`members[${index}].value: a User id is required`);
-      if (typeof member.type === 'string' && member.type.toLowerCase() === 'group') throw invalidValue(`members[${index}]: groups cannot be members of groups here`);
+      if (typeof member.type === 'string' && member.type.toLowerCase() === 'group')
+        throw invalidValue(`members[${index}]: groups cannot be members of groups here`);
       return member.value;
     });
     const unique = [...new Set(ids)];
@@ -130,7 +166,10 @@ export class ScimGroups {
       workspace: place.workspace,
       name: place.name,
       members: unique.map((id) => byId.get(id)!),
-      document: sentObject({ ...(existing?.document.metadata ?? {}), name: place.name, ownedByWorkspace: place.workspace }, { displayName, ...(externalId !== undefined ? { egid: externalId } : {}), tags: existing?.document.spec.tags ?? {} }),
+      document: sentObject(
+        { ...(existing?.document.metadata ?? {}), name: place.name, ownedByWorkspace: place.workspace },
+        { displayName, ...(externalId !== undefined ? { egid: externalId } : {}), tags: existing?.document.spec.tags ?? {} },
+      ),
     };
   }
 
@@ -142,7 +181,8 @@ export class ScimGroups {
 
   async create(ctx: RequestContext, body: unknown): Promise<UserGroup> {
     const input = await this.toInput(ctx, resourceBody(body));
-    if (await this.groups.find(ctx, groupIdentifier(input))) throw new ScimError(409, `the Group ${groupIdentifier(input)} exists already`, 'uniqueness');
+    if (await this.groups.find(ctx, groupIdentifier(input)))
+      throw new ScimError(409, `the Group ${groupIdentifier(input)} exists already`, 'uniqueness');
     return (await this.groups.save(ctx, input)).group;
   }
 
@@ -190,7 +230,9 @@ export class ScimGroups {
       });
     let items: UserGroup[];
     let total: number;
-    const named = comparisons.find((comparison) => (comparison.attr === 'displayName' || comparison.attr === 'id') && typeof comparison.value === 'string');
+    const named = comparisons.find(
+      (comparison) => (comparison.attr === 'displayName' || comparison.attr === 'id') && typeof comparison.value === 'string',
+    );
     if (named) {
       // One group at most: its place follows from the displayName (or it is the id).
       let id: string | undefined = named.value as string;

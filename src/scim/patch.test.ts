@@ -15,7 +15,10 @@ describe('parseFilter', () => {
       { attr: 'userName', op: 'eq', value: 'a' },
       { attr: 'emails.value', op: 'eq', value: 'b"c' },
     ]);
-    assert.deepEqual(parseFilter('active eq true and title pr'), [{ attr: 'active', op: 'eq', value: true }, { attr: 'title', op: 'pr' }]);
+    assert.deepEqual(parseFilter('active eq true and title pr'), [
+      { attr: 'active', op: 'eq', value: true },
+      { attr: 'title', op: 'pr' },
+    ]);
   });
   it('refuses other operators, or, and malformed filters as invalidFilter', () => {
     for (const filter of ['userName co "a"', 'userName eq "a" or userName eq "b"', 'userName eq', 'userName eq a', '', 'a eq "b" and']) {
@@ -27,30 +30,64 @@ describe('parseFilter', () => {
 describe('parsePath', () => {
   it('parses attr, attr.sub, attr[filter].sub and extension paths', () => {
     assert.deepEqual(parsePath('Name.GivenName'), { attr: 'name', sub: 'givenName' });
-    assert.deepEqual(parsePath('emails[type eq "work"].value'), { attr: 'emails', filter: [{ attr: 'type', op: 'eq', value: 'work' }], sub: 'value' });
-    assert.deepEqual(parsePath('urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department'), { extension: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User', attr: 'department' });
+    assert.deepEqual(parsePath('emails[type eq "work"].value'), {
+      attr: 'emails',
+      filter: [{ attr: 'type', op: 'eq', value: 'work' }],
+      sub: 'value',
+    });
+    assert.deepEqual(parsePath('urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department'), {
+      extension: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User',
+      attr: 'department',
+    });
     assert.throws(() => parsePath('emails[type eq'), scimType('invalidPath'));
     assert.throws(() => parsePath('a b'), scimType('invalidPath'));
   });
 });
 
 describe('applyPatch', () => {
-  const user = { userName: 'jane', name: { givenName: 'Jane', familyName: 'Doe' }, emails: [{ value: 'j@x', type: 'work', primary: true }], active: true };
+  const user = {
+    userName: 'jane',
+    name: { givenName: 'Jane', familyName: 'Doe' },
+    emails: [{ value: 'j@x', type: 'work', primary: true }],
+    active: true,
+  };
 
   it("applies Entra ID's forms: Replace with a path, path-less with paths as keys, string booleans kept for the mapping", () => {
-    const result = applyPatch(user, ops({ op: 'Replace', path: 'active', value: 'False' }, { op: 'replace', value: { 'name.givenName': 'Janet', 'emails[type eq "work"].value': 'janet@x' } }));
-    assert.deepEqual(result, { userName: 'jane', name: { givenName: 'Janet', familyName: 'Doe' }, emails: [{ value: 'janet@x', type: 'work', primary: true }], active: 'False' });
+    const result = applyPatch(
+      user,
+      ops(
+        { op: 'Replace', path: 'active', value: 'False' },
+        { op: 'replace', value: { 'name.givenName': 'Janet', 'emails[type eq "work"].value': 'janet@x' } },
+      ),
+    );
+    assert.deepEqual(result, {
+      userName: 'jane',
+      name: { givenName: 'Janet', familyName: 'Doe' },
+      emails: [{ value: 'janet@x', type: 'work', primary: true }],
+      active: 'False',
+    });
   });
 
   it('creates the element an eq filter names when none matches, merges complex values, appends to lists once', () => {
-    const result = applyPatch(user, ops({ op: 'add', path: 'emails[type eq "home"].value', value: 'h@x' }, { op: 'add', path: 'name', value: { middleName: 'M' } }, { op: 'add', path: 'emails', value: [{ value: 'j@x' }, { value: 'k@x' }] }));
+    const result = applyPatch(
+      user,
+      ops(
+        { op: 'add', path: 'emails[type eq "home"].value', value: 'h@x' },
+        { op: 'add', path: 'name', value: { middleName: 'M' } },
+        { op: 'add', path: 'emails', value: [{ value: 'j@x' }, { value: 'k@x' }] },
+      ),
+    );
     assert.deepEqual(result.emails, [{ value: 'j@x', type: 'work', primary: true }, { type: 'home', value: 'h@x' }, { value: 'k@x' }]);
     assert.deepEqual(result.name, { givenName: 'Jane', familyName: 'Doe', middleName: 'M' });
   });
 
   it('removes members by a value list and by a value filter', () => {
     const group = { displayName: 'g', members: [{ value: 'a' }, { value: 'b' }, { value: 'c' }] };
-    assert.deepEqual(applyPatch(group, ops({ op: 'Remove', path: 'members', value: [{ value: 'A' }] }, { op: 'remove', path: 'members[value eq "c"]' })).members, [{ value: 'b' }]);
+    assert.deepEqual(
+      applyPatch(group, ops({ op: 'Remove', path: 'members', value: [{ value: 'A' }] }, { op: 'remove', path: 'members[value eq "c"]' }))
+        .members,
+      [{ value: 'b' }],
+    );
     assert.deepEqual(applyPatch(group, ops({ op: 'remove', path: 'members' })).members, undefined);
   });
 
@@ -75,7 +112,16 @@ describe('groupPlace', () => {
 
 describe('memberChanges', () => {
   it('recognises member-only PATCHes as Entra ID and Okta send them', () => {
-    assert.deepEqual(memberChanges(ops({ op: 'Add', path: 'members', value: [{ value: 'a' }, { value: 'b', display: 'B' }] }, { op: 'Remove', path: 'members', value: [{ value: 'c' }] }, { op: 'remove', path: 'members[value eq "d"]' })), { add: ['a', 'b'], remove: ['c', 'd'] });
+    assert.deepEqual(
+      memberChanges(
+        ops(
+          { op: 'Add', path: 'members', value: [{ value: 'a' }, { value: 'b', display: 'B' }] },
+          { op: 'Remove', path: 'members', value: [{ value: 'c' }] },
+          { op: 'remove', path: 'members[value eq "d"]' },
+        ),
+      ),
+      { add: ['a', 'b'], remove: ['c', 'd'] },
+    );
   });
   it('leaves everything else to the general way', () => {
     for (const body of [

@@ -1,4 +1,15 @@
-import { canonical, canonicalKeys, isPlainObject, matches, MULTI_VALUED, parsePath, PATCH_SCHEMA, type Filter, type PatchPath, type ScimObject } from './attributes.js';
+import {
+  canonical,
+  canonicalKeys,
+  isPlainObject,
+  matches,
+  MULTI_VALUED,
+  parsePath,
+  PATCH_SCHEMA,
+  type Filter,
+  type PatchPath,
+  type ScimObject,
+} from './attributes.js';
 import { invalidSyntax, invalidValue, noTarget } from './errors.js';
 
 type Op = 'add' | 'replace' | 'remove';
@@ -16,7 +27,8 @@ export const MAX_OPERATIONS = 1000;
 export function applyPatch(resource: ScimObject, body: unknown): ScimObject {
   if (!isPlainObject(body)) throw invalidSyntax('the body must be a PatchOp object');
   const schemas = body.schemas ?? body.Schemas;
-  if (schemas !== undefined && (!Array.isArray(schemas) || !schemas.includes(PATCH_SCHEMA))) throw invalidSyntax(`schemas must name ${PATCH_SCHEMA}`);
+  if (schemas !== undefined && (!Array.isArray(schemas) || !schemas.includes(PATCH_SCHEMA)))
+    throw invalidSyntax(`schemas must name ${PATCH_SCHEMA}`);
   const operations = body.Operations ?? body.operations;
   if (!Array.isArray(operations) || operations.length === 0) throw invalidSyntax('Operations: a non-empty list of operations is required');
   if (operations.length > MAX_OPERATIONS) throw invalidSyntax(`Operations: at most ${MAX_OPERATIONS} operations per request`);
@@ -24,13 +36,16 @@ export function applyPatch(resource: ScimObject, body: unknown): ScimObject {
   operations.forEach((operation, index) => {
     if (!isPlainObject(operation)) throw invalidSyntax(`Operations[${index}]: an object is required`);
     const op = String(operation.op ?? operation.Op ?? '').toLowerCase();
-    if (op !== 'add' && op !== 'replace' && op !== 'remove') throw invalidSyntax(`Operations[${index}].op: add, replace or remove, got ${JSON.stringify(operation.op ?? null)}`);
+    if (op !== 'add' && op !== 'replace' && op !== 'remove')
+      throw invalidSyntax(`Operations[${index}].op: add, replace or remove, got ${JSON.stringify(operation.op ?? null)}`);
     const path = operation.path ?? operation.Path;
     const value = canonicalKeys(operation.value ?? operation.Value);
-    if (path !== undefined && path !== null && typeof path !== 'string') throw invalidSyntax(`Operations[${index}].path: a string is required`);
+    if (path !== undefined && path !== null && typeof path !== 'string')
+      throw invalidSyntax(`Operations[${index}].path: a string is required`);
     if (path === undefined || path === null || path === '') {
       if (op === 'remove') throw noTarget(`Operations[${index}]: remove needs a path`);
-      if (!isPlainObject(value)) throw invalidValue(`Operations[${index}].value: an object of attributes is required when there is no path`);
+      if (!isPlainObject(value))
+        throw invalidValue(`Operations[${index}].value: an object of attributes is required when there is no path`);
       for (const [key, child] of Object.entries(value)) applyAt(result, op, parsePath(key), child);
       return;
     }
@@ -107,7 +122,8 @@ function applyFiltered(container: ScimObject, op: Op, attr: string, filter: Filt
     return;
   }
   if (hits.length === 0) {
-    if (!filter.every((comparison) => comparison.op === 'eq' && !comparison.attr.includes('.'))) throw noTarget(`no value of ${attr} matches the filter`);
+    if (!filter.every((comparison) => comparison.op === 'eq' && !comparison.attr.includes('.')))
+      throw noTarget(`no value of ${attr} matches the filter`);
     const created: ScimObject = Object.fromEntries(filter.map((comparison) => [comparison.attr, comparison.value]));
     if (sub !== undefined) created[sub] = value;
     else if (isPlainObject(value)) Object.assign(created, value);

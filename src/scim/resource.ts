@@ -6,9 +6,21 @@ import { canonical, isPlainObject, LIST_SCHEMA, type ScimObject } from './attrib
 export const MAX_RESULTS = 200;
 
 /** `meta` (RFC 7643 §3.1): `version` is a weak entity tag of the representation. */
-export function withMeta(resource: ScimObject, meta: { resourceType: string; created: string; lastModified?: string; location: string }): ScimObject {
+export function withMeta(
+  resource: ScimObject,
+  meta: { resourceType: string; created: string; lastModified?: string; location: string },
+): ScimObject {
   const version = `W/"${createHash('sha256').update(JSON.stringify(resource)).digest('hex').slice(0, 20)}"`;
-  return { ...resource, meta: { resourceType: meta.resourceType, created: meta.created, lastModified: meta.lastModified ?? meta.created, location: meta.location, version } };
+  return {
+    ...resource,
+    meta: {
+      resourceType: meta.resourceType,
+      created: meta.created,
+      lastModified: meta.lastModified ?? meta.created,
+      location: meta.location,
+      version,
+    },
+  };
 }
 
 /** `startIndex` (1-based, default 1; below 1 counts as 1) and `count` (default and at most 200; below 0 counts as 0), RFC 7644 §3.4.2.4. */
@@ -31,7 +43,11 @@ export function listResponse(resources: ScimObject[], total: number, startIndex:
  * `meta` always stay (they are "returned always"); `excludedAttributes=members` is what Entra ID sends.
  */
 export function project(resource: ScimObject, query: Record<string, string | undefined>): ScimObject {
-  const names = (raw: string | undefined) => (raw ?? '').split(',').map((name) => canonical(name.trim().split('.')[0]!)).filter(Boolean);
+  const names = (raw: string | undefined) =>
+    (raw ?? '')
+      .split(',')
+      .map((name) => canonical(name.trim().split('.')[0]!))
+      .filter(Boolean);
   const wanted = names(query.attributes);
   const excluded = names(query.excludedAttributes);
   if (wanted.length === 0 && excluded.length === 0) return resource;

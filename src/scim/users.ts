@@ -63,7 +63,10 @@ export class ScimUsers {
   /** The SCIM representation, with `meta`. */
   toScim(user: User): ScimObject {
     const { [ENTERPRISE_SCHEMA]: enterprise, ...extra } = user.scim ?? {};
-    const emails = Array.isArray(extra.emails) && extra.emails.length > 0 ? structuredClone(extra.emails) : [{ value: user.email, type: 'work', primary: true }];
+    const emails =
+      Array.isArray(extra.emails) && extra.emails.length > 0
+        ? structuredClone(extra.emails)
+        : [{ value: user.email, type: 'work', primary: true }];
     const chosen = emails[chosenEmail(emails)];
     if (isPlainObject(chosen)) chosen.value = user.email;
     const userName = typeof extra.userName === 'string' && extra.userName.toLowerCase() === user.username ? extra.userName : user.username;
@@ -83,22 +86,33 @@ export class ScimUsers {
       active: user.active !== false,
       ...(isPlainObject(enterprise) ? { [ENTERPRISE_SCHEMA]: enterprise } : {}),
     };
-    return withMeta(resource, { resourceType: 'User', created: user.createdOn, ...(user.updatedOn ? { lastModified: user.updatedOn } : {}), location: this.location(user) });
+    return withMeta(resource, {
+      resourceType: 'User',
+      created: user.createdOn,
+      ...(user.updatedOn ? { lastModified: user.updatedOn } : {}),
+      location: this.location(user),
+    });
   }
 
   /** A SCIM User as the meshUser it becomes (`existing`: the user it replaces). */
   toInput(body: ScimObject, existing?: User): UserInput {
     const resource = canonicalKeys(body) as ScimObject;
-    if (typeof resource.userName !== 'string' || resource.userName.trim() === '') throw invalidValue('userName: a non-empty string is required');
+    if (typeof resource.userName !== 'string' || resource.userName.trim() === '')
+      throw invalidValue('userName: a non-empty string is required');
     const username = checkedUsername(resource.userName.trim().toLowerCase(), 'userName');
     if (existing && existing.username !== username) {
-      throw mutability(`userName: "${existing.username}" cannot become "${username}": meshUsers are identified by their username (delete the user and create it again)`);
+      throw mutability(
+        `userName: "${existing.username}" cannot become "${username}": meshUsers are identified by their username (delete the user and create it again)`,
+      );
     }
     const emails = resource.emails === undefined || resource.emails === null ? [] : resource.emails;
     if (!Array.isArray(emails)) throw invalidValue('emails: a list is required');
     const chosen = emails.length > 0 ? emails[chosenEmail(emails)] : undefined;
     const email = isPlainObject(chosen) && typeof chosen.value === 'string' ? chosen.value : username.includes('@') ? username : '';
-    if (!EMAIL.test(email) || email.length > MAX_STRING) throw invalidValue(`emails: a meshUser needs an e-mail address (the primary, work or first of emails, else an address as userName), got ${JSON.stringify(email)}`);
+    if (!EMAIL.test(email) || email.length > MAX_STRING)
+      throw invalidValue(
+        `emails: a meshUser needs an e-mail address (the primary, work or first of emails, else an address as userName), got ${JSON.stringify(email)}`,
+      );
     const name = resource.name === undefined || resource.name === null ? {} : resource.name;
     if (!isPlainObject(name)) throw invalidValue('name: an object is required');
     const firstName = text(name.givenName, 'name.givenName');
@@ -109,14 +123,18 @@ export class ScimUsers {
     for (const key of NOT_KEPT) delete scim[key];
     // Entra ID sets the manager as a bare id (`"path": "…:manager", "value": "<id>"`); the schema's is complex.
     const enterprise = scim[ENTERPRISE_SCHEMA];
-    if (isPlainObject(enterprise) && typeof enterprise.manager === 'string') scim[ENTERPRISE_SCHEMA] = { ...enterprise, manager: { value: enterprise.manager } };
+    if (isPlainObject(enterprise) && typeof enterprise.manager === 'string')
+      scim[ENTERPRISE_SCHEMA] = { ...enterprise, manager: { value: enterprise.manager } };
     return {
       username,
       email,
       firstName,
       lastName,
       ...(externalId !== '' ? { euid: externalId } : {}),
-      document: sentObject({ ...(existing?.document.metadata ?? {}), name: username }, { email, firstName, lastName, ...(externalId !== '' ? { euid: externalId } : {}), tags: existing?.document.spec.tags ?? {} }),
+      document: sentObject(
+        { ...(existing?.document.metadata ?? {}), name: username },
+        { email, firstName, lastName, ...(externalId !== '' ? { euid: externalId } : {}), tags: existing?.document.spec.tags ?? {} },
+      ),
       active,
       scim,
     };
@@ -155,8 +173,13 @@ export class ScimUsers {
     const filter: UserFilter = {};
     let none = false;
     for (const comparison of query.filter !== undefined ? parseFilter(query.filter) : []) {
-      const key = ({ userName: 'username', externalId: 'euid', id: 'uuid', emails: 'email', 'emails.value': 'email' } as const)[comparison.attr as 'userName'];
-      if (key === undefined || comparison.op !== 'eq') throw invalidFilter(`Users are filtered by userName, externalId, id or emails.value with eq, not "${comparison.attr} ${comparison.op}"`);
+      const key = ({ userName: 'username', externalId: 'euid', id: 'uuid', emails: 'email', 'emails.value': 'email' } as const)[
+        comparison.attr as 'userName'
+      ];
+      if (key === undefined || comparison.op !== 'eq')
+        throw invalidFilter(
+          `Users are filtered by userName, externalId, id or emails.value with eq, not "${comparison.attr} ${comparison.op}"`,
+        );
       if (typeof comparison.value !== 'string') {
         none = true;
         continue;
@@ -165,7 +188,13 @@ export class ScimUsers {
       if (filter[key] !== undefined && filter[key] !== value) none = true;
       filter[key] = value;
     }
-    const page = none ? { items: [], total: 0 } : await window((request: PageRequest) => this.users.list(ctx, filter, request), startIndex, count);
-    return listResponse(page.items.map((user) => project(this.toScim(user), query)), page.total, startIndex);
+    const page = none
+      ? { items: [], total: 0 }
+      : await window((request: PageRequest) => this.users.list(ctx, filter, request), startIndex, count);
+    return listResponse(
+      page.items.map((user) => project(this.toScim(user), query)),
+      page.total,
+      startIndex,
+    );
   }
 }

@@ -58,10 +58,16 @@ export class CompiledQueries {
   }
 
   /** Inserts a row into `table`; the shape fixes its columns (every row of the shape has the same ones). */
-  async insertRow<T extends keyof Tables & string>(shape: string, table: T, row: { [C in keyof Insertable<Tables[T]>]: QueryArgument }): Promise<void> {
+  async insertRow<T extends keyof Tables & string>(
+    shape: string,
+    table: T,
+    row: { [C in keyof Insertable<Tables[T]>]: QueryArgument },
+  ): Promise<void> {
     const columns = Object.keys(row);
     await this.execute(shape, Object.values(row) as QueryArgument[], (...values) =>
-      this.db.insertInto(table).values(Object.fromEntries(columns.map((column, index) => [column, values[index]])) as Insertable<Tables[T]>),
+      this.db
+        .insertInto(table)
+        .values(Object.fromEntries(columns.map((column, index) => [column, values[index]])) as Insertable<Tables[T]>),
     );
   }
 }

@@ -42,10 +42,18 @@ describe('the SQLite writer', () => {
     // Only pages that existed before the savepoint are journaled: fill some (a page per row), then change them all.
     const document = (name: string, padding: string) => JSON.stringify({ metadata: { name }, spec: { padding } });
     const names = Array.from({ length: 60 }, (_, i) => `ws-${i}`);
-    await database.db.insertInto('workspaces').values(names.map((name) => ({ name, document: document(name, 'x'.repeat(3000)), created_on: new Date().toISOString() }))).execute();
+    await database.db
+      .insertInto('workspaces')
+      .values(names.map((name) => ({ name, document: document(name, 'x'.repeat(3000)), created_on: new Date().toISOString() })))
+      .execute();
     let seen: string[] = [];
     await database.db.transaction().execute(async (trx) => {
-      for (const name of names) await trx.updateTable('workspaces').set({ document: document(name, 'y'.repeat(3000)) }).where('name', '=', name).execute();
+      for (const name of names)
+        await trx
+          .updateTable('workspaces')
+          .set({ document: document(name, 'y'.repeat(3000)) })
+          .where('name', '=', name)
+          .execute();
       seen = openTemporaryFiles();
     });
     assert.deepEqual(seen, []);
@@ -60,10 +68,19 @@ describe('the PostgreSQL connections', { skip: skipUnless('postgres') }, () => {
   it('end a transaction left idle: idle_in_transaction_session_timeout is set on every connection', async () => {
     const postgres = await createPostgresDatabase();
     const dataDir = mkdtempSync(path.join(tmpdir(), 'blockyard-database-'));
-    const config = loadConfig({ BLOCKYARD_DATA_DIR: dataDir, BLOCKYARD_DATABASE_URL: postgres.url, BLOCKYARD_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') });
+    const config = loadConfig({
+      BLOCKYARD_DATA_DIR: dataDir,
+      BLOCKYARD_DATABASE_URL: postgres.url,
+      BLOCKYARD_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
+    });
     const database = await openDatabase(config, pino({ level: 'silent' }));
     try {
-      const shown = await database.db.transaction().execute((trx) => sql<{ setting: string; unit: string }>`select setting, unit from pg_settings where name = 'idle_in_transaction_session_timeout'`.execute(trx));
+      const shown = await database.db.transaction().execute((trx) =>
+        sql<{
+          setting: string;
+          unit: string;
+        }>`select setting, unit from pg_settings where name = 'idle_in_transaction_session_timeout'`.execute(trx),
+      );
       assert.deepEqual(shown.rows[0], { setting: String(idleInTransactionTimeoutMs(config)), unit: 'ms' });
     } finally {
       await database.close();

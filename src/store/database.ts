@@ -19,7 +19,8 @@ import { unitOfWorkDialect, type TransactionWaits } from './transaction.js';
 export type DialectName = 'sqlite' | 'postgres';
 
 /** Which database `db` (or a transaction on it) speaks to, for the few statements written per dialect. */
-export const dialectOf = (db: Pick<Kysely<Tables>, 'getExecutor'>): DialectName => (db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite');
+export const dialectOf = (db: Pick<Kysely<Tables>, 'getExecutor'>): DialectName =>
+  db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 
 /** One query layer (Kysely) over SQLite or PostgreSQL; repositories receive this. */
 export interface Database {
@@ -38,7 +39,22 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const PG_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300']);
+const PG_UNAVAILABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '53300',
+]);
 
 /** True for errors that mean "the database cannot be reached right now" (answered 503 + Retry-After). */
 export function isDatabaseUnavailable(error: unknown): boolean {

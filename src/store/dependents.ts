@@ -67,7 +67,9 @@ export async function findDependents(db: Db, of: keyof typeof DEPENDENTS, key: r
   for (const dependent of DEPENDENTS[of] as readonly Dependent[]) {
     const conditions = dependent.columns.map((column, index) => sql`${sql.ref(column)} = ${key[index]}`);
     if (dependent.unlessSet) conditions.push(sql`${sql.ref(dependent.unlessSet)} is null`);
-    const { rows } = await sql<{ total: number | string }>`select count(*) as total from ${sql.table(dependent.table)} where ${sql.join(conditions, sql` and `)}`.execute(db);
+    const { rows } = await sql<{
+      total: number | string;
+    }>`select count(*) as total from ${sql.table(dependent.table)} where ${sql.join(conditions, sql` and `)}`.execute(db);
     const total = Number(rows[0]?.total ?? 0);
     if (total > 0) found.push(`${total} ${dependent.kind}`);
   }

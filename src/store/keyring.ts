@@ -27,7 +27,15 @@ export class KeyringTable {
 
   /** The private half of the oldest token signing key: sealed under the master key the database was first written with. */
   async oldestSealedValue(): Promise<string | undefined> {
-    return (await this.db.selectFrom('signing_keys').select('private_jwk_encrypted').orderBy('created_on').orderBy('kid').limit(1).executeTakeFirst())?.private_jwk_encrypted;
+    return (
+      await this.db
+        .selectFrom('signing_keys')
+        .select('private_jwk_encrypted')
+        .orderBy('created_on')
+        .orderBy('kid')
+        .limit(1)
+        .executeTakeFirst()
+    )?.private_jwk_encrypted;
   }
 }
 

@@ -20,7 +20,9 @@ describe('PostgreSQL notifications', { skip: skipUnless('postgres') }, () => {
       assert.ok(check(), what);
     };
     const listeners = async () =>
-      (await admin.query<{ pid: number }>(`select pid from pg_stat_activity where query = $1`, [`LISTEN ${channel}`])).rows.map((row) => row.pid);
+      (await admin.query<{ pid: number }>(`select pid from pg_stat_activity where query = $1`, [`LISTEN ${channel}`])).rows.map(
+        (row) => row.pid,
+      );
     try {
       // Connected: one call for whatever was missed before.
       await waitFor('the first connection', () => calls === 1);

@@ -12,7 +12,13 @@ export interface Listening {
  * notifications sent while it was down are lost. A lost connection is opened again after 0.5 s, then
  * doubling up to 10 s. The channel must be a plain identifier.
  */
-export function listen(databaseUrl: string, channel: string, onNotify: () => void, log: Pick<Logger, 'warn' | 'info'>, timeoutMs = 5000): Listening {
+export function listen(
+  databaseUrl: string,
+  channel: string,
+  onNotify: () => void,
+  log: Pick<Logger, 'warn' | 'info'>,
+  timeoutMs = 5000,
+): Listening {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a plain channel name: ${channel}`);
   let client: pg.Client | undefined;
   let closed = false;

@@ -25,19 +25,32 @@ export function databaseOpenFailure(error: unknown, config: Pick<Config, 'databa
     case 'EAI_AGAIN':
       return fail(`BLOCKYARD_DATABASE_URL: the host "${host}" is not known: correct the host in the URL`);
     case '3D000':
-      return fail(`${at} has no database "${database}": create it (createdb -h ${host} -p ${port} -U ${user} ${database}; docs/postgresql.md) or correct the URL`);
+      return fail(
+        `${at} has no database "${database}": create it (createdb -h ${host} -p ${port} -U ${user} ${database}; docs/postgresql.md) or correct the URL`,
+      );
     case '28P01':
     case '28000':
-      return fail(`${at} refused user "${user}" (${messageOf(error)}): correct the user and password in the URL, or the server's pg_hba.conf`);
+      return fail(
+        `${at} refused user "${user}" (${messageOf(error)}): correct the user and password in the URL, or the server's pg_hba.conf`,
+      );
     case '42501':
-      return fail(`${at}: user "${user}" may not create tables in database "${database}" (${messageOf(error)}): make it the database's owner (docs/postgresql.md)`);
+      return fail(
+        `${at}: user "${user}" may not create tables in database "${database}" (${messageOf(error)}): make it the database's owner (docs/postgresql.md)`,
+      );
     case '53300':
-      return fail(`${at} has no connection left (too many clients): raise its max_connections or lower BLOCKYARD_DB_POOL_SIZE on the instances`);
+      return fail(
+        `${at} has no connection left (too many clients): raise its max_connections or lower BLOCKYARD_DB_POOL_SIZE on the instances`,
+      );
     case '57014':
-      return fail(`${at}: a statement took longer than BLOCKYARD_DB_TIMEOUT_MS (${config.dbTimeoutMs} ms) and was cancelled (${messageOf(error)}): is the database overloaded, or a table locked by another session?`);
+      return fail(
+        `${at}: a statement took longer than BLOCKYARD_DB_TIMEOUT_MS (${config.dbTimeoutMs} ms) and was cancelled (${messageOf(error)}): is the database overloaded, or a table locked by another session?`,
+      );
     case '57P03':
       return fail(`${at} is starting up or shutting down: start again once it accepts connections`);
   }
-  if (/timeout|timed out/i.test(messageOf(error))) return fail(`${at} did not answer within BLOCKYARD_DB_TIMEOUT_MS (${config.dbTimeoutMs} ms): check that the host is reachable from here (firewall, network)`);
+  if (/timeout|timed out/i.test(messageOf(error)))
+    return fail(
+      `${at} did not answer within BLOCKYARD_DB_TIMEOUT_MS (${config.dbTimeoutMs} ms): check that the host is reachable from here (firewall, network)`,
+    );
   return fail(`${at}: ${messageOf(error)}`);
 }

@@ -13,8 +13,15 @@ export async function fetchPage<DB, TB extends keyof DB, Row>(
   knownTotal?: number,
 ): Promise<{ rows: Row[]; total: number }> {
   const [rows, total] = await Promise.all([
-    select(filtered).limit(page.size).offset(page.page * page.size).execute(),
-    knownTotal ?? filtered.select(sql<number | string>`count(*)`.as('total')).executeTakeFirstOrThrow().then((count) => Number((count as { total: number | string }).total)),
+    select(filtered)
+      .limit(page.size)
+      .offset(page.page * page.size)
+      .execute(),
+    knownTotal ??
+      filtered
+        .select(sql<number | string>`count(*)`.as('total'))
+        .executeTakeFirstOrThrow()
+        .then((count) => Number((count as { total: number | string }).total)),
   ]);
   return { rows: rows as Row[], total };
 }

@@ -54,7 +54,13 @@ export interface ResealReport {
  * serving instances; rows that `reseal` leaves alone are not written. Safe to run again: a second run
  * finds nothing to do.
  */
-export async function resealColumns(db: Db, dialect: DialectName, reseal: (text: string, holds: SealedColumn['holds']) => Resealing, batchSize: number, progress?: (column: SealedColumn, report: ResealReport) => void): Promise<ResealReport> {
+export async function resealColumns(
+  db: Db,
+  dialect: DialectName,
+  reseal: (text: string, holds: SealedColumn['holds']) => Resealing,
+  batchSize: number,
+  progress?: (column: SealedColumn, report: ResealReport) => void,
+): Promise<ResealReport> {
   const total: ResealReport = { rows: 0, values: 0, unreadable: [] };
   for (const column of SEALED_COLUMNS) {
     const report: ResealReport = { rows: 0, values: 0, unreadable: [] };
@@ -70,7 +76,10 @@ export async function resealColumns(db: Db, dialect: DialectName, reseal: (text:
           const key = column.key.map((name) => row[name]);
           if (result.unreadable > 0) report.unreadable.push(`${column.table} ${column.column} ${key.join(' ')}`);
           if (result.text === undefined || result.text === text) continue;
-          const where = sql.join(column.key.map((name, i) => sql`${sql.ref(name)} = ${key[i]}`), sql` and `);
+          const where = sql.join(
+            column.key.map((name, i) => sql`${sql.ref(name)} = ${key[i]}`),
+            sql` and `,
+          );
           await sql`update ${sql.table(column.table)} set ${sql.ref(column.column)} = ${result.text} where ${where}`.execute(trx);
           report.rows++;
           report.values += result.resealed;
@@ -90,7 +99,12 @@ export async function resealColumns(db: Db, dialect: DialectName, reseal: (text:
   return total;
 }
 
-function selectPage(column: SealedColumn, after: unknown[] | undefined, batchSize: number, dialect: DialectName): RawBuilder<Record<string, unknown>> {
+function selectPage(
+  column: SealedColumn,
+  after: unknown[] | undefined,
+  batchSize: number,
+  dialect: DialectName,
+): RawBuilder<Record<string, unknown>> {
   const key = sql.join(column.key.map((name) => sql.ref(name)));
   const conditions = [
     ...(after ? [sql`(${key}) > (${sql.join(after)})`] : []),
@@ -99,5 +113,7 @@ function selectPage(column: SealedColumn, after: unknown[] | undefined, batchSiz
   ];
   const where = conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
   const lock = dialect === 'postgres' ? sql`for update` : sql``;
-  return sql<Record<string, unknown>>`select ${key}, ${sql.ref(column.column)} as value from ${sql.table(column.table)} ${where} order by ${key} limit ${batchSize} ${lock}`;
+  return sql<
+    Record<string, unknown>
+  >`select ${key}, ${sql.ref(column.column)} as value from ${sql.table(column.table)} ${where} order by ${key} limit ${batchSize} ${lock}`;
 }

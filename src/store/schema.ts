@@ -55,7 +55,7 @@ export interface ProjectTable {
   created_on: string;
 }
 
-/** Payment methods (issue 20): soft-deleted, still readable by name. */
+/** Payment methods: soft-deleted, still readable by name. */
 export interface PaymentMethodTable {
   name: string;
   owned_by_workspace: string;
@@ -66,7 +66,7 @@ export interface PaymentMethodTable {
   created_on: string;
 }
 
-/** Platform types (issue 20): built-in (seeded) and CUSTOM ones; deactivated, never deleted. */
+/** Platform types: built-in (seeded) and CUSTOM ones; deactivated, never deleted. */
 export interface PlatformTypeTable {
   name: string;
   /** The upper-cased name: platforms name their type so (`AZURE`). */
@@ -80,7 +80,7 @@ export interface PlatformTypeTable {
   created_on: string;
 }
 
-/** Landing zones (issue 20): on one platform, owned by its workspace; disabled, never deleted. */
+/** Landing zones: on one platform, owned by its workspace; disabled, never deleted. */
 export interface LandingZoneTable {
   name: string;
   platform_uuid: string;
@@ -92,7 +92,7 @@ export interface LandingZoneTable {
   created_on: string;
 }
 
-/** Integrations (issue 20): `document` holds `spec.config` with its secrets sealed. */
+/** Integrations: `document` holds `spec.config` with its secrets sealed. */
 export interface IntegrationTable {
   uuid: string;
   owned_by_workspace: string;
@@ -103,7 +103,7 @@ export interface IntegrationTable {
   created_on: string;
 }
 
-/** Tag definitions (issue 20), named `<targetKind>.<key>`. */
+/** Tag definitions, named `<targetKind>.<key>`. */
 export interface TagDefinitionTable {
   name: string;
   target_kind: string;
@@ -112,7 +112,7 @@ export interface TagDefinitionTable {
   created_on: string;
 }
 
-/** Service instances (issue 21): `gone_on` is the instant a deleting instance is gone. */
+/** Service instances: `gone_on` is the instant a deleting instance is gone. */
 export interface ServiceInstanceTable {
   instance_id: string;
   workspace: string;
@@ -127,7 +127,7 @@ export interface ServiceInstanceTable {
   created_on: string;
 }
 
-/** Communication definitions (issue 21) with their counters, kept in the communications' transactions. */
+/** Communication definitions with their counters, kept in the communications' transactions. */
 export interface CommunicationDefinitionTable {
   uuid: string;
   communication_type: string;
@@ -138,7 +138,7 @@ export interface CommunicationDefinitionTable {
   created_on: string;
 }
 
-/** Communications (issue 21): `resolution_status` is null for a NOTIFICATION (nothing to resolve). */
+/** Communications: `resolution_status` is null for a NOTIFICATION (nothing to resolve). */
 export interface CommunicationTable {
   uuid: string;
   definition_uuid: string;
@@ -340,7 +340,7 @@ export interface EventTable {
   previous_content: string | null;
 }
 
-/** A meshUser (issue 19); `document` holds metadata and spec as sent (tags). */
+/** A meshUser; `document` holds metadata and spec as sent (tags). */
 export interface UserTable {
   username: string;
   uuid: string;
@@ -420,7 +420,7 @@ export interface ObjectCollectionTable {
   created_on: string;
 }
 
-/** SCIM bearer credentials (issue 19, item 7): only the keyed hash of the secret is stored. */
+/** SCIM bearer credentials: only the keyed hash of the secret is stored. */
 export interface ScimTokenTable {
   id: string;
   name: string;

@@ -18,7 +18,7 @@ interface Window {
 const FLUSH_MS = 250;
 
 /**
- * Rate limits across the instances of one PostgreSQL database (issue 9): each instance counts
+ * Rate limits across the instances of one PostgreSQL database: each instance counts
  * locally and, every 250 ms, adds its counts per credential and fixed window to the database in one
  * statement and reads back the sums. A request is judged by the last known sum plus every request
  * counted here since (those being written included), so the limit holds exactly on one instance and
@@ -65,7 +65,12 @@ export class SharedRateCounter implements RateCounter {
   private async load(key: string, start: number): Promise<Window> {
     let global = 0;
     try {
-      const row = await this.db.selectFrom('rate_limit_windows').select('count').where('key', '=', key).where('window_start', '=', start).executeTakeFirst();
+      const row = await this.db
+        .selectFrom('rate_limit_windows')
+        .select('count')
+        .where('key', '=', key)
+        .where('window_start', '=', start)
+        .executeTakeFirst();
       global = Number(row?.count ?? 0);
     } catch (error) {
       this.log.warn({ err: error }, 'reading the shared rate-limit count failed');
@@ -97,7 +102,11 @@ export class SharedRateCounter implements RateCounter {
       rows = await this.db
         .insertInto('rate_limit_windows')
         .values(sent)
-        .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_limit_windows.count', '+', eb.ref('excluded.count')) })))
+        .onConflict((oc) =>
+          oc
+            .columns(['key', 'window_start'])
+            .doUpdateSet((eb) => ({ count: eb('rate_limit_windows.count', '+', eb.ref('excluded.count')) })),
+        )
         .returning(['key', 'window_start', 'count'])
         .execute();
     } catch (error) {
@@ -182,7 +191,11 @@ export class SharedFailureLog implements FailureExchange {
       while (this.outbox.length > 0) {
         const batch = this.outbox.splice(0, WRITE_BATCH).map((row) => ({ ...row, recorded_ms: DATABASE_NOW_MS }));
         // Lost rows stay counted here; the other instances do not see them.
-        await this.db.insertInto('auth_failures').values(batch).execute().catch((error: unknown) => this.log.warn({ err: error }, 'sharing failed authentications failed'));
+        await this.db
+          .insertInto('auth_failures')
+          .values(batch)
+          .execute()
+          .catch((error: unknown) => this.log.warn({ err: error }, 'sharing failed authentications failed'));
       }
       if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
         this.prunedAt = Date.now();
@@ -200,7 +213,12 @@ export class SharedFailureLog implements FailureExchange {
   async collect(): Promise<SharedFailure[]> {
     let rows: AuthFailureTable[];
     try {
-      rows = await this.db.selectFrom('auth_failures').selectAll().where('recorded_ms', '>=', this.since).where('origin', '<>', this.origin).execute();
+      rows = await this.db
+        .selectFrom('auth_failures')
+        .selectAll()
+        .where('recorded_ms', '>=', this.since)
+        .where('origin', '<>', this.origin)
+        .execute();
     } catch (error) {
       this.log.warn({ err: error }, 'reading the shared failed authentications failed');
       return [];

@@ -31,12 +31,21 @@ export class SigningKeyStore {
   }
 
   async insert(row: Omit<SigningKeyRow, 'retired_on'>): Promise<void> {
-    await this.db.insertInto('signing_keys').values({ ...row, retired_on: null }).execute();
+    await this.db
+      .insertInto('signing_keys')
+      .values({ ...row, retired_on: null })
+      .execute();
   }
 
   /** Retires every key but `kid` that is not retired yet; answers their kids. */
   async retireAllBut(kid: string, at: string): Promise<string[]> {
-    const rows = await this.db.updateTable('signing_keys').set({ retired_on: at }).where('kid', '!=', kid).where('retired_on', 'is', null).returning('kid').execute();
+    const rows = await this.db
+      .updateTable('signing_keys')
+      .set({ retired_on: at })
+      .where('kid', '!=', kid)
+      .where('retired_on', 'is', null)
+      .returning('kid')
+      .execute();
     return rows.map((row) => row.kid);
   }
 }

@@ -29,7 +29,12 @@ describe('SQLite WAL checkpoints on a worker thread', () => {
     writer.pragma('synchronous = FULL');
     writer.pragma('wal_autocheckpoint = 0');
     writer.exec('create table items (id text primary key, note text not null)');
-    const checkpoints = { checkpointer: new WalCheckpointer(file, 5000), intervalMs: 20, restartFrames: RESTART_FRAMES, onError: (error: unknown) => errors.push(error) };
+    const checkpoints = {
+      checkpointer: new WalCheckpointer(file, 5000),
+      intervalMs: 20,
+      restartFrames: RESTART_FRAMES,
+      onError: (error: unknown) => errors.push(error),
+    };
     db = new Kysely<Db>({ dialect: groupCommitDialect(writer, new SQLite(file, { readonly: true }), { checkpoints }) });
   });
 

@@ -48,7 +48,11 @@ describe('SQLite group commit', () => {
   after(close);
 
   it('acknowledges concurrent transactions only once they are on disk', async () => {
-    await Promise.all(Array.from({ length: 20 }, (_, i) => insert(`a${String(i).padStart(2, '0')}`).then(() => assert.ok(committedIds().includes(`a${String(i).padStart(2, '0')}`)))));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        insert(`a${String(i).padStart(2, '0')}`).then(() => assert.ok(committedIds().includes(`a${String(i).padStart(2, '0')}`))),
+      ),
+    );
     assert.equal(committedIds().filter((id) => id.startsWith('a')).length, 20);
   });
 
@@ -74,7 +78,10 @@ describe('SQLite group commit', () => {
       results.map((r) => r.status),
       ['fulfilled', 'rejected', 'rejected', 'fulfilled'],
     );
-    assert.deepEqual(committedIds().filter((id) => id.startsWith('c')), ['c1', 'c3']);
+    assert.deepEqual(
+      committedIds().filter((id) => id.startsWith('c')),
+      ['c1', 'c3'],
+    );
   });
 
   it('commits a write outside a transaction before it returns', async () => {
@@ -91,7 +98,10 @@ describe('SQLite group commit', () => {
 describe('SQLite group commit with the WAL synced after the commit', () => {
   /** Each sync of the WAL: what another connection saw when it began, and how to end it. */
   const syncs: { seen: string[]; finish(): void; fail(error: Error): void }[] = [];
-  const walSync = new WalSync({ sync: () => new Promise((finish, fail) => syncs.push({ seen: committedIds(), finish, fail })), close: () => undefined });
+  const walSync = new WalSync({
+    sync: () => new Promise((finish, fail) => syncs.push({ seen: committedIds(), finish, fail })),
+    close: () => undefined,
+  });
   const { committedIds, insert, close } = itemsDatabase('NORMAL', { walSync });
   const turns = async () => {
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -173,7 +183,10 @@ describe('SQLite group commit leaves no lock behind', () => {
       case 'alone':
         return void (await db.insertInto('items').values(item).execute());
       case 'failingAlone': // the second row's key is taken: the statement stores neither
-        return void (await db.insertInto('items').values([item, { id: 'taken', note: null }]).execute());
+        return void (await db
+          .insertInto('items')
+          .values([item, { id: 'taken', note: null }])
+          .execute());
       case 'failingCommitAlone':
         return void (await db.insertInto('refs').values(dangling).execute());
       default:
@@ -204,17 +217,24 @@ describe('SQLite group commit leaves no lock behind', () => {
 
   let run = 0;
   it('ends every group, whichever way its writes end', async () => {
-    const writes = fc.array(fc.record({ kind: fc.constantFrom(...KINDS), delay: fc.nat(3), pause: fc.nat(2) }), { minLength: 1, maxLength: 12 });
+    const writes = fc.array(fc.record({ kind: fc.constantFrom(...KINDS), delay: fc.nat(3), pause: fc.nat(2) }), {
+      minLength: 1,
+      maxLength: 12,
+    });
     await fc.assert(
       fc.asyncProperty(writes, async (planned) => {
         const prefix = `r${++run}-`;
-        const results = await Promise.allSettled(planned.map(async ({ kind, delay, pause }, i) => {
-          await turns(delay);
-          return write(kind, `${prefix}${i}`, pause);
-        }));
+        const results = await Promise.allSettled(
+          planned.map(async ({ kind, delay, pause }, i) => {
+            await turns(delay);
+            return write(kind, `${prefix}${i}`, pause);
+          }),
+        );
         await turns(2); // the last group's end, scheduled when its last write left
         assert.ok(lockIsFree(), 'a connection of its own takes the write lock at once');
-        const stored = new Set((writer.prepare('select id from items where id like ?').all(`${prefix}%`) as { id: string }[]).map((row) => row.id));
+        const stored = new Set(
+          (writer.prepare('select id from items where id like ?').all(`${prefix}%`) as { id: string }[]).map((row) => row.id),
+        );
         assert.equal((writer.prepare('select count(*) as n from refs').get() as { n: number }).n, 0);
         const anyCommitFails = planned.some(({ kind }) => failsCommit(kind));
         planned.forEach(({ kind }, i) => {

@@ -1,9 +1,19 @@
 import type SQLite from 'better-sqlite3';
-import type { CompiledQuery} from 'kysely';
+import type { CompiledQuery } from 'kysely';
 import type { ConnectionUsage } from './connection-usage.js';
 import type { WalCheckpointer } from './sqlite-checkpointer.js';
 import type { WalSync } from './sqlite-wal-sync.js';
-import { SelectQueryNode, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult } from 'kysely';
+import {
+  SelectQueryNode,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+} from 'kysely';
 
 /**
  * SQLite with group commit, for Kysely.
@@ -31,7 +41,11 @@ import { SelectQueryNode, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler
  * With a `checkpoints` thread the writer's automatic checkpoints are off (the caller sets
  * `wal_autocheckpoint=0`): see `WalCheckpoints`.
  */
-export function groupCommitDialect(writer: SQLite.Database, reader: SQLite.Database, options: GroupCommitOptions = {}): Dialect & { usage(): ConnectionUsage } {
+export function groupCommitDialect(
+  writer: SQLite.Database,
+  reader: SQLite.Database,
+  options: GroupCommitOptions = {},
+): Dialect & { usage(): ConnectionUsage } {
   let driver: GroupCommitDriver | undefined;
   return {
     // The writer's turn: held by one transaction (or a group's commit), waited for by the others.
@@ -58,7 +72,19 @@ class StatementCache {
     let entry = this.statements.get(sql);
     if (!entry) {
       const statement = this.sqlite.prepare(sql);
-      entry = { statement, ...(statement.reader ? { toRow: rowBuilder(statement.raw(true).columns().map((column) => column.name)) } : {}) };
+      entry = {
+        statement,
+        ...(statement.reader
+          ? {
+              toRow: rowBuilder(
+                statement
+                  .raw(true)
+                  .columns()
+                  .map((column) => column.name),
+              ),
+            }
+          : {}),
+      };
       // The service issues a bounded set of query shapes; the bound only guards against a leak.
       if (this.statements.size >= 2000) this.statements.clear();
       this.statements.set(sql, entry);
@@ -78,7 +104,9 @@ class StatementCache {
 /** `(values) => ({ "a": values[0], "b": values[1] })`; a repeated name keeps the last value, as object rows do. */
 function rowBuilder(names: readonly string[]): (values: unknown[]) => unknown {
   // The names come from SQLite's column list and are quoted as JSON strings.
-  return new Function('values', `return { ${names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`).join(', ')} };`) as (values: unknown[]) => unknown;
+  return new Function('values', `return { ${names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`).join(', ')} };`) as (
+    values: unknown[],
+  ) => unknown;
 }
 
 /**
@@ -190,7 +218,8 @@ class GroupCommitDriver implements Driver {
     this.readerStatements = new StatementCache(reader);
     if (checkpoints) {
       this.checkpointTimer = setInterval(() => {
-        if (this.committedSinceCheckpoint && !this.checkpointing) this.checkpointing = this.checkpointWal(checkpoints).finally(() => (this.checkpointing = undefined));
+        if (this.committedSinceCheckpoint && !this.checkpointing)
+          this.checkpointing = this.checkpointWal(checkpoints).finally(() => (this.checkpointing = undefined));
       }, checkpoints.intervalMs).unref();
     }
   }

@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { ConfigError } from '../config.js';
 
 /**
- * SQLite must be able to write its data directory, database file and write-ahead log (issue 9, item
+ * SQLite must be able to write its data directory, database file and write-ahead log (item
  * 3). A read-only volume or file stops the start with one line naming BLOCKYARD_DATA_DIR and the
  * cause, not with a stack from deep inside SQLite ("unable to open database file").
  */

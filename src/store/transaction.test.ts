@@ -21,7 +21,8 @@ for (const dialect of DIALECTS) {
     const items = () => db as unknown as Kysely<{ items: { id: string } }>;
     const ids = async () => (await items().selectFrom('items').select('id').orderBy('id').execute()).map((row) => row.id);
     /** As a service writes: its own transaction on the database it holds. */
-    const insert = (id: string) => inTransaction(db, (trx) => (trx as unknown as Kysely<{ items: { id: string } }>).insertInto('items').values({ id }).execute());
+    const insert = (id: string) =>
+      inTransaction(db, (trx) => (trx as unknown as Kysely<{ items: { id: string } }>).insertInto('items').values({ id }).execute());
 
     before(async () => {
       let inner: Dialect;
@@ -60,26 +61,40 @@ for (const dialect of DIALECTS) {
       await units.run(async () => {
         await insert('a1');
         await insert('a2');
-        assert.deepEqual((await ids()).filter((id) => id.startsWith('a')), ['a1', 'a2']);
+        assert.deepEqual(
+          (await ids()).filter((id) => id.startsWith('a')),
+          ['a1', 'a2'],
+        );
         afterCommit(() => order.push('after the commit'));
         release();
-        assert.deepEqual((await readBeside).filter((id) => id.startsWith('a')), []);
+        assert.deepEqual(
+          (await readBeside).filter((id) => id.startsWith('a')),
+          [],
+        );
         order.push('work done');
       });
       assert.deepEqual(order, ['work done', 'after the commit']);
-      assert.deepEqual((await ids()).filter((id) => id.startsWith('a')), ['a1', 'a2']);
+      assert.deepEqual(
+        (await ids()).filter((id) => id.startsWith('a')),
+        ['a1', 'a2'],
+      );
     });
 
     it('undoes a failing savepoint alone, and everything when the unit fails', async () => {
       await units.run(async () => {
         await insert('b1');
-        await assert.rejects(units.savepoint(async () => {
-          await insert('b2');
-          await insert('b1'); // a unique violation, inside the savepoint
-        }));
+        await assert.rejects(
+          units.savepoint(async () => {
+            await insert('b2');
+            await insert('b1'); // a unique violation, inside the savepoint
+          }),
+        );
         await units.savepoint(() => insert('b3'));
       });
-      assert.deepEqual((await ids()).filter((id) => id.startsWith('b')), ['b1', 'b3']);
+      assert.deepEqual(
+        (await ids()).filter((id) => id.startsWith('b')),
+        ['b1', 'b3'],
+      );
 
       let hooks = 0;
       await assert.rejects(
@@ -91,14 +106,20 @@ for (const dialect of DIALECTS) {
         /the unit fails/,
       );
       assert.equal(hooks, 0);
-      assert.deepEqual((await ids()).filter((id) => id.startsWith('c')), []);
+      assert.deepEqual(
+        (await ids()).filter((id) => id.startsWith('c')),
+        [],
+      );
     });
 
     it('keeps what must be written last until just before its commit, without what a rolled-back savepoint kept', async () => {
       const flushed: string[][] = [];
       const flush = async (trx: Db, kept: string[]) => {
         flushed.push(kept);
-        await (trx as unknown as Kysely<{ items: { id: string } }>).insertInto('items').values(kept.map((id) => ({ id }))).execute();
+        await (trx as unknown as Kysely<{ items: { id: string } }>)
+          .insertInto('items')
+          .values(kept.map((id) => ({ id })))
+          .execute();
       };
       await units.run(async () => {
         assert.ok(keepUntilCommit(flush, 'e1'));
@@ -112,7 +133,10 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(flushed, []);
       });
       assert.deepEqual(flushed, [['e1', 'e3']]);
-      assert.deepEqual((await ids()).filter((id) => id.startsWith('e')), ['e1', 'e3']);
+      assert.deepEqual(
+        (await ids()).filter((id) => id.startsWith('e')),
+        ['e1', 'e3'],
+      );
       assert.equal(keepUntilCommit(flush, 'e4'), false, 'outside a unit the caller writes at once');
     });
 
@@ -122,12 +146,21 @@ for (const dialect of DIALECTS) {
       let ran = false;
       afterCommit(() => (ran = true));
       assert.ok(ran, 'outside a unit, at once');
-      assert.deepEqual((await ids()).filter((id) => id.startsWith('d')), ['d1', 'd2']);
-      await assert.rejects(units.savepoint(() => insert('d3')), /outside UnitOfWork.run/);
+      assert.deepEqual(
+        (await ids()).filter((id) => id.startsWith('d')),
+        ['d1', 'd2'],
+      );
+      await assert.rejects(
+        units.savepoint(() => insert('d3')),
+        /outside UnitOfWork.run/,
+      );
     });
 
     it('runs again from the start when PostgreSQL breaks a deadlock by failing it', { skip: dialect !== 'postgres' }, async () => {
-      await items().insertInto('items').values([{ id: 'x' }, { id: 'y' }]).execute();
+      await items()
+        .insertInto('items')
+        .values([{ id: 'x' }, { id: 'y' }])
+        .execute();
       const lock = (id: string) => sql`update items set id = id where id = ${id}`;
       const other = new pg.Client({ connectionString: postgresUrl });
       await other.connect();

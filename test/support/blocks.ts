@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import type { ApiClient, Response } from './client.js';
 import { media } from './client.js';
-import { createDefinition, createReleasedDefinition, firstVersionUuid, postVersion, putVersion, versionSpec, type ImplementationType } from './definitions.js';
+import {
+  createDefinition,
+  createReleasedDefinition,
+  firstVersionUuid,
+  postVersion,
+  putVersion,
+  versionSpec,
+  type ImplementationType,
+} from './definitions.js';
 import { createLocation, createPlatform, createProject, createTenant, createWorkspace, io, unique, type Json } from './structure.js';
 
 /** The two representations of one stored block (the Accept / Content-Type selects one). */
@@ -30,7 +38,16 @@ export const SHARED_RUNNERS = {
 /** Every definition the tests drive through runs is a terraform one (runnerRef null → the shared Terraform runner). */
 export const RUNNER = SHARED_RUNNERS.TERRAFORM;
 
-export const STATUSES = ['WAITING_FOR_DEPENDENT_INPUT', 'WAITING_FOR_OPERATOR_INPUT', 'WAITING_FOR_USER_INPUT', 'PENDING', 'IN_PROGRESS', 'SUCCEEDED', 'FAILED', 'ABORTED'] as const;
+export const STATUSES = [
+  'WAITING_FOR_DEPENDENT_INPUT',
+  'WAITING_FOR_OPERATOR_INPUT',
+  'WAITING_FOR_USER_INPUT',
+  'PENDING',
+  'IN_PROGRESS',
+  'SUCCEEDED',
+  'FAILED',
+  'ABORTED',
+] as const;
 
 /** Permission codes of building blocks. */
 export const PERMISSIONS = {
@@ -104,7 +121,13 @@ export interface BlockWorld {
   };
 }
 
-const user = (type: string, extra: Json = {}) => ({ displayName: `A ${type}`, type, assignmentType: 'USER_INPUT', updateableByConsumer: true, ...extra });
+const user = (type: string, extra: Json = {}) => ({
+  displayName: `A ${type}`,
+  type,
+  assignmentType: 'USER_INPUT',
+  updateableByConsumer: true,
+  ...extra,
+});
 
 /** Creates a tenant of the workspace on the platform, in a fresh project unless an existing one is named. */
 export async function addTenant(client: ApiClient, workspace: string, platformUuid: string, existingProject?: string): Promise<TenantRef> {
@@ -116,10 +139,20 @@ export async function addTenant(client: ApiClient, workspace: string, platformUu
   return { uuid: tenant.metadata.uuid, identifier: tenant.status.tenantName, workspace, project };
 }
 
-async function released(client: ApiClient, provider: string, targetType: string, type: ImplementationType, version: Json): Promise<DefinitionRef> {
+async function released(
+  client: ApiClient,
+  provider: string,
+  targetType: string,
+  type: ImplementationType,
+  version: Json,
+): Promise<DefinitionRef> {
   const displayName = unique('Definition');
   const platforms = targetType === 'TENANT_LEVEL' ? { supportedPlatforms: ['CUSTOM'] } : {};
-  const { definition, version: v } = await createReleasedDefinition(client, provider, type, version, { targetType, displayName, ...platforms });
+  const { definition, version: v } = await createReleasedDefinition(client, provider, type, version, {
+    targetType,
+    displayName,
+    ...platforms,
+  });
   return { uuid: definition.metadata.uuid, displayName, versionUuid: v.metadata.uuid, versionNumber: 1 };
 }
 
@@ -133,9 +166,17 @@ export async function blockWorld(client: ApiClient): Promise<BlockWorld> {
   const otherWorkspace = unique('bb-oth');
   const location = unique('bb-loc');
   const platform = unique('bb-plf');
-  await Promise.all([createWorkspace(client, provider), createWorkspace(client, workspace), createWorkspace(client, otherWorkspace), createLocation(client, location)]);
+  await Promise.all([
+    createWorkspace(client, provider),
+    createWorkspace(client, workspace),
+    createWorkspace(client, otherWorkspace),
+    createLocation(client, location),
+  ]);
   const platformUuid = await createPlatform(client, provider, platform, location);
-  const [tenant, otherTenant] = await Promise.all([addTenant(client, workspace, platformUuid), addTenant(client, otherWorkspace, platformUuid)]);
+  const [tenant, otherTenant] = await Promise.all([
+    addTenant(client, workspace, platformUuid),
+    addTenant(client, otherWorkspace, platformUuid),
+  ]);
   const project = tenant.project;
 
   const dependency = await released(client, provider, 'TENANT_LEVEL', 'terraform', {
@@ -145,7 +186,12 @@ export async function blockWorld(client: ApiClient): Promise<BlockWorld> {
     released(client, provider, 'TENANT_LEVEL', 'terraform', {
       deletionMode: 'DELETE',
       inputs: {
-        name: user('STRING', { defaultValue: 'abc', valueValidationRegex: '^[a-z-]+$', validationRegexErrorMessage: 'only lower-case letters and dashes', displayOrder: 0 }),
+        name: user('STRING', {
+          defaultValue: 'abc',
+          valueValidationRegex: '^[a-z-]+$',
+          validationRegexErrorMessage: 'only lower-case letters and dashes',
+          displayOrder: 0,
+        }),
         size: user('INTEGER', { defaultValue: 16 }),
         flag: user('BOOLEAN', { defaultValue: false }),
         tier: user('SINGLE_SELECT', { selectableValues: ['s', 'm', 'l'], defaultValue: 's' }),
@@ -157,12 +203,23 @@ export async function blockWorld(client: ApiClient): Promise<BlockWorld> {
         fixed: { displayName: 'Fixed', type: 'INTEGER', assignmentType: 'STATIC', argument: 3 },
       },
     }),
-    released(client, provider, 'TENANT_LEVEL', 'terraform', { deletionMode: 'PURGE', inputs: { name: user('STRING', { defaultValue: 'p' }) } }),
-    released(client, provider, 'WORKSPACE_LEVEL', 'terraform', { deletionMode: 'DELETE', inputs: { note: user('STRING', { defaultValue: 'n' }) } }),
+    released(client, provider, 'TENANT_LEVEL', 'terraform', {
+      deletionMode: 'PURGE',
+      inputs: { name: user('STRING', { defaultValue: 'p' }) },
+    }),
+    released(client, provider, 'WORKSPACE_LEVEL', 'terraform', {
+      deletionMode: 'DELETE',
+      inputs: { note: user('STRING', { defaultValue: 'n' }) },
+    }),
     released(client, provider, 'TENANT_LEVEL', 'terraform', {
       dependencyDefinitionRefs: [{ uuid: dependency.uuid, kind: 'meshBuildingBlockDefinition' }],
       inputs: {
-        upstream: { displayName: 'Upstream', type: 'STRING', assignmentType: 'BUILDING_BLOCK_OUTPUT', argument: `${dependency.uuid}.vpc_id` },
+        upstream: {
+          displayName: 'Upstream',
+          type: 'STRING',
+          assignmentType: 'BUILDING_BLOCK_OUTPUT',
+          argument: `${dependency.uuid}.vpc_id`,
+        },
         label: user('STRING', { defaultValue: 'l' }),
       },
     }),
@@ -178,17 +235,34 @@ export async function blockWorld(client: ApiClient): Promise<BlockWorld> {
   ]);
 
   // versioned: 1 and 2 released, 3 a draft
-  const versioned = await released(client, provider, 'TENANT_LEVEL', 'terraform', { inputs: { name: user('STRING', { defaultValue: 'v' }) } });
-  const v2 = await postVersion(client, versionSpec(versioned.uuid, 2, 'terraform', { inputs: { name: user('STRING', { defaultValue: 'v' }) } }));
+  const versioned = await released(client, provider, 'TENANT_LEVEL', 'terraform', {
+    inputs: { name: user('STRING', { defaultValue: 'v' }) },
+  });
+  const v2 = await postVersion(
+    client,
+    versionSpec(versioned.uuid, 2, 'terraform', { inputs: { name: user('STRING', { defaultValue: 'v' }) } }),
+  );
   assert.equal(v2.status, 201, `version 2: ${v2.text}`);
-  const v2Released = await putVersion(client, v2.json.metadata.uuid, versionSpec(versioned.uuid, 2, 'terraform', { inputs: { name: user('STRING', { defaultValue: 'v' }) }, state: 'RELEASED' }));
+  const v2Released = await putVersion(
+    client,
+    v2.json.metadata.uuid,
+    versionSpec(versioned.uuid, 2, 'terraform', { inputs: { name: user('STRING', { defaultValue: 'v' }) }, state: 'RELEASED' }),
+  );
   assert.equal(v2Released.status, 200, `releasing version 2: ${v2Released.text}`);
-  const v3 = await postVersion(client, versionSpec(versioned.uuid, 3, 'terraform', { inputs: { name: user('STRING', { defaultValue: 'v' }) } }));
+  const v3 = await postVersion(
+    client,
+    versionSpec(versioned.uuid, 3, 'terraform', { inputs: { name: user('STRING', { defaultValue: 'v' }) } }),
+  );
   assert.equal(v3.status, 201, `version 3: ${v3.text}`);
 
   const draftName = unique('Draft');
   const draftDefinition = await createDefinition(client, provider, { targetType: 'WORKSPACE_LEVEL', displayName: draftName });
-  const draft: DefinitionRef = { uuid: draftDefinition.metadata.uuid, displayName: draftName, versionUuid: await firstVersionUuid(client, draftDefinition.metadata.uuid), versionNumber: 1 };
+  const draft: DefinitionRef = {
+    uuid: draftDefinition.metadata.uuid,
+    displayName: draftName,
+    versionUuid: await firstVersionUuid(client, draftDefinition.metadata.uuid),
+    versionNumber: 1,
+  };
 
   return {
     provider,
@@ -216,8 +290,12 @@ export async function blockWorld(client: ApiClient): Promise<BlockWorld> {
   };
 }
 
-export type Target = { kind: 'meshTenant'; uuid: string } | { kind: 'meshWorkspace'; identifier: string } | { kind: 'meshWorkspace'; name: string };
-export const tenantTarget = (tenant: TenantRef | string): Target => ({ kind: 'meshTenant', uuid: typeof tenant === 'string' ? tenant : tenant.uuid });
+export type Target =
+  { kind: 'meshTenant'; uuid: string } | { kind: 'meshWorkspace'; identifier: string } | { kind: 'meshWorkspace'; name: string };
+export const tenantTarget = (tenant: TenantRef | string): Target => ({
+  kind: 'meshTenant',
+  uuid: typeof tenant === 'string' ? tenant : tenant.uuid,
+});
 export const workspaceTarget = (workspace: string): Target => ({ kind: 'meshWorkspace', identifier: workspace });
 
 export interface Parent {
@@ -265,18 +343,29 @@ export function v1Body(options: V1Options): Json {
   return {
     apiVersion: 'v1',
     kind: 'meshBuildingBlock',
-    metadata: { definitionUuid: options.definitionUuid, definitionVersion: options.definitionVersion ?? 1, tenantIdentifier: options.tenantIdentifier },
-    spec: { displayName: options.displayName ?? unique('Block'), inputs: options.inputs ?? [], parentBuildingBlocks: options.parents ?? [] },
+    metadata: {
+      definitionUuid: options.definitionUuid,
+      definitionVersion: options.definitionVersion ?? 1,
+      tenantIdentifier: options.tenantIdentifier,
+    },
+    spec: {
+      displayName: options.displayName ?? unique('Block'),
+      inputs: options.inputs ?? [],
+      parentBuildingBlocks: options.parents ?? [],
+    },
   };
 }
 
 /** POSTs a block body in the representation's media type (Accept and Content-Type). */
-export const postBlock = (client: ApiClient, body: unknown, representation: Representation = 'v2') => client.post(BLOCKS, body, { headers: io(mediaOf(representation)) });
+export const postBlock = (client: ApiClient, body: unknown, representation: Representation = 'v2') =>
+  client.post(BLOCKS, body, { headers: io(mediaOf(representation)) });
 
 /** PUTs a v2-preview body. */
-export const putBlock = (client: ApiClient, uuid: string, body: unknown) => client.put(`${BLOCKS}/${uuid}`, body, { headers: io(BLOCK_V2) });
+export const putBlock = (client: ApiClient, uuid: string, body: unknown) =>
+  client.put(`${BLOCKS}/${uuid}`, body, { headers: io(BLOCK_V2) });
 
-export const getBlock = (client: ApiClient, uuid: string, representation: Representation = 'v2') => client.get(`${BLOCKS}/${uuid}`, { headers: { accept: mediaOf(representation) } });
+export const getBlock = (client: ApiClient, uuid: string, representation: Representation = 'v2') =>
+  client.get(`${BLOCKS}/${uuid}`, { headers: { accept: mediaOf(representation) } });
 
 /** Creates a block with a v2-preview body (asserting 201) and returns it. */
 export async function createBlockV2(client: ApiClient, options: V2Options): Promise<Json> {
@@ -334,23 +423,37 @@ export async function claimRun(client: ApiClient, runnerUuid: string, blockUuid?
 export function reportRun(client: ApiClient, run: Json, status: string, outputs: Record<string, string> = {}): Promise<Response> {
   const token = run.spec?.runToken;
   assert.equal(typeof token, 'string', `the claimed run carries a runToken: ${JSON.stringify(run)}`);
-  const stepOutputs = Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, { value, type: 'STRING', isSensitive: false }]));
-  return client.with({ authorization: `Bearer ${token}` }).patch(
-    `${RUNS}/${run.metadata.uuid}/status/source/blocks-test`,
-    { status, steps: [{ id: 'main', status, outputs: stepOutputs }] },
-    { headers: io(RUN) },
+  const stepOutputs = Object.fromEntries(
+    Object.entries(outputs).map(([name, value]) => [name, { value, type: 'STRING', isSensitive: false }]),
   );
+  return client
+    .with({ authorization: `Bearer ${token}` })
+    .patch(
+      `${RUNS}/${run.metadata.uuid}/status/source/blocks-test`,
+      { status, steps: [{ id: 'main', status, outputs: stepOutputs }] },
+      { headers: io(RUN) },
+    );
 }
 
 /** Reports the run's final status (asserting 200) and returns the `{runAborted}` answer. */
-export async function finishRun(client: ApiClient, run: Json, status: 'SUCCEEDED' | 'FAILED' | 'ABORTED', outputs: Record<string, string> = {}): Promise<Json> {
+export async function finishRun(
+  client: ApiClient,
+  run: Json,
+  status: 'SUCCEEDED' | 'FAILED' | 'ABORTED',
+  outputs: Record<string, string> = {},
+): Promise<Json> {
   const response = await reportRun(client, run, status, outputs);
   assert.equal(response.status, 200, `PATCH run ${run.metadata?.uuid} ${status}: ${response.status} ${response.text}`);
   return response.json;
 }
 
 /** Creates (v2-preview), claims and finishes a block's first run: the block ends SUCCEEDED (or as told). */
-export async function settledBlock(client: ApiClient, options: V2Options, status: 'SUCCEEDED' | 'FAILED' = 'SUCCEEDED', outputs: Record<string, string> = {}): Promise<Json> {
+export async function settledBlock(
+  client: ApiClient,
+  options: V2Options,
+  status: 'SUCCEEDED' | 'FAILED' = 'SUCCEEDED',
+  outputs: Record<string, string> = {},
+): Promise<Json> {
   const block = await createBlockV2(client, options);
   const run = await claimRun(client, RUNNER, block.metadata.uuid);
   await finishRun(client, run, status, outputs);

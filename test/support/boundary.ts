@@ -85,14 +85,23 @@ async function side(admin: ApiClient, prefix: string): Promise<Side> {
 
 /** A released definition of the workspace on the shared Terraform runner (runnerRef null). */
 async function released(key: ApiClient, workspace: string, spec: Json, version: Json = {}): Promise<Released> {
-  const { definition, version: v } = await createReleasedDefinition(key, workspace, 'terraform', { runnerRef: null, ...version }, { displayName: unique('Boundary'), ...spec });
+  const { definition, version: v } = await createReleasedDefinition(
+    key,
+    workspace,
+    'terraform',
+    { runnerRef: null, ...version },
+    { displayName: unique('Boundary'), ...spec },
+  );
   return { uuid: definition.metadata.uuid, versionUuid: v.metadata.uuid };
 }
 
 /** Reports a claimed run's end with its run token, with one sensitive STRING output per entry. */
 export async function succeedWithSecrets(client: ApiClient, run: Json, secrets: Record<string, string>): Promise<void> {
   const outputs = Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, { value, type: 'STRING', isSensitive: true }]));
-  const response = await patch(asRun(client, run), run.metadata.uuid, 'boundary', { status: 'SUCCEEDED', steps: [{ id: 'apply', status: 'SUCCEEDED', outputs }] });
+  const response = await patch(asRun(client, run), run.metadata.uuid, 'boundary', {
+    status: 'SUCCEEDED',
+    steps: [{ id: 'apply', status: 'SUCCEEDED', outputs }],
+  });
   assert.equal(response.status, 200, `reporting run ${run.metadata.uuid} SUCCEEDED: ${response.status} ${response.text}`);
 }
 
@@ -104,7 +113,9 @@ export async function boundaryWorld(admin: ApiClient): Promise<BoundaryWorld> {
   const tenantLevel = await released(sideA.key, sideA.workspace, TENANT_LEVEL);
   const workspaceLevel = await released(sideA.key, sideA.workspace, WORKSPACE_LEVEL);
   const sensitive = await released(sideA.key, sideA.workspace, TENANT_LEVEL, {
-    inputs: { secret: { displayName: 'Secret', type: 'STRING', assignmentType: 'USER_INPUT', isSensitive: true, updateableByConsumer: true } },
+    inputs: {
+      secret: { displayName: 'Secret', type: 'STRING', assignmentType: 'USER_INPUT', isSensitive: true, updateableByConsumer: true },
+    },
   });
 
   const secretSource = await runnerDefinition(sideB.key, sideB.workspace, sideB.runner, {
@@ -113,14 +124,32 @@ export async function boundaryWorld(admin: ApiClient): Promise<BoundaryWorld> {
   // Released by B's key, it reaches the marketplace once an admin approves it (issue 15, item 8).
   const approval = await reviewVersion(admin, secretSource.versionUuid, 'approve');
   assert.equal(approval.status, 200, `an admin approves B's release: ${approval.text}`);
-  const succeeded = (await createBlockV2(sideB.key, { versionUuid: secretSource.versionUuid, target: tenantTarget(sideB.tenant), displayName: unique('B-secret-holder') })).metadata.uuid as string;
+  const succeeded = (
+    await createBlockV2(sideB.key, {
+      versionUuid: secretSource.versionUuid,
+      target: tenantTarget(sideB.tenant),
+      displayName: unique('B-secret-holder'),
+    })
+  ).metadata.uuid as string;
   await succeedWithSecrets(sideB.key, await claimRun(sideB.key, sideB.runner, succeeded), { secret: `b-only-${unique('secret')}` });
-  const liveBlock = (await createBlockV2(sideB.key, { versionUuid: secretSource.versionUuid, target: tenantTarget(sideB.tenant), displayName: unique('B-live') })).metadata.uuid as string;
+  const liveBlock = (
+    await createBlockV2(sideB.key, {
+      versionUuid: secretSource.versionUuid,
+      target: tenantTarget(sideB.tenant),
+      displayName: unique('B-live'),
+    })
+  ).metadata.uuid as string;
   const liveRun = await claimRun(sideB.key, sideB.runner, liveBlock);
   assert.equal(liveRun.status, 'IN_PROGRESS', `B's claimed run is IN_PROGRESS: ${JSON.stringify(liveRun.status)}`);
 
-  const draftDefinition = await createDefinition(sideB.key, sideB.workspace, { targetType: 'WORKSPACE_LEVEL', displayName: unique('B-unpublished') });
-  const unpublished = { uuid: draftDefinition.metadata.uuid as string, draftVersionUuid: await firstVersionUuid(sideB.key, draftDefinition.metadata.uuid) };
+  const draftDefinition = await createDefinition(sideB.key, sideB.workspace, {
+    targetType: 'WORKSPACE_LEVEL',
+    displayName: unique('B-unpublished'),
+  });
+  const unpublished = {
+    uuid: draftDefinition.metadata.uuid as string,
+    draftVersionUuid: await firstVersionUuid(sideB.key, draftDefinition.metadata.uuid),
+  };
 
   return {
     a: { ...sideA, lister, tenantLevel, workspaceLevel, sensitive },
@@ -169,15 +198,24 @@ export function oracleDifferences(what: string, existing: Probe, missing: Probe,
   const found: string[] = [];
   const a = errorOf(existing);
   const b = errorOf(missing);
-  if (existing.response.status !== missing.response.status) found.push(`${what}: status differs — B's object: ${show(existing)} | non-existent: ${show(missing)}`);
-  else if (a?.errorCode !== b?.errorCode) found.push(`${what}: errorCode differs — B's object: ${String(a?.errorCode)} | non-existent: ${String(b?.errorCode)}`);
+  if (existing.response.status !== missing.response.status)
+    found.push(`${what}: status differs — B's object: ${show(existing)} | non-existent: ${show(missing)}`);
+  else if (a?.errorCode !== b?.errorCode)
+    found.push(`${what}: errorCode differs — B's object: ${String(a?.errorCode)} | non-existent: ${String(b?.errorCode)}`);
   else if (a?.message !== b?.message) found.push(`${what}: message differs — B's object: "${a?.message}" | non-existent: "${b?.message}"`);
   if (refused) {
-    for (const [label, probe] of [['B\'s object', existing], ['non-existent', missing]] as const) {
-      if (probe.response.status < 400 || probe.response.status >= 500) found.push(`${what}: expected a refusal (4xx) for ${label}, got ${show(probe)}`);
+    for (const [label, probe] of [
+      ["B's object", existing],
+      ['non-existent', missing],
+    ] as const) {
+      if (probe.response.status < 400 || probe.response.status >= 500)
+        found.push(`${what}: expected a refusal (4xx) for ${label}, got ${show(probe)}`);
     }
   }
-  for (const [label, probe] of [['B\'s object', existing], ['non-existent', missing]] as const) {
+  for (const [label, probe] of [
+    ["B's object", existing],
+    ['non-existent', missing],
+  ] as const) {
     const text = normalized(probe.response.text, probe.probed);
     for (const name of hidden) if (text.includes(name)) found.push(`${what}: the answer for ${label} names "${name}": ${show(probe)}`);
   }
@@ -188,7 +226,8 @@ export function oracleDifferences(what: string, existing: Probe, missing: Probe,
 export function pathsOfValue(value: unknown, needle: number, where = '$'): string[] {
   if (value === needle || value === String(needle)) return [where];
   if (Array.isArray(value)) return value.flatMap((item, index) => pathsOfValue(item, needle, `${where}[${index}]`));
-  if (value !== null && typeof value === 'object') return Object.entries(value as Json).flatMap(([key, item]) => pathsOfValue(item, needle, `${where}.${key}`));
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value as Json).flatMap(([key, item]) => pathsOfValue(item, needle, `${where}.${key}`));
   return [];
 }
 

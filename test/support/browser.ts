@@ -56,7 +56,12 @@ export class TestBrowser {
     let headers = options.headers ?? {};
     for (let hop = 0; hop < 20; hop++) {
       const cookie = this.cookieHeader(current);
-      const response = await request(current, { method: currentMethod as 'GET', headers: { ...headers, ...(cookie ? { cookie } : {}) }, body, dispatcher: this.agent });
+      const response = await request(current, {
+        method: currentMethod as 'GET',
+        headers: { ...headers, ...(cookie ? { cookie } : {}) },
+        body,
+        dispatcher: this.agent,
+      });
       this.keep(current, response.headers['set-cookie']);
       const text = await response.body.text();
       const location = response.headers.location;
@@ -77,10 +82,14 @@ export class TestBrowser {
     const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/i.exec(page.text);
     if (!form) throw new Error(`no form on ${page.url} (${page.status}): ${page.text.slice(0, 300)}`);
     const values = new URLSearchParams();
-    for (const input of form[2]!.matchAll(/<input[^>]*type="hidden"[^>]*name="([^"]+)"[^>]*value="([^"]*)"/gi)) values.set(input[1]!, input[2]!);
+    for (const input of form[2]!.matchAll(/<input[^>]*type="hidden"[^>]*name="([^"]+)"[^>]*value="([^"]*)"/gi))
+      values.set(input[1]!, input[2]!);
     for (const [name, value] of Object.entries(fields)) values.set(name, value);
     const action = new URL(form[1]!.replace(/&amp;/g, '&'), page.url);
-    return this.go('POST', action.href, { body: values.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(page.url).origin } });
+    return this.go('POST', action.href, {
+      body: values.toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(page.url).origin },
+    });
   }
 
   close(): Promise<void> {

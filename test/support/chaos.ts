@@ -234,7 +234,8 @@ export function spawnChild(env: NodeJS.ProcessEnv, log: WriteStream, options: { 
           clearTimeout(timer);
           reject(new Error(`the server exited before listening (code ${code}, signal ${signal}): ${out.slice(-2000)}`));
         });
-        if (child.exitCode !== null || child.signalCode !== null) reject(new Error(`the server exited before listening (code ${child.exitCode}, signal ${child.signalCode}): ${out.slice(-2000)}`));
+        if (child.exitCode !== null || child.signalCode !== null)
+          reject(new Error(`the server exited before listening (code ${child.exitCode}, signal ${child.signalCode}): ${out.slice(-2000)}`));
       });
     } catch (error) {
       child.kill('SIGKILL');
@@ -248,7 +249,8 @@ export function spawnChild(env: NodeJS.ProcessEnv, log: WriteStream, options: { 
 export function serverEnv(dataDir: string, databaseUrl: string | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   // Nothing of the caller's own BLOCKYARD_* configuration may leak into the child (test settings may).
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('BLOCKYARD_') || key.startsWith('BLOCKYARD_TEST_')) env[key] = value;
+  for (const [key, value] of Object.entries(process.env))
+    if (!key.startsWith('BLOCKYARD_') || key.startsWith('BLOCKYARD_TEST_')) env[key] = value;
   return {
     ...env,
     BLOCKYARD_PORT: '0',
@@ -292,7 +294,8 @@ function sqliteProbe(file: string): DatabaseProbe {
       return withDb((db) => {
         const problems: string[] = [];
         const check = db.pragma('integrity_check') as { integrity_check: string }[];
-        if (check.length !== 1 || check[0]!.integrity_check !== 'ok') problems.push(`integrity_check: ${JSON.stringify(check).slice(0, 2000)}`);
+        if (check.length !== 1 || check[0]!.integrity_check !== 'ok')
+          problems.push(`integrity_check: ${JSON.stringify(check).slice(0, 2000)}`);
         const keys = db.pragma('foreign_key_check') as Json[];
         if (keys.length > 0) problems.push(`foreign_key_check: ${JSON.stringify(keys).slice(0, 2000)}`);
         return problems;
@@ -353,7 +356,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   /** Each problem once, with the cycle after which it was first seen. */
   const halfWritten = new Map<string, string>();
   const unexpected: string[] = [];
-  const counts = Object.fromEntries(OPERATIONS.map((kind) => [kind, { sent: 0, acknowledged: 0, lost: 0 }])) as Record<OperationKind, OperationCounts>;
+  const counts = Object.fromEntries(OPERATIONS.map((kind) => [kind, { sent: 0, acknowledged: 0, lost: 0 }])) as Record<
+    OperationKind,
+    OperationCounts
+  >;
   let cycle = 0;
   let sequence = 0;
   /** An instance is dead (several instances: the survivors carry the load). */
@@ -437,7 +443,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     const world = await runWorld(admin);
     const runner = await registerRunner(admin, world.provider, { implementationType: 'TERRAFORM' });
     const runnerUuid = runner.metadata.uuid as string;
-    const user = (type: string, extra: Json = {}) => ({ displayName: `A ${type}`, type, assignmentType: 'USER_INPUT', updateableByConsumer: true, ...extra });
+    const user = (type: string, extra: Json = {}) => ({
+      displayName: `A ${type}`,
+      type,
+      assignmentType: 'USER_INPUT',
+      updateableByConsumer: true,
+      ...extra,
+    });
     const definition = await runnerDefinition(admin, world.provider, runnerUuid, {
       inputs: { name: user('STRING'), secret: user('STRING', { isSensitive: true }) },
       outputs: {
@@ -462,13 +474,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
      * One load request to an instance picked at random: counted, and classified when it failed in a way
      * the load does not expect. A connection error is expected only from an instance that was killed.
      */
-    const send = async (kind: OperationKind, what: string, request: (client: ApiClient) => Promise<Response>, expected: number[] = []): Promise<Response | undefined> => {
+    const send = async (
+      kind: OperationKind,
+      what: string,
+      request: (client: ApiClient) => Promise<Response>,
+      expected: number[] = [],
+    ): Promise<Response | undefined> => {
       counts[kind].sent++;
       const instance = anyInstance();
       try {
         const response = await request(instance.client!);
         if ((response.status < 200 || response.status > 299) && !expected.includes(response.status)) {
-          unexpected.push(`cycle ${cycle}: ${kind} ${what} on instance ${instance.index}: ${response.status} ${response.text.slice(0, 500)}`);
+          unexpected.push(
+            `cycle ${cycle}: ${kind} ${what} on instance ${instance.index}: ${response.status} ${response.text.slice(0, 500)}`,
+          );
         }
         return response;
       } catch (error) {
@@ -476,7 +495,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
           connectionErrors++;
           // As a client without a load balancer would, it pauses before its next try.
           await sleep(10);
-        } else unexpected.push(`cycle ${cycle}: ${kind} ${what}: ${(error as Error).message} (instance ${instance.index}, ${several ? 'a survivor' : 'before the kill'})`);
+        } else
+          unexpected.push(
+            `cycle ${cycle}: ${kind} ${what}: ${(error as Error).message} (instance ${instance.index}, ${several ? 'a survivor' : 'before the kill'})`,
+          );
         return undefined;
       }
     };
@@ -517,7 +539,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     };
 
     const claim = async () => {
-      const response = await send('claim', `runner ${runnerUuid}`, (client) => client.post(`${RUNS}/create?forRunnerUuid=${runnerUuid}`, undefined, { headers: { accept: RUN } }), [404]);
+      const response = await send(
+        'claim',
+        `runner ${runnerUuid}`,
+        (client) => client.post(`${RUNS}/create?forRunnerUuid=${runnerUuid}`, undefined, { headers: { accept: RUN } }),
+        [404],
+      );
       if (response?.status !== 201) return;
       const json = response.json;
       const uuid = json.metadata.uuid as string;
@@ -529,9 +556,22 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         return;
       }
       const secret = json.spec.buildingBlock.spec.inputs?.find((i: Json) => i.key === 'secret');
-      if (behavior === 'APPLY' && (typeof secret?.value !== 'string' || secret.value.length < 100)) unexpected.push(`cycle ${cycle}: claim ${uuid}: the sensitive input is not encrypted for the runner: ${JSON.stringify(secret)}`);
+      if (behavior === 'APPLY' && (typeof secret?.value !== 'string' || secret.value.length < 100))
+        unexpected.push(`cycle ${cycle}: claim ${uuid}: the sensitive input is not encrypted for the runner: ${JSON.stringify(secret)}`);
       const final: FinalStatus = Math.random() < (behavior === 'APPLY' ? 0.85 : 0.9) ? 'SUCCEEDED' : 'FAILED';
-      runs.set(uuid, { uuid, blockUuid, behavior, token: json.spec.runToken, claimed: ack, final, next: 0, sent: -1, acked: -1, acks: [], busy: false });
+      runs.set(uuid, {
+        uuid,
+        blockUuid,
+        behavior,
+        token: json.spec.runToken,
+        claimed: ack,
+        final,
+        next: 0,
+        sent: -1,
+        acked: -1,
+        acks: [],
+        busy: false,
+      });
       blockRecord(blockUuid);
       touchedRuns.add(uuid);
       touchedBlocks.add(blockUuid);
@@ -539,10 +579,44 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
 
     const reportBody = (run: RunRecord, phase: number): { method: 'POST' | 'PATCH'; path: string; body: Json; kind: OperationKind } => {
       const base = `${RUNS}/${run.uuid}/status/source`;
-      if (phase === 0) return { method: 'POST', path: base, kind: 'register', body: { source: { id: SOURCE, externalRunId: `ext-${run.uuid}` }, steps: [{ id: 'prepare', displayName: 'Prepare' }, { id: 'apply', displayName: 'Apply' }] } };
-      if (phase === 1) return { method: 'PATCH', path: `${base}/${SOURCE}`, kind: 'progress', body: { status: 'IN_PROGRESS', steps: [{ id: 'prepare', status: 'SUCCEEDED', userMessage: `prepared ${run.uuid}` }] } };
-      const outputs = run.behavior === 'APPLY' && run.final === 'SUCCEEDED' ? { [OUTPUT_PLAIN]: { value: `out-${run.uuid}`, type: 'STRING', isSensitive: false }, [OUTPUT_SENSITIVE]: { value: `sensitive-${run.uuid}`, type: 'STRING', isSensitive: true } } : {};
-      return { method: 'PATCH', path: `${base}/${SOURCE}`, kind: 'finish', body: { status: run.final, steps: [{ id: 'apply', status: run.final, userMessage: `${run.final} ${run.uuid}`, systemMessage: 'log line\n'.repeat(20), outputs }] } };
+      if (phase === 0)
+        return {
+          method: 'POST',
+          path: base,
+          kind: 'register',
+          body: {
+            source: { id: SOURCE, externalRunId: `ext-${run.uuid}` },
+            steps: [
+              { id: 'prepare', displayName: 'Prepare' },
+              { id: 'apply', displayName: 'Apply' },
+            ],
+          },
+        };
+      if (phase === 1)
+        return {
+          method: 'PATCH',
+          path: `${base}/${SOURCE}`,
+          kind: 'progress',
+          body: { status: 'IN_PROGRESS', steps: [{ id: 'prepare', status: 'SUCCEEDED', userMessage: `prepared ${run.uuid}` }] },
+        };
+      const outputs =
+        run.behavior === 'APPLY' && run.final === 'SUCCEEDED'
+          ? {
+              [OUTPUT_PLAIN]: { value: `out-${run.uuid}`, type: 'STRING', isSensitive: false },
+              [OUTPUT_SENSITIVE]: { value: `sensitive-${run.uuid}`, type: 'STRING', isSensitive: true },
+            }
+          : {};
+      return {
+        method: 'PATCH',
+        path: `${base}/${SOURCE}`,
+        kind: 'finish',
+        body: {
+          status: run.final,
+          steps: [
+            { id: 'apply', status: run.final, userMessage: `${run.final} ${run.uuid}`, systemMessage: 'log line\n'.repeat(20), outputs },
+          ],
+        },
+      };
     };
 
     const report = async () => {
@@ -555,14 +629,21 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         touchedRuns.add(run.uuid);
         touchedBlocks.add(run.blockUuid);
         run.sent = Math.max(run.sent, phase);
-        const response = await send(kind, `run ${run.uuid}`, (client) => client.with({ authorization: `Bearer ${run.token}` }).request(method, target, { body, headers: io(RUN) }));
+        const response = await send(kind, `run ${run.uuid}`, (client) =>
+          client.with({ authorization: `Bearer ${run.token}` }).request(method, target, { body, headers: io(RUN) }),
+        );
         if (response?.status !== 200) return;
-        if (phase > 0 && response.json.runAborted !== false) unexpected.push(`cycle ${cycle}: ${kind} run ${run.uuid}: answered ${response.text} (nothing aborts a claimed run here)`);
-        const ack = acknowledge(kind, `${run.behavior} run ${run.uuid} of block ${run.blockUuid}: ${phase === 2 ? run.final : phase === 1 ? 'IN_PROGRESS, step prepare SUCCEEDED' : 'source and steps registered'}`);
+        if (phase > 0 && response.json.runAborted !== false)
+          unexpected.push(`cycle ${cycle}: ${kind} run ${run.uuid}: answered ${response.text} (nothing aborts a claimed run here)`);
+        const ack = acknowledge(
+          kind,
+          `${run.behavior} run ${run.uuid} of block ${run.blockUuid}: ${phase === 2 ? run.final : phase === 1 ? 'IN_PROGRESS, step prepare SUCCEEDED' : 'source and steps registered'}`,
+        );
         run.acks.push(ack);
         run.acked = Math.max(run.acked, phase);
         run.next = phase + 1;
-        if (phase === 2 && run.behavior === 'APPLY' && run.final === 'SUCCEEDED') blockRecord(run.blockUuid).outputs = { value: `out-${run.uuid}`, ack };
+        if (phase === 2 && run.behavior === 'APPLY' && run.final === 'SUCCEEDED')
+          blockRecord(run.blockUuid).outputs = { value: `out-${run.uuid}`, ack };
       } finally {
         run.busy = false;
       }
@@ -594,7 +675,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         if (api.status !== 200) violation(`GET /api${where} after the kill: ${api.status} ${api.text.slice(0, 300)}`);
         for (const probePath of ['/readyz', '/healthz']) {
           const response = await client.get(probePath, { anonymous: true });
-          if (response.status !== 200) violation(`GET ${probePath}${where} after the kill: ${response.status} ${response.text.slice(0, 300)}`);
+          if (response.status !== 200)
+            violation(`GET ${probePath}${where} after the kill: ${response.status} ${response.text.slice(0, 300)}`);
         }
       }
     };
@@ -617,7 +699,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       const state = block.status?.lifecycle?.state;
       const status = block.status?.status as string;
       const latest = block.status?.latestRunUuid as string | null;
-      if (record.deleted && state !== 'MARKED_FOR_DELETION') markLost(record.deleted, `block ${record.uuid} exists with lifecycle ${state} (status ${status})`);
+      if (record.deleted && state !== 'MARKED_FOR_DELETION')
+        markLost(record.deleted, `block ${record.uuid} exists with lifecycle ${state} (status ${status})`);
       if (!record.deleteSent && state !== 'ACTIVE') violation(`block ${record.uuid} is ${state} though no DELETE was sent for it`);
       if (record.outputs) {
         const outputs = (block.status?.outputs ?? []) as Json[];
@@ -628,8 +711,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         }
       }
       if (!latest) {
-        if (status === 'PENDING' || status === 'IN_PROGRESS') violation(`block ${record.uuid} is ${status} without a run (status.latestRunUuid null)`);
-        if (record.created) markLost(record.created, `block ${record.uuid} has no latestRunUuid (its create answered APPLY run ${record.applyRunUuid})`);
+        if (status === 'PENDING' || status === 'IN_PROGRESS')
+          violation(`block ${record.uuid} is ${status} without a run (status.latestRunUuid null)`);
+        if (record.created)
+          markLost(record.created, `block ${record.uuid} has no latestRunUuid (its create answered APPLY run ${record.applyRunUuid})`);
         return;
       }
       const run = await getRun(latest);
@@ -637,11 +722,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         violation(`block ${record.uuid} is ${status} and its latest run ${latest} cannot be read: ${run.status} ${run.text.slice(0, 300)}`);
         return;
       }
-      if (run.json.spec?.buildingBlock?.uuid !== record.uuid) violation(`block ${record.uuid}'s latest run ${latest} belongs to block ${run.json.spec?.buildingBlock?.uuid}`);
-      if (run.json.status !== status) violation(`block ${record.uuid} is ${status} (${state}) but its latest run ${latest} (${run.json.spec?.behavior}) is ${run.json.status}`);
+      if (run.json.spec?.buildingBlock?.uuid !== record.uuid)
+        violation(`block ${record.uuid}'s latest run ${latest} belongs to block ${run.json.spec?.buildingBlock?.uuid}`);
+      if (run.json.status !== status)
+        violation(
+          `block ${record.uuid} is ${status} (${state}) but its latest run ${latest} (${run.json.spec?.behavior}) is ${run.json.status}`,
+        );
       if (record.applyRunUuid && record.created) {
         const apply = latest === record.applyRunUuid ? run : await getRun(record.applyRunUuid);
-        if (apply.status !== 200) markLost(record.created, `the APPLY run ${record.applyRunUuid} its create answered cannot be read: ${apply.status}`);
+        if (apply.status !== 200)
+          markLost(record.created, `the APPLY run ${record.applyRunUuid} its create answered cannot be read: ${apply.status}`);
       }
     };
 
@@ -657,7 +747,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       if (finishAck) {
         if (status !== record.final) markLost(finishAck, `run ${record.uuid} is ${status}`);
       } else if (status !== 'IN_PROGRESS' && !(record.sent >= 2 && status === record.final)) {
-        markLost(record.acks.at(-1) ?? record.claimed, `run ${record.uuid} is ${status} (claimed, finish ${record.sent >= 2 ? `${record.final} sent, unanswered` : 'not sent'})`);
+        markLost(
+          record.acks.at(-1) ?? record.claimed,
+          `run ${record.uuid} is ${status} (claimed, finish ${record.sent >= 2 ? `${record.final} sent, unanswered` : 'not sent'})`,
+        );
       }
       if (record.acked >= 0) {
         const logs = await live().get(`${RUNS}/${record.uuid}/logs`, { headers: { accept: RUN } });
@@ -667,19 +760,26 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
           const steps = logs.json.steps as Json[];
           const step = (id: string) => steps.find((s) => s.id === id && s.sourceId === SOURCE);
           const registered = record.acks.find((ack) => ack.kind === 'register');
-          if (registered && (!step('prepare') || !step('apply'))) markLost(registered, `run ${record.uuid} has steps ${JSON.stringify(steps)}`);
+          if (registered && (!step('prepare') || !step('apply')))
+            markLost(registered, `run ${record.uuid} has steps ${JSON.stringify(steps)}`);
           const progress = record.acks.find((ack) => ack.kind === 'progress');
           const prepare = step('prepare');
-          if (progress && (prepare?.status !== 'SUCCEEDED' || prepare.userMessage !== `prepared ${record.uuid}`)) markLost(progress, `step prepare of run ${record.uuid} is ${JSON.stringify(prepare)}`);
+          if (progress && (prepare?.status !== 'SUCCEEDED' || prepare.userMessage !== `prepared ${record.uuid}`))
+            markLost(progress, `step prepare of run ${record.uuid} is ${JSON.stringify(prepare)}`);
           const apply = step('apply');
-          if (finishAck && (apply?.status !== record.final || apply.userMessage !== `${record.final} ${record.uuid}`)) markLost(finishAck, `step apply of run ${record.uuid} is ${JSON.stringify(apply)}`);
+          if (finishAck && (apply?.status !== record.final || apply.userMessage !== `${record.final} ${record.uuid}`))
+            markLost(finishAck, `step apply of run ${record.uuid} is ${JSON.stringify(apply)}`);
         }
       }
       // The block of a run: there, or deleted by a DELETE (a successful DESTROY removes it).
       const block = await live().get(`${BLOCKS}/${record.blockUuid}`, { headers: ADMIN_ACCEPT });
       const blockRecordOf = blocks.get(record.blockUuid);
-      if (block.status === 404 && !blockRecordOf?.deleteSent) violation(`run ${record.uuid} (${record.behavior}, ${status}) belongs to block ${record.blockUuid}, which is gone though it was never deleted`);
-      if (finishAck && record.behavior === 'DESTROY' && record.final === 'SUCCEEDED' && block.status !== 404) markLost(finishAck, `block ${record.blockUuid} still exists (${block.status}) after its DESTROY run succeeded`);
+      if (block.status === 404 && !blockRecordOf?.deleteSent)
+        violation(
+          `run ${record.uuid} (${record.behavior}, ${status}) belongs to block ${record.blockUuid}, which is gone though it was never deleted`,
+        );
+      if (finishAck && record.behavior === 'DESTROY' && record.final === 'SUCCEEDED' && block.status !== 404)
+        markLost(finishAck, `block ${record.blockUuid} still exists (${block.status}) after its DESTROY run succeeded`);
     };
 
     /**
@@ -703,9 +803,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       const uuidsOf = (title: string) => [...(about.get(title)?.keys() ?? [])];
       const blockRows = new Set((await q(`select uuid from building_blocks`)).map((row) => row.uuid as string));
       const runRows = new Map((await q(`select uuid, status, claimed_on from runs`)).map((row) => [row.uuid as string, row]));
-      for (const uuid of blockRows) if (!has('Building Block Created', uuid)) violation(`block ${uuid} exists without its "Building Block Created" event`);
+      for (const uuid of blockRows)
+        if (!has('Building Block Created', uuid)) violation(`block ${uuid} exists without its "Building Block Created" event`);
       for (const uuid of uuidsOf('Building Block Created')) {
-        if (!blockRows.has(uuid) && !has('Building Block Deleted', uuid)) violation(`event "Building Block Created" of block ${uuid}, which is gone without a "Building Block Deleted" event`);
+        if (!blockRows.has(uuid) && !has('Building Block Deleted', uuid))
+          violation(`event "Building Block Created" of block ${uuid}, which is gone without a "Building Block Deleted" event`);
       }
       for (const uuid of uuidsOf('Building Block Deleted')) {
         if (blockRows.has(uuid)) violation(`event "Building Block Deleted" of block ${uuid}, which still exists`);
@@ -713,26 +815,38 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       }
       for (const [uuid, row] of runRows) {
         if (!has('Building Block Run Requested', uuid)) violation(`run ${uuid} exists without its "Building Block Run Requested" event`);
-        if (row.claimed_on && !has('Building Block Run Claimed', uuid)) violation(`run ${uuid} was claimed without a "Building Block Run Claimed" event`);
+        if (row.claimed_on && !has('Building Block Run Claimed', uuid))
+          violation(`run ${uuid} was claimed without a "Building Block Run Claimed" event`);
         if (isFinalStatus(row.status)) {
-          const ends = [...(about.get('Building Block Run Status Changed')?.get(uuid) ?? []), ...(about.get('Building Block Run Cancelled')?.get(uuid) ?? [])];
-          if (!ends.includes(row.status)) violation(`run ${uuid} is ${row.status} without an event saying so (events: ${JSON.stringify(ends)})`);
+          const ends = [
+            ...(about.get('Building Block Run Status Changed')?.get(uuid) ?? []),
+            ...(about.get('Building Block Run Cancelled')?.get(uuid) ?? []),
+          ];
+          if (!ends.includes(row.status))
+            violation(`run ${uuid} is ${row.status} without an event saying so (events: ${JSON.stringify(ends)})`);
         }
       }
-      for (const uuid of uuidsOf('Building Block Run Requested')) if (!runRows.has(uuid)) violation(`event "Building Block Run Requested" of run ${uuid}, which does not exist`);
-      for (const uuid of uuidsOf('Building Block Run Claimed')) if (!runRows.get(uuid)?.claimed_on) violation(`event "Building Block Run Claimed" of run ${uuid}, which was never claimed`);
+      for (const uuid of uuidsOf('Building Block Run Requested'))
+        if (!runRows.has(uuid)) violation(`event "Building Block Run Requested" of run ${uuid}, which does not exist`);
+      for (const uuid of uuidsOf('Building Block Run Claimed'))
+        if (!runRows.get(uuid)?.claimed_on) violation(`event "Building Block Run Claimed" of run ${uuid}, which was never claimed`);
       for (const [uuid, statuses] of about.get('Building Block Run Status Changed') ?? []) {
         const final = statuses.filter(isFinalStatus);
-        if (final.length > 0 && runRows.get(uuid)?.status !== final.at(-1)) violation(`event: run ${uuid} ended ${final.at(-1)}, but it is ${runRows.get(uuid)?.status}`);
+        if (final.length > 0 && runRows.get(uuid)?.status !== final.at(-1))
+          violation(`event: run ${uuid} ended ${final.at(-1)}, but it is ${runRows.get(uuid)?.status}`);
       }
       for (const record of runs.values()) {
         const reported = record.acks.find((ack) => ack.kind === 'register' || ack.kind === 'progress');
-        if (reported && !has('Building Block Run Steps Changed', record.uuid) && !has('Building Block Run Status Changed', record.uuid)) markLost(reported, `run ${record.uuid} has no event of its acknowledged status report`);
-        if (!has('Building Block Run Claimed', record.uuid)) markLost(record.claimed, `run ${record.uuid} has no "Building Block Run Claimed" event`);
+        if (reported && !has('Building Block Run Steps Changed', record.uuid) && !has('Building Block Run Status Changed', record.uuid))
+          markLost(reported, `run ${record.uuid} has no event of its acknowledged status report`);
+        if (!has('Building Block Run Claimed', record.uuid))
+          markLost(record.claimed, `run ${record.uuid} has no "Building Block Run Claimed" event`);
       }
       for (const record of blocks.values()) {
-        if (record.created && !has('Building Block Created', record.uuid)) markLost(record.created, `block ${record.uuid} has no "Building Block Created" event`);
-        if (record.deleted && !has('Building Block Deletion Requested', record.uuid) && !has('Building Block Deleted', record.uuid)) markLost(record.deleted, `block ${record.uuid} has no event of its acknowledged deletion`);
+        if (record.created && !has('Building Block Created', record.uuid))
+          markLost(record.created, `block ${record.uuid} has no "Building Block Created" event`);
+        if (record.deleted && !has('Building Block Deletion Requested', record.uuid) && !has('Building Block Deleted', record.uuid))
+          markLost(record.deleted, `block ${record.uuid} has no event of its acknowledged deletion`);
       }
     };
 
@@ -744,22 +858,36 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
           where (b.latest_run_uuid is not null and r.uuid is null) or (b.latest_run_uuid is null and b.status in ('PENDING', 'IN_PROGRESS'))`)) {
         violation(`block ${row.uuid} is ${row.status} and its latest run ${row.latest_run_uuid} does not exist`);
       }
-      for (const row of await q(`select b.uuid, b.status, b.marked_for_deletion_on, r.uuid as run_uuid, r.status as run_status, r.behavior from building_blocks b join runs r on r.uuid = b.latest_run_uuid where b.status <> r.status`)) {
+      for (const row of await q(
+        `select b.uuid, b.status, b.marked_for_deletion_on, r.uuid as run_uuid, r.status as run_status, r.behavior from building_blocks b join runs r on r.uuid = b.latest_run_uuid where b.status <> r.status`,
+      )) {
         const state = row.marked_for_deletion_on ? 'MARKED_FOR_DELETION' : 'ACTIVE';
-        violation(`block ${row.uuid} is ${row.status} (${state}) but its latest run ${row.run_uuid} (${row.behavior}) is ${row.run_status}`);
+        violation(
+          `block ${row.uuid} is ${row.status} (${state}) but its latest run ${row.run_uuid} (${row.behavior}) is ${row.run_status}`,
+        );
       }
       for (const row of await q(`select b.uuid, r.uuid as run_uuid from building_blocks b join runs r on r.uuid = b.latest_run_uuid
           where exists (select 1 from runs n where n.block_uuid = b.uuid and n.run_number > r.run_number)`)) {
         violation(`block ${row.uuid}'s latest run ${row.run_uuid} is not its newest run`);
       }
-      for (const row of await q(`select block_uuid, count(*) as active from runs where status in ('PENDING', 'IN_PROGRESS') group by block_uuid having count(*) > 1`)) {
+      for (const row of await q(
+        `select block_uuid, count(*) as active from runs where status in ('PENDING', 'IN_PROGRESS') group by block_uuid having count(*) > 1`,
+      )) {
         violation(`block ${row.block_uuid} has ${row.active} runs not ended at once`);
       }
-      for (const row of await q(`select r.uuid, r.block_uuid, r.status, r.behavior from runs r left join building_blocks b on b.uuid = r.block_uuid where b.uuid is null`)) {
-        if (!blocks.get(row.block_uuid)?.deleteSent) violation(`run ${row.uuid} (${row.behavior}, ${row.status}) belongs to block ${row.block_uuid}, which does not exist and was never deleted`);
-        else if (!isFinalStatus(row.status)) violation(`run ${row.uuid} (${row.behavior}) of the removed block ${row.block_uuid} is still ${row.status}`);
+      for (const row of await q(
+        `select r.uuid, r.block_uuid, r.status, r.behavior from runs r left join building_blocks b on b.uuid = r.block_uuid where b.uuid is null`,
+      )) {
+        if (!blocks.get(row.block_uuid)?.deleteSent)
+          violation(
+            `run ${row.uuid} (${row.behavior}, ${row.status}) belongs to block ${row.block_uuid}, which does not exist and was never deleted`,
+          );
+        else if (!isFinalStatus(row.status))
+          violation(`run ${row.uuid} (${row.behavior}) of the removed block ${row.block_uuid} is still ${row.status}`);
       }
-      for (const row of await q(`select s.run_uuid, s.source_id from run_sources s left join runs r on r.uuid = s.run_uuid where r.uuid is null`)) {
+      for (const row of await q(
+        `select s.run_uuid, s.source_id from run_sources s left join runs r on r.uuid = s.run_uuid where r.uuid is null`,
+      )) {
         violation(`status source ${row.source_id} of run ${row.run_uuid} exists without its run`);
       }
       for (const row of await q(`select t.run_uuid, t.source_id, t.step_id from run_steps t left join run_sources s on s.run_uuid = t.run_uuid and s.source_id = t.source_id left join runs r on r.uuid = t.run_uuid
@@ -770,8 +898,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
           where b.uuid is null or q.uuid is null`)) {
         violation(`parent link ${row.block_uuid} → ${row.parent_uuid} names a missing block`);
       }
-      for (const row of await q(`select d.uuid, (select coalesce(sum(u.blocks), 0) from definition_usage u where u.definition_uuid = d.uuid) as usage_count, (select count(*) from building_blocks b where b.definition_uuid = d.uuid) as actual from definitions d`)) {
-        if (Number(row.usage_count) !== Number(row.actual)) violation(`definition ${row.uuid} counts ${row.usage_count} blocks but has ${row.actual}`);
+      for (const row of await q(
+        `select d.uuid, (select coalesce(sum(u.blocks), 0) from definition_usage u where u.definition_uuid = d.uuid) as usage_count, (select count(*) from building_blocks b where b.definition_uuid = d.uuid) as actual from definitions d`,
+      )) {
+        if (Number(row.usage_count) !== Number(row.actual))
+          violation(`definition ${row.uuid} counts ${row.usage_count} blocks but has ${row.actual}`);
       }
       await checkEvents(q);
       // Outputs belong to a successful APPLY run of their block (no orphaned outputs).
@@ -783,7 +914,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         }
         for (const row of withOutputs) {
           const outputs = JSON.parse(row.outputs) as Json[];
-          const fromRun = (applied.get(row.uuid) ?? []).some((runOutputs) => outputs.every((o) => JSON.stringify(runOutputs[o.key]?.value) === JSON.stringify(o.value)));
+          const fromRun = (applied.get(row.uuid) ?? []).some((runOutputs) =>
+            outputs.every((o) => JSON.stringify(runOutputs[o.key]?.value) === JSON.stringify(o.value)),
+          );
           if (!fromRun) violation(`block ${row.uuid} has outputs ${row.outputs.slice(0, 300)} that no successful APPLY run of it reported`);
         }
       }
@@ -904,15 +1037,39 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
 /** The counts as a small table (one row per result). */
 export function formatChaosTable(results: readonly ChaosResult[]): string {
   const header = ['database', 'instances', 'cycles', 'requests', 'acknowledged', 'lost', 'half-written', 'unexpected', 'seconds'];
-  const rows = results.map((r) => [r.dialect, r.instances, r.cycles, r.requests, r.acknowledged, r.lost, r.halfWritten.length, r.unexpected.length, Math.round(r.durationMs / 1000)].map(String));
+  const rows = results.map((r) =>
+    [
+      r.dialect,
+      r.instances,
+      r.cycles,
+      r.requests,
+      r.acknowledged,
+      r.lost,
+      r.halfWritten.length,
+      r.unexpected.length,
+      Math.round(r.durationMs / 1000),
+    ].map(String),
+  );
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;
-  return [line(header), `|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...rows.map(line)].join('\n');
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;
+  return [
+    line(header),
+    `|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
+    ...rows.map(line),
+  ].join('\n');
 }
 
 /** A failure report: what was lost or half-written, and where the server's log is. */
 export function describeChaosFailure(result: ChaosResult, limit = 20): string {
-  const list = (title: string, items: string[]) => (items.length === 0 ? [] : [`${title} (${items.length}):`, ...items.slice(0, limit).map((item) => `  - ${item}`), ...(items.length > limit ? [`  … ${items.length - limit} more`] : [])]);
+  const list = (title: string, items: string[]) =>
+    items.length === 0
+      ? []
+      : [
+          `${title} (${items.length}):`,
+          ...items.slice(0, limit).map((item) => `  - ${item}`),
+          ...(items.length > limit ? [`  … ${items.length - limit} more`] : []),
+        ];
   return [
     `[${result.dialect}${result.instances > 1 ? ` ×${result.instances}` : ''}] ${result.cycles} cycles, ${result.requests} requests, ${result.acknowledged} acknowledged, ${result.lost} lost; server log: ${result.serverLog}`,
     ...list('lost acknowledgments', result.lostDetails),

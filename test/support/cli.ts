@@ -27,7 +27,8 @@ export function start(configFile: string, args: string[], options: { env?: Recor
   return { child, output, done };
 }
 
-export const run = (configFile: string, args: string[], options: { env?: Record<string, string>; input?: string } = {}) => start(configFile, args, options).done;
+export const run = (configFile: string, args: string[], options: { env?: Record<string, string>; input?: string } = {}) =>
+  start(configFile, args, options).done;
 
 /** Asserts the exit code, showing what the CLI said when it differs. */
 export function exited(result: Result, code: number): Result {
@@ -37,7 +38,6 @@ export function exited(result: Result, code: number): Result {
 }
 
 export const lines = (text: string) => text.split('\n').filter((line) => line !== '');
-
 
 /** `blockyard login` (asserting exit 0) with the server's generated certificate. */
 export async function login(configFile: string, url: string, ca: string, credentials: string[]): Promise<Result> {
@@ -58,5 +58,9 @@ export const PLANTED = {
 export function assertInert(text: string): void {
   // eslint-disable-next-line no-control-regex -- finding control characters is the point
   const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/.exec(text);
-  assert.equal(raw, null, `a raw control character U+${raw?.[0].codePointAt(0)!.toString(16).padStart(4, '0')} in\n${JSON.stringify(text)}`);
+  assert.equal(
+    raw,
+    null,
+    `a raw control character U+${raw?.[0].codePointAt(0)!.toString(16).padStart(4, '0')} in\n${JSON.stringify(text)}`,
+  );
 }

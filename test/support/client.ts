@@ -49,9 +49,17 @@ export class ApiClient {
       if (value === undefined) delete headers[key.toLowerCase()];
       else headers[key.toLowerCase()] = value;
     }
-    const body = options.body === undefined || typeof options.body === 'string' || Buffer.isBuffer(options.body) ? options.body : JSON.stringify(options.body);
+    const body =
+      options.body === undefined || typeof options.body === 'string' || Buffer.isBuffer(options.body)
+        ? options.body
+        : JSON.stringify(options.body);
     const url = path.startsWith('https://') ? path : `${this.baseUrl}${path}`;
-    const response = await request(url, { method: method as 'GET', headers, body: body as string | Buffer | undefined, dispatcher: this.agent });
+    const response = await request(url, {
+      method: method as 'GET',
+      headers,
+      body: body as string | Buffer | undefined,
+      dispatcher: this.agent,
+    });
     const text = await response.body.text();
     recordExchange(path, typeof body === 'string' ? body : undefined, text);
     const problem = this.openapi?.check(method, url, response.statusCode, headerValue(response.headers['content-type']), text);

@@ -22,7 +22,8 @@ export function ensureConsoleBuilt(): void {
   assert.equal(result.status, 0, 'building the console failed');
 }
 
-export const launchBrowser = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+export const launchBrowser = (): Promise<Browser> =>
+  chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
 
 /**
  * One browser for the whole test file (the machine is shared; every test opens its own context): the
@@ -41,7 +42,8 @@ export function browserForFile(): () => Browser {
 }
 
 /** The test server's certificate is self-signed for localhost: the browser is told to accept it. */
-export const newContext = (browser: Browser, viewport = { width: 1280, height: 800 }): Promise<BrowserContext> => browser.newContext({ ignoreHTTPSErrors: true, viewport });
+export const newContext = (browser: Browser, viewport = { width: 1280, height: 800 }): Promise<BrowserContext> =>
+  browser.newContext({ ignoreHTTPSErrors: true, viewport });
 
 /**
  * Every error the page logs or throws. Chromium logs each answer ≥ 400 to a fetch as an error; the
@@ -76,7 +78,9 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
     axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
       .then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })))
   `);
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.targets.slice(0, 3).join(', ')}`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.targets.slice(0, 3).join(', ')}`);
 }
 
 /** A screenshot of the page as a test artifact, and the page checked by axe-core. */
@@ -89,8 +93,17 @@ export async function capture(page: Page, name: string): Promise<void> {
 export const APIKEY = media('meshapikey', 'v1-preview');
 
 /** Creates an API key (asserting 201); returns its client id and secret. */
-export async function createKey(client: ApiClient, workspace: string, permissions: string[], displayName = unique('console')): Promise<{ clientId: string; clientSecret: string }> {
-  const response = await client.post('/api/meshobjects/meshapikeys', { metadata: { ownedByWorkspace: workspace }, spec: { displayName, permissions } }, { headers: io(APIKEY) });
+export async function createKey(
+  client: ApiClient,
+  workspace: string,
+  permissions: string[],
+  displayName = unique('console'),
+): Promise<{ clientId: string; clientSecret: string }> {
+  const response = await client.post(
+    '/api/meshobjects/meshapikeys',
+    { metadata: { ownedByWorkspace: workspace }, spec: { displayName, permissions } },
+    { headers: io(APIKEY) },
+  );
   assert.equal(response.status, 201, response.text);
   return { clientId: response.json.status.clientId, clientSecret: response.json.status.clientSecret };
 }
@@ -152,8 +165,22 @@ export async function consoleWorld(admin: ApiClient): Promise<ConsoleWorld> {
           validationRegexErrorMessage: 'lower-case letters, digits and dashes, starting with a letter',
           displayOrder: 1,
         },
-        region: { displayName: 'Region', type: 'SINGLE_SELECT', assignmentType: 'USER_INPUT', selectableValues: ['eu-west', 'us-east'], defaultValue: 'eu-west', displayOrder: 2 },
-        size: { displayName: 'Size in GB', type: 'INTEGER', assignmentType: 'USER_INPUT', defaultValue: 10, description: 'Grows later if needed', displayOrder: 3 },
+        region: {
+          displayName: 'Region',
+          type: 'SINGLE_SELECT',
+          assignmentType: 'USER_INPUT',
+          selectableValues: ['eu-west', 'us-east'],
+          defaultValue: 'eu-west',
+          displayOrder: 2,
+        },
+        size: {
+          displayName: 'Size in GB',
+          type: 'INTEGER',
+          assignmentType: 'USER_INPUT',
+          defaultValue: 10,
+          description: 'Grows later if needed',
+          displayOrder: 3,
+        },
       },
     },
     {
@@ -161,11 +188,20 @@ export async function consoleWorld(admin: ApiClient): Promise<ConsoleWorld> {
       description: 'A private bucket for your application’s files',
       targetType: 'TENANT_LEVEL',
       supportedPlatforms: ['CUSTOM'],
-      readme: '# Object storage\n\nA **private** bucket, encrypted at rest.\n\n<script>window.pwned = true</script><a href="javascript:window.pwned=true">click</a>\n\n- versioned\n- backed up nightly',
+      readme:
+        '# Object storage\n\nA **private** bucket, encrypted at rest.\n\n<script>window.pwned = true</script><a href="javascript:window.pwned=true">click</a>\n\n- versioned\n- backed up nightly',
     },
   );
   const key = await createKey(admin, team, TEAM_PERMISSIONS);
-  return { team, tenantUuid: tenant.metadata.uuid, tenantName: tenant.status.tenantName, definition, versionUuid: version.metadata.uuid, definitionName, key };
+  return {
+    team,
+    tenantUuid: tenant.metadata.uuid,
+    tenantName: tenant.status.tenantName,
+    definition,
+    versionUuid: version.metadata.uuid,
+    definitionName,
+    key,
+  };
 }
 
 /** Signs in through the form with an API key. */

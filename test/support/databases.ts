@@ -14,7 +14,9 @@ const ALL_DIALECTS: readonly Dialect[] = ['sqlite', 'postgres'];
  * SQLite suites, and PostgreSQL is neither probed nor needed.
  */
 function selectedDialects(): readonly Dialect[] {
-  const named = process.env.BLOCKYARD_TEST_DATABASES?.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const named = process.env.BLOCKYARD_TEST_DATABASES?.split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   if (!named || named.length === 0) return ALL_DIALECTS;
   const unknown = named.filter((name) => !ALL_DIALECTS.includes(name as Dialect));
   if (unknown.length > 0) throw new Error(`BLOCKYARD_TEST_DATABASES names ${unknown.join(', ')}; known: ${ALL_DIALECTS.join(', ')}`);
@@ -36,7 +38,10 @@ async function probe(): Promise<boolean> {
     await client.query('select 1');
     return true;
   } catch (error) {
-    if (REQUIRED) throw new Error(`BLOCKYARD_TEST_REQUIRE_POSTGRES=1 but PostgreSQL at ${POSTGRES_ADMIN_URL} is not reachable: ${(error as Error).message}`);
+    if (REQUIRED)
+      throw new Error(
+        `BLOCKYARD_TEST_REQUIRE_POSTGRES=1 but PostgreSQL at ${POSTGRES_ADMIN_URL} is not reachable: ${(error as Error).message}`,
+      );
     return false;
   } finally {
     await client.end().catch(() => undefined);

@@ -70,13 +70,19 @@ export function definitionBody(workspace: string, specOverrides: Json = {}, meta
 }
 
 /** POSTs a definition (asserting 201) and returns the response body. */
-export async function createDefinition(client: ApiClient, workspace: string, specOverrides: Json = {}, metadataOverrides: Json = {}): Promise<Json> {
+export async function createDefinition(
+  client: ApiClient,
+  workspace: string,
+  specOverrides: Json = {},
+  metadataOverrides: Json = {},
+): Promise<Json> {
   const response = await client.post(DEFINITIONS, definitionBody(workspace, specOverrides, metadataOverrides), { headers: io(DEFINITION) });
   assert.equal(response.status, 201, `POST ${DEFINITIONS}: ${response.status} ${response.text}`);
   return response.json;
 }
 
-export const getDefinition = (client: ApiClient, uuid: string, accept = DEFINITION) => client.get(`${DEFINITIONS}/${uuid}`, { headers: { accept } });
+export const getDefinition = (client: ApiClient, uuid: string, accept = DEFINITION) =>
+  client.get(`${DEFINITIONS}/${uuid}`, { headers: { accept } });
 export const getVersion = (client: ApiClient, uuid: string, accept = VERSION) => client.get(`${VERSIONS}/${uuid}`, { headers: { accept } });
 
 /** GETs a list, asserts 200 and the list envelope, returns the embedded items. */
@@ -94,7 +100,9 @@ export const listVersions = (client: ApiClient, definitionUuid: string) =>
 
 /** Uuids of the definitions a list query returns. */
 export const definitionUuids = async (client: ApiClient, query: string) =>
-  (await listItems(client, `${DEFINITIONS}?size=350&${query}`, DEFINITION, 'meshBuildingBlockDefinitions')).map((d) => d.metadata.uuid as string);
+  (await listItems(client, `${DEFINITIONS}?size=350&${query}`, DEFINITION, 'meshBuildingBlockDefinitions')).map(
+    (d) => d.metadata.uuid as string,
+  );
 
 /** A version request body around a spec (metadata is ignored by the server; the Terraform provider sends one). */
 export const versionBody = (spec: Json, metadata?: Json): Json => ({
@@ -104,8 +112,10 @@ export const versionBody = (spec: Json, metadata?: Json): Json => ({
   spec,
 });
 
-export const putVersion = (client: ApiClient, uuid: string, spec: Json, metadata?: Json) => client.put(`${VERSIONS}/${uuid}`, versionBody(spec, metadata), { headers: io(VERSION) });
-export const postVersion = (client: ApiClient, spec: Json, metadata?: Json) => client.post(VERSIONS, versionBody(spec, metadata), { headers: io(VERSION) });
+export const putVersion = (client: ApiClient, uuid: string, spec: Json, metadata?: Json) =>
+  client.put(`${VERSIONS}/${uuid}`, versionBody(spec, metadata), { headers: io(VERSION) });
+export const postVersion = (client: ApiClient, spec: Json, metadata?: Json) =>
+  client.post(VERSIONS, versionBody(spec, metadata), { headers: io(VERSION) });
 
 /** A valid `implementation` object of the type, with every required field (and a few optional ones). */
 export function implementationOf(type: ImplementationType): Json {
@@ -125,7 +135,17 @@ export function implementationOf(type: ImplementationType): Json {
         },
       };
     case 'githubWorkflows':
-      return { type, githubWorkflows: { repository: 'example/building-blocks', branch: 'main', applyWorkflow: 'apply.yml', destroyWorkflow: 'destroy.yml', async: true, omitRunObjectInput: false } };
+      return {
+        type,
+        githubWorkflows: {
+          repository: 'example/building-blocks',
+          branch: 'main',
+          applyWorkflow: 'apply.yml',
+          destroyWorkflow: 'destroy.yml',
+          async: true,
+          omitRunObjectInput: false,
+        },
+      };
     case 'gitlabPipeline':
       return { type, gitlabPipeline: { projectId: '4711', refName: 'main' } };
     case 'azureDevOpsPipeline':
@@ -134,7 +154,12 @@ export function implementationOf(type: ImplementationType): Json {
 }
 
 /** A valid version spec of the implementation type (DRAFT, no inputs or outputs); `overrides` replace top-level spec fields. */
-export function versionSpec(definitionUuid: string, versionNumber: number, type: ImplementationType = 'manual', overrides: Json = {}): Json {
+export function versionSpec(
+  definitionUuid: string,
+  versionNumber: number,
+  type: ImplementationType = 'manual',
+  overrides: Json = {},
+): Json {
   return {
     buildingBlockDefinitionRef: { uuid: definitionUuid, kind: 'meshBuildingBlockDefinition' },
     versionNumber,
@@ -154,7 +179,13 @@ export async function firstVersionUuid(client: ApiClient, definitionUuid: string
 }
 
 /** Creates a definition and releases its version 1 with the spec's fields; returns the definition and the released version. */
-export async function createReleasedDefinition(client: ApiClient, workspace: string, type: ImplementationType = 'manual', overrides: Json = {}, specOverrides: Json = {}): Promise<{ definition: Json; version: Json }> {
+export async function createReleasedDefinition(
+  client: ApiClient,
+  workspace: string,
+  type: ImplementationType = 'manual',
+  overrides: Json = {},
+  specOverrides: Json = {},
+): Promise<{ definition: Json; version: Json }> {
   const definition = await createDefinition(client, workspace, specOverrides);
   const uuid = definition.metadata.uuid as string;
   const versionUuid = await firstVersionUuid(client, uuid);
@@ -165,6 +196,13 @@ export async function createReleasedDefinition(client: ApiClient, workspace: str
 }
 
 /** An admin's publication review of a released version (`ADM_REVIEW_PUBLICATION`): approve or reject. */
-export async function reviewVersion(admin: ApiClient, versionUuid: string, decision: 'approve' | 'reject', reason?: string): Promise<Response> {
-  return admin.post(`${VERSIONS}/${versionUuid}/${decision}${reason ? `?reason=${encodeURIComponent(reason)}` : ''}`, undefined, { headers: { accept: VERSION } });
+export async function reviewVersion(
+  admin: ApiClient,
+  versionUuid: string,
+  decision: 'approve' | 'reject',
+  reason?: string,
+): Promise<Response> {
+  return admin.post(`${VERSIONS}/${versionUuid}/${decision}${reason ? `?reason=${encodeURIComponent(reason)}` : ''}`, undefined, {
+    headers: { accept: VERSION },
+  });
 }

@@ -11,7 +11,20 @@ import { asRun, claimRun, createBlock, postRunner, register, runnerBody, SHARED_
 import { runAdminCommand } from '../../src/admin-cli.js';
 import { loadConfig } from '../../src/config.js';
 import { basic, TEST_ADMIN, type TestServer } from './server.js';
-import { createLocation, createPaymentMethod, createPlatform, createProject, createTenant, createWorkspace, locationBody, platformBody, projectBody, tenantBody, unique, workspaceBody } from './structure.js';
+import {
+  createLocation,
+  createPaymentMethod,
+  createPlatform,
+  createProject,
+  createTenant,
+  createWorkspace,
+  locationBody,
+  platformBody,
+  projectBody,
+  tenantBody,
+  unique,
+  workspaceBody,
+} from './structure.js';
 
 /**
  * Generators, a raw HTTPS sender and the response invariants of the hostile-input suite (issue 9,
@@ -39,7 +52,19 @@ export const REFERENCE_FIELDS: Record<string, string[]> = {
   meshPaymentMethod: ['ownedByWorkspace'],
 };
 /** Kinds whose `spec.displayName` is a 1-255 character string (elsewhere it is an unknown field, echoed as sent). */
-export const DISPLAY_NAME_KINDS = new Set(['meshWorkspace', 'meshProject', 'meshLocation', 'meshPlatform', 'meshBuildingBlockDefinition', 'meshBuildingBlock', 'meshBuildingBlockRunner', 'meshApiKey', 'meshPaymentMethod', 'meshPlatformType', 'meshTagDefinition']);
+export const DISPLAY_NAME_KINDS = new Set([
+  'meshWorkspace',
+  'meshProject',
+  'meshLocation',
+  'meshPlatform',
+  'meshBuildingBlockDefinition',
+  'meshBuildingBlock',
+  'meshBuildingBlockRunner',
+  'meshApiKey',
+  'meshPaymentMethod',
+  'meshPlatformType',
+  'meshTagDefinition',
+]);
 /** Own keys the generators use to detect prototype pollution in this process. */
 export const POLLUTION_MARKERS = ['polluted', 'hostileMarker', 'isAdmin'] as const;
 
@@ -72,7 +97,13 @@ function offered(text: string): string[] {
     const message = parsed.message ?? parsed.detail;
     if (typeof message !== 'string') return [];
     const at = message.lastIndexOf('send one of: ');
-    return at === -1 ? [] : message.slice(at + 'send one of: '.length).split(', ').map((s) => s.trim()).filter((s) => s !== '');
+    return at === -1
+      ? []
+      : message
+          .slice(at + 'send one of: '.length)
+          .split(', ')
+          .map((s) => s.trim())
+          .filter((s) => s !== '');
   } catch {
     return [];
   }
@@ -83,7 +114,10 @@ function offered(text: string): string[] {
  * the route produces, a Content-Type nobody serves answers 415 naming what it consumes. Probes use ids
  * that name nothing, so they change nothing.
  */
-export async function discoverRoutes(send: (method: string, path: string, headers: Record<string, string>, body?: string) => Promise<{ status: number; text: string }>, keys: Iterable<string>): Promise<RouteSpec[]> {
+export async function discoverRoutes(
+  send: (method: string, path: string, headers: Record<string, string>, body?: string) => Promise<{ status: number; text: string }>,
+  keys: Iterable<string>,
+): Promise<RouteSpec[]> {
   const routes: RouteSpec[] = [];
   for (const key of keys) {
     const space = key.indexOf(' ');
@@ -92,21 +126,45 @@ export async function discoverRoutes(send: (method: string, path: string, header
     const params = paramsOf(template);
     const path = template
       .split('/')
-      .map((part) => (part.startsWith(':') ? (part === ':username' ? 'no-such-user-probe' : part === ':sourceId' ? 'no-such-source' : randomUUID()) : part === '*' ? 'probe' : part))
+      .map((part) =>
+        part.startsWith(':')
+          ? part === ':username'
+            ? 'no-such-user-probe'
+            : part === ':sourceId'
+              ? 'no-such-source'
+              : randomUUID()
+          : part === '*'
+            ? 'probe'
+            : part,
+      )
       .join('/');
     const probeMethod = method === 'HEAD' ? 'GET' : method;
     const first = await send(probeMethod, path, { accept: 'application/x-hostile-probe' });
     const produces = first.status === 406 ? offered(first.text) : [];
-    const second = await send(probeMethod, path, { ...(produces[0] ? { accept: produces[0] } : {}), 'content-type': 'application/x-hostile-probe' }, '{}');
+    const second = await send(
+      probeMethod,
+      path,
+      { ...(produces[0] ? { accept: produces[0] } : {}), 'content-type': 'application/x-hostile-probe' },
+      '{}',
+    );
     const types = second.status === 415 ? offered(second.text) : [];
-    routes.push({ method, template, params, produces, consumes: types.filter((t) => t.includes('vnd.')), plainBodies: types.filter((t) => !t.includes('vnd.')) });
+    routes.push({
+      method,
+      template,
+      params,
+      produces,
+      consumes: types.filter((t) => t.includes('vnd.')),
+      plainBodies: types.filter((t) => !t.includes('vnd.')),
+    });
   }
   return routes;
 }
 
 /** `kind` and `version` of `application/vnd.<vendor>.api.<kind>.<version>(.hal+json|+json|+yaml)`. */
 export function parseMedia(type: string): { kind: string; version: string; format: string } | undefined {
-  const match = /^application\/vnd\.[a-z0-9-]+\.api\.(?:([a-z][a-z0-9]*)\.)?(v\d+(?:-preview)?)(?:\.(hal\+json)|\+(json|yaml))$/i.exec(type.split(';')[0]!.trim());
+  const match = /^application\/vnd\.[a-z0-9-]+\.api\.(?:([a-z][a-z0-9]*)\.)?(v\d+(?:-preview)?)(?:\.(hal\+json)|\+(json|yaml))$/i.exec(
+    type.split(';')[0]!.trim(),
+  );
   if (!match) return undefined;
   return { kind: (match[1] ?? '').toLowerCase(), version: match[2]!.toLowerCase(), format: (match[3] ?? match[4] ?? '').toLowerCase() };
 }
@@ -140,7 +198,8 @@ const clip = (text: string, max = 400) => (text.length <= max ? text : `${text.s
 /** A compact, copy-pasteable description of a request (long values clipped, bodies escaped). */
 export function describeRequest(req: HostileRequest): string {
   // Long credentials (tokens) are cut short: a report names which one was sent, it does not hand it out.
-  const shown = (name: string, value: string) => (name === 'authorization' && value.length > 60 ? `${value.slice(0, 24)}… (${value.length} chars, redacted)` : value);
+  const shown = (name: string, value: string) =>
+    name === 'authorization' && value.length > 60 ? `${value.slice(0, 24)}… (${value.length} chars, redacted)` : value;
   const headers = Object.entries(req.headers)
     .map(([name, value]) => `  ${name}: ${clip(JSON.stringify(shown(name, value)).slice(1, -1), 300)}`)
     .join('\n');
@@ -247,7 +306,8 @@ export function responseViolations(req: HostileRequest, res: HostileResponse, se
       }
     }
   }
-  if (req.poisoned && res.status >= 200 && res.status < 300) problems.push(`a body with __proto__ or constructor.prototype keys was taken (${res.status}); such bodies are 400`);
+  if (req.poisoned && res.status >= 200 && res.status < 300)
+    problems.push(`a body with __proto__ or constructor.prototype keys was taken (${res.status}); such bodies are 400`);
   const leaked = secrets.leaked(res);
   if (leaked.length > 0) problems.push(`response echoes known secret(s): ${leaked.join(', ')}`);
   return problems;
@@ -266,7 +326,12 @@ function scimErrorViolations(res: HostileResponse): string[] {
   if ([400, 404, 405, 408, 431].includes(res.status) && /^application\/json\b/i.test(type)) {
     try {
       const body = JSON.parse(res.text) as Json;
-      if (Object.keys(body ?? {}).sort().join(',') === ERROR_KEYS.join(',')) return [];
+      if (
+        Object.keys(body ?? {})
+          .sort()
+          .join(',') === ERROR_KEYS.join(',')
+      )
+        return [];
     } catch {
       // judged below
     }
@@ -275,7 +340,12 @@ function scimErrorViolations(res: HostileResponse): string[] {
   try {
     const body = JSON.parse(res.text) as Json;
     const okKeys = Object.keys(body ?? {}).every((key) => ['schemas', 'status', 'scimType', 'detail'].includes(key));
-    if (!okKeys || body.status !== String(res.status) || typeof body.detail !== 'string' || JSON.stringify(body.schemas) !== '["urn:ietf:params:scim:api:messages:2.0:Error"]') {
+    if (
+      !okKeys ||
+      body.status !== String(res.status) ||
+      typeof body.detail !== 'string' ||
+      JSON.stringify(body.schemas) !== '["urn:ietf:params:scim:api:messages:2.0:Error"]'
+    ) {
       problems.push('SCIM error body is not {schemas: [Error], status, scimType?, detail}');
     }
   } catch {
@@ -290,7 +360,8 @@ export function poisonedKeys(value: unknown, where = '$', depth = 0): string[] {
   const found: string[] = [];
   if (Object.hasOwn(value, '__proto__')) found.push(`${where}.__proto__`);
   const ctor = (value as Record<string, unknown>).constructor;
-  if (Object.hasOwn(value, 'constructor') && ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) found.push(`${where}.constructor.prototype`);
+  if (Object.hasOwn(value, 'constructor') && ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype'))
+    found.push(`${where}.constructor.prototype`);
   for (const [key, item] of Object.entries(value)) found.push(...poisonedKeys(item, `${where}.${key}`, depth + 1));
   return found;
 }
@@ -300,14 +371,23 @@ export function storedObjectViolations(json: Json): string[] {
   const problems: string[] = [];
   if (json === null || typeof json !== 'object') return ['not a JSON object'];
   const metadata = json.metadata ?? {};
-  if (IDENTIFIER_KINDS.has(json.kind) && !(typeof metadata.name === 'string' && IDENTIFIER.test(metadata.name) && metadata.name.length <= 255)) {
+  if (
+    IDENTIFIER_KINDS.has(json.kind) &&
+    !(typeof metadata.name === 'string' && IDENTIFIER.test(metadata.name) && metadata.name.length <= 255)
+  ) {
     problems.push(`${json.kind} metadata.name ${JSON.stringify(metadata.name)} is not an identifier`);
   }
   for (const field of REFERENCE_FIELDS[json.kind] ?? []) {
-    if (field in metadata && !(typeof metadata[field] === 'string' && IDENTIFIER.test(metadata[field]))) problems.push(`${json.kind} metadata.${field} ${JSON.stringify(metadata[field])} is not an identifier`);
+    if (field in metadata && !(typeof metadata[field] === 'string' && IDENTIFIER.test(metadata[field])))
+      problems.push(`${json.kind} metadata.${field} ${JSON.stringify(metadata[field])} is not an identifier`);
   }
   const displayName = json.spec?.displayName;
-  if (DISPLAY_NAME_KINDS.has(json.kind) && json.spec && 'displayName' in json.spec && !(typeof displayName === 'string' && displayName.length >= 1 && displayName.length <= 255)) {
+  if (
+    DISPLAY_NAME_KINDS.has(json.kind) &&
+    json.spec &&
+    'displayName' in json.spec &&
+    !(typeof displayName === 'string' && displayName.length >= 1 && displayName.length <= 255)
+  ) {
     problems.push(`spec.displayName ${JSON.stringify(displayName)?.slice(0, 80)} is not a 1-255 character string`);
   }
   const poisoned = poisonedKeys(json);
@@ -326,7 +406,8 @@ export function pollutionViolations(snapshot: string): string[] {
   const problems: string[] = [];
   if (prototypeSnapshot() !== snapshot) problems.push('a built-in prototype gained or lost properties');
   const probe: Record<string, unknown> = {};
-  for (const marker of POLLUTION_MARKERS) if (probe[marker] !== undefined) problems.push(`({}).${marker} is ${JSON.stringify(probe[marker])}: Object.prototype is polluted`);
+  for (const marker of POLLUTION_MARKERS)
+    if (probe[marker] !== undefined) problems.push(`({}).${marker} is ${JSON.stringify(probe[marker])}: Object.prototype is polluted`);
   return problems;
 }
 
@@ -443,7 +524,7 @@ const LITERALS = [
   "' OR '1'='1",
   "'; DROP TABLE workspaces; --",
   '" OR ""="',
-  "1; SELECT pg_sleep(10); --",
+  '1; SELECT pg_sleep(10); --',
   "' || (SELECT sqlite_version()) || '",
   '%',
   '_',
@@ -488,15 +569,21 @@ const LITERALS = [
 /** A plausible identifier (so creates get through and objects get stored). */
 export const identifier = fc.stringMatching(/^[a-z][a-z0-9-]{2,18}[a-z0-9]$/);
 
-const confusableIdentifier = fc
-  .tuple(identifier, fc.constantFrom(...CONFUSABLES), fc.nat())
-  .map(([id, char, at]) => {
-    const position = at % (id.length + 1);
-    return `${id.slice(0, position)}${char}${id.slice(position)}`;
-  });
+const confusableIdentifier = fc.tuple(identifier, fc.constantFrom(...CONFUSABLES), fc.nat()).map(([id, char, at]) => {
+  const position = at % (id.length + 1);
+  return `${id.slice(0, position)}${char}${id.slice(position)}`;
+});
 
-const loneSurrogates = fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)), minLength: 1, maxLength: 3 });
-const controlChars = fc.string({ unit: fc.integer({ min: 0, max: 0x1f }).map((code) => String.fromCharCode(code)), minLength: 1, maxLength: 5 });
+const loneSurrogates = fc.string({
+  unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)),
+  minLength: 1,
+  maxLength: 3,
+});
+const controlChars = fc.string({
+  unit: fc.integer({ min: 0, max: 0x1f }).map((code) => String.fromCharCode(code)),
+  minLength: 1,
+  maxLength: 5,
+});
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.constantFrom(...LITERALS), weight: 6 },
@@ -511,15 +598,55 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.constantFrom(...CONFUSABLES).map((c) => c.repeat(300)), weight: 1 },
 );
 
-const NUMBERS = [0, -0, 1, -1, 0.5, 1e308, -1e308, 5e-324, 2 ** 31, 2 ** 31 - 1, -(2 ** 31) - 1, 2 ** 53, 2 ** 53 + 2, 2 ** 63, 1e21, 123456789012, Number.MAX_VALUE];
+const NUMBERS = [
+  0,
+  -0,
+  1,
+  -1,
+  0.5,
+  1e308,
+  -1e308,
+  5e-324,
+  2 ** 31,
+  2 ** 31 - 1,
+  -(2 ** 31) - 1,
+  2 ** 53,
+  2 ** 53 + 2,
+  2 ** 63,
+  1e21,
+  123456789012,
+  Number.MAX_VALUE,
+];
 
-export const hostileNumber: fc.Arbitrary<number> = fc.oneof(fc.constantFrom(...NUMBERS), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }));
+export const hostileNumber: fc.Arbitrary<number> = fc.oneof(
+  fc.constantFrom(...NUMBERS),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
 
 /** Keys that must never reach an object's prototype, plus other awkward names. */
 export const hostileKey: fc.Arbitrary<string> = fc.oneof(
-  { arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype', '__defineGetter__', 'hasOwnProperty', 'toJSON', 'then', 'isAdmin'), weight: 4 },
+  {
+    arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype', '__defineGetter__', 'hasOwnProperty', 'toJSON', 'then', 'isAdmin'),
+    weight: 4,
+  },
   { arbitrary: hostileString, weight: 2 },
-  { arbitrary: fc.constantFrom('name', 'displayName', 'ownedByWorkspace', 'uuid', 'kind', 'apiVersion', 'permissions', 'inputs', 'value', 'type', 'status'), weight: 2 },
+  {
+    arbitrary: fc.constantFrom(
+      'name',
+      'displayName',
+      'ownedByWorkspace',
+      'uuid',
+      'kind',
+      'apiVersion',
+      'permissions',
+      'inputs',
+      'value',
+      'type',
+      'status',
+    ),
+    weight: 2,
+  },
 );
 
 /** Builds an object with `key` as an own property, even `__proto__`. */
@@ -602,12 +729,31 @@ export const FRAGMENTS = [
 ];
 
 export const mutation: fc.Arbitrary<Mutation> = fc.record({
-  op: fc.constantFrom<Mutation['op']>('replace', 'replace', 'replace', 'taint', 'taint', 'taint', 'taint', 'bump', 'bump', 'delete', 'add', 'add', 'wrap', 'nullify', 'stringify'),
+  op: fc.constantFrom<Mutation['op']>(
+    'replace',
+    'replace',
+    'replace',
+    'taint',
+    'taint',
+    'taint',
+    'taint',
+    'bump',
+    'bump',
+    'delete',
+    'add',
+    'add',
+    'wrap',
+    'nullify',
+    'stringify',
+  ),
   at: fc.nat(),
   key: hostileKey,
   value: hostileValue,
   // NUL and lone surrogates are what storage chokes on most: they come often.
-  fragment: fc.oneof({ arbitrary: fc.constantFrom('\u0000', '\ud800', 'a\u0000b', '\udc00\u0000'), weight: 1 }, { arbitrary: fc.constantFrom(...FRAGMENTS), weight: 2 }),
+  fragment: fc.oneof(
+    { arbitrary: fc.constantFrom('\u0000', '\ud800', 'a\u0000b', '\udc00\u0000'), weight: 1 },
+    { arbitrary: fc.constantFrom(...FRAGMENTS), weight: 2 },
+  ),
 });
 
 /** A deep copy that keeps `__proto__` own keys (iterative: survives deep values). */
@@ -703,7 +849,7 @@ export function applyMutations(base: unknown, mutations: readonly Mutation[]): u
         setOwn(slot.parent, slot.key, null);
         break;
       case 'stringify':
-        setOwn(slot.parent, slot.key, typeof current === 'string' ? Number(current) : JSON.stringify(current) ?? 'undefined');
+        setOwn(slot.parent, slot.key, typeof current === 'string' ? Number(current) : (JSON.stringify(current) ?? 'undefined'));
         break;
     }
   }
@@ -765,7 +911,25 @@ const INVALID_UTF8 = [
   [0x80],
 ].map((bytes) => Buffer.from(bytes));
 
-const RAW_NUMBERS = ['1e400', '-1e400', '-0', '1e-400', '123456789012345678901234567890', '0.1e999999999', 'NaN', 'Infinity', '-Infinity', '01', '+1', '.5', '1.', '0x10', '1_000', '9007199254740993', '-9223372036854775809'];
+const RAW_NUMBERS = [
+  '1e400',
+  '-1e400',
+  '-0',
+  '1e-400',
+  '123456789012345678901234567890',
+  '0.1e999999999',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '01',
+  '+1',
+  '.5',
+  '1.',
+  '0x10',
+  '1_000',
+  '9007199254740993',
+  '-9223372036854775809',
+];
 
 const JUNK_BODIES: (string | Buffer)[] = [
   '',
@@ -800,7 +964,6 @@ const JUNK_BODIES: (string | Buffer)[] = [
   Buffer.from([0x1f, 0x8b, 0x08, 0x00]), // gzip magic
 ];
 
-
 export interface EncodedBody {
   body: string | Buffer;
   family: string;
@@ -814,17 +977,37 @@ const poisoned = (value: unknown) => poisonedKeys(value).length > 0;
 export function jsonBody(value: fc.Arbitrary<unknown>): fc.Arbitrary<EncodedBody> {
   return fc.oneof(
     { arbitrary: value.map((v) => ({ body: JSON.stringify(v) ?? 'null', family: 'json', poisoned: poisoned(v) })), weight: 14 },
-    { arbitrary: fc.tuple(value, fc.nat(), hostileValue, fc.boolean()).map(([v, at, other, before]) => ({ body: withDuplicateKey(v, at, other, before), family: 'duplicate-key' })), weight: 2 },
     {
-      arbitrary: fc.tuple(value, fc.nat(), fc.constantFrom(...INVALID_UTF8)).map(([v, at, bytes]) => ({ body: spliceRaw(v, at, Buffer.concat([Buffer.from('"a'), bytes, Buffer.from('b"')])), family: 'invalid-utf8' })),
+      arbitrary: fc
+        .tuple(value, fc.nat(), hostileValue, fc.boolean())
+        .map(([v, at, other, before]) => ({ body: withDuplicateKey(v, at, other, before), family: 'duplicate-key' })),
       weight: 2,
     },
-    { arbitrary: fc.tuple(value, fc.nat(), controlChars).map(([v, at, c]) => ({ body: spliceRaw(v, at, Buffer.from(`"${c}"`, 'latin1')), family: 'control-raw' })), weight: 1 },
     {
-      arbitrary: fc.tuple(value, fc.nat(), fc.constantFrom(63, 64, 65, 100, 1000, 100_000)).map(([v, at, depth]) => ({ body: spliceRaw(v, at, Buffer.from(nestedText(depth))), family: `deep-raw(${depth})` })),
+      arbitrary: fc.tuple(value, fc.nat(), fc.constantFrom(...INVALID_UTF8)).map(([v, at, bytes]) => ({
+        body: spliceRaw(v, at, Buffer.concat([Buffer.from('"a'), bytes, Buffer.from('b"')])),
+        family: 'invalid-utf8',
+      })),
+      weight: 2,
+    },
+    {
+      arbitrary: fc
+        .tuple(value, fc.nat(), controlChars)
+        .map(([v, at, c]) => ({ body: spliceRaw(v, at, Buffer.from(`"${c}"`, 'latin1')), family: 'control-raw' })),
       weight: 1,
     },
-    { arbitrary: fc.tuple(value, fc.nat(), fc.constantFrom(...RAW_NUMBERS)).map(([v, at, n]) => ({ body: spliceRaw(v, at, Buffer.from(n)), family: 'number-raw' })), weight: 2 },
+    {
+      arbitrary: fc
+        .tuple(value, fc.nat(), fc.constantFrom(63, 64, 65, 100, 1000, 100_000))
+        .map(([v, at, depth]) => ({ body: spliceRaw(v, at, Buffer.from(nestedText(depth))), family: `deep-raw(${depth})` })),
+      weight: 1,
+    },
+    {
+      arbitrary: fc
+        .tuple(value, fc.nat(), fc.constantFrom(...RAW_NUMBERS))
+        .map(([v, at, n]) => ({ body: spliceRaw(v, at, Buffer.from(n)), family: 'number-raw' })),
+      weight: 2,
+    },
     { arbitrary: fc.constantFrom(...JUNK_BODIES).map((body) => ({ body, family: 'junk' })), weight: 1 },
   );
 }
@@ -845,7 +1028,12 @@ export function yamlOf(value: unknown): string {
 export function yamlBody(value: fc.Arbitrary<unknown>): fc.Arbitrary<EncodedBody> {
   const laughs = (levels: number) => {
     const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i <= levels; i++) lines.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`);
+    for (let i = 1; i <= levels; i++)
+      lines.push(
+        `a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
     return lines.join('\n');
   };
   const hazards = [
@@ -874,22 +1062,71 @@ export function yamlBody(value: fc.Arbitrary<unknown>): fc.Arbitrary<EncodedBody
   const items = (v: unknown) => (Array.isArray(v) ? v : [v]);
   const stringify = yamlOf;
   return fc.oneof(
-    { arbitrary: value.map((v) => ({ body: items(v).map((item) => `---\n${stringify(item)}`).join(''), family: 'yaml-stream', poisoned: poisoned(v) })), weight: 6 },
-    { arbitrary: value.map((v) => ({ body: items(v).map((item) => `---\n${JSON.stringify(item) ?? 'null'}\n`).join(''), family: 'yaml-flow', poisoned: poisoned(v) })), weight: 2 },
-    { arbitrary: value.map((v) => ({ body: items(v).map((item) => `- ${JSON.stringify(item) ?? 'null'}`).join('\n'), family: 'yaml-list', poisoned: poisoned(v) })), weight: 1 },
     {
-      // Prototype keys somewhere in otherwise importable objects.
-      arbitrary: fc.tuple(value, fc.nat(), fc.constantFrom('__proto__', 'constructor'), fc.constantFrom<unknown>({ polluted: 'yes' }, { name: 'yaml-inherited' })).map(([v, at, key, payload]) => {
-        const objects = items(deepCopy(v));
-        const containers = slotsOf(objects).containers.filter((c) => !Array.isArray(c));
-        const target = containers[at % Math.max(containers.length, 1)];
-        if (target) setOwn(target, key, key === 'constructor' ? { prototype: payload } : payload);
-        return { body: objects.map((item) => `---\n${stringify(item)}`).join(''), family: 'yaml-prototype-keys', poisoned: poisoned(objects) };
-      }),
+      arbitrary: value.map((v) => ({
+        body: items(v)
+          .map((item) => `---\n${stringify(item)}`)
+          .join(''),
+        family: 'yaml-stream',
+        poisoned: poisoned(v),
+      })),
+      weight: 6,
+    },
+    {
+      arbitrary: value.map((v) => ({
+        body: items(v)
+          .map((item) => `---\n${JSON.stringify(item) ?? 'null'}\n`)
+          .join(''),
+        family: 'yaml-flow',
+        poisoned: poisoned(v),
+      })),
       weight: 2,
     },
-    { arbitrary: fc.constantFrom(...hazards).map((body) => ({ body, family: 'yaml-hazard', poisoned: /__proto__:|constructor:\n\s+prototype:/.test(body) })), weight: 3 },
-    { arbitrary: fc.tuple(value, fc.constantFrom(...INVALID_UTF8)).map(([v, bytes]) => ({ body: Buffer.concat([Buffer.from(stringify(items(v)[0] ?? null)), Buffer.from('x: "'), bytes, Buffer.from('"\n')]), family: 'yaml-invalid-utf8' })), weight: 1 },
+    {
+      arbitrary: value.map((v) => ({
+        body: items(v)
+          .map((item) => `- ${JSON.stringify(item) ?? 'null'}`)
+          .join('\n'),
+        family: 'yaml-list',
+        poisoned: poisoned(v),
+      })),
+      weight: 1,
+    },
+    {
+      // Prototype keys somewhere in otherwise importable objects.
+      arbitrary: fc
+        .tuple(
+          value,
+          fc.nat(),
+          fc.constantFrom('__proto__', 'constructor'),
+          fc.constantFrom<unknown>({ polluted: 'yes' }, { name: 'yaml-inherited' }),
+        )
+        .map(([v, at, key, payload]) => {
+          const objects = items(deepCopy(v));
+          const containers = slotsOf(objects).containers.filter((c) => !Array.isArray(c));
+          const target = containers[at % Math.max(containers.length, 1)];
+          if (target) setOwn(target, key, key === 'constructor' ? { prototype: payload } : payload);
+          return {
+            body: objects.map((item) => `---\n${stringify(item)}`).join(''),
+            family: 'yaml-prototype-keys',
+            poisoned: poisoned(objects),
+          };
+        }),
+      weight: 2,
+    },
+    {
+      arbitrary: fc
+        .constantFrom(...hazards)
+        .map((body) => ({ body, family: 'yaml-hazard', poisoned: /__proto__:|constructor:\n\s+prototype:/.test(body) })),
+      weight: 3,
+    },
+    {
+      arbitrary: fc.tuple(value, fc.constantFrom(...INVALID_UTF8)).map(([v, bytes]) => ({
+        body: Buffer.concat([Buffer.from(stringify(items(v)[0] ?? null)), Buffer.from('x: "'), bytes, Buffer.from('"\n')]),
+        family: 'yaml-invalid-utf8',
+      })),
+      weight: 1,
+    },
   );
 }
 
@@ -898,28 +1135,91 @@ export function formBody(value: fc.Arbitrary<unknown>): fc.Arbitrary<EncodedBody
   const render = (v: unknown): string => {
     if (v === null || typeof v !== 'object') return `value=${pct(String(v))}`;
     return Object.entries(v as Record<string, unknown>)
-      .map(([key, item]) => `${pct(key)}=${pct(typeof item === 'string' ? item : JSON.stringify(item) ?? '')}`)
+      .map(([key, item]) => `${pct(key)}=${pct(typeof item === 'string' ? item : (JSON.stringify(item) ?? ''))}`)
       .join('&');
   };
   return fc.oneof(
     { arbitrary: value.map((v) => ({ body: render(v), family: 'form' })), weight: 6 },
-    { arbitrary: fc.tuple(value, fc.constantFrom('&grant_type=password', '&client_id=a&client_id=b', '&__proto__=x', '&constructor[prototype][polluted]=yes', '&%zz=%', '&=&&=', '&client_secret=%00')).map(([v, extra]) => ({ body: render(v) + extra, family: 'form-raw' })), weight: 2 },
+    {
+      arbitrary: fc
+        .tuple(
+          value,
+          fc.constantFrom(
+            '&grant_type=password',
+            '&client_id=a&client_id=b',
+            '&__proto__=x',
+            '&constructor[prototype][polluted]=yes',
+            '&%zz=%',
+            '&=&&=',
+            '&client_secret=%00',
+          ),
+        )
+        .map(([v, extra]) => ({ body: render(v) + extra, family: 'form-raw' })),
+      weight: 2,
+    },
   );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Query strings, path ids and headers
 
-export const PAGE_VALUES = ['0', '1', '-1', '1.5', '1e3', '999999999999999', '9999999999999999', '99999999999999999999999999', ' 1', '0x10', '', 'NaN', '351', '350', '0', '+1', '1 ', '１'];
+export const PAGE_VALUES = [
+  '0',
+  '1',
+  '-1',
+  '1.5',
+  '1e3',
+  '999999999999999',
+  '9999999999999999',
+  '99999999999999999999999999',
+  ' 1',
+  '0x10',
+  '',
+  'NaN',
+  '351',
+  '350',
+  '0',
+  '+1',
+  '1 ',
+  '１',
+];
 
-const RAW_QUERY_VALUES = ['%', '%zz', '%00', '%C0%AF', '%FF', '%ED%A0%80', '+', '%2B', '%26', '&&', '==', '%0D%0Aset-cookie:x', '%2e%2e%2f', 'a%2Fb'];
+const RAW_QUERY_VALUES = [
+  '%',
+  '%zz',
+  '%00',
+  '%C0%AF',
+  '%FF',
+  '%ED%A0%80',
+  '+',
+  '%2B',
+  '%26',
+  '&&',
+  '==',
+  '%0D%0Aset-cookie:x',
+  '%2e%2e%2f',
+  'a%2Fb',
+];
 
 /** One `name=value` pair as it appears on the wire. */
 export function queryPair(preferred: readonly string[], names: readonly string[], values: fc.Arbitrary<string>): fc.Arbitrary<string> {
   const name = fc.oneof(
     { arbitrary: fc.constantFrom(...(preferred.length > 0 ? preferred : names)), weight: 8 },
     { arbitrary: fc.constantFrom(...names), weight: 3 },
-    { arbitrary: fc.constantFrom('__proto__', 'constructor[prototype][polluted]', '__proto__[polluted]', 'page[]', 'size[0]', 'a[b]', '', 'PAGE', 'Size'), weight: 1 },
+    {
+      arbitrary: fc.constantFrom(
+        '__proto__',
+        'constructor[prototype][polluted]',
+        '__proto__[polluted]',
+        'page[]',
+        'size[0]',
+        'a[b]',
+        '',
+        'PAGE',
+        'Size',
+      ),
+      weight: 1,
+    },
     { arbitrary: hostileString.map(pct), weight: 1 },
   );
   const value = fc.oneof(
@@ -969,7 +1269,12 @@ export function pathSegment(known: readonly string[]): fc.Arbitrary<string> {
   if (known.length > 0) {
     options.push({ arbitrary: fc.constantFrom(...known).map(pct), weight: 6 });
     options.push({ arbitrary: fc.constantFrom(...known).map((k) => pct(k.toUpperCase())), weight: 1 });
-    options.push({ arbitrary: fc.tuple(fc.constantFrom(...known), fc.constantFrom('%2F..', '%00', '.', '/', '/..', '%20', '%0A')).map(([k, s]) => `${pct(k)}${s}`), weight: 1 });
+    options.push({
+      arbitrary: fc
+        .tuple(fc.constantFrom(...known), fc.constantFrom('%2F..', '%00', '.', '/', '/..', '%20', '%0A'))
+        .map(([k, s]) => `${pct(k)}${s}`),
+      weight: 1,
+    });
   }
   return fc.oneof(...options);
 }
@@ -1012,7 +1317,8 @@ export function applyHazard(req: HostileRequest, route: RouteSpec, hazard: Hazar
 }
 
 /** Request line and headers well under Node's 16 KiB limit (bigger ones are transport hazards). */
-export const headerBytes = (req: HostileRequest) => req.path.length + Object.entries(req.headers).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
+export const headerBytes = (req: HostileRequest) =>
+  req.path.length + Object.entries(req.headers).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
 
 /** Header values undici can send (latin1, no CR/LF/NUL). */
 export const headerSafe = (text: string) => text.replace(/[^\t\x20-\x7e\x80-\xff]/g, '?');
@@ -1023,8 +1329,23 @@ export function mediaVariant(types: readonly string[]): fc.Arbitrary<string> {
     let out = type;
     if (how === 1) out = out.toUpperCase();
     if (how === 2) out = out.replace('vnd.vendor.', 'vnd.meshcloud.');
-    if (how === 3) out = out.replace(/api\.([a-z]+)/, (_m, kind: string) => `api.${kind.replace(/^mesh(.)/, (_x, c: string) => `mesh${c.toUpperCase()}`)}`);
-    const params = ['', '; charset=UTF-8', ';charset=utf-8', '; charset=latin1', '; charset=utf-16', '; q=0.5', ';version=2', '; boundary=----x', ';;;', '; charset="utf-8"'];
+    if (how === 3)
+      out = out.replace(
+        /api\.([a-z]+)/,
+        (_m, kind: string) => `api.${kind.replace(/^mesh(.)/, (_x, c: string) => `mesh${c.toUpperCase()}`)}`,
+      );
+    const params = [
+      '',
+      '; charset=UTF-8',
+      ';charset=utf-8',
+      '; charset=latin1',
+      '; charset=utf-16',
+      '; q=0.5',
+      ';version=2',
+      '; boundary=----x',
+      ';;;',
+      '; charset="utf-8"',
+    ];
     return `${out}${params[param] ?? ''}`;
   });
 }
@@ -1138,22 +1459,41 @@ const serviceInstanceBody = (workspace: string, project: string, instanceId: str
   metadata: { ownedByProject: project, ownedByWorkspace: workspace, marketplaceIdentifier: 'hostile', instanceId },
   spec: { displayName: 'Fuzzed instance', serviceId: 'svc', planId: 'small', creator: 'nobody', parameters: { size: 1 }, ...spec },
 });
-const communicationDefinitionBody = () => ({ apiVersion: 'v1-preview', kind: 'meshCommunicationDefinition', spec: { communication: { title: 'Fuzzed', message: '**fuzzed**', type: 'ACTION_REQUIRED', dueDate: '2099-01-01' } } });
+const communicationDefinitionBody = () => ({
+  apiVersion: 'v1-preview',
+  kind: 'meshCommunicationDefinition',
+  spec: { communication: { title: 'Fuzzed', message: '**fuzzed**', type: 'ACTION_REQUIRED', dueDate: '2099-01-01' } },
+});
 const communicationBody = (definition: string, target: string, kind = 'meshWorkspace') => ({
   apiVersion: 'v1-preview',
   kind: 'meshCommunication',
-  spec: { targetMeshObjectRef: { kind, name: target }, communicationDefinitionRef: { kind: 'meshCommunicationDefinition', uuid: definition } },
+  spec: {
+    targetMeshObjectRef: { kind, name: target },
+    communicationDefinitionRef: { kind: 'meshCommunicationDefinition', uuid: definition },
+  },
 });
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 const canary = (label: string) => `${label}-${randomBytes(18).toString('base64url')}`;
-const textInput = (extra: Json = {}) => ({ displayName: 'Text', type: 'STRING', assignmentType: 'USER_INPUT', updateableByConsumer: true, ...extra });
+const textInput = (extra: Json = {}) => ({
+  displayName: 'Text',
+  type: 'STRING',
+  assignmentType: 'USER_INPUT',
+  updateableByConsumer: true,
+  ...extra,
+});
 
 export async function buildWorld(server: TestServer, secrets: SecretBook): Promise<World> {
   const client = server.client;
   const workspace = unique('hw');
   const spareWorkspace = unique('hw-spare');
-  const [project, spareProject, ...freeProjects] = [unique('hp'), unique('hp-spare'), unique('hp-free'), unique('hp-free'), unique('hp-free')];
+  const [project, spareProject, ...freeProjects] = [
+    unique('hp'),
+    unique('hp-spare'),
+    unique('hp-free'),
+    unique('hp-free'),
+    unique('hp-free'),
+  ];
   const location = unique('hl');
   const platform = unique('hpl');
   const platformSecret = canary('platform-secret');
@@ -1165,7 +1505,9 @@ export async function buildWorld(server: TestServer, secrets: SecretBook): Promi
 
   await Promise.all([createWorkspace(client, workspace), createWorkspace(client, spareWorkspace), createLocation(client, location)]);
   await Promise.all([project, spareProject, ...freeProjects].map((name) => createProject(client, workspace, name)));
-  const platformUuid = await createPlatform(client, workspace, platform, location, { spec: { config: { type: 'aws', aws: { accessKeyId: 'AKIAHOSTILE', secretAccessKey: { plaintext: platformSecret } } } } });
+  const platformUuid = await createPlatform(client, workspace, platform, location, {
+    spec: { config: { type: 'aws', aws: { accessKeyId: 'AKIAHOSTILE', secretAccessKey: { plaintext: platformSecret } } } },
+  });
   const tenant = await createTenant(client, workspace, project, platformUuid);
   const paymentMethod = unique('hpm');
   await createPaymentMethod(client, workspace, paymentMethod);
@@ -1174,32 +1516,74 @@ export async function buildWorld(server: TestServer, secrets: SecretBook): Promi
   const inputs = { name: textInput({ defaultValue: 'abc' }), size: { ...textInput({ defaultValue: 1 }), type: 'INTEGER' } };
   const { definition } = await createReleasedDefinition(client, workspace, 'terraform', { inputs }, tenantLevel);
   const definitionUuid = definition.metadata.uuid as string;
-  const versions = await client.get(`/api/meshobjects/meshbuildingblockdefinitionversions?buildingBlockDefinitionUuid=${definitionUuid}`, { headers: { accept: media('meshbuildingblockdefinitionversion', 'v1-preview') } });
+  const versions = await client.get(`/api/meshobjects/meshbuildingblockdefinitionversions?buildingBlockDefinitionUuid=${definitionUuid}`, {
+    headers: { accept: media('meshbuildingblockdefinitionversion', 'v1-preview') },
+  });
   const releasedVersion = versions.json._embedded.meshBuildingBlockDefinitionVersions[0].metadata.uuid as string;
   const draft = await postVersion(client, versionSpec(definitionUuid, 2, 'terraform', { inputs }));
   assert.equal(draft.status, 201, draft.text);
   const { definition: open } = await createReleasedDefinition(client, workspace, 'terraform', { inputs }, tenantLevel);
-  const { definition: spareDefinition } = await createReleasedDefinition(client, workspace, 'manual', {}, { targetType: 'WORKSPACE_LEVEL' });
-  const { definition: sensitive, version: sensitiveVersion } = await createReleasedDefinition(client, workspace, 'githubWorkflows', { inputs: { secret: textInput({ isSensitive: true }) } }, tenantLevel);
+  const { definition: spareDefinition } = await createReleasedDefinition(
+    client,
+    workspace,
+    'manual',
+    {},
+    { targetType: 'WORKSPACE_LEVEL' },
+  );
+  const { definition: sensitive, version: sensitiveVersion } = await createReleasedDefinition(
+    client,
+    workspace,
+    'githubWorkflows',
+    { inputs: { secret: textInput({ isSensitive: true }) } },
+    tenantLevel,
+  );
 
   const target = { kind: 'meshTenant', uuid: tenant.metadata.uuid };
-  const block = await createBlock(client, { versionUuid: releasedVersion, target, inputs: [{ key: 'name', value: 'abc', valueType: 'STRING' }] });
+  const block = await createBlock(client, {
+    versionUuid: releasedVersion,
+    target,
+    inputs: [{ key: 'name', value: 'abc', valueType: 'STRING' }],
+  });
   const claimed = await claimRun(client, SHARED_RUNNERS.TERRAFORM);
   const runUuid = claimed.metadata.uuid as string;
   secrets.add('run token', claimed.spec.runToken);
-  const registered = await register(asRun(client, claimed), runUuid, { source: { id: 'src', externalRunId: 'ext-1' }, steps: [{ id: 's1', displayName: 'Step 1' }] });
+  const registered = await register(asRun(client, claimed), runUuid, {
+    source: { id: 'src', externalRunId: 'ext-1' },
+    steps: [{ id: 's1', displayName: 'Step 1' }],
+  });
   assert.equal(registered.status, 200, registered.text);
   const spareBlock = await createBlock(client, { versionUuid: releasedVersion, target, inputs: [] });
-  const sensitiveBlock = await createBlock(client, { versionUuid: sensitiveVersion.metadata.uuid, target, inputs: [{ key: 'secret', value: sensitiveInput, valueType: 'STRING' }] });
+  const sensitiveBlock = await createBlock(client, {
+    versionUuid: sensitiveVersion.metadata.uuid,
+    target,
+    inputs: [{ key: 'secret', value: sensitiveInput, valueType: 'STRING' }],
+  });
 
-  const runners = await Promise.all([postRunner(client, runnerBody(workspace, undefined)), postRunner(client, runnerBody(workspace, undefined))]);
+  const runners = await Promise.all([
+    postRunner(client, runnerBody(workspace, undefined)),
+    postRunner(client, runnerBody(workspace, undefined)),
+  ]);
   for (const response of runners) assert.equal(response.status, 201, response.text);
   const [runner, spareRunner] = runners.map((response) => response.json.metadata.uuid as string) as [string, string];
 
-  const key = await createKey(client, workspace, ['WORKSPACE_LIST', 'PROJECT_LIST', 'PROJECT_SAVE', 'TENANT_LIST', 'BUILDINGBLOCK_LIST', 'BUILDINGBLOCK_SAVE', 'BUILDINGBLOCKDEFINITION_LIST', 'MANAGED_BUILDINGBLOCKRUN_SAVE']);
+  const key = await createKey(client, workspace, [
+    'WORKSPACE_LIST',
+    'PROJECT_LIST',
+    'PROJECT_SAVE',
+    'TENANT_LIST',
+    'BUILDINGBLOCK_LIST',
+    'BUILDINGBLOCK_SAVE',
+    'BUILDINGBLOCKDEFINITION_LIST',
+    'MANAGED_BUILDINGBLOCKRUN_SAVE',
+  ]);
   const spareKey = await createKey(client, workspace, ['WORKSPACE_LIST']);
   const token = await login(client, key);
-  for (const [label, value] of [['API key secret', key.clientSecret], ['API key secret', spareKey.clientSecret], ['access token', token]] as const) secrets.add(label, value);
+  for (const [label, value] of [
+    ['API key secret', key.clientSecret],
+    ['API key secret', spareKey.clientSecret],
+    ['access token', token],
+  ] as const)
+    secrets.add(label, value);
 
   const userMedia = media('apiuser', 'v1');
   const user = { username: unique('hu'), password: canary('user-password') };
@@ -1214,16 +1598,31 @@ export async function buildWorld(server: TestServer, secrets: SecretBook): Promi
   const instanceMedia = media('meshserviceinstance', 'v2');
   const [serviceInstance, spareInstance] = [unique('hsi'), unique('hsi-spare')];
   for (const instanceId of [serviceInstance, spareInstance]) {
-    const made = await client.post('/api/meshobjects/meshserviceinstances', serviceInstanceBody(workspace, project, instanceId), { headers: { accept: instanceMedia, 'content-type': instanceMedia } });
+    const made = await client.post('/api/meshobjects/meshserviceinstances', serviceInstanceBody(workspace, project, instanceId), {
+      headers: { accept: instanceMedia, 'content-type': instanceMedia },
+    });
     assert.equal(made.status, 200, made.text);
   }
   const definitionMedia = media('meshcommunicationdefinition', 'v1-preview');
   const communicationMedia = media('meshcommunication', 'v1-preview');
-  const communicationDefinition = (await client.post('/api/meshobjects/meshcommunicationdefinitions', communicationDefinitionBody(), { headers: { accept: definitionMedia, 'content-type': definitionMedia } })).json.metadata.uuid as string;
-  const spareCommunicationDefinition = (await client.post('/api/meshobjects/meshcommunicationdefinitions', communicationDefinitionBody(), { headers: { accept: definitionMedia, 'content-type': definitionMedia } })).json.metadata.uuid as string;
+  const communicationDefinition = (
+    await client.post('/api/meshobjects/meshcommunicationdefinitions', communicationDefinitionBody(), {
+      headers: { accept: definitionMedia, 'content-type': definitionMedia },
+    })
+  ).json.metadata.uuid as string;
+  const spareCommunicationDefinition = (
+    await client.post('/api/meshobjects/meshcommunicationdefinitions', communicationDefinitionBody(), {
+      headers: { accept: definitionMedia, 'content-type': definitionMedia },
+    })
+  ).json.metadata.uuid as string;
   const communications: string[] = [];
-  for (const [kind, target] of [['meshWorkspace', workspace], ['meshTenant', tenant.metadata.uuid as string]] as const) {
-    const sent = await client.post('/api/meshobjects/meshcommunications', communicationBody(communicationDefinition, target, kind), { headers: { accept: communicationMedia, 'content-type': communicationMedia } });
+  for (const [kind, target] of [
+    ['meshWorkspace', workspace],
+    ['meshTenant', tenant.metadata.uuid as string],
+  ] as const) {
+    const sent = await client.post('/api/meshobjects/meshcommunications', communicationBody(communicationDefinition, target, kind), {
+      headers: { accept: communicationMedia, 'content-type': communicationMedia },
+    });
     assert.equal(sent.status, 201, sent.text);
     communications.push(sent.json.metadata.uuid as string);
   }
@@ -1366,7 +1765,10 @@ export async function buildWorld(server: TestServer, secrets: SecretBook): Promi
 // ---------------------------------------------------------------------------------------------
 // Valid-looking bodies per route, which the mutations then break
 
-const blockInputs = [{ key: 'name', value: 'abc', valueType: 'STRING' }, { key: 'size', value: 3, valueType: 'INTEGER' }];
+const blockInputs = [
+  { key: 'name', value: 'abc', valueType: 'STRING' },
+  { key: 'size', value: 3, valueType: 'INTEGER' },
+];
 
 export function baseBody(route: RouteSpec, type: string, world: World): fc.Arbitrary<unknown> {
   const parsed = parseMedia(type);
@@ -1376,34 +1778,67 @@ export function baseBody(route: RouteSpec, type: string, world: World): fc.Arbit
   const name = identifier;
   switch (kind) {
     case 'meshworkspace':
-      return isPut ? fc.constant(workspaceBody(world.workspace, { spec: { platformBuilderAccessEnabled: true } })) : name.map((n) => workspaceBody(n, { metadata: { tags: { env: ['dev'] } } }));
+      return isPut
+        ? fc.constant(workspaceBody(world.workspace, { spec: { platformBuilderAccessEnabled: true } }))
+        : name.map((n) => workspaceBody(n, { metadata: { tags: { env: ['dev'] } } }));
     case 'meshproject':
-      return isPut ? fc.constant(projectBody(world.workspace, world.project)) : name.map((n) => projectBody(world.workspace, n, { spec: { paymentMethodIdentifier: 'pm-1' } }));
+      return isPut
+        ? fc.constant(projectBody(world.workspace, world.project))
+        : name.map((n) => projectBody(world.workspace, n, { spec: { paymentMethodIdentifier: 'pm-1' } }));
     case 'meshlocation':
-      return (isPut ? fc.constant(world.location) : name).map((n) => ({ ...locationBody(n, { spec: { description: 'hostile' } }), apiVersion: version }));
+      return (isPut ? fc.constant(world.location) : name).map((n) => ({
+        ...locationBody(n, { spec: { description: 'hostile' } }),
+        apiVersion: version,
+      }));
     case 'meshplatform':
       return isPut
-        ? fc.constant({ ...platformBody(world.workspace, world.platform, world.location, { metadata: { uuid: world.platformUuid } }), apiVersion: version })
-        : name.map((n) => ({ ...platformBody(world.workspace, n, world.location, { spec: { config: { type: 'aws', aws: { secretAccessKey: { plaintext: 'not-a-known-secret' } } }, availability: { restriction: 'PUBLIC' } } }), apiVersion: version }));
+        ? fc.constant({
+            ...platformBody(world.workspace, world.platform, world.location, { metadata: { uuid: world.platformUuid } }),
+            apiVersion: version,
+          })
+        : name.map((n) => ({
+            ...platformBody(world.workspace, n, world.location, {
+              spec: {
+                config: { type: 'aws', aws: { secretAccessKey: { plaintext: 'not-a-known-secret' } } },
+                availability: { restriction: 'PUBLIC' },
+              },
+            }),
+            apiVersion: version,
+          }));
     case 'meshtenant':
       return fc.constantFrom(...world.freeProjects, world.project).map((project) =>
         version === 'v4-preview'
-          ? { apiVersion: version, kind: 'meshTenant', metadata: { ownedByWorkspace: world.workspace, ownedByProject: project }, spec: { platformIdentifier: `${world.platform}.${world.location}` } }
+          ? {
+              apiVersion: version,
+              kind: 'meshTenant',
+              metadata: { ownedByWorkspace: world.workspace, ownedByProject: project },
+              spec: { platformIdentifier: `${world.platform}.${world.location}` },
+            }
           : tenantBody(world.workspace, project, world.platformUuid),
       );
     case 'meshbuildingblockdefinition':
       return isPut
-        ? fc.constant(definitionBody(world.workspace, { targetType: 'TENANT_LEVEL', supportedPlatforms: ['AWS'], displayName: 'Fuzzed definition' }))
+        ? fc.constant(
+            definitionBody(world.workspace, { targetType: 'TENANT_LEVEL', supportedPlatforms: ['AWS'], displayName: 'Fuzzed definition' }),
+          )
         : fc.constant(definitionBody(world.workspace, { targetType: 'WORKSPACE_LEVEL', supportUrl: 'https://example.com/support' }));
     case 'meshbuildingblockdefinitionversion': {
-      const inputs = { name: textInput({ defaultValue: 'abc', valueValidationRegex: '^[a-z]+$' }), size: { ...textInput({ defaultValue: 1 }), type: 'INTEGER' } };
+      const inputs = {
+        name: textInput({ defaultValue: 'abc', valueValidationRegex: '^[a-z]+$' }),
+        size: { ...textInput({ defaultValue: 1 }), type: 'INTEGER' },
+      };
       return isPut
         ? fc.constant(versionBody(versionSpec(world.definitionUuid, 2, 'terraform', { inputs })))
         : fc.constant(versionBody(versionSpec(world.openDefinition, 2, 'terraform', { inputs })));
     }
     case 'meshbuildingblock':
       if (version === 'v1') {
-        return fc.constant({ apiVersion: 'v1', kind: 'meshBuildingBlock', metadata: { definitionUuid: world.definitionUuid, definitionVersion: 1, tenantIdentifier: world.tenantName }, spec: { displayName: 'Fuzzed block', inputs: blockInputs, parentBuildingBlocks: [] } });
+        return fc.constant({
+          apiVersion: 'v1',
+          kind: 'meshBuildingBlock',
+          metadata: { definitionUuid: world.definitionUuid, definitionVersion: 1, tenantIdentifier: world.tenantName },
+          spec: { displayName: 'Fuzzed block', inputs: blockInputs, parentBuildingBlocks: [] },
+        });
       }
       return fc.constant({
         apiVersion: 'v2-preview',
@@ -1417,32 +1852,55 @@ export function baseBody(route: RouteSpec, type: string, world: World): fc.Arbit
         },
       });
     case 'meshbuildingblockrunner':
-      return fc.constant({ ...runnerBody(world.workspace, undefined, { restriction: 'PRIVATE' }), ...(isPut ? { metadata: { ownedByWorkspace: world.workspace, uuid: world.runner } } : {}) });
+      return fc.constant({
+        ...runnerBody(world.workspace, undefined, { restriction: 'PRIVATE' }),
+        ...(isPut ? { metadata: { ownedByWorkspace: world.workspace, uuid: world.runner } } : {}),
+      });
     case 'meshbuildingblockrun':
       return route.method === 'PATCH'
-        ? fc.constant({ status: 'IN_PROGRESS', steps: [{ id: 's1', status: 'IN_PROGRESS', userMessage: 'working', systemMessage: 'log line', outputs: { out: { value: 'v', type: 'STRING', isSensitive: false } } }] })
-        : fc.constant({ source: { id: 'other-source', externalRunId: 'ext-2', externalRunUrl: 'https://ci.example/2' }, steps: [{ id: 's2', displayName: 'Step 2', status: 'PENDING' }] });
+        ? fc.constant({
+            status: 'IN_PROGRESS',
+            steps: [
+              {
+                id: 's1',
+                status: 'IN_PROGRESS',
+                userMessage: 'working',
+                systemMessage: 'log line',
+                outputs: { out: { value: 'v', type: 'STRING', isSensitive: false } },
+              },
+            ],
+          })
+        : fc.constant({
+            source: { id: 'other-source', externalRunId: 'ext-2', externalRunUrl: 'https://ci.example/2' },
+            steps: [{ id: 's2', displayName: 'Step 2', status: 'PENDING' }],
+          });
     case 'meshapikey':
-      return fc.constant({ apiVersion: 'v1-preview', kind: 'meshApiKey', metadata: { ownedByWorkspace: world.workspace }, spec: { displayName: 'Fuzzed key', permissions: ['WORKSPACE_LIST'], expiresAt: '2099-12-31' } });
+      return fc.constant({
+        apiVersion: 'v1-preview',
+        kind: 'meshApiKey',
+        metadata: { ownedByWorkspace: world.workspace },
+        spec: { displayName: 'Fuzzed key', permissions: ['WORKSPACE_LIST'], expiresAt: '2099-12-31' },
+      });
     case 'apiuser':
       return name.map((n) => ({ username: n, password: 'a-long-enough-password' }));
     case 'meshserviceinstance':
-      return isPut ? fc.constant(serviceInstanceBody(world.workspace, world.project, world.serviceInstance, { planId: 'bigger' })) : name.map((n) => serviceInstanceBody(world.workspace, world.project, n));
+      return isPut
+        ? fc.constant(serviceInstanceBody(world.workspace, world.project, world.serviceInstance, { planId: 'bigger' }))
+        : name.map((n) => serviceInstanceBody(world.workspace, world.project, n));
     case 'meshcommunicationdefinition':
       return fc.constant(communicationDefinitionBody());
     case 'meshcommunication':
       return fc.constant(communicationBody(world.communicationDefinition, world.workspace));
     case 'meshobjects':
-      return fc
-        .array(
-          fc.oneof(
-            name.map((n) => workspaceBody(n)),
-            name.map((n) => projectBody(world.workspace, n)),
-            name.map((n) => locationBody(n)),
-            name.map((n) => platformBody(world.workspace, n, world.location)),
-          ),
-          { minLength: 1, maxLength: 3 },
-        );
+      return fc.array(
+        fc.oneof(
+          name.map((n) => workspaceBody(n)),
+          name.map((n) => projectBody(world.workspace, n)),
+          name.map((n) => locationBody(n)),
+          name.map((n) => platformBody(world.workspace, n, world.location)),
+        ),
+        { minLength: 1, maxLength: 3 },
+      );
   }
   if (route.template === '/oauth/token' || route.template === '/api/login') {
     // Credentials sit only where credentials belong: no other field ever carries a known secret.
@@ -1460,12 +1918,17 @@ export function bodyFor(route: RouteSpec, type: string, world: World, hostile = 
   const essence = type.split(';')[0]!.trim().toLowerCase();
   if (!hostile) {
     return baseBody(route, type, world).map((value) => {
-      if (essence.endsWith('+yaml')) return { body: (Array.isArray(value) ? value : [value]).map((item) => `---\n${yamlOf(item)}`).join(''), family: 'yaml-stream' };
-      if (essence === 'application/x-www-form-urlencoded') return { body: new URLSearchParams(value as Record<string, string>).toString(), family: 'form' };
+      if (essence.endsWith('+yaml'))
+        return { body: (Array.isArray(value) ? value : [value]).map((item) => `---\n${yamlOf(item)}`).join(''), family: 'yaml-stream' };
+      if (essence === 'application/x-www-form-urlencoded')
+        return { body: new URLSearchParams(value as Record<string, string>).toString(), family: 'form' };
       return { body: JSON.stringify(value), family: 'json' };
     });
   }
-  const mutations = fc.oneof({ arbitrary: fc.constant([]), weight: 1 }, { arbitrary: fc.array(mutation, { minLength: 1, maxLength: 3 }), weight: 4 });
+  const mutations = fc.oneof(
+    { arbitrary: fc.constant([]), weight: 1 },
+    { arbitrary: fc.array(mutation, { minLength: 1, maxLength: 3 }), weight: 4 },
+  );
   const mutated = fc.tuple(baseBody(route, type, world), mutations).map(([base, mutations]) => applyMutations(base, mutations));
   if (essence.endsWith('+yaml')) return yamlBody(mutated);
   if (essence === 'application/x-www-form-urlencoded') return formBody(mutated);
@@ -1507,7 +1970,12 @@ export function caseFor(route: RouteSpec, world: World, transport = false): fc.A
     query: fc.oneof(
       { arbitrary: fc.constant(''), weight: 1 },
       {
-        arbitrary: fc.array(queryPair(world.queryNames[route.template] ?? [], QUERY_NAMES, fc.oneof(fc.constantFrom(...world.queryValues), hostileString)), { minLength: 1, maxLength: 4 }).map((pairs) => `?${pairs.join('&')}`),
+        arbitrary: fc
+          .array(
+            queryPair(world.queryNames[route.template] ?? [], QUERY_NAMES, fc.oneof(fc.constantFrom(...world.queryValues), hostileString)),
+            { minLength: 1, maxLength: 4 },
+          )
+          .map((pairs) => `?${pairs.join('&')}`),
         weight: 8,
       },
       { arbitrary: fc.constantFrom('?', '??', '?&&&', '?=', '?a=1#frag', `?page=0&size=350&${'x=1&'.repeat(500)}`), weight: 1 },
@@ -1559,7 +2027,11 @@ export function caseFor(route: RouteSpec, world: World, transport = false): fc.A
     query: fc.constant(''),
     accept: route.produces.length > 0 ? mediaVariant(route.produces) : fc.constant(undefined),
     contentType: takes.length > 0 ? mediaVariant(takes) : fc.constant(undefined),
-    authorization: fc.oneof({ arbitrary: fc.constant(admin), weight: 8 }, { arbitrary: fc.constant(world.auth.key), weight: 1 }, { arbitrary: fc.constant(world.auth.run), weight: 1 }),
+    authorization: fc.oneof(
+      { arbitrary: fc.constant(admin), weight: 8 },
+      { arbitrary: fc.constant(world.auth.key), weight: 1 },
+      { arbitrary: fc.constant(world.auth.run), weight: 1 },
+    ),
     extra: fc.constant<Record<string, string>>({}),
   };
   type Part = keyof typeof valid;
@@ -1572,7 +2044,8 @@ export function caseFor(route: RouteSpec, world: World, transport = false): fc.A
   ];
   if (route.params.length > 0) focuses.push({ arbitrary: fc.constant<Part[]>(['path']), weight: 3 });
   if (takes.length > 0) focuses.push({ arbitrary: fc.constant<Part[]>([]), weight: 8 });
-  const pick = <K extends Part>(part: K, focus: Part[]) => (focus.includes(part) ? hostile[part] : valid[part]) as fc.Arbitrary<string | undefined>;
+  const pick = <K extends Part>(part: K, focus: Part[]) =>
+    (focus.includes(part) ? hostile[part] : valid[part]) as fc.Arbitrary<string | undefined>;
   const withBody = (type: string | undefined, focus: Part[]): fc.Arbitrary<EncodedBody | undefined> => {
     if (takes.length > 0) {
       const as = type && (parseMedia(type) || takes.includes(type.split(';')[0]!.trim().toLowerCase())) ? type : takes[0]!;
@@ -1588,7 +2061,14 @@ export function caseFor(route: RouteSpec, world: World, transport = false): fc.A
     .oneof(...focuses)
     .chain((focus) =>
       fc
-        .tuple(pick('path', focus), pick('query', focus), pick('accept', focus), pick('contentType', focus), pick('authorization', focus), (focus.includes('extra') ? hostile.extra : valid.extra) as fc.Arbitrary<Record<string, string>>)
+        .tuple(
+          pick('path', focus),
+          pick('query', focus),
+          pick('accept', focus),
+          pick('contentType', focus),
+          pick('authorization', focus),
+          (focus.includes('extra') ? hostile.extra : valid.extra) as fc.Arbitrary<Record<string, string>>,
+        )
         .chain(([p, q, a, ct, auth, more]) =>
           withBody(ct, focus).map((encoded): HostileRequest => {
             const headers: Record<string, string> = { ...more };
@@ -1596,7 +2076,15 @@ export function caseFor(route: RouteSpec, world: World, transport = false): fc.A
             if (ct !== undefined) headers['content-type'] = ct;
             if (auth !== undefined) headers.authorization = auth;
             const send = route.method !== 'HEAD' && encoded !== undefined;
-            return { route: routeKey(route), method: route.method, path: `${p ?? ''}${q ?? ''}`, headers, ...(send ? { body: encoded.body, bodyKind: encoded.family, ...(encoded.poisoned && takes.length > 0 ? { poisoned: true } : {}) } : {}) };
+            return {
+              route: routeKey(route),
+              method: route.method,
+              path: `${p ?? ''}${q ?? ''}`,
+              headers,
+              ...(send
+                ? { body: encoded.body, bodyKind: encoded.family, ...(encoded.poisoned && takes.length > 0 ? { poisoned: true } : {}) }
+                : {}),
+            };
           }),
         ),
     )
@@ -1664,7 +2152,9 @@ export class Fuzzer {
       return { res: await sendRaw(this.server.url, this.agent, req, this.limitMs) };
     } catch (error) {
       const err = error as Error & { code?: string; cause?: Error };
-      return { error: `no answer (${err.name}${err.code ? ` ${err.code}` : ''}: ${err.message}${err.cause ? `; ${err.cause.message}` : ''})` };
+      return {
+        error: `no answer (${err.name}${err.code ? ` ${err.code}` : ''}: ${err.message}${err.cause ? `; ${err.cause.message}` : ''})`,
+      };
     }
   }
 
@@ -1681,10 +2171,16 @@ export class Fuzzer {
         json = res.text === '' ? undefined : JSON.parse(res.text);
       } catch {
         // JWKS, the YAML document and the metrics' Prometheus text (docs/metrics.md) are no JSON by design.
-        if (req.method !== 'HEAD' && !/^(application\/(jwk|yaml)|text\/plain; version=0\.0\.4)/.test(res.headers['content-type'] ?? '') && !isConsolePath(req.path)) problems.push('2xx body is not JSON');
+        if (
+          req.method !== 'HEAD' &&
+          !/^(application\/(jwk|yaml)|text\/plain; version=0\.0\.4)/.test(res.headers['content-type'] ?? '') &&
+          !isConsolePath(req.path)
+        )
+          problems.push('2xx body is not JSON');
       }
       if (json && typeof json.kind === 'string') problems.push(...storedObjectViolations(json));
-      for (const item of Object.values(json?._embedded ?? {}).flat()) problems.push(...storedObjectViolations(item).map((p) => `listed object: ${p}`));
+      for (const item of Object.values(json?._embedded ?? {}).flat())
+        problems.push(...storedObjectViolations(item).map((p) => `listed object: ${p}`));
       // Secrets this answer handed out (a new key's secret, a token, a claim's run token) must not show up again.
       this.secrets.harvest(res.text);
       if (['POST', 'PUT', 'PATCH'].includes(req.method)) verdicts.push(...(await this.readBack(req, res, json)));
@@ -1703,8 +2199,10 @@ export class Fuzzer {
         if (!match) continue;
         const [, kind, name] = match as unknown as [string, string, string];
         if (IDENTIFIER_KINDS.has(kind) && !IDENTIFIER.test(name)) problems.push(`import stored ${kind} "${name}", not an identifier`);
-        if (kind === 'meshWorkspace') targets.push({ path: `/api/meshobjects/meshworkspaces/${pct(name)}`, accept: media('meshworkspace', 'v2') });
-        if (kind === 'meshLocation') targets.push({ path: `/api/meshobjects/meshlocations/${pct(name)}`, accept: media('meshlocation', 'v1') });
+        if (kind === 'meshWorkspace')
+          targets.push({ path: `/api/meshobjects/meshworkspaces/${pct(name)}`, accept: media('meshworkspace', 'v2') });
+        if (kind === 'meshLocation')
+          targets.push({ path: `/api/meshobjects/meshlocations/${pct(name)}`, accept: media('meshlocation', 'v1') });
       }
       if (problems.length > 0) return [{ req, res, problems }];
     } else {
@@ -1720,7 +2218,12 @@ export class Fuzzer {
       const collection = route && !route.template.includes(':') ? route.template : undefined;
       if (!served) this.unservedSelfLinks.add(route ? routeKey(route) : req.route);
       const readPath = served || !collection ? target.path : collection;
-      const readReq: HostileRequest = { route: `GET (read back after ${req.route})`, method: 'GET', path: readPath, headers: { accept: target.accept, authorization: this.world.auth.admin } };
+      const readReq: HostileRequest = {
+        route: `GET (read back after ${req.route})`,
+        method: 'GET',
+        path: readPath,
+        headers: { accept: target.accept, authorization: this.world.auth.admin },
+      };
       this.readbacks++;
       const { res: read, error } = await this.send(readReq);
       if (!read) {
@@ -1734,19 +2237,25 @@ export class Fuzzer {
           let stored: Json = JSON.parse(read.text);
           if (readPath !== target.path) {
             const items = Object.values(stored?._embedded ?? {}).flat() as Json[];
-            stored = items.find((item) => typeof item?._links?.self?.href === 'string' && new URL(item._links.self.href, 'https://base.invalid').pathname === target.path);
+            stored = items.find(
+              (item) =>
+                typeof item?._links?.self?.href === 'string' &&
+                new URL(item._links.self.href, 'https://base.invalid').pathname === target.path,
+            );
             if (!stored) problems.push(`read back: ${target.path} is not listed in ${readPath}`);
           }
           if (stored) {
             this.stored++;
-            if (typeof stored.kind === 'string') problems.push(...storedObjectViolations(stored).map((p) => `read back ${target.path}: ${p}`));
+            if (typeof stored.kind === 'string')
+              problems.push(...storedObjectViolations(stored).map((p) => `read back ${target.path}: ${p}`));
             else problems.push(...poisonedKeys(stored).map((p) => `read back ${target.path}: prototype key ${p}`));
           }
         } catch {
           problems.push(`read back ${readPath}: body is not JSON`);
         }
       }
-      if (problems.length > 0) verdicts.push({ req, res: read, problems: [`(stored by the request above, read back with GET ${target.path})`, ...problems] });
+      if (problems.length > 0)
+        verdicts.push({ req, res: read, problems: [`(stored by the request above, read back with GET ${target.path})`, ...problems] });
     }
     return verdicts;
   }
@@ -1761,12 +2270,15 @@ export class Fuzzer {
           `route: ${req.route}`,
           `problems: ${problems.join('; ')}`,
           `request:\n${describeRequest(req)}`,
-          res ? `response: ${res.status} in ${res.ms} ms, content-type ${res.headers['content-type'] ?? '-'}\n  ${res.text.slice(0, 600)}` : 'response: none',
-          ...(lines.length > 0 ? [`server log (${this.server.logFile}):\n${lines.map((line) => `  ${line.slice(0, 3000)}`).join('\n')}`] : []),
+          res
+            ? `response: ${res.status} in ${res.ms} ms, content-type ${res.headers['content-type'] ?? '-'}\n  ${res.text.slice(0, 600)}`
+            : 'response: none',
+          ...(lines.length > 0
+            ? [`server log (${this.server.logFile}):\n${lines.map((line) => `  ${line.slice(0, 3000)}`).join('\n')}`]
+            : []),
         ].join('\n'),
       );
     }
     return parts.join('\n\n');
   }
 }
-

@@ -11,7 +11,8 @@ import { blockyardArgs } from './blockyard-command.js';
 export const TEST_MASTER_KEY = 'dGVzdC1tYXN0ZXIta2V5LTMyLWJ5dGVzLWxvbmctISE=';
 
 /** The id the server writes into every value it seals under this master key (`v2:<key id>:…`, README "Secrets"). */
-export const keyIdOf = (masterKeyBase64: string) => createHmac('sha256', Buffer.from(masterKeyBase64, 'base64')).update('blockyard/key-id').digest('hex').slice(0, 16);
+export const keyIdOf = (masterKeyBase64: string) =>
+  createHmac('sha256', Buffer.from(masterKeyBase64, 'base64')).update('blockyard/key-id').digest('hex').slice(0, 16);
 
 /**
  * Opens a value sealed at rest as someone holding the database and the master key could: AES-256-GCM
@@ -47,8 +48,20 @@ export interface StoredSigningKey {
 
 /** The signing keys as stored, read from the server's database (what a copy of the database holds). */
 export async function storedSigningKeys(server: TestServer): Promise<StoredSigningKey[]> {
-  const { rows } = await sql<{ kid: string; public_jwk: string; private_jwk_encrypted: string; created_on: string; retired_on: string | null }>`select * from signing_keys order by created_on`.execute(server.server.database.db);
-  return rows.map((row) => ({ kid: row.kid, publicJwk: JSON.parse(row.public_jwk) as JWK, sealedPrivateJwk: row.private_jwk_encrypted, createdOn: row.created_on, retiredOn: row.retired_on }));
+  const { rows } = await sql<{
+    kid: string;
+    public_jwk: string;
+    private_jwk_encrypted: string;
+    created_on: string;
+    retired_on: string | null;
+  }>`select * from signing_keys order by created_on`.execute(server.server.database.db);
+  return rows.map((row) => ({
+    kid: row.kid,
+    publicJwk: JSON.parse(row.public_jwk) as JWK,
+    sealedPrivateJwk: row.private_jwk_encrypted,
+    createdOn: row.created_on,
+    retiredOn: row.retired_on,
+  }));
 }
 
 /**
@@ -64,7 +77,12 @@ export function sealWith(masterKeyBase64: string, plaintext: string): string {
   return `v2:${keyIdOf(masterKeyBase64)}:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')}`;
 }
 
-export async function forgeToken(key: StoredSigningKey, masterKeyBase64: string, like: string, claims: Record<string, unknown> = {}): Promise<string> {
+export async function forgeToken(
+  key: StoredSigningKey,
+  masterKeyBase64: string,
+  like: string,
+  claims: Record<string, unknown> = {},
+): Promise<string> {
   const privateJwk = JSON.parse(openSealed(masterKeyBase64, key.sealedPrivateJwk)) as JWK;
   return signWith(privateJwk, key.kid, like, claims);
 }
@@ -80,7 +98,11 @@ export async function signWith(privateJwk: JWK, kid: string, like: string, claim
 }
 
 /** Runs `blockyard admin <args>` as an operator would, as a child process with the server's configuration (and `env` on top). */
-export function runAdmin(server: TestServer, args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+export function runAdmin(
+  server: TestServer,
+  args: string[],
+  env: Record<string, string> = {},
+): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, blockyardArgs(['admin', ...args]), {
     env: { ...process.env, ...server.env, BLOCKYARD_LOG_LEVEL: 'warn', ...env },
     encoding: 'utf8',
@@ -94,13 +116,15 @@ export async function sealedValuesAtRest(server: TestServer): Promise<{ table: s
   const { db, dialect } = server.server.database;
   const tables =
     dialect === 'postgres'
-      ? (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public'`.execute(db)).rows
+      ? (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public'`.execute(db))
+          .rows
       : (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db)).rows;
   const found: { table: string; keyId: string }[] = [];
   for (const { name } of tables) {
     const { rows } = await sql`select * from ${sql.table(name)}`.execute(db);
     const text = JSON.stringify(rows);
-    for (const match of text.matchAll(/(?<![A-Za-z0-9])v([12]):(?:([0-9a-f]{16}):)?[A-Za-z0-9+/]{16,}/g)) found.push({ table: name, keyId: match[1] === '1' ? 'v1' : match[2]! });
+    for (const match of text.matchAll(/(?<![A-Za-z0-9])v([12]):(?:([0-9a-f]{16}):)?[A-Za-z0-9+/]{16,}/g))
+      found.push({ table: name, keyId: match[1] === '1' ? 'v1' : match[2]! });
   }
   return found;
 }
@@ -112,7 +136,8 @@ export async function untilStatus(what: string, status: number, attempt: () => P
   for (;;) {
     last = await attempt();
     if (last.status === status) return Date.now() - start;
-    if (Date.now() - start > withinMs) assert.fail(`${what}: still ${last.status} after ${withinMs} ms, expected ${status}: ${last.text.slice(0, 300)}`);
+    if (Date.now() - start > withinMs)
+      assert.fail(`${what}: still ${last.status} after ${withinMs} ms, expected ${status}: ${last.text.slice(0, 300)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -11,8 +11,32 @@ import type { ApiClient, Response } from './client.js';
 import { media } from './client.js';
 import { createKey, login, type KeyCredentials } from './identity.js';
 import { versionSpec } from './definitions.js';
-import { claimRun, createBlock, register, report, RUN, runnerBody, runnerDefinition, RUNNER, RUNNERS, RUNS, tenantTarget, TENANT_LEVEL } from './runs.js';
-import { createLocation, createPlatform, createProject, createTenant, createWorkspace, io, LANDING_ZONE, landingZoneBody, unique, type Json } from './structure.js';
+import {
+  claimRun,
+  createBlock,
+  register,
+  report,
+  RUN,
+  runnerBody,
+  runnerDefinition,
+  RUNNER,
+  RUNNERS,
+  RUNS,
+  tenantTarget,
+  TENANT_LEVEL,
+} from './runs.js';
+import {
+  createLocation,
+  createPlatform,
+  createProject,
+  createTenant,
+  createWorkspace,
+  io,
+  LANDING_ZONE,
+  landingZoneBody,
+  unique,
+  type Json,
+} from './structure.js';
 import { basic, TEST_ADMIN } from './server.js';
 
 export { RUN, RUNNER, RUNNERS, RUNS };
@@ -21,7 +45,13 @@ export { RUN, RUNNER, RUNNERS, RUNS };
 // The route table
 
 /** A route's access rule as the server declares it (`config.access`). */
-export type AccessRule = 'public' | 'authenticated' | 'admin' | { resource: string; action: string; adminOnly?: boolean; orManaged?: boolean } | { managed: string } | { code: string };
+export type AccessRule =
+  | 'public'
+  | 'authenticated'
+  | 'admin'
+  | { resource: string; action: string; adminOnly?: boolean; orManaged?: boolean }
+  | { managed: string }
+  | { code: string };
 
 export interface RouteEntry {
   /** `METHOD /path` as in the route table. */
@@ -153,70 +183,203 @@ export async function createSide(admin: ApiClient, prefix: string): Promise<Side
   const location = unique(`${prefix}-loc`);
   const platform = unique(`${prefix}-plf`);
   await createWorkspace(admin, workspace);
-  await Promise.all([createProject(admin, workspace, project), createProject(admin, workspace, project2), createLocation(admin, location, { metadata: { ownedByWorkspace: workspace } })]);
+  await Promise.all([
+    createProject(admin, workspace, project),
+    createProject(admin, workspace, project2),
+    createLocation(admin, location, { metadata: { ownedByWorkspace: workspace } }),
+  ]);
   // A config only the platform's workspace (PLATFORMINSTANCE_LIST) and admins may read (README, "Who may do what").
   const configMarker = unique(`${prefix}-config`);
-  const platformUuid = await createPlatform(admin, workspace, platform, location, { spec: { config: { type: 'custom', custom: { platformTypeRef: { name: 'CUSTOM' }, note: configMarker } } } });
+  const platformUuid = await createPlatform(admin, workspace, platform, location, {
+    spec: { config: { type: 'custom', custom: { platformTypeRef: { name: 'CUSTOM' }, note: configMarker } } },
+  });
   const tenantUuid = (await createTenant(admin, workspace, project, platformUuid)).metadata.uuid as string;
-  const runner = await ok(admin.post(RUNNERS, runnerBody(workspace, undefined, { implementationType: 'TERRAFORM' }), { headers: io(RUNNER) }), 201, 'POST runner');
+  const runner = await ok(
+    admin.post(RUNNERS, runnerBody(workspace, undefined, { implementationType: 'TERRAFORM' }), { headers: io(RUNNER) }),
+    201,
+    'POST runner',
+  );
   const runnerUuid = runner.metadata.uuid as string;
-  const definition = await runnerDefinition(admin, workspace, runnerUuid, {}, { ...TENANT_LEVEL, displayName: unique(`${prefix}-Definition`) });
+  const definition = await runnerDefinition(
+    admin,
+    workspace,
+    runnerUuid,
+    {},
+    { ...TENANT_LEVEL, displayName: unique(`${prefix}-Definition`) },
+  );
 
-  const newBlock = async () => (await createBlock(admin, { versionUuid: definition.versionUuid, target: tenantTarget(tenantUuid) })).metadata.uuid as string;
+  const newBlock = async () =>
+    (await createBlock(admin, { versionUuid: definition.versionUuid, target: tenantTarget(tenantUuid) })).metadata.uuid as string;
   const block = await newBlock();
   const done = await claimRun(admin, runnerUuid);
   assert.equal(done.spec.buildingBlock.uuid, block);
   const doneClient = admin.with({ authorization: `Bearer ${done.spec.runToken as string}` });
-  await ok(register(doneClient, done.metadata.uuid, { source: { id: 'matrix-done' }, steps: [{ id: 'apply', displayName: 'Apply' }] }), 200, 'register source');
-  assert.equal(await report(doneClient, done.metadata.uuid, 'matrix-done', { status: 'SUCCEEDED', steps: [{ id: 'apply', status: 'SUCCEEDED' }] }), false);
+  await ok(
+    register(doneClient, done.metadata.uuid, { source: { id: 'matrix-done' }, steps: [{ id: 'apply', displayName: 'Apply' }] }),
+    200,
+    'register source',
+  );
+  assert.equal(
+    await report(doneClient, done.metadata.uuid, 'matrix-done', { status: 'SUCCEEDED', steps: [{ id: 'apply', status: 'SUCCEEDED' }] }),
+    false,
+  );
 
   const liveBlock = await newBlock();
   const live = await claimRun(admin, runnerUuid);
   assert.equal(live.spec.buildingBlock.uuid, liveBlock);
   const source = `matrix-${prefix}-source`;
-  await ok(register(admin.with({ authorization: `Bearer ${live.spec.runToken as string}` }), live.metadata.uuid, { source: { id: source }, steps: [{ id: 'plan', displayName: 'Plan' }] }), 200, 'register source');
+  await ok(
+    register(admin.with({ authorization: `Bearer ${live.spec.runToken as string}` }), live.metadata.uuid, {
+      source: { id: source },
+      steps: [{ id: 'plan', displayName: 'Plan' }],
+    }),
+    200,
+    'register source',
+  );
 
   const waitingBlock = await newBlock();
-  const runs = await ok(admin.get(`${RUNS}?buildingBlockUuid=${waitingBlock}`, { headers: { accept: RUN } }), 200, 'runs of the waiting block');
+  const runs = await ok(
+    admin.get(`${RUNS}?buildingBlockUuid=${waitingBlock}`, { headers: { accept: RUN } }),
+    200,
+    'runs of the waiting block',
+  );
   const waiting = runs._embedded.meshBuildingBlockRuns as Json[];
   assert.equal(waiting.length, 1, JSON.stringify(waiting));
   const key = await createKey(admin, workspace, ['BUILDINGBLOCK_LIST']);
 
   // People: a user bound to the workspace, a group with it, bindings of every kind, a project role.
   const user = unique(`${prefix}-user`);
-  await ok(admin.post('/api/meshobjects/meshusers', { apiVersion: 'v2', kind: 'meshUser', metadata: { name: user }, spec: { email: `${user}@example.com`, firstName: 'Matrix', lastName: prefix } }, { headers: io(media('meshuser', 'v2')) }), 201, 'POST user');
+  await ok(
+    admin.post(
+      '/api/meshobjects/meshusers',
+      {
+        apiVersion: 'v2',
+        kind: 'meshUser',
+        metadata: { name: user },
+        spec: { email: `${user}@example.com`, firstName: 'Matrix', lastName: prefix },
+      },
+      { headers: io(media('meshuser', 'v2')) },
+    ),
+    201,
+    'POST user',
+  );
   const group = unique(`${prefix}-group`);
   const imported = await ok(
-    admin.put('/api/meshobjects', [{ apiVersion: 'v1', kind: 'meshWorkspaceUserGroup', metadata: { name: group, ownedByWorkspace: workspace }, spec: { displayName: 'Matrix group', members: [user] } }], { headers: io('application/vnd.vendor.api.meshobjects.v1+json') }),
+    admin.put(
+      '/api/meshobjects',
+      [
+        {
+          apiVersion: 'v1',
+          kind: 'meshWorkspaceUserGroup',
+          metadata: { name: group, ownedByWorkspace: workspace },
+          spec: { displayName: 'Matrix group', members: [user] },
+        },
+      ],
+      { headers: io('application/vnd.vendor.api.meshobjects.v1+json') },
+    ),
     200,
     'import group',
   );
   assert.equal((imported as unknown as Json[])[0]!.status, 'SUCCESS', JSON.stringify(imported));
   const binding = async (path: string, kind: string, version: string, target: Json, role: string, subject: string) => {
     const name = unique(`${prefix}-binding`);
-    await ok(admin.post(`/api/meshobjects/${path}`, { apiVersion: version, kind, metadata: { name }, targetRef: target, roleRef: { name: role }, subject: { name: subject } }, { headers: io(media(kind.toLowerCase(), version)) }), 201, `POST ${kind}`);
+    await ok(
+      admin.post(
+        `/api/meshobjects/${path}`,
+        { apiVersion: version, kind, metadata: { name }, targetRef: target, roleRef: { name: role }, subject: { name: subject } },
+        { headers: io(media(kind.toLowerCase(), version)) },
+      ),
+      201,
+      `POST ${kind}`,
+    );
     return name;
   };
-  const wsUserBinding = await binding('meshworkspacebindings/userbindings', 'meshWorkspaceUserBinding', 'v2', { name: workspace }, 'Workspace Member', user);
-  const wsGroupBinding = await binding('meshworkspacebindings/groupbindings', 'meshWorkspaceGroupBinding', 'v2', { name: workspace }, 'Workspace Member', group);
-  const prjUserBinding = await binding('meshprojectbindings/userbindings', 'meshProjectUserBinding', 'v3', { name: project, ownedByWorkspace: workspace }, 'Project Reader', user);
-  const prjGroupBinding = await binding('meshprojectbindings/groupbindings', 'meshProjectGroupBinding', 'v3', { name: project, ownedByWorkspace: workspace }, 'Project User', group);
+  const wsUserBinding = await binding(
+    'meshworkspacebindings/userbindings',
+    'meshWorkspaceUserBinding',
+    'v2',
+    { name: workspace },
+    'Workspace Member',
+    user,
+  );
+  const wsGroupBinding = await binding(
+    'meshworkspacebindings/groupbindings',
+    'meshWorkspaceGroupBinding',
+    'v2',
+    { name: workspace },
+    'Workspace Member',
+    group,
+  );
+  const prjUserBinding = await binding(
+    'meshprojectbindings/userbindings',
+    'meshProjectUserBinding',
+    'v3',
+    { name: project, ownedByWorkspace: workspace },
+    'Project Reader',
+    user,
+  );
+  const prjGroupBinding = await binding(
+    'meshprojectbindings/groupbindings',
+    'meshProjectGroupBinding',
+    'v3',
+    { name: project, ownedByWorkspace: workspace },
+    'Project User',
+    group,
+  );
   const projectRole = unique(`${prefix}-role`);
-  await ok(admin.post('/api/meshobjects/meshprojectroles', { apiVersion: 'v1', kind: 'meshProjectRole', metadata: { name: projectRole }, spec: { name: `Role ${projectRole}`, rank: 1 } }, { headers: io(media('meshprojectrole', 'v1')) }), 201, 'POST project role');
+  await ok(
+    admin.post(
+      '/api/meshobjects/meshprojectroles',
+      { apiVersion: 'v1', kind: 'meshProjectRole', metadata: { name: projectRole }, spec: { name: `Role ${projectRole}`, rank: 1 } },
+      { headers: io(media('meshprojectrole', 'v1')) },
+    ),
+    201,
+    'POST project role',
+  );
   const paymentMethod = unique(`${prefix}-pm`);
-  await ok(admin.post(PAYMENT_METHODS, paymentMethodBody(workspace, paymentMethod), { headers: io(PAYMENT_METHOD) }), 201, 'POST payment method');
+  await ok(
+    admin.post(PAYMENT_METHODS, paymentMethodBody(workspace, paymentMethod), { headers: io(PAYMENT_METHOD) }),
+    201,
+    'POST payment method',
+  );
   const platformType = unique(`${prefix}-type`);
   await ok(admin.post(PLATFORM_TYPES, platformTypeBody(platformType), { headers: io(PLATFORM_TYPE) }), 201, 'POST platform type');
   const tagKey = unique(`${prefix}-tag`);
   await ok(admin.post(TAG_DEFINITIONS, tagDefinitionBody(tagKey), { headers: io(TAG_DEFINITION) }), 201, 'POST tag definition');
   const landingZone = unique(`${prefix}-lz`);
   await ok(admin.post(LANDING_ZONES, landingZoneBody(landingZone, platformUuid), { headers: io(LANDING_ZONE) }), 201, 'POST landing zone');
-  const integration = await ok(admin.post(INTEGRATIONS, integrationBody(workspace, runnerUuid), { headers: io(INTEGRATION) }), 201, 'POST integration');
+  const integration = await ok(
+    admin.post(INTEGRATIONS, integrationBody(workspace, runnerUuid), { headers: io(INTEGRATION) }),
+    201,
+    'POST integration',
+  );
   const serviceInstance = unique(`${prefix}-si`);
-  await ok(admin.post(SERVICE_INSTANCES, serviceInstanceBody(workspace, project, serviceInstance), { headers: io(SERVICE_INSTANCE) }), 200, 'POST service instance');
-  const communicationDefinition = (await ok(admin.post(COMMUNICATION_DEFINITIONS, communicationDefinitionBody(), { headers: io(COMMUNICATION_DEFINITION) }), 201, 'POST communication definition')).metadata.uuid as string;
-  const communication = (await ok(admin.post(COMMUNICATIONS, communicationBody(communicationDefinition, workspace), { headers: io(COMMUNICATION) }), 201, 'POST communication')).metadata.uuid as string;
-  const events = await ok(admin.get(`/api/meshobjects/mesheventlogs?workspaceIdentifier=${workspace}&size=1`, { headers: { accept: media('mesheventlog', 'v1-preview') } }), 200, 'GET events');
+  await ok(
+    admin.post(SERVICE_INSTANCES, serviceInstanceBody(workspace, project, serviceInstance), { headers: io(SERVICE_INSTANCE) }),
+    200,
+    'POST service instance',
+  );
+  const communicationDefinition = (
+    await ok(
+      admin.post(COMMUNICATION_DEFINITIONS, communicationDefinitionBody(), { headers: io(COMMUNICATION_DEFINITION) }),
+      201,
+      'POST communication definition',
+    )
+  ).metadata.uuid as string;
+  const communication = (
+    await ok(
+      admin.post(COMMUNICATIONS, communicationBody(communicationDefinition, workspace), { headers: io(COMMUNICATION) }),
+      201,
+      'POST communication',
+    )
+  ).metadata.uuid as string;
+  const events = await ok(
+    admin.get(`/api/meshobjects/mesheventlogs?workspaceIdentifier=${workspace}&size=1`, {
+      headers: { accept: media('mesheventlog', 'v1-preview') },
+    }),
+    200,
+    'GET events',
+  );
   const event = (events._embedded as { meshEventLogs: Json[] }).meshEventLogs[0]!.metadata.uuid as string;
   return {
     event,
@@ -341,12 +504,28 @@ const integrationBody = (workspace: string, runnerUuid: string) => ({
   apiVersion: 'v1',
   kind: 'meshIntegration',
   metadata: { ownedByWorkspace: workspace },
-  spec: { displayName: 'matrix', config: { type: 'gitlab', gitlab: { baseUrl: 'https://gitlab.example.com', runnerRef: { kind: 'meshBuildingBlockRunner', uuid: runnerUuid } } } },
+  spec: {
+    displayName: 'matrix',
+    config: {
+      type: 'gitlab',
+      gitlab: { baseUrl: 'https://gitlab.example.com', runnerRef: { kind: 'meshBuildingBlockRunner', uuid: runnerUuid } },
+    },
+  },
 });
 const TAG_DEFINITIONS = '/api/meshobjects/meshtagdefinitions';
 const TAG_DEFINITION = media('meshtagdefinition', 'v1');
-const paymentMethodBody = (workspace: string, name: string) => ({ apiVersion: 'v2', kind: 'meshPaymentMethod', metadata: { name, ownedByWorkspace: workspace }, spec: { displayName: 'matrix', tags: {} } });
-const platformTypeBody = (name: string) => ({ apiVersion: 'v1', kind: 'meshPlatformType', metadata: { name }, spec: { displayName: 'matrix', category: 'CUSTOM', icon: 'data:image/png;base64,AAAA' } });
+const paymentMethodBody = (workspace: string, name: string) => ({
+  apiVersion: 'v2',
+  kind: 'meshPaymentMethod',
+  metadata: { name, ownedByWorkspace: workspace },
+  spec: { displayName: 'matrix', tags: {} },
+});
+const platformTypeBody = (name: string) => ({
+  apiVersion: 'v1',
+  kind: 'meshPlatformType',
+  metadata: { name },
+  spec: { displayName: 'matrix', category: 'CUSTOM', icon: 'data:image/png;base64,AAAA' },
+});
 const tagDefinitionBody = (key: string) => ({
   apiVersion: 'v1',
   kind: 'meshTagDefinition',
@@ -364,13 +543,20 @@ const serviceInstanceBody = (workspace: string, project: string, instanceId: str
 });
 const COMMUNICATION_DEFINITIONS = '/api/meshobjects/meshcommunicationdefinitions';
 const COMMUNICATION_DEFINITION = media('meshcommunicationdefinition', 'v1-preview');
-const communicationDefinitionBody = () => ({ apiVersion: 'v1-preview', kind: 'meshCommunicationDefinition', spec: { communication: { title: 'matrix', message: 'matrix', type: 'ACTION_REQUIRED', dueDate: '2099-01-01' } } });
+const communicationDefinitionBody = () => ({
+  apiVersion: 'v1-preview',
+  kind: 'meshCommunicationDefinition',
+  spec: { communication: { title: 'matrix', message: 'matrix', type: 'ACTION_REQUIRED', dueDate: '2099-01-01' } },
+});
 const COMMUNICATIONS = '/api/meshobjects/meshcommunications';
 const COMMUNICATION = media('meshcommunication', 'v1-preview');
 const communicationBody = (definitionUuid: string, workspace: string) => ({
   apiVersion: 'v1-preview',
   kind: 'meshCommunication',
-  spec: { targetMeshObjectRef: { kind: 'meshWorkspace', name: workspace }, communicationDefinitionRef: { kind: 'meshCommunicationDefinition', uuid: definitionUuid } },
+  spec: {
+    targetMeshObjectRef: { kind: 'meshWorkspace', name: workspace },
+    communicationDefinitionRef: { kind: 'meshCommunicationDefinition', uuid: definitionUuid },
+  },
 });
 
 export const COLLECTIONS: Record<string, CollectionSpec> = {
@@ -379,7 +565,12 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     visibility: 'hidden',
     listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}`,
     listMarker: (w) => w.a.key.uuid,
-    create: (w) => ({ apiVersion: 'v1-preview', kind: 'meshApiKey', metadata: { ownedByWorkspace: w.a.workspace }, spec: { displayName: 'matrix key', permissions: ['BUILDINGBLOCK_LIST'] } }),
+    create: (w) => ({
+      apiVersion: 'v1-preview',
+      kind: 'meshApiKey',
+      metadata: { ownedByWorkspace: w.a.workspace },
+      spec: { displayName: 'matrix key', permissions: ['BUILDINGBLOCK_LIST'] },
+    }),
   },
   apiusers: {
     params: { username: (w) => w.apiUser },
@@ -398,7 +589,12 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     visibility: 'hidden',
     listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}`,
     listMarker: (w) => w.a.project,
-    create: (w) => ({ apiVersion: 'v2', kind: 'meshProject', metadata: { name: unique('matrix-prj'), ownedByWorkspace: w.a.workspace }, spec: { displayName: 'matrix' } }),
+    create: (w) => ({
+      apiVersion: 'v2',
+      kind: 'meshProject',
+      metadata: { name: unique('matrix-prj'), ownedByWorkspace: w.a.workspace },
+      spec: { displayName: 'matrix' },
+    }),
   },
   meshlocations: {
     params: { id: (w) => w.a.location },
@@ -406,7 +602,12 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     openRead: true,
     listMarker: (w) => w.a.location,
     allowedMarkers: MARKET,
-    create: (w) => ({ apiVersion: 'v1', kind: 'meshLocation', metadata: { name: unique('matrix-loc'), ownedByWorkspace: w.a.workspace }, spec: { displayName: 'matrix' } }),
+    create: (w) => ({
+      apiVersion: 'v1',
+      kind: 'meshLocation',
+      metadata: { name: unique('matrix-loc'), ownedByWorkspace: w.a.workspace },
+      spec: { displayName: 'matrix' },
+    }),
   },
   meshplatforms: {
     params: { id: (w) => w.a.platformUuid },
@@ -456,7 +657,11 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     listQuery: (w) => `?buildingBlockDefinitionUuid=${w.a.definitionUuid}`,
     listMarker: (w) => w.a.versionUuid,
     bListStatus: 403,
-    create: (w) => ({ apiVersion: 'v1-preview', kind: 'meshBuildingBlockDefinitionVersion', spec: versionSpec(w.a.definitionUuid, 2, 'terraform', { runnerRef: { kind: 'meshBuildingBlockRunner', uuid: w.a.runnerUuid } }) }),
+    create: (w) => ({
+      apiVersion: 'v1-preview',
+      kind: 'meshBuildingBlockDefinitionVersion',
+      spec: versionSpec(w.a.definitionUuid, 2, 'terraform', { runnerRef: { kind: 'meshBuildingBlockRunner', uuid: w.a.runnerUuid } }),
+    }),
   },
   meshbuildingblocks: {
     params: { id: (w) => w.a.block },
@@ -491,7 +696,12 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     visibility: 'hidden',
     listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}`,
     listMarker: (w) => w.a.user,
-    create: () => ({ apiVersion: 'v2', kind: 'meshUser', metadata: { name: unique('matrix-user') }, spec: { email: 'matrix@example.com', firstName: 'Matrix', lastName: 'User' } }),
+    create: () => ({
+      apiVersion: 'v2',
+      kind: 'meshUser',
+      metadata: { name: unique('matrix-user') },
+      spec: { email: 'matrix@example.com', firstName: 'Matrix', lastName: 'User' },
+    }),
   },
   meshworkspaceusergroups: {
     params: { id: (w) => `${w.a.workspace}.${w.a.group}` },
@@ -507,21 +717,40 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     listQuery: () => '?size=350',
     listMarker: (w) => w.a.projectRole,
     allowedMarkers: MARKET,
-    create: () => ({ apiVersion: 'v1', kind: 'meshProjectRole', metadata: { name: unique('matrix-role') }, spec: { name: unique('Matrix role'), rank: 1 } }),
+    create: () => ({
+      apiVersion: 'v1',
+      kind: 'meshProjectRole',
+      metadata: { name: unique('matrix-role') },
+      spec: { name: unique('Matrix role'), rank: 1 },
+    }),
   },
   'meshworkspacebindings/userbindings': {
     params: { id: (w) => w.a.wsUserBinding },
     visibility: 'hidden',
     listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}`,
     listMarker: (w) => w.a.wsUserBinding,
-    create: (w) => ({ apiVersion: 'v2', kind: 'meshWorkspaceUserBinding', metadata: { name: unique('matrix-b') }, targetRef: { name: w.a.workspace }, roleRef: { name: 'Workspace Manager' }, subject: { name: w.a.user } }),
+    create: (w) => ({
+      apiVersion: 'v2',
+      kind: 'meshWorkspaceUserBinding',
+      metadata: { name: unique('matrix-b') },
+      targetRef: { name: w.a.workspace },
+      roleRef: { name: 'Workspace Manager' },
+      subject: { name: w.a.user },
+    }),
   },
   'meshworkspacebindings/groupbindings': {
     params: { id: (w) => w.a.wsGroupBinding },
     visibility: 'hidden',
     listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}`,
     listMarker: (w) => w.a.wsGroupBinding,
-    create: (w) => ({ apiVersion: 'v2', kind: 'meshWorkspaceGroupBinding', metadata: { name: unique('matrix-b') }, targetRef: { name: w.a.workspace }, roleRef: { name: 'Workspace Manager' }, subject: { name: w.a.group } }),
+    create: (w) => ({
+      apiVersion: 'v2',
+      kind: 'meshWorkspaceGroupBinding',
+      metadata: { name: unique('matrix-b') },
+      targetRef: { name: w.a.workspace },
+      roleRef: { name: 'Workspace Manager' },
+      subject: { name: w.a.group },
+    }),
   },
   'meshprojectbindings/userbindings': {
     params: { id: (w) => w.a.prjUserBinding },
@@ -529,7 +758,14 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}&projectIdentifier=${w.a.project}`,
     listMarker: (w) => w.a.prjUserBinding,
     queryRequired: true,
-    create: (w) => ({ apiVersion: 'v3', kind: 'meshProjectUserBinding', metadata: { name: unique('matrix-b') }, targetRef: { name: w.a.project2, ownedByWorkspace: w.a.workspace }, roleRef: { name: 'Project Admin' }, subject: { name: w.a.user } }),
+    create: (w) => ({
+      apiVersion: 'v3',
+      kind: 'meshProjectUserBinding',
+      metadata: { name: unique('matrix-b') },
+      targetRef: { name: w.a.project2, ownedByWorkspace: w.a.workspace },
+      roleRef: { name: 'Project Admin' },
+      subject: { name: w.a.user },
+    }),
   },
   'meshprojectbindings/groupbindings': {
     params: { id: (w) => w.a.prjGroupBinding },
@@ -537,7 +773,14 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     listQuery: (w) => `?workspaceIdentifier=${w.a.workspace}&projectIdentifier=${w.a.project}`,
     listMarker: (w) => w.a.prjGroupBinding,
     queryRequired: true,
-    create: (w) => ({ apiVersion: 'v3', kind: 'meshProjectGroupBinding', metadata: { name: unique('matrix-b') }, targetRef: { name: w.a.project2, ownedByWorkspace: w.a.workspace }, roleRef: { name: 'Project Admin' }, subject: { name: w.a.group } }),
+    create: (w) => ({
+      apiVersion: 'v3',
+      kind: 'meshProjectGroupBinding',
+      metadata: { name: unique('matrix-b') },
+      targetRef: { name: w.a.project2, ownedByWorkspace: w.a.workspace },
+      roleRef: { name: 'Project Admin' },
+      subject: { name: w.a.group },
+    }),
   },
   // The platform catalogue (issue 20): writes are admin routes; tag definitions and platform types belong to no workspace.
   meshpaymentmethods: {
@@ -672,7 +915,8 @@ export function planRoute(route: RouteEntry, world: World): Plan {
     if (!PUBLIC_PATHS.includes(path)) throw new UnmappedRoute(`${route.key} is public, but the README names no such public route`);
     return { ...base, operation: 'public', url: path };
   }
-  if (PUBLIC_PATHS.includes(path)) throw new UnmappedRoute(`${route.key} should be public (README) but requires ${JSON.stringify(route.access)}`);
+  if (PUBLIC_PATHS.includes(path))
+    throw new UnmappedRoute(`${route.key} should be public (README) but requires ${JSON.stringify(route.access)}`);
   if (SESSION_PATHS.includes(path) && method === 'POST') {
     // Switching to A: where a person of A acts already, so the switch changes nothing.
     return { ...base, operation: 'session', url: path, body: path === '/auth/session/workspace' ? { workspace: world.a.workspace } : null };
@@ -689,7 +933,13 @@ export function planRoute(route: RouteEntry, world: World): Plan {
   // The Terraform state backend: A's live block's state, a run endpoint of its live run.
   if (path.startsWith('/api/terraform/state/')) {
     const body = isWrite(method) && method !== 'DELETE' ? {} : null;
-    return { ...base, operation: 'tfstate', runEndpoint: true, body, url: `/api/terraform/state/workspace/${world.a.workspace}/buildingBlock/${world.a.liveBlock}` };
+    return {
+      ...base,
+      operation: 'tfstate',
+      runEndpoint: true,
+      body,
+      url: `/api/terraform/state/workspace/${world.a.workspace}/buildingBlock/${world.a.liveBlock}`,
+    };
   }
 
   const match = /^\/api\/(?:meshobjects|admin)\/((?:meshworkspacebindings|meshprojectbindings)\/[^/]+|[^/]+)(\/.*)?$/.exec(path);
@@ -718,12 +968,14 @@ export function planRoute(route: RouteEntry, world: World): Plan {
 
   if (!hasParam) {
     if (rest.length === 0 && !isWrite(method)) return { ...planned, operation: 'list', url: `${url}${spec.listQuery?.(world) ?? ''}` };
-    if (rest.length === 0 && method === 'POST' && collection === 'meshbuildingblockruns') return { ...planned, operation: 'claim', url: `${url}?runnerNodeId=${world.a.runnerUuid}` };
+    if (rest.length === 0 && method === 'POST' && collection === 'meshbuildingblockruns')
+      return { ...planned, operation: 'claim', url: `${url}?runnerNodeId=${world.a.runnerUuid}` };
     if (rest.length === 0 && method === 'POST') {
       if (!spec.create) throw new UnmappedRoute(`${route.key}: no create body for collection "${collection}"`);
       return { ...planned, operation: 'create', url, body: spec.create(world) };
     }
-    if (rest.join('/') === 'create' && method === 'POST' && collection === 'meshbuildingblockruns') return { ...planned, operation: 'claim', url: `${url}?forRunnerUuid=${world.a.runnerUuid}` };
+    if (rest.join('/') === 'create' && method === 'POST' && collection === 'meshbuildingblockruns')
+      return { ...planned, operation: 'claim', url: `${url}?forRunnerUuid=${world.a.runnerUuid}` };
     throw new UnmappedRoute(`${route.key}: no case mapping for this collection-level route`);
   }
   const runEndpoint = collection === 'meshbuildingblockruns';
@@ -814,22 +1066,46 @@ export async function forgedTokens(realToken: string, runUuid: string): Promise<
   const [h, , s] = realToken.split('.');
   return [
     { name: 'token signed by nobody', label: 'stranger ES256 key, real kid', authorization: `Bearer ${await sign(claims)}` },
-    { name: 'token signed by nobody', label: 'forged run token', authorization: `Bearer ${await sign({ ...claims, sub: `run:${runUuid}` })}` },
-    { name: 'token signed by nobody', label: 'alg none', authorization: `Bearer ${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(claims)}.` },
-    { name: 'token signed by nobody', label: 'real signature, changed claims', authorization: `Bearer ${h}.${b64url({ ...claims, exp: (claims.exp ?? 0) + 86_400 })}.${s}` },
+    {
+      name: 'token signed by nobody',
+      label: 'forged run token',
+      authorization: `Bearer ${await sign({ ...claims, sub: `run:${runUuid}` })}`,
+    },
+    {
+      name: 'token signed by nobody',
+      label: 'alg none',
+      authorization: `Bearer ${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(claims)}.`,
+    },
+    {
+      name: 'token signed by nobody',
+      label: 'real signature, changed claims',
+      authorization: `Bearer ${h}.${b64url({ ...claims, exp: (claims.exp ?? 0) + 86_400 })}.${s}`,
+    },
   ];
 }
 
 export function wrongBasics(key: KeyCredentials): Credential[] {
   return [
-    { name: 'Basic with a wrong password', label: 'the API user, wrong password', authorization: basic(TEST_ADMIN.username, 'wrong-password-123') },
+    {
+      name: 'Basic with a wrong password',
+      label: 'the API user, wrong password',
+      authorization: basic(TEST_ADMIN.username, 'wrong-password-123'),
+    },
     { name: 'Basic with a wrong password', label: 'an unknown user', authorization: basic('matrix-nobody', TEST_ADMIN.password) },
-    { name: 'Basic with a wrong password', label: 'an API key’s client id and secret', authorization: basic(key.clientId, key.clientSecret) },
+    {
+      name: 'Basic with a wrong password',
+      label: 'an API key’s client id and secret',
+      authorization: basic(key.clientId, key.clientSecret),
+    },
   ];
 }
 
 /** A key of the workspace holding the codes, logged in. */
-export async function keyToken(admin: ApiClient, workspace: string, permissions: string[]): Promise<{ key: KeyCredentials; token: string }> {
+export async function keyToken(
+  admin: ApiClient,
+  workspace: string,
+  permissions: string[],
+): Promise<{ key: KeyCredentials; token: string }> {
   const key = await createKey(admin, workspace, permissions);
   return { key, token: await login(admin, key) };
 }
@@ -851,8 +1127,10 @@ export function grantingCodes(plan: Plan): string[] | undefined {
   if (adminArea(plan)) return undefined;
   if (typeof access === 'object' && 'managed' in access) return [`MANAGED_${access.managed}`];
   if (typeof access === 'object' && 'code' in access) return [access.code];
-  if (typeof access === 'object') return access.adminOnly ? undefined : [`${access.resource}_${access.action}`, `MANAGED_${access.resource}_${access.action}`];
-  if (access === 'authenticated' && plan.spec?.objectCodes) return isWrite(plan.route.method) ? plan.spec.objectCodes.write : plan.spec.objectCodes.read;
+  if (typeof access === 'object')
+    return access.adminOnly ? undefined : [`${access.resource}_${access.action}`, `MANAGED_${access.resource}_${access.action}`];
+  if (access === 'authenticated' && plan.spec?.objectCodes)
+    return isWrite(plan.route.method) ? plan.spec.objectCodes.write : plan.spec.objectCodes.read;
   return undefined;
 }
 

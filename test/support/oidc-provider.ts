@@ -69,7 +69,16 @@ export async function startOpenIdProvider(publicUrl: string, accounts: readonly 
   const issuer = `https://localhost:${(server.address() as AddressInfo).port}`;
   const byLogin = new Map(accounts.map((account) => [account.login, account]));
   const provider = new Provider(issuer, {
-    clients: [{ client_id: OIDC_CLIENT.id, client_secret: OIDC_CLIENT.secret, redirect_uris: [`${publicUrl}/auth/oidc/callback`], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic' }],
+    clients: [
+      {
+        client_id: OIDC_CLIENT.id,
+        client_secret: OIDC_CLIENT.secret,
+        redirect_uris: [`${publicUrl}/auth/oidc/callback`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
     pkce: { required: () => true },
     claims: { openid: ['sub'], profile: ['preferred_username', 'given_name', 'family_name'], email: ['email'] },
     cookies: { keys: ['oidc-provider-cookie-key-for-tests'] },
@@ -79,7 +88,12 @@ export async function startOpenIdProvider(publicUrl: string, accounts: readonly 
   handle = provider.callback();
   return {
     issuer,
-    env: { BLOCKYARD_OIDC_ISSUER: issuer, BLOCKYARD_OIDC_CLIENT_ID: OIDC_CLIENT.id, BLOCKYARD_OIDC_CLIENT_SECRET: OIDC_CLIENT.secret, BLOCKYARD_OIDC_CA: tls.certFile },
+    env: {
+      BLOCKYARD_OIDC_ISSUER: issuer,
+      BLOCKYARD_OIDC_CLIENT_ID: OIDC_CLIENT.id,
+      BLOCKYARD_OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
+      BLOCKYARD_OIDC_CA: tls.certFile,
+    },
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -15,7 +15,9 @@ function load(): Json {
   try {
     return JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as Json;
   } catch (error) {
-    throw new Error(`the published OpenAPI is needed at ${OPENAPI_FILE} (test/reference/original-openapi.json, or BLOCKYARD_OPENAPI): ${(error as Error).message}`);
+    throw new Error(
+      `the published OpenAPI is needed at ${OPENAPI_FILE} (test/reference/original-openapi.json, or BLOCKYARD_OPENAPI): ${(error as Error).message}`,
+    );
   }
 }
 
@@ -50,7 +52,12 @@ export interface OpenApiOperation {
 
 const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 const templatePattern = (template: string, parameter: RegExp) =>
-  new RegExp(`^${template.split('/').map((segment) => (parameter.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`);
+  new RegExp(
+    `^${template
+      .split('/')
+      .map((segment) => (parameter.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/')}$`,
+  );
 
 /** Every operation of the OpenAPI. */
 export function openApiOperations(): OpenApiOperation[] {
@@ -65,13 +72,28 @@ export function openApiOperations(): OpenApiOperation[] {
         if (content.length === 0) responses.push({ status: Number(status) });
         for (const [mediaType, body] of content) {
           const pointer = `#/paths/${escapePointer(path)}/${method}/responses/${status}/content/${escapePointer(mediaType)}/schema`;
-          responses.push({ status: Number(status), mediaType: mediaType.toLowerCase(), ...(body.schema ? { schemaPointer: pointer } : {}) });
+          responses.push({
+            status: Number(status),
+            mediaType: mediaType.toLowerCase(),
+            ...(body.schema ? { schemaPointer: pointer } : {}),
+          });
         }
       }
       const queryParameters = ((operation.parameters ?? []) as Json[])
         .filter((parameter) => parameter.in === 'query')
-        .map((parameter) => ({ name: parameter.name as string, description: (parameter.description ?? '') as string, required: parameter.required === true }));
-      operations.push({ method: method.toUpperCase(), path, key: `${method.toUpperCase()} ${path}`, queryParameters, responses, pattern: templatePattern(path, /^\{.+\}$/) });
+        .map((parameter) => ({
+          name: parameter.name as string,
+          description: (parameter.description ?? '') as string,
+          required: parameter.required === true,
+        }));
+      operations.push({
+        method: method.toUpperCase(),
+        path,
+        key: `${method.toUpperCase()} ${path}`,
+        queryParameters,
+        responses,
+        pattern: templatePattern(path, /^\{.+\}$/),
+      });
     }
   }
   return operations;
@@ -81,7 +103,10 @@ export function openApiOperations(): OpenApiOperation[] {
 function resolve(schema: Json | undefined): Json | undefined {
   let current = schema;
   while (current?.$ref) {
-    const pointer = (current.$ref as string).replace(/^#\//, '').split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const pointer = (current.$ref as string)
+      .replace(/^#\//, '')
+      .split('/')
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     current = pointer.reduce<Json | undefined>((node, segment) => node?.[segment], OPENAPI);
   }
   return current;
@@ -113,7 +138,11 @@ export function isServed(operation: OpenApiOperation, routeTable: Iterable<strin
 
 /** A media type's essence, lower case, in the documented vendor (`meshcloud`). */
 export const documentedForm = (contentType: string | undefined) =>
-  (contentType ?? '').split(';')[0]!.trim().toLowerCase().replace(/^application\/vnd\.vendor\./, 'application/vnd.meshcloud.');
+  (contentType ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase()
+    .replace(/^application\/vnd\.vendor\./, 'application/vnd.meshcloud.');
 
 /** Upper-case tokens a parameter's description lists as its values ("One of A, B", "[A] … [B]", "e.g., A, B"). */
 export function documentedValues(parameter: QueryParameter): string[] {
@@ -154,10 +183,15 @@ export interface CheckResult {
   used: Set<Deviation>;
 }
 
-export const coverageKey = (operation: OpenApiOperation, response: DocumentedResponse) => `${operation.key} ${response.status} ${response.mediaType ?? '(no body)'}`;
+export const coverageKey = (operation: OpenApiOperation, response: DocumentedResponse) =>
+  `${operation.key} ${response.status} ${response.mediaType ?? '(no body)'}`;
 
 /** Validates every 2xx/3xx exchange against the documented answers of the operations its URL matches. */
-export function checkExchanges(exchanges: readonly Exchange[], operations: readonly OpenApiOperation[], deviations: readonly Deviation[]): CheckResult {
+export function checkExchanges(
+  exchanges: readonly Exchange[],
+  operations: readonly OpenApiOperation[],
+  deviations: readonly Deviation[],
+): CheckResult {
   const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
   ajv.addSchema(OPENAPI, 'openapi');
   const compiled = new Map<string, ValidateFunction>();
@@ -175,7 +209,11 @@ export function checkExchanges(exchanges: readonly Exchange[], operations: reado
         (typeof d.operation === 'string' ? d.operation === finding.operation : d.operation.test(finding.operation)) &&
         !d.notProduced &&
         (d.mediaType === undefined || d.mediaType === finding.mediaType) &&
-        (finding.error ? d.status === undefined && (d.instancePath === undefined || d.instancePath.test(finding.error.instancePath)) && (d.keyword === undefined || d.keyword === finding.error.keyword) : d.status === finding.status),
+        (finding.error
+          ? d.status === undefined &&
+            (d.instancePath === undefined || d.instancePath.test(finding.error.instancePath)) &&
+            (d.keyword === undefined || d.keyword === finding.error.keyword)
+          : d.status === finding.status),
     );
     if (deviation) result.used.add(deviation);
     return deviation !== undefined;
@@ -187,14 +225,20 @@ export function checkExchanges(exchanges: readonly Exchange[], operations: reado
     const candidates = operations.filter((operation) => operation.method === exchange.method && operation.pattern.test(path));
     if (candidates.length === 0) continue;
     const mediaType = exchange.text === '' ? undefined : documentedForm(exchange.contentType);
-    const matching = candidates.flatMap((operation) => operation.responses.filter((r) => r.status === exchange.status && r.mediaType === mediaType).map((response) => ({ operation, response })));
+    const matching = candidates.flatMap((operation) =>
+      operation.responses
+        .filter((r) => r.status === exchange.status && r.mediaType === mediaType)
+        .map((response) => ({ operation, response })),
+    );
     if (matching.length === 0) {
       // A media type the OpenAPI does not document for the operation (a version it does not know) is not judged.
       const documentedTypes = candidates.flatMap((operation) => operation.responses.map((r) => r.mediaType));
       if (mediaType !== undefined && !documentedTypes.includes(mediaType)) continue;
       const operation = candidates[0]!;
       if (!excused({ operation: operation.key, ...(mediaType ? { mediaType } : {}), status: exchange.status })) {
-        result.failures.push(`${exchange.method} ${exchange.url}: ${exchange.status} ${mediaType ?? '(no body)'} is not a documented answer of ${candidates.map((c) => c.key).join(' / ')} (${candidates.flatMap((c) => c.responses.map((r) => `${r.status} ${r.mediaType ?? '(no body)'}`)).join(', ')})`);
+        result.failures.push(
+          `${exchange.method} ${exchange.url}: ${exchange.status} ${mediaType ?? '(no body)'} is not a documented answer of ${candidates.map((c) => c.key).join(' / ')} (${candidates.flatMap((c) => c.responses.map((r) => `${r.status} ${r.mediaType ?? '(no body)'}`)).join(', ')})`,
+        );
       }
       continue;
     }
@@ -212,7 +256,9 @@ export function checkExchanges(exchanges: readonly Exchange[], operations: reado
       if (validate(body)) continue;
       for (const error of validate.errors ?? []) {
         if (excused({ operation: operation.key, mediaType, error })) continue;
-        result.failures.push(`${operation.key} (${mediaType}) via ${exchange.method} ${exchange.url}: ${error.instancePath || '/'} ${error.message ?? error.keyword} ${JSON.stringify(error.params)}`);
+        result.failures.push(
+          `${operation.key} (${mediaType}) via ${exchange.method} ${exchange.url}: ${error.instancePath || '/'} ${error.message ?? error.keyword} ${JSON.stringify(error.params)}`,
+        );
       }
     }
   }
@@ -225,7 +271,13 @@ export function recording(client: ApiClient, exchanges: Exchange[]): ApiClient {
   wrapped.request = async function (this: ApiClient, method: string, path: string, options?: RequestOptions): Promise<Response> {
     const response = await ApiClient.prototype.request.call(this, method, path, options);
     const url = path.startsWith('https://') ? new URL(path).pathname + new URL(path).search : path;
-    exchanges.push({ method, url, status: response.status, ...(response.headers['content-type'] ? { contentType: response.headers['content-type'] } : {}), text: response.text });
+    exchanges.push({
+      method,
+      url,
+      status: response.status,
+      ...(response.headers['content-type'] ? { contentType: response.headers['content-type'] } : {}),
+      text: response.text,
+    });
     return response;
   };
   return wrapped;

@@ -26,7 +26,9 @@ const BIN = (() => {
 /** As the `postgres` user when we are root (initdb and postgres refuse to run as root). */
 function asPostgres(command: string, args: string[]): void {
   const root = process.getuid?.() === 0;
-  const result = root ? spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8' }) : spawnSync(command, args, { encoding: 'utf8' });
+  const result = root
+    ? spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8' })
+    : spawnSync(command, args, { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
 }
 
@@ -34,7 +36,12 @@ export const privatePostgresAvailable = BIN !== undefined && spawnSync('id', ['p
 
 export function startPrivatePostgres(): PrivatePostgres {
   const dir = mkdtempSync(path.join(tmpdir(), 'blockyard-pg-'));
-  if (process.getuid?.() === 0) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), Number(execFileSync('id', ['-g', 'postgres']).toString().trim()));
+  if (process.getuid?.() === 0)
+    chownSync(
+      dir,
+      Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
+      Number(execFileSync('id', ['-g', 'postgres']).toString().trim()),
+    );
   const data = path.join(dir, 'data');
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   asPostgres(`${BIN}/initdb`, ['-D', data, '--auth=trust', '-U', 'postgres', '--no-sync']);

@@ -25,12 +25,16 @@ export function openRaw(server: TestServer, { tls = true, halfOpen = false } = {
   const port = Number(new URL(server.url).port);
   const ca = readFileSync(path.join(server.dataDir, 'tls', 'cert.pem'), 'utf8');
   // Node honours allowHalfOpen for TLS too; its types do not list it.
-  const tlsOptions: ConnectionOptions & { allowHalfOpen: boolean } = { port, host: '127.0.0.1', servername: 'localhost', ca, allowHalfOpen: halfOpen };
+  const tlsOptions: ConnectionOptions & { allowHalfOpen: boolean } = {
+    port,
+    host: '127.0.0.1',
+    servername: 'localhost',
+    ca,
+    allowHalfOpen: halfOpen,
+  };
   return new Promise((resolve, reject) => {
     let data = '';
-    const socket: Socket = tls
-      ? tlsConnect(tlsOptions, ready)
-      : tcpConnect({ port, host: '127.0.0.1', allowHalfOpen: halfOpen }, ready);
+    const socket: Socket = tls ? tlsConnect(tlsOptions, ready) : tcpConnect({ port, host: '127.0.0.1', allowHalfOpen: halfOpen }, ready);
     const closed = new Promise<number>((done) => socket.on('close', () => done(Date.now())));
     const answered = new Promise<number>((done) => {
       socket.once('data', () => done(Date.now()));

@@ -47,7 +47,10 @@ async function openssl(args: (dir: string) => string[]): Promise<RunnerCertifica
   const dir = await mkdtemp(path.join(tmpdir(), 'blockyard-runner-'));
   try {
     await run('openssl', args(dir), { timeout: 60_000 });
-    return { certificate: await readFile(path.join(dir, 'runner.crt'), 'utf8'), privateKey: await readFile(path.join(dir, 'runner.key'), 'utf8') };
+    return {
+      certificate: await readFile(path.join(dir, 'runner.crt'), 'utf8'),
+      privateKey: await readFile(path.join(dir, 'runner.key'), 'utf8'),
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -55,11 +58,41 @@ async function openssl(args: (dir: string) => string[]): Promise<RunnerCertifica
 
 /** A fresh self-signed RSA-4096 certificate, made by openssl as COMPAT §11 describes. */
 export const generateRunnerCertificate = () =>
-  openssl((dir) => ['req', '-x509', '-newkey', 'rsa:4096', '-nodes', '-subj', '/CN=runner', '-days', '2', '-keyout', path.join(dir, 'runner.key'), '-out', path.join(dir, 'runner.crt')]);
+  openssl((dir) => [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:4096',
+    '-nodes',
+    '-subj',
+    '/CN=runner',
+    '-days',
+    '2',
+    '-keyout',
+    path.join(dir, 'runner.key'),
+    '-out',
+    path.join(dir, 'runner.crt'),
+  ]);
 
 /** A self-signed certificate with an EC (P-256) key: not usable by runners. */
 export const generateEcCertificate = () =>
-  openssl((dir) => ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=runner', '-days', '2', '-keyout', path.join(dir, 'runner.key'), '-out', path.join(dir, 'runner.crt')]);
+  openssl((dir) => [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-subj',
+    '/CN=runner',
+    '-days',
+    '2',
+    '-keyout',
+    path.join(dir, 'runner.key'),
+    '-out',
+    path.join(dir, 'runner.crt'),
+  ]);
 
 let shared: Promise<RunnerCertificate> | undefined;
 /** One RSA-4096 certificate per test process (key generation takes seconds). */
@@ -144,11 +177,15 @@ export interface ClaimOptions {
 
 /** `POST …/meshbuildingblockruns/create?forRunnerUuid=` with no body (what real runners call); the raw response. */
 export const claim = (client: ApiClient, runnerUuid: string, options: ClaimOptions = {}): Promise<Response> =>
-  client.post(`${RUNS}/create?forRunnerUuid=${encodeURIComponent(runnerUuid)}`, undefined, { headers: { accept: RUN, ...options.headers } });
+  client.post(`${RUNS}/create?forRunnerUuid=${encodeURIComponent(runnerUuid)}`, undefined, {
+    headers: { accept: RUN, ...options.headers },
+  });
 
 /** `POST …/meshbuildingblockruns?runnerNodeId=<node>[&selector=]` (the spec index's form); the raw response. */
 export const claimForNode = (client: ApiClient, nodeId: string, selector?: string, options: ClaimOptions = {}): Promise<Response> =>
-  client.post(`${RUNS}?runnerNodeId=${encodeURIComponent(nodeId)}${selector ? `&selector=${selector}` : ''}`, undefined, { headers: { accept: RUN, ...options.headers } });
+  client.post(`${RUNS}?runnerNodeId=${encodeURIComponent(nodeId)}${selector ? `&selector=${selector}` : ''}`, undefined, {
+    headers: { accept: RUN, ...options.headers },
+  });
 
 /** Claims (asserting 201) and returns the run. */
 export async function claimRun(client: ApiClient, runnerUuid: string, options: ClaimOptions = {}): Promise<Json> {
@@ -169,8 +206,13 @@ export const register = (client: ApiClient, runUuid: string, body: unknown, head
   client.post(`${RUNS}/${runUuid}/status/source`, body, { headers });
 
 /** `PATCH …/{run}/status/source/{sourceId}`; the raw response. */
-export const patch = (client: ApiClient, runUuid: string, sourceId: string, body: unknown, headers: Record<string, string | undefined> = io(RUN)) =>
-  client.patch(`${RUNS}/${runUuid}/status/source/${encodeURIComponent(sourceId)}`, body, { headers });
+export const patch = (
+  client: ApiClient,
+  runUuid: string,
+  sourceId: string,
+  body: unknown,
+  headers: Record<string, string | undefined> = io(RUN),
+) => client.patch(`${RUNS}/${runUuid}/status/source/${encodeURIComponent(sourceId)}`, body, { headers });
 
 /** PATCHes (asserting 200 and the `{runAborted}` body) and returns the flag. */
 export async function report(client: ApiClient, runUuid: string, sourceId: string, body: unknown): Promise<boolean> {
@@ -209,7 +251,8 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    if (Date.now() > deadline)
+      assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
@@ -241,12 +284,27 @@ export async function runWorld(client: ApiClient): Promise<RunWorld> {
   const platform = unique('run-plf');
   const project = unique('run-prj');
   const platformTenantId = unique('ptid');
-  await Promise.all([createWorkspace(client, provider), createWorkspace(client, consumer), createWorkspace(client, stranger), createLocation(client, location)]);
+  await Promise.all([
+    createWorkspace(client, provider),
+    createWorkspace(client, consumer),
+    createWorkspace(client, stranger),
+    createLocation(client, location),
+  ]);
   const platformUuid = await createPlatform(client, provider, platform, location);
   await createProject(client, consumer, project);
   const tenant = await createTenant(client, consumer, project, platformUuid, { spec: { platformTenantId } });
   assert.equal(tenant.spec?.platformTenantId, platformTenantId, JSON.stringify(tenant));
-  return { provider, consumer, project, stranger, location, platform, tenantUuid: tenant.metadata.uuid, tenantName: tenant.status.tenantName, platformTenantId };
+  return {
+    provider,
+    consumer,
+    project,
+    stranger,
+    location,
+    platform,
+    tenantUuid: tenant.metadata.uuid,
+    tenantName: tenant.status.tenantName,
+    platformTenantId,
+  };
 }
 
 /** Spec fields of a definition for tenants of the test platforms (created without config: platform type CUSTOM). */
@@ -259,7 +317,13 @@ export interface Definition {
 }
 
 /** A TENANT_LEVEL terraform definition of the provider whose released version 1 runs on `runnerUuid` (null: the shared runner). */
-export async function runnerDefinition(client: ApiClient, workspace: string, runnerUuid: string | null, version: Json = {}, spec: Json = TENANT_LEVEL): Promise<Definition> {
+export async function runnerDefinition(
+  client: ApiClient,
+  workspace: string,
+  runnerUuid: string | null,
+  version: Json = {},
+  spec: Json = TENANT_LEVEL,
+): Promise<Definition> {
   const { definition, version: v } = await createReleasedDefinition(
     client,
     workspace,

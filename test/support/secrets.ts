@@ -30,11 +30,16 @@ export async function secretsAtRest(logFile: string, dataDir: string, database: 
   if (seen.size === 0) return [];
   const haystacks: string[] = [];
   haystacks.push(await readFile(logFile, 'utf8').catch(() => ''));
-  for (const file of ['blockyard.db', 'blockyard.db-wal']) haystacks.push((await readFile(path.join(dataDir, file)).catch(() => Buffer.alloc(0))).toString('latin1'));
+  for (const file of ['blockyard.db', 'blockyard.db-wal'])
+    haystacks.push((await readFile(path.join(dataDir, file)).catch(() => Buffer.alloc(0))).toString('latin1'));
   if (database?.dialect === 'postgres') {
-    const { rows } = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public'`.execute(database.db);
+    const { rows } = await sql<{
+      table_name: string;
+    }>`select table_name from information_schema.tables where table_schema = 'public'`.execute(database.db);
     for (const { table_name } of rows) {
-      const dump = await sql<{ text: string | null }>`select json_agg(t)::text as text from ${sql.table(table_name)} t`.execute(database.db);
+      const dump = await sql<{ text: string | null }>`select json_agg(t)::text as text from ${sql.table(table_name)} t`.execute(
+        database.db,
+      );
       haystacks.push(dump.rows[0]?.text ?? '');
     }
   }

@@ -32,7 +32,9 @@ export class ServedOpenApi {
     for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
       for (const [method, operation] of Object.entries(item as Record<string, Json>)) {
         const segments = path.split('/');
-        const pattern = new RegExp(`^${segments.map((segment) => (/^\{.+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`);
+        const pattern = new RegExp(
+          `^${segments.map((segment) => (/^\{.+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`,
+        );
         this.operations.push({
           key: `${method.toUpperCase()} ${path}`,
           pattern,
@@ -53,9 +55,13 @@ export class ServedOpenApi {
     if (!operation) return undefined;
     const where = `${method} ${url} answered ${status} ${essence(contentType) || '(no content type)'}`;
     const response = operation.responses[String(status)];
-    if (!response) return `${where}: ${status} is not a documented answer of ${operation.key} (${Object.keys(operation.responses).join(', ')})`;
+    if (!response)
+      return `${where}: ${status} is not a documented answer of ${operation.key} (${Object.keys(operation.responses).join(', ')})`;
     const content = (response.content ?? {}) as Record<string, Json>;
-    if (text === '') return Object.keys(content).length === 0 ? undefined : `${where}: an empty body, but ${operation.key} documents ${Object.keys(content).join(', ')}`;
+    if (text === '')
+      return Object.keys(content).length === 0
+        ? undefined
+        : `${where}: an empty body, but ${operation.key} documents ${Object.keys(content).join(', ')}`;
     const mediaType = essence(contentType);
     if (!(mediaType in content)) return `${where}: ${operation.key} documents ${status} as ${Object.keys(content).join(', ') || 'no body'}`;
     if (mediaType === 'text/event-stream' || mediaType === 'application/yaml' || mediaType === 'text/plain') return undefined;
@@ -67,7 +73,12 @@ export class ServedOpenApi {
     }
     const validate = this.validator(`${operation.pointer}/responses/${status}/content/${escapePointer(mediaType)}/schema`);
     if (validate(body)) return undefined;
-    const errors = (validate.errors ?? []).slice(0, 5).map((error) => `${error.instancePath || '(body)'} ${error.message ?? error.keyword}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`);
+    const errors = (validate.errors ?? [])
+      .slice(0, 5)
+      .map(
+        (error) =>
+          `${error.instancePath || '(body)'} ${error.message ?? error.keyword}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`,
+      );
     return `${where}: the body does not match the served OpenAPI (${operation.key} ${status} ${mediaType}): ${errors.join('; ')}`;
   }
 

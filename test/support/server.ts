@@ -79,7 +79,12 @@ export async function startTestServer(dialect: Dialect, options: TestServerOptio
   };
   // Logs outlive the server (and its data directory) so suites can inspect them afterwards.
   const logFile = path.join(TEST_LOG_DIR, `${dialect}-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.log`);
-  const start = async () => startServer(loadConfig(env), { logDestination: pino.destination({ dest: logFile, sync: true, mkdir: true }), print: print ?? (() => undefined), ...(productionPasswordCost ? {} : { passwordCost: TEST_PASSWORD_COST }) });
+  const start = async () =>
+    startServer(loadConfig(env), {
+      logDestination: pino.destination({ dest: logFile, sync: true, mkdir: true }),
+      print: print ?? (() => undefined),
+      ...(productionPasswordCost ? {} : { passwordCost: TEST_PASSWORD_COST }),
+    });
   let server = await start();
   const ca = await readFile(path.join(dataDir, 'tls', 'cert.pem'), 'utf8');
   const authorization = basic(TEST_ADMIN.username, TEST_ADMIN.password);
@@ -109,7 +114,8 @@ export async function startTestServer(dialect: Dialect, options: TestServerOptio
       await server.close();
       if (pgDatabase) await pgDatabase.drop();
       if (!shared) await rm(dataDir, { recursive: true, force: true });
-      if (leaked.length > 0) throw new Error(`secrets in plaintext at rest (log ${logFile} or database): ${leaked.map((s) => `${s.slice(0, 4)}…`).join(', ')}`);
+      if (leaked.length > 0)
+        throw new Error(`secrets in plaintext at rest (log ${logFile} or database): ${leaked.map((s) => `${s.slice(0, 4)}…`).join(', ')}`);
     },
   };
   return test;

@@ -66,7 +66,12 @@ export class SseStream {
     this.req = request(url, {
       ca,
       agent: false,
-      headers: { accept: options.accept ?? 'text/event-stream', ...(options.authorization ? { authorization: options.authorization } : {}), ...(options.cookie ? { cookie: options.cookie } : {}), ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}) },
+      headers: {
+        accept: options.accept ?? 'text/event-stream',
+        ...(options.authorization ? { authorization: options.authorization } : {}),
+        ...(options.cookie ? { cookie: options.cookie } : {}),
+        ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}),
+      },
     });
     this.req.on('response', (response) => {
       this.response = response;
@@ -163,9 +168,13 @@ export class SseStream {
       }
       if (event.data !== undefined) {
         const data = event.data;
-        const received = { ...event, data, get json() {
-          return JSON.parse(data);
-        } } as SseEvent;
+        const received = {
+          ...event,
+          data,
+          get json() {
+            return JSON.parse(data);
+          },
+        } as SseEvent;
         this.count++;
         this.last = received;
         if (this.keep) this.events.push(received);

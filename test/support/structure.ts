@@ -81,11 +81,14 @@ async function create(client: ApiClient, path: string, type: string, body: Json)
   return response.json;
 }
 
-export const createWorkspace = (client: ApiClient, name: string, extra?: Extra) => create(client, PATHS.workspaces, WORKSPACE, workspaceBody(name, extra));
+export const createWorkspace = (client: ApiClient, name: string, extra?: Extra) =>
+  create(client, PATHS.workspaces, WORKSPACE, workspaceBody(name, extra));
 
-export const createProject = (client: ApiClient, workspace: string, name: string, extra?: Extra) => create(client, PATHS.projects, PROJECT, projectBody(workspace, name, extra));
+export const createProject = (client: ApiClient, workspace: string, name: string, extra?: Extra) =>
+  create(client, PATHS.projects, PROJECT, projectBody(workspace, name, extra));
 
-export const createLocation = (client: ApiClient, name: string, extra?: Extra) => create(client, PATHS.locations, LOCATION, locationBody(name, extra));
+export const createLocation = (client: ApiClient, name: string, extra?: Extra) =>
+  create(client, PATHS.locations, LOCATION, locationBody(name, extra));
 
 /** Creates a platform and returns its uuid. */
 export async function createPlatform(client: ApiClient, workspace: string, name: string, location: string, extra?: Extra): Promise<string> {
@@ -122,7 +125,12 @@ export const PAYMENT_METHOD = media('meshpaymentmethod', 'v2');
 
 /** Creates a payment method of the workspace (projects may name only those, issue 20). */
 export const createPaymentMethod = (client: ApiClient, workspace: string, name: string, spec: Json = {}) =>
-  create(client, '/api/meshobjects/meshpaymentmethods', PAYMENT_METHOD, { apiVersion: 'v2', kind: 'meshPaymentMethod', metadata: { name, ownedByWorkspace: workspace }, spec: { displayName: `Payment ${name}`, ...spec } });
+  create(client, '/api/meshobjects/meshpaymentmethods', PAYMENT_METHOD, {
+    apiVersion: 'v2',
+    kind: 'meshPaymentMethod',
+    metadata: { name, ownedByWorkspace: workspace },
+    spec: { displayName: `Payment ${name}`, ...spec },
+  });
 
 export const LANDING_ZONE = media('meshlandingzone', 'v1');
 
@@ -130,8 +138,16 @@ export const landingZoneBody = (name: string, platformUuid: string, extra: Extra
   apiVersion: 'v1',
   kind: 'meshLandingZone',
   metadata: { name, tags: {}, ...extra.metadata },
-  spec: { displayName: `Landing zone ${name}`, platformRef: { kind: 'meshPlatform', uuid: platformUuid }, automateDeletionApproval: false, automateDeletionReplication: false, quotas: [], ...extra.spec },
+  spec: {
+    displayName: `Landing zone ${name}`,
+    platformRef: { kind: 'meshPlatform', uuid: platformUuid },
+    automateDeletionApproval: false,
+    automateDeletionReplication: false,
+    quotas: [],
+    ...extra.spec,
+  },
 });
 
 /** Creates a landing zone on the platform (tenants may name only enabled zones of their platform, issue 20). */
-export const createLandingZone = (client: ApiClient, name: string, platformUuid: string, extra?: Extra) => create(client, '/api/meshobjects/meshlandingzones', LANDING_ZONE, landingZoneBody(name, platformUuid, extra));
+export const createLandingZone = (client: ApiClient, name: string, platformUuid: string, extra?: Extra) =>
+  create(client, '/api/meshobjects/meshlandingzones', LANDING_ZONE, landingZoneBody(name, platformUuid, extra));

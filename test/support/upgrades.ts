@@ -27,7 +27,9 @@ export function describeUpgrade(title: string, before: string, name: string, wor
         const dir = mkdtempSync(path.join(tmpdir(), 'blockyard-upgrade-'));
         const postgres = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
         const db = new Kysely<Tables>({
-          dialect: postgres ? new PostgresDialect({ pool: postgresPool(postgres.url, 2) }) : new SqliteDialect({ database: new SQLite(path.join(dir, 'test.db')) }),
+          dialect: postgres
+            ? new PostgresDialect({ pool: postgresPool(postgres.url, 2) })
+            : new SqliteDialect({ database: new SQLite(path.join(dir, 'test.db')) }),
         });
         try {
           const { error } = await migratorOf(db).migrateTo(before);

@@ -1,7 +1,16 @@
 import { useMemo, useState } from 'preact/hooks';
 import { ApiError, MEDIA, PATHS, query, type Json, type Session } from '../api.js';
 import { besideField } from '../field-errors.js';
-import { blockValues, changedInputs, fieldOfMessage, formErrors, formFields, typeLabel, waitingFields, type FormValues } from '../input-form.js';
+import {
+  blockValues,
+  changedInputs,
+  fieldOfMessage,
+  formErrors,
+  formFields,
+  typeLabel,
+  waitingFields,
+  type FormValues,
+} from '../input-form.js';
 import { LIVE_LABELS, subjectOfData, useLiveChanges } from '../live.js';
 import { Badge, ConfirmButton, errorText, formatTime, go, Page, Show, useLoad, FormSubmit } from '../ui.js';
 import { BlockTable, targetOf } from './blocks.js';
@@ -38,7 +47,11 @@ const OPAQUE_RUNS = 'The runs of this block are shown to its platform operators 
 async function loadRuns(session: Session, block: Json, version: Json | undefined): Promise<BlockData['runs']> {
   if (session.relations.has('meshbuildingblockruns')) {
     try {
-      const runs = await session.all<Json>(`${PATHS.runs}${query({ buildingBlockUuid: block.metadata.uuid })}`, MEDIA.run, 'meshBuildingBlockRuns');
+      const runs = await session.all<Json>(
+        `${PATHS.runs}${query({ buildingBlockUuid: block.metadata.uuid })}`,
+        MEDIA.run,
+        'meshBuildingBlockRuns',
+      );
       return await Promise.all(runs.reverse().map((run) => withSteps(session, run)));
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 403) throw error;
@@ -56,9 +69,13 @@ async function loadRuns(session: Session, block: Json, version: Json | undefined
 
 /** The version and definition a block was ordered from, as far as the caller may read them. */
 async function loadOrigin(session: Session, block: Json): Promise<{ version: Json | undefined; definition: Json | undefined }> {
-  const version = await session.get<Json>(`${PATHS.versions}/${encodeURIComponent(block.spec.buildingBlockDefinitionVersionRef.uuid)}`, MEDIA.version).catch(() => undefined);
+  const version = await session
+    .get<Json>(`${PATHS.versions}/${encodeURIComponent(block.spec.buildingBlockDefinitionVersionRef.uuid)}`, MEDIA.version)
+    .catch(() => undefined);
   const definitionUuid = version?.spec.buildingBlockDefinitionRef?.uuid as string | undefined;
-  const definition = definitionUuid ? await session.get<Json>(`${PATHS.definitions}/${encodeURIComponent(definitionUuid)}`, MEDIA.definition).catch(() => undefined) : undefined;
+  const definition = definitionUuid
+    ? await session.get<Json>(`${PATHS.definitions}/${encodeURIComponent(definitionUuid)}`, MEDIA.definition).catch(() => undefined)
+    : undefined;
   return { version, definition };
 }
 
@@ -78,12 +95,16 @@ async function loadBlock(session: Session, uuid: string): Promise<BlockData> {
   const originLoaded = loadOrigin(session, block);
   const [runs, siblings, tenant, origin, orderedBy] = await Promise.all([
     originLoaded.then(({ version }) => loadRuns(session, block, version)),
-    session.all<Json>(`${PATHS.blocks}${query({ workspaceIdentifier: block.metadata.ownedByWorkspace })}`, MEDIA.block, 'meshBuildingBlocks').catch(() => []),
+    session
+      .all<Json>(`${PATHS.blocks}${query({ workspaceIdentifier: block.metadata.ownedByWorkspace })}`, MEDIA.block, 'meshBuildingBlocks')
+      .catch(() => []),
     tenantUuid ? session.get<Json>(`${PATHS.tenants}/${tenantUuid}`, MEDIA.tenant).catch(() => undefined) : undefined,
     originLoaded,
     loadOrderedBy(session, uuid),
   ]);
-  const children = siblings.filter((other) => (other.spec.parentBuildingBlocks ?? []).some((parent: Json) => parent.buildingBlockUuid === uuid));
+  const children = siblings.filter((other) =>
+    (other.spec.parentBuildingBlocks ?? []).some((parent: Json) => parent.buildingBlockUuid === uuid),
+  );
   const names = new Map(siblings.map((other) => [other.metadata.uuid as string, other.spec.displayName as string]));
   return { block, runs, children, names, tenantName: tenant?.status?.tenantName, ...origin, orderedBy };
 }
@@ -106,9 +127,24 @@ function runTimes(run: Json): string {
 }
 
 /** The form a waiting block gets its inputs by: the block's PUT with the values filled in. */
-function SupplyInputs({ session, block, version, definition, onSaved }: { session: Session; block: Json; version: Json; definition: Json | undefined; onSaved(): void }) {
+function SupplyInputs({
+  session,
+  block,
+  version,
+  definition,
+  onSaved,
+}: {
+  session: Session;
+  block: Json;
+  version: Json;
+  definition: Json | undefined;
+  onSaved(): void;
+}) {
   const operator = block.status.status === 'WAITING_FOR_OPERATOR_INPUT' && operates(session, definition);
-  const fields = useMemo(() => waitingFields(formFields(version.spec.inputs ?? {}, operator), version.spec.inputs ?? {}, block.spec.inputs ?? []), [version, operator]);
+  const fields = useMemo(
+    () => waitingFields(formFields(version.spec.inputs ?? {}, operator), version.spec.inputs ?? {}, block.spec.inputs ?? []),
+    [version, operator],
+  );
   const initial = useMemo(() => blockValues(fields, version.spec.inputs ?? {}, block.spec.inputs ?? []), [fields]);
   const [values, setValues] = useState<FormValues>(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -143,7 +179,13 @@ function SupplyInputs({ session, block, version, definition, onSaved }: { sessio
       });
       onSaved();
     } catch (failure) {
-      const field = failure instanceof ApiError ? fieldOfMessage(failure.message, inputs.map((input) => input.key)) : undefined;
+      const field =
+        failure instanceof ApiError
+          ? fieldOfMessage(
+              failure.message,
+              inputs.map((input) => input.key),
+            )
+          : undefined;
       if (field && fields.some((candidate) => candidate.key === field)) {
         setErrors({ [field]: besideField(errorText(failure)) });
         document.getElementById(`input-${field}`)?.focus();
@@ -159,7 +201,13 @@ function SupplyInputs({ session, block, version, definition, onSaved }: { sessio
       <p>It runs once the inputs marked required are given.</p>
       <form class="order" noValidate onSubmit={(event) => void submit(event)}>
         {fields.map((field) => (
-          <FieldControl key={field.key} field={field} value={values[field.key]!} error={errors[field.key]} onChange={(value) => setValues({ ...values, [field.key]: value })} />
+          <FieldControl
+            key={field.key}
+            field={field}
+            value={values[field.key]!}
+            error={errors[field.key]}
+            onChange={(value) => setValues({ ...values, [field.key]: value })}
+          />
         ))}
         <FormSubmit error={formError} busy={busy} label="Save inputs and run" busyLabel="Saving…" />
       </form>
@@ -205,7 +253,8 @@ function Values({ entries, labels, empty }: { entries: Json[]; labels: Json | un
       {entries.map((entry) => (
         <div key={entry.key}>
           <dt>
-            {labels?.[entry.key]?.displayName ?? entry.key} {entry.valueType ? <span class="muted">({typeLabel(entry.valueType)})</span> : null}
+            {labels?.[entry.key]?.displayName ?? entry.key}{' '}
+            {entry.valueType ? <span class="muted">({typeLabel(entry.valueType)})</span> : null}
           </dt>
           <dd>
             {entry.value !== null && typeof entry.value === 'object' && 'hash' in entry.value ? (
@@ -228,7 +277,10 @@ function Runs({ runs }: { runs: BlockData['runs'] }) {
       {runs.map(({ run, steps }) => (
         <li key={run.metadata.uuid}>
           <p>
-            Run {run.spec.runNumber} ({run.spec.behavior}) <Badge value={run.status} /> <span class="muted">requested {formatTime(run.metadata.createdOn)} · {runTimes(run)}</span>
+            Run {run.spec.runNumber} ({run.spec.behavior}) <Badge value={run.status} />{' '}
+            <span class="muted">
+              requested {formatTime(run.metadata.createdOn)} · {runTimes(run)}
+            </span>
           </p>
           {steps.length > 0 ? (
             <ul class="steps">
@@ -262,7 +314,9 @@ export function BlockPage({ session, uuid }: { session: Session; uuid: string })
           title={block.spec.displayName}
           actions={
             <>
-              {block.status.status === 'FAILED' && !block.metadata.markedForDeletionOn ? <RunAgain session={session} block={block} onStarted={data.reload} /> : null}
+              {block.status.status === 'FAILED' && !block.metadata.markedForDeletionOn ? (
+                <RunAgain session={session} block={block} onStarted={data.reload} />
+              ) : null}
               <ConfirmButton
                 label="Delete"
                 question={`Delete "${block.spec.displayName}"? Its definition decides whether what it provisioned is removed too.`}
@@ -301,7 +355,13 @@ export function BlockPage({ session, uuid }: { session: Session; uuid: string })
             </div>
             <div>
               <dt>Definition</dt>
-              <dd>{definition ? <a href={`#/marketplace/${definition.metadata.uuid}`}>{definition.spec.displayName}</a> : <span class="muted">not shown to you</span>}</dd>
+              <dd>
+                {definition ? (
+                  <a href={`#/marketplace/${definition.metadata.uuid}`}>{definition.spec.displayName}</a>
+                ) : (
+                  <span class="muted">not shown to you</span>
+                )}
+              </dd>
             </div>
             <div>
               <dt>Version</dt>
@@ -331,8 +391,17 @@ export function BlockPage({ session, uuid }: { session: Session; uuid: string })
               </div>
             ) : null}
           </dl>
-          {version && (block.status.status === 'WAITING_FOR_USER_INPUT' || block.status.status === 'WAITING_FOR_OPERATOR_INPUT') && !block.metadata.markedForDeletionOn ? (
-            <SupplyInputs key={block.status.status} session={session} block={block} version={version} definition={definition} onSaved={data.reload} />
+          {version &&
+          (block.status.status === 'WAITING_FOR_USER_INPUT' || block.status.status === 'WAITING_FOR_OPERATOR_INPUT') &&
+          !block.metadata.markedForDeletionOn ? (
+            <SupplyInputs
+              key={block.status.status}
+              session={session}
+              block={block}
+              version={version}
+              definition={definition}
+              onSaved={data.reload}
+            />
           ) : null}
           <div class="columns">
             <section aria-labelledby="inputs-title">
@@ -352,7 +421,8 @@ export function BlockPage({ session, uuid }: { session: Session; uuid: string })
               <ul>
                 {block.spec.parentBuildingBlocks.map((parent: Json) => (
                   <li key={parent.buildingBlockUuid}>
-                    Parent: <a href={`#/blocks/${parent.buildingBlockUuid}`}>{names.get(parent.buildingBlockUuid) ?? parent.buildingBlockUuid}</a>
+                    Parent:{' '}
+                    <a href={`#/blocks/${parent.buildingBlockUuid}`}>{names.get(parent.buildingBlockUuid) ?? parent.buildingBlockUuid}</a>
                   </li>
                 ))}
               </ul>

@@ -3,9 +3,21 @@ import { MEDIA, PATHS, query, type Json, type Session } from '../api.js';
 import { LIVE_LABELS, subjectOfData, useLiveChanges } from '../live.js';
 import { Badge, formatTime, Page, Show, useLoad } from '../ui.js';
 
-const STATUSES = ['WAITING_FOR_DEPENDENT_INPUT', 'WAITING_FOR_OPERATOR_INPUT', 'WAITING_FOR_USER_INPUT', 'PENDING', 'IN_PROGRESS', 'SUCCEEDED', 'FAILED', 'ABORTED'];
+const STATUSES = [
+  'WAITING_FOR_DEPENDENT_INPUT',
+  'WAITING_FOR_OPERATOR_INPUT',
+  'WAITING_FOR_USER_INPUT',
+  'PENDING',
+  'IN_PROGRESS',
+  'SUCCEEDED',
+  'FAILED',
+  'ABORTED',
+];
 
-export const targetOf = (block: Json) => (block.spec.targetRef?.kind === 'meshTenant' ? `tenant ${block.spec.targetRef.uuid}` : `workspace ${block.spec.targetRef?.identifier ?? block.spec.targetRef?.name ?? block.metadata.ownedByWorkspace}`);
+export const targetOf = (block: Json) =>
+  block.spec.targetRef?.kind === 'meshTenant'
+    ? `tenant ${block.spec.targetRef.uuid}`
+    : `workspace ${block.spec.targetRef?.identifier ?? block.spec.targetRef?.name ?? block.metadata.ownedByWorkspace}`;
 
 /** A table of blocks with links to their pages. */
 export function BlockTable({ blocks }: { blocks: Json[] }) {
@@ -76,7 +88,11 @@ async function newestFirst(session: Session, filterQuery: Record<string, string>
     }
   }
   const complete = found.length < wanted && looked >= count;
-  return { items: found.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE), total: complete ? found.length : needle ? undefined : count, hasMore: found.length > (page + 1) * PAGE_SIZE };
+  return {
+    items: found.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE),
+    total: complete ? found.length : needle ? undefined : count,
+    hasMore: found.length > (page + 1) * PAGE_SIZE,
+  };
 }
 
 export function BlocksPage({ session }: { session: Session }) {
@@ -84,7 +100,11 @@ export function BlocksPage({ session }: { session: Session }) {
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(0);
   const needle = search.trim().toLowerCase();
-  const definitions = useLoad(() => session.all<Json>(`${PATHS.definitions}?includeAllPublished=true`, MEDIA.definition, 'meshBuildingBlockDefinitions').catch(() => []), []);
+  const definitions = useLoad(
+    () =>
+      session.all<Json>(`${PATHS.definitions}?includeAllPublished=true`, MEDIA.definition, 'meshBuildingBlockDefinitions').catch(() => []),
+    [],
+  );
   const blocks = useLoad(() => newestFirst(session, filters, needle, page), [JSON.stringify(filters), needle, page]);
   const live = useLiveChanges(session, (data) => subjectOfData(data).blockUuid !== undefined, blocks.reload);
   const set = (name: keyof typeof filters) => (event: Event) => {

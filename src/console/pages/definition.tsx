@@ -30,7 +30,11 @@ export function InputsTable({ inputs }: { inputs: Record<string, Json> }) {
                 {input.isSensitive ? ' (sensitive)' : ''}
               </td>
               <td>{String(input.assignmentType).replaceAll('_', ' ').toLowerCase()}</td>
-              <td>{input.isSensitive || input.defaultValue === null || input.defaultValue === undefined ? '—' : JSON.stringify(input.defaultValue)}</td>
+              <td>
+                {input.isSensitive || input.defaultValue === null || input.defaultValue === undefined
+                  ? '—'
+                  : JSON.stringify(input.defaultValue)}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -47,7 +51,11 @@ export function DefinitionPage({ session, uuid }: { session: Session; uuid: stri
     const { identity } = session;
     const d = await session.get<Json>(`${PATHS.definitions}/${encodeURIComponent(uuid)}`, MEDIA.definition);
     if (identity.admin || identity.workspace === undefined || identity.workspace === d.metadata.ownedByWorkspace) {
-      return session.all<Json>(`${PATHS.versions}?buildingBlockDefinitionUuid=${encodeURIComponent(uuid)}`, MEDIA.version, 'meshBuildingBlockDefinitionVersions');
+      return session.all<Json>(
+        `${PATHS.versions}?buildingBlockDefinitionUuid=${encodeURIComponent(uuid)}`,
+        MEDIA.version,
+        'meshBuildingBlockDefinitionVersions',
+      );
     }
     const offered = d.status.latestReleasedVersionUuid as string | undefined;
     return offered ? [await session.get<Json>(`${PATHS.versions}/${encodeURIComponent(offered)}`, MEDIA.version)] : [];
@@ -70,7 +78,10 @@ export function DefinitionPage({ session, uuid }: { session: Session; uuid: stri
             <div>
               <p>{d.spec.description}</p>
               <p class="muted">
-                Offered by {d.metadata.ownedByWorkspace} · {d.spec.targetType === 'TENANT_LEVEL' ? `for tenants of ${(d.spec.supportedPlatforms ?? []).map((p: unknown) => (typeof p === 'string' ? p : (p as Json).name)).join(', ')}` : 'for workspaces'}
+                Offered by {d.metadata.ownedByWorkspace} ·{' '}
+                {d.spec.targetType === 'TENANT_LEVEL'
+                  ? `for tenants of ${(d.spec.supportedPlatforms ?? []).map((p: unknown) => (typeof p === 'string' ? p : (p as Json).name)).join(', ')}`
+                  : 'for workspaces'}
               </p>
               <p>
                 {d.spec.documentationUrl ? (

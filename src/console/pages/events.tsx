@@ -64,8 +64,12 @@ async function loadEvents(session: Session, path: string): Promise<NamedEvents> 
     const name = event.spec.content?.spec?.displayName;
     if (uuid && typeof name === 'string') names.set(uuid, name);
   }
-  const unnamedBlocks = page.items.map((event) => subjectOf(event).blockUuid).filter((uuid): uuid is string => uuid !== undefined && !names.has(uuid));
-  const keyIds = page.items.filter((event) => event.spec.author?.authorType === 'ApiKey').map((event) => event.spec.author.identifier as string);
+  const unnamedBlocks = page.items
+    .map((event) => subjectOf(event).blockUuid)
+    .filter((uuid): uuid is string => uuid !== undefined && !names.has(uuid));
+  const keyIds = page.items
+    .filter((event) => event.spec.author?.authorType === 'ApiKey')
+    .map((event) => event.spec.author.identifier as string);
   const [blocks, keys] = await Promise.all([namesOf(session, PATHS.blocks, MEDIA.block, unnamedBlocks), keyNames(session, keyIds)]);
   for (const [uuid, name] of blocks) names.set(uuid, name);
   return { ...page, names, keys };
@@ -82,8 +86,12 @@ function Description({ event, names }: { event: Json; names: ReadonlyMap<string,
   const name = target ? names.get(target) : undefined;
   if (!target || !name || !description.includes(target)) return <>{description}</>;
   const [written, ...rest] = description.split(target);
-  const before = written!.replace(/(meshBuildingBlockDefinition|meshBuildingBlock|meshApiKey) $/, (kindWord) => `${KIND_WORDS[kindWord.trim()]} `);
-  const shown: ComponentChildren = route && event.spec.eventType !== 'Deleted' ? <a href={route(target)}>{name}</a> : <strong>{name}</strong>;
+  const before = written!.replace(
+    /(meshBuildingBlockDefinition|meshBuildingBlock|meshApiKey) $/,
+    (kindWord) => `${KIND_WORDS[kindWord.trim()]} `,
+  );
+  const shown: ComponentChildren =
+    route && event.spec.eventType !== 'Deleted' ? <a href={route(target)}>{name}</a> : <strong>{name}</strong>;
   return (
     <>
       {before}
@@ -97,7 +105,10 @@ function Description({ event, names }: { event: Json; names: ReadonlyMap<string,
 export function EventsPage({ session }: { session: Session }) {
   const [filters, setFilters] = useState({ title: '', eventType: '', authorType: '', workspaceIdentifier: '', from: '', until: '' });
   const [page, setPage] = useState(0);
-  const events = useLoad(() => loadEvents(session, `${PATHS.events}${query({ ...filters, page, size: 25 })}`), [JSON.stringify(filters), page]);
+  const events = useLoad(
+    () => loadEvents(session, `${PATHS.events}${query({ ...filters, page, size: 25 })}`),
+    [JSON.stringify(filters), page],
+  );
   const live = useLiveChanges(session, () => page === 0, events.reload);
   const set = (name: keyof typeof filters) => (event: Event) => {
     setFilters({ ...filters, [name]: (event.currentTarget as HTMLInputElement).value });

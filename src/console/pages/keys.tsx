@@ -79,7 +79,9 @@ const KEY_FIELDS = { 'spec.displayName': 'name', 'metadata.ownedByWorkspace': 'w
 
 function CreateKey({ session, onCreated }: { session: Session; onCreated(key: Json): void }) {
   const { identity } = session;
-  const grantable = [...PERMISSION_CODES].filter((code) => identity.permissions === undefined || identity.type === 'apiUser' || identity.permissions.includes(code)).sort();
+  const grantable = [...PERMISSION_CODES]
+    .filter((code) => identity.permissions === undefined || identity.type === 'apiUser' || identity.permissions.includes(code))
+    .sort();
   const workspaces = useCreatableWorkspaces(session, 'APIKEY');
   const [name, setName] = useState('');
   const [workspace, setWorkspace] = useState(identity.workspace ?? '');
@@ -108,7 +110,10 @@ function CreateKey({ session, onCreated }: { session: Session; onCreated(key: Js
     event.preventDefault();
     setErrors({});
     try {
-      const created = await session.request<Json>('POST', PATHS.apiKeys, { accept: MEDIA.apiKey, body: { metadata: { ownedByWorkspace: workspace.trim() }, spec: { displayName: name.trim(), permissions: [...chosen].sort() } } });
+      const created = await session.request<Json>('POST', PATHS.apiKeys, {
+        accept: MEDIA.apiKey,
+        body: { metadata: { ownedByWorkspace: workspace.trim() }, spec: { displayName: name.trim(), permissions: [...chosen].sort() } },
+      });
       setName('');
       choose(new Set());
       onCreated(created);
@@ -128,10 +133,22 @@ function CreateKey({ session, onCreated }: { session: Session; onCreated(key: Js
       <h2>Create an API key</h2>
       <div class={errors.name ? 'field invalid' : 'field'}>
         <label for="key-name">Name</label>
-        <input id="key-name" required value={name} aria-describedby={errors.name ? 'key-name-error' : undefined} onInput={(event) => (setName(event.currentTarget.value), setErrors(({ name: _fixed, ...rest }) => rest))} />
+        <input
+          id="key-name"
+          required
+          value={name}
+          aria-describedby={errors.name ? 'key-name-error' : undefined}
+          onInput={(event) => (setName(event.currentTarget.value), setErrors(({ name: _fixed, ...rest }) => rest))}
+        />
         {fieldError('name')}
       </div>
-      <WorkspaceSelect id="key-workspace" choices={workspaces} value={workspace} error={errors.workspace} onChange={(chosenWorkspace) => (setWorkspace(chosenWorkspace), setErrors(({ workspace: _fixed, ...rest }) => rest))} />
+      <WorkspaceSelect
+        id="key-workspace"
+        choices={workspaces}
+        value={workspace}
+        error={errors.workspace}
+        onChange={(chosenWorkspace) => (setWorkspace(chosenWorkspace), setErrors(({ workspace: _fixed, ...rest }) => rest))}
+      />
       <fieldset>
         <legend>Role preset</legend>
         {KEY_PRESETS.map((candidate) => {
@@ -139,7 +156,14 @@ function CreateKey({ session, onCreated }: { session: Session; onCreated(key: Js
           return (
             <div key={candidate.id} class="preset">
               <label class="inline">
-                <input type="radio" name="preset" value={candidate.id} checked={preset === candidate.id} aria-describedby={`preset-${candidate.id}-grants`} onChange={() => usePreset(candidate.id)} />
+                <input
+                  type="radio"
+                  name="preset"
+                  value={candidate.id}
+                  checked={preset === candidate.id}
+                  aria-describedby={`preset-${candidate.id}-grants`}
+                  onChange={() => usePreset(candidate.id)}
+                />
                 <span>
                   <strong>{candidate.label}</strong>: {candidate.purpose}
                 </span>
@@ -160,16 +184,27 @@ function CreateKey({ session, onCreated }: { session: Session; onCreated(key: Js
       </fieldset>
       <details class="permissions-picker" open={preset === 'custom'}>
         <summary>
-          Permissions: {chosen.size} chosen{preset !== 'custom' ? ` (the ${KEY_PRESETS.find((candidate) => candidate.id === preset)?.label} preset)` : ''}
+          Permissions: {chosen.size} chosen
+          {preset !== 'custom' ? ` (the ${KEY_PRESETS.find((candidate) => candidate.id === preset)?.label} preset)` : ''}
         </summary>
-        <fieldset class={errors.permissions ? 'permissions field invalid' : 'permissions'} aria-describedby={errors.permissions ? 'key-permissions-error' : undefined}>
+        <fieldset
+          class={errors.permissions ? 'permissions field invalid' : 'permissions'}
+          aria-describedby={errors.permissions ? 'key-permissions-error' : undefined}
+        >
           <legend>Permissions (a key can grant only what it holds itself)</legend>
           {permissionGroups(grantable).map(([group, codes]) => (
             <div key={group} class="permission-group">
               <span class="group-name">{group}</span>
               {codes.map((code) => (
                 <label key={code} class="inline">
-                  <input type="checkbox" name="permission" value={code} checked={chosen.has(code)} onChange={(event) => toggle(code, event.currentTarget.checked)} /> {code}
+                  <input
+                    type="checkbox"
+                    name="permission"
+                    value={code}
+                    checked={chosen.has(code)}
+                    onChange={(event) => toggle(code, event.currentTarget.checked)}
+                  />{' '}
+                  {code}
                 </label>
               ))}
             </div>
@@ -191,7 +226,15 @@ function CreateKey({ session, onCreated }: { session: Session; onCreated(key: Js
 
 export function KeysPage({ session }: { session: Session }) {
   const { workspace } = session.identity;
-  const keys = useLoad(() => session.all<Json>(`${PATHS.apiKeys}${query({ workspaceIdentifier: session.identity.admin ? undefined : workspace })}`, MEDIA.apiKey, 'meshApiKeys'), [workspace]);
+  const keys = useLoad(
+    () =>
+      session.all<Json>(
+        `${PATHS.apiKeys}${query({ workspaceIdentifier: session.identity.admin ? undefined : workspace })}`,
+        MEDIA.apiKey,
+        'meshApiKeys',
+      ),
+    [workspace],
+  );
   const [secret, setSecret] = useState<Json>();
   const [error, setError] = useState<string>();
   const rotate = async (uuid: string) => {
@@ -241,7 +284,12 @@ export function KeysPage({ session }: { session: Session }) {
                       </td>
                       <td>{key.spec.expiresAt ? formatTime(key.spec.expiresAt) : 'never'}</td>
                       <td class="actions">
-                        <ConfirmButton label="Rotate" question={`Rotate the secret of “${key.spec.displayName}”? The old secret stops working at once.`} confirmLabel="Rotate secret" onConfirm={() => rotate(key.metadata.uuid)} />
+                        <ConfirmButton
+                          label="Rotate"
+                          question={`Rotate the secret of “${key.spec.displayName}”? The old secret stops working at once.`}
+                          confirmLabel="Rotate secret"
+                          onConfirm={() => rotate(key.metadata.uuid)}
+                        />
                         <ConfirmButton
                           label="Delete"
                           question={`Delete “${key.spec.displayName}”? Everything using it stops working.`}

@@ -1,7 +1,16 @@
 import { useMemo, useState } from 'preact/hooks';
 import { ApiError, MEDIA, PATHS, query, type Json, type Session } from '../api.js';
 import { besideField } from '../field-errors.js';
-import { blockInputs, fieldOfMessage, formErrors, formFields, initialValues, typeLabel, type FormField, type FormValues } from '../input-form.js';
+import {
+  blockInputs,
+  fieldOfMessage,
+  formErrors,
+  formFields,
+  initialValues,
+  typeLabel,
+  type FormField,
+  type FormValues,
+} from '../input-form.js';
 import { errorText, go, Page, Show, useLoad, FormSubmit } from '../ui.js';
 
 interface OrderData {
@@ -21,12 +30,23 @@ async function loadOrder(session: Session, definitionUuid: string, versionUuid: 
   const version = await session.get<Json>(`${PATHS.versions}/${encodeURIComponent(chosen)}`, MEDIA.version);
   const tenantLevel = definition.spec.targetType === 'TENANT_LEVEL';
   const targets = tenantLevel
-    ? (await session.all<Json>(PATHS.tenants, MEDIA.tenant, 'meshTenants')).map((t) => ({ value: t.metadata.uuid as string, label: (t.status?.tenantName as string) ?? t.metadata.uuid }))
-    : (await session.all<Json>(PATHS.workspaces, MEDIA.workspace, 'meshWorkspaces')).map((w) => ({ value: w.metadata.name as string, label: `${w.spec?.displayName ?? w.metadata.name} (${w.metadata.name})` }));
-  const dependencies: string[] = [...(version.spec.dependencyDefinitionRefs ?? []).map((ref: Json) => ref.uuid), ...(version.spec.dependencyDefinitionUuids ?? [])];
+    ? (await session.all<Json>(PATHS.tenants, MEDIA.tenant, 'meshTenants')).map((t) => ({
+        value: t.metadata.uuid as string,
+        label: (t.status?.tenantName as string) ?? t.metadata.uuid,
+      }))
+    : (await session.all<Json>(PATHS.workspaces, MEDIA.workspace, 'meshWorkspaces')).map((w) => ({
+        value: w.metadata.name as string,
+        label: `${w.spec?.displayName ?? w.metadata.name} (${w.metadata.name})`,
+      }));
+  const dependencies: string[] = [
+    ...(version.spec.dependencyDefinitionRefs ?? []).map((ref: Json) => ref.uuid),
+    ...(version.spec.dependencyDefinitionUuids ?? []),
+  ];
   const parents = await Promise.all(
     [...new Set(dependencies)].map(async (uuid) => {
-      const parentDefinition = await session.get<Json>(`${PATHS.definitions}/${encodeURIComponent(uuid)}`, MEDIA.definition).catch(() => undefined);
+      const parentDefinition = await session
+        .get<Json>(`${PATHS.definitions}/${encodeURIComponent(uuid)}`, MEDIA.definition)
+        .catch(() => undefined);
       const blocks = await session.all<Json>(`${PATHS.blocks}${query({ definitionUuid: uuid })}`, MEDIA.block, 'meshBuildingBlocks');
       return { definition: uuid, label: (parentDefinition?.spec.displayName as string) ?? uuid, blocks };
     }),
@@ -35,14 +55,32 @@ async function loadOrder(session: Session, definitionUuid: string, versionUuid: 
 }
 
 /** One input of a version as a form field: its control, type, default, hint and error. */
-export function FieldControl({ field, value, error, onChange }: { field: FormField; value: FormValues[string]; error: string | undefined; onChange(value: FormValues[string]): void }) {
+export function FieldControl({
+  field,
+  value,
+  error,
+  onChange,
+}: {
+  field: FormField;
+  value: FormValues[string];
+  error: string | undefined;
+  onChange(value: FormValues[string]): void;
+}) {
   const id = `input-${field.key}`;
   const described = [`${id}-help`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
   const common = { id, name: field.key, 'aria-invalid': error ? true : undefined, 'aria-describedby': described, required: field.required };
   let control;
   switch (field.control) {
     case 'checkbox':
-      control = <input {...common} required={false} type="checkbox" checked={value === true} onChange={(event) => onChange(event.currentTarget.checked)} />;
+      control = (
+        <input
+          {...common}
+          required={false}
+          type="checkbox"
+          checked={value === true}
+          onChange={(event) => onChange(event.currentTarget.checked)}
+        />
+      );
       break;
     case 'select':
       control = (
@@ -69,10 +107,25 @@ export function FieldControl({ field, value, error, onChange }: { field: FormFie
       break;
     case 'textarea':
     case 'list':
-      control = <textarea {...common} rows={field.control === 'list' ? 4 : 6} value={value as string} onInput={(event) => onChange(event.currentTarget.value)} />;
+      control = (
+        <textarea
+          {...common}
+          rows={field.control === 'list' ? 4 : 6}
+          value={value as string}
+          onInput={(event) => onChange(event.currentTarget.value)}
+        />
+      );
       break;
     case 'password':
-      control = <input {...common} type="password" autoComplete="off" value={value as string} onInput={(event) => onChange(event.currentTarget.value)} />;
+      control = (
+        <input
+          {...common}
+          type="password"
+          autoComplete="off"
+          value={value as string}
+          onInput={(event) => onChange(event.currentTarget.value)}
+        />
+      );
       break;
     case 'number':
       control = <input {...common} type="number" value={value as string} onInput={(event) => onChange(event.currentTarget.value)} />;
@@ -91,7 +144,9 @@ export function FieldControl({ field, value, error, onChange }: { field: FormFie
       {control}
       {field.control === 'list' ? <p class="muted">One entry per line.</p> : null}
       <p class="hint" id={`${id}-help`}>
-        {[typeLabel(field.type), field.defaultText !== undefined ? `default ${field.defaultText}` : '', field.description, field.hint].filter(Boolean).join(' · ')}
+        {[typeLabel(field.type), field.defaultText !== undefined ? `default ${field.defaultText}` : '', field.description, field.hint]
+          .filter(Boolean)
+          .join(' · ')}
       </p>
       {error ? (
         <p class="field-error" id={`${id}-error`} role="alert">
@@ -103,7 +158,8 @@ export function FieldControl({ field, value, error, onChange }: { field: FormFie
 }
 
 /** Operators of a definition (its own workspace, admins) also supply its operator inputs. */
-export const operates = (session: Session, definition: Json | undefined) => session.identity.admin || (definition !== undefined && definition.metadata.ownedByWorkspace === session.identity.workspace);
+export const operates = (session: Session, definition: Json | undefined) =>
+  session.identity.admin || (definition !== undefined && definition.metadata.ownedByWorkspace === session.identity.workspace);
 
 function OrderForm({ session, data }: { session: Session; data: OrderData }) {
   const { definition, version } = data;
@@ -123,7 +179,8 @@ function OrderForm({ session, data }: { session: Session; data: OrderData }) {
     const problems: Record<string, string> = formErrors(fields, values);
     if (!displayName.trim()) problems.displayName = 'Name is required';
     if (!target) problems.target = `Choose the ${tenantLevel ? 'tenant' : 'workspace'}`;
-    for (const parent of data.parents) if (!parents[parent.definition]) problems[`parent-${parent.definition}`] = `Choose the ${parent.label} block this one builds on`;
+    for (const parent of data.parents)
+      if (!parents[parent.definition]) problems[`parent-${parent.definition}`] = `Choose the ${parent.label} block this one builds on`;
     setErrors(problems);
     if (Object.keys(problems).length > 0) {
       document.getElementById(Object.keys(problems)[0] === 'displayName' ? 'order-name' : `input-${Object.keys(problems)[0]}`)?.focus();
@@ -142,7 +199,10 @@ function OrderForm({ session, data }: { session: Session; data: OrderData }) {
             buildingBlockDefinitionVersionRef: { kind: 'meshBuildingBlockDefinitionVersion', uuid: data.versionUuid },
             targetRef: tenantLevel ? { kind: 'meshTenant', uuid: target } : { kind: 'meshWorkspace', identifier: target },
             inputs,
-            parentBuildingBlocks: data.parents.map((parent) => ({ buildingBlockUuid: parents[parent.definition]!, definitionUuid: parent.definition })),
+            parentBuildingBlocks: data.parents.map((parent) => ({
+              buildingBlockUuid: parents[parent.definition]!,
+              definitionUuid: parent.definition,
+            })),
           },
         },
       });
@@ -151,7 +211,13 @@ function OrderForm({ session, data }: { session: Session; data: OrderData }) {
       window.scrollTo(0, 0);
     } catch (failure) {
       const message = errorText(failure);
-      const field = failure instanceof ApiError ? fieldOfMessage(failure.message, inputs.map((input) => input.key)) : undefined;
+      const field =
+        failure instanceof ApiError
+          ? fieldOfMessage(
+              failure.message,
+              inputs.map((input) => input.key),
+            )
+          : undefined;
       if (field) {
         setErrors({ [field]: besideField(message) });
         document.getElementById(field === 'displayName' ? 'order-name' : field === 'target' ? 'order-target' : `input-${field}`)?.focus();
@@ -167,7 +233,14 @@ function OrderForm({ session, data }: { session: Session; data: OrderData }) {
         <label for="order-name">
           Name<span class="required"> (required)</span>
         </label>
-        <input id="order-name" required aria-invalid={errors.displayName ? true : undefined} aria-describedby={errors.displayName ? 'order-name-error' : undefined} value={displayName} onInput={(event) => setDisplayName(event.currentTarget.value)} />
+        <input
+          id="order-name"
+          required
+          aria-invalid={errors.displayName ? true : undefined}
+          aria-describedby={errors.displayName ? 'order-name-error' : undefined}
+          value={displayName}
+          onInput={(event) => setDisplayName(event.currentTarget.value)}
+        />
         {errors.displayName ? (
           <p class="field-error" id="order-name-error" role="alert">
             {errors.displayName}
@@ -179,7 +252,14 @@ function OrderForm({ session, data }: { session: Session; data: OrderData }) {
           {tenantLevel ? 'Tenant' : 'Workspace'}
           <span class="required"> (required)</span>
         </label>
-        <select id="order-target" required aria-invalid={errors.target ? true : undefined} aria-describedby={errors.target ? 'order-target-error' : undefined} value={target} onChange={(event) => setTarget(event.currentTarget.value)}>
+        <select
+          id="order-target"
+          required
+          aria-invalid={errors.target ? true : undefined}
+          aria-describedby={errors.target ? 'order-target-error' : undefined}
+          value={target}
+          onChange={(event) => setTarget(event.currentTarget.value)}
+        >
           <option value="">{data.targets.length === 0 ? `No ${tenantLevel ? 'tenant' : 'workspace'} is visible to you` : 'Choose…'}</option>
           {data.targets.map((option) => (
             <option key={option.value} value={option.value}>
@@ -227,7 +307,13 @@ function OrderForm({ session, data }: { session: Session; data: OrderData }) {
         <fieldset>
           <legend>Inputs</legend>
           {fields.map((field) => (
-            <FieldControl key={field.key} field={field} value={values[field.key]!} error={errors[field.key]} onChange={(value) => setValues({ ...values, [field.key]: value })} />
+            <FieldControl
+              key={field.key}
+              field={field}
+              value={values[field.key]!}
+              error={errors[field.key]}
+              onChange={(value) => setValues({ ...values, [field.key]: value })}
+            />
           ))}
         </fieldset>
       ) : null}
@@ -236,15 +322,21 @@ function OrderForm({ session, data }: { session: Session; data: OrderData }) {
   );
 }
 
-export function OrderPage({ session, definitionUuid, versionUuid }: { session: Session; definitionUuid: string; versionUuid: string | undefined }) {
+export function OrderPage({
+  session,
+  definitionUuid,
+  versionUuid,
+}: {
+  session: Session;
+  definitionUuid: string;
+  versionUuid: string | undefined;
+}) {
   const data = useLoad(() => loadOrder(session, definitionUuid, versionUuid), [definitionUuid, versionUuid]);
   return (
     <Show loaded={data}>
       {(order) => (
         <Page title={`Order ${order.definition.spec.displayName}`}>
-          <p class="muted">
-            Version {order.version.spec.versionNumber}. Fields marked required must be filled in.
-          </p>
+          <p class="muted">Version {order.version.spec.versionNumber}. Fields marked required must be filled in.</p>
           <OrderForm session={session} data={order} />
         </Page>
       )}

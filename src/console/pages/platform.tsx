@@ -14,14 +14,23 @@ import { DefinitionSymbol } from './marketplace.js';
 export function draftSpec(latest: Json, versionNumber: number): Json {
   const { state: _state, ...spec } = latest;
   const withoutNulls = Object.fromEntries(Object.entries(spec).filter(([, value]) => value !== null));
-  const inputs = Object.fromEntries(Object.entries((spec.inputs ?? {}) as Record<string, Json>).map(([key, input]) => [key, Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null))]));
+  const inputs = Object.fromEntries(
+    Object.entries((spec.inputs ?? {}) as Record<string, Json>).map(([key, input]) => [
+      key,
+      Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null)),
+    ]),
+  );
   return { ...withoutNulls, inputs, versionNumber, state: 'DRAFT' };
 }
 
 /** May the caller create definitions (in its workspace or, as an admin, in any)? Unknown permissions: let the server say. */
 function mayAuthor(session: Session): boolean {
   const { permissions } = session.identity;
-  return permissions === undefined || permissions.includes('BUILDINGBLOCKDEFINITION_SAVE') || permissions.includes('ADM_BUILDINGBLOCKDEFINITION_SAVE');
+  return (
+    permissions === undefined ||
+    permissions.includes('BUILDINGBLOCKDEFINITION_SAVE') ||
+    permissions.includes('ADM_BUILDINGBLOCKDEFINITION_SAVE')
+  );
 }
 
 /**
@@ -31,7 +40,15 @@ function mayAuthor(session: Session): boolean {
 export function PlatformPage({ session }: { session: Session }) {
   const { admin } = session.identity;
   const workspace = admin ? undefined : session.identity.workspace;
-  const definitions = useLoad(() => session.all<Json>(`${PATHS.definitions}${query({ workspaceIdentifier: workspace })}`, MEDIA.definition, 'meshBuildingBlockDefinitions'), [workspace]);
+  const definitions = useLoad(
+    () =>
+      session.all<Json>(
+        `${PATHS.definitions}${query({ workspaceIdentifier: workspace })}`,
+        MEDIA.definition,
+        'meshBuildingBlockDefinitions',
+      ),
+    [workspace],
+  );
   return (
     <Page
       title={admin ? 'Platform: every definition' : 'Platform: your definitions'}
@@ -43,7 +60,11 @@ export function PlatformPage({ session }: { session: Session }) {
         ) : null
       }
     >
-      <p class="muted">{workspace ? `Definitions of ${workspace}: versions, releases, and the blocks built from them.` : 'Every definition of every workspace (you are an administrator).'}</p>
+      <p class="muted">
+        {workspace
+          ? `Definitions of ${workspace}: versions, releases, and the blocks built from them.`
+          : 'Every definition of every workspace (you are an administrator).'}
+      </p>
       <Show loaded={definitions}>
         {(all) =>
           all.length === 0 ? (
@@ -100,7 +121,11 @@ function blocksOf(session: Session, uuid: string): Promise<Json[]> {
 async function loadDefinition(session: Session, uuid: string) {
   const [definition, versions, blocks] = await Promise.all([
     session.get<Json>(`${PATHS.definitions}/${encodeURIComponent(uuid)}`, MEDIA.definition),
-    session.all<Json>(`${PATHS.versions}${query({ buildingBlockDefinitionUuid: uuid })}`, MEDIA.version, 'meshBuildingBlockDefinitionVersions'),
+    session.all<Json>(
+      `${PATHS.versions}${query({ buildingBlockDefinitionUuid: uuid })}`,
+      MEDIA.version,
+      'meshBuildingBlockDefinitionVersions',
+    ),
     blocksOf(session, uuid),
   ]);
   return { definition, versions, blocks };
@@ -125,15 +150,22 @@ export function PlatformDefinitionPage({ session, uuid }: { session: Session; uu
                     Edit draft
                   </a>
                   <ConfirmButton
-                  label={`Release version ${draft.spec.versionNumber}`}
-                  question={`Release version ${draft.spec.versionNumber}? A released version never changes again.`}
-                  confirmLabel="Release"
-                  danger={false}
-                  onConfirm={async () => {
-                    await session.request('PUT', `${PATHS.versions}/${draft.metadata.uuid}`, { accept: MEDIA.version, body: { apiVersion: 'v1-preview', kind: 'meshBuildingBlockDefinitionVersion', spec: { ...draftSpec(draft.spec, draft.spec.versionNumber), state: 'RELEASED' } } });
-                    data.reload();
-                  }}
-                />
+                    label={`Release version ${draft.spec.versionNumber}`}
+                    question={`Release version ${draft.spec.versionNumber}? A released version never changes again.`}
+                    confirmLabel="Release"
+                    danger={false}
+                    onConfirm={async () => {
+                      await session.request('PUT', `${PATHS.versions}/${draft.metadata.uuid}`, {
+                        accept: MEDIA.version,
+                        body: {
+                          apiVersion: 'v1-preview',
+                          kind: 'meshBuildingBlockDefinitionVersion',
+                          spec: { ...draftSpec(draft.spec, draft.spec.versionNumber), state: 'RELEASED' },
+                        },
+                      });
+                      data.reload();
+                    }}
+                  />
                 </>
               ) : latest ? (
                 <ConfirmButton
@@ -142,7 +174,14 @@ export function PlatformDefinitionPage({ session, uuid }: { session: Session; uu
                   confirmLabel="Create draft"
                   danger={false}
                   onConfirm={async () => {
-                    await session.request('POST', PATHS.versions, { accept: MEDIA.version, body: { apiVersion: 'v1-preview', kind: 'meshBuildingBlockDefinitionVersion', spec: draftSpec(latest.spec, latest.spec.versionNumber + 1) } });
+                    await session.request('POST', PATHS.versions, {
+                      accept: MEDIA.version,
+                      body: {
+                        apiVersion: 'v1-preview',
+                        kind: 'meshBuildingBlockDefinitionVersion',
+                        spec: draftSpec(latest.spec, latest.spec.versionNumber + 1),
+                      },
+                    });
                     data.reload();
                   }}
                 />
@@ -159,7 +198,8 @@ export function PlatformDefinitionPage({ session, uuid }: { session: Session; uu
                   <li key={version.metadata.uuid}>
                     <details open={version === latest}>
                       <summary>
-                        Version {version.spec.versionNumber} <Badge value={version.spec.state} /> {version.status?.reviewState ? <Badge value={version.status.reviewState} /> : null}{' '}
+                        Version {version.spec.versionNumber} <Badge value={version.spec.state} />{' '}
+                        {version.status?.reviewState ? <Badge value={version.status.reviewState} /> : null}{' '}
                         <span class="muted">{version.spec.implementation?.type}</span>
                       </summary>
                       <InputsTable inputs={version.spec.inputs ?? {}} />

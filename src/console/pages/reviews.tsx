@@ -35,7 +35,15 @@ function RejectButton({ title, onReject }: { title: string; onReject(reason: str
             <label for={`${id}-reason`}>
               Reason <span class="required">(required)</span>
             </label>
-            <textarea id={`${id}-reason`} rows={3} required aria-invalid={missing ? 'true' : undefined} aria-describedby={missing ? `${id}-reason-error` : undefined} value={reason} onInput={(event) => (setReason(event.currentTarget.value), setMissing(false))} />
+            <textarea
+              id={`${id}-reason`}
+              rows={3}
+              required
+              aria-invalid={missing ? 'true' : undefined}
+              aria-describedby={missing ? `${id}-reason-error` : undefined}
+              value={reason}
+              onInput={(event) => (setReason(event.currentTarget.value), setMissing(false))}
+            />
             {missing ? (
               <p class="field-error" id={`${id}-reason-error`}>
                 Give the reason for the rejection
@@ -89,7 +97,9 @@ export function ReviewsPage({ session }: { session: Session }) {
       ) : null}
       <Show loaded={definitions}>
         {(all) => {
-          const waiting = all.flatMap((definition) => (definition.status.versions as Json[]).filter((v) => v.reviewState === 'IN_REVIEW').map((version) => ({ definition, version })));
+          const waiting = all.flatMap((definition) =>
+            (definition.status.versions as Json[]).filter((v) => v.reviewState === 'IN_REVIEW').map((version) => ({ definition, version })),
+          );
           if (waiting.length === 0) return <p class="empty">No version waits for a review.</p>;
           return (
             <ul class="reviews">

@@ -35,7 +35,8 @@ export function SignInPage({ onSignedIn }: { onSignedIn(session: Session): void 
     setBusy(true);
     setError(undefined);
     try {
-      const credentials: Credentials = type === 'apiKey' ? { type, clientId: id.trim(), clientSecret: secret } : { type, username: id.trim(), password: secret };
+      const credentials: Credentials =
+        type === 'apiKey' ? { type, clientId: id.trim(), clientSecret: secret } : { type, username: id.trim(), password: secret };
       const session = await Session.signIn(credentials);
       if (!window.location.hash) window.location.hash = '#/marketplace';
       onSignedIn(session);
@@ -61,7 +62,9 @@ export function SignInPage({ onSignedIn }: { onSignedIn(session: Session): void 
               Sign in with single sign-on
             </button>
           </p>
-          <p class="muted">Your company's identity provider signs you in as your meshUser; you stay signed in across reloads and tabs until you sign out.</p>
+          <p class="muted">
+            Your company's identity provider signs you in as your meshUser; you stay signed in across reloads and tabs until you sign out.
+          </p>
           <h2>Or with an API key or API user</h2>
         </>
       ) : null}
@@ -76,9 +79,24 @@ export function SignInPage({ onSignedIn }: { onSignedIn(session: Session): void 
           </label>
         </fieldset>
         <label for="sign-in-id">{type === 'apiKey' ? 'Client id' : 'Username'}</label>
-        <input id="sign-in-id" name="id" autoComplete="username" required value={id} onInput={(event) => setId(event.currentTarget.value)} />
+        <input
+          id="sign-in-id"
+          name="id"
+          autoComplete="username"
+          required
+          value={id}
+          onInput={(event) => setId(event.currentTarget.value)}
+        />
         <label for="sign-in-secret">{type === 'apiKey' ? 'Client secret' : 'Password'}</label>
-        <input id="sign-in-secret" name="secret" type="password" autoComplete="current-password" required value={secret} onInput={(event) => setSecret(event.currentTarget.value)} />
+        <input
+          id="sign-in-secret"
+          name="secret"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={secret}
+          onInput={(event) => setSecret(event.currentTarget.value)}
+        />
         {error ? (
           <p class="error" role="alert">
             {error}

@@ -31,10 +31,13 @@ export class AuthorizedApiKeyService extends CallerView<ApiKey> {
     const { principal } = ctx;
     if (!actsInWorkspace(principal)) return;
     const lacking = input.permissions.filter((code) => !principal.permissions.has(code));
-    if (lacking.length > 0) throw insufficientPermissions(`a key grants only permissions its maker holds; the caller lacks ${lacking.join(', ')}`);
+    if (lacking.length > 0)
+      throw insufficientPermissions(`a key grants only permissions its maker holds; the caller lacks ${lacking.join(', ')}`);
     const expiresAt = principal.type === 'apiKey' ? principal.expiresAt : undefined;
     if (expiresAt !== undefined && (input.expiresAt === undefined || expiryInstant(input.expiresAt) > expiryInstant(expiresAt))) {
-      throw insufficientPermissions(`spec.expiresAt: a key that expires (${expiresAt}) cannot make or keep a key that expires later or never`);
+      throw insufficientPermissions(
+        `spec.expiresAt: a key that expires (${expiresAt}) cannot make or keep a key that expires later or never`,
+      );
     }
   }
 

@@ -12,7 +12,8 @@ const PATH = PATHS.apiKeys;
 
 export function apiKeyOperations(keys: AuthorizedApiKeyService): Operation[] {
   const produces = API_KEY_CODECS.media;
-  const encode = (call: Call, key: ApiKey, secret?: string) => API_KEY_CODECS.of(call.produces?.version).encode(key, { baseUrl: call.baseUrl, ...(secret ? { secret } : {}) });
+  const encode = (call: Call, key: ApiKey, secret?: string) =>
+    API_KEY_CODECS.of(call.produces?.version).encode(key, { baseUrl: call.baseUrl, ...(secret ? { secret } : {}) });
   const decode = (call: Call) => API_KEY_CODECS.of(call.consumes?.version).decode(call.body);
   const save = { resource: 'APIKEY', action: 'SAVE' } as const;
   const list = { resource: 'APIKEY', action: 'LIST' } as const;
@@ -24,7 +25,11 @@ export function apiKeyOperations(keys: AuthorizedApiKeyService): Operation[] {
       path: PATH,
       media: { produces, consumes: produces },
       access: save,
-      doc: { summary: 'Create an API key', responses: { 201: { description: 'the key, with its secret (shown only here)', body: one } }, body: bodies },
+      doc: {
+        summary: 'Create an API key',
+        responses: { 201: { description: 'the key, with its secret (shown only here)', body: one } },
+        body: bodies,
+      },
       handle: async (call) => {
         const { key, secret } = await keys.create(call.ctx, decode(call));
         return created(encode(call, key, secret));
@@ -37,15 +42,30 @@ export function apiKeyOperations(keys: AuthorizedApiKeyService): Operation[] {
       access: list,
       doc: {
         summary: 'List API keys',
-        query: Type.Object({ workspaceIdentifier: Type.Optional(Type.String({ description: 'only the keys of this workspace' })), ...PagingQuery }),
-        responses: { 200: { description: 'a page of API keys', body: API_KEY_CODECS.codecs.map((codec) => ({ media: codec.media, schema: halPageSchema('meshApiKeys', codec.schema) })) } },
+        query: Type.Object({
+          workspaceIdentifier: Type.Optional(Type.String({ description: 'only the keys of this workspace' })),
+          ...PagingQuery,
+        }),
+        responses: {
+          200: {
+            description: 'a page of API keys',
+            body: API_KEY_CODECS.codecs.map((codec) => ({ media: codec.media, schema: halPageSchema('meshApiKeys', codec.schema) })),
+          },
+        },
       },
       handle: async (call) => {
         const page = parsePagingParams(call.query);
         const workspace = filterValue(call.query, 'workspaceIdentifier');
         const { items, total } = await keys.list(call.ctx, workspace ? { workspace } : {}, page);
         const info = pageInfo(page, total);
-        return ok(halPage('meshApiKeys', items.map((key) => encode(call, key)), info, pageLinks(call.baseUrl, call.url, info)));
+        return ok(
+          halPage(
+            'meshApiKeys',
+            items.map((key) => encode(call, key)),
+            info,
+            pageLinks(call.baseUrl, call.url, info),
+          ),
+        );
       },
     },
     {
@@ -73,7 +93,11 @@ export function apiKeyOperations(keys: AuthorizedApiKeyService): Operation[] {
       path: `${PATH}/:uuid/rotate-secret`,
       media: { produces },
       access: save,
-      doc: { summary: 'Rotate an API key’s secret', description: 'The old secret stops working at once.', responses: { 200: { description: 'the key with its new secret (shown only here)', body: one } } },
+      doc: {
+        summary: 'Rotate an API key’s secret',
+        description: 'The old secret stops working at once.',
+        responses: { 200: { description: 'the key with its new secret (shown only here)', body: one } },
+      },
       handle: async (call) => {
         const { key, secret } = await keys.rotateSecret(call.ctx, call.params.uuid!);
         return ok(encode(call, key, secret));

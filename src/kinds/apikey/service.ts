@@ -60,10 +60,22 @@ export class ApiKeyService {
     }
   }
 
-  async create(ctx: RequestContext, input: ApiKeyInput, clientId: string = randomUUID(), secret: string = generateClientSecret()): Promise<{ key: ApiKey; secret: string }> {
+  async create(
+    ctx: RequestContext,
+    input: ApiKeyInput,
+    clientId: string = randomUUID(),
+    secret: string = generateClientSecret(),
+  ): Promise<{ key: ApiKey; secret: string }> {
     this.validate(input);
     await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
-    const key: ApiKey = { uuid: clientId, ...input, permissions: [...new Set(input.permissions)], secretHash: this.secrets.hash(secret), createdOn: new Date().toISOString(), revision: 0 };
+    const key: ApiKey = {
+      uuid: clientId,
+      ...input,
+      permissions: [...new Set(input.permissions)],
+      secretHash: this.secrets.hash(secret),
+      createdOn: new Date().toISOString(),
+      revision: 0,
+    };
     await this.events.change(ctx, async (trx, events) => {
       await new ApiKeyStore(trx).insert(key);
       events.push(eventOf('apiKeyCreated', subject(key)));
@@ -74,12 +86,24 @@ export class ApiKeyService {
   /** Creates or replaces a key with a given id and secret (bootstrap from configuration). */
   async put(ctx: RequestContext, clientId: string, input: ApiKeyInput, secret: string): Promise<ApiKey> {
     const existing = await this.store.find(clientId);
-    const key: ApiKey = { uuid: clientId, ...input, secretHash: this.secrets.hash(secret), createdOn: existing?.createdOn ?? new Date().toISOString(), revision: existing?.revision ?? 0 };
+    const key: ApiKey = {
+      uuid: clientId,
+      ...input,
+      secretHash: this.secrets.hash(secret),
+      createdOn: existing?.createdOn ?? new Date().toISOString(),
+      revision: existing?.revision ?? 0,
+    };
     if (existing && !differs(existing, key)) return existing;
     await this.events.change(ctx, async (trx, events) => {
       await new ApiKeyStore(trx).upsert(key);
       if (!existing) events.push(eventOf('apiKeyCreated', subject(key)));
-      else events.push(eventOf(existing.secretHash !== key.secretHash ? 'apiKeySecretRotated' : 'apiKeyChanged', { ...subject(key), previous: existing }));
+      else
+        events.push(
+          eventOf(existing.secretHash !== key.secretHash ? 'apiKeySecretRotated' : 'apiKeyChanged', {
+            ...subject(key),
+            previous: existing,
+          }),
+        );
     });
     this.forget(clientId);
     return key;
@@ -96,10 +120,16 @@ export class ApiKeyService {
   /** A changed `expiresAt` rotates the secret (COMPAT §5): the new one is returned once. */
   async update(ctx: RequestContext, existing: ApiKey, input: ApiKeyInput): Promise<{ key: ApiKey; secret?: string }> {
     this.validate(input);
-    if (input.ownedByWorkspace !== existing.ownedByWorkspace) throw badRequest('metadata.ownedByWorkspace: a key cannot move to another workspace');
+    if (input.ownedByWorkspace !== existing.ownedByWorkspace)
+      throw badRequest('metadata.ownedByWorkspace: a key cannot move to another workspace');
     const rotate = input.expiresAt !== existing.expiresAt;
     const secret = rotate ? generateClientSecret() : undefined;
-    const key: ApiKey = { ...existing, ...input, permissions: [...new Set(input.permissions)], secretHash: secret ? this.secrets.hash(secret) : existing.secretHash };
+    const key: ApiKey = {
+      ...existing,
+      ...input,
+      permissions: [...new Set(input.permissions)],
+      secretHash: secret ? this.secrets.hash(secret) : existing.secretHash,
+    };
     if (input.expiresAt === undefined) delete key.expiresAt;
     if (!rotate && !differs(existing, key)) return { key };
     await this.events.change(ctx, async (trx, events) => {

@@ -56,7 +56,12 @@ export class ApiKeyStore {
           expires_at: row.expires_at,
           secret_hash: row.secret_hash,
           owned_by_workspace: row.owned_by_workspace,
-          revision: eb.case().when('api_keys.secret_hash', '=', row.secret_hash).then(eb.ref('api_keys.revision')).else(sql<number>`api_keys.revision + 1`).end(),
+          revision: eb
+            .case()
+            .when('api_keys.secret_hash', '=', row.secret_hash)
+            .then(eb.ref('api_keys.revision'))
+            .else(sql<number>`api_keys.revision + 1`)
+            .end(),
         })),
       )
       .execute();
@@ -72,7 +77,13 @@ export class ApiKeyStore {
     let query = this.db.selectFrom('api_keys');
     if (filter.workspace !== undefined) query = query.where('owned_by_workspace', '=', filter.workspace);
     const [rows, count] = await Promise.all([
-      query.selectAll().orderBy('created_on').orderBy('uuid').limit(page.size).offset(page.page * page.size).execute(),
+      query
+        .selectAll()
+        .orderBy('created_on')
+        .orderBy('uuid')
+        .limit(page.size)
+        .offset(page.page * page.size)
+        .execute(),
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { items: rows.map(toModel), total: Number(count.total) };
@@ -101,7 +112,10 @@ export class ApiKeyStore {
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
     return Number(row.total);
   }
 }

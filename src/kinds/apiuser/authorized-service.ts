@@ -26,7 +26,10 @@ export class AuthorizedApiUserService extends CallerView<ApiUser> {
   }
 
   private static requireAdminEquivalent(ctx: RequestContext): void {
-    if (!isAdminEquivalent(ctx.principal)) throw insufficientPermissions('an API user holds every permission: only an API user or a key holding every ADM_ permission makes or removes one');
+    if (!isAdminEquivalent(ctx.principal))
+      throw insufficientPermissions(
+        'an API user holds every permission: only an API user or a key holding every ADM_ permission makes or removes one',
+      );
   }
 
   create(ctx: RequestContext, username: string, password: string): Promise<ApiUser> {

@@ -18,7 +18,11 @@ export function apiUserOperations(users: AuthorizedApiUserService): Operation[] 
       path: PATHS.apiUsers,
       media: { produces, consumes: produces },
       access: admin('SAVE'),
-      doc: { summary: 'Create an API user', body: bodiesOf(API_USER_CODECS.codecs), responses: { 201: { description: 'the API user', body: one } } },
+      doc: {
+        summary: 'Create an API user',
+        body: bodiesOf(API_USER_CODECS.codecs),
+        responses: { 201: { description: 'the API user', body: one } },
+      },
       handle: async (call) => {
         const { username, password } = API_USER_CODECS.of(call.consumes?.version).decode(call.body);
         return created(encode(call, await users.create(call.ctx, username, password)));
@@ -34,11 +38,18 @@ export function apiUserOperations(users: AuthorizedApiUserService): Operation[] 
         responses: {
           200: {
             description: 'every API user (not paged)',
-            body: API_USER_CODECS.codecs.map((codec) => ({ media: codec.media, schema: Type.Object({ _embedded: Type.Object({ apiUsers: Type.Array(codec.schema) }), _links: Links }) })),
+            body: API_USER_CODECS.codecs.map((codec) => ({
+              media: codec.media,
+              schema: Type.Object({ _embedded: Type.Object({ apiUsers: Type.Array(codec.schema) }), _links: Links }),
+            })),
           },
         },
       },
-      handle: async (call) => ok({ _embedded: { apiUsers: (await users.list(call.ctx)).map((user) => encode(call, user)) }, _links: { self: { href: `${call.baseUrl}${PATHS.apiUsers}` } } }),
+      handle: async (call) =>
+        ok({
+          _embedded: { apiUsers: (await users.list(call.ctx)).map((user) => encode(call, user)) },
+          _links: { self: { href: `${call.baseUrl}${PATHS.apiUsers}` } },
+        }),
     },
     // The target of every user's `_links.self`.
     {

@@ -19,7 +19,7 @@ const subject = (user: ApiUser) => ({ codec: API_USER_EVENTS, id: user.username,
 const USER_CHECK_MS = 5_000;
 
 /**
- * How a guess is admitted to the slow hash (the failed-attempt limits, issue 16 item 2): `begin`
+ * How a guess is admitted to the slow hash (the failed-attempt limits): `begin`
  * refuses (429), or starts an attempt that counts as failed until it succeeds; `address` waits its
  * turn when the hashing threads are busy.
  */
@@ -99,7 +99,9 @@ export class ApiUserService {
       const existing = await store.find(username);
       const user = existing ?? { username, createdOn: new Date().toISOString() };
       await store.upsert(user, passwordHash);
-      events.push(eventOf(existing ? 'apiUserPasswordRotated' : 'apiUserCreated', { ...subject(user), ...(existing ? { previous: existing } : {}) }));
+      events.push(
+        eventOf(existing ? 'apiUserPasswordRotated' : 'apiUserCreated', { ...subject(user), ...(existing ? { previous: existing } : {}) }),
+      );
     });
     this.forgetAll();
   }
@@ -148,7 +150,13 @@ export class ApiUserService {
     return check;
   }
 
-  private async checkPassword(username: string, password: string, key: string, remembered: Remembered | undefined, admission: HashingAdmission): Promise<boolean> {
+  private async checkPassword(
+    username: string,
+    password: string,
+    key: string,
+    remembered: Remembered | undefined,
+    admission: HashingAdmission,
+  ): Promise<boolean> {
     const now = Date.now();
     const generation = this.generation;
     const stored = await this.store.passwordHash(username);
@@ -160,7 +168,9 @@ export class ApiUserService {
     const attempt = admission.begin();
     let valid: boolean;
     try {
-      valid = stored ? await verifyPassword(password, stored, admission.address) : await verifyNoPassword(password, admission.address, this.cost);
+      valid = stored
+        ? await verifyPassword(password, stored, admission.address)
+        : await verifyNoPassword(password, admission.address, this.cost);
     } catch (error) {
       attempt.succeeded(); // not the guess's fault (a full hashing queue): not counted as a failure
       throw error;

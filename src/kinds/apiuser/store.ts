@@ -6,7 +6,10 @@ export class ApiUserStore {
   constructor(private readonly db: Db) {}
 
   async insert(user: ApiUser, passwordHash: string): Promise<void> {
-    await this.db.insertInto('api_users').values({ username: user.username, password_hash: passwordHash, created_on: user.createdOn }).execute();
+    await this.db
+      .insertInto('api_users')
+      .values({ username: user.username, password_hash: passwordHash, created_on: user.createdOn })
+      .execute();
   }
 
   /** Creates the user or sets its password. */
@@ -19,16 +22,26 @@ export class ApiUserStore {
   }
 
   async find(username: string): Promise<ApiUser | undefined> {
-    const row = await this.db.selectFrom('api_users').select(['username', 'created_on']).where('username', '=', username).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('api_users')
+      .select(['username', 'created_on'])
+      .where('username', '=', username)
+      .executeTakeFirst();
     return row ? { username: row.username, createdOn: row.created_on } : undefined;
   }
 
   async passwordHash(username: string): Promise<string | undefined> {
-    return (await this.db.selectFrom('api_users').select('password_hash').where('username', '=', username).executeTakeFirst())?.password_hash;
+    return (await this.db.selectFrom('api_users').select('password_hash').where('username', '=', username).executeTakeFirst())
+      ?.password_hash;
   }
 
   async list(): Promise<ApiUser[]> {
-    const rows = await this.db.selectFrom('api_users').select(['username', 'created_on']).orderBy('created_on').orderBy('username').execute();
+    const rows = await this.db
+      .selectFrom('api_users')
+      .select(['username', 'created_on'])
+      .orderBy('created_on')
+      .orderBy('username')
+      .execute();
     return rows.map((row) => ({ username: row.username, createdOn: row.created_on }));
   }
 

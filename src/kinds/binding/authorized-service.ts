@@ -19,7 +19,10 @@ const OWNER = 'Workspace Owner';
  * right owners alone hold).
  */
 function requireOwnerRights(ctx: RequestContext, workspace: string): void {
-  if (!isAllowed(ctx.principal, 'WORKSPACE', 'DELETE', workspace)) throw insufficientPermissions(`the ${OWNER} role is granted, changed and removed only with WORKSPACE_DELETE of workspace ${workspace} (an owner's right)`);
+  if (!isAllowed(ctx.principal, 'WORKSPACE', 'DELETE', workspace))
+    throw insufficientPermissions(
+      `the ${OWNER} role is granted, changed and removed only with WORKSPACE_DELETE of workspace ${workspace} (an owner's right)`,
+    );
 }
 
 /**
@@ -64,8 +67,10 @@ export class AuthorizedBindingService extends CallerView<Binding> {
     await this.inner.requireTarget(input);
     let resolved: ResolvedBinding = input;
     if (shape.level === 'workspace') {
-      if (!(WORKSPACE_ROLES as readonly string[]).includes(input.role)) throw unprocessable(`roleRef.name: "${input.role}" is no workspace role (${WORKSPACE_ROLES.join(', ')})`);
-      if (shape.subject === 'group' && input.role === 'Workspace Owner') throw unprocessable('roleRef.name: the Workspace Owner role cannot be given to a group');
+      if (!(WORKSPACE_ROLES as readonly string[]).includes(input.role))
+        throw unprocessable(`roleRef.name: "${input.role}" is no workspace role (${WORKSPACE_ROLES.join(', ')})`);
+      if (shape.subject === 'group' && input.role === 'Workspace Owner')
+        throw unprocessable('roleRef.name: the Workspace Owner role cannot be given to a group');
       if (input.role === OWNER) requireOwnerRights(ctx, input.workspace);
     } else {
       const role = await this.roles.resolveByRoleName(ctx, input.role, 'roleRef.name');

@@ -16,7 +16,11 @@ function conditions(scope: HolderScope, level: 'workspace' | 'project'): RawBuil
   if (scope.workspace !== undefined) parts.push(sql`b.workspace = ${scope.workspace}`);
   if (scope.project !== undefined) parts.push(sql`b.project = ${scope.project}`);
   if (scope.role !== undefined) {
-    parts.push(level === 'workspace' ? sql`b.workspace_role = ${scope.role}` : sql`b.project_role in (select r.name from project_roles r where r.display_name = ${scope.role} or r.name = ${scope.role})`);
+    parts.push(
+      level === 'workspace'
+        ? sql`b.workspace_role = ${scope.role}`
+        : sql`b.project_role in (select r.name from project_roles r where r.display_name = ${scope.role} or r.name = ${scope.role})`,
+    );
   }
   if (scope.platform !== undefined) {
     parts.push(
@@ -32,7 +36,10 @@ function conditions(scope: HolderScope, level: 'workspace' | 'project'): RawBuil
  * memberships' indexes. A subquery for `username in (…)`.
  */
 export function roleHolders(level: 'workspace' | 'project', scope: HolderScope): RawBuilder<unknown> {
-  const [userKind, groupKind] = level === 'workspace' ? [BINDING_KINDS.workspaceUser, BINDING_KINDS.workspaceGroup] : [BINDING_KINDS.projectUser, BINDING_KINDS.projectGroup];
+  const [userKind, groupKind] =
+    level === 'workspace'
+      ? [BINDING_KINDS.workspaceUser, BINDING_KINDS.workspaceGroup]
+      : [BINDING_KINDS.projectUser, BINDING_KINDS.projectGroup];
   const extra = conditions(scope, level);
   const and = extra.length ? sql` and ${sql.join(extra, sql` and `)}` : sql``;
   return sql`select b.username from role_bindings b where b.kind = ${userKind}${and} union select gm.username from group_members gm inner join role_bindings b on b.workspace = gm.workspace and b.group_name = gm.group_name where b.kind = ${groupKind}${and}`;

@@ -23,7 +23,7 @@ export const BINDING_SHAPES: Record<BindingKind, { level: BindingLevel; subject:
 };
 
 /**
- * A role binding (issue 19): a user or a workspace user group (the subject, by username or by the
+ * A role binding: a user or a workspace user group (the subject, by username or by the
  * group's name in the target's workspace) holds a role on a workspace or on a project of it. Its
  * name is unique per binding kind.
  */

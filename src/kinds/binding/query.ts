@@ -32,5 +32,9 @@ export function parseBindingFilter(query: Query, level: BindingLevel): BindingFi
   }
   const role = filterValue(query, 'workspaceRole');
   const username = filterValue(query, 'username');
-  return { ...(workspace !== undefined ? { workspace } : {}), ...(role !== undefined ? { role } : {}), ...(username !== undefined ? { username } : {}) };
+  return {
+    ...(workspace !== undefined ? { workspace } : {}),
+    ...(role !== undefined ? { role } : {}),
+    ...(username !== undefined ? { username } : {}),
+  };
 }

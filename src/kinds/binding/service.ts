@@ -20,20 +20,34 @@ export interface ResolvedBinding extends BindingInput {
 /** Each binding kind's event titles ("Workspace User Role Added", …). */
 const ROLE_EVENTS: Record<BindingKind, { added: EventKey; changed: EventKey; removed: EventKey }> = {
   meshWorkspaceUserBinding: { added: 'workspaceUserRoleAdded', changed: 'workspaceUserRoleChanged', removed: 'workspaceUserRoleRemoved' },
-  meshWorkspaceGroupBinding: { added: 'workspaceGroupRoleAdded', changed: 'workspaceGroupRoleChanged', removed: 'workspaceGroupRoleRemoved' },
+  meshWorkspaceGroupBinding: {
+    added: 'workspaceGroupRoleAdded',
+    changed: 'workspaceGroupRoleChanged',
+    removed: 'workspaceGroupRoleRemoved',
+  },
   meshProjectUserBinding: { added: 'projectUserRoleAdded', changed: 'projectUserRoleChanged', removed: 'projectUserRoleRemoved' },
   meshProjectGroupBinding: { added: 'projectGroupRoleAdded', changed: 'projectGroupRoleChanged', removed: 'projectGroupRoleRemoved' },
 };
 
 const subject = (binding: Binding) => {
-  const target = binding.project === undefined ? `meshWorkspace ${binding.workspace}` : `meshProject ${binding.workspace}.${binding.project}`;
-  return { codec: BINDING_EVENTS[binding.kind], id: binding.name, workspace: binding.workspace, object: binding, target: `role ${binding.role} of ${binding.subject} in ${target}` };
+  const target =
+    binding.project === undefined ? `meshWorkspace ${binding.workspace}` : `meshProject ${binding.workspace}.${binding.project}`;
+  return {
+    codec: BINDING_EVENTS[binding.kind],
+    id: binding.name,
+    workspace: binding.workspace,
+    object: binding,
+    target: `role ${binding.role} of ${binding.subject} in ${target}`,
+  };
 };
 
 /** The event of a binding's removal (by DELETE, or by an import's declarative deletion). */
 export function bindingRemoved(binding: Binding): EventDraft {
   const about = subject(binding);
-  return eventOf(ROLE_EVENTS[binding.kind].removed, { ...about, description: `${about.target} was removed (${binding.kind} ${binding.name})` });
+  return eventOf(ROLE_EVENTS[binding.kind].removed, {
+    ...about,
+    description: `${about.target} was removed (${binding.kind} ${binding.name})`,
+  });
 }
 
 /**
@@ -74,9 +88,13 @@ export class BindingService {
   /** A project binding's subject must hold a role in the project's workspace already (422). */
   async requireMember(input: BindingInput): Promise<void> {
     const user = BINDING_SHAPES[input.kind].subject === 'user';
-    const member = user ? await this.store.isWorkspaceMember(input.workspace, input.subject) : await this.store.isBoundGroup(input.workspace, input.subject);
+    const member = user
+      ? await this.store.isWorkspaceMember(input.workspace, input.subject)
+      : await this.store.isBoundGroup(input.workspace, input.subject);
     if (!member) {
-      throw unprocessable(`subject.name: ${user ? 'meshUser' : 'meshWorkspaceUserGroup'} "${input.subject}" is no member of meshWorkspace "${input.workspace}"; bind it to the workspace first`);
+      throw unprocessable(
+        `subject.name: ${user ? 'meshUser' : 'meshWorkspaceUserGroup'} "${input.subject}" is no member of meshWorkspace "${input.workspace}"; bind it to the workspace first`,
+      );
     }
   }
 
@@ -90,13 +108,22 @@ export class BindingService {
     return this.write(ctx, input, 'save', collection);
   }
 
-  private async write(ctx: RequestContext, input: ResolvedBinding, mode: 'create' | 'save', collection?: string): Promise<{ binding: Binding; created: boolean }> {
+  private async write(
+    ctx: RequestContext,
+    input: ResolvedBinding,
+    mode: 'create' | 'save',
+    collection?: string,
+  ): Promise<{ binding: Binding; created: boolean }> {
     try {
       return await this.events.change(ctx, async (trx, events) => {
         const store = new BindingStore(trx);
         const existing = await store.find(input.kind, input.name);
         if (existing && mode === 'create') throw conflict(`${input.kind} ${input.name} already exists`);
-        if (input.expiryDate !== undefined && input.expiryDate !== existing?.expiryDate && input.expiryDate < new Date().toISOString().slice(0, 10)) {
+        if (
+          input.expiryDate !== undefined &&
+          input.expiryDate !== existing?.expiryDate &&
+          input.expiryDate < new Date().toISOString().slice(0, 10)
+        ) {
           throw badRequest(`expiryDate: ${input.expiryDate} is in the past`);
         }
         const draft: Binding = {
@@ -110,12 +137,17 @@ export class BindingService {
         const binding = (await store.find(input.kind, input.name))!;
         const about = subject(binding);
         const titles = ROLE_EVENTS[binding.kind];
-        events.push(existing ? eventOf(titles.changed, { ...about, previous: existing }) : eventOf(titles.added, { ...about, description: `${about.target} was added (${binding.kind} ${binding.name})` }));
+        events.push(
+          existing
+            ? eventOf(titles.changed, { ...about, previous: existing })
+            : eventOf(titles.added, { ...about, description: `${about.target} was added (${binding.kind} ${binding.name})` }),
+        );
         return { binding, created: existing === undefined };
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`${input.kind} ${input.name} already exists`);
-      if (isForeignKeyViolation(error)) throw unprocessable(`${input.kind} ${input.name}: its target, role or subject was deleted meanwhile`);
+      if (isForeignKeyViolation(error))
+        throw unprocessable(`${input.kind} ${input.name}: its target, role or subject was deleted meanwhile`);
       throw error;
     }
   }

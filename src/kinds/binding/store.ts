@@ -48,7 +48,8 @@ const toModel = (row: Row): Binding => ({
   ...(row.collection !== null ? { collection: row.collection } : {}),
   createdOn: row.created_on,
   ...(row.expiry_date !== null ? { expiryDate: row.expiry_date } : {}),
-  targetDisplayName: row.project !== null ? displayName(row.project_document, row.project) : displayName(row.workspace_document, row.workspace),
+  targetDisplayName:
+    row.project !== null ? displayName(row.project_document, row.project) : displayName(row.workspace_document, row.workspace),
 });
 
 /** The `role_bindings` table; reads join the target (its display name) and the project role (its name), in one query. */
@@ -59,7 +60,9 @@ export class BindingStore {
     return this.db
       .selectFrom('role_bindings')
       .innerJoin('workspaces', 'workspaces.name', 'role_bindings.workspace')
-      .leftJoin('projects', (join) => join.onRef('projects.workspace', '=', 'role_bindings.workspace').onRef('projects.name', '=', 'role_bindings.project'))
+      .leftJoin('projects', (join) =>
+        join.onRef('projects.workspace', '=', 'role_bindings.workspace').onRef('projects.name', '=', 'role_bindings.project'),
+      )
       .leftJoin('project_roles', 'project_roles.name', 'role_bindings.project_role');
   }
 
@@ -81,7 +84,11 @@ export class BindingStore {
   ] as const;
 
   async find(kind: BindingKind, name: string): Promise<Binding | undefined> {
-    const row = await this.joined().select(BindingStore.COLUMNS).where('role_bindings.kind', '=', kind).where('role_bindings.name', '=', name).executeTakeFirst();
+    const row = await this.joined()
+      .select(BindingStore.COLUMNS)
+      .where('role_bindings.kind', '=', kind)
+      .where('role_bindings.name', '=', name)
+      .executeTakeFirst();
     return row ? toModel(row) : undefined;
   }
 
@@ -95,9 +102,15 @@ export class BindingStore {
       query =
         BINDING_SHAPES[kind].subject === 'user'
           ? query.where('role_bindings.username', '=', filter.username)
-          : query.where(sql<boolean>`exists (select 1 from group_members gm where gm.username = ${filter.username} and gm.workspace = role_bindings.workspace and gm.group_name = role_bindings.group_name)`);
+          : query.where(
+              sql<boolean>`exists (select 1 from group_members gm where gm.username = ${filter.username} and gm.workspace = role_bindings.workspace and gm.group_name = role_bindings.group_name)`,
+            );
     }
-    const { rows, total } = await fetchPage(query, (q) => q.select(BindingStore.COLUMNS).orderBy('role_bindings.created_on').orderBy('role_bindings.name'), page);
+    const { rows, total } = await fetchPage(
+      query,
+      (q) => q.select(BindingStore.COLUMNS).orderBy('role_bindings.created_on').orderBy('role_bindings.name'),
+      page,
+    );
     return { items: rows.map(toModel), total };
   }
 
@@ -113,8 +126,13 @@ export class BindingStore {
       collection: binding.collection ?? null,
       expiry_date: binding.expiryDate ?? null,
     };
-    if (exists) await this.db.updateTable('role_bindings').set(values).where('kind', '=', binding.kind).where('name', '=', binding.name).execute();
-    else await this.db.insertInto('role_bindings').values({ kind: binding.kind, name: binding.name, created_on: binding.createdOn, ...values }).execute();
+    if (exists)
+      await this.db.updateTable('role_bindings').set(values).where('kind', '=', binding.kind).where('name', '=', binding.name).execute();
+    else
+      await this.db
+        .insertInto('role_bindings')
+        .values({ kind: binding.kind, name: binding.name, created_on: binding.createdOn, ...values })
+        .execute();
   }
 
   async delete(kind: BindingKind, name: string): Promise<void> {
@@ -123,18 +141,28 @@ export class BindingStore {
 
   /** Whether a user holds a workspace role in the workspace (directly or through a group). */
   async isWorkspaceMember(workspace: string, username: string): Promise<boolean> {
-    const { rows } = await sql<{ username: string }>`select h.username from (${roleHolders('workspace', { workspace })}) h where h.username = ${username}`.execute(this.db);
+    const { rows } = await sql<{
+      username: string;
+    }>`select h.username from (${roleHolders('workspace', { workspace })}) h where h.username = ${username}`.execute(this.db);
     return rows.length > 0;
   }
 
   /** Whether a group holds a workspace role in its workspace. */
   async isBoundGroup(workspace: string, group: string): Promise<boolean> {
-    const row = await this.db.selectFrom('role_bindings').select('name').where('kind', '=', 'meshWorkspaceGroupBinding').where('workspace', '=', workspace).where('group_name', '=', group).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('role_bindings')
+      .select('name')
+      .where('kind', '=', 'meshWorkspaceGroupBinding')
+      .where('workspace', '=', workspace)
+      .where('group_name', '=', group)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
   /** Names of the kind's bindings in a collection (declarative deletion). */
   async namesInCollection(kind: BindingKind, collection: string): Promise<string[]> {
-    return (await this.db.selectFrom('role_bindings').select('name').where('kind', '=', kind).where('collection', '=', collection).execute()).map((row) => row.name);
+    return (
+      await this.db.selectFrom('role_bindings').select('name').where('kind', '=', kind).where('collection', '=', collection).execute()
+    ).map((row) => row.name);
   }
 }

@@ -13,11 +13,20 @@ import type { Block, BlockRequest, BlockUpdate, ResolvedBlockRequest, SentInputs
 import type { BlockQuery } from './query.js';
 import type { BlockService } from './service.js';
 
-const VERSION_FIELDS = { uuid: 'spec.buildingBlockDefinitionVersionRef.uuid', definition: 'metadata.definitionUuid', number: 'metadata.definitionVersion' };
+const VERSION_FIELDS = {
+  uuid: 'spec.buildingBlockDefinitionVersionRef.uuid',
+  definition: 'metadata.definitionUuid',
+  number: 'metadata.definitionVersion',
+};
 
 /** Whether any of the sent inputs is a platform-operator input of the version (set by operators only). */
 const setsOperatorInput = (inputs: SentInputs, version: DefinitionVersion) =>
-  Object.entries(inputs).some(([key, given]) => given.value !== undefined && Object.hasOwn(version.spec.inputs, key) && version.spec.inputs[key]!.assignmentType === 'PLATFORM_OPERATOR_MANUAL_INPUT');
+  Object.entries(inputs).some(
+    ([key, given]) =>
+      given.value !== undefined &&
+      Object.hasOwn(version.spec.inputs, key) &&
+      version.spec.inputs[key]!.assignmentType === 'PLATFORM_OPERATOR_MANUAL_INPUT',
+  );
 
 /**
  * Building blocks as the caller sees them: its own workspace's (`BUILDINGBLOCK_*`), all with `ADM_`,
@@ -39,7 +48,11 @@ export class AuthorizedBlockService extends CallerView<Block> {
   }
 
   static sees(principal: Principal, block: Pick<Block, 'workspace' | 'definitionOwner'>): boolean {
-    return seesWorkspace(principal, 'BUILDINGBLOCK', block.workspace) || isAllowedAsManager(principal, 'BUILDINGBLOCK_LIST', block.definitionOwner) || isAllowedAsManager(principal, 'BUILDINGBLOCK_SAVE', block.definitionOwner);
+    return (
+      seesWorkspace(principal, 'BUILDINGBLOCK', block.workspace) ||
+      isAllowedAsManager(principal, 'BUILDINGBLOCK_LIST', block.definitionOwner) ||
+      isAllowedAsManager(principal, 'BUILDINGBLOCK_SAVE', block.definitionOwner)
+    );
   }
 
   /** Platform operators of a block: admins and the definition's workspace (COMPAT §3). */
@@ -60,16 +73,22 @@ export class AuthorizedBlockService extends CallerView<Block> {
   /** Parents a body names, each visible to the caller (422 naming the entry otherwise), uuids canonical. */
   private async resolveParents(ctx: RequestContext, sent: BlockRequest['parents']): Promise<BlockRequest['parents']> {
     const uuids = sent.map((parent) => canonicalUuid(parent.buildingBlockUuid) ?? parent.buildingBlockUuid);
-    const visible = new Set((await this.inner.findMany(uuids)).filter((block) => AuthorizedBlockService.sees(ctx.principal, block)).map((block) => block.uuid));
+    const visible = new Set(
+      (await this.inner.findMany(uuids)).filter((block) => AuthorizedBlockService.sees(ctx.principal, block)).map((block) => block.uuid),
+    );
     return sent.map((parent, index) => {
-      if (!visible.has(uuids[index]!)) throw unprocessable(`spec.parentBuildingBlocks[${index}].buildingBlockUuid: meshBuildingBlock "${parent.buildingBlockUuid}" does not exist`);
+      if (!visible.has(uuids[index]!))
+        throw unprocessable(
+          `spec.parentBuildingBlocks[${index}].buildingBlockUuid: meshBuildingBlock "${parent.buildingBlockUuid}" does not exist`,
+        );
       return { ...parent, buildingBlockUuid: uuids[index]! };
     });
   }
 
   /** The target a body names: a live tenant or a workspace, through the caller's view of each. */
   private async resolveTarget(ctx: RequestContext, target: BlockRequest['target']): Promise<ResolvedBlockRequest['target']> {
-    if ('workspace' in target) return { workspace: (await this.workspaces.resolve(ctx, target.workspace, 'spec.targetRef.identifier')).name };
+    if ('workspace' in target)
+      return { workspace: (await this.workspaces.resolve(ctx, target.workspace, 'spec.targetRef.identifier')).name };
     if ('tenantUuid' in target) return { tenant: await this.tenants.resolveLive(ctx, target.tenantUuid, 'spec.targetRef.uuid') };
     return { tenant: await this.tenants.resolveLive(ctx, target.tenantName, 'metadata.tenantIdentifier') };
   }
@@ -90,7 +109,9 @@ export class AuthorizedBlockService extends CallerView<Block> {
     // Blocks of definitions a workspace owns, whatever workspace they are in; the workspace form wins (OpenAPI).
     if (query.managedByWorkspace !== undefined) {
       if (!isAllowedAsManager(ctx.principal, 'BUILDINGBLOCK_LIST', query.managedByWorkspace)) {
-        throw insufficientPermissions(`MANAGED_BUILDINGBLOCK_LIST ("List all Building Blocks for owned definition") of workspace ${query.managedByWorkspace} is required`);
+        throw insufficientPermissions(
+          `MANAGED_BUILDINGBLOCK_LIST ("List all Building Blocks for owned definition") of workspace ${query.managedByWorkspace} is required`,
+        );
       }
       return this.inner.list({ ...filter, definitionOwner: query.managedByWorkspace }, page);
     }
@@ -98,7 +119,9 @@ export class AuthorizedBlockService extends CallerView<Block> {
       const definition = await this.definitions.find(ctx, query.managedByDefinition);
       if (!definition) return emptyPage();
       if (!isAllowedAsManager(ctx.principal, 'BUILDINGBLOCK_LIST', definition.ownedByWorkspace)) {
-        throw insufficientPermissions(`MANAGED_BUILDINGBLOCK_LIST ("List all Building Blocks for owned definition") of workspace ${definition.ownedByWorkspace} is required`);
+        throw insufficientPermissions(
+          `MANAGED_BUILDINGBLOCK_LIST ("List all Building Blocks for owned definition") of workspace ${definition.ownedByWorkspace} is required`,
+        );
       }
       // A definition has one owner: with its uuid in the filter the owner condition adds nothing.
       return this.inner.list({ ...filter, definitionUuid: definition.uuid }, page);
@@ -113,7 +136,11 @@ export class AuthorizedBlockService extends CallerView<Block> {
 
   async update(ctx: RequestContext, uuid: string, update: BlockUpdate): Promise<Block> {
     const block = await this.get(ctx, uuid);
-    const { definition, version } = await this.definitions.resolveVersion(ctx, { uuid: update.versionUuid ?? block.versionUuid }, VERSION_FIELDS);
+    const { definition, version } = await this.definitions.resolveVersion(
+      ctx,
+      { uuid: update.versionUuid ?? block.versionUuid },
+      VERSION_FIELDS,
+    );
     const parents = update.parents && version.uuid !== block.versionUuid ? await this.resolveParents(ctx, update.parents) : update.parents;
     const changed = this.inner.changedInputs(block, update.inputs, version);
     if (!this.isOperator(ctx, block.definitionOwner)) {
@@ -121,11 +148,21 @@ export class AuthorizedBlockService extends CallerView<Block> {
       for (const row of changed) {
         const input = version.spec.inputs[row.key]!;
         // Supplying a user input the block lacks (no value, no default) is the consumer's part.
-        const supplying = !block.inputs.some((current) => current.key === row.key) && input.defaultValue === undefined && input.assignmentType === 'USER_INPUT';
-        if (input.assignmentType === 'PLATFORM_OPERATOR_MANUAL_INPUT' || (!input.updateableByConsumer && !supplying)) throw insufficientPermissions(`input "${row.key}" cannot be changed by a consumer`);
+        const supplying =
+          !block.inputs.some((current) => current.key === row.key) &&
+          input.defaultValue === undefined &&
+          input.assignmentType === 'USER_INPUT';
+        if (input.assignmentType === 'PLATFORM_OPERATOR_MANUAL_INPUT' || (!input.updateableByConsumer && !supplying))
+          throw insufficientPermissions(`input "${row.key}" cannot be changed by a consumer`);
       }
     }
-    return this.inner.update(ctx, block, { displayName: update.displayName, definition, version, changed, ...(parents ? { parents } : {}) });
+    return this.inner.update(ctx, block, {
+      displayName: update.displayName,
+      definition,
+      version,
+      changed,
+      ...(parents ? { parents } : {}),
+    });
   }
 
   async triggerRun(ctx: RequestContext, uuid: string): Promise<void> {

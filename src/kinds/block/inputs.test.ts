@@ -12,7 +12,13 @@ const version = {
   outputs: {},
   inputs: {
     size: { displayName: 'Size', type: 'INTEGER', assignmentType: 'USER_INPUT' },
-    name: { displayName: 'Name', type: 'STRING', assignmentType: 'USER_INPUT', valueValidationRegex: '^[a-z]+$', validationRegexErrorMessage: 'lower-case letters only' },
+    name: {
+      displayName: 'Name',
+      type: 'STRING',
+      assignmentType: 'USER_INPUT',
+      valueValidationRegex: '^[a-z]+$',
+      validationRegexErrorMessage: 'lower-case letters only',
+    },
     tier: { displayName: 'Tier', type: 'SINGLE_SELECT', assignmentType: 'PLATFORM_OPERATOR_MANUAL_INPUT', selectableValues: ['a', 'b'] },
     region: { displayName: 'Region', type: 'STRING', assignmentType: 'STATIC', argument: 'eu' },
     secret: { displayName: 'Secret', type: 'STRING', assignmentType: 'USER_INPUT', isSensitive: true, defaultValue: { hash: 'sha256:x' } },
@@ -24,18 +30,27 @@ const fails = (pattern: RegExp) => (error: ApiError) => error.status === 400 && 
 describe('block inputs', () => {
   it('keeps values as sent, typed by the version', () => {
     const rows = checkBlockInputs({ size: { value: '16' }, name: { value: 'abc', valueType: 'STRING' }, secret: { value: 'p' } }, version);
-    assert.deepEqual(rows.map((r) => [r.key, r.value, r.valueType, r.isSensitive, r.assignmentType]), [
-      ['size', '16', 'INTEGER', false, 'USER_INPUT'],
-      ['name', 'abc', 'STRING', false, 'USER_INPUT'],
-      ['secret', 'p', 'STRING', true, 'USER_INPUT'],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.key, r.value, r.valueType, r.isSensitive, r.assignmentType]),
+      [
+        ['size', '16', 'INTEGER', false, 'USER_INPUT'],
+        ['name', 'abc', 'STRING', false, 'USER_INPUT'],
+        ['secret', 'p', 'STRING', true, 'USER_INPUT'],
+      ],
+    );
     assert.equal(nativeValue('INTEGER', '16'), 16);
     assert.deepEqual(nativeValue('LIST', '["a"]'), ['a']);
   });
 
   it('refuses inputs that are not the user’s or operator’s, wrong types, bad values and regex misses', () => {
-    assert.throws(() => checkBlockInputs({ region: { value: 'us' } }, version), fails(/is not defined as a customer or platform-operator input/));
-    assert.throws(() => checkBlockInputs({ nope: { value: 1 } }, version), fails(/is not defined as a customer or platform-operator input/));
+    assert.throws(
+      () => checkBlockInputs({ region: { value: 'us' } }, version),
+      fails(/is not defined as a customer or platform-operator input/),
+    );
+    assert.throws(
+      () => checkBlockInputs({ nope: { value: 1 } }, version),
+      fails(/is not defined as a customer or platform-operator input/),
+    );
     assert.throws(() => checkBlockInputs({ constructor: { value: 1 } }, version), fails(/is not defined/));
     assert.throws(() => checkBlockInputs({ size: { value: 1, valueType: 'STRING' } }, version), fails(/valueType/));
     assert.throws(() => checkBlockInputs({ size: { value: 'big' } }, version), fails(/integer/));

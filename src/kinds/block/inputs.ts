@@ -24,11 +24,15 @@ export function nativeValue(type: ValueType, value: unknown): unknown {
   return value;
 }
 
-const definitionInput = (version: VersionSpec, key: string): VersionInput | undefined => (Object.hasOwn(version.inputs, key) ? version.inputs[key] : undefined);
+const definitionInput = (version: VersionSpec, key: string): VersionInput | undefined =>
+  Object.hasOwn(version.inputs, key) ? version.inputs[key] : undefined;
 
 function checkValue(field: string, key: string, input: VersionInput, value: unknown): void {
   const problem = inputValueProblem(input, input.isSensitive ? value : nativeValue(input.type, value));
-  if (problem) throw badRequest(`${field}: the value of "${key}" ${problem} (the input is of type ${input.type}${input.isSensitive ? ', sensitive' : ''})`);
+  if (problem)
+    throw badRequest(
+      `${field}: the value of "${key}" ${problem} (the input is of type ${input.type}${input.isSensitive ? ', sensitive' : ''})`,
+    );
 }
 
 function checkRegex(field: string, key: string, input: VersionInput, value: unknown): void {
@@ -38,12 +42,14 @@ function checkRegex(field: string, key: string, input: VersionInput, value: unkn
   const plain = secret ? secret.plaintext : value;
   const text = typeof plain === 'string' ? plain : JSON.stringify(plain);
   if (!matchesPattern(input.valueValidationRegex, text)) {
-    throw badRequest(`${field}: the value of "${key}" is invalid: ${input.validationRegexErrorMessage ?? `it must match ${input.valueValidationRegex}`}`);
+    throw badRequest(
+      `${field}: the value of "${key}" is invalid: ${input.validationRegexErrorMessage ?? `it must match ${input.valueValidationRegex}`}`,
+    );
   }
 }
 
 /**
- * The inputs a request sets, checked against the definition version (issue 6): only user and
+ * The inputs a request sets, checked against the definition version: only user and
  * operator inputs may be given, with the input's type, a value of that type matching its regex.
  * Returns rows in the spec's form (sensitive values still as sent: the service seals them).
  */
@@ -52,12 +58,20 @@ export function checkBlockInputs(sent: SentInputs, version: VersionSpec): ValueR
   for (const [key, given] of Object.entries(sent)) {
     const field = `spec.inputs.${key}`;
     const input = definitionInput(version, key);
-    if (!input || !SUPPLIED_ASSIGNMENT_TYPES.includes(input.assignmentType)) throw badRequest(`${field}: "${key}" is not defined as a customer or platform-operator input`);
-    if (given.valueType !== undefined && given.valueType !== input.type) throw badRequest(`${field}.valueType: "${key}" is of type ${input.type}, not ${given.valueType}`);
+    if (!input || !SUPPLIED_ASSIGNMENT_TYPES.includes(input.assignmentType))
+      throw badRequest(`${field}: "${key}" is not defined as a customer or platform-operator input`);
+    if (given.valueType !== undefined && given.valueType !== input.type)
+      throw badRequest(`${field}.valueType: "${key}" is of type ${input.type}, not ${given.valueType}`);
     if (given.value === undefined) continue;
     checkValue(field, key, input, given.value);
     checkRegex(field, key, input, given.value);
-    rows.push({ key, value: given.value, valueType: input.type, isSensitive: input.isSensitive ?? false, assignmentType: input.assignmentType });
+    rows.push({
+      key,
+      value: given.value,
+      valueType: input.type,
+      isSensitive: input.isSensitive ?? false,
+      assignmentType: input.assignmentType,
+    });
   }
   return rows;
 }
@@ -73,10 +87,15 @@ export function mergeRows(current: readonly ValueRow[], changes: readonly ValueR
  * The state a block waits in for lack of inputs: an operator input without a value or default first,
  * then a user input; undefined when every supplied input has a value.
  */
-export function missingInputState(version: VersionSpec, rows: readonly ValueRow[]): 'WAITING_FOR_OPERATOR_INPUT' | 'WAITING_FOR_USER_INPUT' | undefined {
+export function missingInputState(
+  version: VersionSpec,
+  rows: readonly ValueRow[],
+): 'WAITING_FOR_OPERATOR_INPUT' | 'WAITING_FOR_USER_INPUT' | undefined {
   const given = new Set(rows.map((row) => row.key));
   const missing = (assignment: string) =>
-    Object.entries(version.inputs).some(([key, input]) => input.assignmentType === assignment && !given.has(key) && input.defaultValue === undefined);
+    Object.entries(version.inputs).some(
+      ([key, input]) => input.assignmentType === assignment && !given.has(key) && input.defaultValue === undefined,
+    );
   if (missing('PLATFORM_OPERATOR_MANUAL_INPUT')) return 'WAITING_FOR_OPERATOR_INPUT';
   if (missing('USER_INPUT')) return 'WAITING_FOR_USER_INPUT';
   return undefined;

@@ -26,7 +26,12 @@ const version = versionWith({
   workspace: { displayName: 'Workspace', type: 'STRING', assignmentType: 'WORKSPACE_IDENTIFIER' },
 });
 
-const row = (key: string, value: unknown, valueType: ValueRow['valueType'] = 'STRING'): ValueRow => ({ key, value, valueType, isSensitive: false });
+const row = (key: string, value: unknown, valueType: ValueRow['valueType'] = 'STRING'): ValueRow => ({
+  key,
+  value,
+  valueType,
+  isSensitive: false,
+});
 const allInputs = [row('operator', 'op'), row('user', 3, 'INTEGER')];
 const block = (inputs: ValueRow[], parents: ParentRef[] = []): Pick<Block, 'parents' | 'inputs'> => ({ inputs, parents });
 const parent = (status: BlockStatus): Pick<Block, 'status'> => ({ status });
@@ -37,17 +42,26 @@ describe('waitingStatus', () => {
   });
 
   it('is undefined when every parent SUCCEEDED and every supplied input has a value', () => {
-    assert.equal(waitingStatus(version, block(allInputs, [parentRef(1), parentRef(2)]), [parent('SUCCEEDED'), parent('SUCCEEDED')]), undefined);
+    assert.equal(
+      waitingStatus(version, block(allInputs, [parentRef(1), parentRef(2)]), [parent('SUCCEEDED'), parent('SUCCEEDED')]),
+      undefined,
+    );
   });
 
   it('waits for a dependent input while a parent is missing (not found or not visible)', () => {
-    assert.equal(waitingStatus(version, block(allInputs, [parentRef(1), parentRef(2)]), [parent('SUCCEEDED')]), 'WAITING_FOR_DEPENDENT_INPUT');
+    assert.equal(
+      waitingStatus(version, block(allInputs, [parentRef(1), parentRef(2)]), [parent('SUCCEEDED')]),
+      'WAITING_FOR_DEPENDENT_INPUT',
+    );
     assert.equal(waitingStatus(version, block(allInputs, [parentRef(1)]), []), 'WAITING_FOR_DEPENDENT_INPUT');
   });
 
   for (const status of BLOCK_STATUSES.filter((s) => s !== 'SUCCEEDED')) {
     it(`waits for a dependent input while a parent is ${status}`, () => {
-      assert.equal(waitingStatus(version, block(allInputs, [parentRef(1), parentRef(2)]), [parent('SUCCEEDED'), parent(status)]), 'WAITING_FOR_DEPENDENT_INPUT');
+      assert.equal(
+        waitingStatus(version, block(allInputs, [parentRef(1), parentRef(2)]), [parent('SUCCEEDED'), parent(status)]),
+        'WAITING_FOR_DEPENDENT_INPUT',
+      );
     });
   }
 
@@ -59,7 +73,10 @@ describe('waitingStatus', () => {
   it('waits for an operator input before a user input', () => {
     assert.equal(waitingStatus(version, block([]), []), 'WAITING_FOR_OPERATOR_INPUT');
     assert.equal(waitingStatus(version, block([row('user', 1, 'INTEGER')]), []), 'WAITING_FOR_OPERATOR_INPUT');
-    assert.equal(waitingStatus(version, block([row('user', 1, 'INTEGER')], [parentRef(1)]), [parent('SUCCEEDED')]), 'WAITING_FOR_OPERATOR_INPUT');
+    assert.equal(
+      waitingStatus(version, block([row('user', 1, 'INTEGER')], [parentRef(1)]), [parent('SUCCEEDED')]),
+      'WAITING_FOR_OPERATOR_INPUT',
+    );
   });
 
   it('waits for a user input once operator inputs are given', () => {
@@ -70,7 +87,13 @@ describe('waitingStatus', () => {
     const withDefaults = versionWith({
       operator: { displayName: 'Operator', type: 'STRING', assignmentType: 'PLATFORM_OPERATOR_MANUAL_INPUT', defaultValue: 'op' },
       user: { displayName: 'User', type: 'INTEGER', assignmentType: 'USER_INPUT', defaultValue: 1 },
-      sensitive: { displayName: 'Secret', type: 'STRING', assignmentType: 'USER_INPUT', isSensitive: true, defaultValue: { hash: 'sha256:00' } },
+      sensitive: {
+        displayName: 'Secret',
+        type: 'STRING',
+        assignmentType: 'USER_INPUT',
+        isSensitive: true,
+        defaultValue: { hash: 'sha256:00' },
+      },
     });
     assert.equal(waitingStatus(withDefaults, block([]), []), undefined);
     const operatorDefaultOnly = versionWith({

@@ -11,7 +11,17 @@ import { sharedRunnerFor } from '../runner/shared-runners.js';
 import type { TenantStore } from '../tenant/store.js';
 import { missingInputState, nativeValue } from './inputs.js';
 import type { Block, BlockStatus, ValueRow } from './model.js';
-import { isFinal, isTransparent, type BlockRuns, type RunChange, type StepRow, type ResolvedInput, type Run, type RunBehavior, type RunStatus } from './run.js';
+import {
+  isFinal,
+  isTransparent,
+  type BlockRuns,
+  type RunChange,
+  type StepRow,
+  type ResolvedInput,
+  type Run,
+  type RunBehavior,
+  type RunStatus,
+} from './run.js';
 import type { BlockStore } from './store.js';
 import { BLOCK_EVENTS } from './wire/index.js';
 import type { EventCodec } from '../codec.js';
@@ -53,7 +63,13 @@ async function setStatus(tx: BlockUnit, block: Block, status: BlockStatus, lates
   await tx.blocks.setStatus(block.uuid, status, latestRunUuid);
   if (block.status !== status) {
     const after: Block = { ...block, status, ...(latestRunUuid ? { latestRunUuid } : {}) };
-    tx.events.push(eventOf('blockStatusChanged', { ...blockSubject(after), previous: block, description: `meshBuildingBlock ${block.uuid} went from ${block.status} to ${status}` }));
+    tx.events.push(
+      eventOf('blockStatusChanged', {
+        ...blockSubject(after),
+        previous: block,
+        description: `meshBuildingBlock ${block.uuid} went from ${block.status} to ${status}`,
+      }),
+    );
   }
 }
 
@@ -61,8 +77,13 @@ async function setStatus(tx: BlockUnit, block: Block, status: BlockStatus, lates
  * Where a block waits before it can run (spec §3.1): for a parent that has not SUCCEEDED, then for an
  * operator input, then a user input without value or default; undefined when it can run.
  */
-export function waitingStatus(version: DefinitionVersion, block: Pick<Block, 'parents' | 'inputs'>, parents: readonly Pick<Block, 'status'>[]): BlockStatus | undefined {
-  if (parents.length < block.parents.length || parents.some((parent) => parent.status !== 'SUCCEEDED')) return 'WAITING_FOR_DEPENDENT_INPUT';
+export function waitingStatus(
+  version: DefinitionVersion,
+  block: Pick<Block, 'parents' | 'inputs'>,
+  parents: readonly Pick<Block, 'status'>[],
+): BlockStatus | undefined {
+  if (parents.length < block.parents.length || parents.some((parent) => parent.status !== 'SUCCEEDED'))
+    return 'WAITING_FOR_DEPENDENT_INPUT';
   return missingInputState(version.spec, block.inputs);
 }
 
@@ -75,7 +96,7 @@ export function blockStatusFor(behavior: RunBehavior, status: RunStatus): BlockS
 }
 
 /**
- * The building block lifecycle (spec §3.1, issues 6 and 7): what a block waits for, when its runs
+ * The building block lifecycle (spec §3.1): what a block waits for, when its runs
  * start, and how a run's end moves the block on. Every method runs inside the caller's unit of work
  * (`tx`), so a block never exists without the run its status promises.
  */
@@ -112,7 +133,12 @@ export class BlockLifecycle {
    */
   async advance(tx: BlockUnit, block: Block, reason: string, known: KnownFacts = {}): Promise<{ status: BlockStatus; runUuid?: string }> {
     const version = known.version ?? (await this.versionOf(tx, block));
-    const parents = known.parents ?? (await tx.blocks.findMany(block.parents.map((parent) => parent.buildingBlockUuid), 'share'));
+    const parents =
+      known.parents ??
+      (await tx.blocks.findMany(
+        block.parents.map((parent) => parent.buildingBlockUuid),
+        'share',
+      ));
     const waiting = waitingStatus(version, block, parents);
     if (waiting) {
       await setStatus(tx, block, waiting);
@@ -123,9 +149,17 @@ export class BlockLifecycle {
   }
 
   /** A new run of the block, bound to its version's runner (or the shared one), waiting to be claimed. */
-  async startRun(tx: BlockUnit, block: Block, version: DefinitionVersion, behavior: RunBehavior, reason: string, { parents, created }: KnownFacts = {}): Promise<Run> {
+  async startRun(
+    tx: BlockUnit,
+    block: Block,
+    version: DefinitionVersion,
+    behavior: RunBehavior,
+    reason: string,
+    { parents, created }: KnownFacts = {},
+  ): Promise<Run> {
     const now = new Date().toISOString();
-    const runnerUuid = version.spec.runnerRef?.uuid.toLowerCase() ?? sharedRunnerFor(IMPLEMENTATIONS[version.spec.implementation.type].runnerType)!.uuid;
+    const runnerUuid =
+      version.spec.runnerRef?.uuid.toLowerCase() ?? sharedRunnerFor(IMPLEMENTATIONS[version.spec.implementation.type].runnerType)!.uuid;
     const run: Run = {
       uuid: randomUUID(),
       blockUuid: block.uuid,
@@ -145,7 +179,12 @@ export class BlockLifecycle {
             displayName: block.displayName,
             workspaceIdentifier: block.workspace,
             ...(block.tenant ? { projectIdentifier: block.tenant.project, fullPlatformIdentifier: block.tenant.platformIdentifier } : {}),
-            inputs: await this.resolveInputs(tx, block, version, parents ?? (await tx.blocks.findMany(block.parents.map((parent) => parent.buildingBlockUuid)))),
+            inputs: await this.resolveInputs(
+              tx,
+              block,
+              version,
+              parents ?? (await tx.blocks.findMany(block.parents.map((parent) => parent.buildingBlockUuid))),
+            ),
             parentBuildingBlocks: block.parents,
           },
         },
@@ -155,7 +194,10 @@ export class BlockLifecycle {
             workspaceIdentifier: block.definitionOwner,
             version: version.spec.versionNumber,
             implementation: version.spec.implementation,
-            runTransparency: version.spec.runTransparency ?? created?.definitionRunTransparency ?? (await tx.definitions.runTransparency(block.definitionUuid)),
+            runTransparency:
+              version.spec.runTransparency ??
+              created?.definitionRunTransparency ??
+              (await tx.definitions.runTransparency(block.definitionUuid)),
           },
         },
         // API keys are known by their uuid (client id), API users by name.
@@ -177,10 +219,16 @@ export class BlockLifecycle {
    * static arguments, parent outputs, tenant and workspace identifiers. Inputs without a value are
    * left out (no `null` ever reaches a runner); sensitive values stay sealed until a runner claims.
    */
-  private async resolveInputs(tx: BlockUnit, block: Block, version: DefinitionVersion, parents: readonly Block[]): Promise<ResolvedInput[]> {
+  private async resolveInputs(
+    tx: BlockUnit,
+    block: Block,
+    version: DefinitionVersion,
+    parents: readonly Block[],
+  ): Promise<ResolvedInput[]> {
     const rows = new Map(block.inputs.map((row) => [row.key, row]));
     // Only the platform's tenant id needs the tenant row; everything else about the tenant is on the block.
-    const needsTenant = block.tenant !== undefined && Object.values(version.spec.inputs).some((input) => input.assignmentType === 'PLATFORM_TENANT_ID');
+    const needsTenant =
+      block.tenant !== undefined && Object.values(version.spec.inputs).some((input) => input.assignmentType === 'PLATFORM_TENANT_ID');
     const tenant = needsTenant ? await tx.tenants.find(block.tenant!.uuid) : undefined;
     const resolved: ResolvedInput[] = [];
     for (const [key, input] of Object.entries(version.spec.inputs)) {
@@ -263,11 +311,22 @@ export class BlockLifecycle {
       else await setStatus(tx, block, blockStatusFor('DESTROY', status));
       return;
     }
-    const outputs: ValueRow[] = Object.entries(run.outputs).map(([key, output]) => ({ key, value: output.value, valueType: output.type as ValueRow['valueType'], isSensitive: output.isSensitive }));
+    const outputs: ValueRow[] = Object.entries(run.outputs).map(([key, output]) => ({
+      key,
+      value: output.value,
+      valueType: output.type as ValueRow['valueType'],
+      isSensitive: output.isSensitive,
+    }));
     const updated: Block = { ...block, status: blockStatusFor('APPLY', status), outputs: status === 'SUCCEEDED' ? outputs : block.outputs };
     await tx.blocks.update(updated);
     if (updated.status !== block.status) {
-      tx.events.push(eventOf('blockStatusChanged', { ...blockSubject(updated), previous: block, description: `meshBuildingBlock ${block.uuid} went from ${block.status} to ${updated.status}` }));
+      tx.events.push(
+        eventOf('blockStatusChanged', {
+          ...blockSubject(updated),
+          previous: block,
+          description: `meshBuildingBlock ${block.uuid} went from ${block.status} to ${updated.status}`,
+        }),
+      );
     } else if (updated.outputs !== block.outputs) tx.events.push(eventOf('blockChanged', { ...blockSubject(updated), previous: block }));
     if (block.markedForDeletionOn) {
       await this.startRun(tx, updated, await this.versionOf(tx, block), 'DESTROY', 'BUILDING_BLOCK_DELETION');
@@ -275,7 +334,8 @@ export class BlockLifecycle {
     }
     if (status === 'SUCCEEDED') {
       for (const child of await tx.blocks.findMany(await tx.blocks.children(block.uuid))) {
-        if (child.status === 'WAITING_FOR_DEPENDENT_INPUT' && !child.markedForDeletionOn) await this.advance(tx, child, 'DEPENDENCY_SUCCEEDED');
+        if (child.status === 'WAITING_FOR_DEPENDENT_INPUT' && !child.markedForDeletionOn)
+          await this.advance(tx, child, 'DEPENDENCY_SUCCEEDED');
       }
     }
   }
@@ -303,7 +363,12 @@ export class BlockLifecycle {
   async purge(tx: BlockUnit, stale: Block, by: string): Promise<void> {
     const block = await tx.blocks.findForUpdate(stale.uuid);
     if (!block) return;
-    await tx.blocks.update({ ...block, forcePurge: true, markedForDeletionOn: block.markedForDeletionOn ?? new Date().toISOString(), markedForDeletionBy: block.markedForDeletionBy ?? by });
+    await tx.blocks.update({
+      ...block,
+      forcePurge: true,
+      markedForDeletionOn: block.markedForDeletionOn ?? new Date().toISOString(),
+      markedForDeletionBy: block.markedForDeletionBy ?? by,
+    });
     await this.remove(tx, block);
   }
 

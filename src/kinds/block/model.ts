@@ -63,7 +63,8 @@ export interface Block {
 }
 
 /** `<workspace>.<project>.<platform>.<location>` of a tenant block (spec §2.4 `tenantIdentifier`). */
-export const tenantIdentifierOf = (block: Block) => (block.tenant ? `${block.workspace}.${block.tenant.project}.${block.tenant.platformIdentifier}` : undefined);
+export const tenantIdentifierOf = (block: Block) =>
+  block.tenant ? `${block.workspace}.${block.tenant.project}.${block.tenant.platformIdentifier}` : undefined;
 
 /** What a create request names, whichever representation it came in. */
 export interface BlockRequest {

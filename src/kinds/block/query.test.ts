@@ -8,15 +8,29 @@ const bad = (name: string) => (error: ApiError) => error.status === 400 && error
 
 describe('parseBlockFilter', () => {
   it('maps every documented filter, both version number forms, upper-case uuids to lower case', () => {
-    assert.deepEqual(parseBlockFilter({ workspaceIdentifier: 'ws', name: 'n', definitionName: 'd', versionNumber: 'v3', status: 'FAILED' }), {
-      filter: { workspace: 'ws', displayName: 'n', definitionName: 'd', status: 'FAILED', versionNumber: 3 },
-    });
+    assert.deepEqual(
+      parseBlockFilter({ workspaceIdentifier: 'ws', name: 'n', definitionName: 'd', versionNumber: 'v3', status: 'FAILED' }),
+      {
+        filter: { workspace: 'ws', displayName: 'n', definitionName: 'd', status: 'FAILED', versionNumber: 3 },
+      },
+    );
     assert.deepEqual(parseBlockFilter({ versionNumber: '3' }), { filter: { versionNumber: 3 } });
-    assert.deepEqual(parseBlockFilter({ projectIdentifier: 'p', platformIdentifier: 'aws.eu', versionUuid: UUID, tenantUuid: UUID.toUpperCase(), targetRefKind: 'meshTenant', managedByWorkspaceIdentifier: 'ops', managedByDefinitionUuid: UUID }), {
-      filter: { project: 'p', platformIdentifier: 'aws.eu', versionUuid: UUID, tenantUuid: UUID, targetKind: 'meshTenant' },
-      managedByWorkspace: 'ops',
-      managedByDefinition: UUID,
-    });
+    assert.deepEqual(
+      parseBlockFilter({
+        projectIdentifier: 'p',
+        platformIdentifier: 'aws.eu',
+        versionUuid: UUID,
+        tenantUuid: UUID.toUpperCase(),
+        targetRefKind: 'meshTenant',
+        managedByWorkspaceIdentifier: 'ops',
+        managedByDefinitionUuid: UUID,
+      }),
+      {
+        filter: { project: 'p', platformIdentifier: 'aws.eu', versionUuid: UUID, tenantUuid: UUID, targetKind: 'meshTenant' },
+        managedByWorkspace: 'ops',
+        managedByDefinition: UUID,
+      },
+    );
   });
 
   it('ignores empty and unknown parameters', () => {

@@ -21,7 +21,8 @@ function uuidParam(query: Query, name: string): string | undefined {
 
 function oneOf<T extends string>(query: Query, name: string, allowed: readonly T[]): T | undefined {
   const value = filterValue(query, name);
-  if (value !== undefined && !(allowed as readonly string[]).includes(value)) throw badRequest(`${name}: must be one of ${allowed.join(', ')}, got "${value}"`);
+  if (value !== undefined && !(allowed as readonly string[]).includes(value))
+    throw badRequest(`${name}: must be one of ${allowed.join(', ')}, got "${value}"`);
   return value as T | undefined;
 }
 
@@ -38,8 +39,12 @@ export const BLOCK_FILTERS = {
   tenantUuid: Filter('blocks on this tenant', { format: 'uuid' }),
   targetRefKind: Filter('blocks with this kind of target', { enum: TARGET_KINDS }),
   status: Filter('blocks in this status', { enum: BLOCK_FILTER_STATUSES }),
-  managedByWorkspaceIdentifier: Filter('blocks (in any workspace) of definitions owned by this workspace; needs MANAGED_BUILDINGBLOCK_LIST there'),
-  managedByDefinitionUuid: Filter('blocks (in any workspace) of this definition; needs MANAGED_BUILDINGBLOCK_LIST of its owner', { format: 'uuid' }),
+  managedByWorkspaceIdentifier: Filter(
+    'blocks (in any workspace) of definitions owned by this workspace; needs MANAGED_BUILDINGBLOCK_LIST there',
+  ),
+  managedByDefinitionUuid: Filter('blocks (in any workspace) of this definition; needs MANAGED_BUILDINGBLOCK_LIST of its owner', {
+    format: 'uuid',
+  }),
 };
 
 /**
@@ -72,5 +77,9 @@ export function parseBlockFilter(query: Query): BlockQuery | 'none' {
   }
   const managedByWorkspace = filterValue(query, 'managedByWorkspaceIdentifier');
   const managedByDefinition = uuidParam(query, 'managedByDefinitionUuid');
-  return { filter, ...(managedByWorkspace !== undefined ? { managedByWorkspace } : {}), ...(managedByDefinition !== undefined ? { managedByDefinition } : {}) };
+  return {
+    filter,
+    ...(managedByWorkspace !== undefined ? { managedByWorkspace } : {}),
+    ...(managedByDefinition !== undefined ? { managedByDefinition } : {}),
+  };
 }

@@ -17,7 +17,12 @@ export function blockOperations(blocks: AuthorizedBlockService): Operation[] {
       filters: BLOCK_FILTERS,
       resource: 'BUILDINGBLOCK',
       managed: true,
-      encode: (block, call) => BLOCK_CODECS.of(versionOf(call), call.vendor).encode(block, { baseUrl: call.baseUrl, collections: call.collections, showPurge: blocks.mayPurge(call.ctx) }),
+      encode: (block, call) =>
+        BLOCK_CODECS.of(versionOf(call), call.vendor).encode(block, {
+          baseUrl: call.baseUrl,
+          collections: call.collections,
+          showPurge: blocks.mayPurge(call.ctx),
+        }),
       get: async (call, uuid) => {
         const block = await blocks.get(call.ctx, uuid);
         const problem = BLOCK_CODECS.of(versionOf(call)).unrepresentable?.(block);
@@ -34,7 +39,8 @@ export function blockOperations(blocks: AuthorizedBlockService): Operation[] {
       create: (call) => blocks.create(call.ctx, BLOCK_CODECS.of(call.consumes?.version).decode(call.body)),
       update: (call, uuid) => {
         const decodeUpdate = BLOCK_CODECS.of(call.consumes?.version).decodeUpdate;
-        if (!decodeUpdate) throw unsupportedMediaType('a building block is updated with application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json');
+        if (!decodeUpdate)
+          throw unsupportedMediaType('a building block is updated with application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json');
         return blocks.update(call.ctx, uuid, decodeUpdate(call.body));
       },
       remove: { status: 202, run: (call, uuid) => blocks.delete(call.ctx, uuid) },
@@ -44,7 +50,11 @@ export function blockOperations(blocks: AuthorizedBlockService): Operation[] {
       method: 'POST',
       path: `${PATHS.blocks}/:id/trigger-run`,
       access: { resource: 'BUILDINGBLOCK', action: 'SAVE', orManaged: true },
-      doc: { summary: 'Run a building block again', description: 'No body (whatever Content-Type is sent).', responses: { 202: { description: 'a run was requested' } } },
+      doc: {
+        summary: 'Run a building block again',
+        description: 'No body (whatever Content-Type is sent).',
+        responses: { 202: { description: 'a run was requested' } },
+      },
       handle: async (call) => {
         await blocks.triggerRun(call.ctx, call.params.id!);
         return empty(202);
@@ -54,7 +64,11 @@ export function blockOperations(blocks: AuthorizedBlockService): Operation[] {
       method: 'DELETE',
       path: `${PATHS.blocks}/:id/purge`,
       access: { resource: 'BUILDINGBLOCK', action: 'DELETE' },
-      doc: { summary: 'Purge a building block', description: 'Removes the block without running its deletion (admins, and holders of BUILDINGBLOCK_DELETE of a definition owner).', responses: { 202: { description: 'purged' } } },
+      doc: {
+        summary: 'Purge a building block',
+        description: 'Removes the block without running its deletion (admins, and holders of BUILDINGBLOCK_DELETE of a definition owner).',
+        responses: { 202: { description: 'purged' } },
+      },
       handle: async (call) => {
         await blocks.purge(call.ctx, call.params.id!);
         return empty(202);

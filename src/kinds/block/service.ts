@@ -59,7 +59,14 @@ export class BlockService {
 
   /** Sensitive values are sealed whatever their JSON type; `{hash}` keeps the value stored under the same key. */
   private seal(rows: ValueRow[], previous: readonly ValueRow[]): ValueRow[] {
-    return rows.map((row) => (row.isSensitive ? { ...row, value: sealSensitive(row.value, previous.find((p) => p.key === row.key)?.value, this.secrets, `spec.inputs.${row.key}`) } : row));
+    return rows.map((row) =>
+      row.isSensitive
+        ? {
+            ...row,
+            value: sealSensitive(row.value, previous.find((p) => p.key === row.key)?.value, this.secrets, `spec.inputs.${row.key}`),
+          }
+        : row,
+    );
   }
 
   /**
@@ -72,7 +79,10 @@ export class BlockService {
       const field = `spec.parentBuildingBlocks[${index}]`;
       const block = found.find((b) => b.uuid === parent.buildingBlockUuid);
       if (!block) throw unprocessable(`${field}.buildingBlockUuid: meshBuildingBlock "${parent.buildingBlockUuid}" does not exist`);
-      if (block.workspace !== workspace) throw unprocessable(`${field}.buildingBlockUuid: meshBuildingBlock ${block.uuid} is in workspace ${block.workspace}; a parent is in the block's workspace (${workspace})`);
+      if (block.workspace !== workspace)
+        throw unprocessable(
+          `${field}.buildingBlockUuid: meshBuildingBlock ${block.uuid} is in workspace ${block.workspace}; a parent is in the block's workspace (${workspace})`,
+        );
       if (parent.definitionUuid !== undefined && parent.definitionUuid.toLowerCase() !== block.definitionUuid) {
         throw badRequest(`${field}.definitionUuid: block ${block.uuid} is of definition ${block.definitionUuid}`);
       }
@@ -80,7 +90,8 @@ export class BlockService {
       return { buildingBlockUuid: block.uuid, definitionUuid: block.definitionUuid };
     });
     const missing = dependencyUuids(version.spec).filter((uuid) => !refs.some((ref) => ref.definitionUuid === uuid));
-    if (missing.length > 0) throw badRequest(`spec.parentBuildingBlocks: the version depends on definitions ${missing.join(', ')}; name a parent block of each`);
+    if (missing.length > 0)
+      throw badRequest(`spec.parentBuildingBlocks: the version depends on definitions ${missing.join(', ')}; name a parent block of each`);
     return refs;
   }
 
@@ -91,20 +102,37 @@ export class BlockService {
   async create(ctx: RequestContext, resolved: ResolvedBlockRequest): Promise<Block> {
     const { request, definition, version, target } = resolved;
     const tenant = 'tenant' in target ? target.tenant : undefined;
-    if (definition.targetType === 'TENANT_LEVEL' && !tenant) throw badRequest(`spec.targetRef: definition ${definition.uuid} is TENANT_LEVEL and needs a meshTenant target`);
-    if (definition.targetType === 'WORKSPACE_LEVEL' && tenant) throw badRequest(`spec.targetRef: definition ${definition.uuid} is WORKSPACE_LEVEL and needs a meshWorkspace target`);
+    if (definition.targetType === 'TENANT_LEVEL' && !tenant)
+      throw badRequest(`spec.targetRef: definition ${definition.uuid} is TENANT_LEVEL and needs a meshTenant target`);
+    if (definition.targetType === 'WORKSPACE_LEVEL' && tenant)
+      throw badRequest(`spec.targetRef: definition ${definition.uuid} is WORKSPACE_LEVEL and needs a meshWorkspace target`);
     const workspace = tenant?.workspace ?? (target as { workspace: string }).workspace;
     if (version.spec.state === 'DRAFT' && workspace !== definition.ownedByWorkspace) {
-      throw unprocessable(`version ${version.spec.versionNumber} of definition ${definition.uuid} is a draft: only its own workspace may use it`);
+      throw unprocessable(
+        `version ${version.spec.versionNumber} of definition ${definition.uuid} is a draft: only its own workspace may use it`,
+      );
     }
-    if (!isPublishedVersion({ state: version.spec.state, ...(version.review ? { review: version.review.state } : {}) }) && workspace !== definition.ownedByWorkspace) {
-      throw unprocessable(`version ${version.spec.versionNumber} of definition ${definition.uuid} is not approved for other workspaces: only its own workspace may use it`);
+    if (
+      !isPublishedVersion({ state: version.spec.state, ...(version.review ? { review: version.review.state } : {}) }) &&
+      workspace !== definition.ownedByWorkspace
+    ) {
+      throw unprocessable(
+        `version ${version.spec.versionNumber} of definition ${definition.uuid} is not approved for other workspaces: only its own workspace may use it`,
+      );
     }
     const block: Block = {
       uuid: randomUUID(),
       workspace,
       targetKind: tenant ? 'meshTenant' : 'meshWorkspace',
-      ...(tenant ? { tenant: { uuid: tenant.uuid, project: tenant.project, platformIdentifier: `${tenant.platform.name}.${tenant.platform.location}` } } : {}),
+      ...(tenant
+        ? {
+            tenant: {
+              uuid: tenant.uuid,
+              project: tenant.project,
+              platformIdentifier: `${tenant.platform.name}.${tenant.platform.location}`,
+            },
+          }
+        : {}),
       definitionUuid: definition.uuid,
       definitionOwner: definition.ownedByWorkspace,
       versionUuid: version.uuid,
@@ -121,7 +149,10 @@ export class BlockService {
     };
     try {
       const { runUuid } = await this.transaction(ctx, async (tx) => {
-        const parents = await tx.blocks.findMany(resolved.parents.map((parent) => parent.buildingBlockUuid), 'share');
+        const parents = await tx.blocks.findMany(
+          resolved.parents.map((parent) => parent.buildingBlockUuid),
+          'share',
+        );
         block.parents = this.checkParents(resolved.parents, parents, version, workspace);
         await tx.blocks.insert(block, version.spec.onlyApplyOncePerTenant === true && tenant !== undefined);
         tx.events.push(eventOf('blockCreated', blockSubject(block)));
@@ -134,7 +165,10 @@ export class BlockService {
       });
       return { ...block, status: 'PENDING', ...(runUuid ? { latestRunUuid: runUuid } : {}) };
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(`definition ${block.definitionUuid} applies once per tenant, and tenant ${block.tenant?.uuid} already has a block of it`);
+      if (isUniqueViolation(error))
+        throw conflict(
+          `definition ${block.definitionUuid} applies once per tenant, and tenant ${block.tenant?.uuid} already has a block of it`,
+        );
       if (isForeignKeyViolation(error)) throw conflict('a parent block was deleted while this block was created; read the parents again');
       throw error;
     }
@@ -158,30 +192,50 @@ export class BlockService {
     if (versionChanged) {
       const target = latestOffered(definition, block.workspace);
       if (definition.uuid !== block.definitionUuid || target?.uuid !== version.uuid) {
-        throw badRequest(`spec.buildingBlockDefinitionVersionRef.uuid: a block moves only to the latest released version of its definition offered to its workspace (${target?.uuid ?? 'none'})`);
+        throw badRequest(
+          `spec.buildingBlockDefinitionVersionRef.uuid: a block moves only to the latest released version of its definition offered to its workspace (${target?.uuid ?? 'none'})`,
+        );
       }
-    } else if (update.parents && canonical(update.parents.map((p) => p.buildingBlockUuid).sort()) !== canonical(block.parents.map((p) => p.buildingBlockUuid).sort())) {
+    } else if (
+      update.parents &&
+      canonical(update.parents.map((p) => p.buildingBlockUuid).sort()) !== canonical(block.parents.map((p) => p.buildingBlockUuid).sort())
+    ) {
       throw badRequest('spec.parentBuildingBlocks: parents change only together with the version');
     }
     const runNeeded = changed.length > 0 || versionChanged;
-    const updated: Block = { ...block, displayName: update.displayName, inputs: mergeRows(block.inputs, changed), versionUuid: version.uuid, versionNumber: version.spec.versionNumber };
+    const updated: Block = {
+      ...block,
+      displayName: update.displayName,
+      inputs: mergeRows(block.inputs, changed),
+      versionUuid: version.uuid,
+      versionNumber: version.spec.versionNumber,
+    };
     try {
       await this.transaction(ctx, async (tx) => {
         // What was checked above must still hold: a concurrent delete or run wins, this PUT is refused.
         const fresh = await tx.blocks.findForUpdate(block.uuid);
-        if (!fresh || fresh.markedForDeletionOn || fresh.latestRunUuid !== block.latestRunUuid) throw conflict(`meshBuildingBlock ${block.uuid} changed while this update was checked; read it again`);
-        if (runNeeded && (await tx.runs.activeRun(block.uuid))) throw conflict(`meshBuildingBlock ${block.uuid} has a run in progress; change it when the run has ended`);
+        if (!fresh || fresh.markedForDeletionOn || fresh.latestRunUuid !== block.latestRunUuid)
+          throw conflict(`meshBuildingBlock ${block.uuid} changed while this update was checked; read it again`);
+        if (runNeeded && (await tx.runs.activeRun(block.uuid)))
+          throw conflict(`meshBuildingBlock ${block.uuid} has a run in progress; change it when the run has ended`);
         let parents: Block[] | undefined;
         if (versionChanged) {
           const sent = update.parents ?? block.parents;
-          parents = await tx.blocks.findMany(sent.map((parent) => parent.buildingBlockUuid), 'share');
+          parents = await tx.blocks.findMany(
+            sent.map((parent) => parent.buildingBlockUuid),
+            'share',
+          );
           updated.parents = this.checkParents(sent, parents, version, block.workspace);
         }
         await tx.blocks.update(updated);
-        if (differs({ ...fresh, status: updated.status, latestRunUuid: updated.latestRunUuid }, updated)) tx.events.push(eventOf('blockChanged', { ...blockSubject(updated), previous: fresh }));
+        if (differs({ ...fresh, status: updated.status, latestRunUuid: updated.latestRunUuid }, updated))
+          tx.events.push(eventOf('blockChanged', { ...blockSubject(updated), previous: fresh }));
         if (versionChanged) await tx.blocks.replaceParents(block.uuid, updated.parents);
         if (runNeeded) {
-          const { status, runUuid } = await this.lifecycle.advance(tx, updated, 'BUILDING_BLOCK_UPDATE', { version, ...(parents ? { parents } : {}) });
+          const { status, runUuid } = await this.lifecycle.advance(tx, updated, 'BUILDING_BLOCK_UPDATE', {
+            version,
+            ...(parents ? { parents } : {}),
+          });
           updated.status = status;
           if (runUuid) updated.latestRunUuid = runUuid;
         }
@@ -226,7 +280,8 @@ export class BlockService {
     try {
       await this.transaction(ctx, work);
     } catch (error) {
-      if (isForeignKeyViolation(error)) throw conflict(`meshBuildingBlock ${block.uuid} became the parent of another block; delete that first`);
+      if (isForeignKeyViolation(error))
+        throw conflict(`meshBuildingBlock ${block.uuid} became the parent of another block; delete that first`);
       throw error;
     }
   }

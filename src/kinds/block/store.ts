@@ -51,7 +51,8 @@ function toModel(row: Selectable<BuildingBlockTable>): Block {
     parents: document.parents,
     outputs: JSON.parse(row.outputs) as ValueRow[],
   };
-  if (row.tenant_uuid !== null) block.tenant = { uuid: row.tenant_uuid, project: row.project!, platformIdentifier: row.platform_identifier! };
+  if (row.tenant_uuid !== null)
+    block.tenant = { uuid: row.tenant_uuid, project: row.project!, platformIdentifier: row.platform_identifier! };
   if (row.marked_for_deletion_on !== null) block.markedForDeletionOn = row.marked_for_deletion_on;
   if (row.marked_for_deletion_by !== null) block.markedForDeletionBy = row.marked_for_deletion_by;
   if (row.latest_run_uuid !== null) block.latestRunUuid = row.latest_run_uuid;
@@ -60,7 +61,11 @@ function toModel(row: Selectable<BuildingBlockTable>): Block {
 }
 
 function toRow(block: Block, oncePerTenant: string | null): BuildingBlockTable {
-  const document: BlockDocument = { inputs: block.inputs, parents: block.parents, ...(block.targetRef ? { targetRef: block.targetRef } : {}) };
+  const document: BlockDocument = {
+    inputs: block.inputs,
+    parents: block.parents,
+    ...(block.targetRef ? { targetRef: block.targetRef } : {}),
+  };
   return {
     uuid: block.uuid,
     workspace: block.workspace,
@@ -113,11 +118,20 @@ export class BlockStore {
   /** Inserts the block and its parent links (the caller holds the transaction). */
   async insert(block: Block, oncePerTenant: boolean): Promise<void> {
     await this.queries.insertRow('insert', 'building_blocks', toRow(block, oncePerTenant ? block.definitionUuid : null));
-    for (const parent of block.parents) await this.db.insertInto('building_block_parents').values({ block_uuid: block.uuid, parent_uuid: parent.buildingBlockUuid }).execute();
+    for (const parent of block.parents)
+      await this.db
+        .insertInto('building_block_parents')
+        .values({ block_uuid: block.uuid, parent_uuid: parent.buildingBlockUuid })
+        .execute();
   }
 
   async find(uuid: string): Promise<Block | undefined> {
-    const [row] = await this.queries.execute('find', [uuid], (id) => this.db.selectFrom('building_blocks').selectAll().where('uuid', '=', id as string));
+    const [row] = await this.queries.execute('find', [uuid], (id) =>
+      this.db
+        .selectFrom('building_blocks')
+        .selectAll()
+        .where('uuid', '=', id as string),
+    );
     return row ? toModel(row) : undefined;
   }
 
@@ -128,7 +142,10 @@ export class BlockStore {
    */
   async findMany(uuids: readonly string[], lock?: 'share'): Promise<Block[]> {
     if (uuids.length === 0) return [];
-    let query = this.db.selectFrom('building_blocks').selectAll().where('uuid', 'in', [...uuids]);
+    let query = this.db
+      .selectFrom('building_blocks')
+      .selectAll()
+      .where('uuid', 'in', [...uuids]);
     if (lock === 'share' && this.dialect === 'postgres') query = query.forShare();
     return (await query.execute()).map(toModel);
   }
@@ -150,7 +167,12 @@ export class BlockStore {
     if (filter.targetKind !== undefined) query = query.where('target_kind', '=', filter.targetKind);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     if (filter.definitionOwner !== undefined) query = query.where('definition_owner', '=', filter.definitionOwner);
-    const { rows, total } = await fetchPage(query, (q) => q.selectAll().orderBy('created_on').orderBy('uuid'), page, await this.knownTotal(filter));
+    const { rows, total } = await fetchPage(
+      query,
+      (q) => q.selectAll().orderBy('created_on').orderBy('uuid'),
+      page,
+      await this.knownTotal(filter),
+    );
     return { items: rows.map(toModel), total };
   }
 
@@ -161,28 +183,49 @@ export class BlockStore {
   private async knownTotal(filter: BlockFilter): Promise<number | undefined> {
     const keys = Object.keys(filter).filter((key) => key !== 'definitionOwner');
     if (keys.length !== 1 || filter.definitionUuid === undefined) return undefined;
-    const row = await this.db.selectFrom('definitions').select([usageCount.as('usage_count'), 'owned_by_workspace']).where('uuid', '=', filter.definitionUuid).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('definitions')
+      .select([usageCount.as('usage_count'), 'owned_by_workspace'])
+      .where('uuid', '=', filter.definitionUuid)
+      .executeTakeFirst();
     if (!row || (filter.definitionOwner !== undefined && row.owned_by_workspace !== filter.definitionOwner)) return 0;
     return Number(row.usage_count);
   }
 
   /** Everything but identity, target and creation (which never change). */
   async update(block: Block): Promise<void> {
-    const { uuid, created_on: _c, created_by: _b, once_per_tenant: _o, workspace: _w, project: _p, tenant_uuid: _t, platform_identifier: _pi, target_kind: _k, ...rest } = toRow(block, null);
+    const {
+      uuid,
+      created_on: _c,
+      created_by: _b,
+      once_per_tenant: _o,
+      workspace: _w,
+      project: _p,
+      tenant_uuid: _t,
+      platform_identifier: _pi,
+      target_kind: _k,
+      ...rest
+    } = toRow(block, null);
     await this.db.updateTable('building_blocks').set(rest).where('uuid', '=', uuid).execute();
   }
 
   async setStatus(uuid: string, status: BlockStatus, latestRunUuid?: string): Promise<void> {
     if (latestRunUuid) {
-      await this.queries.execute('setStatusAndRun', [status, latestRunUuid, uuid] as const, (to, run, id) => this.db.updateTable('building_blocks').set({ status: to, latest_run_uuid: run }).where('uuid', '=', id));
+      await this.queries.execute('setStatusAndRun', [status, latestRunUuid, uuid] as const, (to, run, id) =>
+        this.db.updateTable('building_blocks').set({ status: to, latest_run_uuid: run }).where('uuid', '=', id),
+      );
     } else {
-      await this.queries.execute('setStatus', [status, uuid] as const, (to, id) => this.db.updateTable('building_blocks').set({ status: to }).where('uuid', '=', id));
+      await this.queries.execute('setStatus', [status, uuid] as const, (to, id) =>
+        this.db.updateTable('building_blocks').set({ status: to }).where('uuid', '=', id),
+      );
     }
   }
 
   /** The block's latest run, its status unchanged. */
   async setLatestRun(uuid: string, latestRunUuid: string): Promise<void> {
-    await this.queries.execute('setLatestRun', [latestRunUuid, uuid] as const, (run, id) => this.db.updateTable('building_blocks').set({ latest_run_uuid: run }).where('uuid', '=', id));
+    await this.queries.execute('setLatestRun', [latestRunUuid, uuid] as const, (run, id) =>
+      this.db.updateTable('building_blocks').set({ latest_run_uuid: run }).where('uuid', '=', id),
+    );
   }
 
   /** Blocks naming this one as a parent. */
@@ -193,7 +236,8 @@ export class BlockStore {
 
   async replaceParents(uuid: string, parents: readonly ParentRef[]): Promise<void> {
     await this.db.deleteFrom('building_block_parents').where('block_uuid', '=', uuid).execute();
-    for (const parent of parents) await this.db.insertInto('building_block_parents').values({ block_uuid: uuid, parent_uuid: parent.buildingBlockUuid }).execute();
+    for (const parent of parents)
+      await this.db.insertInto('building_block_parents').values({ block_uuid: uuid, parent_uuid: parent.buildingBlockUuid }).execute();
   }
 
   /** Removes the block and its parent links; whether it was there (the caller holds the transaction). */

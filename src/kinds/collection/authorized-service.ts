@@ -26,7 +26,8 @@ export class AuthorizedCollectionService {
 
   private requireManaging(ctx: RequestContext, ownedByWorkspace: string | null, action: Action): void {
     if (ownedByWorkspace !== null) return requireAllowed(ctx.principal, HELD, action, ownedByWorkspace);
-    if (!isAdminFor(ctx.principal, HELD, action)) throw insufficientPermissions(`ADM_${HELD}_${action} is required for a meshObjectCollection of admins only (ownedByWorkspace null)`);
+    if (!isAdminFor(ctx.principal, HELD, action))
+      throw insufficientPermissions(`ADM_${HELD}_${action} is required for a meshObjectCollection of admins only (ownedByWorkspace null)`);
   }
 
   async create(ctx: RequestContext, input: Omit<ObjectCollection, 'createdOn'>): Promise<ObjectCollection> {
@@ -52,7 +53,10 @@ export class AuthorizedCollectionService {
   /** The collection an import names (`meshObjectCollection`, `owner`): 400 when there is none for the caller. */
   async forImport(ctx: RequestContext, name: string, owner: string | undefined): Promise<ObjectCollection> {
     const collection = await this.visible(ctx, name, owner);
-    if (!collection) throw badRequest(`meshObjectCollection: no collection "${name}"${owner !== undefined ? ` of owner "${owner}"` : ''}; create it first (POST /api/meshobjectcollections)`);
+    if (!collection)
+      throw badRequest(
+        `meshObjectCollection: no collection "${name}"${owner !== undefined ? ` of owner "${owner}"` : ''}; create it first (POST /api/meshobjectcollections)`,
+      );
     return collection;
   }
 
@@ -61,7 +65,11 @@ export class AuthorizedCollectionService {
    * all in one transaction (the import's, when it runs in the import's unit of work), each only with
    * the caller's delete permission in its workspace (a 403 deletes nothing). Returns what was deleted.
    */
-  async deleteMissing(ctx: RequestContext, collection: ObjectCollection, kept: ReadonlyMap<string, ReadonlySet<string>>): Promise<CollectedObject[]> {
+  async deleteMissing(
+    ctx: RequestContext,
+    collection: ObjectCollection,
+    kept: ReadonlyMap<string, ReadonlySet<string>>,
+  ): Promise<CollectedObject[]> {
     const missing = (await this.inner.members(collection.name)).filter((object) => !kept.get(object.kind)?.has(object.id));
     for (const object of missing) requireAllowed(ctx.principal, HELD, 'DELETE', object.workspace);
     await this.inner.deleteObjects(ctx, missing);

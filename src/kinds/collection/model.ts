@@ -1,7 +1,7 @@
 import { unprocessable } from '../../lib/errors.js';
 
 /**
- * A meshObjectCollection (issue 19, beta): a named set of imported workspace user groups and
+ * A meshObjectCollection (beta): a named set of imported workspace user groups and
  * workspace user/group bindings. An import into the collection deletes those of its objects the
  * import no longer names (declarative deletion), so what it holds is fenced by its owner.
  */
@@ -34,10 +34,14 @@ export function requireHoldable(collection: ObjectCollection, kind: string, work
   const owner = collection.ownedByWorkspace;
   if (owner === null) return;
   if (!isCollectedKind(kind)) {
-    throw unprocessable(`kind: ${meshObject} cannot be imported into meshObjectCollection ${collection.name} of meshWorkspace ${owner}, which holds only its ${COLLECTED_KINDS.join(', ')}; import it without the collection`);
+    throw unprocessable(
+      `kind: ${meshObject} cannot be imported into meshObjectCollection ${collection.name} of meshWorkspace ${owner}, which holds only its ${COLLECTED_KINDS.join(', ')}; import it without the collection`,
+    );
   }
   if (workspace !== owner) {
-    throw unprocessable(`${meshObject} of meshWorkspace ${workspace ?? '?'} cannot be in meshObjectCollection ${collection.name}, which holds only objects of meshWorkspace ${owner}`);
+    throw unprocessable(
+      `${meshObject} of meshWorkspace ${workspace ?? '?'} cannot be in meshObjectCollection ${collection.name}, which holds only objects of meshWorkspace ${owner}`,
+    );
   }
 }
 

@@ -16,7 +16,11 @@ export function collectionOperations(collections: AuthorizedCollectionService): 
       path: PATHS.objectCollections,
       media,
       access: 'admin',
-      doc: { summary: 'Create a meshObjectCollection', body: [{ media: COLLECTION_MEDIA, schema: CreateBody }], responses: { 201: { description: 'created' } } },
+      doc: {
+        summary: 'Create a meshObjectCollection',
+        body: [{ media: COLLECTION_MEDIA, schema: CreateBody }],
+        responses: { 201: { description: 'created' } },
+      },
       handle: async (call) => {
         await collections.create(call.ctx, decodeCreate(call.body));
         return { status: 201 };
@@ -27,7 +31,11 @@ export function collectionOperations(collections: AuthorizedCollectionService): 
       path: PATHS.objectCollections,
       media,
       access: 'admin',
-      doc: { summary: 'Delete a meshObjectCollection', body: [{ media: COLLECTION_MEDIA, schema: DeleteBody }], responses: { 200: { description: 'deleted' } } },
+      doc: {
+        summary: 'Delete a meshObjectCollection',
+        body: [{ media: COLLECTION_MEDIA, schema: DeleteBody }],
+        responses: { 200: { description: 'deleted' } },
+      },
       handle: async (call) => {
         const { name, owner } = decodeDelete(call.body);
         await collections.delete(call.ctx, name, owner);

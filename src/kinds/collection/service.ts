@@ -13,10 +13,16 @@ import type { CollectedObject, ObjectCollection } from './model.js';
 import { CollectionStore } from './store.js';
 import { COLLECTION_EVENTS } from './wire.js';
 
-const subject = (collection: ObjectCollection) => ({ codec: COLLECTION_EVENTS, id: collection.name, workspace: collection.ownedByWorkspace ?? undefined, object: collection });
+const subject = (collection: ObjectCollection) => ({
+  codec: COLLECTION_EVENTS,
+  id: collection.name,
+  workspace: collection.ownedByWorkspace ?? undefined,
+  object: collection,
+});
 
 /** The answer for an owner that does not exist, and for one the caller does not see: the same. */
-export const noSuchOwner = (workspace: string): ApiError => unprocessable(`ownedByWorkspace: meshWorkspace "${workspace}" does not exist`, 'WORKSPACE');
+export const noSuchOwner = (workspace: string): ApiError =>
+  unprocessable(`ownedByWorkspace: meshWorkspace "${workspace}" does not exist`, 'WORKSPACE');
 
 /** Object collections without any notion of who asks; each write one method in one transaction. */
 export class CollectionService {
@@ -42,7 +48,8 @@ export class CollectionService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         const store = new CollectionStore(trx);
-        if (input.ownedByWorkspace !== null && !(await new WorkspaceStore(trx).exists(input.ownedByWorkspace))) throw noSuchOwner(input.ownedByWorkspace);
+        if (input.ownedByWorkspace !== null && !(await new WorkspaceStore(trx).exists(input.ownedByWorkspace)))
+          throw noSuchOwner(input.ownedByWorkspace);
         if (await store.find(input.name)) throw conflict(`meshObjectCollection ${input.name} already exists`);
         await store.insert(collection);
         events.push(eventOf('collectionCreated', subject(collection)));
@@ -60,12 +67,16 @@ export class CollectionService {
       await this.events.change(ctx, async (trx, events) => {
         const store = new CollectionStore(trx);
         const dependents = await store.dependents(collection.name);
-        if (dependents.length > 0) throw conflict(`meshObjectCollection ${collection.name} still holds ${dependents.join(', ')}; only an empty collection can be deleted`);
+        if (dependents.length > 0)
+          throw conflict(
+            `meshObjectCollection ${collection.name} still holds ${dependents.join(', ')}; only an empty collection can be deleted`,
+          );
         await store.delete(collection.name);
         events.push(eventOf('collectionDeleted', subject(collection)));
       });
     } catch (error) {
-      if (isForeignKeyViolation(error)) throw conflict(`meshObjectCollection ${collection.name} still holds objects; only an empty collection can be deleted`);
+      if (isForeignKeyViolation(error))
+        throw conflict(`meshObjectCollection ${collection.name} still holds objects; only an empty collection can be deleted`);
       throw error;
     }
   }

@@ -19,7 +19,13 @@ export class CollectionStore {
   async insert(collection: ObjectCollection): Promise<void> {
     await this.db
       .insertInto('object_collections')
-      .values({ name: collection.name, owner: collection.owner, owned_by_workspace: collection.ownedByWorkspace, description: collection.description, created_on: collection.createdOn })
+      .values({
+        name: collection.name,
+        owner: collection.owner,
+        owned_by_workspace: collection.ownedByWorkspace,
+        description: collection.description,
+        created_on: collection.createdOn,
+      })
       .execute();
   }
 
@@ -46,8 +52,18 @@ export class CollectionStore {
       .where('kind', 'in', ['meshWorkspaceUserBinding', 'meshWorkspaceGroupBinding'])
       .execute();
     return [
-      ...groups.map((group) => ({ kind: 'meshWorkspaceUserGroup' as const, workspace: group.workspace, id: `${group.workspace}.${group.name}`, name: group.name })),
-      ...bindings.map((binding) => ({ kind: binding.kind as CollectedObject['kind'], workspace: binding.workspace, id: binding.name, name: binding.name })),
+      ...groups.map((group) => ({
+        kind: 'meshWorkspaceUserGroup' as const,
+        workspace: group.workspace,
+        id: `${group.workspace}.${group.name}`,
+        name: group.name,
+      })),
+      ...bindings.map((binding) => ({
+        kind: binding.kind as CollectedObject['kind'],
+        workspace: binding.workspace,
+        id: binding.name,
+        name: binding.name,
+      })),
     ];
   }
 }

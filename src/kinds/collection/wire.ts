@@ -19,10 +19,14 @@ export const CreateBody = Type.Object({
   name: Name,
   owner: Owner,
   description: ShortString,
-  ownedByWorkspace: Type.Optional(Type.Union([Owner, Type.Null()], { description: 'the owning meshWorkspace; null or absent: admins only' })),
+  ownedByWorkspace: Type.Optional(
+    Type.Union([Owner, Type.Null()], { description: 'the owning meshWorkspace; null or absent: admins only' }),
+  ),
 });
 export const DeleteBody = Type.Object({ name: Name, owner: Owner });
-const decodeCreateFields = compileDecoder(Type.Object({ name: Name, owner: Owner, description: ShortString, ownedByWorkspace: Type.Optional(Owner) }));
+const decodeCreateFields = compileDecoder(
+  Type.Object({ name: Name, owner: Owner, description: ShortString, ownedByWorkspace: Type.Optional(Owner) }),
+);
 export const decodeDelete = compileDecoder(DeleteBody);
 
 /** A collection named by no workspace is the admins' (the decoder drops a null `ownedByWorkspace`). */

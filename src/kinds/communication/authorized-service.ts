@@ -45,7 +45,8 @@ export class AuthorizedCommunicationService extends CallerView<Communication> {
 
   /** The definition and the target must exist and be visible to the caller (422 naming the field otherwise). */
   async create(ctx: RequestContext, input: CommunicationInput): Promise<Communication> {
-    if (!isAdminFor(ctx.principal, 'COMMUNICATION', 'SAVE')) throw insufficientPermissions('ADM_COMMUNICATION_SAVE is required to send communications');
+    if (!isAdminFor(ctx.principal, 'COMMUNICATION', 'SAVE'))
+      throw insufficientPermissions('ADM_COMMUNICATION_SAVE is required to send communications');
     const definition = await this.definitions.resolve(ctx, input.definitionUuid, 'spec.communicationDefinitionRef.uuid');
     const { target, workspace } = await this.resolveTarget(ctx, input.target);
     return this.inner.create(ctx, { definitionUuid: definition.uuid, target, workspace });

@@ -15,7 +15,7 @@ export interface TargetRef {
 }
 
 /**
- * The internal communication (meshCommunication v1-preview, issue 21): one definition sent to one
+ * The internal communication (meshCommunication v1-preview): one definition sent to one
  * target, owned by the target's workspace, whose keys resolve it. It carries its definition's
  * summary as the published status shows it.
  */

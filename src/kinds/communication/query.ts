@@ -22,7 +22,8 @@ export function parseCommunicationFilter(query: Query): CommunicationFilter | 'n
   const filter: CommunicationFilter = {};
   const status = filterValue(query, 'resolutionStatus');
   if (status !== undefined) {
-    if (!(RESOLUTION_STATUSES as readonly string[]).includes(status)) throw badRequest(`resolutionStatus: must be one of ${RESOLUTION_STATUSES.join(', ')}, got "${status}"`);
+    if (!(RESOLUTION_STATUSES as readonly string[]).includes(status))
+      throw badRequest(`resolutionStatus: must be one of ${RESOLUTION_STATUSES.join(', ')}, got "${status}"`);
     filter.resolutionStatus = status as ResolutionStatus;
   }
   const type = communicationTypeParameter(query, 'communicationType');

@@ -12,7 +12,8 @@ import { COMMUNICATION_CODECS } from './wire/index.js';
  * instances and communications").
  */
 export function communicationOperations(communications: AuthorizedCommunicationService): Operation[] {
-  const encode = (communication: Communication, call: Parameters<Operation['handle']>[0]) => COMMUNICATION_CODECS.of(versionOf(call)).encode(communication, call);
+  const encode = (communication: Communication, call: Parameters<Operation['handle']>[0]) =>
+    COMMUNICATION_CODECS.of(versionOf(call)).encode(communication, call);
   return [
     ...resourceOperations<Communication>({
       path: PATHS.communications,
@@ -34,7 +35,8 @@ export function communicationOperations(communications: AuthorizedCommunicationS
       access: { resource: 'COMMUNICATION', action: 'SAVE' },
       doc: {
         summary: 'Resolve a communication',
-        description: 'No body. The target workspace’s COMMUNICATION_SAVE holders resolve an OPEN ACTION_REQUIRED communication; resolving a resolved one changes nothing.',
+        description:
+          'No body. The target workspace’s COMMUNICATION_SAVE holders resolve an OPEN ACTION_REQUIRED communication; resolving a resolved one changes nothing.',
         responses: { 200: { description: 'the resolved communication', body: answersOf(COMMUNICATION_CODECS.codecs) } },
       },
       handle: async (call) => ok(encode(await communications.markResolved(call.ctx, call.params.id!), call)),

@@ -21,7 +21,9 @@ async function eventAbout(trx: Db, key: EventKey, communication: Communication, 
   const { target, definition, workspace } = communication;
   const counts = await new CommunicationDefinitionStore(trx).countsIn(workspace, [definition.uuid]);
   const counters = counts.get(definition.uuid) ?? noCommunications();
-  const tally = isResolvable(definition.type) ? `${counters.open} open, ${counters.resolved} resolved of ${counters.total}` : `${counters.total} sent`;
+  const tally = isResolvable(definition.type)
+    ? `${counters.open} open, ${counters.resolved} resolved of ${counters.total}`
+    : `${counters.total} sent`;
   return eventOf(key, {
     codec: COMMUNICATION_EVENTS,
     id: communication.uuid,
@@ -57,7 +59,8 @@ export class CommunicationService {
 
   /** One communication per definition and target (409); an ACTION_REQUIRED one starts OPEN. */
   async create(ctx: RequestContext, sent: { definitionUuid: string; target: TargetRef; workspace: string }): Promise<Communication> {
-    const gone = () => unprocessable(`spec.communicationDefinitionRef.uuid: meshCommunicationDefinition "${sent.definitionUuid}" does not exist`);
+    const gone = () =>
+      unprocessable(`spec.communicationDefinitionRef.uuid: meshCommunicationDefinition "${sent.definitionUuid}" does not exist`);
     try {
       return await this.events.change(ctx, async (trx, events) => {
         const definition = await new CommunicationDefinitionStore(trx).countCreated(sent.definitionUuid);
@@ -76,8 +79,12 @@ export class CommunicationService {
         return communication;
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(`spec.targetMeshObjectRef: meshCommunicationDefinition ${sent.definitionUuid} was already sent to ${sent.target.kind} ${sent.target.name}`);
-      if (isForeignKeyViolation(error)) throw unprocessable(`spec.targetMeshObjectRef.name: meshWorkspace "${sent.workspace}" does not exist`, 'WORKSPACE');
+      if (isUniqueViolation(error))
+        throw conflict(
+          `spec.targetMeshObjectRef: meshCommunicationDefinition ${sent.definitionUuid} was already sent to ${sent.target.kind} ${sent.target.name}`,
+        );
+      if (isForeignKeyViolation(error))
+        throw unprocessable(`spec.targetMeshObjectRef.name: meshWorkspace "${sent.workspace}" does not exist`, 'WORKSPACE');
       throw error;
     }
   }
@@ -87,7 +94,8 @@ export class CommunicationService {
    * a NOTIFICATION has nothing to resolve (409).
    */
   async resolve(ctx: RequestContext, existing: Communication): Promise<Communication> {
-    if (!isResolvable(existing.definition.type)) throw conflict(`meshCommunication ${existing.uuid} is a ${existing.definition.type}: there is nothing to resolve`);
+    if (!isResolvable(existing.definition.type))
+      throw conflict(`meshCommunication ${existing.uuid} is a ${existing.definition.type}: there is nothing to resolve`);
     const resolved = await this.events.change(ctx, async (trx, events) => {
       if (!(await new CommunicationStore(trx).resolve(existing.uuid))) return false;
       await new CommunicationDefinitionStore(trx).move(existing.definition.uuid, { total: 0, open: -1, resolved: 1 });
@@ -104,10 +112,15 @@ export class CommunicationService {
     await this.events.change(ctx, async (trx, events) => {
       const deleted = await new CommunicationStore(trx).delete(existing.uuid);
       if (!deleted) return;
-      const delta = { total: -1, open: deleted.resolutionStatus === 'OPEN' ? -1 : 0, resolved: deleted.resolutionStatus === 'RESOLVED' ? -1 : 0 };
+      const delta = {
+        total: -1,
+        open: deleted.resolutionStatus === 'OPEN' ? -1 : 0,
+        resolved: deleted.resolutionStatus === 'RESOLVED' ? -1 : 0,
+      };
       await new CommunicationDefinitionStore(trx).move(existing.definition.uuid, delta);
       const { resolutionStatus: _before, ...rest } = existing;
-      const last = deleted.resolutionStatus === null ? rest : { ...rest, resolutionStatus: deleted.resolutionStatus as 'OPEN' | 'RESOLVED' };
+      const last =
+        deleted.resolutionStatus === null ? rest : { ...rest, resolutionStatus: deleted.resolutionStatus as 'OPEN' | 'RESOLVED' };
       events.push(await eventAbout(trx, 'communicationDeleted', last, 'was deleted'));
     });
   }

@@ -33,7 +33,9 @@ export class CommunicationStore {
   constructor(private readonly db: Db) {}
 
   private joined() {
-    return this.db.selectFrom('communications').innerJoin('communication_definitions', 'communication_definitions.uuid', 'communications.definition_uuid');
+    return this.db
+      .selectFrom('communications')
+      .innerJoin('communication_definitions', 'communication_definitions.uuid', 'communications.definition_uuid');
   }
 
   private static readonly COLUMNS = [
@@ -59,7 +61,11 @@ export class CommunicationStore {
     if (filter.resolutionStatus !== undefined) query = query.where('communications.resolution_status', '=', filter.resolutionStatus);
     if (filter.type !== undefined) query = query.where('communications.communication_type', '=', filter.type);
     if (filter.workspace !== undefined) query = query.where('communications.workspace', '=', filter.workspace);
-    const { rows, total } = await fetchPage(query, (q) => q.select(CommunicationStore.COLUMNS).orderBy('communications.created_on').orderBy('communications.uuid'), page);
+    const { rows, total } = await fetchPage(
+      query,
+      (q) => q.select(CommunicationStore.COLUMNS).orderBy('communications.created_on').orderBy('communications.uuid'),
+      page,
+    );
     return { items: rows.map(toModel), total };
   }
 
@@ -81,7 +87,12 @@ export class CommunicationStore {
 
   /** OPEN → RESOLVED in one statement; false when it was not OPEN (resolved meanwhile, or a NOTIFICATION). */
   async resolve(uuid: string): Promise<boolean> {
-    const result = await this.db.updateTable('communications').set({ resolution_status: 'RESOLVED' }).where('uuid', '=', uuid).where('resolution_status', '=', 'OPEN').executeTakeFirst();
+    const result = await this.db
+      .updateTable('communications')
+      .set({ resolution_status: 'RESOLVED' })
+      .where('uuid', '=', uuid)
+      .where('resolution_status', '=', 'OPEN')
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 

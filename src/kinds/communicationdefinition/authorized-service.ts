@@ -47,10 +47,15 @@ export class AuthorizedCommunicationDefinitionService extends CallerView<Communi
   }
 
   /** PUT by uuid (no upsert: the server makes the uuids); a `type` left out stays. */
-  async update(ctx: RequestContext, id: string, sent: { uuid?: string; communication: CommunicationContentUpdate }): Promise<CommunicationDefinition> {
+  async update(
+    ctx: RequestContext,
+    id: string,
+    sent: { uuid?: string; communication: CommunicationContentUpdate },
+  ): Promise<CommunicationDefinition> {
     const existing = await this.get(ctx, id);
     requireAdmin(ctx, 'SAVE');
-    if (sent.uuid !== undefined && canonicalUuid(sent.uuid) !== existing.uuid) throw badRequest(`metadata.uuid: "${sent.uuid}" does not match the meshCommunicationDefinition ${id} of the path`);
+    if (sent.uuid !== undefined && canonicalUuid(sent.uuid) !== existing.uuid)
+      throw badRequest(`metadata.uuid: "${sent.uuid}" does not match the meshCommunicationDefinition ${id} of the path`);
     return this.inner.update(ctx, existing, { ...sent.communication, type: sent.communication.type ?? existing.communication.type });
   }
 
@@ -62,5 +67,6 @@ export class AuthorizedCommunicationDefinitionService extends CallerView<Communi
 }
 
 function requireAdmin(ctx: RequestContext, action: 'SAVE' | 'DELETE'): void {
-  if (!isAdminFor(ctx.principal, 'COMMUNICATIONDEFINITION', action)) throw insufficientPermissions(`ADM_COMMUNICATIONDEFINITION_${action} is required (definitions belong to no workspace)`);
+  if (!isAdminFor(ctx.principal, 'COMMUNICATIONDEFINITION', action))
+    throw insufficientPermissions(`ADM_COMMUNICATIONDEFINITION_${action} is required (definitions belong to no workspace)`);
 }

@@ -30,7 +30,7 @@ export interface CommunicationCounters {
 export const noCommunications = (): CommunicationCounters => ({ total: 0, open: 0, resolved: 0 });
 
 /**
- * The internal communication definition (meshCommunicationDefinition v1-preview, issue 21): a
+ * The internal communication definition (meshCommunicationDefinition v1-preview): a
  * message of the platform (admins write them), sent to workspaces as meshCommunications. It belongs
  * to no workspace; a workspace's keys see the definitions sent to it.
  */

@@ -12,6 +12,9 @@ describe('parseCommunicationDefinitionFilter', () => {
   });
 
   it('answers another value with a 400 naming the parameter and the values', () => {
-    assert.throws(() => parseCommunicationDefinitionFilter({ type: 'action_required' }), (error: ApiError) => error.status === 400 && /^type: must be one of ACTION_REQUIRED, NOTIFICATION/.test(error.message));
+    assert.throws(
+      () => parseCommunicationDefinitionFilter({ type: 'action_required' }),
+      (error: ApiError) => error.status === 400 && /^type: must be one of ACTION_REQUIRED, NOTIFICATION/.test(error.message),
+    );
   });
 });

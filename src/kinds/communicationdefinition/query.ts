@@ -7,7 +7,8 @@ import type { CommunicationDefinitionFilter } from './store.js';
 export function communicationTypeParameter(query: Query, name: string): CommunicationType | undefined {
   const value = filterValue(query, name);
   if (value === undefined) return undefined;
-  if (!(COMMUNICATION_TYPES as readonly string[]).includes(value)) throw badRequest(`${name}: must be one of ${COMMUNICATION_TYPES.join(', ')}, got "${value}"`);
+  if (!(COMMUNICATION_TYPES as readonly string[]).includes(value))
+    throw badRequest(`${name}: must be one of ${COMMUNICATION_TYPES.join(', ')}, got "${value}"`);
   return value as CommunicationType;
 }
 

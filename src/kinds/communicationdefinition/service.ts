@@ -12,7 +12,11 @@ import { COMMUNICATION_DEFINITION_EVENTS } from './wire/index.js';
 
 // A definition belongs to no workspace: its events are the admins' (they read every workspace's
 // events), so their content keeps the counters over every workspace.
-const subject = (definition: CommunicationDefinition) => ({ codec: COMMUNICATION_DEFINITION_EVENTS, id: definition.uuid, object: definition });
+const subject = (definition: CommunicationDefinition) => ({
+  codec: COMMUNICATION_DEFINITION_EVENTS,
+  id: definition.uuid,
+  object: definition,
+});
 
 /** Communication definitions without any notion of who asks (AuthorizedCommunicationDefinitionService adds that). */
 export class CommunicationDefinitionService {
@@ -34,7 +38,10 @@ export class CommunicationDefinitionService {
    * of them names it), counted in one grouped query.
    */
   async countedIn(workspace: string, definitions: readonly CommunicationDefinition[]): Promise<CommunicationDefinition[]> {
-    const counts = await this.store.countsIn(workspace, definitions.map((definition) => definition.uuid));
+    const counts = await this.store.countsIn(
+      workspace,
+      definitions.map((definition) => definition.uuid),
+    );
     return definitions.map((definition) => ({ ...definition, counters: counts.get(definition.uuid) ?? noCommunications() }));
   }
 
@@ -43,7 +50,12 @@ export class CommunicationDefinitionService {
   }
 
   async create(ctx: RequestContext, communication: CommunicationContent): Promise<CommunicationDefinition> {
-    const definition: CommunicationDefinition = { uuid: randomUUID(), communication, counters: noCommunications(), createdOn: new Date().toISOString() };
+    const definition: CommunicationDefinition = {
+      uuid: randomUUID(),
+      communication,
+      counters: noCommunications(),
+      createdOn: new Date().toISOString(),
+    };
     await this.events.change(ctx, async (trx, events) => {
       await new CommunicationDefinitionStore(trx).insert(definition);
       events.push(eventOf('communicationDefinitionCreated', subject(definition)));
@@ -52,12 +64,18 @@ export class CommunicationDefinitionService {
   }
 
   /** The type changes only while no communication names the definition (409 otherwise). */
-  async update(ctx: RequestContext, existing: CommunicationDefinition, communication: CommunicationContent): Promise<CommunicationDefinition> {
+  async update(
+    ctx: RequestContext,
+    existing: CommunicationDefinition,
+    communication: CommunicationContent,
+  ): Promise<CommunicationDefinition> {
     if (!differs(existing.communication, communication)) return existing;
     return this.events.change(ctx, async (trx, events) => {
       const store = new CommunicationDefinitionStore(trx);
       if (!(await store.update(existing.uuid, communication))) {
-        throw conflict(`spec.communication.type: meshCommunicationDefinition ${existing.uuid} has communications; its type stays ${existing.communication.type}`);
+        throw conflict(
+          `spec.communication.type: meshCommunicationDefinition ${existing.uuid} has communications; its type stays ${existing.communication.type}`,
+        );
       }
       // The counters as they are now (communications may have moved them since `existing` was read).
       const updated = (await store.find(existing.uuid))!;

@@ -11,7 +11,11 @@ type Row = Selectable<CommunicationDefinitionTable>;
 const toModel = (row: Row): CommunicationDefinition => ({
   uuid: row.uuid,
   communication: { ...(JSON.parse(row.document) as Omit<CommunicationContent, 'type'>), type: row.communication_type as CommunicationType },
-  counters: { total: Number(row.communications_total), open: Number(row.communications_open), resolved: Number(row.communications_resolved) },
+  counters: {
+    total: Number(row.communications_total),
+    open: Number(row.communications_open),
+    resolved: Number(row.communications_resolved),
+  },
   createdOn: row.created_on,
 });
 
@@ -30,7 +34,12 @@ export class CommunicationDefinitionStore {
   async insert(definition: CommunicationDefinition): Promise<void> {
     await this.db
       .insertInto('communication_definitions')
-      .values({ uuid: definition.uuid, communication_type: definition.communication.type, document: documentOf(definition.communication), created_on: definition.createdOn })
+      .values({
+        uuid: definition.uuid,
+        communication_type: definition.communication.type,
+        document: documentOf(definition.communication),
+        created_on: definition.createdOn,
+      })
       .execute();
   }
 
@@ -57,7 +66,9 @@ export class CommunicationDefinitionStore {
       .where('definition_uuid', 'in', uuids)
       .groupBy('definition_uuid')
       .execute();
-    return new Map(rows.map((row) => [row.definition_uuid, { total: Number(row.total), open: Number(row.open), resolved: Number(row.resolved) }]));
+    return new Map(
+      rows.map((row) => [row.definition_uuid, { total: Number(row.total), open: Number(row.open), resolved: Number(row.resolved) }]),
+    );
   }
 
   async list(filter: CommunicationDefinitionFilter, page: PageRequest): Promise<Page<CommunicationDefinition>> {
@@ -66,7 +77,12 @@ export class CommunicationDefinitionStore {
     const sentTo = filter.sentTo;
     if (sentTo !== undefined) {
       query = query.where(({ exists, selectFrom }) =>
-        exists(selectFrom('communications').select(sql`1`.as('one')).whereRef('communications.definition_uuid', '=', 'communication_definitions.uuid').where('communications.workspace', '=', sentTo)),
+        exists(
+          selectFrom('communications')
+            .select(sql`1`.as('one'))
+            .whereRef('communications.definition_uuid', '=', 'communication_definitions.uuid')
+            .where('communications.workspace', '=', sentTo),
+        ),
       );
     }
     const { rows, total } = await fetchPage(query, (q) => q.selectAll().orderBy('created_on').orderBy('uuid'), page);

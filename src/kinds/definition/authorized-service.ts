@@ -8,7 +8,18 @@ import type { AuthorizedRunnerService } from '../runner/authorized-service.js';
 import type { AuthorizedTagDefinitionService } from '../tagdefinition/authorized-service.js';
 import { placeTags } from '../tagdefinition/model.js';
 import { CallerView } from '../view.js';
-import { dependencyUuids, isPublished, latestReleased, offeredVersion, type Definition, type DefinitionInput, type DefinitionVersion, type OfferedVersion, type VersionSpec, type VersionSummary } from './model.js';
+import {
+  dependencyUuids,
+  isPublished,
+  latestReleased,
+  offeredVersion,
+  type Definition,
+  type DefinitionInput,
+  type DefinitionVersion,
+  type OfferedVersion,
+  type VersionSpec,
+  type VersionSummary,
+} from './model.js';
 import type { DefinitionListQuery } from './query.js';
 import type { DefinitionService, Publication, VersionReferences } from './service.js';
 import type { DefinitionFilter } from './store.js';
@@ -43,15 +54,26 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
     super();
   }
 
-  /** The tag definitions of meshBuildingBlockDefinition applied to `metadata.tags` (issue 20). */
+  /** The tag definitions of meshBuildingBlockDefinition applied to `metadata.tags`. */
   private async withTags(ctx: RequestContext, input: DefinitionInput, existing: Definition | undefined): Promise<DefinitionInput> {
     const admin = isAdminFor(ctx.principal, 'BUILDINGBLOCKDEFINITION', 'SAVE');
-    const tags = await this.tags.enforce(ctx, 'meshBuildingBlockDefinition', input.document.metadata.tags, existing ? (existing.document.metadata.tags ?? {}) : undefined, admin, 'metadata.tags');
+    const tags = await this.tags.enforce(
+      ctx,
+      'meshBuildingBlockDefinition',
+      input.document.metadata.tags,
+      existing ? (existing.document.metadata.tags ?? {}) : undefined,
+      admin,
+      'metadata.tags',
+    );
     return { ...input, document: { ...input.document, metadata: placeTags(input.document.metadata, tags) } };
   }
 
   private static sees(principal: Principal, definition: Definition): boolean {
-    return seesWorkspace(principal, 'BUILDINGBLOCKDEFINITION', definition.ownedByWorkspace) || isPublished(definition) || (holdsCode(principal, REVIEWER) && latestReleased(definition.versions) !== undefined);
+    return (
+      seesWorkspace(principal, 'BUILDINGBLOCKDEFINITION', definition.ownedByWorkspace) ||
+      isPublished(definition) ||
+      (holdsCode(principal, REVIEWER) && latestReleased(definition.versions) !== undefined)
+    );
   }
 
   private static seesVersion(principal: Principal, definition: Definition, version: Pick<VersionSummary, 'state' | 'review'>): boolean {
@@ -63,7 +85,10 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
   /** The definition with the versions the caller sees: its `status` offers no version the caller cannot order. */
   private static viewOf(principal: Principal, definition: Definition): Definition {
     if (seesWorkspace(principal, 'BUILDINGBLOCKDEFINITION', definition.ownedByWorkspace)) return definition;
-    return { ...definition, versions: definition.versions.filter((version) => AuthorizedDefinitionService.seesVersion(principal, definition, version)) };
+    return {
+      ...definition,
+      versions: definition.versions.filter((version) => AuthorizedDefinitionService.seesVersion(principal, definition, version)),
+    };
   }
 
   /** A release by a reviewer is published at once; a workspace's waits for one. */
@@ -78,14 +103,26 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
 
   async find(ctx: RequestContext, uuid: string): Promise<Definition | undefined> {
     const definition = await this.inner.find(uuid);
-    return definition && AuthorizedDefinitionService.sees(ctx.principal, definition) ? AuthorizedDefinitionService.viewOf(ctx.principal, definition) : undefined;
+    return definition && AuthorizedDefinitionService.sees(ctx.principal, definition)
+      ? AuthorizedDefinitionService.viewOf(ctx.principal, definition)
+      : undefined;
   }
 
   /** A version with its definition (as the caller sees it), when the caller sees both. */
-  private async findVersion(ctx: RequestContext, uuid: string): Promise<{ definition: Definition; version: DefinitionVersion } | undefined> {
+  private async findVersion(
+    ctx: RequestContext,
+    uuid: string,
+  ): Promise<{ definition: Definition; version: DefinitionVersion } | undefined> {
     const version = await this.inner.findVersion(uuid);
     const definition = version && (await this.inner.find(version.definitionUuid));
-    if (!definition || !AuthorizedDefinitionService.seesVersion(ctx.principal, definition, { state: version.spec.state, ...(version.review ? { review: version.review.state } : {}) })) return undefined;
+    if (
+      !definition ||
+      !AuthorizedDefinitionService.seesVersion(ctx.principal, definition, {
+        state: version.spec.state,
+        ...(version.review ? { review: version.review.state } : {}),
+      })
+    )
+      return undefined;
     return { definition: AuthorizedDefinitionService.viewOf(ctx.principal, definition), version };
   }
 
@@ -93,17 +130,24 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
    * The version a block names (by uuid, or by definition and number), with its definition: 422 naming
    * the field when the caller cannot see it — a draft of another workspace reads as absent.
    */
-  async resolveVersion(ctx: RequestContext, reference: VersionReference, field: { uuid: string } | { definition: string; number: string }): Promise<{ definition: Definition; version: DefinitionVersion }> {
+  async resolveVersion(
+    ctx: RequestContext,
+    reference: VersionReference,
+    field: { uuid: string } | { definition: string; number: string },
+  ): Promise<{ definition: Definition; version: DefinitionVersion }> {
     if ('uuid' in reference) {
       const found = await this.findVersion(ctx, reference.uuid);
-      if (!found) throw unprocessable(`${(field as { uuid: string }).uuid}: meshBuildingBlockDefinitionVersion "${reference.uuid}" does not exist`);
+      if (!found)
+        throw unprocessable(`${(field as { uuid: string }).uuid}: meshBuildingBlockDefinitionVersion "${reference.uuid}" does not exist`);
       return found;
     }
     const fields = field as { definition: string; number: string };
     const definition = await this.resolve(ctx, reference.definitionUuid, fields.definition);
     const version = await this.inner.findVersionByNumber(definition.uuid, reference.versionNumber);
     if (!version || !definition.versions.some((seen) => seen.uuid === version.uuid)) {
-      throw unprocessable(`${fields.number}: meshBuildingBlockDefinition "${reference.definitionUuid}" has no version ${reference.versionNumber}`);
+      throw unprocessable(
+        `${fields.number}: meshBuildingBlockDefinition "${reference.definitionUuid}" has no version ${reference.versionNumber}`,
+      );
     }
     return { definition, version };
   }
@@ -112,12 +156,17 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
     const { principal } = ctx;
     const { workspace, includeAllPublished } = query;
     let filter: DefinitionFilter;
-    if (isAdminFor(principal, 'BUILDINGBLOCKDEFINITION', 'LIST')) filter = { ...(workspace ? { ownedBy: workspace } : {}), ...(workspace && includeAllPublished ? { published: 'also' as const } : {}) };
+    if (isAdminFor(principal, 'BUILDINGBLOCKDEFINITION', 'LIST'))
+      filter = {
+        ...(workspace ? { ownedBy: workspace } : {}),
+        ...(workspace && includeAllPublished ? { published: 'also' as const } : {}),
+      };
     else {
       const own = actsInWorkspace(principal) ? principal.workspace : undefined;
       const target = workspace ?? own;
       if (target === undefined) filter = { published: 'only' };
-      else if (target === own) filter = { ownedBy: own, ...(workspace === undefined || includeAllPublished ? { published: 'also' as const } : {}) };
+      else if (target === own)
+        filter = { ownedBy: own, ...(workspace === undefined || includeAllPublished ? { published: 'also' as const } : {}) };
       else filter = includeAllPublished ? { published: 'only' } : { ownedBy: target, published: 'only' };
     }
     const { items, total } = await this.inner.list(filter, page);
@@ -141,7 +190,8 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
 
   async update(ctx: RequestContext, uuid: string, input: DefinitionInput, sentUuid?: string): Promise<Definition> {
     const existing = await this.get(ctx, uuid);
-    if (sentUuid !== undefined && sentUuid.toLowerCase() !== existing.uuid) throw badRequest(`metadata.uuid: "${sentUuid}" does not match the definition ${uuid} of the path`);
+    if (sentUuid !== undefined && sentUuid.toLowerCase() !== existing.uuid)
+      throw badRequest(`metadata.uuid: "${sentUuid}" does not match the definition ${uuid} of the path`);
     requireAllowed(ctx.principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', existing.ownedByWorkspace);
     return this.inner.update(ctx, existing, await this.withTags(ctx, input, existing));
   }
@@ -155,7 +205,8 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
   /** The definition whose versions the caller asks for: 404 when invisible, 403 when not its owner. */
   private async ownedDefinition(ctx: RequestContext, uuid: string, field?: string): Promise<Definition> {
     const definition = field === undefined ? await this.get(ctx, uuid) : await this.resolve(ctx, uuid, field);
-    if (!AuthorizedDefinitionService.owns(ctx.principal, definition)) throw insufficientPermissions(`the versions of definition ${definition.uuid} are its workspace's`);
+    if (!AuthorizedDefinitionService.owns(ctx.principal, definition))
+      throw insufficientPermissions(`the versions of definition ${definition.uuid} are its workspace's`);
     return definition;
   }
 
@@ -172,7 +223,8 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
   private async ownedVersion(ctx: RequestContext, uuid: string): Promise<DefinitionVersion> {
     const found = await this.findVersion(ctx, uuid);
     if (!found) throw notFound(`meshBuildingBlockDefinitionVersion ${uuid} not found`);
-    if (!AuthorizedDefinitionService.owns(ctx.principal, found.definition)) throw insufficientPermissions(`the versions of definition ${found.definition.uuid} are its workspace's`);
+    if (!AuthorizedDefinitionService.owns(ctx.principal, found.definition))
+      throw insufficientPermissions(`the versions of definition ${found.definition.uuid} are its workspace's`);
     return found.version;
   }
 
@@ -193,10 +245,16 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
    */
   private async references(ctx: RequestContext, definition: Definition, spec: VersionSpec): Promise<VersionReferences> {
     for (const uuid of dependencyUuids(spec)) await this.resolve(ctx, uuid, 'spec.dependencyDefinitionRefs');
-    // GitHub, GitLab and Azure DevOps versions name an integration of the definition's workspace (issue 20).
+    // GitHub, GitLab and Azure DevOps versions name an integration of the definition's workspace.
     const type = spec.implementation.type;
     const integrationRef = (spec.implementation[type] as { integrationRef?: { uuid: string } } | undefined)?.integrationRef;
-    if (integrationRef) await this.integrations.resolveFor(ctx, integrationRef.uuid, definition.ownedByWorkspace, `spec.implementation.${type}.integrationRef.uuid`);
+    if (integrationRef)
+      await this.integrations.resolveFor(
+        ctx,
+        integrationRef.uuid,
+        definition.ownedByWorkspace,
+        `spec.implementation.${type}.integrationRef.uuid`,
+      );
     if (!spec.runnerRef) return {};
     return { runner: await this.runners.resolveFor(ctx, spec.runnerRef.uuid, definition.ownedByWorkspace, 'spec.runnerRef.uuid') };
   }
@@ -209,10 +267,17 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
 
   async updateVersion(ctx: RequestContext, uuid: string, definitionUuid: string, spec: VersionSpec): Promise<DefinitionVersion> {
     const existing = await this.ownedVersion(ctx, uuid);
-    if (definitionUuid !== existing.definitionUuid) throw badRequest('spec.buildingBlockDefinitionRef.uuid: a version cannot move to another definition');
+    if (definitionUuid !== existing.definitionUuid)
+      throw badRequest('spec.buildingBlockDefinitionRef.uuid: a version cannot move to another definition');
     requireAllowed(ctx.principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', existing.ownedByWorkspace);
     const definition = (await this.inner.find(existing.definitionUuid))!;
-    return this.inner.updateVersion(ctx, existing, spec, await this.references(ctx, definition, spec), AuthorizedDefinitionService.publication(ctx));
+    return this.inner.updateVersion(
+      ctx,
+      existing,
+      spec,
+      await this.references(ctx, definition, spec),
+      AuthorizedDefinitionService.publication(ctx),
+    );
   }
 
   /** An admin's publication review of a released version (`ADM_REVIEW_PUBLICATION`). */
@@ -227,7 +292,11 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
    * The declarative import of a version, identified by definition and version number: an existing one
    * is PUT; a new one is created as a draft and, when the object says RELEASED, released.
    */
-  async saveVersion(ctx: RequestContext, definitionUuid: string, spec: VersionSpec): Promise<{ version: DefinitionVersion; created: boolean }> {
+  async saveVersion(
+    ctx: RequestContext,
+    definitionUuid: string,
+    spec: VersionSpec,
+  ): Promise<{ version: DefinitionVersion; created: boolean }> {
     const definition = await this.ownedDefinition(ctx, definitionUuid, 'spec.buildingBlockDefinitionRef.uuid');
     requireAllowed(ctx.principal, 'BUILDINGBLOCKDEFINITION', 'SAVE', definition.ownedByWorkspace);
     const references = await this.references(ctx, definition, spec);
@@ -235,6 +304,9 @@ export class AuthorizedDefinitionService extends CallerView<Definition> {
     const publication = AuthorizedDefinitionService.publication(ctx);
     if (existing) return { version: await this.inner.updateVersion(ctx, existing, spec, references, publication), created: false };
     const draft = await this.inner.createVersion(ctx, definition, { ...spec, state: 'DRAFT' }, references);
-    return { version: spec.state === 'RELEASED' ? await this.inner.updateVersion(ctx, draft, spec, references, publication) : draft, created: true };
+    return {
+      version: spec.state === 'RELEASED' ? await this.inner.updateVersion(ctx, draft, spec, references, publication) : draft,
+      created: true,
+    };
   }
 }

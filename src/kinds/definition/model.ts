@@ -1,5 +1,14 @@
 import type { SentObject } from '../document.js';
-import type { DeletionMode, ImplementationType, InputAssignmentType, OutputType, ReviewState, TargetType, ValueType, VersionState } from './enums.js';
+import type {
+  DeletionMode,
+  ImplementationType,
+  InputAssignmentType,
+  OutputType,
+  ReviewState,
+  TargetType,
+  ValueType,
+  VersionState,
+} from './enums.js';
 
 /** The internal building block definition (spec §2.6); its versions' summaries are loaded with it. */
 export interface Definition {
@@ -122,7 +131,13 @@ export function latestReleased(versions: readonly VersionSummary[]): VersionSumm
 
 /** The definitions a version depends on (`dependencyDefinitionRefs`, or the alias `dependencyDefinitionUuids`), lower case. */
 export function dependencyUuids(spec: Pick<VersionSpec, 'dependencyDefinitionRefs' | 'dependencyDefinitionUuids'>): string[] {
-  return [...new Set([...(spec.dependencyDefinitionRefs ?? []).map((ref) => ref.uuid), ...(spec.dependencyDefinitionUuids ?? [])].map((uuid) => uuid.toLowerCase()))];
+  return [
+    ...new Set(
+      [...(spec.dependencyDefinitionRefs ?? []).map((ref) => ref.uuid), ...(spec.dependencyDefinitionUuids ?? [])].map((uuid) =>
+        uuid.toLowerCase(),
+      ),
+    ),
+  ];
 }
 
 /**
@@ -130,19 +145,33 @@ export function dependencyUuids(spec: Pick<VersionSpec, 'dependencyDefinitionRef
  * null when none). Two specs with the same filled form (secrets compared by hash) are the same content.
  */
 export function withDefaults(spec: VersionSpec): Record<string, unknown> {
-  const inputs = Object.fromEntries(Object.entries(spec.inputs).map(([key, input]) => [key, { ...input, defaultValue: input.defaultValue ?? null }]));
-  return { deletionMode: 'DELETE', onlyApplyOncePerTenant: false, runnerRef: null, dependencyDefinitionRefs: [], permissions: [], ...spec, inputs };
+  const inputs = Object.fromEntries(
+    Object.entries(spec.inputs).map(([key, input]) => [key, { ...input, defaultValue: input.defaultValue ?? null }]),
+  );
+  return {
+    deletionMode: 'DELETE',
+    onlyApplyOncePerTenant: false,
+    runnerRef: null,
+    dependencyDefinitionRefs: [],
+    permissions: [],
+    ...spec,
+    inputs,
+  };
 }
 
 /** A version other workspaces may see and use: released and approved (the marketplace's). */
-export const isPublishedVersion = (version: Pick<VersionSummary, 'state' | 'review'>) => version.state === 'RELEASED' && version.review === 'APPROVED';
+export const isPublishedVersion = (version: Pick<VersionSummary, 'state' | 'review'>) =>
+  version.state === 'RELEASED' && version.review === 'APPROVED';
 
 /**
  * The version a block in `workspace` is offered (and moves to): the latest released one in the
  * definition's own workspace, the latest published one in every other — a release waiting for its
  * review, or rejected, is not offered there.
  */
-export function latestOffered(definition: Pick<Definition, 'versions' | 'ownedByWorkspace'>, workspace: string): VersionSummary | undefined {
+export function latestOffered(
+  definition: Pick<Definition, 'versions' | 'ownedByWorkspace'>,
+  workspace: string,
+): VersionSummary | undefined {
   if (workspace === definition.ownedByWorkspace) return latestReleased(definition.versions);
   return definition.versions.filter(isPublishedVersion).at(-1);
 }
@@ -204,7 +233,12 @@ function offeredInput(input: VersionInput): OfferedInput {
 }
 
 function offeredOutput({ displayName, type, assignmentType, displayOrder }: VersionOutput): VersionOutput {
-  return { ...(displayName !== undefined ? { displayName } : {}), ...(type ? { type } : {}), ...(assignmentType ? { assignmentType } : {}), ...(displayOrder !== undefined ? { displayOrder } : {}) };
+  return {
+    ...(displayName !== undefined ? { displayName } : {}),
+    ...(type ? { type } : {}),
+    ...(assignmentType ? { assignmentType } : {}),
+    ...(displayOrder !== undefined ? { displayOrder } : {}),
+  };
 }
 
 /** The view of a published version for the workspaces it is offered to. */

@@ -22,7 +22,8 @@ export const VERSION_FILTERS = { buildingBlockDefinitionUuid: Filter('versions o
 export function parseDefinitionQuery(query: Query): DefinitionListQuery {
   const workspace = filterValue(query, 'workspaceIdentifier') ?? filterValue(query, 'ownedByWorkspace');
   const published = filterValue(query, 'includeAllPublished');
-  if (published !== undefined && published !== 'true' && published !== 'false') throw badRequest(`includeAllPublished: must be true or false, got "${published}"`);
+  if (published !== undefined && published !== 'true' && published !== 'false')
+    throw badRequest(`includeAllPublished: must be true or false, got "${published}"`);
   return { ...(workspace !== undefined ? { workspace } : {}), ...(published === 'true' ? { includeAllPublished: true } : {}) };
 }
 

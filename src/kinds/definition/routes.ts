@@ -16,8 +16,19 @@ const VERSION_ONE = `${PATHS.definitionVersions}/:id`;
 /** GET of one version answers the owner's form or, to the workspaces it is offered to, the offered one. */
 function documentOfferedRead(operation: Operation): Operation {
   if (operation.method !== 'GET' || operation.path !== VERSION_ONE) return operation;
-  const body = answersOf(VERSION_CODECS.codecs).map((answer) => ({ ...answer, schema: Type.Union([answer.schema, offeredVersionV1Preview.schema]) }));
-  return { ...operation, doc: { ...operation.doc, responses: { 200: { description: "the version: whole for its definition's workspace, as offered (for ordering) to every other", body } } } };
+  const body = answersOf(VERSION_CODECS.codecs).map((answer) => ({
+    ...answer,
+    schema: Type.Union([answer.schema, offeredVersionV1Preview.schema]),
+  }));
+  return {
+    ...operation,
+    doc: {
+      ...operation.doc,
+      responses: {
+        200: { description: "the version: whole for its definition's workspace, as offered (for ordering) to every other", body },
+      },
+    },
+  };
 }
 
 export function definitionOperations(definitions: AuthorizedDefinitionService): Operation[] {
@@ -29,7 +40,13 @@ export function definitionOperations(definitions: AuthorizedDefinitionService): 
     access: { code: 'ADM_REVIEW_PUBLICATION' },
     doc: {
       summary: `${decision === 'APPROVED' ? 'Approve' : 'Reject'} a released definition version (publication review)`,
-      ...(decision === 'REJECTED' ? { query: Type.Object({ reason: Type.Optional(Type.String({ maxLength: MAX_STRING, description: 'why it is rejected (shown to the owner)' })) }) } : {}),
+      ...(decision === 'REJECTED'
+        ? {
+            query: Type.Object({
+              reason: Type.Optional(Type.String({ maxLength: MAX_STRING, description: 'why it is rejected (shown to the owner)' })),
+            }),
+          }
+        : {}),
       responses: { 200: { description: 'the reviewed version', body: answersOf(VERSION_CODECS.codecs) } },
     },
     handle: async (call: Call) => {
@@ -63,7 +80,8 @@ export function definitionOperations(definitions: AuthorizedDefinitionService): 
       embedded: 'meshBuildingBlockDefinitionVersions',
       filters: VERSION_FILTERS,
       resource: 'BUILDINGBLOCKDEFINITION',
-      encode: (version, call) => ('offered' in version ? offeredVersionV1Preview.encode(version, call) : VERSION_CODECS.of(versionOf(call)).encode(version, call)),
+      encode: (version, call) =>
+        'offered' in version ? offeredVersionV1Preview.encode(version, call) : VERSION_CODECS.of(versionOf(call)).encode(version, call),
       get: (call, uuid) => definitions.readVersion(call.ctx, uuid),
       list: (call, page) => definitions.listVersions(call.ctx, parseVersionQuery(call.query).definitionUuid, page),
       create: (call) => {

@@ -32,7 +32,12 @@ function canonical(value: unknown): string {
 /** Two version specs hold the same content: equal with defaults filled in, secrets compared by hash. */
 const sameContent = (a: VersionSpec, b: VersionSpec) => canonical(hideSecrets(withDefaults(a))) === canonical(hideSecrets(withDefaults(b)));
 
-const definitionSubject = (definition: Omit<Definition, 'versions' | 'usageCount'>) => ({ codec: DEFINITION_EVENTS, id: definition.uuid, workspace: definition.ownedByWorkspace, object: definition });
+const definitionSubject = (definition: Omit<Definition, 'versions' | 'usageCount'>) => ({
+  codec: DEFINITION_EVENTS,
+  id: definition.uuid,
+  workspace: definition.ownedByWorkspace,
+  object: definition,
+});
 const versionSubject = (version: DefinitionVersion) => ({
   codec: VERSION_EVENTS,
   id: `${version.definitionUuid} v${version.spec.versionNumber}`,
@@ -110,7 +115,8 @@ export class DefinitionService {
   }
 
   async update(ctx: RequestContext, existing: Definition, input: DefinitionInput): Promise<Definition> {
-    if (input.ownedByWorkspace !== existing.ownedByWorkspace) throw badRequest(`metadata.ownedByWorkspace: a definition cannot move to another workspace (is "${existing.ownedByWorkspace}")`);
+    if (input.ownedByWorkspace !== existing.ownedByWorkspace)
+      throw badRequest(`metadata.ownedByWorkspace: a definition cannot move to another workspace (is "${existing.ownedByWorkspace}")`);
     const definition = { ...existing, displayName: input.displayName, targetType: input.targetType, document: input.document };
     if (!differs(existing, definition)) return definition;
     await this.events.change(ctx, async (trx, events) => {
@@ -140,15 +146,22 @@ export class DefinitionService {
     if (references.runner) {
       const runnerType = references.runner.implementationType;
       const needed = IMPLEMENTATIONS[checked.implementation.type].runnerType;
-      if (runnerType !== needed && runnerType !== 'ALL') throw unprocessable(`spec.runnerRef: runner ${references.runner.uuid} runs ${runnerType}, this version needs ${needed}`);
+      if (runnerType !== needed && runnerType !== 'ALL')
+        throw unprocessable(`spec.runnerRef: runner ${references.runner.uuid} runs ${runnerType}, this version needs ${needed}`);
     }
     return sealSecrets(checked, previous, this.secrets, 'spec') as VersionSpec;
   }
 
   /** A new draft: `versionNumber` latest + 1; secrets may be kept by hash from the latest version. */
-  async createVersion(ctx: RequestContext, definition: Definition, spec: VersionSpec, references: VersionReferences): Promise<DefinitionVersion> {
+  async createVersion(
+    ctx: RequestContext,
+    definition: Definition,
+    spec: VersionSpec,
+    references: VersionReferences,
+  ): Promise<DefinitionVersion> {
     if (spec.state !== 'DRAFT') throw badRequest('spec.state: a new version starts as DRAFT; release it with PUT');
-    if (definition.versions.some((v) => v.state === 'DRAFT')) throw conflict(`meshBuildingBlockDefinition ${definition.uuid} already has a draft version; edit or release it`);
+    if (definition.versions.some((v) => v.state === 'DRAFT'))
+      throw conflict(`meshBuildingBlockDefinition ${definition.uuid} already has a draft version; edit or release it`);
     const latest = definition.versions.at(-1);
     const expected = (latest?.versionNumber ?? 0) + 1;
     if (spec.versionNumber !== expected) throw badRequest(`spec.versionNumber: the next version of this definition is ${expected}`);
@@ -166,7 +179,8 @@ export class DefinitionService {
         events.push(eventOf('versionAdded', versionSubject(version)));
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(`meshBuildingBlockDefinition ${definition.uuid} already has a draft or a version ${spec.versionNumber}`);
+      if (isUniqueViolation(error))
+        throw conflict(`meshBuildingBlockDefinition ${definition.uuid} already has a draft or a version ${spec.versionNumber}`);
       throw error;
     }
     return version;
@@ -176,15 +190,28 @@ export class DefinitionService {
    * PUT: replaces a draft (and releases it with `state: RELEASED`). A released version is immutable:
    * the same content again is answered as it is (idempotent), any change is 409.
    */
-  async updateVersion(ctx: RequestContext, existing: DefinitionVersion, spec: VersionSpec, references: VersionReferences, publication: Publication): Promise<DefinitionVersion> {
-    if (spec.versionNumber !== existing.spec.versionNumber) throw badRequest(`spec.versionNumber: this is version ${existing.spec.versionNumber}`);
+  async updateVersion(
+    ctx: RequestContext,
+    existing: DefinitionVersion,
+    spec: VersionSpec,
+    references: VersionReferences,
+    publication: Publication,
+  ): Promise<DefinitionVersion> {
+    if (spec.versionNumber !== existing.spec.versionNumber)
+      throw badRequest(`spec.versionNumber: this is version ${existing.spec.versionNumber}`);
     const prepared = this.prepare(spec, existing.spec, references);
     if (existing.spec.state === 'RELEASED') {
       if (sameContent(prepared, existing.spec)) return existing;
-      throw conflict(`version ${existing.spec.versionNumber} of meshBuildingBlockDefinition ${existing.definitionUuid} is released and cannot change; create a new draft`);
+      throw conflict(
+        `version ${existing.spec.versionNumber} of meshBuildingBlockDefinition ${existing.definitionUuid} is released and cannot change; create a new draft`,
+      );
     }
     const releasing = prepared.state === 'RELEASED';
-    const review: Review | undefined = !releasing ? undefined : publication === 'approved' ? { state: 'APPROVED', by: ctx.principal.id, on: new Date().toISOString() } : { state: 'IN_REVIEW' };
+    const review: Review | undefined = !releasing
+      ? undefined
+      : publication === 'approved'
+        ? { state: 'APPROVED', by: ctx.principal.id, on: new Date().toISOString() }
+        : { state: 'IN_REVIEW' };
     const version: DefinitionVersion = { ...existing, spec: prepared, ...(review ? { review } : {}) };
     if (!releasing && !differs(existing, version)) return version;
     await this.events.change(ctx, async (trx, events) => {
@@ -204,11 +231,25 @@ export class DefinitionService {
    * REJECTED); REJECTED keeps it out (from IN_REVIEW). The same decision again changes nothing; an
    * approved version stays approved (blocks may use it).
    */
-  async review(ctx: RequestContext, existing: DefinitionVersion, decision: 'APPROVED' | 'REJECTED', reason?: string): Promise<DefinitionVersion> {
-    if (existing.spec.state !== 'RELEASED' || !existing.review) throw conflict(`version ${existing.spec.versionNumber} of meshBuildingBlockDefinition ${existing.definitionUuid} is a draft: only released versions are reviewed`);
+  async review(
+    ctx: RequestContext,
+    existing: DefinitionVersion,
+    decision: 'APPROVED' | 'REJECTED',
+    reason?: string,
+  ): Promise<DefinitionVersion> {
+    if (existing.spec.state !== 'RELEASED' || !existing.review)
+      throw conflict(
+        `version ${existing.spec.versionNumber} of meshBuildingBlockDefinition ${existing.definitionUuid} is a draft: only released versions are reviewed`,
+      );
     if (existing.review.state === decision) return existing;
-    if (existing.review.state === 'APPROVED') throw conflict(`version ${existing.spec.versionNumber} of meshBuildingBlockDefinition ${existing.definitionUuid} is approved and stays in the marketplace`);
-    const version: DefinitionVersion = { ...existing, review: { state: decision, by: ctx.principal.id, on: new Date().toISOString(), ...(reason ? { reason } : {}) } };
+    if (existing.review.state === 'APPROVED')
+      throw conflict(
+        `version ${existing.spec.versionNumber} of meshBuildingBlockDefinition ${existing.definitionUuid} is approved and stays in the marketplace`,
+      );
+    const version: DefinitionVersion = {
+      ...existing,
+      review: { state: decision, by: ctx.principal.id, on: new Date().toISOString(), ...(reason ? { reason } : {}) },
+    };
     await this.events.change(ctx, async (trx, events) => {
       await new DefinitionStore(trx).updateVersion(version);
       events.push(eventOf(decision === 'APPROVED' ? 'publicationApproved' : 'publicationRejected', versionSubject(version)));

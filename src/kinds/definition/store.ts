@@ -18,7 +18,9 @@ export interface DefinitionFilter {
 }
 
 /** A definition's block count: the sum of its stripes (migration 0019). */
-export const usageCount = sql<number | string>`(select coalesce(sum(blocks), 0) from definition_usage where definition_usage.definition_uuid = definitions.uuid)`;
+export const usageCount = sql<
+  number | string
+>`(select coalesce(sum(blocks), 0) from definition_usage where definition_usage.definition_uuid = definitions.uuid)`;
 
 /** A definition's row with its block count. */
 type DefinitionRow = DefinitionTable & { usage_count: number | string };
@@ -46,13 +48,28 @@ export class DefinitionStore {
   private async withVersions(rows: DefinitionRow[]): Promise<Definition[]> {
     if (rows.length === 0) return [];
     const summaries = (db: Db, uuids: string[]) =>
-      db.selectFrom('definition_versions').select(['uuid', 'definition_uuid', 'version_number', 'state', 'review_state']).where('definition_uuid', 'in', uuids).orderBy('version_number');
+      db
+        .selectFrom('definition_versions')
+        .select(['uuid', 'definition_uuid', 'version_number', 'state', 'review_state'])
+        .where('definition_uuid', 'in', uuids)
+        .orderBy('version_number');
     // One definition (a block create reads its definition so) is a shape of its own; a page's list varies in length.
-    const versions = rows.length === 1 ? await this.queries.execute('versionsOfOne', [rows[0]!.uuid], (uuid) => summaries(this.db, [uuid])) : await summaries(this.db, rows.map((row) => row.uuid)).execute();
+    const versions =
+      rows.length === 1
+        ? await this.queries.execute('versionsOfOne', [rows[0]!.uuid], (uuid) => summaries(this.db, [uuid]))
+        : await summaries(
+            this.db,
+            rows.map((row) => row.uuid),
+          ).execute();
     const byDefinition = new Map<string, VersionSummary[]>();
     for (const v of versions) {
       const list = byDefinition.get(v.definition_uuid) ?? [];
-      list.push({ uuid: v.uuid, versionNumber: Number(v.version_number), state: v.state as VersionState, ...(v.review_state ? { review: v.review_state as ReviewState } : {}) });
+      list.push({
+        uuid: v.uuid,
+        versionNumber: Number(v.version_number),
+        state: v.state as VersionState,
+        ...(v.review_state ? { review: v.review_state as ReviewState } : {}),
+      });
       byDefinition.set(v.definition_uuid, list);
     }
     return rows.map((row) => ({
@@ -93,19 +110,26 @@ export class DefinitionStore {
   }
 
   async findDefinition(uuid: string): Promise<Definition | undefined> {
-    const [row] = await this.queries.execute('findDefinition', [uuid], (id) => this.db.selectFrom('definitions').selectAll().select(usageCount.as('usage_count')).where('uuid', '=', id));
+    const [row] = await this.queries.execute('findDefinition', [uuid], (id) =>
+      this.db.selectFrom('definitions').selectAll().select(usageCount.as('usage_count')).where('uuid', '=', id),
+    );
     return row ? (await this.withVersions([row]))[0] : undefined;
   }
 
   async listDefinitions(filter: DefinitionFilter, page: PageRequest): Promise<Page<Definition>> {
     let query = this.db.selectFrom('definitions');
     const { ownedBy, published } = filter;
-    if (ownedBy !== undefined && published === 'also') query = query.where((eb) => eb.or([eb('owned_by_workspace', '=', ownedBy), eb('latest_published_version', '>', 0)]));
+    if (ownedBy !== undefined && published === 'also')
+      query = query.where((eb) => eb.or([eb('owned_by_workspace', '=', ownedBy), eb('latest_published_version', '>', 0)]));
     else {
       if (ownedBy !== undefined) query = query.where('owned_by_workspace', '=', ownedBy);
       if (published !== undefined) query = query.where('latest_published_version', '>', 0);
     }
-    const { rows, total } = await fetchPage(query, (q) => q.selectAll().select(usageCount.as('usage_count')).orderBy('created_on').orderBy('uuid'), page);
+    const { rows, total } = await fetchPage(
+      query,
+      (q) => q.selectAll().select(usageCount.as('usage_count')).orderBy('created_on').orderBy('uuid'),
+      page,
+    );
     return { items: await this.withVersions(rows), total };
   }
 
@@ -116,7 +140,9 @@ export class DefinitionStore {
 
   /** Whether the definition lets consumers read their blocks' runs (`spec.runTransparency`, default false). */
   async runTransparency(uuid: string): Promise<boolean> {
-    const [row] = await this.queries.execute('document', [uuid], (id) => this.db.selectFrom('definitions').select('document').where('uuid', '=', id));
+    const [row] = await this.queries.execute('document', [uuid], (id) =>
+      this.db.selectFrom('definitions').select('document').where('uuid', '=', id),
+    );
     return row !== undefined && parseDocument(row.document).spec.runTransparency === true;
   }
 
@@ -128,8 +154,16 @@ export class DefinitionStore {
     await this.queries.execute('countUsage', [uuid, by] as const, (id, step) =>
       this.db
         .insertInto('definition_usage')
-        .values({ definition_uuid: id, stripe: dialectOf(this.db) === 'postgres' ? sql<number>`pg_backend_pid() % ${sql.lit(USAGE_STRIPES)}` : sql<number>`0`, blocks: step })
-        .onConflict((conflict) => conflict.columns(['definition_uuid', 'stripe']).doUpdateSet((eb) => ({ blocks: eb('definition_usage.blocks', '+', eb.ref('excluded.blocks')) }))),
+        .values({
+          definition_uuid: id,
+          stripe: dialectOf(this.db) === 'postgres' ? sql<number>`pg_backend_pid() % ${sql.lit(USAGE_STRIPES)}` : sql<number>`0`,
+          blocks: step,
+        })
+        .onConflict((conflict) =>
+          conflict
+            .columns(['definition_uuid', 'stripe'])
+            .doUpdateSet((eb) => ({ blocks: eb('definition_usage.blocks', '+', eb.ref('excluded.blocks')) })),
+        ),
     );
   }
 
@@ -159,7 +193,12 @@ export class DefinitionStore {
   async updateVersion(version: DefinitionVersion): Promise<void> {
     await this.db
       .updateTable('definition_versions')
-      .set({ state: version.spec.state, runner_uuid: version.spec.runnerRef?.uuid.toLowerCase() ?? null, document: JSON.stringify(version.spec), ...reviewColumns(version.review) })
+      .set({
+        state: version.spec.state,
+        runner_uuid: version.spec.runnerRef?.uuid.toLowerCase() ?? null,
+        document: JSON.stringify(version.spec),
+        ...reviewColumns(version.review),
+      })
       .where('uuid', '=', version.uuid)
       .execute();
     await this.refreshLatest(version.definitionUuid);
@@ -178,14 +217,22 @@ export class DefinitionStore {
       .executeTakeFirstOrThrow();
     await this.db
       .updateTable('definitions')
-      .set({ latest_version: Number(row.latest ?? 0), latest_released_version: Number(row.released ?? 0), latest_published_version: Number(row.published ?? 0) })
+      .set({
+        latest_version: Number(row.latest ?? 0),
+        latest_released_version: Number(row.released ?? 0),
+        latest_published_version: Number(row.published ?? 0),
+      })
       .where('uuid', '=', definitionUuid)
       .execute();
   }
 
   async findVersion(uuid: string): Promise<DefinitionVersion | undefined> {
     const [row] = await this.queries.execute('findVersion', [uuid], (id) =>
-      this.db.selectFrom('definition_versions').innerJoin('definitions', 'definitions.uuid', 'definition_versions.definition_uuid').select(VERSION_COLUMNS).where('definition_versions.uuid', '=', id),
+      this.db
+        .selectFrom('definition_versions')
+        .innerJoin('definitions', 'definitions.uuid', 'definition_versions.definition_uuid')
+        .select(VERSION_COLUMNS)
+        .where('definition_versions.uuid', '=', id),
     );
     return row ? toVersion(row) : undefined;
   }
@@ -202,30 +249,44 @@ export class DefinitionStore {
   }
 
   async listVersions(filter: { definitionUuid?: string; ownedBy?: string }, page: PageRequest): Promise<Page<DefinitionVersion>> {
-    let query = this.db.selectFrom('definition_versions').innerJoin('definitions', 'definitions.uuid', 'definition_versions.definition_uuid');
+    let query = this.db
+      .selectFrom('definition_versions')
+      .innerJoin('definitions', 'definitions.uuid', 'definition_versions.definition_uuid');
     if (filter.definitionUuid !== undefined) query = query.where('definition_versions.definition_uuid', '=', filter.definitionUuid);
     if (filter.ownedBy !== undefined) query = query.where('definitions.owned_by_workspace', '=', filter.ownedBy);
     const { rows, total } = await fetchPage(
       query,
-      (q) =>
-        q
-          .select(VERSION_COLUMNS)
-          .orderBy('definition_versions.created_on')
-          .orderBy('definition_versions.uuid'),
+      (q) => q.select(VERSION_COLUMNS).orderBy('definition_versions.created_on').orderBy('definition_versions.uuid'),
       page,
     );
     return { items: rows.map(toVersion), total };
   }
-
 }
 
-type VersionRow = { uuid: string; definition_uuid: string; document: string; created_on: string; owned_by_workspace: string; review_state: string | null; review: string | null };
+type VersionRow = {
+  uuid: string;
+  definition_uuid: string;
+  document: string;
+  created_on: string;
+  owned_by_workspace: string;
+  review_state: string | null;
+  review: string | null;
+};
 
 function toVersion(row: VersionRow): DefinitionVersion {
   // Versions stored before the internal model carry the wire's definition reference: the column says it.
   const { buildingBlockDefinitionRef: _ref, ...spec } = JSON.parse(row.document) as VersionSpec;
-  const review: Review | undefined = row.review_state ? { ...(row.review ? (JSON.parse(row.review) as Omit<Review, 'state'>) : {}), state: row.review_state as ReviewState } : undefined;
-  return { uuid: row.uuid, definitionUuid: row.definition_uuid, ownedByWorkspace: row.owned_by_workspace, createdOn: row.created_on, spec, ...(review ? { review } : {}) };
+  const review: Review | undefined = row.review_state
+    ? { ...(row.review ? (JSON.parse(row.review) as Omit<Review, 'state'>) : {}), state: row.review_state as ReviewState }
+    : undefined;
+  return {
+    uuid: row.uuid,
+    definitionUuid: row.definition_uuid,
+    ownedByWorkspace: row.owned_by_workspace,
+    createdOn: row.created_on,
+    spec,
+    ...(review ? { review } : {}),
+  };
 }
 
 /** The review's columns: its state, and who decided when (and why) as JSON. */

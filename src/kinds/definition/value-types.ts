@@ -24,10 +24,14 @@ export function valueProblem(type: ValueType, value: unknown, selectableValues?:
       return Array.isArray(value) ? undefined : 'must be a list';
     case 'SINGLE_SELECT':
       if (typeof value !== 'string') return 'must be a string';
-      return selectableValues && !selectableValues.includes(value) ? `must be one of the selectable values (${selectableValues.join(', ')})` : undefined;
+      return selectableValues && !selectableValues.includes(value)
+        ? `must be one of the selectable values (${selectableValues.join(', ')})`
+        : undefined;
     case 'MULTI_SELECT':
       if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) return 'must be a list of strings';
-      return selectableValues && value.some((item) => !selectableValues.includes(item as string)) ? `must hold only selectable values (${selectableValues.join(', ')})` : undefined;
+      return selectableValues && value.some((item) => !selectableValues.includes(item as string))
+        ? `must hold only selectable values (${selectableValues.join(', ')})`
+        : undefined;
   }
 }
 
@@ -36,7 +40,10 @@ export function valueProblem(type: ValueType, value: unknown, selectableValues?:
  * undefined. A sensitive input's value is a secret: its plaintext (bare, or in `{"plaintext": …}`)
  * must be of the input's type like any value; a kept secret (`{"hash": …}`) was checked when set.
  */
-export function inputValueProblem(input: Pick<VersionInput, 'type' | 'isSensitive' | 'selectableValues'>, value: unknown): string | undefined {
+export function inputValueProblem(
+  input: Pick<VersionInput, 'type' | 'isSensitive' | 'selectableValues'>,
+  value: unknown,
+): string | undefined {
   const secret = input.isSensitive ? secretInput(value) : undefined;
   if (secret && 'hash' in secret) return undefined;
   return valueProblem(input.type, secret ? secret.plaintext : value, input.selectableValues);

@@ -10,13 +10,21 @@ const OTHER = '4c3e0e30-0000-4000-8000-0000000000d2';
 const HASH = 'sha256:0000000000000000000000000000000000000000000000000000000000000000';
 const FILE_VALUE = 'data:text/plain;base64,aGVsbG8=';
 
-const terraform: Implementation = { type: 'terraform', terraform: { repositoryUrl: 'https://git.example/infra.git', terraformVersion: '1.9.0' } };
+const terraform: Implementation = {
+  type: 'terraform',
+  terraform: { repositoryUrl: 'https://git.example/infra.git', terraformVersion: '1.9.0' },
+};
 
 function specWith(inputs: Record<string, VersionInput>, extra: Partial<VersionSpec> = {}): VersionSpec {
   return { versionNumber: 1, state: 'DRAFT', implementation: terraform, inputs, outputs: {}, ...extra };
 }
 
-const input = (type: ValueType, assignmentType: VersionInput['assignmentType'], more: Partial<VersionInput> = {}): VersionInput => ({ displayName: `A ${type}`, type, assignmentType, ...more });
+const input = (type: ValueType, assignmentType: VersionInput['assignmentType'], more: Partial<VersionInput> = {}): VersionInput => ({
+  displayName: `A ${type}`,
+  type,
+  assignmentType,
+  ...more,
+});
 
 /** Checks a spec with the one input `k`. */
 const checkOne = (value: VersionInput, extra: Partial<VersionSpec> = {}) => checkVersionSpec(specWith({ k: value }, extra));
@@ -32,12 +40,24 @@ const badField = (field: string, pattern?: RegExp) => (error: ApiError) => {
 describe('checkVersionSpec: arguments', () => {
   it('takes an argument for STATIC and BUILDING_BLOCK_OUTPUT inputs', () => {
     assert.doesNotThrow(() => checkOne(input('STRING', 'STATIC', { argument: 'eu' })));
-    assert.doesNotThrow(() => checkOne(input('STRING', 'BUILDING_BLOCK_OUTPUT', { argument: `${DEP}.url` }), { dependencyDefinitionRefs: [{ uuid: DEP }] }));
+    assert.doesNotThrow(() =>
+      checkOne(input('STRING', 'BUILDING_BLOCK_OUTPUT', { argument: `${DEP}.url` }), { dependencyDefinitionRefs: [{ uuid: DEP }] }),
+    );
   });
 
-  for (const assignment of ['USER_INPUT', 'PLATFORM_OPERATOR_MANUAL_INPUT', 'AUTHOR', 'WORKSPACE_IDENTIFIER', 'PLATFORM_TENANT_ID', 'USER_PERMISSIONS'] as const) {
+  for (const assignment of [
+    'USER_INPUT',
+    'PLATFORM_OPERATOR_MANUAL_INPUT',
+    'AUTHOR',
+    'WORKSPACE_IDENTIFIER',
+    'PLATFORM_TENANT_ID',
+    'USER_PERMISSIONS',
+  ] as const) {
     it(`refuses an argument for a ${assignment} input`, () => {
-      assert.throws(() => checkOne(input('STRING', assignment, { argument: 'x' })), badField('spec.inputs.k.argument', new RegExp(assignment)));
+      assert.throws(
+        () => checkOne(input('STRING', assignment, { argument: 'x' })),
+        badField('spec.inputs.k.argument', new RegExp(assignment)),
+      );
     });
   }
 
@@ -60,19 +80,35 @@ describe('checkVersionSpec: BUILDING_BLOCK_OUTPUT arguments', () => {
 
   it('requires "<definitionUuid>.<outputName>"', () => {
     for (const argument of ['url', `${DEP}`, `${DEP}.`, 'not-a-uuid.url', 42, { uuid: DEP }]) {
-      assert.throws(() => checkOne(input('STRING', 'BUILDING_BLOCK_OUTPUT', { argument }), refs), badField('spec.inputs.k.argument', /<definitionUuid>\.<outputName>/), JSON.stringify(argument));
+      assert.throws(
+        () => checkOne(input('STRING', 'BUILDING_BLOCK_OUTPUT', { argument }), refs),
+        badField('spec.inputs.k.argument', /<definitionUuid>\.<outputName>/),
+        JSON.stringify(argument),
+      );
     }
   });
 
   it('requires the definition among the dependencies', () => {
-    assert.throws(() => checkOne(input('STRING', 'BUILDING_BLOCK_OUTPUT', { argument: `${OTHER}.url` }), refs), badField('spec.inputs.k.argument', /not in spec\.dependencyDefinitionRefs/));
-    assert.throws(() => checkOne(input('STRING', 'BUILDING_BLOCK_OUTPUT', { argument: `${DEP}.url` })), badField('spec.inputs.k.argument', /not in spec\.dependencyDefinitionRefs/));
+    assert.throws(
+      () => checkOne(input('STRING', 'BUILDING_BLOCK_OUTPUT', { argument: `${OTHER}.url` }), refs),
+      badField('spec.inputs.k.argument', /not in spec\.dependencyDefinitionRefs/),
+    );
+    assert.throws(
+      () => checkOne(input('STRING', 'BUILDING_BLOCK_OUTPUT', { argument: `${DEP}.url` })),
+      badField('spec.inputs.k.argument', /not in spec\.dependencyDefinitionRefs/),
+    );
   });
 
   it('compares uuids in any case and takes the dependencyDefinitionUuids alias', () => {
     assert.doesNotThrow(() => checkOne(input('STRING', 'BUILDING_BLOCK_OUTPUT', { argument: `${DEP.toUpperCase()}.url` }), refs));
-    assert.doesNotThrow(() => checkOne(input('STRING', 'BUILDING_BLOCK_OUTPUT', { argument: `${DEP}.url` }), { dependencyDefinitionRefs: [{ uuid: DEP.toUpperCase() }] }));
-    assert.doesNotThrow(() => checkOne(input('STRING', 'BUILDING_BLOCK_OUTPUT', { argument: `${DEP}.a.b` }), { dependencyDefinitionUuids: [DEP] }));
+    assert.doesNotThrow(() =>
+      checkOne(input('STRING', 'BUILDING_BLOCK_OUTPUT', { argument: `${DEP}.url` }), {
+        dependencyDefinitionRefs: [{ uuid: DEP.toUpperCase() }],
+      }),
+    );
+    assert.doesNotThrow(() =>
+      checkOne(input('STRING', 'BUILDING_BLOCK_OUTPUT', { argument: `${DEP}.a.b` }), { dependencyDefinitionUuids: [DEP] }),
+    );
   });
 
   it('keeps the output name after the first dot', () => {
@@ -85,7 +121,10 @@ describe('checkVersionSpec: defaults', () => {
   it('takes a default for user and operator inputs, of the input’s type', () => {
     assert.doesNotThrow(() => checkOne(input('INTEGER', 'USER_INPUT', { defaultValue: 2 })));
     assert.doesNotThrow(() => checkOne(input('STRING', 'PLATFORM_OPERATOR_MANUAL_INPUT', { defaultValue: 'x' })));
-    assert.throws(() => checkOne(input('INTEGER', 'USER_INPUT', { defaultValue: 'two' })), badField('spec.inputs.k.defaultValue', /integer.*INTEGER/));
+    assert.throws(
+      () => checkOne(input('INTEGER', 'USER_INPUT', { defaultValue: 'two' })),
+      badField('spec.inputs.k.defaultValue', /integer.*INTEGER/),
+    );
     assert.throws(() => checkOne(input('LIST', 'USER_INPUT', { defaultValue: 'a,b' })), badField('spec.inputs.k.defaultValue', /list/));
   });
 
@@ -96,7 +135,10 @@ describe('checkVersionSpec: defaults', () => {
     ['WORKSPACE_IDENTIFIER', {}],
   ] as const) {
     it(`refuses a default for a ${assignment} input`, () => {
-      assert.throws(() => checkOne(input('STRING', assignment, { ...more, defaultValue: 'x' }), { dependencyDefinitionRefs: [{ uuid: DEP }] }), badField('spec.inputs.k.defaultValue', new RegExp(assignment)));
+      assert.throws(
+        () => checkOne(input('STRING', assignment, { ...more, defaultValue: 'x' }), { dependencyDefinitionRefs: [{ uuid: DEP }] }),
+        badField('spec.inputs.k.defaultValue', new RegExp(assignment)),
+      );
     });
   }
 });
@@ -118,7 +160,10 @@ describe('checkVersionSpec: sensitive inputs', () => {
   for (const type of VALUE_TYPES.filter((t) => !['STRING', 'CODE', 'FILE'].includes(t))) {
     it(`refuses a sensitive ${type} input`, () => {
       const more = type === 'SINGLE_SELECT' || type === 'MULTI_SELECT' ? { selectableValues: ['a'] } : {};
-      assert.throws(() => checkOne(input(type, 'USER_INPUT', { isSensitive: true, ...more })), badField('spec.inputs.k.isSensitive', /only STRING, CODE and FILE/));
+      assert.throws(
+        () => checkOne(input(type, 'USER_INPUT', { isSensitive: true, ...more })),
+        badField('spec.inputs.k.isSensitive', /only STRING, CODE and FILE/),
+      );
     });
   }
 
@@ -128,15 +173,30 @@ describe('checkVersionSpec: sensitive inputs', () => {
     ['PLATFORM_TENANT_ID', {}],
   ] as const) {
     it(`refuses a sensitive ${assignment} input`, () => {
-      assert.throws(() => checkOne(input('STRING', assignment, { isSensitive: true, ...more }), { dependencyDefinitionRefs: [{ uuid: DEP }] }), badField('spec.inputs.k.isSensitive', /user, operator and STATIC/));
+      assert.throws(
+        () => checkOne(input('STRING', assignment, { isSensitive: true, ...more }), { dependencyDefinitionRefs: [{ uuid: DEP }] }),
+        badField('spec.inputs.k.isSensitive', /user, operator and STATIC/),
+      );
     });
   }
 
   it('requires a sensitive value’s plaintext to have the input’s type: {plaintext: 4242} for STRING is refused', () => {
-    assert.throws(() => checkOne(input('STRING', 'USER_INPUT', { isSensitive: true, defaultValue: { plaintext: 4242 } })), badField('spec.inputs.k.defaultValue', /must be a string.*sensitive/));
-    assert.throws(() => checkOne(input('STRING', 'STATIC', { isSensitive: true, argument: { plaintext: 4242 } })), badField('spec.inputs.k.argument', /must be a string/));
-    assert.throws(() => checkOne(input('STRING', 'STATIC', { isSensitive: true, argument: 4242 })), badField('spec.inputs.k.argument', /must be a string/));
-    assert.throws(() => checkOne(input('FILE', 'USER_INPUT', { isSensitive: true, defaultValue: { plaintext: 'not a data url' } })), badField('spec.inputs.k.defaultValue', /data URL/));
+    assert.throws(
+      () => checkOne(input('STRING', 'USER_INPUT', { isSensitive: true, defaultValue: { plaintext: 4242 } })),
+      badField('spec.inputs.k.defaultValue', /must be a string.*sensitive/),
+    );
+    assert.throws(
+      () => checkOne(input('STRING', 'STATIC', { isSensitive: true, argument: { plaintext: 4242 } })),
+      badField('spec.inputs.k.argument', /must be a string/),
+    );
+    assert.throws(
+      () => checkOne(input('STRING', 'STATIC', { isSensitive: true, argument: 4242 })),
+      badField('spec.inputs.k.argument', /must be a string/),
+    );
+    assert.throws(
+      () => checkOne(input('FILE', 'USER_INPUT', { isSensitive: true, defaultValue: { plaintext: 'not a data url' } })),
+      badField('spec.inputs.k.defaultValue', /data URL/),
+    );
   });
 
   it('takes a kept secret {hash} as it is', () => {
@@ -155,29 +215,51 @@ describe('checkVersionSpec: environment, selectable values, regex', () => {
   it('requires selectable values of SINGLE_SELECT and MULTI_SELECT inputs', () => {
     for (const type of ['SINGLE_SELECT', 'MULTI_SELECT'] as const) {
       assert.throws(() => checkOne(input(type, 'USER_INPUT')), badField('spec.inputs.k.selectableValues', /required/));
-      assert.throws(() => checkOne(input(type, 'USER_INPUT', { selectableValues: [] })), badField('spec.inputs.k.selectableValues', /required/));
+      assert.throws(
+        () => checkOne(input(type, 'USER_INPUT', { selectableValues: [] })),
+        badField('spec.inputs.k.selectableValues', /required/),
+      );
       assert.doesNotThrow(() => checkOne(input(type, 'USER_INPUT', { selectableValues: ['a', 'b'] })));
     }
   });
 
   it('refuses selectable values of other inputs', () => {
     for (const type of ['STRING', 'LIST', 'INTEGER'] as const) {
-      assert.throws(() => checkOne(input(type, 'USER_INPUT', { selectableValues: ['a'] })), badField('spec.inputs.k.selectableValues', /only SINGLE_SELECT and MULTI_SELECT/));
+      assert.throws(
+        () => checkOne(input(type, 'USER_INPUT', { selectableValues: ['a'] })),
+        badField('spec.inputs.k.selectableValues', /only SINGLE_SELECT and MULTI_SELECT/),
+      );
     }
   });
 
   it('requires defaults and arguments among the selectable values', () => {
     assert.doesNotThrow(() => checkOne(input('SINGLE_SELECT', 'USER_INPUT', { selectableValues: ['a', 'b'], defaultValue: 'b' })));
-    assert.throws(() => checkOne(input('SINGLE_SELECT', 'USER_INPUT', { selectableValues: ['a', 'b'], defaultValue: 'c' })), badField('spec.inputs.k.defaultValue', /selectable/));
+    assert.throws(
+      () => checkOne(input('SINGLE_SELECT', 'USER_INPUT', { selectableValues: ['a', 'b'], defaultValue: 'c' })),
+      badField('spec.inputs.k.defaultValue', /selectable/),
+    );
     assert.doesNotThrow(() => checkOne(input('MULTI_SELECT', 'USER_INPUT', { selectableValues: ['a', 'b'], defaultValue: ['a', 'b'] })));
-    assert.throws(() => checkOne(input('MULTI_SELECT', 'USER_INPUT', { selectableValues: ['a', 'b'], defaultValue: ['a', 'z'] })), badField('spec.inputs.k.defaultValue', /selectable/));
-    assert.throws(() => checkOne(input('MULTI_SELECT', 'USER_INPUT', { selectableValues: ['a'], defaultValue: 'a' })), badField('spec.inputs.k.defaultValue', /list of strings/));
-    assert.throws(() => checkOne(input('SINGLE_SELECT', 'STATIC', { selectableValues: ['a'], argument: 'b' })), badField('spec.inputs.k.argument', /selectable/));
+    assert.throws(
+      () => checkOne(input('MULTI_SELECT', 'USER_INPUT', { selectableValues: ['a', 'b'], defaultValue: ['a', 'z'] })),
+      badField('spec.inputs.k.defaultValue', /selectable/),
+    );
+    assert.throws(
+      () => checkOne(input('MULTI_SELECT', 'USER_INPUT', { selectableValues: ['a'], defaultValue: 'a' })),
+      badField('spec.inputs.k.defaultValue', /list of strings/),
+    );
+    assert.throws(
+      () => checkOne(input('SINGLE_SELECT', 'STATIC', { selectableValues: ['a'], argument: 'b' })),
+      badField('spec.inputs.k.argument', /selectable/),
+    );
   });
 
   it('refuses an invalid regular expression, naming valueValidationRegex', () => {
     for (const pattern of ['(', '[a-', '*x', 'a{2,1}']) {
-      assert.throws(() => checkOne(input('STRING', 'USER_INPUT', { valueValidationRegex: pattern })), badField('spec.inputs.k.valueValidationRegex', /not a regular expression RE2 can run/), pattern);
+      assert.throws(
+        () => checkOne(input('STRING', 'USER_INPUT', { valueValidationRegex: pattern })),
+        badField('spec.inputs.k.valueValidationRegex', /not a regular expression RE2 can run/),
+        pattern,
+      );
     }
     assert.doesNotThrow(() => checkOne(input('STRING', 'USER_INPUT', { valueValidationRegex: '^[a-z]+$' })));
   });
@@ -191,7 +273,11 @@ describe('checkVersionSpec: run permissions', () => {
 
   it('refuses unknown codes', () => {
     for (const code of ['NOPE', 'tenant_list', 'TENANT_IMPORT', '']) {
-      assert.throws(() => checkVersionSpec(specWith({}, { permissions: ['TENANT_LIST', code] })), badField('spec.permissions', /unknown permission/), code);
+      assert.throws(
+        () => checkVersionSpec(specWith({}, { permissions: ['TENANT_LIST', code] })),
+        badField('spec.permissions', /unknown permission/),
+        code,
+      );
     }
   });
 
@@ -240,26 +326,44 @@ describe('deriveManualOutputs', () => {
   });
 
   it('takes overrides of display name, assignment type and order, and the locked type when sent', () => {
-    const sent: Record<string, VersionOutput> = { count: { displayName: 'How many', assignmentType: 'SUMMARY', displayOrder: 9, type: 'INTEGER' } };
-    assert.deepEqual(deriveManualOutputs(inputs, sent).count, { displayName: 'How many', assignmentType: 'SUMMARY', displayOrder: 9, type: 'INTEGER' });
+    const sent: Record<string, VersionOutput> = {
+      count: { displayName: 'How many', assignmentType: 'SUMMARY', displayOrder: 9, type: 'INTEGER' },
+    };
+    assert.deepEqual(deriveManualOutputs(inputs, sent).count, {
+      displayName: 'How many',
+      assignmentType: 'SUMMARY',
+      displayOrder: 9,
+      type: 'INTEGER',
+    });
   });
 
   it('refuses another type, naming the output', () => {
-    assert.throws(() => deriveManualOutputs(inputs, { zone: { type: 'CODE' } }), badField('spec.outputs.zone.type', /must be STRING for the SINGLE_SELECT input/));
+    assert.throws(
+      () => deriveManualOutputs(inputs, { zone: { type: 'CODE' } }),
+      badField('spec.outputs.zone.type', /must be STRING for the SINGLE_SELECT input/),
+    );
     assert.throws(() => deriveManualOutputs(inputs, { alpha: { type: 'STRING' } }), badField('spec.outputs.alpha.type', /must be CODE/));
   });
 
   it('refuses an output without an input', () => {
-    assert.throws(() => deriveManualOutputs(inputs, { extra: { displayName: 'Extra', type: 'STRING' } }), badField('spec.outputs.extra', /no input "extra"/));
+    assert.throws(
+      () => deriveManualOutputs(inputs, { extra: { displayName: 'Extra', type: 'STRING' } }),
+      badField('spec.outputs.extra', /no input "extra"/),
+    );
     const inherited: Record<string, VersionOutput> = JSON.parse('{"constructor": {"type": "STRING"}}');
     assert.throws(() => deriveManualOutputs(inputs, inherited), badField('spec.outputs.constructor'));
   });
 
   it('checkVersionSpec derives them for a manual version only', () => {
-    const manual = checkVersionSpec(specWith({ count: input('INTEGER', 'USER_INPUT', { displayName: 'Count' }) }, { implementation: { type: 'manual' } }));
+    const manual = checkVersionSpec(
+      specWith({ count: input('INTEGER', 'USER_INPUT', { displayName: 'Count' }) }, { implementation: { type: 'manual' } }),
+    );
     assert.deepEqual(manual.outputs, { count: { displayName: 'Count', assignmentType: 'NONE', displayOrder: 0, type: 'INTEGER' } });
     assert.throws(
-      () => checkVersionSpec(specWith({}, { implementation: { type: 'manual' }, outputs: { ghost: { displayName: 'Ghost', type: 'STRING' } } })),
+      () =>
+        checkVersionSpec(
+          specWith({}, { implementation: { type: 'manual' }, outputs: { ghost: { displayName: 'Ghost', type: 'STRING' } } }),
+        ),
       badField('spec.outputs.ghost'),
     );
   });
@@ -272,8 +376,14 @@ describe('checkVersionSpec: outputs of other implementations', () => {
   });
 
   it('requires a type and a display name', () => {
-    assert.throws(() => checkVersionSpec(specWith({}, { outputs: { url: { displayName: 'URL' } } })), badField('spec.outputs.url.type', /required/));
-    assert.throws(() => checkVersionSpec(specWith({}, { outputs: { url: { type: 'STRING' } } })), badField('spec.outputs.url.displayName', /required/));
+    assert.throws(
+      () => checkVersionSpec(specWith({}, { outputs: { url: { displayName: 'URL' } } })),
+      badField('spec.outputs.url.type', /required/),
+    );
+    assert.throws(
+      () => checkVersionSpec(specWith({}, { outputs: { url: { type: 'STRING' } } })),
+      badField('spec.outputs.url.displayName', /required/),
+    );
   });
 });
 
@@ -302,8 +412,14 @@ describe('checkVersionSpec: secrets become {plaintext}', () => {
 
   it('wraps the terraform sshPrivateKey, of any JSON type', () => {
     for (const value of ['-----BEGIN KEY-----', 42, true, ['a'], { nested: 'x' }]) {
-      const checked = checkVersionSpec(specWith({}, { implementation: { type: 'terraform', terraform: { repositoryUrl: 'https://git/x', sshPrivateKey: value } } }));
-      assert.deepEqual(checked.implementation, { type: 'terraform', terraform: { repositoryUrl: 'https://git/x', sshPrivateKey: { plaintext: value } } }, JSON.stringify(value));
+      const checked = checkVersionSpec(
+        specWith({}, { implementation: { type: 'terraform', terraform: { repositoryUrl: 'https://git/x', sshPrivateKey: value } } }),
+      );
+      assert.deepEqual(
+        checked.implementation,
+        { type: 'terraform', terraform: { repositoryUrl: 'https://git/x', sshPrivateKey: { plaintext: value } } },
+        JSON.stringify(value),
+      );
     }
   });
 
@@ -315,8 +431,18 @@ describe('checkVersionSpec: secrets become {plaintext}', () => {
   });
 
   it('wraps the gitlab pipelineTriggerToken and leaves other fields alone', () => {
-    const checked = checkVersionSpec(specWith({}, { implementation: { type: 'gitlabPipeline', gitlabPipeline: { projectId: '12', refName: 'main', pipelineTriggerToken: 'glptt-x' } } }));
-    assert.deepEqual(checked.implementation, { type: 'gitlabPipeline', gitlabPipeline: { projectId: '12', refName: 'main', pipelineTriggerToken: { plaintext: 'glptt-x' } } });
+    const checked = checkVersionSpec(
+      specWith(
+        {},
+        {
+          implementation: { type: 'gitlabPipeline', gitlabPipeline: { projectId: '12', refName: 'main', pipelineTriggerToken: 'glptt-x' } },
+        },
+      ),
+    );
+    assert.deepEqual(checked.implementation, {
+      type: 'gitlabPipeline',
+      gitlabPipeline: { projectId: '12', refName: 'main', pipelineTriggerToken: { plaintext: 'glptt-x' } },
+    });
   });
 
   it('leaves implementations without secrets or without their details alone', () => {
@@ -328,7 +454,10 @@ describe('checkVersionSpec: secrets become {plaintext}', () => {
   });
 
   it('does not change the spec it was given', () => {
-    const spec = specWith({ token: input('STRING', 'STATIC', { isSensitive: true, argument: 'bare' }) }, { implementation: { type: 'terraform', terraform: { sshPrivateKey: 'k' } } });
+    const spec = specWith(
+      { token: input('STRING', 'STATIC', { isSensitive: true, argument: 'bare' }) },
+      { implementation: { type: 'terraform', terraform: { sshPrivateKey: 'k' } } },
+    );
     checkVersionSpec(spec);
     assert.equal(spec.inputs.token!.argument, 'bare');
     assert.equal((spec.implementation.terraform as Record<string, unknown>).sshPrivateKey, 'k');

@@ -2,7 +2,15 @@ import { PERMISSION_CODES, isAdminCode } from '../../auth/permissions.js';
 import { secretInput } from '../../crypto/secret-values.js';
 import { badRequest } from '../../lib/errors.js';
 import { patternProblem } from '../../lib/patterns.js';
-import { ARGUMENT_ASSIGNMENT_TYPES, IMPLEMENTATIONS, SELECT_VALUE_TYPES, SENSITIVE_VALUE_TYPES, SUPPLIED_ASSIGNMENT_TYPES, type OutputType, type ValueType } from './enums.js';
+import {
+  ARGUMENT_ASSIGNMENT_TYPES,
+  IMPLEMENTATIONS,
+  SELECT_VALUE_TYPES,
+  SENSITIVE_VALUE_TYPES,
+  SUPPLIED_ASSIGNMENT_TYPES,
+  type OutputType,
+  type ValueType,
+} from './enums.js';
 import { dependencyUuids, type Implementation, type VersionInput, type VersionOutput, type VersionSpec } from './model.js';
 import { inputValueProblem } from './value-types.js';
 
@@ -16,25 +24,34 @@ function checkInput(key: string, input: VersionInput, dependencies: readonly str
   const field = `spec.inputs.${key}`;
   const assignment = input.assignmentType;
   const hasArgument = ARGUMENT_ASSIGNMENT_TYPES.includes(assignment);
-  if (input.argument !== undefined && !hasArgument) throw badRequest(`${field}.argument: only STATIC and BUILDING_BLOCK_OUTPUT inputs have an argument (input "${key}" is ${assignment})`);
+  if (input.argument !== undefined && !hasArgument)
+    throw badRequest(`${field}.argument: only STATIC and BUILDING_BLOCK_OUTPUT inputs have an argument (input "${key}" is ${assignment})`);
   if (input.argument === undefined && hasArgument) throw badRequest(`${field}.argument: required for ${assignment} input "${key}"`);
   if (input.defaultValue !== undefined && !SUPPLIED_ASSIGNMENT_TYPES.includes(assignment)) {
-    throw badRequest(`${field}.defaultValue: only USER_INPUT and PLATFORM_OPERATOR_MANUAL_INPUT inputs have a default (input "${key}" is ${assignment})`);
+    throw badRequest(
+      `${field}.defaultValue: only USER_INPUT and PLATFORM_OPERATOR_MANUAL_INPUT inputs have a default (input "${key}" is ${assignment})`,
+    );
   }
   if (input.isSensitive) {
-    if (!SENSITIVE_VALUE_TYPES.includes(input.type)) throw badRequest(`${field}.isSensitive: only STRING, CODE and FILE inputs can be sensitive (input "${key}" is ${input.type})`);
-    if (![...SUPPLIED_ASSIGNMENT_TYPES, 'STATIC'].includes(assignment)) throw badRequest(`${field}.isSensitive: only user, operator and STATIC inputs can be sensitive (input "${key}" is ${assignment})`);
+    if (!SENSITIVE_VALUE_TYPES.includes(input.type))
+      throw badRequest(`${field}.isSensitive: only STRING, CODE and FILE inputs can be sensitive (input "${key}" is ${input.type})`);
+    if (![...SUPPLIED_ASSIGNMENT_TYPES, 'STATIC'].includes(assignment))
+      throw badRequest(`${field}.isSensitive: only user, operator and STATIC inputs can be sensitive (input "${key}" is ${assignment})`);
   }
-  if (input.type === 'FILE' && input.isEnvironment) throw badRequest(`${field}.isEnvironment: a FILE input cannot be an environment variable`);
+  if (input.type === 'FILE' && input.isEnvironment)
+    throw badRequest(`${field}.isEnvironment: a FILE input cannot be an environment variable`);
   const isSelect = SELECT_VALUE_TYPES.includes(input.type);
-  if (isSelect && (input.selectableValues === undefined || input.selectableValues.length === 0)) throw badRequest(`${field}.selectableValues: required for ${input.type} input "${key}"`);
-  if (!isSelect && input.selectableValues !== undefined) throw badRequest(`${field}.selectableValues: only SINGLE_SELECT and MULTI_SELECT inputs have selectable values`);
+  if (isSelect && (input.selectableValues === undefined || input.selectableValues.length === 0))
+    throw badRequest(`${field}.selectableValues: required for ${input.type} input "${key}"`);
+  if (!isSelect && input.selectableValues !== undefined)
+    throw badRequest(`${field}.selectableValues: only SINGLE_SELECT and MULTI_SELECT inputs have selectable values`);
   const regexProblem = input.valueValidationRegex === undefined ? undefined : patternProblem(input.valueValidationRegex);
   if (regexProblem) throw badRequest(`${field}.valueValidationRegex: ${regexProblem}`);
   if (assignment === 'BUILDING_BLOCK_OUTPUT') {
     const match = typeof input.argument === 'string' ? /^([0-9a-f-]{36})\.(.+)$/i.exec(input.argument) : null;
     if (!match) throw badRequest(`${field}.argument: "<definitionUuid>.<outputName>" of a dependency definition is required`);
-    if (!dependencies.includes(match[1]!.toLowerCase())) throw badRequest(`${field}.argument: definition ${match[1]} is not in spec.dependencyDefinitionRefs`);
+    if (!dependencies.includes(match[1]!.toLowerCase()))
+      throw badRequest(`${field}.argument: definition ${match[1]} is not in spec.dependencyDefinitionRefs`);
   } else if (input.argument !== undefined) checkValue(`${field}.argument`, input, input.argument);
   if (input.defaultValue !== undefined) checkValue(`${field}.defaultValue`, input, input.defaultValue);
 }
@@ -51,7 +68,10 @@ export function manualOutputType(type: ValueType): OutputType {
  * display name, the locked type, NONE and the rank of the input; callers may override display name,
  * assignment type and order, not the type, and name no output without an input.
  */
-export function deriveManualOutputs(inputs: Record<string, VersionInput>, sent: Record<string, VersionOutput>): Record<string, VersionOutput> {
+export function deriveManualOutputs(
+  inputs: Record<string, VersionInput>,
+  sent: Record<string, VersionOutput>,
+): Record<string, VersionOutput> {
   for (const [key, output] of Object.entries(sent)) {
     const input = Object.hasOwn(inputs, key) ? inputs[key] : undefined;
     if (!input) throw badRequest(`spec.outputs.${key}: a manual version's outputs mirror its inputs; there is no input "${key}"`);
@@ -59,10 +79,18 @@ export function deriveManualOutputs(inputs: Record<string, VersionInput>, sent: 
       throw badRequest(`spec.outputs.${key}.type: must be ${manualOutputType(input.type)} for the ${input.type} input "${key}"`);
     }
   }
-  const ranked = Object.entries(inputs).sort(([a, x], [b, y]) => (x.displayOrder ?? 0) - (y.displayOrder ?? 0) || (a < b ? -1 : a > b ? 1 : 0));
+  const ranked = Object.entries(inputs).sort(
+    ([a, x], [b, y]) => (x.displayOrder ?? 0) - (y.displayOrder ?? 0) || (a < b ? -1 : a > b ? 1 : 0),
+  );
   const outputs: Record<string, VersionOutput> = {};
   ranked.forEach(([key, input], rank) => {
-    outputs[key] = { displayName: input.displayName, assignmentType: 'NONE', displayOrder: rank, ...sent[key], type: manualOutputType(input.type) };
+    outputs[key] = {
+      displayName: input.displayName,
+      assignmentType: 'NONE',
+      displayOrder: rank,
+      ...sent[key],
+      type: manualOutputType(input.type),
+    };
   });
   return outputs;
 }
@@ -102,7 +130,11 @@ function secretInputs(inputs: Record<string, VersionInput>): Record<string, Vers
   for (const [key, input] of Object.entries(inputs)) {
     out[key] = !input.isSensitive
       ? input
-      : { ...input, ...(input.argument !== undefined ? { argument: asSecret(input.argument) } : {}), ...(input.defaultValue !== undefined ? { defaultValue: asSecret(input.defaultValue) } : {}) };
+      : {
+          ...input,
+          ...(input.argument !== undefined ? { argument: asSecret(input.argument) } : {}),
+          ...(input.defaultValue !== undefined ? { defaultValue: asSecret(input.defaultValue) } : {}),
+        };
   }
   return out;
 }

@@ -13,7 +13,13 @@ import type { EventDraft, EventFilter, EventRecord } from './model.js';
 import { EventStore } from './store.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const draft = (title: string, workspace?: string): EventDraft => ({ title, eventType: 'Created', description: `${title} happened`, ...(workspace ? { workspace } : {}), content: { title } });
+const draft = (title: string, workspace?: string): EventDraft => ({
+  title,
+  eventType: 'Created',
+  description: `${title} happened`,
+  ...(workspace ? { workspace } : {}),
+  content: { title },
+});
 
 function collector(filter: EventFilter = {}) {
   const received: EventRecord[] = [];
@@ -44,7 +50,9 @@ describe('EventFeed', () => {
   let feed: EventFeed;
   let reads = 0;
   const append = async (...drafts: EventDraft[]) => {
-    const records = await inTransaction(database.db, (trx) => new EventStore(trx).append(drafts, { authorType: 'System', identifier: 'system' }));
+    const records = await inTransaction(database.db, (trx) =>
+      new EventStore(trx).append(drafts, { authorType: 'System', identifier: 'system' }),
+    );
     feed.wake();
     return records;
   };
@@ -75,20 +83,33 @@ describe('EventFeed', () => {
     await append(draft('alpha one', 'alpha'), draft('beta one', 'beta'), draft('nothing'));
     await until(() => subscribers.every((s) => s.received.length === 1), 'deliveries');
     assert.ok(reads - before <= 2, `${reads - before} reads for one commit and 20 subscribers`);
-    for (const [i, s] of subscribers.entries()) assert.deepEqual(s.received.map((r) => r.title), [i % 2 === 0 ? 'alpha one' : 'beta one']);
+    for (const [i, s] of subscribers.entries())
+      assert.deepEqual(
+        s.received.map((r) => r.title),
+        [i % 2 === 0 ? 'alpha one' : 'beta one'],
+      );
     for (const subscription of subscriptions) subscription.close();
     assert.equal(feed.size, 0);
   });
 
   it('hands every subscriber that takes a whole batch the same array (its text is then joined once)', async () => {
     const batches: (readonly EventRecord[])[][] = [[], [], []];
-    const subscribers = [collector(), collector(), collector({ workspaces: ['alpha'] })].map((s, i) => ({ ...s, deliver: (records: readonly EventRecord[]) => void batches[i]!.push(records) }));
+    const subscribers = [collector(), collector(), collector({ workspaces: ['alpha'] })].map((s, i) => ({
+      ...s,
+      deliver: (records: readonly EventRecord[]) => void batches[i]!.push(records),
+    }));
     const subscriptions = await Promise.all(subscribers.map((s) => feed.subscribe(s)));
     await append(draft('alpha two', 'alpha'), draft('gamma two', 'gamma'));
     await until(() => batches.every((received) => received.length === 1), 'deliveries');
     assert.equal(batches[0]![0], batches[1]![0], 'the unfiltered subscribers share the batch');
-    assert.deepEqual(batches[0]![0]!.map((r) => r.title), ['alpha two', 'gamma two']);
-    assert.deepEqual(batches[2]![0]!.map((r) => r.title), ['alpha two']);
+    assert.deepEqual(
+      batches[0]![0]!.map((r) => r.title),
+      ['alpha two', 'gamma two'],
+    );
+    assert.deepEqual(
+      batches[2]![0]!.map((r) => r.title),
+      ['alpha two'],
+    );
     for (const subscription of subscriptions) subscription.close();
   });
 
@@ -99,7 +120,13 @@ describe('EventFeed', () => {
     assert.deepEqual(await feed.lag(), { positions: 0, seconds: 0 }, 'up to date');
     // Committed without waking the feed (as another instance's commit before its notification arrives).
     const written = Date.parse('2026-01-01T00:00:00.000Z');
-    await inTransaction(database.db, (trx) => new EventStore(trx).append([draft('unseen one'), draft('unseen two')], { authorType: 'System', identifier: 'system' }, new Date(written).toISOString()));
+    await inTransaction(database.db, (trx) =>
+      new EventStore(trx).append(
+        [draft('unseen one'), draft('unseen two')],
+        { authorType: 'System', identifier: 'system' },
+        new Date(written).toISOString(),
+      ),
+    );
     assert.deepEqual(await feed.lag(written + 2500), { positions: 2, seconds: 2.5 });
     feed.wake();
     await until(() => s.received.length === 2, 'the two events');
@@ -114,7 +141,10 @@ describe('EventFeed', () => {
     await append(draft('new'));
     await until(() => s.received.length === 1, 'the new event');
     await sleep(50);
-    assert.deepEqual(s.received.map((r) => r.title), ['new']);
+    assert.deepEqual(
+      s.received.map((r) => r.title),
+      ['new'],
+    );
     subscription.close();
   });
 
@@ -141,7 +171,10 @@ describe('EventFeed', () => {
     const seqs = resumed.received.map((r) => r.seq);
     const expected = (await store.after(resumeAfter, 10_000)).map((r) => r.seq);
     assert.deepEqual(seqs, expected);
-    assert.deepEqual(live.received.map((r) => r.seq), (await store.after(first[0]!.seq - 1, 10_000)).map((r) => r.seq));
+    assert.deepEqual(
+      live.received.map((r) => r.seq),
+      (await store.after(first[0]!.seq - 1, 10_000)).map((r) => r.seq),
+    );
     subscription.close();
     liveSubscription.close();
   });
@@ -175,7 +208,10 @@ describe('EventFeed', () => {
     await until(() => s.received.at(-1)?.seq === last, 'the end');
     await append(draft('live again'));
     await until(() => s.received.at(-1)?.title === 'live again', 'live again');
-    assert.deepEqual(s.received.map((r) => r.seq), (await store.after(start, 10_000)).map((r) => r.seq));
+    assert.deepEqual(
+      s.received.map((r) => r.seq),
+      (await store.after(start, 10_000)).map((r) => r.seq),
+    );
     subscription.close();
   });
 

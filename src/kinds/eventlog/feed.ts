@@ -252,7 +252,9 @@ export class EventFeed {
     const last = records.at(-1)!.seq;
     for (const entry of this.entries) {
       if (!entry.live || entry.closed) continue;
-      const matching = records.filter((record) => record.seq > entry.cursor && matchesFilter(record, entry.subscriber.filter, this.folding));
+      const matching = records.filter(
+        (record) => record.seq > entry.cursor && matchesFilter(record, entry.subscriber.filter, this.folding),
+      );
       entry.cursor = Math.max(entry.cursor, last);
       if (matching.length === 0) continue;
       try {

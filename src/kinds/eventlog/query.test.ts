@@ -30,7 +30,10 @@ describe('parseEventQuery', () => {
   });
 
   it('ignores empty parameters', () => {
-    assert.deepEqual(parseEventQuery(parseQueryString('from=&until=&title=&authorType=&eventType=&workspaceName=&workspaceIdentifier=&excludeTitle=')), {});
+    assert.deepEqual(
+      parseEventQuery(parseQueryString('from=&until=&title=&authorType=&eventType=&workspaceName=&workspaceIdentifier=&excludeTitle=')),
+      {},
+    );
   });
 
   it('answers 400 naming the parameter', () => {

@@ -22,7 +22,10 @@ function instant(name: string, query: Query): string | undefined {
   if (value === undefined) return undefined;
   const ok = isDateTime(value) || isDate(value);
   const time = ok ? Date.parse(isDate(value) ? `${value}T00:00:00Z` : value) : Number.NaN;
-  if (!ok || Number.isNaN(time)) throw badRequest(`${name}: must be an ISO-8601 instant such as 2025-05-29T00:00:00Z (or a date, meaning its midnight UTC), got "${value}"`);
+  if (!ok || Number.isNaN(time))
+    throw badRequest(
+      `${name}: must be an ISO-8601 instant such as 2025-05-29T00:00:00Z (or a date, meaning its midnight UTC), got "${value}"`,
+    );
   return new Date(time).toISOString();
 }
 
@@ -72,7 +75,8 @@ export function parseEventQuery(query: Query): EventQuery {
   if (eventType !== undefined) parsed.eventType = eventType;
   const workspaceName = filterValue(query, 'workspaceName');
   const workspaceIdentifier = filterValue(query, 'workspaceIdentifier');
-  if (workspaceName !== undefined && workspaceIdentifier !== undefined) throw badRequest('workspaceName: cannot be combined with workspaceIdentifier; send one of them');
+  if (workspaceName !== undefined && workspaceIdentifier !== undefined)
+    throw badRequest('workspaceName: cannot be combined with workspaceIdentifier; send one of them');
   if (workspaceName !== undefined) parsed.workspaceName = workspaceName;
   if (workspaceIdentifier !== undefined) parsed.workspaceIdentifier = workspaceIdentifier;
   const excluded = filterValues(query, 'excludeTitle');

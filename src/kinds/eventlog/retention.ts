@@ -14,7 +14,7 @@ export interface RetentionOptions {
 const DAY_MS = 86_400_000;
 
 /**
- * Retention of the event log (issue 18, `BLOCKYARD_EVENT_RETENTION_DAYS`): every instance prunes
+ * Retention of the event log (`BLOCKYARD_EVENT_RETENTION_DAYS`): every instance prunes
  * events older than the retention in the background, in bounded batches (each its own statement,
  * oldest first), pausing between batches so requests keep the database. Pruning is idempotent, so
  * several instances may prune at once. `stop` ends the loop and waits for the batch in flight.

@@ -15,7 +15,15 @@ export function eventLogOperations(events: AuthorizedEventLogService): Operation
     embedded: 'meshEventLogs',
     filters: EVENT_FILTERS,
     // Accept: text/event-stream (http/event-stream.ts, README "Event stream").
-    listAlso: [{ media: 'text/event-stream', schema: Type.String({ description: 'Server-sent events: `id: <uuid>`, `event: meshEventLog`, `data: <the v1-preview JSON>`, heartbeat comments; resume with Last-Event-ID. Same filters and visibility as the list.' }) }],
+    listAlso: [
+      {
+        media: 'text/event-stream',
+        schema: Type.String({
+          description:
+            'Server-sent events: `id: <uuid>`, `event: meshEventLog`, `data: <the v1-preview JSON>`, heartbeat comments; resume with Last-Event-ID. Same filters and visibility as the list.',
+        }),
+      },
+    ],
     resource: 'EVENTLOG',
     encode: (event, call) => EVENTLOG_CODECS.of(versionOf(call)).encode(event, call),
     get: (call, uuid) => events.get(call.ctx, uuid),

@@ -29,7 +29,12 @@ describe('EventLogService', () => {
   });
 
   it('shows an event, listed or alone, only once it is on disk', async () => {
-    const [event] = await inTransaction(database.db, (trx) => new EventStore(trx).append([{ title: 'one', eventType: 'Created', description: 'one happened', content: {} }], { authorType: 'System', identifier: 'system' }));
+    const [event] = await inTransaction(database.db, (trx) =>
+      new EventStore(trx).append([{ title: 'one', eventType: 'Created', description: 'one happened', content: {} }], {
+        authorType: 'System',
+        identifier: 'system',
+      }),
+    );
     for (const read of [() => service.list({}, { page: 0, size: 10 }), () => service.find(event!.uuid)]) {
       gate.release = undefined;
       let answered = false;

@@ -24,7 +24,10 @@ for (const dialect of DIALECTS) {
     let log: SettledLog;
     let store: EventStore;
     /** Appends one event in a transaction of its own and commits. */
-    const append = (title: string) => inTransaction(database.db, (trx) => new EventStore(trx).append([{ title, eventType: 'Created', description: title, content: {} }], system));
+    const append = (title: string) =>
+      inTransaction(database.db, (trx) =>
+        new EventStore(trx).append([{ title, eventType: 'Created', description: title, content: {} }], system),
+      );
     /** Appends one event in a transaction left open: `end(commit)` finishes it. */
     const appendOpen = async (title: string) => {
       let finish!: (commit: boolean) => void;
@@ -49,7 +52,15 @@ for (const dialect of DIALECTS) {
     before(async () => {
       const dir = mkdtempSync(path.join(tmpdir(), 'blockyard-settled-log-'));
       const postgres = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
-      database = await openDatabase(loadConfig({ BLOCKYARD_DATA_DIR: dir, ...(postgres ? { BLOCKYARD_DATABASE_URL: postgres.url, BLOCKYARD_MASTER_KEY: 'q83vEjRWeJq8A2kX8iZy4K2gQ5cQn7jvY0X3bS1tN8o=' } : {}) }), pino({ level: 'silent' }));
+      database = await openDatabase(
+        loadConfig({
+          BLOCKYARD_DATA_DIR: dir,
+          ...(postgres
+            ? { BLOCKYARD_DATABASE_URL: postgres.url, BLOCKYARD_MASTER_KEY: 'q83vEjRWeJq8A2kX8iZy4K2gQ5cQn7jvY0X3bS1tN8o=' }
+            : {}),
+        }),
+        pino({ level: 'silent' }),
+      );
       store = new EventStore(database.db);
       log = new SettledLog(store);
       cleanup = async () => {
@@ -66,7 +77,7 @@ for (const dialect of DIALECTS) {
       await append('one');
       await append('two');
       assert.deepEqual(titles(await log.after(start, 10)), ['one', 'two']);
-      assert.equal(await log.head(), (await store.lastSeq()));
+      assert.equal(await log.head(), await store.lastSeq());
     });
 
     if (dialect === 'sqlite') return; // one writer: the next write waits for the open one, no gap can arise

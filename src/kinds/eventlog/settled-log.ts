@@ -55,7 +55,8 @@ export class SettledLog {
     const appenders = await this.store.appenders();
     // Appending transactions end in a few milliseconds; one held open holds new streams back until it
     // ends (looked at every 2 ms at first, at most every 100 ms).
-    for (let pause = 2; appenders.length > 0 && (await this.store.anyAppending(appenders)); pause = Math.min(pause * 2, 100)) await sleep(pause);
+    for (let pause = 2; appenders.length > 0 && (await this.store.anyAppending(appenders)); pause = Math.min(pause * 2, 100))
+      await sleep(pause);
     this.settle(last);
     return last;
   }

@@ -59,7 +59,10 @@ function appendSql(dialect: DialectName, n: number): string {
   const key = `${dialect}:${n}`;
   let text = appendSqlCache.get(key);
   if (text === undefined) {
-    const rows = Array.from({ length: n }, (_, i) => `(${Array.from({ length: 10 }, (_, k) => (dialect === 'sqlite' ? '?' : `$${i * 10 + k + 1}::text`)).join(', ')})`).join(', ');
+    const rows = Array.from(
+      { length: n },
+      (_, i) => `(${Array.from({ length: 10 }, (_, k) => (dialect === 'sqlite' ? '?' : `$${i * 10 + k + 1}::text`)).join(', ')})`,
+    ).join(', ');
     text =
       dialect === 'sqlite'
         ? `insert into events (${COLUMNS}) values ${rows} returning seq, uuid`
@@ -107,7 +110,9 @@ export class EventStore {
       JSON.stringify(record.content ?? {}),
       record.previousContent === undefined ? null : JSON.stringify(record.previousContent),
     ]);
-    const { rows } = await this.db.executeQuery<{ seq: number | string; uuid: string }>(CompiledQuery.raw(appendSql(this.dialect, records.length), values));
+    const { rows } = await this.db.executeQuery<{ seq: number | string; uuid: string }>(
+      CompiledQuery.raw(appendSql(this.dialect, records.length), values),
+    );
     const seqOf = new Map(rows.map((row) => [row.uuid, Number(row.seq)]));
     for (const record of records) record.seq = seqOf.get(record.uuid)!;
     return records;
@@ -116,7 +121,12 @@ export class EventStore {
   async find(uuid: string): Promise<EventRecord | undefined> {
     const createdAt = instantOf(uuid);
     if (createdAt === undefined) return undefined;
-    const row = await this.db.selectFrom('events').selectAll().where('created_at', '=', createdAt).where('uuid', '=', uuid).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('events')
+      .selectAll()
+      .where('created_at', '=', createdAt)
+      .where('uuid', '=', uuid)
+      .executeTakeFirst();
     return row ? toModel(row) : undefined;
   }
 
@@ -133,12 +143,18 @@ export class EventStore {
     if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
     if (filter.until !== undefined) query = query.where('created_at', '<', filter.until);
     if (filter.title !== undefined) query = query.where(sql<boolean>`lower(title) like lower(${containing(filter.title)}) escape '\\'`);
-    if (filter.description !== undefined) query = query.where(sql<boolean>`lower(description) like lower(${containing(filter.description)}) escape '\\'`);
+    if (filter.description !== undefined)
+      query = query.where(sql<boolean>`lower(description) like lower(${containing(filter.description)}) escape '\\'`);
     if (filter.authorType !== undefined) query = query.where('author_type', '=', filter.authorType);
     if (filter.authorIdentifier !== undefined) query = query.where('author_identifier', '=', filter.authorIdentifier);
     if (filter.eventType !== undefined) query = query.where('event_type', '=', filter.eventType);
-    if (filter.excludeTitles !== undefined && filter.excludeTitles.length > 0) query = query.where('title', 'not in', [...filter.excludeTitles]);
-    const { rows, total } = await fetchPage<Tables, 'events', Selectable<EventTable>>(query, (q) => q.selectAll().orderBy('seq', 'desc'), page);
+    if (filter.excludeTitles !== undefined && filter.excludeTitles.length > 0)
+      query = query.where('title', 'not in', [...filter.excludeTitles]);
+    const { rows, total } = await fetchPage<Tables, 'events', Selectable<EventTable>>(
+      query,
+      (q) => q.selectAll().orderBy('seq', 'desc'),
+      page,
+    );
     return { items: rows.map(toModel), total };
   }
 
@@ -146,13 +162,21 @@ export class EventStore {
   async seqOf(uuid: string): Promise<number | undefined> {
     const createdAt = instantOf(uuid);
     if (createdAt === undefined) return undefined;
-    const row = await this.db.selectFrom('events').select('seq').where('created_at', '=', createdAt).where('uuid', '=', uuid).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('events')
+      .select('seq')
+      .where('created_at', '=', createdAt)
+      .where('uuid', '=', uuid)
+      .executeTakeFirst();
     return row ? Number(row.seq) : undefined;
   }
 
   /** The highest committed position (what is settled below it: `SettledLog.head`). */
   async lastSeq(): Promise<number> {
-    const row = await this.db.selectFrom('events').select(sql<number | string | null>`max(seq)`.as('last')).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('events')
+      .select(sql<number | string | null>`max(seq)`.as('last'))
+      .executeTakeFirst();
     return Number(row?.last ?? 0);
   }
 
@@ -181,7 +205,9 @@ export class EventStore {
 
   /** PostgreSQL: whether any of these transactions (from `appenders`) is still in flight. */
   async anyAppending(transactions: readonly string[]): Promise<boolean> {
-    const { rows } = await this.db.executeQuery(CompiledQuery.raw(`${APPENDERS_SQL} and virtualtransaction = any($1::text[]) limit 1`, [transactions]));
+    const { rows } = await this.db.executeQuery(
+      CompiledQuery.raw(`${APPENDERS_SQL} and virtualtransaction = any($1::text[]) limit 1`, [transactions]),
+    );
     return rows.length > 0;
   }
 
@@ -192,7 +218,13 @@ export class EventStore {
    */
   async prune(before: string, limit: number): Promise<number> {
     const newest = this.db.selectFrom('events').select(sql<number>`max(seq)`.as('newest'));
-    const doomed = this.db.selectFrom('events').select('seq').where('created_at', '<', before).where('seq', '<', newest).orderBy('seq').limit(limit);
+    const doomed = this.db
+      .selectFrom('events')
+      .select('seq')
+      .where('created_at', '<', before)
+      .where('seq', '<', newest)
+      .orderBy('seq')
+      .limit(limit);
     const result = await this.db.deleteFrom('events').where('seq', 'in', doomed).executeTakeFirst();
     return Number(result.numDeletedRows);
   }

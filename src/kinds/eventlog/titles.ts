@@ -201,7 +201,9 @@ export function eventOf<T>(key: EventKey, subject: EventSubject<T>): EventDraft 
 /** JSON text with object keys sorted: equal values give equal text whatever order their keys were set in. */
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) =>
-    item !== null && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : item,
+    item !== null && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      : item,
   );
 }
 

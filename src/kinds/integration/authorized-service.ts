@@ -28,7 +28,9 @@ export class AuthorizedIntegrationService extends CallerView<Integration> {
   async find(ctx: RequestContext, uuid: string): Promise<Integration | undefined> {
     const id = canonicalUuid(uuid);
     const integration = id ? await this.inner.find(id) : undefined;
-    return integration && (integration.builtIn || seesWorkspace(ctx.principal, 'INTEGRATION', integration.ownedByWorkspace)) ? integration : undefined;
+    return integration && (integration.builtIn || seesWorkspace(ctx.principal, 'INTEGRATION', integration.ownedByWorkspace))
+      ? integration
+      : undefined;
   }
 
   list(ctx: RequestContext, filter: IntegrationFilter, page: PageRequest): Promise<Page<Integration>> {
@@ -44,7 +46,8 @@ export class AuthorizedIntegrationService extends CallerView<Integration> {
 
   async update(ctx: RequestContext, uuid: string, input: IntegrationInput): Promise<Integration> {
     const existing = await this.get(ctx, uuid);
-    if (input.uuid !== undefined && input.uuid.toLowerCase() !== existing.uuid) throw badRequest(`metadata.uuid: "${input.uuid}" does not match the integration ${uuid} of the path`);
+    if (input.uuid !== undefined && input.uuid.toLowerCase() !== existing.uuid)
+      throw badRequest(`metadata.uuid: "${input.uuid}" does not match the integration ${uuid} of the path`);
     if (existing.builtIn) throw conflict(`meshIntegration ${existing.uuid} is built in and read-only`);
     requireAllowed(ctx.principal, 'INTEGRATION', 'SAVE', existing.ownedByWorkspace);
     await this.requireRunner(ctx, input, existing.ownedByWorkspace);
@@ -52,7 +55,8 @@ export class AuthorizedIntegrationService extends CallerView<Integration> {
   }
 
   private async requireRunner(ctx: RequestContext, input: IntegrationInput, workspace: string): Promise<void> {
-    if (input.runnerUuid !== undefined) await this.runners.resolveFor(ctx, input.runnerUuid, workspace, `spec.config.${input.configType}.runnerRef.uuid`);
+    if (input.runnerUuid !== undefined)
+      await this.runners.resolveFor(ctx, input.runnerUuid, workspace, `spec.config.${input.configType}.runnerRef.uuid`);
   }
 
   async delete(ctx: RequestContext, uuid: string): Promise<void> {

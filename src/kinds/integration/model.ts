@@ -15,7 +15,12 @@ export type IntegrationType = (typeof TYPE_FILTER_VALUES)[number];
  * secret reads as `<hidden>` and the mask sent back keeps it; sent as `{"plaintext"}` (the Terraform
  * provider) it reads as `{"hash"}` and `{"hash"}` sent back keeps it (COMPAT §6).
  */
-export const SECRET_FIELDS: Record<ConfigType, readonly string[]> = { github: ['appPrivateKey'], gitlab: [], azuredevops: ['personalAccessToken'], entraid: ['clientSecret'] };
+export const SECRET_FIELDS: Record<ConfigType, readonly string[]> = {
+  github: ['appPrivateKey'],
+  gitlab: [],
+  azuredevops: ['personalAccessToken'],
+  entraid: ['clientSecret'],
+};
 /** What a secret sent as a string reads as (OpenAPI examples); sent back on PUT it keeps the stored value (the text's `***HIDDEN***` too). */
 export const MASK = '<hidden>';
 export const MASKS: readonly string[] = [MASK, '***HIDDEN***'];
@@ -27,7 +32,7 @@ export const BUILT_IN_INTEGRATIONS = {
 } as const;
 
 /**
- * An integration (issue 20): a workspace's connection to GitHub, GitLab or Azure DevOps that
+ * An integration: a workspace's connection to GitHub, GitLab or Azure DevOps that
  * definition versions of those implementation types name (`integrationRef`), or the admin
  * workspace's Entra ID application; secrets sealed.
  */

@@ -15,6 +15,11 @@ export function parseIntegrationFilter(query: Query): IntegrationFilter {
   const displayName = filterValue(query, 'displayName');
   const owner = filterValue(query, 'ownedByWorkspace');
   const type = filterValue(query, 'type');
-  if (type !== undefined && !(TYPE_FILTER_VALUES as readonly string[]).includes(type)) throw badRequest(`type: must be one of ${TYPE_FILTER_VALUES.join(', ')}, got "${type}"`);
-  return { ...(displayName !== undefined ? { displayName } : {}), ...(owner !== undefined ? { ownedByWorkspace: owner } : {}), ...(type !== undefined ? { type: type as IntegrationType } : {}) };
+  if (type !== undefined && !(TYPE_FILTER_VALUES as readonly string[]).includes(type))
+    throw badRequest(`type: must be one of ${TYPE_FILTER_VALUES.join(', ')}, got "${type}"`);
+  return {
+    ...(displayName !== undefined ? { displayName } : {}),
+    ...(owner !== undefined ? { ownedByWorkspace: owner } : {}),
+    ...(type !== undefined ? { type: type as IntegrationType } : {}),
+  };
 }

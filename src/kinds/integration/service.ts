@@ -48,7 +48,8 @@ export class IntegrationService {
       const where = `spec.config.${type}.${field}`;
       if (own[field] === undefined) continue;
       if (typeof own[field] === 'string' && MASKS.includes(own[field])) {
-        if (before?.[field] === undefined) throw badRequest(`${where}: "${own[field]}" keeps a stored secret, and there is none; send the secret`);
+        if (before?.[field] === undefined)
+          throw badRequest(`${where}: "${own[field]}" keeps a stored secret, and there is none; send the secret`);
         own[field] = before[field];
       } else {
         asHash ||= secretInput(own[field]) !== undefined;
@@ -56,31 +57,68 @@ export class IntegrationService {
       }
     }
     const { secretsAs: _previousForm, ...document } = input.document;
-    return { ...input, document: { ...document, ...(asHash ? { secretsAs: 'hash' as const } : {}), spec: { ...document.spec, config: { ...config, [type]: own } } } };
+    return {
+      ...input,
+      document: {
+        ...document,
+        ...(asHash ? { secretsAs: 'hash' as const } : {}),
+        spec: { ...document.spec, config: { ...config, [type]: own } },
+      },
+    };
   }
 
   async create(ctx: RequestContext, input: IntegrationInput): Promise<Integration> {
     // Entra ID signs people in to the whole service: the partner's (admin) workspace owns it, as in the original.
-    if (input.configType === 'entraid' && input.ownedByWorkspace !== ADMIN_WORKSPACE) throw badRequest(`metadata.ownedByWorkspace: an Entra ID integration belongs to the admin workspace "${ADMIN_WORKSPACE}"`);
+    if (input.configType === 'entraid' && input.ownedByWorkspace !== ADMIN_WORKSPACE)
+      throw badRequest(`metadata.ownedByWorkspace: an Entra ID integration belongs to the admin workspace "${ADMIN_WORKSPACE}"`);
     await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
     const sealed = this.sealed(input, undefined);
-    const integration: Integration = { uuid: randomUUID(), ownedByWorkspace: input.ownedByWorkspace, displayName: input.displayName, type: INTEGRATION_TYPES[input.configType], builtIn: false, createdOn: new Date().toISOString(), document: withoutUuid(sealed.document) };
+    const integration: Integration = {
+      uuid: randomUUID(),
+      ownedByWorkspace: input.ownedByWorkspace,
+      displayName: input.displayName,
+      type: INTEGRATION_TYPES[input.configType],
+      builtIn: false,
+      createdOn: new Date().toISOString(),
+      document: withoutUuid(sealed.document),
+    };
     await this.events.change(ctx, async (trx, events) => {
       await new IntegrationStore(trx).insert(integration);
-      events.push(eventOf('integrationCreated', { codec: INTEGRATION_EVENTS, id: integration.uuid, description: `Integration ${integration.displayName} was created`, workspace: integration.ownedByWorkspace, object: integration }));
+      events.push(
+        eventOf('integrationCreated', {
+          codec: INTEGRATION_EVENTS,
+          id: integration.uuid,
+          description: `Integration ${integration.displayName} was created`,
+          workspace: integration.ownedByWorkspace,
+          object: integration,
+        }),
+      );
     });
     return integration;
   }
 
   /** The type and the owning workspace never change. */
   async update(ctx: RequestContext, existing: Integration, input: IntegrationInput): Promise<Integration> {
-    if (INTEGRATION_TYPES[input.configType] !== existing.type) throw badRequest(`spec.config.type: an integration's type cannot change (is ${existing.type})`);
-    if (input.ownedByWorkspace !== existing.ownedByWorkspace) throw badRequest(`metadata.ownedByWorkspace: the integration belongs to meshWorkspace "${existing.ownedByWorkspace}" and cannot move to another`);
+    if (INTEGRATION_TYPES[input.configType] !== existing.type)
+      throw badRequest(`spec.config.type: an integration's type cannot change (is ${existing.type})`);
+    if (input.ownedByWorkspace !== existing.ownedByWorkspace)
+      throw badRequest(
+        `metadata.ownedByWorkspace: the integration belongs to meshWorkspace "${existing.ownedByWorkspace}" and cannot move to another`,
+      );
     const sealed = this.sealed(input, existing);
     const integration: Integration = { ...existing, displayName: input.displayName, document: withoutUuid(sealed.document) };
     await this.events.change(ctx, async (trx, events) => {
       await new IntegrationStore(trx).update(integration);
-      events.push(eventOf('integrationChanged', { codec: INTEGRATION_EVENTS, id: integration.uuid, description: `Integration ${integration.displayName} was changed`, workspace: integration.ownedByWorkspace, object: integration, previous: existing }));
+      events.push(
+        eventOf('integrationChanged', {
+          codec: INTEGRATION_EVENTS,
+          id: integration.uuid,
+          description: `Integration ${integration.displayName} was changed`,
+          workspace: integration.ownedByWorkspace,
+          object: integration,
+          previous: existing,
+        }),
+      );
     });
     return integration;
   }
@@ -92,7 +130,15 @@ export class IntegrationService {
       const users = await store.usedBy(existing.uuid);
       if (users > 0) throw conflict(`meshIntegration ${existing.uuid} is still used by ${users} meshBuildingBlockDefinitionVersions`);
       await store.delete(existing.uuid);
-      events.push(eventOf('integrationDeleted', { codec: INTEGRATION_EVENTS, id: existing.uuid, description: `Integration ${existing.displayName} was deleted`, workspace: existing.ownedByWorkspace, object: existing }));
+      events.push(
+        eventOf('integrationDeleted', {
+          codec: INTEGRATION_EVENTS,
+          id: existing.uuid,
+          description: `Integration ${existing.displayName} was deleted`,
+          workspace: existing.ownedByWorkspace,
+          object: existing,
+        }),
+      );
     });
   }
 }

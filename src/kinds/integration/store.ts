@@ -42,7 +42,11 @@ export class IntegrationStore {
   }
 
   async update(integration: Integration): Promise<void> {
-    await this.db.updateTable('integrations').set({ display_name: integration.displayName, document: serializeDocument(integration.document) }).where('uuid', '=', integration.uuid).execute();
+    await this.db
+      .updateTable('integrations')
+      .set({ display_name: integration.displayName, document: serializeDocument(integration.document) })
+      .where('uuid', '=', integration.uuid)
+      .execute();
   }
 
   async find(uuid: string): Promise<Integration | undefined> {
@@ -71,10 +75,16 @@ export class IntegrationStore {
    * it from being deleted. Found by a text search of the stored versions, then checked exactly.
    */
   async usedBy(uuid: string): Promise<number> {
-    const { rows } = await sql<{ document: string }>`select document from definition_versions where document like ${`%${uuid}%`}`.execute(this.db);
+    const { rows } = await sql<{ document: string }>`select document from definition_versions where document like ${`%${uuid}%`}`.execute(
+      this.db,
+    );
     return rows.filter((row) => {
-      const implementation = (JSON.parse(row.document) as { implementation?: Record<string, unknown> }).implementation ?? (JSON.parse(row.document) as { spec?: { implementation?: Record<string, unknown> } }).spec?.implementation;
-      return Object.values(implementation ?? {}).some((value) => (value as { integrationRef?: { uuid?: unknown } } | null)?.integrationRef?.uuid === uuid);
+      const implementation =
+        (JSON.parse(row.document) as { implementation?: Record<string, unknown> }).implementation ??
+        (JSON.parse(row.document) as { spec?: { implementation?: Record<string, unknown> } }).spec?.implementation;
+      return Object.values(implementation ?? {}).some(
+        (value) => (value as { integrationRef?: { uuid?: unknown } } | null)?.integrationRef?.uuid === uuid,
+      );
     }).length;
   }
 }

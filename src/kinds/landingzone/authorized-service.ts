@@ -12,7 +12,15 @@ import type { LandingZoneService } from './service.js';
 import type { LandingZoneFilter } from './store.js';
 
 /** Built-in platform types whose landing zones carry platform properties of one type. */
-const PROPERTIES_OF_TYPE: Record<string, string> = { AKS: 'aks', AWS: 'aws', AZURE: 'azure', AZURERG: 'azurerg', GCP: 'gcp', KUBERNETES: 'kubernetes', OPENSHIFT: 'openshift' };
+const PROPERTIES_OF_TYPE: Record<string, string> = {
+  AKS: 'aks',
+  AWS: 'aws',
+  AZURE: 'azure',
+  AZURERG: 'azurerg',
+  GCP: 'gcp',
+  KUBERNETES: 'kubernetes',
+  OPENSHIFT: 'openshift',
+};
 
 /**
  * Landing zones belong to their platform's workspace: `LANDINGZONE_*` there, `ADM_LANDINGZONE_*`
@@ -41,14 +49,28 @@ export class AuthorizedLandingZoneService extends CallerView<LandingZone> {
     return this.inner.list(scope === 'all' ? filter : { ...filter, scope: scope.workspace }, page);
   }
 
-  private async checked(ctx: RequestContext, input: LandingZoneInput, existing: LandingZone | undefined): Promise<{ input: LandingZoneInput; platform: Platform }> {
+  private async checked(
+    ctx: RequestContext,
+    input: LandingZoneInput,
+    existing: LandingZone | undefined,
+  ): Promise<{ input: LandingZoneInput; platform: Platform }> {
     const platform = await this.platforms.resolve(ctx, input.platformUuid, 'spec.platformRef.uuid');
     requireAllowed(ctx.principal, 'LANDINGZONE', 'SAVE', platform.ownedByWorkspace);
     const admin = isAdminFor(ctx.principal, 'LANDINGZONE', 'SAVE');
-    const tags = await this.tags.enforce(ctx, 'meshLandingZone', input.document.metadata.tags, existing ? (existing.document.metadata.tags ?? {}) : undefined, admin, 'metadata.tags');
+    const tags = await this.tags.enforce(
+      ctx,
+      'meshLandingZone',
+      input.document.metadata.tags,
+      existing ? (existing.document.metadata.tags ?? {}) : undefined,
+      admin,
+      'metadata.tags',
+    );
     const type = (input.document.spec.platformProperties as { type?: string } | undefined)?.type;
     const expected = PROPERTIES_OF_TYPE[platform.platformType];
-    if (type !== undefined && expected !== undefined && type !== expected) throw unprocessable(`spec.platformProperties.type: the platform ${platform.name}.${platform.location} is of type ${platform.platformType}: its landing zones take "${expected}" properties, not "${type}"`);
+    if (type !== undefined && expected !== undefined && type !== expected)
+      throw unprocessable(
+        `spec.platformProperties.type: the platform ${platform.name}.${platform.location} is of type ${platform.platformType}: its landing zones take "${expected}" properties, not "${type}"`,
+      );
     return { input: { ...input, document: { ...input.document, metadata: placeTags(input.document.metadata, tags) } }, platform };
   }
 
@@ -66,7 +88,8 @@ export class AuthorizedLandingZoneService extends CallerView<LandingZone> {
     const stored = await this.inner.find(name);
     if (!stored) return this.create(ctx, input);
     const existing = await this.get(ctx, name);
-    if (input.platformUuid !== existing.platformUuid) throw badRequest(`spec.platformRef.uuid: a landing zone's platform cannot change (is ${existing.platformUuid})`);
+    if (input.platformUuid !== existing.platformUuid)
+      throw badRequest(`spec.platformRef.uuid: a landing zone's platform cannot change (is ${existing.platformUuid})`);
     const { input: checked } = await this.checked(ctx, input, existing);
     return this.inner.update(ctx, existing, checked);
   }
@@ -82,12 +105,20 @@ export class AuthorizedLandingZoneService extends CallerView<LandingZone> {
    * otherwise); a restricted one only for callers who see its workspace (403). A tenant keeping the
    * zone it has is held to neither (existing tenants are unaffected by a disabled zone).
    */
-  async resolveForTenant(ctx: RequestContext, name: string, platform: Platform, field: string, unchanged: boolean): Promise<LandingZone | undefined> {
+  async resolveForTenant(
+    ctx: RequestContext,
+    name: string,
+    platform: Platform,
+    field: string,
+    unchanged: boolean,
+  ): Promise<LandingZone | undefined> {
     const zone = await this.inner.find(name);
     if (unchanged) return zone;
-    if (!zone || zone.platformUuid !== platform.uuid) throw unprocessable(`${field}: meshLandingZone "${name}" does not exist on meshPlatform ${platform.name}.${platform.location}`);
+    if (!zone || zone.platformUuid !== platform.uuid)
+      throw unprocessable(`${field}: meshLandingZone "${name}" does not exist on meshPlatform ${platform.name}.${platform.location}`);
     if (zone.disabledOn !== undefined) throw unprocessable(`${field}: meshLandingZone "${name}" is disabled and takes no new tenants`);
-    if (zone.restricted && !seesWorkspace(ctx.principal, 'LANDINGZONE', zone.ownedByWorkspace)) throw insufficientPermissions(`meshLandingZone "${name}" is restricted to its platform team`);
+    if (zone.restricted && !seesWorkspace(ctx.principal, 'LANDINGZONE', zone.ownedByWorkspace))
+      throw insufficientPermissions(`meshLandingZone "${name}" is restricted to its platform team`);
     return zone;
   }
 }

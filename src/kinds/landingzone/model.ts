@@ -1,7 +1,7 @@
 import type { SentObject } from '../document.js';
 
 /**
- * A landing zone (issue 20): named globally, standing on one platform (`spec.platformRef`, immutable)
+ * A landing zone: named globally, standing on one platform (`spec.platformRef`, immutable)
  * and owned by that platform's workspace. DELETE disables it (`disabledOn`): it stays readable and
  * listed, takes no new tenants, and tenants standing on it keep it.
  */

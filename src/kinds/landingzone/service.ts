@@ -31,11 +31,24 @@ export class LandingZoneService {
 
   /** On `platform` (resolved by the caller), owned by its workspace. */
   async create(ctx: RequestContext, input: LandingZoneInput, platform: Platform): Promise<LandingZone> {
-    const zone: LandingZone = { ...input, platformUuid: platform.uuid, ownedByWorkspace: platform.ownedByWorkspace, createdOn: new Date().toISOString() };
+    const zone: LandingZone = {
+      ...input,
+      platformUuid: platform.uuid,
+      ownedByWorkspace: platform.ownedByWorkspace,
+      createdOn: new Date().toISOString(),
+    };
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new LandingZoneStore(trx).insert(zone);
-        events.push(eventOf('landingZoneCreated', { codec: LANDING_ZONE_EVENTS, id: zone.name, description: `Landing zone ${zone.name} was created`, workspace: zone.ownedByWorkspace, object: zone }));
+        events.push(
+          eventOf('landingZoneCreated', {
+            codec: LANDING_ZONE_EVENTS,
+            id: zone.name,
+            description: `Landing zone ${zone.name} was created`,
+            workspace: zone.ownedByWorkspace,
+            object: zone,
+          }),
+        );
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshLandingZone ${input.name} already exists`);
@@ -49,7 +62,16 @@ export class LandingZoneService {
     const zone: LandingZone = { ...existing, displayName: input.displayName, restricted: input.restricted, document: input.document };
     await this.events.change(ctx, async (trx, events) => {
       await new LandingZoneStore(trx).update(zone);
-      events.push(eventOf('landingZoneChanged', { codec: LANDING_ZONE_EVENTS, id: zone.name, description: `Landing zone ${zone.name} was changed`, workspace: zone.ownedByWorkspace, object: zone, previous: existing }));
+      events.push(
+        eventOf('landingZoneChanged', {
+          codec: LANDING_ZONE_EVENTS,
+          id: zone.name,
+          description: `Landing zone ${zone.name} was changed`,
+          workspace: zone.ownedByWorkspace,
+          object: zone,
+          previous: existing,
+        }),
+      );
     });
     return zone;
   }
@@ -60,7 +82,15 @@ export class LandingZoneService {
     const zone: LandingZone = { ...existing, disabledOn: new Date().toISOString() };
     await this.events.change(ctx, async (trx, events) => {
       await new LandingZoneStore(trx).update(zone);
-      events.push(eventOf('landingZoneDeleted', { codec: LANDING_ZONE_EVENTS, id: zone.name, description: `Landing zone ${zone.name} was disabled`, workspace: zone.ownedByWorkspace, object: zone }));
+      events.push(
+        eventOf('landingZoneDeleted', {
+          codec: LANDING_ZONE_EVENTS,
+          id: zone.name,
+          description: `Landing zone ${zone.name} was disabled`,
+          workspace: zone.ownedByWorkspace,
+          object: zone,
+        }),
+      );
     });
   }
 }

@@ -24,7 +24,8 @@ export class AuthorizedLocationService extends CallerView<Location> {
 
   private requireWrite(ctx: RequestContext, owner: string | undefined, action: 'SAVE' | 'DELETE' = 'SAVE'): void {
     if (owner !== undefined) return requireAllowed(ctx.principal, 'PLATFORMINSTANCE', action, owner);
-    if (!isAdminFor(ctx.principal, 'PLATFORMINSTANCE', action)) throw insufficientPermissions(`ADM_PLATFORMINSTANCE_${action} is required for a location without an owning workspace`);
+    if (!isAdminFor(ctx.principal, 'PLATFORMINSTANCE', action))
+      throw insufficientPermissions(`ADM_PLATFORMINSTANCE_${action} is required for a location without an owning workspace`);
   }
 
   list(_ctx: RequestContext, filter: { displayName?: string }, page: PageRequest): Promise<Page<Location>> {

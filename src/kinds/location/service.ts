@@ -11,7 +11,12 @@ import type { Location, LocationInput } from './model.js';
 import { LocationStore } from './store.js';
 import { LOCATION_EVENTS } from './wire/index.js';
 
-const subject = (location: Location) => ({ codec: LOCATION_EVENTS, id: location.name, workspace: location.ownedByWorkspace, object: location });
+const subject = (location: Location) => ({
+  codec: LOCATION_EVENTS,
+  id: location.name,
+  workspace: location.ownedByWorkspace,
+  object: location,
+});
 
 /** Locations without any notion of who asks (AuthorizedLocationService adds that). */
 export class LocationService {
@@ -54,7 +59,8 @@ export class LocationService {
   }
 
   async update(ctx: RequestContext, existing: Location, input: LocationInput): Promise<Location> {
-    if (input.ownedByWorkspace && input.ownedByWorkspace !== existing.ownedByWorkspace) await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
+    if (input.ownedByWorkspace && input.ownedByWorkspace !== existing.ownedByWorkspace)
+      await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
     const location: Location = { ...existing, ...input };
     if (input.ownedByWorkspace === undefined) delete location.ownedByWorkspace;
     if (!differs(existing, location)) return location;

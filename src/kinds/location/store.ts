@@ -8,7 +8,10 @@ import { parseDocument, serializeDocument } from '../document.js';
 import type { Location } from './model.js';
 
 /** Computed in the same query as the row: no per-row lookups for a list. */
-const isPublic = sql<number>`(case when exists (select 1 from platforms p where p.location = locations.name and p.is_public = 1) then 1 else 0 end)`.as('is_public');
+const isPublic =
+  sql<number>`(case when exists (select 1 from platforms p where p.location = locations.name and p.is_public = 1) then 1 else 0 end)`.as(
+    'is_public',
+  );
 
 type Row = LocationTable & { is_public: number | boolean };
 
@@ -33,7 +36,14 @@ export class LocationStore {
   async insert(location: Omit<Location, 'isPublic'>): Promise<void> {
     await this.db
       .insertInto('locations')
-      .values({ name: location.name, uuid: location.uuid, display_name: location.displayName, owned_by_workspace: location.ownedByWorkspace ?? null, document: serializeDocument(location.document), created_on: location.createdOn })
+      .values({
+        name: location.name,
+        uuid: location.uuid,
+        display_name: location.displayName,
+        owned_by_workspace: location.ownedByWorkspace ?? null,
+        document: serializeDocument(location.document),
+        created_on: location.createdOn,
+      })
       .execute();
   }
 
@@ -49,14 +59,22 @@ export class LocationStore {
   async list(filter: { displayName?: string }, page: PageRequest): Promise<Page<Location>> {
     let query = this.db.selectFrom('locations');
     if (filter.displayName !== undefined) query = query.where('display_name', '=', filter.displayName);
-    const { rows, total } = await fetchPage(query, (q) => q.selectAll('locations').select(isPublic).orderBy('created_on').orderBy('name'), page);
+    const { rows, total } = await fetchPage(
+      query,
+      (q) => q.selectAll('locations').select(isPublic).orderBy('created_on').orderBy('name'),
+      page,
+    );
     return { items: rows.map(toModel), total };
   }
 
   async update(location: Omit<Location, 'isPublic'>): Promise<void> {
     await this.db
       .updateTable('locations')
-      .set({ display_name: location.displayName, owned_by_workspace: location.ownedByWorkspace ?? null, document: serializeDocument(location.document) })
+      .set({
+        display_name: location.displayName,
+        owned_by_workspace: location.ownedByWorkspace ?? null,
+        document: serializeDocument(location.document),
+      })
       .where('name', '=', location.name)
       .execute();
   }

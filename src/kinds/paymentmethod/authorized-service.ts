@@ -47,7 +47,10 @@ export class AuthorizedPaymentMethodService extends CallerView<PaymentMethod> {
     if (input.name !== name) throw badRequest(`metadata.name: "${input.name}" does not match the payment method "${name}" of the path`);
     const existing = await this.find(ctx, name);
     if (!existing) return { method: await this.create(ctx, input), created: true };
-    if (input.ownedByWorkspace !== existing.ownedByWorkspace) throw badRequest(`metadata.ownedByWorkspace: the payment method ${name} belongs to meshWorkspace "${existing.ownedByWorkspace}" and cannot move to another`);
+    if (input.ownedByWorkspace !== existing.ownedByWorkspace)
+      throw badRequest(
+        `metadata.ownedByWorkspace: the payment method ${name} belongs to meshWorkspace "${existing.ownedByWorkspace}" and cannot move to another`,
+      );
     requireAllowed(ctx.principal, 'PAYMENTMETHOD', 'SAVE', existing.ownedByWorkspace);
     return { method: await this.inner.update(ctx, existing, await this.withTags(ctx, input, existing)), created: false };
   }
@@ -65,7 +68,8 @@ export class AuthorizedPaymentMethodService extends CallerView<PaymentMethod> {
    */
   async resolveForProject(ctx: RequestContext, name: string, workspace: string, field: string, unchanged: boolean): Promise<PaymentMethod> {
     const method = await this.find(ctx, name);
-    if (!method || method.deletedOn || method.ownedByWorkspace !== workspace) throw unprocessable(`${field}: meshPaymentMethod "${name}" does not exist in meshWorkspace "${workspace}"`);
+    if (!method || method.deletedOn || method.ownedByWorkspace !== workspace)
+      throw unprocessable(`${field}: meshPaymentMethod "${name}" does not exist in meshWorkspace "${workspace}"`);
     if (!unchanged && isExpired(method)) throw unprocessable(`${field}: meshPaymentMethod "${name}" expired on ${method.expirationDate}`);
     return method;
   }

@@ -1,7 +1,7 @@
 import type { SentObject } from '../document.js';
 
 /**
- * The internal payment method (issue 20): identified by its name (unique across workspaces), owned by
+ * The internal payment method: identified by its name (unique across workspaces), owned by
  * one workspace. Deleting one only marks it (`deletedOn`): it stays readable by name, leaves lists
  * and can no longer be assigned.
  */
@@ -21,4 +21,5 @@ export type PaymentMethodInput = Pick<PaymentMethod, 'name' | 'ownedByWorkspace'
 export const todayUtc = (now: Date = new Date()) => now.toISOString().slice(0, 10);
 
 /** Whether the method can no longer pay for anything: its expiration date has passed. */
-export const isExpired = (method: Pick<PaymentMethod, 'expirationDate'>, now: Date = new Date()) => method.expirationDate !== undefined && method.expirationDate < todayUtc(now);
+export const isExpired = (method: Pick<PaymentMethod, 'expirationDate'>, now: Date = new Date()) =>
+  method.expirationDate !== undefined && method.expirationDate < todayUtc(now);

@@ -26,4 +26,3 @@ export function paymentMethodOperations(methods: AuthorizedPaymentMethodService)
     remove: { status: 204, run: (call, name) => methods.delete(call.ctx, name) },
   });
 }
-

@@ -36,7 +36,15 @@ export class PaymentMethodService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new PaymentMethodStore(trx).insert(method);
-        events.push(eventOf('paymentMethodCreated', { codec: PAYMENT_METHOD_EVENTS, id: method.name, description: `Payment method ${method.name} was created`, workspace: method.ownedByWorkspace, object: method }));
+        events.push(
+          eventOf('paymentMethodCreated', {
+            codec: PAYMENT_METHOD_EVENTS,
+            id: method.name,
+            description: `Payment method ${method.name} was created`,
+            workspace: method.ownedByWorkspace,
+            object: method,
+          }),
+        );
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshPaymentMethod ${input.name} already exists`);
@@ -50,7 +58,16 @@ export class PaymentMethodService {
     const method: PaymentMethod = { ...withoutUndefined(input), createdOn: existing.createdOn };
     await this.events.change(ctx, async (trx, events) => {
       await new PaymentMethodStore(trx).update(method);
-      events.push(eventOf('paymentMethodChanged', { codec: PAYMENT_METHOD_EVENTS, id: method.name, description: `Payment method ${method.name} was changed`, workspace: method.ownedByWorkspace, object: method, previous: existing }));
+      events.push(
+        eventOf('paymentMethodChanged', {
+          codec: PAYMENT_METHOD_EVENTS,
+          id: method.name,
+          description: `Payment method ${method.name} was changed`,
+          workspace: method.ownedByWorkspace,
+          object: method,
+          previous: existing,
+        }),
+      );
     });
     return method;
   }
@@ -61,10 +78,21 @@ export class PaymentMethodService {
     await this.events.change(ctx, async (trx, events) => {
       const store = new PaymentMethodStore(trx);
       const dependents = await store.dependents(existing.name);
-      if (dependents.length > 0) throw conflict(`meshPaymentMethod ${existing.name} is still used by ${dependents.join(', ')}; assign them another payment method first`);
+      if (dependents.length > 0)
+        throw conflict(
+          `meshPaymentMethod ${existing.name} is still used by ${dependents.join(', ')}; assign them another payment method first`,
+        );
       const deleted: PaymentMethod = { ...existing, deletedOn: new Date().toISOString() };
       await store.update(deleted);
-      events.push(eventOf('paymentMethodDeleted', { codec: PAYMENT_METHOD_EVENTS, id: deleted.name, description: `Payment method ${existing.name} was deleted`, workspace: existing.ownedByWorkspace, object: deleted }));
+      events.push(
+        eventOf('paymentMethodDeleted', {
+          codec: PAYMENT_METHOD_EVENTS,
+          id: deleted.name,
+          description: `Payment method ${existing.name} was deleted`,
+          workspace: existing.ownedByWorkspace,
+          object: deleted,
+        }),
+      );
     });
   }
 }

@@ -25,10 +25,15 @@ export class AuthorizedPlatformService extends CallerView<Platform> {
     super();
   }
 
-  /** The platform's type must exist and be ACTIVE, unless an update keeps the type it has (issue 20). */
+  /** The platform's type must exist and be ACTIVE, unless an update keeps the type it has. */
   private async requireType(ctx: RequestContext, input: PlatformInput, existing: Platform | undefined): Promise<void> {
     const config = input.document.spec.config as { type?: unknown; custom?: { platformTypeRef?: { name?: unknown } } } | undefined;
-    const field = config === undefined ? 'spec.config' : String(config.type).toLowerCase() === 'custom' && config.custom?.platformTypeRef?.name !== undefined ? 'spec.config.custom.platformTypeRef.name' : 'spec.config.type';
+    const field =
+      config === undefined
+        ? 'spec.config'
+        : String(config.type).toLowerCase() === 'custom' && config.custom?.platformTypeRef?.name !== undefined
+          ? 'spec.config.custom.platformTypeRef.name'
+          : 'spec.config.type';
     await this.types.resolveForPlatform(ctx, input.platformType, field, existing?.platformType === input.platformType);
   }
 
@@ -54,7 +59,8 @@ export class AuthorizedPlatformService extends CallerView<Platform> {
   }
 
   private static requirePublicAllowed(ctx: RequestContext, platform: Pick<Platform, 'isPublic'>): void {
-    if (platform.isPublic && !isAdminFor(ctx.principal, 'PLATFORMINSTANCE', 'SAVE')) throw insufficientPermissions('only admins (ADM_PLATFORMINSTANCE_SAVE) make or change PUBLIC platforms');
+    if (platform.isPublic && !isAdminFor(ctx.principal, 'PLATFORMINSTANCE', 'SAVE'))
+      throw insufficientPermissions('only admins (ADM_PLATFORMINSTANCE_SAVE) make or change PUBLIC platforms');
   }
 
   async create(ctx: RequestContext, input: PlatformInput): Promise<Platform> {
@@ -66,7 +72,8 @@ export class AuthorizedPlatformService extends CallerView<Platform> {
 
   async update(ctx: RequestContext, uuid: string, input: PlatformInput, sentUuid?: string): Promise<Platform> {
     const existing = await this.get(ctx, uuid);
-    if (sentUuid !== undefined && sentUuid.toLowerCase() !== existing.uuid) throw badRequest(`metadata.uuid: "${sentUuid}" does not match the platform ${uuid} of the path`);
+    if (sentUuid !== undefined && sentUuid.toLowerCase() !== existing.uuid)
+      throw badRequest(`metadata.uuid: "${sentUuid}" does not match the platform ${uuid} of the path`);
     requireAllowed(ctx.principal, 'PLATFORMINSTANCE', 'SAVE', existing.ownedByWorkspace);
     requireAllowed(ctx.principal, 'PLATFORMINSTANCE', 'SAVE', input.ownedByWorkspace);
     AuthorizedPlatformService.requirePublicAllowed(ctx, existing);
@@ -89,4 +96,3 @@ export class AuthorizedPlatformService extends CallerView<Platform> {
     await this.inner.delete(ctx, existing);
   }
 }
-

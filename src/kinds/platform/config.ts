@@ -69,9 +69,30 @@ interface RoleMappings {
 }
 const roleRef = (name: string) => ({ name, kind: 'meshProjectRole' });
 const ROLE_MAPPINGS: readonly RoleMappings[] = [
-  { type: 'azure', at: ['replication'], v1: 'roleMappings', v2: 'azureRoleMappings', toV2: (role, value) => ({ projectRoleRef: roleRef(role), azureRole: value }), toV1: (entry) => entry.azureRole },
-  { type: 'gcp', at: ['replication'], v1: 'roleMappings', v2: 'gcpRoleMappings', toV2: (role, value) => ({ projectRoleRef: roleRef(role), gcpRole: value }), toV1: (entry) => entry.gcpRole },
-  { type: 'openshift', at: ['replication'], v1: 'roleMappings', v2: 'openshiftRoleMappings', toV2: (role, value) => ({ projectRoleRef: roleRef(role), openshiftRole: value }), toV1: (entry) => entry.openshiftRole },
+  {
+    type: 'azure',
+    at: ['replication'],
+    v1: 'roleMappings',
+    v2: 'azureRoleMappings',
+    toV2: (role, value) => ({ projectRoleRef: roleRef(role), azureRole: value }),
+    toV1: (entry) => entry.azureRole,
+  },
+  {
+    type: 'gcp',
+    at: ['replication'],
+    v1: 'roleMappings',
+    v2: 'gcpRoleMappings',
+    toV2: (role, value) => ({ projectRoleRef: roleRef(role), gcpRole: value }),
+    toV1: (entry) => entry.gcpRole,
+  },
+  {
+    type: 'openshift',
+    at: ['replication'],
+    v1: 'roleMappings',
+    v2: 'openshiftRoleMappings',
+    toV2: (role, value) => ({ projectRoleRef: roleRef(role), openshiftRole: value }),
+    toV1: (entry) => entry.openshiftRole,
+  },
   {
     type: 'aws',
     at: ['replication', 'awsSso'],
@@ -130,24 +151,37 @@ export function configFromV1Form(config: JsonObject): JsonObject {
   if (!isObject(own)) return out;
   for (const path of PRINCIPAL_PATHS[type] ?? []) {
     const principal = objectAt(own, path);
-    if (!principal || principal.auth !== undefined || (principal.authType === undefined && principal.credentialsAuthClientSecret === undefined)) continue;
+    if (
+      !principal ||
+      principal.auth !== undefined ||
+      (principal.authType === undefined && principal.credentialsAuthClientSecret === undefined)
+    )
+      continue;
     const { authType, credentialsAuthClientSecret } = principal;
     delete principal.authType;
     delete principal.credentialsAuthClientSecret;
-    principal.auth = authType === 'WORKLOAD_IDENTITY' ? { type: 'workloadIdentity' } : { type: 'credential', ...(credentialsAuthClientSecret !== undefined ? { credential: credentialsAuthClientSecret } : {}) };
+    principal.auth =
+      authType === 'WORKLOAD_IDENTITY'
+        ? { type: 'workloadIdentity' }
+        : { type: 'credential', ...(credentialsAuthClientSecret !== undefined ? { credential: credentialsAuthClientSecret } : {}) };
   }
   const access = type === 'aws' ? objectAt(own, ['replication', 'accessConfig']) : undefined;
   if (access && access.auth === undefined && (isObject(access.serviceUserConfig) || isObject(access.workloadIdentityConfig))) {
     const { serviceUserConfig, workloadIdentityConfig } = access;
     delete access.serviceUserConfig;
     delete access.workloadIdentityConfig;
-    access.auth = isObject(serviceUserConfig) ? { type: 'credential', credential: serviceUserConfig } : { type: 'workloadIdentity', workloadIdentity: workloadIdentityConfig };
+    access.auth = isObject(serviceUserConfig)
+      ? { type: 'credential', credential: serviceUserConfig }
+      : { type: 'workloadIdentity', workloadIdentity: workloadIdentityConfig };
   }
   const replication = type === 'gcp' ? objectAt(own, ['replication']) : undefined;
   if (replication && replication.serviceAccount === undefined && isObject(replication.serviceAccountConfig)) {
-    const { serviceAccountCredentialsConfig: credentials, serviceAccountWorkloadIdentityConfig: workloadIdentity } = replication.serviceAccountConfig;
+    const { serviceAccountCredentialsConfig: credentials, serviceAccountWorkloadIdentityConfig: workloadIdentity } =
+      replication.serviceAccountConfig;
     delete replication.serviceAccountConfig;
-    replication.serviceAccount = isObject(credentials) ? { type: 'credential', credential: credentials.serviceAccountCredentialsB64 } : { type: 'workloadIdentity', workloadIdentity };
+    replication.serviceAccount = isObject(credentials)
+      ? { type: 'credential', credential: credentials.serviceAccountCredentialsB64 }
+      : { type: 'workloadIdentity', workloadIdentity };
   }
   for (const mapping of ROLE_MAPPINGS) {
     const at = mapping.type === type ? objectAt(own, mapping.at) : undefined;
@@ -192,14 +226,18 @@ export function configToV1Form(config: JsonObject): JsonObject {
     const { serviceAccount } = replication;
     delete replication.serviceAccount;
     replication.serviceAccountConfig =
-      serviceAccount.type === 'workloadIdentity' ? { serviceAccountWorkloadIdentityConfig: serviceAccount.workloadIdentity } : { serviceAccountCredentialsConfig: { serviceAccountCredentialsB64: serviceAccount.credential } };
+      serviceAccount.type === 'workloadIdentity'
+        ? { serviceAccountWorkloadIdentityConfig: serviceAccount.workloadIdentity }
+        : { serviceAccountCredentialsConfig: { serviceAccountCredentialsB64: serviceAccount.credential } };
   }
   for (const mapping of ROLE_MAPPINGS) {
     const at = mapping.type === type ? objectAt(own, mapping.at) : undefined;
     if (!at || !Array.isArray(at[mapping.v2])) continue;
     const entries = (at[mapping.v2] as unknown[]).filter(isObject);
     delete at[mapping.v2];
-    at[mapping.v1] = Object.fromEntries(entries.map((entry) => [String((entry.projectRoleRef as JsonObject | undefined)?.name), mapping.toV1(entry)]));
+    at[mapping.v1] = Object.fromEntries(
+      entries.map((entry) => [String((entry.projectRoleRef as JsonObject | undefined)?.name), mapping.toV1(entry)]),
+    );
   }
   return out;
 }

@@ -45,7 +45,11 @@ export type PlatformInput = Omit<Platform, 'uuid' | 'createdOn'>;
 export function isAvailableTo(platform: Platform, workspace: string): boolean {
   if (platform.ownedByWorkspace === workspace || platform.isPublic) return true;
   const availability = platform.document.spec.availability as { restriction?: unknown; restrictedToWorkspaces?: unknown } | undefined;
-  return availability?.restriction === 'RESTRICTED' && Array.isArray(availability.restrictedToWorkspaces) && availability.restrictedToWorkspaces.includes(workspace);
+  return (
+    availability?.restriction === 'RESTRICTED' &&
+    Array.isArray(availability.restrictedToWorkspaces) &&
+    availability.restrictedToWorkspaces.includes(workspace)
+  );
 }
 
 export const fullPlatformIdentifier = (platform: Pick<Platform, 'name' | 'location'>) => `${platform.name}.${platform.location}`;

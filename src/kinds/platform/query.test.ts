@@ -8,18 +8,33 @@ const bad = (name: string) => (error: ApiError) => error.status === 400 && error
 
 describe('parsePlatformFilter', () => {
   it('splits the full identifier and combines it with the other filters', () => {
-    assert.deepEqual(parsePlatformFilter({ identifier: 'azure.eu-west', ownedByWorkspace: 'ops', platformTypeIdentifier: 'azure' }), { name: 'azure', location: 'eu-west', ownedByWorkspace: 'ops', platformType: 'AZURE' });
+    assert.deepEqual(parsePlatformFilter({ identifier: 'azure.eu-west', ownedByWorkspace: 'ops', platformTypeIdentifier: 'azure' }), {
+      name: 'azure',
+      location: 'eu-west',
+      ownedByWorkspace: 'ops',
+      platformType: 'AZURE',
+    });
     assert.deepEqual(parsePlatformFilter({ locationIdentifier: 'eu-west', identifier: '' }), { location: 'eu-west' });
   });
 
   it('maps publicationState, restriction, displayName and every contributingWorkspace (OR)', () => {
-    const query = parseQueryString('publicationState=PUBLISHED&restriction=RESTRICTED&displayName=My%20Cloud&contributingWorkspace=a&contributingWorkspace=b&contributingWorkspace=');
-    assert.deepEqual(parsePlatformFilter(query), { publicationState: 'PUBLISHED', restriction: 'RESTRICTED', displayName: 'My Cloud', contributingWorkspaces: ['a', 'b'] });
+    const query = parseQueryString(
+      'publicationState=PUBLISHED&restriction=RESTRICTED&displayName=My%20Cloud&contributingWorkspace=a&contributingWorkspace=b&contributingWorkspace=',
+    );
+    assert.deepEqual(parsePlatformFilter(query), {
+      publicationState: 'PUBLISHED',
+      restriction: 'RESTRICTED',
+      displayName: 'My Cloud',
+      contributingWorkspaces: ['a', 'b'],
+    });
     assert.deepEqual(parsePlatformFilter({ contributingWorkspace: 'solo' }), { contributingWorkspaces: ['solo'] });
   });
 
   it('ignores empty and unknown parameters', () => {
-    assert.deepEqual(parsePlatformFilter({ publicationState: '', restriction: '', displayName: '', contributingWorkspace: '', searchTerm: 'x' }), {});
+    assert.deepEqual(
+      parsePlatformFilter({ publicationState: '', restriction: '', displayName: '', contributingWorkspace: '', searchTerm: 'x' }),
+      {},
+    );
   });
 
   it('answers 400 naming the parameter for a publication state or restriction outside the lists', () => {

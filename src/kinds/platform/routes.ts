@@ -15,7 +15,12 @@ export function platformOperations(platforms: AuthorizedPlatformService): Operat
     filters: PLATFORM_FILTERS,
     resource: 'PLATFORMINSTANCE',
     readAccess: 'authenticated',
-    encode: (platform, call) => PLATFORM_CODECS.of(versionOf(call)).encode(platform, { baseUrl: call.baseUrl, collections: call.collections, withConfig: platforms.mayReadConfig(call.ctx, platform) }),
+    encode: (platform, call) =>
+      PLATFORM_CODECS.of(versionOf(call)).encode(platform, {
+        baseUrl: call.baseUrl,
+        collections: call.collections,
+        withConfig: platforms.mayReadConfig(call.ctx, platform),
+      }),
     get: (call, uuid) => platforms.get(call.ctx, uuid),
     list: async (call, page) => {
       const filter = parsePlatformFilter(call.query);

@@ -22,7 +22,10 @@ import { TENANT_EVENTS } from '../tenant/wire/index.js';
  * Each secret of the config's type that is a string (v1's form) replaced by what `replace` makes of it
  * (`path`: the field, for messages).
  */
-function replaceSecretStrings(config: Record<string, unknown>, replace: (text: string, path: readonly string[]) => unknown): Record<string, unknown> {
+function replaceSecretStrings(
+  config: Record<string, unknown>,
+  replace: (text: string, path: readonly string[]) => unknown,
+): Record<string, unknown> {
   const type = String(config.type).toLowerCase();
   const paths = CONFIG_SECRET_PATHS[type];
   if (!paths || !isObject(config[type])) return config;
@@ -35,11 +38,17 @@ function replaceSecretStrings(config: Record<string, unknown>, replace: (text: s
   return { ...config, [type]: own };
 }
 
-const valueAt = (root: unknown, path: readonly string[]) => path.reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), root);
+const valueAt = (root: unknown, path: readonly string[]) =>
+  path.reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), root);
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-const subject = (platform: Platform) => ({ codec: PLATFORM_EVENTS, id: fullPlatformIdentifier(platform), workspace: platform.ownedByWorkspace, object: platform });
+const subject = (platform: Platform) => ({
+  codec: PLATFORM_EVENTS,
+  id: fullPlatformIdentifier(platform),
+  workspace: platform.ownedByWorkspace,
+  object: platform,
+});
 
 /** Platforms without any notion of who asks (AuthorizedPlatformService adds that). */
 export class PlatformService {
@@ -80,7 +89,9 @@ export class PlatformService {
     const config = platform.document.spec.config as Record<string, unknown> | undefined;
     if (config === undefined) return platform;
     const converted = configFromV1Form(config);
-    const sealed = replaceSecretStrings(converted, (text, path) => sealSensitive(text, undefined, this.secrets, `spec.config.${path.join('.')}`));
+    const sealed = replaceSecretStrings(converted, (text, path) =>
+      sealSensitive(text, undefined, this.secrets, `spec.config.${path.join('.')}`),
+    );
     if (JSON.stringify(sealed) === JSON.stringify(config)) return platform;
     return { ...platform, document: { ...platform.document, spec: { ...platform.document.spec, config: sealed } } };
   }
@@ -96,7 +107,10 @@ export class PlatformService {
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshPlatform ${fullPlatformIdentifier(input)} already exists`);
-      if (isForeignKeyViolation(error)) throw unprocessable(`metadata.ownedByWorkspace or spec.locationRef: the workspace or location of meshPlatform ${fullPlatformIdentifier(input)} does not exist`);
+      if (isForeignKeyViolation(error))
+        throw unprocessable(
+          `metadata.ownedByWorkspace or spec.locationRef: the workspace or location of meshPlatform ${fullPlatformIdentifier(input)} does not exist`,
+        );
       throw error;
     }
     return platform;
@@ -120,8 +134,10 @@ export class PlatformService {
 
   async update(ctx: RequestContext, existing: Platform, input: PlatformInput): Promise<Platform> {
     if (input.name !== existing.name) throw badRequest(`metadata.name: a platform's name cannot change (is "${existing.name}")`);
-    if (input.location !== existing.location) throw badRequest(`spec.locationRef: a platform's location cannot change (is "${existing.location}")`);
-    if (input.ownedByWorkspace !== existing.ownedByWorkspace) await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
+    if (input.location !== existing.location)
+      throw badRequest(`spec.locationRef: a platform's location cannot change (is "${existing.location}")`);
+    if (input.ownedByWorkspace !== existing.ownedByWorkspace)
+      await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
     const platform: Platform = { ...this.sealed(input, existing), uuid: existing.uuid, createdOn: existing.createdOn };
     const keys: EventKey[] = [];
     if (differs(existing.displayName, platform.displayName)) keys.push('platformNameChanged');
@@ -138,16 +154,19 @@ export class PlatformService {
   /** 409 while live tenants stand on it; the records of its deleted tenants go with it, in one transaction. */
   async delete(ctx: RequestContext, platform: Platform): Promise<void> {
     const dependents = await this.store.dependents(platform.uuid);
-    if (dependents.length > 0) throw conflict(`meshPlatform ${fullPlatformIdentifier(platform)} still has ${dependents.join(', ')}; delete them first`);
+    if (dependents.length > 0)
+      throw conflict(`meshPlatform ${fullPlatformIdentifier(platform)} still has ${dependents.join(', ')}; delete them first`);
     try {
       await this.events.change(ctx, async (trx, events) => {
         const purged = await new TenantStore(trx).purgeDeletedOf({ platformUuid: platform.uuid });
         await new PlatformStore(trx).delete(platform.uuid);
-        for (const tenant of purged) events.push(eventOf('tenantPurged', { codec: TENANT_EVENTS, id: tenant.uuid, workspace: tenant.workspace, object: tenant }));
+        for (const tenant of purged)
+          events.push(eventOf('tenantPurged', { codec: TENANT_EVENTS, id: tenant.uuid, workspace: tenant.workspace, object: tenant }));
         events.push(eventOf('platformDeleted', subject(platform)));
       });
     } catch (error) {
-      if (isForeignKeyViolation(error)) throw conflict(`meshPlatform ${fullPlatformIdentifier(platform)} still has tenants; delete them first`);
+      if (isForeignKeyViolation(error))
+        throw conflict(`meshPlatform ${fullPlatformIdentifier(platform)} still has tenants; delete them first`);
       throw error;
     }
   }

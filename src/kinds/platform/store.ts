@@ -76,7 +76,12 @@ export class PlatformStore {
   }
 
   async findByIdentifier(name: string, location: string): Promise<Platform | undefined> {
-    const row = await this.db.selectFrom('platforms').selectAll().where('name', '=', name).where('location', '=', location).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('platforms')
+      .selectAll()
+      .where('name', '=', name)
+      .where('location', '=', location)
+      .executeTakeFirst();
     return row ? toModel(row) : undefined;
   }
 
@@ -91,7 +96,12 @@ export class PlatformStore {
     if (filter.publicationState !== undefined) query = query.where('publication_state', '=', filter.publicationState);
     const contributors = filter.contributingWorkspaces;
     if (contributors !== undefined) {
-      query = query.where('uuid', 'in', (sub) => sub.selectFrom('platform_contributors').select('platform_contributors.platform_uuid').where('platform_contributors.workspace', 'in', contributors));
+      query = query.where('uuid', 'in', (sub) =>
+        sub
+          .selectFrom('platform_contributors')
+          .select('platform_contributors.platform_uuid')
+          .where('platform_contributors.workspace', 'in', contributors),
+      );
     }
     const { rows, total } = await fetchPage(query, (q) => q.selectAll().orderBy('created_on').orderBy('uuid'), page);
     return { items: rows.map(toModel), total };
@@ -105,7 +115,7 @@ export class PlatformStore {
     await this.insertContributors(platform);
   }
 
-  /** A platform cannot be deleted while live tenants stand on it (issue 4). */
+  /** A platform cannot be deleted while live tenants stand on it. */
   dependents(uuid: string): Promise<string[]> {
     return findDependents(this.db, 'platform', [uuid]);
   }

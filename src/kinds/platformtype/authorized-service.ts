@@ -30,7 +30,8 @@ export class AuthorizedPlatformTypeService extends CallerView<PlatformType> {
   }
 
   async create(ctx: RequestContext, input: PlatformTypeInput): Promise<PlatformType> {
-    if (!isAdminFor(ctx.principal, 'PLATFORMINSTANCE', 'SAVE')) throw insufficientPermissions('ADM_PLATFORMINSTANCE_SAVE is required to make a platform type');
+    if (!isAdminFor(ctx.principal, 'PLATFORMINSTANCE', 'SAVE'))
+      throw insufficientPermissions('ADM_PLATFORMINSTANCE_SAVE is required to make a platform type');
     return this.inner.create(ctx, input);
   }
 
@@ -39,13 +40,15 @@ export class AuthorizedPlatformTypeService extends CallerView<PlatformType> {
     if (input.name !== name) throw badRequest(`metadata.name: "${input.name}" does not match the platform type "${name}" of the path`);
     const existing = await this.find(ctx, name);
     if (!existing) return this.create(ctx, input);
-    if (!isAdminFor(ctx.principal, 'PLATFORMINSTANCE', 'SAVE')) throw insufficientPermissions('ADM_PLATFORMINSTANCE_SAVE is required to change a platform type');
+    if (!isAdminFor(ctx.principal, 'PLATFORMINSTANCE', 'SAVE'))
+      throw insufficientPermissions('ADM_PLATFORMINSTANCE_SAVE is required to change a platform type');
     return this.inner.update(ctx, existing, input);
   }
 
   async deactivate(ctx: RequestContext, name: string): Promise<void> {
     const existing = await this.get(ctx, name);
-    if (!isAdminFor(ctx.principal, 'PLATFORMINSTANCE', 'DELETE')) throw insufficientPermissions('ADM_PLATFORMINSTANCE_DELETE is required to deactivate a platform type');
+    if (!isAdminFor(ctx.principal, 'PLATFORMINSTANCE', 'DELETE'))
+      throw insufficientPermissions('ADM_PLATFORMINSTANCE_DELETE is required to deactivate a platform type');
     await this.inner.deactivate(ctx, existing);
   }
 
@@ -56,7 +59,8 @@ export class AuthorizedPlatformTypeService extends CallerView<PlatformType> {
   async resolveForPlatform(ctx: RequestContext, key: string, field: string, unchanged: boolean): Promise<PlatformType> {
     const type = await this.inner.findByKey(key);
     if (!type) throw this.doesNotExist(key, field);
-    if (!unchanged && type.lifecycleState !== 'ACTIVE') throw unprocessable(`${field}: meshPlatformType "${type.name}" is deactivated and takes no new platforms`);
+    if (!unchanged && type.lifecycleState !== 'ACTIVE')
+      throw unprocessable(`${field}: meshPlatformType "${type.name}" is deactivated and takes no new platforms`);
     return type;
   }
 }

@@ -1,14 +1,27 @@
 import type { SentObject } from '../document.js';
 
 /** The categories the OpenAPI lists. */
-export const PLATFORM_CATEGORIES = ['OPENSTACK', 'CLOUDFOUNDRY', 'SERVICEREGISTRY', 'AWS', 'OPENSHIFT', 'KUBERNETES', 'AZURE', 'GCP', 'AZURE_KUBERNETES_SERVICE', 'AZURE_RESOURCE_GROUP', 'CUSTOM', 'GITHUB'] as const;
+export const PLATFORM_CATEGORIES = [
+  'OPENSTACK',
+  'CLOUDFOUNDRY',
+  'SERVICEREGISTRY',
+  'AWS',
+  'OPENSHIFT',
+  'KUBERNETES',
+  'AZURE',
+  'GCP',
+  'AZURE_KUBERNETES_SERVICE',
+  'AZURE_RESOURCE_GROUP',
+  'CUSTOM',
+  'GITHUB',
+] as const;
 export type PlatformCategory = (typeof PLATFORM_CATEGORIES)[number];
 
 export const LIFECYCLE_STATES = ['ACTIVE', 'DEACTIVATED'] as const;
 export type LifecycleState = (typeof LIFECYCLE_STATES)[number];
 
 /**
- * A platform type (issue 20): the built-in ones (seeded by migration 0015, read-only) and CUSTOM ones.
+ * A platform type: the built-in ones (seeded by migration 0015, read-only) and CUSTOM ones.
  * Platforms name it by its upper-cased name (`status.platformTypeIdentifier`); a deactivated type
  * takes no new platforms, existing ones keep it.
  */

@@ -13,7 +13,12 @@ export const PLATFORM_TYPE_FILTERS = {
 export function parsePlatformTypeFilter(query: Query): PlatformTypeFilter {
   const category = filterValue(query, 'category');
   const state = filterValue(query, 'lifecycleStatus');
-  if (category !== undefined && !(PLATFORM_CATEGORIES as readonly string[]).includes(category)) throw badRequest(`category: must be one of ${PLATFORM_CATEGORIES.join(', ')}, got "${category}"`);
-  if (state !== undefined && !(LIFECYCLE_STATES as readonly string[]).includes(state)) throw badRequest(`lifecycleStatus: must be one of ${LIFECYCLE_STATES.join(', ')}, got "${state}"`);
-  return { ...(category !== undefined ? { category: category as PlatformCategory } : {}), ...(state !== undefined ? { lifecycleState: state as LifecycleState } : {}) };
+  if (category !== undefined && !(PLATFORM_CATEGORIES as readonly string[]).includes(category))
+    throw badRequest(`category: must be one of ${PLATFORM_CATEGORIES.join(', ')}, got "${category}"`);
+  if (state !== undefined && !(LIFECYCLE_STATES as readonly string[]).includes(state))
+    throw badRequest(`lifecycleStatus: must be one of ${LIFECYCLE_STATES.join(', ')}, got "${state}"`);
+  return {
+    ...(category !== undefined ? { category: category as PlatformCategory } : {}),
+    ...(state !== undefined ? { lifecycleState: state as LifecycleState } : {}),
+  };
 }

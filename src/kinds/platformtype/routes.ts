@@ -24,4 +24,3 @@ export function platformTypeOperations(types: AuthorizedPlatformTypeService): Op
     remove: { status: 204, run: (call, name) => types.deactivate(call.ctx, name) },
   });
 }
-

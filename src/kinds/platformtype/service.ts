@@ -36,14 +36,30 @@ export class PlatformTypeService {
   /** Only CUSTOM types are made through the API (OpenAPI); the built-in ones come with the service. */
   async create(ctx: RequestContext, input: PlatformTypeInput): Promise<PlatformType> {
     if (input.category !== 'CUSTOM') throw badRequest(`spec.category: only CUSTOM platform types can be created, got ${input.category}`);
-    const type: PlatformType = { name: input.name, uuid: randomUUID(), category: 'CUSTOM', lifecycleState: input.lifecycleState ?? 'ACTIVE', builtIn: false, createdOn: new Date().toISOString(), document: input.document };
+    const type: PlatformType = {
+      name: input.name,
+      uuid: randomUUID(),
+      category: 'CUSTOM',
+      lifecycleState: input.lifecycleState ?? 'ACTIVE',
+      builtIn: false,
+      createdOn: new Date().toISOString(),
+      document: input.document,
+    };
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new PlatformTypeStore(trx).insert(type);
-        events.push(eventOf('platformTypeCreated', { codec: PLATFORM_TYPE_EVENTS, id: type.name, description: `Platform type ${type.name} was created`, object: type }));
+        events.push(
+          eventOf('platformTypeCreated', {
+            codec: PLATFORM_TYPE_EVENTS,
+            id: type.name,
+            description: `Platform type ${type.name} was created`,
+            object: type,
+          }),
+        );
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(`meshPlatformType ${input.name} already exists (platform type names are unique regardless of case)`);
+      if (isUniqueViolation(error))
+        throw conflict(`meshPlatformType ${input.name} already exists (platform type names are unique regardless of case)`);
       throw error;
     }
     return type;
@@ -52,7 +68,8 @@ export class PlatformTypeService {
   /** Category immutable; built-in types are read-only; `status.lifecycleState` may (de)activate. */
   async update(ctx: RequestContext, existing: PlatformType, input: PlatformTypeInput): Promise<PlatformType> {
     if (existing.builtIn) throw conflict(`meshPlatformType ${existing.name} is built in and cannot be changed`);
-    if (input.category !== existing.category) throw badRequest(`spec.category: the category of a platform type cannot change (is ${existing.category})`);
+    if (input.category !== existing.category)
+      throw badRequest(`spec.category: the category of a platform type cannot change (is ${existing.category})`);
     const type: PlatformType = { ...existing, lifecycleState: input.lifecycleState ?? existing.lifecycleState, document: input.document };
     await this.change(ctx, existing, type, 'platformTypeChanged', 'changed');
     return type;
@@ -60,15 +77,30 @@ export class PlatformTypeService {
 
   /** DELETE deactivates (OpenAPI): the type takes no new platforms, existing ones keep it. */
   async deactivate(ctx: RequestContext, existing: PlatformType): Promise<void> {
-    if (existing.builtIn || existing.category !== 'CUSTOM') throw conflict(`meshPlatformType ${existing.name} is built in: only CUSTOM platform types can be deactivated`);
+    if (existing.builtIn || existing.category !== 'CUSTOM')
+      throw conflict(`meshPlatformType ${existing.name} is built in: only CUSTOM platform types can be deactivated`);
     if (existing.lifecycleState === 'DEACTIVATED') return;
     await this.change(ctx, existing, { ...existing, lifecycleState: 'DEACTIVATED' }, 'platformTypeDeactivated', 'deactivated');
   }
 
-  private async change(ctx: RequestContext, existing: PlatformType, type: PlatformType, key: 'platformTypeChanged' | 'platformTypeDeactivated', verb: string): Promise<void> {
+  private async change(
+    ctx: RequestContext,
+    existing: PlatformType,
+    type: PlatformType,
+    key: 'platformTypeChanged' | 'platformTypeDeactivated',
+    verb: string,
+  ): Promise<void> {
     await this.events.change(ctx, async (trx, events) => {
       await new PlatformTypeStore(trx).update(type);
-      events.push(eventOf(key, { codec: PLATFORM_TYPE_EVENTS, id: type.name, description: `Platform type ${type.name} was ${verb}`, object: type, previous: existing }));
+      events.push(
+        eventOf(key, {
+          codec: PLATFORM_TYPE_EVENTS,
+          id: type.name,
+          description: `Platform type ${type.name} was ${verb}`,
+          object: type,
+          previous: existing,
+        }),
+      );
     });
   }
 }

@@ -28,12 +28,25 @@ export class PlatformTypeStore {
   async insert(type: PlatformType): Promise<void> {
     await this.db
       .insertInto('platform_types')
-      .values({ name: type.name, type_key: typeKey(type.name), uuid: type.uuid, category: type.category, lifecycle_state: type.lifecycleState, built_in: type.builtIn ? 1 : 0, document: serializeDocument(type.document), created_on: type.createdOn })
+      .values({
+        name: type.name,
+        type_key: typeKey(type.name),
+        uuid: type.uuid,
+        category: type.category,
+        lifecycle_state: type.lifecycleState,
+        built_in: type.builtIn ? 1 : 0,
+        document: serializeDocument(type.document),
+        created_on: type.createdOn,
+      })
       .execute();
   }
 
   async update(type: PlatformType): Promise<void> {
-    await this.db.updateTable('platform_types').set({ lifecycle_state: type.lifecycleState, document: serializeDocument(type.document) }).where('name', '=', type.name).execute();
+    await this.db
+      .updateTable('platform_types')
+      .set({ lifecycle_state: type.lifecycleState, document: serializeDocument(type.document) })
+      .where('name', '=', type.name)
+      .execute();
   }
 
   async find(name: string): Promise<PlatformType | undefined> {

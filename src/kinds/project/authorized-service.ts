@@ -25,17 +25,31 @@ export class AuthorizedProjectService extends CallerView<Project> {
   }
 
   /**
-   * The catalogue's rules for a project write (issue 20): its payment method and substitute must be
+   * The catalogue's rules for a project write: its payment method and substitute must be
    * live methods of its workspace (422), newly assigned ones not expired (422); the tag definitions of
    * meshProject apply to `spec.tags` (checked first). Answers the input to store and the active payment method.
    */
-  private async catalogue(ctx: RequestContext, input: ProjectInput, existing: Project | undefined): Promise<{ input: ProjectInput; active: string | undefined }> {
+  private async catalogue(
+    ctx: RequestContext,
+    input: ProjectInput,
+    existing: Project | undefined,
+  ): Promise<{ input: ProjectInput; active: string | undefined }> {
     // Tags first: a bad value is a bad body (400) before a reference is looked at (422).
-    const tags = await this.tags.enforce(ctx, 'meshProject', input.document.spec.tags, existing ? (existing.document.spec.tags ?? {}) : undefined, isAdminFor(ctx.principal, 'PROJECT', 'SAVE'));
+    const tags = await this.tags.enforce(
+      ctx,
+      'meshProject',
+      input.document.spec.tags,
+      existing ? (existing.document.spec.tags ?? {}) : undefined,
+      isAdminFor(ctx.principal, 'PROJECT', 'SAVE'),
+    );
     const resolve = async (name: string | undefined, previous: string | undefined, field: string): Promise<PaymentMethod | undefined> =>
       name === undefined ? undefined : this.paymentMethods.resolveForProject(ctx, name, input.workspace, field, name === previous);
     const method = await resolve(input.paymentMethodIdentifier, existing?.paymentMethodIdentifier, 'spec.paymentMethodIdentifier');
-    const substitute = await resolve(input.substitutePaymentMethodIdentifier, existing?.substitutePaymentMethodIdentifier, 'spec.substitutePaymentMethodIdentifier');
+    const substitute = await resolve(
+      input.substitutePaymentMethodIdentifier,
+      existing?.substitutePaymentMethodIdentifier,
+      'spec.substitutePaymentMethodIdentifier',
+    );
     const active = [method, substitute].find((candidate) => candidate !== undefined && !isExpired(candidate))?.name;
     return { input: { ...input, document: { ...input.document, spec: placeTags(input.document.spec, tags) } }, active };
   }
@@ -69,7 +83,8 @@ export class AuthorizedProjectService extends CallerView<Project> {
 
   async update(ctx: RequestContext, id: string, input: ProjectInput): Promise<Project> {
     const existing = await this.get(ctx, id);
-    if (input.workspace !== existing.workspace) throw badRequest(`metadata.ownedByWorkspace: "${input.workspace}" does not match the project "${id}" of the path`);
+    if (input.workspace !== existing.workspace)
+      throw badRequest(`metadata.ownedByWorkspace: "${input.workspace}" does not match the project "${id}" of the path`);
     if (input.name !== existing.name) throw badRequest(`metadata.name: "${input.name}" does not match the project "${id}" of the path`);
     requireAllowed(ctx.principal, 'PROJECT', 'SAVE', existing.workspace);
     return this.updateChecked(ctx, existing, input);

@@ -8,7 +8,7 @@ export interface Project {
   substitutePaymentMethodIdentifier?: string;
   /**
    * The payment method that pays now (computed on read): the payment method while it is live and not
-   * expired, else the substitute while it is; undefined when neither (issue 20).
+   * expired, else the substitute while it is; undefined when neither.
    */
   activePaymentMethod?: string;
   createdOn: string;

@@ -6,7 +6,10 @@ import { parseProjectFilter } from './query.js';
 describe('parseProjectFilter', () => {
   it('maps the spec parameters and ignores empty ones', () => {
     assert.deepEqual(parseProjectFilter({}), {});
-    assert.deepEqual(parseProjectFilter({ workspaceIdentifier: 'ws', paymentIdentifier: 'pm', state: 'ACTIVE' }), { workspace: 'ws', paymentMethod: 'pm' });
+    assert.deepEqual(parseProjectFilter({ workspaceIdentifier: 'ws', paymentIdentifier: 'pm', state: 'ACTIVE' }), {
+      workspace: 'ws',
+      paymentMethod: 'pm',
+    });
     assert.deepEqual(parseProjectFilter({ workspaceIdentifier: '', state: '' }), {});
   });
 
@@ -20,7 +23,11 @@ describe('parseProjectFilter', () => {
 
   it('rejects other states naming the parameter', () => {
     for (const state of ['active', 'ACTIVE,GONE', 'ACTIVE,']) {
-      assert.throws(() => parseProjectFilter({ state }), (error: ApiError) => error.status === 400 && error.message.startsWith('state:'), state);
+      assert.throws(
+        () => parseProjectFilter({ state }),
+        (error: ApiError) => error.status === 400 && error.message.startsWith('state:'),
+        state,
+      );
     }
   });
 });

@@ -22,7 +22,8 @@ export function parseProjectFilter(query: Query): ProjectFilter | 'none' {
   if (state !== undefined) {
     const states = state.split(',').map((value) => value.trim());
     for (const value of states) {
-      if (!(PROJECT_STATES as readonly string[]).includes(value)) throw badRequest(`state: must be one of ${PROJECT_STATES.join(', ')} (several separated by commas), got "${value}"`);
+      if (!(PROJECT_STATES as readonly string[]).includes(value))
+        throw badRequest(`state: must be one of ${PROJECT_STATES.join(', ')} (several separated by commas), got "${value}"`);
     }
     if (!states.includes('ACTIVE')) return 'none';
   }

@@ -13,7 +13,12 @@ import { ProjectStore, type ProjectFilter } from './store.js';
 import { PROJECT_EVENTS } from './wire/index.js';
 import { TENANT_EVENTS } from '../tenant/wire/index.js';
 
-const subject = (project: Project) => ({ codec: PROJECT_EVENTS, id: projectIdentifier(project), workspace: project.workspace, object: project });
+const subject = (project: Project) => ({
+  codec: PROJECT_EVENTS,
+  id: projectIdentifier(project),
+  workspace: project.workspace,
+  object: project,
+});
 
 /** Projects without any notion of who asks (AuthorizedProjectService adds that). */
 export class ProjectService {
@@ -37,7 +42,8 @@ export class ProjectService {
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshProject ${projectIdentifier(input)} already exists`);
-      if (isForeignKeyViolation(error)) throw unprocessable(`metadata.ownedByWorkspace: meshWorkspace "${input.workspace}" does not exist`, 'WORKSPACE');
+      if (isForeignKeyViolation(error))
+        throw unprocessable(`metadata.ownedByWorkspace: meshWorkspace "${input.workspace}" does not exist`, 'WORKSPACE');
       throw error;
     }
     return project;
@@ -81,17 +87,20 @@ export class ProjectService {
    */
   async delete(ctx: RequestContext, project: Project): Promise<void> {
     const dependents = await this.store.dependents(project);
-    if (dependents.length > 0) throw conflict(`meshProject ${projectIdentifier(project)} still has ${dependents.join(', ')}; delete them first`);
+    if (dependents.length > 0)
+      throw conflict(`meshProject ${projectIdentifier(project)} still has ${dependents.join(', ')}; delete them first`);
     try {
       await this.events.change(ctx, async (trx, events) => {
         const purged = await new TenantStore(trx).purgeDeletedOf({ workspace: project.workspace, project: project.name });
         await new ServiceInstanceStore(trx).removeDeletingOf(project.workspace, project.name);
         await new ProjectStore(trx).delete(project);
-        for (const tenant of purged) events.push(eventOf('tenantPurged', { codec: TENANT_EVENTS, id: tenant.uuid, workspace: tenant.workspace, object: tenant }));
+        for (const tenant of purged)
+          events.push(eventOf('tenantPurged', { codec: TENANT_EVENTS, id: tenant.uuid, workspace: tenant.workspace, object: tenant }));
         events.push(eventOf('projectDeleted', subject(project)));
       });
     } catch (error) {
-      if (isForeignKeyViolation(error)) throw conflict(`meshProject ${projectIdentifier(project)} still has tenants or service instances; delete them first`);
+      if (isForeignKeyViolation(error))
+        throw conflict(`meshProject ${projectIdentifier(project)} still has tenants or service instances; delete them first`);
       throw error;
     }
   }

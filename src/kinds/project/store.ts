@@ -8,13 +8,15 @@ import { parseDocument, serializeDocument } from '../document.js';
 import type { Project } from './model.js';
 
 /**
- * The active payment method, computed in the row's query (issue 20): the payment method while live and
+ * The active payment method, computed in the row's query: the payment method while live and
  * not expired (valid through its expiration date, UTC), else the substitute while it is.
  */
 const activePaymentMethod = () => {
   const today = new Date().toISOString().slice(0, 10);
   const usable = (column: 'payment_method' | 'substitute_payment_method') =>
-    sql<string | null>`(select pm.name from payment_methods pm where pm.name = projects.${sql.ref(column)} and pm.deleted_on is null and (pm.expiration_date is null or pm.expiration_date >= ${today}))`;
+    sql<
+      string | null
+    >`(select pm.name from payment_methods pm where pm.name = projects.${sql.ref(column)} and pm.deleted_on is null and (pm.expiration_date is null or pm.expiration_date >= ${today}))`;
   return sql<string | null>`coalesce(${usable('payment_method')}, ${usable('substitute_payment_method')})`.as('active_payment_method');
 };
 
@@ -54,7 +56,13 @@ export class ProjectStore {
   }
 
   async find(workspace: string, name: string): Promise<Project | undefined> {
-    const row = await this.db.selectFrom('projects').selectAll('projects').select(activePaymentMethod()).where('workspace', '=', workspace).where('name', '=', name).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('projects')
+      .selectAll('projects')
+      .select(activePaymentMethod())
+      .where('workspace', '=', workspace)
+      .where('name', '=', name)
+      .executeTakeFirst();
     return row ? toModel(row) : undefined;
   }
 
@@ -62,20 +70,28 @@ export class ProjectStore {
     let query = this.db.selectFrom('projects');
     if (filter.workspace !== undefined) query = query.where('workspace', '=', filter.workspace);
     if (filter.paymentMethod !== undefined) query = query.where('payment_method', '=', filter.paymentMethod);
-    const { rows, total } = await fetchPage(query, (q) => q.selectAll('projects').select(activePaymentMethod()).orderBy('created_on').orderBy('workspace').orderBy('name'), page);
+    const { rows, total } = await fetchPage(
+      query,
+      (q) => q.selectAll('projects').select(activePaymentMethod()).orderBy('created_on').orderBy('workspace').orderBy('name'),
+      page,
+    );
     return { items: rows.map(toModel), total };
   }
 
   async update(project: Project): Promise<void> {
     await this.db
       .updateTable('projects')
-      .set({ payment_method: project.paymentMethodIdentifier ?? null, substitute_payment_method: project.substitutePaymentMethodIdentifier ?? null, document: serializeDocument(project.document) })
+      .set({
+        payment_method: project.paymentMethodIdentifier ?? null,
+        substitute_payment_method: project.substitutePaymentMethodIdentifier ?? null,
+        document: serializeDocument(project.document),
+      })
       .where('workspace', '=', project.workspace)
       .where('name', '=', project.name)
       .execute();
   }
 
-  /** A project cannot be deleted while live tenants belong to it (issue 4). */
+  /** A project cannot be deleted while live tenants belong to it. */
   dependents(project: Project): Promise<string[]> {
     return findDependents(this.db, 'project', [project.workspace, project.name]);
   }

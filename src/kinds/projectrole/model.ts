@@ -1,7 +1,7 @@
 import type { SentObject } from '../document.js';
 
 /**
- * A meshProjectRole (issue 19): identified by `metadata.name` (`project-admin`); bindings name it by
+ * A meshProjectRole: identified by `metadata.name` (`project-admin`); bindings name it by
  * `spec.name` ("Project Admin", unique), its display name.
  */
 export interface ProjectRole {

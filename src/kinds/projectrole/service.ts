@@ -78,7 +78,8 @@ export class ProjectRoleService {
       await this.events.change(ctx, async (trx, events) => {
         const store = new ProjectRoleStore(trx);
         const dependents = await store.dependents(role.name);
-        if (dependents.length > 0) throw conflict(`meshProjectRole ${role.name} is still used by ${dependents.join(', ')}; delete them first`);
+        if (dependents.length > 0)
+          throw conflict(`meshProjectRole ${role.name} is still used by ${dependents.join(', ')}; delete them first`);
         await store.delete(role.name);
         events.push(eventOf('projectRoleDeleted', subject(role)));
       });

@@ -42,7 +42,12 @@ export class AuthorizedRunService extends CallerView<Run> {
         return principal.runUuid === run.uuid;
       case 'apiKey':
       case 'person':
-        return principal.workspace === run.workspace || principal.workspace === run.definitionOwner || seesEveryWorkspace(principal, 'BUILDINGBLOCK') || seesEveryWorkspace(principal, 'BUILDINGBLOCKRUN');
+        return (
+          principal.workspace === run.workspace ||
+          principal.workspace === run.definitionOwner ||
+          seesEveryWorkspace(principal, 'BUILDINGBLOCK') ||
+          seesEveryWorkspace(principal, 'BUILDINGBLOCKRUN')
+        );
       default:
         return true;
     }
@@ -51,16 +56,22 @@ export class AuthorizedRunService extends CallerView<Run> {
   async find(ctx: RequestContext, uuid: string): Promise<Run | undefined> {
     const { principal } = ctx;
     // A run token asking for another run learns nothing, not even whether that run exists.
-    if (principal.type === 'runToken' && canonicalUuid(uuid) !== principal.runUuid) throw insufficientPermissions('a run token only reads and reports its own run');
+    if (principal.type === 'runToken' && canonicalUuid(uuid) !== principal.runUuid)
+      throw insufficientPermissions('a run token only reads and reports its own run');
     const run = await this.inner.find(uuid);
     return run && AuthorizedRunService.sees(principal, run) ? run : undefined;
   }
 
   private requireClaim(ctx: RequestContext, runner: Pick<Runner, 'ownedByWorkspace' | 'restriction'>): void {
-    const allowed = runner.restriction === 'PUBLIC' ? isAdminFor(ctx.principal, 'BUILDINGBLOCKRUN', 'SAVE') : isAllowedAsManager(ctx.principal, 'BUILDINGBLOCKRUN_SAVE', runner.ownedByWorkspace);
+    const allowed =
+      runner.restriction === 'PUBLIC'
+        ? isAdminFor(ctx.principal, 'BUILDINGBLOCKRUN', 'SAVE')
+        : isAllowedAsManager(ctx.principal, 'BUILDINGBLOCKRUN_SAVE', runner.ownedByWorkspace);
     if (!allowed) {
       throw insufficientPermissions(
-        runner.restriction === 'PUBLIC' ? "claiming a shared runner's runs needs ADM_BUILDINGBLOCKRUN_SAVE" : `claiming this runner's runs needs MANAGED_BUILDINGBLOCKRUN_SAVE of workspace ${runner.ownedByWorkspace} (or ADM_BUILDINGBLOCKRUN_SAVE)`,
+        runner.restriction === 'PUBLIC'
+          ? "claiming a shared runner's runs needs ADM_BUILDINGBLOCKRUN_SAVE"
+          : `claiming this runner's runs needs MANAGED_BUILDINGBLOCKRUN_SAVE of workspace ${runner.ownedByWorkspace} (or ADM_BUILDINGBLOCKRUN_SAVE)`,
       );
     }
   }
@@ -98,9 +109,12 @@ export class AuthorizedRunService extends CallerView<Run> {
   async read(ctx: RequestContext, uuid: string): Promise<{ run: Run; audience: RunAudience }> {
     const run = await this.get(ctx, uuid);
     const { principal } = ctx;
-    if (isOwnToken(principal, run) || isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_LIST', run.definitionOwner)) return { run, audience: 'operator' };
+    if (isOwnToken(principal, run) || isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_LIST', run.definitionOwner))
+      return { run, audience: 'operator' };
     if (isAllowed(principal, 'BUILDINGBLOCK', 'LIST', run.workspace) && isTransparent(run)) return { run, audience: 'consumer' };
-    throw insufficientPermissions("reading a run needs MANAGED_BUILDINGBLOCKRUN_LIST of its definition's workspace, or BUILDINGBLOCK_LIST of its block's when the definition makes runs transparent");
+    throw insufficientPermissions(
+      "reading a run needs MANAGED_BUILDINGBLOCKRUN_LIST of its definition's workspace, or BUILDINGBLOCK_LIST of its block's when the definition makes runs transparent",
+    );
   }
 
   async logs(ctx: RequestContext, uuid: string): Promise<{ steps: AsyncIterable<StepRow>; audience: RunAudience }> {
@@ -111,7 +125,8 @@ export class AuthorizedRunService extends CallerView<Run> {
   async list(ctx: RequestContext, filter: { blockUuid?: string; nodeId?: string }, page: PageRequest): Promise<Page<Run>> {
     const { principal } = ctx;
     if (isAdminFor(principal, 'BUILDINGBLOCKRUN', 'LIST')) return this.inner.list(filter, page);
-    if (actsInWorkspace(principal) && isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_LIST', principal.workspace)) return this.inner.list({ ...filter, definitionOwner: principal.workspace }, page);
+    if (actsInWorkspace(principal) && isAllowedAsManager(principal, 'BUILDINGBLOCKRUN_LIST', principal.workspace))
+      return this.inner.list({ ...filter, definitionOwner: principal.workspace }, page);
     throw insufficientPermissions('MANAGED_BUILDINGBLOCKRUN_LIST is required');
   }
 
@@ -119,7 +134,9 @@ export class AuthorizedRunService extends CallerView<Run> {
   private async reportable(ctx: RequestContext, uuid: string): Promise<Run> {
     const run = await this.get(ctx, uuid);
     if (!isOwnToken(ctx.principal, run) && !isAllowedAsManager(ctx.principal, 'BUILDINGBLOCKRUNSOURCE_SAVE', run.definitionOwner)) {
-      throw insufficientPermissions("report a run's status with its run token or MANAGED_BUILDINGBLOCKRUNSOURCE_SAVE of the workspace owning its definition");
+      throw insufficientPermissions(
+        "report a run's status with its run token or MANAGED_BUILDINGBLOCKRUNSOURCE_SAVE of the workspace owning its definition",
+      );
     }
     return run;
   }
@@ -135,7 +152,10 @@ export class AuthorizedRunService extends CallerView<Run> {
    */
   async updateSource(ctx: RequestContext, uuid: string, sourceId: string, update: RunUpdate): Promise<boolean> {
     const { principal } = ctx;
-    const runUuid = principal.type === 'runToken' && principal.runUuid === canonicalUuid(uuid) ? principal.runUuid : (await this.reportable(ctx, uuid)).uuid;
+    const runUuid =
+      principal.type === 'runToken' && principal.runUuid === canonicalUuid(uuid)
+        ? principal.runUuid
+        : (await this.reportable(ctx, uuid)).uuid;
     const aborted = await this.inner.updateSource(ctx, runUuid, sourceId, update);
     if (aborted === undefined) throw notFound(`${this.kindName} ${uuid} not found`);
     return aborted;

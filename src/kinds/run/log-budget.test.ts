@@ -3,7 +3,16 @@ import { describe, it } from 'node:test';
 import { bytesOf, fitLog, truncationMarker, utf8Prefix } from './log-budget.js';
 import type { StepRow } from '../block/run.js';
 
-const step = (stepId: string, userMessage?: string, systemMessage?: string): StepRow => ({ sourceId: 's', stepId, position: 0, displayName: stepId, status: 'PENDING', outputs: {}, ...(userMessage ? { userMessage } : {}), ...(systemMessage ? { systemMessage } : {}) });
+const step = (stepId: string, userMessage?: string, systemMessage?: string): StepRow => ({
+  sourceId: 's',
+  stepId,
+  position: 0,
+  displayName: stepId,
+  status: 'PENDING',
+  outputs: {},
+  ...(userMessage ? { userMessage } : {}),
+  ...(systemMessage ? { systemMessage } : {}),
+});
 
 describe('the run log budget', () => {
   it('keeps messages that fit and counts their bytes (UTF-8)', () => {
@@ -29,8 +38,19 @@ describe('the run log budget', () => {
 
   it('once the log is full a message is only the marker; later steps of the same report too', () => {
     const marker = truncationMarker(100);
-    const { changes, logBytes } = fitLog([{ id: 'a', userMessage: 'more' }, { id: 'b', userMessage: 'even more' }], [], 100, 100);
-    assert.deepEqual(changes.map((c) => c.userMessage), [marker, marker]);
+    const { changes, logBytes } = fitLog(
+      [
+        { id: 'a', userMessage: 'more' },
+        { id: 'b', userMessage: 'even more' },
+      ],
+      [],
+      100,
+      100,
+    );
+    assert.deepEqual(
+      changes.map((c) => c.userMessage),
+      [marker, marker],
+    );
     assert.equal(logBytes, 100 + 2 * bytesOf(marker));
   });
 

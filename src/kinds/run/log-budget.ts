@@ -19,13 +19,18 @@ export function utf8Prefix(text: string, bytes: number): string {
 }
 
 /**
- * Fits a report's step messages into the run's log budget (issue 16): a run stores at most `limit`
+ * Fits a report's step messages into the run's log budget: a run stores at most `limit`
  * bytes of messages, plus a marker of ~80 bytes on each cut message (at most 20 sources × 50 steps
  * × 2 of them). A message that replaces another frees the old one's bytes; one that does not fit is
  * cut and ends with the visible marker (the report still succeeds, as runners expect). Returns the
  * changes as they will be stored and the run's new total.
  */
-export function fitLog(changes: readonly StepUpdate[], existing: readonly StepRow[], logBytes: number, limit: number): { changes: StepUpdate[]; logBytes: number } {
+export function fitLog(
+  changes: readonly StepUpdate[],
+  existing: readonly StepRow[],
+  logBytes: number,
+  limit: number,
+): { changes: StepUpdate[]; logBytes: number } {
   const current = new Map(existing.map((step) => [step.stepId, { userMessage: step.userMessage, systemMessage: step.systemMessage }]));
   let total = logBytes;
   const fitted = changes.map((change) => {

@@ -17,7 +17,9 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
   const produces = RUN_CODECS.media;
   const one = answersOf(RUN_CODECS.codecs);
   const claimedRun = { 201: { description: 'the claimed run, with its run token and runner-encrypted values', body: one } };
-  const nodeIdHeader = Type.Object({ 'x-block-runner-node-id': Type.Optional(Type.String({ description: 'the claiming runner node (wins over runnerNodeId)' })) });
+  const nodeIdHeader = Type.Object({
+    'x-block-runner-node-id': Type.Optional(Type.String({ description: 'the claiming runner node (wins over runnerNodeId)' })),
+  });
   const codec = (call: Call) => RUN_CODECS.of(call.produces?.version ?? call.consumes?.version);
   const nodeHeader = (call: Call) => {
     const header = call.headers['x-block-runner-node-id'];
@@ -72,7 +74,10 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
       handle: async (call) => {
         const nodeId = filterValue(call.query, 'runnerNodeId');
         if (nodeId === undefined) throw badRequest('runnerNodeId: required');
-        return claimed(call, await runs.claimForNode(call.ctx, nodeHeader(call) ?? nodeId.slice(0, MAX_STRING), filterValue(call.query, 'selector')));
+        return claimed(
+          call,
+          await runs.claimForNode(call.ctx, nodeHeader(call) ?? nodeId.slice(0, MAX_STRING), filterValue(call.query, 'selector')),
+        );
       },
     },
     {
@@ -87,7 +92,12 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
           runnerNodeId: Type.Optional(Type.String({ description: 'only the runs claimed by this runner node' })),
           ...PagingQuery,
         }),
-        responses: { 200: { description: 'a page of runs', body: RUN_CODECS.codecs.map((codec) => ({ media: codec.media, schema: halPageSchema('meshBuildingBlockRuns', codec.schema) })) } },
+        responses: {
+          200: {
+            description: 'a page of runs',
+            body: RUN_CODECS.codecs.map((codec) => ({ media: codec.media, schema: halPageSchema('meshBuildingBlockRuns', codec.schema) })),
+          },
+        },
       },
       handle: async (call) => {
         const page = parsePagingParams(call.query);
@@ -97,7 +107,14 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
         const nodeId = filterValue(call.query, 'runnerNodeId');
         const { items, total } = await runs.list(call.ctx, { ...(block ? { blockUuid: block } : {}), ...(nodeId ? { nodeId } : {}) }, page);
         const info = pageInfo(page, total);
-        return ok(halPage('meshBuildingBlockRuns', items.map((run) => codec(call).encode(run, call)), info, pageLinks(call.baseUrl, call.url, info)));
+        return ok(
+          halPage(
+            'meshBuildingBlockRuns',
+            items.map((run) => codec(call).encode(run, call)),
+            info,
+            pageLinks(call.baseUrl, call.url, info),
+          ),
+        );
       },
     },
     {
@@ -118,7 +135,15 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
       path: `${PATH}/:id/logs`,
       media: { produces },
       access: 'run',
-      doc: { summary: 'Read a run’s step log', responses: { 200: { description: 'every step, streamed', body: RUN_CODECS.codecs.map((codec) => ({ media: codec.media, schema: codec.logsSchema })) } } },
+      doc: {
+        summary: 'Read a run’s step log',
+        responses: {
+          200: {
+            description: 'every step, streamed',
+            body: RUN_CODECS.codecs.map((codec) => ({ media: codec.media, schema: codec.logsSchema })),
+          },
+        },
+      },
       handle: async (call) => {
         const { steps, audience } = await runs.logs(call.ctx, call.params.id!);
         return ok(codec(call).encodeLogs(steps, audience));
@@ -129,7 +154,11 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
       path: `${PATH}/:id/status/source`,
       media: { produces, consumes: produces },
       access: 'run',
-      doc: { summary: 'Register a run’s source and its steps', body: RUN_CODECS.codecs.map((codec) => ({ media: codec.media, schema: codec.registrationSchema })), responses: { 200: { description: 'registered' } } },
+      doc: {
+        summary: 'Register a run’s source and its steps',
+        body: RUN_CODECS.codecs.map((codec) => ({ media: codec.media, schema: codec.registrationSchema })),
+        responses: { 200: { description: 'registered' } },
+      },
       handle: async (call) => {
         await runs.registerSource(call.ctx, call.params.id!, codec(call).decodeRegistration(call.body));
         return empty(200);
@@ -143,9 +172,15 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
       doc: {
         summary: 'Report a run’s status, steps and outputs',
         body: RUN_CODECS.codecs.map((codec) => ({ media: codec.media, schema: codec.updateSchema })),
-        responses: { 200: { description: 'whether the run was aborted meanwhile', body: RUN_CODECS.codecs.map((codec) => ({ media: codec.media, schema: Type.Object({ runAborted: Type.Boolean() }) })) } },
+        responses: {
+          200: {
+            description: 'whether the run was aborted meanwhile',
+            body: RUN_CODECS.codecs.map((codec) => ({ media: codec.media, schema: Type.Object({ runAborted: Type.Boolean() }) })),
+          },
+        },
       },
-      handle: async (call) => ok({ runAborted: await runs.updateSource(call.ctx, call.params.id!, sourceId(call), codec(call).decodeUpdate(call.body)) }),
+      handle: async (call) =>
+        ok({ runAborted: await runs.updateSource(call.ctx, call.params.id!, sourceId(call), codec(call).decodeUpdate(call.body)) }),
     },
   ];
 }

@@ -16,7 +16,14 @@ import { isFinal, RUN_STATUSES, type Run, type RunOutput, type RunStatus, type S
 import { IMPLEMENTATIONS, type ImplementationType } from '../definition/enums.js';
 import { publicKeyOf, type Runner } from '../runner/model.js';
 import type { RunnerService } from '../runner/service.js';
-import { MAX_STEPS_PER_SOURCE, STEP_REGISTRATION_STATUSES, STEP_STATUSES, type RunUpdate, type SourceRegistration, type StepUpdate } from './model.js';
+import {
+  MAX_STEPS_PER_SOURCE,
+  STEP_REGISTRATION_STATUSES,
+  STEP_STATUSES,
+  type RunUpdate,
+  type SourceRegistration,
+  type StepUpdate,
+} from './model.js';
 import { fitLog } from './log-budget.js';
 import type { RunStore } from './store.js';
 import type { RunUnit } from './unit.js';
@@ -35,7 +42,7 @@ const RUN_END_CACHE_MS = 5_000;
 /** Raised when a run's secrets cannot be encrypted for its runner (no or unusable public key). */
 class CannotFillRun extends Error {}
 
-/** Runs as runners drive them (issue 7, COMPAT §10): claiming, status sources and steps, outputs. */
+/** Runs as runners drive them (COMPAT §10): claiming, status sources and steps, outputs. */
 export class RunService {
   private readonly store: RunStore;
   /** Ends of runs looked up for their run tokens, each read again after RUN_END_CACHE_MS. */
@@ -82,14 +89,18 @@ export class RunService {
     return this.store.list(filter, page);
   }
 
-
   /**
    * Hands the oldest waiting run of these runners to this caller (atomic across instances), with a
    * run token and its secrets encrypted for the runner. A run whose secrets cannot be encrypted for
    * its runner fails at once (a runner could not use it) and the next one is tried. `known`: the
    * runner as the caller has just read it (not read again when the run is its).
    */
-  async claim(ctx: RequestContext, runnerUuids: readonly string[], nodeId: string | undefined, known?: Runner): Promise<ClaimedRun | undefined> {
+  async claim(
+    ctx: RequestContext,
+    runnerUuids: readonly string[],
+    nodeId: string | undefined,
+    known?: Runner,
+  ): Promise<ClaimedRun | undefined> {
     for (let attempt = 0; attempt < 10; attempt++) {
       const now = new Date().toISOString();
       const run = await this.transaction(ctx, async (tx) => {
@@ -108,10 +119,21 @@ export class RunService {
       } catch (error) {
         if (!(error instanceof CannotFillRun)) throw error;
         await this.transaction(SYSTEM, async (tx) => {
-          const step = { sourceId: 'blockyard', stepId: 'prepare', position: 0, displayName: 'Prepare run', status: 'FAILED', systemMessage: error.message, outputs: {}, updatedOn: now } as const;
+          const step = {
+            sourceId: 'blockyard',
+            stepId: 'prepare',
+            position: 0,
+            displayName: 'Prepare run',
+            status: 'FAILED',
+            systemMessage: error.message,
+            outputs: {},
+            updatedOn: now,
+          } as const;
           await tx.runs.upsertSource(run.uuid, 'blockyard', { id: 'blockyard' }, now);
           await tx.runs.putStep(run.uuid, step, now);
-          tx.events.push(this.lifecycle.runEvent('runStatusChanged', { ...run, status: 'FAILED', endedOn: now, updatedOn: now }, run, [step]));
+          tx.events.push(
+            this.lifecycle.runEvent('runStatusChanged', { ...run, status: 'FAILED', endedOn: now, updatedOn: now }, run, [step]),
+          );
           await this.lifecycle.finish(tx, run, 'FAILED');
         });
       }
@@ -131,7 +153,10 @@ export class RunService {
       return encryptForRunner(key, this.secrets.decrypt(sealed.ciphertext));
     };
     const inputs = run.snapshot.buildingBlock.spec.inputs.map((input) => ({ ...input, value: encrypt(input.value) }));
-    const { type, ...rest } = run.snapshot.buildingBlockDefinition.spec.implementation as { type: ImplementationType } & Record<string, unknown>;
+    const { type, ...rest } = run.snapshot.buildingBlockDefinition.spec.implementation as { type: ImplementationType } & Record<
+      string,
+      unknown
+    >;
     const details = { ...((rest[type] as Record<string, unknown> | undefined) ?? {}) };
     if (details.sshKnownHost !== undefined) {
       details.knownHost = details.sshKnownHost;
@@ -147,7 +172,7 @@ export class RunService {
   }
 
   /**
-   * A claimed run whose runner has said nothing for the run timeout fails (issue 7), with a step
+   * A claimed run whose runner has said nothing for the run timeout fails, with a step
    * saying so; its block follows. Safe on several instances: each run is re-checked in its transaction.
    */
   async expireSilentRuns(now = Date.now()): Promise<number> {
@@ -160,7 +185,16 @@ export class RunService {
         const at = new Date(now).toISOString();
         await tx.runs.upsertSource(run.uuid, 'blockyard', { id: 'blockyard' }, at);
         const message = `no status report for ${this.limits.runTimeoutSeconds} s (BLOCKYARD_RUN_TIMEOUT_SECONDS): the run timed out`;
-        const step = { sourceId: 'blockyard', stepId: 'timeout', position: 0, displayName: 'Run timeout', status: 'FAILED', systemMessage: message, outputs: {}, updatedOn: at } as const;
+        const step = {
+          sourceId: 'blockyard',
+          stepId: 'timeout',
+          position: 0,
+          displayName: 'Run timeout',
+          status: 'FAILED',
+          systemMessage: message,
+          outputs: {},
+          updatedOn: at,
+        } as const;
         await tx.runs.putStep(run.uuid, step, at);
         tx.events.push(this.lifecycle.runEvent('runStatusChanged', { ...run, status: 'FAILED', endedOn: at, updatedOn: at }, run, [step]));
         await this.lifecycle.finish(tx, run, 'FAILED');
@@ -184,10 +218,23 @@ export class RunService {
       if (!current || isFinal(current.status)) return;
       await this.ensureSource(tx, run.uuid, registration.sourceId, registration.source, now);
       const existing = await tx.runs.steps(run.uuid, registration.sourceId);
-      const steps = mergeSteps(registration.sourceId, existing, registration.steps.map((step) => ({ ...step, status: step.status ?? 'PENDING' })), now);
+      const steps = mergeSteps(
+        registration.sourceId,
+        existing,
+        registration.steps.map((step) => ({ ...step, status: step.status ?? 'PENDING' })),
+        now,
+      );
       for (const step of steps) await tx.runs.putStep(run.uuid, step, now);
       await tx.runs.touch(run.uuid, now);
-      if (steps.length > 0) tx.events.push(this.lifecycle.runEvent('runStepsChanged', { ...current, updatedOn: now }, undefined, steps.map((step) => forEvent(step, now))));
+      if (steps.length > 0)
+        tx.events.push(
+          this.lifecycle.runEvent(
+            'runStepsChanged',
+            { ...current, updatedOn: now },
+            undefined,
+            steps.map((step) => forEvent(step, now)),
+          ),
+        );
     });
   }
 
@@ -201,15 +248,18 @@ export class RunService {
     return this.transaction(ctx, async (tx) => {
       const current = await tx.runs.findForUpdate(runUuid);
       if (!current) return undefined;
-      if (update.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(update.status)) throw badRequest(`status: must be one of ${RUN_STATUSES.join(', ')}, got "${update.status}"`);
+      if (update.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(update.status))
+        throw badRequest(`status: must be one of ${RUN_STATUSES.join(', ')}, got "${update.status}"`);
       for (const step of update.steps) {
-        if (step.status !== undefined && !(STEP_STATUSES as readonly string[]).includes(step.status)) throw badRequest(`steps: status of step "${step.id}" must be one of ${STEP_STATUSES.join(', ')}`);
+        if (step.status !== undefined && !(STEP_STATUSES as readonly string[]).includes(step.status))
+          throw badRequest(`steps: status of step "${step.id}" must be one of ${STEP_STATUSES.join(', ')}`);
       }
       if (isFinal(current.status)) return current.status === 'ABORTED';
       const now = new Date().toISOString();
       const existing = await tx.runs.steps(runUuid, sourceId);
       // A source with steps exists: only a report naming a source without any asks for it.
-      if (existing.length === 0 && !(await tx.runs.sourceExists(runUuid, sourceId))) await this.ensureSource(tx, runUuid, sourceId, { id: sourceId }, now);
+      if (existing.length === 0 && !(await tx.runs.sourceExists(runUuid, sourceId)))
+        await this.ensureSource(tx, runUuid, sourceId, { id: sourceId }, now);
       const outputs: Record<string, RunOutput> = { ...current.outputs };
       const fitted = fitLog(update.steps, existing, current.logBytes, this.limits.logMaxBytes);
       const changes = fitted.changes.map((step) => {
@@ -220,9 +270,32 @@ export class RunService {
       const merged = mergeSteps(sourceId, existing, changes, now);
       for (const step of merged) await tx.runs.putStep(runUuid, step, now);
       const status = (update.status as RunStatus | undefined) ?? current.status;
-      const after: Run = { ...current, outputs, logBytes: fitted.logBytes, updatedOn: now, status, ...(isFinal(status) ? { endedOn: now } : {}) };
-      if (status !== current.status) tx.events.push(this.lifecycle.runEvent('runStatusChanged', after, current, merged.map((step) => forEvent(step, now))));
-      else if (merged.length > 0) tx.events.push(this.lifecycle.runEvent('runStepsChanged', after, undefined, merged.map((step) => forEvent(step, now))));
+      const after: Run = {
+        ...current,
+        outputs,
+        logBytes: fitted.logBytes,
+        updatedOn: now,
+        status,
+        ...(isFinal(status) ? { endedOn: now } : {}),
+      };
+      if (status !== current.status)
+        tx.events.push(
+          this.lifecycle.runEvent(
+            'runStatusChanged',
+            after,
+            current,
+            merged.map((step) => forEvent(step, now)),
+          ),
+        );
+      else if (merged.length > 0)
+        tx.events.push(
+          this.lifecycle.runEvent(
+            'runStepsChanged',
+            after,
+            undefined,
+            merged.map((step) => forEvent(step, now)),
+          ),
+        );
       // The run row is written once: ended by the lifecycle, or here.
       if (isFinal(status)) await this.lifecycle.finish(tx, { ...current, outputs, logBytes: fitted.logBytes }, status);
       else {
@@ -260,7 +333,11 @@ export class RunService {
       if (output.value === undefined) continue;
       const isSensitive = output.isSensitive ?? false;
       const value = isSensitive ? sealSensitive(output.value, previous[name]?.value, this.secrets, `steps.outputs.${name}`) : output.value;
-      sealed[name] = { value, type: output.type ?? (typeof output.value === 'number' ? 'INTEGER' : typeof output.value === 'boolean' ? 'BOOLEAN' : 'STRING'), isSensitive };
+      sealed[name] = {
+        value,
+        type: output.type ?? (typeof output.value === 'number' ? 'INTEGER' : typeof output.value === 'boolean' ? 'BOOLEAN' : 'STRING'),
+        isSensitive,
+      };
     }
     return sealed;
   }
@@ -268,7 +345,10 @@ export class RunService {
 
 /** Longer messages are cut in an event (the run's steps keep them whole). */
 const EVENT_MESSAGE_CHARS = 4096;
-const cut = (text: string | undefined) => (text === undefined || text.length <= EVENT_MESSAGE_CHARS ? text : `${text.slice(0, EVENT_MESSAGE_CHARS)}… (${text.length - EVENT_MESSAGE_CHARS} more characters in the run's log)`);
+const cut = (text: string | undefined) =>
+  text === undefined || text.length <= EVENT_MESSAGE_CHARS
+    ? text
+    : `${text.slice(0, EVENT_MESSAGE_CHARS)}… (${text.length - EVENT_MESSAGE_CHARS} more characters in the run's log)`;
 
 /** A step changed at `at` as its run's event carries it (RUN_EVENTS shows it): its user message cut to EVENT_MESSAGE_CHARS. */
 function forEvent(step: StepRow, at: string): StepRow {
@@ -281,12 +361,24 @@ function forEvent(step: StepRow, at: string): StepRow {
  * their place and take the new values; unknown ones are appended (registered on the fly). At most
  * 50 per source (spec §2.7).
  */
-function mergeSteps(sourceId: string, existing: StepRow[], changes: (Partial<StepUpdate> & { id: string; outputs?: Record<string, RunOutput> })[], now: string): StepRow[] {
+function mergeSteps(
+  sourceId: string,
+  existing: StepRow[],
+  changes: (Partial<StepUpdate> & { id: string; outputs?: Record<string, RunOutput> })[],
+  now: string,
+): StepRow[] {
   const steps = new Map(existing.map((step) => [step.stepId, step]));
   const touched = new Set<string>();
   for (const change of changes) {
     const current = steps.get(change.id);
-    const step: StepRow = current ?? { sourceId, stepId: change.id, position: steps.size, displayName: change.displayName ?? change.id, status: 'PENDING', outputs: {} };
+    const step: StepRow = current ?? {
+      sourceId,
+      stepId: change.id,
+      position: steps.size,
+      displayName: change.displayName ?? change.id,
+      status: 'PENDING',
+      outputs: {},
+    };
     const next: StepRow = {
       ...step,
       ...(change.displayName ? { displayName: change.displayName } : {}),
@@ -297,8 +389,10 @@ function mergeSteps(sourceId: string, existing: StepRow[], changes: (Partial<Ste
     };
     steps.set(change.id, next);
     // A step named without any change keeps its time of last change.
-    if (!current || JSON.stringify({ ...next, updatedOn: undefined }) !== JSON.stringify({ ...current, updatedOn: undefined })) touched.add(change.id);
+    if (!current || JSON.stringify({ ...next, updatedOn: undefined }) !== JSON.stringify({ ...current, updatedOn: undefined }))
+      touched.add(change.id);
   }
-  if (steps.size > MAX_STEPS_PER_SOURCE) throw badRequest(`steps: a source has at most ${MAX_STEPS_PER_SOURCE} steps (spec §2.7); this one would have ${steps.size}`);
+  if (steps.size > MAX_STEPS_PER_SOURCE)
+    throw badRequest(`steps: a source has at most ${MAX_STEPS_PER_SOURCE} steps (spec §2.7); this one would have ${steps.size}`);
   return [...steps.values()].filter((step) => touched.has(step.stepId)).map((step) => ({ ...step, updatedOn: now }));
 }

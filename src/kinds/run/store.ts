@@ -85,7 +85,9 @@ export class RunStore implements BlockRuns {
 
   /** When the run ended; undefined while it goes on or when there is no such run. */
   async endedOn(uuid: string): Promise<string | undefined> {
-    const [row] = await this.queries.execute('endedOn', [uuid], (id) => this.db.selectFrom('runs').select('ended_on').where('uuid', '=', id));
+    const [row] = await this.queries.execute('endedOn', [uuid], (id) =>
+      this.db.selectFrom('runs').select('ended_on').where('uuid', '=', id),
+    );
     return row?.ended_on ?? undefined;
   }
 
@@ -104,11 +106,21 @@ export class RunStore implements BlockRuns {
   }
 
   async endIfActive(uuid: string, status: 'ABORTED' | 'FAILED', at: string): Promise<void> {
-    await this.db.updateTable('runs').set({ status, ended_on: at, updated_on: at }).where('uuid', '=', uuid).where('status', 'in', ['PENDING', 'IN_PROGRESS']).execute();
+    await this.db
+      .updateTable('runs')
+      .set({ status, ended_on: at, updated_on: at })
+      .where('uuid', '=', uuid)
+      .where('status', 'in', ['PENDING', 'IN_PROGRESS'])
+      .execute();
   }
 
   async nextRunNumber(blockUuid: string): Promise<number> {
-    const [row] = await this.queries.execute('nextRunNumber', [blockUuid], (block) => this.db.selectFrom('runs').select((eb) => eb.fn.max('run_number').as('max')).where('block_uuid', '=', block));
+    const [row] = await this.queries.execute('nextRunNumber', [blockUuid], (block) =>
+      this.db
+        .selectFrom('runs')
+        .select((eb) => eb.fn.max('run_number').as('max'))
+        .where('block_uuid', '=', block),
+    );
     return Number(row?.max ?? 0) + 1;
   }
 
@@ -136,8 +148,11 @@ export class RunStore implements BlockRuns {
   async report(run: Run, statusChanged: boolean): Promise<void> {
     const outputs = JSON.stringify(run.outputs);
     if (statusChanged) {
-      await this.queries.execute('reportStatus', [run.status, outputs, run.updatedOn, run.logBytes, run.uuid] as const, (status, out, at, bytes, id) =>
-        this.db.updateTable('runs').set({ status, outputs: out, updated_on: at, log_bytes: bytes }).where('uuid', '=', id),
+      await this.queries.execute(
+        'reportStatus',
+        [run.status, outputs, run.updatedOn, run.logBytes, run.uuid] as const,
+        (status, out, at, bytes, id) =>
+          this.db.updateTable('runs').set({ status, outputs: out, updated_on: at, log_bytes: bytes }).where('uuid', '=', id),
       );
     } else {
       await this.queries.execute('report', [outputs, run.updatedOn, run.logBytes, run.uuid] as const, (out, at, bytes, id) =>
@@ -155,11 +170,30 @@ export class RunStore implements BlockRuns {
    */
   async claim(runnerUuids: readonly string[], nodeId: string | undefined, now: string): Promise<Run | undefined> {
     if (runnerUuids.length === 0) return undefined;
-    const args: [string | null, string, string, string, number, ...string[]] = [nodeId ?? null, now, 'IN_PROGRESS', 'PENDING', 1, ...runnerUuids];
+    const args: [string | null, string, string, string, number, ...string[]] = [
+      nodeId ?? null,
+      now,
+      'IN_PROGRESS',
+      'PENDING',
+      1,
+      ...runnerUuids,
+    ];
     const [row] = await this.queries.execute(`claim${runnerUuids.length}`, args, (node, at, claimed, waiting, one, ...runners) => {
-      let next = this.db.selectFrom('runs').select('uuid').where('runner_uuid', 'in', runners).where('status', '=', waiting).orderBy('created_on').orderBy('uuid').limit(one);
+      let next = this.db
+        .selectFrom('runs')
+        .select('uuid')
+        .where('runner_uuid', 'in', runners)
+        .where('status', '=', waiting)
+        .orderBy('created_on')
+        .orderBy('uuid')
+        .limit(one);
       if (this.dialect === 'postgres') next = next.forUpdate().skipLocked();
-      return this.db.updateTable('runs').set({ status: claimed, node_id: node, claimed_on: at, updated_on: at }).where('uuid', '=', next).where('status', '=', waiting).returningAll();
+      return this.db
+        .updateTable('runs')
+        .set({ status: claimed, node_id: node, claimed_on: at, updated_on: at })
+        .where('uuid', '=', next)
+        .where('status', '=', waiting)
+        .returningAll();
     });
     if (!row) return undefined;
     // At most one write a second per runner: every claim writing the runner's row would queue the
@@ -191,11 +225,23 @@ export class RunStore implements BlockRuns {
   }
 
   async everClaimed(blockUuid: string): Promise<boolean> {
-    return (await this.db.selectFrom('runs').select('uuid').where('block_uuid', '=', blockUuid).where('claimed_on', 'is not', null).executeTakeFirst()) !== undefined;
+    return (
+      (await this.db
+        .selectFrom('runs')
+        .select('uuid')
+        .where('block_uuid', '=', blockUuid)
+        .where('claimed_on', 'is not', null)
+        .executeTakeFirst()) !== undefined
+    );
   }
 
   async activeRun(blockUuid: string): Promise<Run | undefined> {
-    const row = await this.db.selectFrom('runs').selectAll().where('block_uuid', '=', blockUuid).where('status', 'in', ['PENDING', 'IN_PROGRESS']).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('runs')
+      .selectAll()
+      .where('block_uuid', '=', blockUuid)
+      .where('status', 'in', ['PENDING', 'IN_PROGRESS'])
+      .executeTakeFirst();
     return row ? toModel(row) : undefined;
   }
 
@@ -218,20 +264,29 @@ export class RunStore implements BlockRuns {
   }
 
   async sourceCount(runUuid: string): Promise<number> {
-    const row = await this.db.selectFrom('run_sources').select((eb) => eb.fn.countAll<number>().as('total')).where('run_uuid', '=', runUuid).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('run_sources')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where('run_uuid', '=', runUuid)
+      .executeTakeFirstOrThrow();
     return Number(row.total);
   }
 
   /** Up to `limit` steps after `after` (source, then position order): a log is read in slices, never whole. */
   async stepsAfter(runUuid: string, after: { sourceId: string; position: number } | undefined, limit: number): Promise<StepRow[]> {
     let query = this.db.selectFrom('run_steps').selectAll().where('run_uuid', '=', runUuid);
-    if (after) query = query.where((eb) => eb.or([eb('source_id', '>', after.sourceId), eb.and([eb('source_id', '=', after.sourceId), eb('position', '>', after.position)])]));
+    if (after)
+      query = query.where((eb) =>
+        eb.or([eb('source_id', '>', after.sourceId), eb.and([eb('source_id', '=', after.sourceId), eb('position', '>', after.position)])]),
+      );
     const rows = await query.orderBy('source_id').orderBy('position').limit(limit).execute();
     return rows.map(toStep);
   }
 
   async sourceExists(runUuid: string, sourceId: string): Promise<boolean> {
-    const rows = await this.queries.execute('sourceExists', [runUuid, sourceId], (run, source) => this.db.selectFrom('run_sources').select('source_id').where('run_uuid', '=', run).where('source_id', '=', source));
+    const rows = await this.queries.execute('sourceExists', [runUuid, sourceId], (run, source) =>
+      this.db.selectFrom('run_sources').select('source_id').where('run_uuid', '=', run).where('source_id', '=', source),
+    );
     return rows.length > 0;
   }
 
@@ -244,17 +299,48 @@ export class RunStore implements BlockRuns {
   }
 
   async putStep(runUuid: string, step: StepRow, now: string): Promise<void> {
-    const args: [string, string, string, number, string, string, string | null, string | null, string, string] = [runUuid, step.sourceId, step.stepId, step.position, step.displayName, step.status, step.userMessage ?? null, step.systemMessage ?? null, JSON.stringify(step.outputs), now];
-    await this.queries.execute('putStep', args, (run, source, id, position, displayName, status, userMessage, systemMessage, outputs, at) => {
-      const changes = { position, display_name: displayName, status, user_message: userMessage, system_message: systemMessage, outputs, updated_on: at };
-      return this.db.insertInto('run_steps').values({ run_uuid: run, source_id: source, step_id: id, ...changes }).onConflict((oc) => oc.columns(['run_uuid', 'source_id', 'step_id']).doUpdateSet(changes));
-    });
+    const args: [string, string, string, number, string, string, string | null, string | null, string, string] = [
+      runUuid,
+      step.sourceId,
+      step.stepId,
+      step.position,
+      step.displayName,
+      step.status,
+      step.userMessage ?? null,
+      step.systemMessage ?? null,
+      JSON.stringify(step.outputs),
+      now,
+    ];
+    await this.queries.execute(
+      'putStep',
+      args,
+      (run, source, id, position, displayName, status, userMessage, systemMessage, outputs, at) => {
+        const changes = {
+          position,
+          display_name: displayName,
+          status,
+          user_message: userMessage,
+          system_message: systemMessage,
+          outputs,
+          updated_on: at,
+        };
+        return this.db
+          .insertInto('run_steps')
+          .values({ run_uuid: run, source_id: source, step_id: id, ...changes })
+          .onConflict((oc) => oc.columns(['run_uuid', 'source_id', 'step_id']).doUpdateSet(changes));
+      },
+    );
   }
 
   /** Runs claimed but silent since `before` (the run timeout). */
   async silentSince(before: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('runs').select('uuid').where('status', '=', 'IN_PROGRESS').where('updated_on', '<', before).limit(1000).execute();
+    const rows = await this.db
+      .selectFrom('runs')
+      .select('uuid')
+      .where('status', '=', 'IN_PROGRESS')
+      .where('updated_on', '<', before)
+      .limit(1000)
+      .execute();
     return rows.map((row) => row.uuid);
   }
 }
-

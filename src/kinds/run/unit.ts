@@ -14,5 +14,11 @@ export interface RunUnit extends BlockUnit {
 
 /** The stores of a block's or run's change, bound to one connection or transaction. */
 export function runUnit(db: Db, dialect: DialectName, events: EventDraft[] = []): RunUnit {
-  return { blocks: new BlockStore(db, dialect), runs: new RunStore(db, dialect), definitions: new DefinitionStore(db), tenants: new TenantStore(db), events };
+  return {
+    blocks: new BlockStore(db, dialect),
+    runs: new RunStore(db, dialect),
+    definitions: new DefinitionStore(db),
+    tenants: new TenantStore(db),
+    events,
+  };
 }

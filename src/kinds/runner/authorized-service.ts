@@ -21,7 +21,11 @@ export class AuthorizedRunnerService extends CallerView<Runner> {
   }
 
   static sees(principal: Principal, runner: Runner): boolean {
-    return runner.restriction === 'PUBLIC' || seesWorkspace(principal, 'BUILDINGBLOCKRUNNER', runner.ownedByWorkspace) || seesEveryWorkspace(principal, 'BUILDINGBLOCKRUN');
+    return (
+      runner.restriction === 'PUBLIC' ||
+      seesWorkspace(principal, 'BUILDINGBLOCKRUNNER', runner.ownedByWorkspace) ||
+      seesEveryWorkspace(principal, 'BUILDINGBLOCKRUN')
+    );
   }
 
   async find(ctx: RequestContext, uuid: string): Promise<Runner | undefined> {
@@ -40,7 +44,8 @@ export class AuthorizedRunnerService extends CallerView<Runner> {
   }
 
   private requirePublicAllowed(ctx: RequestContext, restriction: Runner['restriction']): void {
-    if (restriction === 'PUBLIC' && !isAdminFor(ctx.principal, 'BUILDINGBLOCKRUNNER', 'SAVE')) throw insufficientPermissions('only admins (ADM_BUILDINGBLOCKRUNNER_SAVE) make or change PUBLIC runners');
+    if (restriction === 'PUBLIC' && !isAdminFor(ctx.principal, 'BUILDINGBLOCKRUNNER', 'SAVE'))
+      throw insufficientPermissions('only admins (ADM_BUILDINGBLOCKRUNNER_SAVE) make or change PUBLIC runners');
   }
 
   async list(ctx: RequestContext, workspace: string | undefined, page: PageRequest): Promise<Page<Runner>> {
@@ -58,7 +63,8 @@ export class AuthorizedRunnerService extends CallerView<Runner> {
 
   async update(ctx: RequestContext, uuid: string, input: RunnerInput, sentRestriction: boolean, sentUuid?: string): Promise<Runner> {
     const existing = await this.get(ctx, uuid);
-    if (sentUuid !== undefined && sentUuid.toLowerCase() !== existing.uuid) throw badRequest(`metadata.uuid: "${sentUuid}" does not match the runner ${uuid} of the path`);
+    if (sentUuid !== undefined && sentUuid.toLowerCase() !== existing.uuid)
+      throw badRequest(`metadata.uuid: "${sentUuid}" does not match the runner ${uuid} of the path`);
     requireAllowed(ctx.principal, 'BUILDINGBLOCKRUNNER', 'SAVE', existing.ownedByWorkspace);
     this.requirePublicAllowed(ctx, existing.restriction);
     if (sentRestriction) this.requirePublicAllowed(ctx, input.restriction);

@@ -1,7 +1,14 @@
 import type { SentObject } from '../document.js';
 
 /** Runner implementation types (COMPAT §10); an ALL runner takes runs of every type. */
-export const RUNNER_IMPLEMENTATION_TYPES = ['TERRAFORM', 'GITHUB_WORKFLOW', 'GITLAB_PIPELINE', 'AZURE_DEVOPS_PIPELINE', 'MANUAL', 'ALL'] as const;
+export const RUNNER_IMPLEMENTATION_TYPES = [
+  'TERRAFORM',
+  'GITHUB_WORKFLOW',
+  'GITLAB_PIPELINE',
+  'AZURE_DEVOPS_PIPELINE',
+  'MANUAL',
+  'ALL',
+] as const;
 export type RunnerImplementationType = (typeof RUNNER_IMPLEMENTATION_TYPES)[number];
 export const RUNNER_RESTRICTIONS = ['PRIVATE', 'PUBLIC'] as const;
 

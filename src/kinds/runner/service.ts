@@ -49,12 +49,16 @@ export class RunnerService {
    * a runner stays in its workspace.
    */
   async update(ctx: RequestContext, existing: Runner, input: RunnerInput, sentRestriction: boolean): Promise<Runner> {
-    if (input.ownedByWorkspace !== existing.ownedByWorkspace) throw badRequest(`metadata.ownedByWorkspace: a runner cannot move to another workspace (is "${existing.ownedByWorkspace}")`);
+    if (input.ownedByWorkspace !== existing.ownedByWorkspace)
+      throw badRequest(`metadata.ownedByWorkspace: a runner cannot move to another workspace (is "${existing.ownedByWorkspace}")`);
     const runner: Runner = {
       ...existing,
       implementationType: input.implementationType,
       restriction: sentRestriction ? input.restriction : existing.restriction,
-      document: { metadata: { ...existing.document.metadata, ...input.document.metadata }, spec: { ...existing.document.spec, ...input.document.spec } },
+      document: {
+        metadata: { ...existing.document.metadata, ...input.document.metadata },
+        spec: { ...existing.document.spec, ...input.document.spec },
+      },
     };
     if (!differs(existing, runner)) return runner;
     await this.events.change(ctx, async (trx, events) => {

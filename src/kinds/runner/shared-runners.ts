@@ -1,6 +1,6 @@
 /**
  * The service's shared runners, one per implementation type, for versions whose `runnerRef` is null
- * (issue 7). Their uuids are stable: the Terraform provider's default `runnerRef` is `98520496-…`
+ *. Their uuids are stable: the Terraform provider's default `runnerRef` is `98520496-…`
  * (COMPAT §8), which it names for versions of every implementation type; so that one is an ALL runner
  * (migration 0022; the original's run controller serving it registers itself so) and still the default
  * of Terraform versions. `defaultFor`: the type whose versions without a runner it takes and whose

@@ -29,14 +29,27 @@ export class RunnerStore {
   async insert(runner: Runner): Promise<void> {
     await this.db
       .insertInto('runners')
-      .values({ uuid: runner.uuid, owned_by_workspace: runner.ownedByWorkspace, implementation_type: runner.implementationType, restriction: runner.restriction, document: serializeDocument(runner.document), created_on: runner.createdOn, last_seen: null })
+      .values({
+        uuid: runner.uuid,
+        owned_by_workspace: runner.ownedByWorkspace,
+        implementation_type: runner.implementationType,
+        restriction: runner.restriction,
+        document: serializeDocument(runner.document),
+        created_on: runner.createdOn,
+        last_seen: null,
+      })
       .execute();
   }
 
   async update(runner: Runner): Promise<void> {
     await this.db
       .updateTable('runners')
-      .set({ owned_by_workspace: runner.ownedByWorkspace, implementation_type: runner.implementationType, restriction: runner.restriction, document: serializeDocument(runner.document) })
+      .set({
+        owned_by_workspace: runner.ownedByWorkspace,
+        implementation_type: runner.implementationType,
+        restriction: runner.restriction,
+        document: serializeDocument(runner.document),
+      })
       .where('uuid', '=', runner.uuid)
       .execute();
   }
@@ -50,13 +63,14 @@ export class RunnerStore {
   async list(filter: { workspace?: string; orPublic?: boolean }, page: PageRequest): Promise<Page<Runner>> {
     let query = this.db.selectFrom('runners');
     const { workspace, orPublic } = filter;
-    if (workspace !== undefined && orPublic) query = query.where((eb) => eb.or([eb('owned_by_workspace', '=', workspace), eb('restriction', '=', 'PUBLIC')]));
+    if (workspace !== undefined && orPublic)
+      query = query.where((eb) => eb.or([eb('owned_by_workspace', '=', workspace), eb('restriction', '=', 'PUBLIC')]));
     else if (workspace !== undefined) query = query.where('owned_by_workspace', '=', workspace);
     const { rows, total } = await fetchPage(query, (q) => q.selectAll().orderBy('created_on').orderBy('uuid'), page);
     return { items: rows.map(toModel), total };
   }
 
-  /** A runner cannot be deleted while runs wait for or run on it, or versions name it (issue 7). */
+  /** A runner cannot be deleted while runs wait for or run on it, or versions name it. */
   dependents(uuid: string): Promise<string[]> {
     return findDependents(this.db, 'runner', [uuid]);
   }

@@ -9,7 +9,7 @@ import { generateClientSecret } from '../apikey/service.js';
 /** What a SCIM bearer token starts with: it can never be taken for an API key's JWT, nor one for it. */
 export const SCIM_TOKEN_PREFIX = 'byscim_';
 
-/** A SCIM credential (issue 19, item 7). Only the keyed hash of its secret is stored. */
+/** A SCIM credential. Only the keyed hash of its secret is stored. */
 export interface ScimToken {
   id: string;
   name: string;
@@ -34,7 +34,12 @@ export class ScimTokenService {
     const trimmed = name.trim();
     if (trimmed === '' || trimmed.length > 255) throw badRequest('name: 1 to 255 characters');
     const secret = `${SCIM_TOKEN_PREFIX}${generateClientSecret()}`;
-    const row: ScimTokenTable = { id: randomUUID(), name: trimmed, secret_hash: this.secrets.hash(secret), created_on: new Date().toISOString() };
+    const row: ScimTokenTable = {
+      id: randomUUID(),
+      name: trimmed,
+      secret_hash: this.secrets.hash(secret),
+      created_on: new Date().toISOString(),
+    };
     await inTransaction(this.db, (trx) => trx.insertInto('scim_tokens').values(row).execute());
     return { token: toModel(row), secret };
   }

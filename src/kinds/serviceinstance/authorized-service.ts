@@ -73,6 +73,7 @@ function requireSameIdentity(existing: ServiceInstance, input: ServiceInstanceIn
     ['spec.serviceId', existing.serviceId, input.serviceId],
   ] as const;
   for (const [field, was, sent] of fixed) {
-    if (was !== sent) throw badRequest(`${field}: "${sent}" does not match "${was}" of the meshServiceInstance ${instanceId}; it cannot change`);
+    if (was !== sent)
+      throw badRequest(`${field}: "${sent}" does not match "${was}" of the meshServiceInstance ${instanceId}; it cannot change`);
   }
 }

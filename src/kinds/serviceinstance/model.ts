@@ -1,7 +1,7 @@
 import type { SentObject } from '../document.js';
 
 /**
- * The internal service instance (meshServiceInstance v2, issue 21): identified by its `instanceId`
+ * The internal service instance (meshServiceInstance v2): identified by its `instanceId`
  * (unique on the server), owned by a project of a workspace. A DELETE marks it: it stays readable,
  * in the DELETING state, until `goneOn`, then it is gone (this server brokers no service, so
  * deprovisioning takes a fixed time).
@@ -22,7 +22,10 @@ export interface ServiceInstance {
   document: SentObject;
 }
 
-export type ServiceInstanceInput = Pick<ServiceInstance, 'instanceId' | 'workspace' | 'project' | 'marketplace' | 'serviceId' | 'planId' | 'creator' | 'document'>;
+export type ServiceInstanceInput = Pick<
+  ServiceInstance,
+  'instanceId' | 'workspace' | 'project' | 'marketplace' | 'serviceId' | 'planId' | 'creator' | 'document'
+>;
 
 /** How long a deleted instance stays readable in the DELETING state. */
 export const DEPROVISIONING_SECONDS = 5;

@@ -9,7 +9,12 @@ import { DEPROVISIONING_SECONDS, type ServiceInstance, type ServiceInstanceInput
 import { ServiceInstanceStore, type ServiceInstanceFilter } from './store.js';
 import { SERVICE_INSTANCE_EVENTS } from './wire/index.js';
 
-const subject = (instance: ServiceInstance) => ({ codec: SERVICE_INSTANCE_EVENTS, id: instance.instanceId, workspace: instance.workspace, object: instance });
+const subject = (instance: ServiceInstance) => ({
+  codec: SERVICE_INSTANCE_EVENTS,
+  id: instance.instanceId,
+  workspace: instance.workspace,
+  object: instance,
+});
 
 /** Service instances without any notion of who asks (AuthorizedServiceInstanceService adds that). */
 export class ServiceInstanceService {
@@ -43,7 +48,11 @@ export class ServiceInstanceService {
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshServiceInstance ${input.instanceId} already exists`);
-      if (isForeignKeyViolation(error)) throw unprocessable(`metadata.ownedByProject: meshProject "${input.project}" does not exist in meshWorkspace "${input.workspace}"`, 'PROJECT');
+      if (isForeignKeyViolation(error))
+        throw unprocessable(
+          `metadata.ownedByProject: meshProject "${input.project}" does not exist in meshWorkspace "${input.workspace}"`,
+          'PROJECT',
+        );
       throw error;
     }
     return instance;
@@ -63,11 +72,17 @@ export class ServiceInstanceService {
   /** Marks the instance DELETING; it is gone DEPROVISIONING_SECONDS later. A second DELETE changes nothing. */
   async delete(ctx: RequestContext, existing: ServiceInstance): Promise<void> {
     const marked = new Date();
-    const deleting: ServiceInstance = { ...existing, markedForDeletionOn: marked.toISOString(), goneOn: new Date(marked.getTime() + DEPROVISIONING_SECONDS * 1000).toISOString() };
+    const deleting: ServiceInstance = {
+      ...existing,
+      markedForDeletionOn: marked.toISOString(),
+      goneOn: new Date(marked.getTime() + DEPROVISIONING_SECONDS * 1000).toISOString(),
+    };
     await this.events.change(ctx, async (trx, events) => {
-      if (await new ServiceInstanceStore(trx).markDeleted(existing.instanceId, deleting.markedForDeletionOn!, deleting.goneOn!)) events.push(eventOf('serviceInstanceDeleted', subject(deleting)));
+      if (await new ServiceInstanceStore(trx).markDeleted(existing.instanceId, deleting.markedForDeletionOn!, deleting.goneOn!))
+        events.push(eventOf('serviceInstanceDeleted', subject(deleting)));
     });
   }
 }
 
-export const deletingConflict = (instance: ServiceInstance) => conflict(`meshServiceInstance ${instance.instanceId} is being deleted and can no longer change`);
+export const deletingConflict = (instance: ServiceInstance) =>
+  conflict(`meshServiceInstance ${instance.instanceId} is being deleted and can no longer change`);

@@ -79,7 +79,12 @@ export class ServiceInstanceStore {
   /** Replaces a live instance; false when it was marked for deletion meanwhile (nothing changed). */
   async update(instance: ServiceInstance): Promise<boolean> {
     const { instance_id: _id, created_on: _created, marked_for_deletion_on: _marked, gone_on: _gone, ...row } = toRow(instance);
-    const result = await this.db.updateTable('service_instances').set(row).where('instance_id', '=', instance.instanceId).where('marked_for_deletion_on', 'is', null).executeTakeFirst();
+    const result = await this.db
+      .updateTable('service_instances')
+      .set(row)
+      .where('instance_id', '=', instance.instanceId)
+      .where('marked_for_deletion_on', 'is', null)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
@@ -96,6 +101,11 @@ export class ServiceInstanceStore {
 
   /** The project's deleting (and gone) instances go with it; live ones keep it (store/dependents.ts). */
   async removeDeletingOf(workspace: string, project: string): Promise<void> {
-    await this.db.deleteFrom('service_instances').where('workspace', '=', workspace).where('project', '=', project).where('marked_for_deletion_on', 'is not', null).execute();
+    await this.db
+      .deleteFrom('service_instances')
+      .where('workspace', '=', workspace)
+      .where('project', '=', project)
+      .where('marked_for_deletion_on', 'is not', null)
+      .execute();
   }
 }

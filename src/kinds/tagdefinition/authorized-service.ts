@@ -53,7 +53,14 @@ export class AuthorizedTagDefinitionService extends CallerView<TagDefinition> {
    * the tag. `previous`: the object's tags before an update (undefined on create). `admin`: whether
    * the caller is an admin of the kind (restricted tags are set only by admins).
    */
-  enforce(_ctx: RequestContext, targetKind: TagTargetKind, sent: unknown, previous: unknown, admin: boolean, field = 'spec.tags'): Promise<Tags> {
+  enforce(
+    _ctx: RequestContext,
+    targetKind: TagTargetKind,
+    sent: unknown,
+    previous: unknown,
+    admin: boolean,
+    field = 'spec.tags',
+  ): Promise<Tags> {
     return this.inner.enforce(targetKind, sent as Tags | undefined, previous as Tags | undefined, { admin, field });
   }
 }

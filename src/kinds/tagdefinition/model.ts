@@ -1,7 +1,15 @@
 import type { SentObject } from '../document.js';
 
 /** The `targetKind` values the OpenAPI lists. */
-export const TAG_TARGET_KINDS = ['meshWorkspace', 'meshProject', 'meshLandingZone', 'meshPaymentMethod', 'meshBuildingBlockDefinition', 'meshProjectRole', 'meshPrincipal'] as const;
+export const TAG_TARGET_KINDS = [
+  'meshWorkspace',
+  'meshProject',
+  'meshLandingZone',
+  'meshPaymentMethod',
+  'meshBuildingBlockDefinition',
+  'meshProjectRole',
+  'meshPrincipal',
+] as const;
 export type TagTargetKind = (typeof TAG_TARGET_KINDS)[number];
 
 /** `spec.valueType`: exactly one of these is set. */
@@ -14,7 +22,7 @@ export interface TagValueType {
   multiSelect?: { options: string[]; defaultValue?: string[] };
 }
 
-/** A tag definition (issue 20), named `<targetKind>.<key>`: the schema of one tag of one kind. */
+/** A tag definition, named `<targetKind>.<key>`: the schema of one tag of one kind. */
 export interface TagDefinition {
   name: string;
   targetKind: TagTargetKind;

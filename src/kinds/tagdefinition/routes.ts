@@ -22,4 +22,3 @@ export function tagDefinitionOperations(definitions: AuthorizedTagDefinitionServ
     remove: { status: 204, run: (call, name) => definitions.delete(call.ctx, name) },
   });
 }
-

@@ -4,7 +4,11 @@ import type { ApiError } from '../../lib/errors.js';
 import type { TagDefinition, TagValueType } from './model.js';
 import { enforceTags, valueProblem, valueTypeProblem } from './rules.js';
 
-const definition = (key: string, valueType: TagValueType, flags: Partial<Pick<TagDefinition, 'mandatory' | 'immutable' | 'restricted'>> = {}): TagDefinition => ({
+const definition = (
+  key: string,
+  valueType: TagValueType,
+  flags: Partial<Pick<TagDefinition, 'mandatory' | 'immutable' | 'restricted'>> = {},
+): TagDefinition => ({
   name: `meshProject.${key}`,
   targetKind: 'meshProject',
   key,
@@ -18,7 +22,8 @@ const definition = (key: string, valueType: TagValueType, flags: Partial<Pick<Ta
   ...flags,
 });
 
-const rejects = (run: () => unknown, field: RegExp) => assert.throws(run, (error: ApiError) => error.status === 400 && field.test(error.message), String(field));
+const rejects = (run: () => unknown, field: RegExp) =>
+  assert.throws(run, (error: ApiError) => error.status === 400 && field.test(error.message), String(field));
 const create = { creating: true, admin: false, field: 'spec.tags' };
 const update = { creating: false, admin: false, field: 'spec.tags' };
 
@@ -43,8 +48,14 @@ describe('tag value types', () => {
     assert.equal(valueTypeProblem({ string: { validationRegex: '^\\d{4}$', defaultValue: '1001' } }), undefined);
     assert.equal(valueTypeProblem({ string: { validationRegex: '(a)\\1' } })?.field, 'spec.valueType.string.validationRegex');
     assert.equal(valueTypeProblem({ singleSelect: { options: ['a', 'a'] } })?.field, 'spec.valueType.singleSelect.options');
-    assert.equal(valueTypeProblem({ singleSelect: { options: ['a'], defaultValue: 'b' } })?.field, 'spec.valueType.singleSelect.defaultValue');
-    assert.equal(valueTypeProblem({ string: { validationRegex: '^\\d{4}$', defaultValue: 'abc' } })?.field, 'spec.valueType.string.defaultValue');
+    assert.equal(
+      valueTypeProblem({ singleSelect: { options: ['a'], defaultValue: 'b' } })?.field,
+      'spec.valueType.singleSelect.defaultValue',
+    );
+    assert.equal(
+      valueTypeProblem({ string: { validationRegex: '^\\d{4}$', defaultValue: 'abc' } })?.field,
+      'spec.valueType.string.defaultValue',
+    );
   });
 });
 

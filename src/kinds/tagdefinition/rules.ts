@@ -26,7 +26,8 @@ export function valueProblem(valueType: TagValueType, values: readonly string[])
     case 'email': {
       const rules = valueType[type]!;
       if (type === 'email' && !EMAIL.test(value)) return `"${value}" is not an e-mail address`;
-      if (rules.validationRegex !== undefined && !matchesPattern(rules.validationRegex, value)) return `"${value}" does not match ${rules.validationRegex}`;
+      if (rules.validationRegex !== undefined && !matchesPattern(rules.validationRegex, value))
+        return `"${value}" does not match ${rules.validationRegex}`;
       return undefined;
     }
     case 'integer':
@@ -34,7 +35,9 @@ export function valueProblem(valueType: TagValueType, values: readonly string[])
     case 'number':
       return NUMBER.test(value) && Number.isFinite(Number(value)) ? undefined : `"${value}" is not a number`;
     case 'singleSelect':
-      return valueType.singleSelect!.options.includes(value) ? undefined : `"${value}" is not one of ${valueType.singleSelect!.options.join(', ')}`;
+      return valueType.singleSelect!.options.includes(value)
+        ? undefined
+        : `"${value}" is not one of ${valueType.singleSelect!.options.join(', ')}`;
   }
 }
 
@@ -67,17 +70,23 @@ export function valueTypeProblem(valueType: TagValueType): { field: string; prob
   return undefined;
 }
 
-const same = (a: readonly string[] | undefined, b: readonly string[] | undefined) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const same = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
+  JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const present = (values: readonly string[] | undefined): values is string[] => values !== undefined && values.length > 0;
 
 /**
- * Applies the kind's tag definitions to the tags a write sends (issue 20). Tags without a definition
+ * Applies the kind's tag definitions to the tags a write sends. Tags without a definition
  * stay free-form. On create a missing tag gets its default. On update a missing tag that is
  * mandatory or immutable keeps its value (it cannot be removed), otherwise it is removed. Then: a
  * mandatory tag without a value, a value failing its type, regex or options, a change of an immutable
  * tag, or a restricted tag set or changed by a non-admin → 400 naming `<field>.<key>`.
  */
-export function enforceTags(definitions: readonly TagDefinition[], sent: Tags | undefined, previous: Tags | undefined, options: { creating: boolean; admin: boolean; field: string }): Tags {
+export function enforceTags(
+  definitions: readonly TagDefinition[],
+  sent: Tags | undefined,
+  previous: Tags | undefined,
+  options: { creating: boolean; admin: boolean; field: string },
+): Tags {
   const tags: Tags = { ...(sent ?? {}) };
   for (const definition of definitions) {
     const key = definition.key;
@@ -99,9 +108,11 @@ export function enforceTags(definitions: readonly TagDefinition[], sent: Tags | 
     }
     const problem = valueProblem(definition.valueType, value);
     if (problem) throw badRequest(`${field}: ${problem}`);
-    if (definition.immutable && !options.creating && present(before) && !same(before, value)) throw badRequest(`${field}: the tag "${definition.displayName}" (${key}) is immutable`);
+    if (definition.immutable && !options.creating && present(before) && !same(before, value))
+      throw badRequest(`${field}: the tag "${definition.displayName}" (${key}) is immutable`);
     const setByCaller = options.creating ? present(sent?.[key]) : !same(before, value);
-    if (definition.restricted && !options.admin && setByCaller) throw badRequest(`${field}: the tag "${definition.displayName}" (${key}) is restricted: only admins set it`);
+    if (definition.restricted && !options.admin && setByCaller)
+      throw badRequest(`${field}: the tag "${definition.displayName}" (${key}) is restricted: only admins set it`);
   }
   return tags;
 }

@@ -30,7 +30,12 @@ export class TagDefinitionService {
   }
 
   /** The tags a write of a `targetKind` object stores, or 400 naming the tag (see `enforceTags`). */
-  async enforce(targetKind: TagTargetKind, sent: Tags | undefined, previous: Tags | undefined, options: { admin: boolean; field: string }): Promise<Tags> {
+  async enforce(
+    targetKind: TagTargetKind,
+    sent: Tags | undefined,
+    previous: Tags | undefined,
+    options: { admin: boolean; field: string },
+  ): Promise<Tags> {
     const definitions = await this.store.ofKind(targetKind);
     return enforceTags(definitions, sent, previous, { ...options, creating: previous === undefined });
   }
@@ -40,7 +45,14 @@ export class TagDefinitionService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new TagDefinitionStore(trx).insert(definition);
-        events.push(eventOf('tagDefinitionCreated', { codec: TAG_DEFINITION_EVENTS, id: definition.name, description: `Tag definition ${definition.name} was created`, object: definition }));
+        events.push(
+          eventOf('tagDefinitionCreated', {
+            codec: TAG_DEFINITION_EVENTS,
+            id: definition.name,
+            description: `Tag definition ${definition.name} was created`,
+            object: definition,
+          }),
+        );
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshTagDefinition ${input.name} already exists`);
@@ -53,7 +65,15 @@ export class TagDefinitionService {
     const definition: TagDefinition = { ...input, createdOn: existing.createdOn };
     await this.events.change(ctx, async (trx, events) => {
       await new TagDefinitionStore(trx).update(definition);
-      events.push(eventOf('tagDefinitionChanged', { codec: TAG_DEFINITION_EVENTS, id: definition.name, description: `Tag definition ${definition.name} was changed`, object: definition, previous: existing }));
+      events.push(
+        eventOf('tagDefinitionChanged', {
+          codec: TAG_DEFINITION_EVENTS,
+          id: definition.name,
+          description: `Tag definition ${definition.name} was changed`,
+          object: definition,
+          previous: existing,
+        }),
+      );
     });
     return definition;
   }
@@ -63,7 +83,14 @@ export class TagDefinitionService {
     await this.events.change(ctx, async (trx, events) => {
       const stripped = await stripTag(trx, existing.targetKind, existing.key);
       await new TagDefinitionStore(trx).delete(existing.name);
-      events.push(eventOf('tagDefinitionDeleted', { codec: TAG_DEFINITION_EVENTS, id: existing.name, description: `Tag definition ${existing.name} was deleted; the tag was removed from ${stripped} ${existing.targetKind} object(s)`, object: existing }));
+      events.push(
+        eventOf('tagDefinitionDeleted', {
+          codec: TAG_DEFINITION_EVENTS,
+          id: existing.name,
+          description: `Tag definition ${existing.name} was deleted; the tag was removed from ${stripped} ${existing.targetKind} object(s)`,
+          object: existing,
+        }),
+      );
     });
   }
 }

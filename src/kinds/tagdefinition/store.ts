@@ -8,7 +8,13 @@ import type { TagDefinition, TagDefinitionInput, TagTargetKind, TagValueType } f
 
 const toModel = (row: Selectable<TagDefinitionTable>): TagDefinition => {
   const document = parseDocument(row.document);
-  const spec = document.spec as { displayName: string; valueType: TagValueType; mandatory?: boolean; immutable?: boolean; restricted?: boolean };
+  const spec = document.spec as {
+    displayName: string;
+    valueType: TagValueType;
+    mandatory?: boolean;
+    immutable?: boolean;
+    restricted?: boolean;
+  };
   return {
     name: row.name,
     targetKind: row.target_kind as TagTargetKind,
@@ -30,12 +36,22 @@ export class TagDefinitionStore {
   async insert(definition: TagDefinitionInput & { createdOn: string }): Promise<void> {
     await this.db
       .insertInto('tag_definitions')
-      .values({ name: definition.name, target_kind: definition.targetKind, tag_key: definition.key, document: serializeDocument(definition.document), created_on: definition.createdOn })
+      .values({
+        name: definition.name,
+        target_kind: definition.targetKind,
+        tag_key: definition.key,
+        document: serializeDocument(definition.document),
+        created_on: definition.createdOn,
+      })
       .execute();
   }
 
   async update(definition: TagDefinition): Promise<void> {
-    await this.db.updateTable('tag_definitions').set({ document: serializeDocument(definition.document) }).where('name', '=', definition.name).execute();
+    await this.db
+      .updateTable('tag_definitions')
+      .set({ document: serializeDocument(definition.document) })
+      .where('name', '=', definition.name)
+      .execute();
   }
 
   async find(name: string): Promise<TagDefinition | undefined> {
@@ -50,7 +66,11 @@ export class TagDefinitionStore {
   }
 
   async list(page: PageRequest): Promise<Page<TagDefinition>> {
-    const { rows, total } = await fetchPage(this.db.selectFrom('tag_definitions'), (q) => q.selectAll().orderBy('created_on').orderBy('name'), page);
+    const { rows, total } = await fetchPage(
+      this.db.selectFrom('tag_definitions'),
+      (q) => q.selectAll().orderBy('created_on').orderBy('name'),
+      page,
+    );
     return { items: rows.map(toModel), total };
   }
 
@@ -79,7 +99,9 @@ export async function stripTag(trx: Db, targetKind: TagTargetKind, key: string):
   if (!tagged) return 0;
   const needle = `%${JSON.stringify(key).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const columns = sql.join(tagged.keys.map((column) => sql.ref(column)));
-  const { rows } = await sql<Record<string, string>>`select ${columns}, document from ${sql.table(tagged.table)} where document like ${needle} escape '\\'`.execute(trx);
+  const { rows } = await sql<
+    Record<string, string>
+  >`select ${columns}, document from ${sql.table(tagged.table)} where document like ${needle} escape '\\'`.execute(trx);
   let changed = 0;
   for (const row of rows) {
     const document = parseDocument(row.document!);
@@ -87,7 +109,10 @@ export async function stripTag(trx: Db, targetKind: TagTargetKind, key: string):
     if (!tags || !Object.prototype.hasOwnProperty.call(tags, key)) continue;
     const { [key]: _removed, ...kept } = tags;
     const updated = { ...document, [tagged.section]: { ...document[tagged.section], tags: kept } };
-    const where = sql.join(tagged.keys.map((column) => sql`${sql.ref(column)} = ${row[column]}`), sql` and `);
+    const where = sql.join(
+      tagged.keys.map((column) => sql`${sql.ref(column)} = ${row[column]}`),
+      sql` and `,
+    );
     await sql`update ${sql.table(tagged.table)} set document = ${serializeDocument(updated)} where ${where}`.execute(trx);
     changed++;
   }

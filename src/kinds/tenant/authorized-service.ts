@@ -53,12 +53,17 @@ export class AuthorizedTenantService extends CallerView<Tenant> {
     await this.inner.requireOwners(input);
     const found: Platform[] = [];
     for (const reference of input.platformRefs) {
-      found.push(await this.platforms.resolveReference(ctx, reference, 'uuid' in reference ? 'spec.platformRef.uuid' : 'spec.platformIdentifier'));
+      found.push(
+        await this.platforms.resolveReference(ctx, reference, 'uuid' in reference ? 'spec.platformRef.uuid' : 'spec.platformIdentifier'),
+      );
     }
-    if (found.some((platform) => platform.uuid !== found[0]!.uuid)) throw badRequest('spec.platformRef and spec.platformIdentifier name different platforms');
+    if (found.some((platform) => platform.uuid !== found[0]!.uuid))
+      throw badRequest('spec.platformRef and spec.platformIdentifier name different platforms');
     const platform = found[0]!;
     if (!isAvailableTo(platform, input.workspace) && !isAdminFor(ctx.principal, 'TENANT', 'SAVE')) {
-      throw insufficientPermissions(`meshPlatform ${platform.name}.${platform.location} is not available to workspace ${input.workspace} (its own, PUBLIC or RESTRICTED to it)`);
+      throw insufficientPermissions(
+        `meshPlatform ${platform.name}.${platform.location} is not available to workspace ${input.workspace} (its own, PUBLIC or RESTRICTED to it)`,
+      );
     }
     if (input.platformTenantId !== undefined && !isAllowedAsManager(ctx.principal, 'TENANT_IMPORT', platform.ownedByWorkspace)) {
       throw insufficientPermissions("spec.platformTenantId needs ADM_TENANT_IMPORT (or MANAGED_TENANT_IMPORT of the platform's workspace)");
@@ -72,7 +77,16 @@ export class AuthorizedTenantService extends CallerView<Tenant> {
    * each overridden by its own request (kept as `status.appliedQuotas`).
    */
   private async placed(ctx: RequestContext, input: TenantInput, platform: Platform, existing: Tenant | undefined): Promise<TenantInput> {
-    const zone = input.landingZone === undefined ? undefined : await this.landingZones.resolveForTenant(ctx, input.landingZone, platform, 'spec.landingZoneIdentifier', existing?.landingZone === input.landingZone);
+    const zone =
+      input.landingZone === undefined
+        ? undefined
+        : await this.landingZones.resolveForTenant(
+            ctx,
+            input.landingZone,
+            platform,
+            'spec.landingZoneIdentifier',
+            existing?.landingZone === input.landingZone,
+          );
     const requested = quotasOf(input);
     const field = Array.isArray(input.document.spec.quotas) ? 'spec.quotas' : 'spec.requestedQuotas';
     checkRequestedQuotas(requested, platform.document.spec, field, isAdminFor(ctx.principal, 'TENANT', 'SAVE'));

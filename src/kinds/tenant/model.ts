@@ -27,7 +27,8 @@ export interface TenantInput {
 }
 
 /** `<workspace>.<project>.<platform>.<location>` (spec §2.4). */
-export const tenantName = (tenant: Pick<Tenant, 'workspace' | 'project' | 'platform'>) => `${tenant.workspace}.${tenant.project}.${tenant.platform.name}.${tenant.platform.location}`;
+export const tenantName = (tenant: Pick<Tenant, 'workspace' | 'project' | 'platform'>) =>
+  `${tenant.workspace}.${tenant.project}.${tenant.platform.name}.${tenant.platform.location}`;
 
 export function parseTenantName(name: string): { workspace: string; project: string; platform: string; location: string } | undefined {
   const parts = name.split('.');
@@ -54,7 +55,10 @@ export interface TenantQuota {
 
 /** The quotas a tenant requested: `spec.quotas` as sent (v4-preview, v3), else v4's `spec.requestedQuotas` map. */
 export function quotasOf(tenant: Pick<Tenant, 'document'>): TenantQuota[] {
-  const { quotas, requestedQuotas } = tenant.document.spec as { quotas?: TenantQuota[]; requestedQuotas?: Record<string, { value: number }> };
+  const { quotas, requestedQuotas } = tenant.document.spec as {
+    quotas?: TenantQuota[];
+    requestedQuotas?: Record<string, { value: number }>;
+  };
   if (Array.isArray(quotas)) return quotas;
   if (requestedQuotas !== undefined) return Object.entries(requestedQuotas).map(([key, quota]) => ({ key, value: quota.value }));
   return [];
@@ -67,4 +71,5 @@ export function appliedQuotasOf(tenant: Pick<Tenant, 'document'>): Record<string
 }
 
 /** The applied quotas as the OpenAPI lists them (`spec.quotas`). */
-export const appliedQuotaList = (tenant: Pick<Tenant, 'document'>): TenantQuota[] => Object.entries(appliedQuotasOf(tenant)).map(([key, { value }]) => ({ key, value }));
+export const appliedQuotaList = (tenant: Pick<Tenant, 'document'>): TenantQuota[] =>
+  Object.entries(appliedQuotasOf(tenant)).map(([key, { value }]) => ({ key, value }));

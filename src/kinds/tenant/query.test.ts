@@ -10,8 +10,24 @@ describe('parseTenantFilter', () => {
   it('defaults to live tenants and maps every documented parameter', () => {
     assert.deepEqual(parseTenantFilter({}), { states: ['ACTIVE'] });
     assert.deepEqual(
-      parseTenantFilter({ workspaceIdentifier: 'ws', projectIdentifier: 'p', platformIdentifier: 'aws.eu', platformTypeIdentifier: 'aws', landingZoneIdentifier: 'lz', platformTenantId: '123', deletionState: 'ALL' }),
-      { states: ['ACTIVE', 'DELETED'], workspace: 'ws', project: 'p', platform: { name: 'aws', location: 'eu' }, platformType: 'AWS', landingZone: 'lz', platformTenantId: '123' },
+      parseTenantFilter({
+        workspaceIdentifier: 'ws',
+        projectIdentifier: 'p',
+        platformIdentifier: 'aws.eu',
+        platformTypeIdentifier: 'aws',
+        landingZoneIdentifier: 'lz',
+        platformTenantId: '123',
+        deletionState: 'ALL',
+      }),
+      {
+        states: ['ACTIVE', 'DELETED'],
+        workspace: 'ws',
+        project: 'p',
+        platform: { name: 'aws', location: 'eu' },
+        platformType: 'AWS',
+        landingZone: 'lz',
+        platformTenantId: '123',
+      },
     );
   });
 
@@ -30,7 +46,9 @@ describe('parseTenantFilter', () => {
   });
 
   it('ignores empty parameters', () => {
-    assert.deepEqual(parseTenantFilter({ state: '', deletionState: '', landingZoneIdentifier: '', platformTenantId: '' }), { states: ['ACTIVE'] });
+    assert.deepEqual(parseTenantFilter({ state: '', deletionState: '', landingZoneIdentifier: '', platformTenantId: '' }), {
+      states: ['ACTIVE'],
+    });
   });
 
   it('matches nothing for a platform identifier of another shape; 400 naming the parameter for unknown states', () => {

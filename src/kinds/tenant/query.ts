@@ -17,7 +17,8 @@ function statesOf(query: Query): Set<TenantState> {
   for (const state of states ?? []) requireKnown('state', state, TENANT_STATES);
   const deletionState = filterValue(query, 'deletionState');
   if (deletionState !== undefined) requireKnown('deletionState', deletionState, TENANT_DELETION_STATES);
-  const fromDeletionState = deletionState === undefined ? undefined : deletionState === 'ALL' ? [...TENANT_STATES] : [deletionState as TenantState];
+  const fromDeletionState =
+    deletionState === undefined ? undefined : deletionState === 'ALL' ? [...TENANT_STATES] : [deletionState as TenantState];
   if (states === undefined && fromDeletionState === undefined) return new Set(['ACTIVE']);
   if (states === undefined) return new Set(fromDeletionState);
   return new Set((states as TenantState[]).filter((state) => fromDeletionState === undefined || fromDeletionState.includes(state)));

@@ -11,7 +11,8 @@ interface QuotaDefinition {
 
 const definitionsOf = (platformSpec: Record<string, unknown>): QuotaDefinition[] =>
   (Array.isArray(platformSpec.quotaDefinitions) ? platformSpec.quotaDefinitions : []).filter(
-    (entry): entry is QuotaDefinition => typeof entry === 'object' && entry !== null && typeof (entry as QuotaDefinition).quotaKey === 'string',
+    (entry): entry is QuotaDefinition =>
+      typeof entry === 'object' && entry !== null && typeof (entry as QuotaDefinition).quotaKey === 'string',
   );
 
 /**
@@ -20,13 +21,19 @@ const definitionsOf = (platformSpec: Record<string, unknown>): QuotaDefinition[]
  * limits), at most the definition's `autoApprovalThreshold` (nothing here queues a request for an
  * operator's approval). 400 naming the quota otherwise, with the original's "is out of range".
  */
-export function checkRequestedQuotas(requested: readonly TenantQuota[], platformSpec: Record<string, unknown>, field: string, beyondThreshold: boolean): void {
+export function checkRequestedQuotas(
+  requested: readonly TenantQuota[],
+  platformSpec: Record<string, unknown>,
+  field: string,
+  beyondThreshold: boolean,
+): void {
   const definitions = new Map(definitionsOf(platformSpec).map((definition) => [definition.quotaKey, definition]));
   for (const { key, value } of requested) {
     const definition = definitions.get(key);
     if (!definition) continue;
     const { minValue = -Infinity, maxValue = Infinity, autoApprovalThreshold } = definition;
-    if (value < minValue || value > maxValue) throw badRequest(`${field}.${key}: ${value} is out of range [${definition.minValue ?? ''}, ${definition.maxValue ?? ''}]`);
+    if (value < minValue || value > maxValue)
+      throw badRequest(`${field}.${key}: ${value} is out of range [${definition.minValue ?? ''}, ${definition.maxValue ?? ''}]`);
     if (!beyondThreshold && autoApprovalThreshold !== undefined && value > autoApprovalThreshold) {
       throw badRequest(`${field}.${key}: ${value} is out of range for automatic approval (at most ${autoApprovalThreshold})`);
     }
@@ -34,7 +41,10 @@ export function checkRequestedQuotas(requested: readonly TenantQuota[], platform
 }
 
 /** What a tenant gets: its landing zone's quotas, each overridden by the tenant's own request. */
-export function appliedQuotas(requested: readonly TenantQuota[], landingZoneSpec: Record<string, unknown> | undefined): Record<string, { value: number }> {
+export function appliedQuotas(
+  requested: readonly TenantQuota[],
+  landingZoneSpec: Record<string, unknown> | undefined,
+): Record<string, { value: number }> {
   const applied: Record<string, { value: number }> = {};
   const defaults = Array.isArray(landingZoneSpec?.quotas) ? (landingZoneSpec.quotas as TenantQuota[]) : [];
   for (const { key, value } of [...defaults, ...requested]) applied[key] = { value };

@@ -53,7 +53,10 @@ export class TenantService {
         events.push(eventOf('tenantCreated', subject(tenant)));
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(`meshProject ${input.workspace}.${input.project} already has a meshTenant on platform ${platform.name}.${platform.location}`);
+      if (isUniqueViolation(error))
+        throw conflict(
+          `meshProject ${input.workspace}.${input.project} already has a meshTenant on platform ${platform.name}.${platform.location}`,
+        );
       throw error;
     }
     return tenant;
@@ -66,7 +69,12 @@ export class TenantService {
   /** The import's update of a live tenant: landing zone, platform tenant id and extra fields. */
   async update(ctx: RequestContext, existing: Tenant, input: TenantInput): Promise<Tenant> {
     const { landingZone: _previous, ...kept } = existing;
-    const tenant: Tenant = { ...kept, platformTenantId: input.platformTenantId ?? existing.platformTenantId, ...(input.landingZone !== undefined ? { landingZone: input.landingZone } : {}), document: input.document };
+    const tenant: Tenant = {
+      ...kept,
+      platformTenantId: input.platformTenantId ?? existing.platformTenantId,
+      ...(input.landingZone !== undefined ? { landingZone: input.landingZone } : {}),
+      document: input.document,
+    };
     if (!differs(existing, tenant)) return tenant;
     await this.events.change(ctx, async (trx, events) => {
       await new TenantStore(trx).update(tenant);
@@ -107,6 +115,7 @@ export class TenantService {
 
   private async requireUnused(tenant: Tenant): Promise<void> {
     const dependents = await this.store.dependents(tenant.uuid);
-    if (dependents.length > 0) throw conflict(`meshTenant ${tenantName(tenant)} is still the target of ${dependents.join(', ')}; delete them first`);
+    if (dependents.length > 0)
+      throw conflict(`meshTenant ${tenantName(tenant)} is still the target of ${dependents.join(', ')}; delete them first`);
   }
 }

@@ -8,7 +8,11 @@ import type { Db } from '../../store/transaction.js';
 import { parseDocument, serializeDocument } from '../document.js';
 import type { Tenant, TenantState } from './model.js';
 
-const PLATFORM_COLUMNS = ['platforms.name as platform_name', 'platforms.location as platform_location', 'platforms.platform_type as platform_type'] as const;
+const PLATFORM_COLUMNS = [
+  'platforms.name as platform_name',
+  'platforms.location as platform_location',
+  'platforms.platform_type as platform_type',
+] as const;
 
 type Row = TenantTable & { platform_name: string; platform_location: string; platform_type: string };
 
@@ -76,7 +80,11 @@ export class TenantStore {
   async update(tenant: Tenant): Promise<void> {
     await this.db
       .updateTable('tenants')
-      .set({ platform_tenant_id: tenant.platformTenantId, landing_zone: tenant.landingZone ?? null, document: serializeDocument(tenant.document) })
+      .set({
+        platform_tenant_id: tenant.platformTenantId,
+        landing_zone: tenant.landingZone ?? null,
+        document: serializeDocument(tenant.document),
+      })
       .where('uuid', '=', tenant.uuid)
       .execute();
   }
@@ -113,7 +121,8 @@ export class TenantStore {
     let query = this.fromJoin();
     if (filter.workspace !== undefined) query = query.where('tenants.workspace', '=', filter.workspace);
     if (filter.project !== undefined) query = query.where('tenants.project', '=', filter.project);
-    if (filter.platform !== undefined) query = query.where('platforms.name', '=', filter.platform.name).where('platforms.location', '=', filter.platform.location);
+    if (filter.platform !== undefined)
+      query = query.where('platforms.name', '=', filter.platform.name).where('platforms.location', '=', filter.platform.location);
     if (filter.platformType !== undefined) query = query.where('platforms.platform_type', '=', filter.platformType);
     if (filter.landingZone !== undefined) query = query.where('tenants.landing_zone', '=', filter.landingZone);
     if (filter.platformTenantId !== undefined) query = query.where('tenants.platform_tenant_id', '=', filter.platformTenantId);
@@ -121,7 +130,11 @@ export class TenantStore {
     const deleted = filter.states.includes('DELETED');
     if (active && !deleted) query = query.where('tenants.deleted_on', 'is', null);
     if (deleted && !active) query = query.where('tenants.deleted_on', 'is not', null);
-    const { rows, total } = await fetchPage(query, (q) => q.selectAll('tenants').select(PLATFORM_COLUMNS).orderBy('tenants.created_on').orderBy('tenants.uuid'), page);
+    const { rows, total } = await fetchPage(
+      query,
+      (q) => q.selectAll('tenants').select(PLATFORM_COLUMNS).orderBy('tenants.created_on').orderBy('tenants.uuid'),
+      page,
+    );
     return { items: rows.map(toModel), total };
   }
 
@@ -132,7 +145,11 @@ export class TenantStore {
 
   /** Marks the tenant deleted (idempotent); the time it was first deleted stays. */
   async markDeleted(uuid: string, at: string): Promise<void> {
-    await this.db.updateTable('tenants').set({ deleted_on: sql`coalesce(deleted_on, ${at})` }).where('uuid', '=', uuid).execute();
+    await this.db
+      .updateTable('tenants')
+      .set({ deleted_on: sql`coalesce(deleted_on, ${at})` })
+      .where('uuid', '=', uuid)
+      .execute();
   }
 
   async purge(uuid: string): Promise<void> {
@@ -143,10 +160,16 @@ export class TenantStore {
   /** Forgets the records of the deleted tenants of a project or platform; answers them as they were (their events). */
   async purgeDeletedOf(of: { workspace: string; project: string } | { platformUuid: string }): Promise<Tenant[]> {
     let select = this.joined().where('tenants.deleted_on', 'is not', null);
-    select = 'platformUuid' in of ? select.where('tenants.platform_uuid', '=', of.platformUuid) : select.where('tenants.workspace', '=', of.workspace).where('tenants.project', '=', of.project);
+    select =
+      'platformUuid' in of
+        ? select.where('tenants.platform_uuid', '=', of.platformUuid)
+        : select.where('tenants.workspace', '=', of.workspace).where('tenants.project', '=', of.project);
     const purged = (await select.execute()).map(toModel);
     let query = this.db.deleteFrom('tenants').where('deleted_on', 'is not', null);
-    query = 'platformUuid' in of ? query.where('platform_uuid', '=', of.platformUuid) : query.where('workspace', '=', of.workspace).where('project', '=', of.project);
+    query =
+      'platformUuid' in of
+        ? query.where('platform_uuid', '=', of.platformUuid)
+        : query.where('workspace', '=', of.workspace).where('project', '=', of.project);
     await query.execute();
     return purged;
   }

@@ -10,15 +10,23 @@ export const STATE_MAX_BYTES = 16 * 1024 * 1024;
 
 const JSON_TYPE = 'application/json';
 const AnyJson = Type.Unknown({ description: 'JSON as Terraform wrote it' });
-const LockInfoSchema = Type.Record(Type.String(), Type.Unknown(), { description: 'the lock info of the lock held (Terraform reads it to say who holds it)' });
-const params = Type.Object({ workspace: Type.String({ description: 'the block’s workspace' }), block: Type.String({ description: 'the building block’s uuid' }) });
-const lockQuery = Type.Object({ ID: Type.Optional(Type.String({ description: 'the id of the lock this client holds (Terraform sends it while locked)' })) });
+const LockInfoSchema = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'the lock info of the lock held (Terraform reads it to say who holds it)',
+});
+const params = Type.Object({
+  workspace: Type.String({ description: 'the block’s workspace' }),
+  block: Type.String({ description: 'the building block’s uuid' }),
+});
+const lockQuery = Type.Object({
+  ID: Type.Optional(Type.String({ description: 'the id of the lock this client holds (Terraform sends it while locked)' })),
+});
 
 const addressOf = (call: Call): StateAddress => ({ workspace: call.params.workspace!, blockUuid: call.params.block! });
 const lockIdOf = (call: Call) => (typeof call.query.ID === 'string' ? call.query.ID : undefined);
 const text = (call: Call) => (typeof call.body === 'string' ? call.body : '');
 /** 423 Locked with the holder's lock info, as Terraform's HTTP backend expects; else `done`. */
-const answer = (locked: Locked | undefined, done: Reply): Reply => (locked ? { status: 423, body: locked.held, headers: { 'content-type': JSON_TYPE } } : done);
+const answer = (locked: Locked | undefined, done: Reply): Reply =>
+  locked ? { status: 423, body: locked.held, headers: { 'content-type': JSON_TYPE } } : done;
 
 function lockInfoOf(call: Call): LockInfo {
   let info: unknown;
@@ -41,7 +49,9 @@ function stateOf(call: Call): string {
   return state;
 }
 
-const locked = { 423: { description: 'locked by another client: the lock info of the holder', body: [{ media: JSON_TYPE, schema: LockInfoSchema }] } };
+const locked = {
+  423: { description: 'locked by another client: the lock info of the holder', body: [{ media: JSON_TYPE, schema: LockInfoSchema }] },
+};
 
 /**
  * Terraform's HTTP backend protocol (`backend "http"`, with `lock_address` and `unlock_address` on the
@@ -55,7 +65,14 @@ export function terraformStateOperations(states: AuthorizedTerraformStateService
     {
       ...common,
       method: 'GET',
-      doc: { summary: 'Read a building block’s Terraform state', params, responses: { 200: { description: 'the state', body: [{ media: JSON_TYPE, schema: AnyJson }] }, 204: { description: 'no state yet' } } },
+      doc: {
+        summary: 'Read a building block’s Terraform state',
+        params,
+        responses: {
+          200: { description: 'the state', body: [{ media: JSON_TYPE, schema: AnyJson }] },
+          204: { description: 'no state yet' },
+        },
+      },
       handle: async (call) => {
         const state = await states.read(call.ctx, addressOf(call));
         return state === undefined ? empty(204) : { status: 200, body: state, headers: { 'content-type': JSON_TYPE } };
@@ -64,13 +81,24 @@ export function terraformStateOperations(states: AuthorizedTerraformStateService
     {
       ...common,
       method: 'POST',
-      doc: { summary: 'Write a building block’s Terraform state', params, query: lockQuery, body: [{ media: JSON_TYPE, schema: AnyJson }], responses: { 200: { description: 'stored' }, ...locked } },
+      doc: {
+        summary: 'Write a building block’s Terraform state',
+        params,
+        query: lockQuery,
+        body: [{ media: JSON_TYPE, schema: AnyJson }],
+        responses: { 200: { description: 'stored' }, ...locked },
+      },
       handle: async (call) => answer(await states.write(call.ctx, addressOf(call), stateOf(call), lockIdOf(call)), empty(200)),
     },
     {
       ...common,
       method: 'DELETE',
-      doc: { summary: 'Delete a building block’s Terraform state', params, query: lockQuery, responses: { 200: { description: 'deleted' }, ...locked } },
+      doc: {
+        summary: 'Delete a building block’s Terraform state',
+        params,
+        query: lockQuery,
+        responses: { 200: { description: 'deleted' }, ...locked },
+      },
       handle: async (call) => answer(await states.remove(call.ctx, addressOf(call), lockIdOf(call)), empty(200)),
     },
     {

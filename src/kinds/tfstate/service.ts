@@ -34,7 +34,11 @@ export class TerraformStateService {
 
   /** Writes the state; while a lock is held, only with its id (`?ID=` of Terraform's POST). */
   write(blockUuid: string, state: string, lockId: string | undefined): Promise<Locked | undefined> {
-    return this.underLock(blockUuid, lockId, (row) => ({ ...row, state: this.secrets.encrypt(state), state_bytes: Buffer.byteLength(state) }));
+    return this.underLock(blockUuid, lockId, (row) => ({
+      ...row,
+      state: this.secrets.encrypt(state),
+      state_bytes: Buffer.byteLength(state),
+    }));
   }
 
   /** Removes the state (Terraform's DELETE: `terraform workspace delete`); a held lock stays as it is. */
@@ -44,7 +48,9 @@ export class TerraformStateService {
 
   /** Takes the lock, or answers who holds it. */
   lock(blockUuid: string, info: LockInfo): Promise<Locked | undefined> {
-    return this.withRow(blockUuid, (row, held) => (held ? { held } : { ...row, lock_id: String(info.ID ?? ''), lock_info: JSON.stringify(info) }));
+    return this.withRow(blockUuid, (row, held) =>
+      held ? { held } : { ...row, lock_id: String(info.ID ?? ''), lock_info: JSON.stringify(info) },
+    );
   }
 
   /** Releases the lock with its id; unlocked already is fine; another id answers who holds it. */
@@ -65,7 +71,10 @@ export class TerraformStateService {
    * One turn on the block's row in its own transaction: `decide` answers the new row, who holds the
    * lock (nothing is written), or nothing to do.
    */
-  private withRow(blockUuid: string, decide: (row: StateRow, held: LockInfo | undefined) => StateRow | Locked | undefined): Promise<Locked | undefined> {
+  private withRow(
+    blockUuid: string,
+    decide: (row: StateRow, held: LockInfo | undefined) => StateRow | Locked | undefined,
+  ): Promise<Locked | undefined> {
     return inTransaction(this.db, async (trx) => {
       const store = new TerraformStateStore(trx);
       const now = new Date().toISOString();

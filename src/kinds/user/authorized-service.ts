@@ -32,7 +32,9 @@ export class AuthorizedUserService extends CallerView<User> {
    */
   private async requireNotScimManaged(ctx: RequestContext): Promise<void> {
     if (ctx.principal.type !== 'scim' && (await this.scimEnabled())) {
-      throw conflict('SCIM provisioning is enabled on this server: meshUsers are created and updated by the SCIM client only (DELETE still works); delete every SCIM token to write them here');
+      throw conflict(
+        'SCIM provisioning is enabled on this server: meshUsers are created and updated by the SCIM client only (DELETE still works); delete every SCIM token to write them here',
+      );
     }
   }
 
@@ -62,7 +64,8 @@ export class AuthorizedUserService extends CallerView<User> {
 
   /** PUT by username: replaces the user, or creates it (upsert). */
   async save(ctx: RequestContext, username: string, input: UserInput): Promise<{ user: User; created: boolean }> {
-    if (input.username !== username) throw badRequest(`metadata.name: "${input.username}" does not match the meshUser "${username}" of the path`);
+    if (input.username !== username)
+      throw badRequest(`metadata.name: "${input.username}" does not match the meshUser "${username}" of the path`);
     requireAllowed(ctx.principal, 'USER', 'SAVE');
     await this.requireNotScimManaged(ctx);
     const existing = await this.inner.find(username);

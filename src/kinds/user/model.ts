@@ -1,6 +1,6 @@
 import type { SentObject } from '../document.js';
 
-/** A meshUser (issue 19): identified by its username (`metadata.name`), with a uuid of its own. */
+/** A meshUser: identified by its username (`metadata.name`), with a uuid of its own. */
 export interface User {
   username: string;
   uuid: string;

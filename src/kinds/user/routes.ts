@@ -7,7 +7,7 @@ import type { User } from './model.js';
 import { USER_FILTERS, parseUserFilter } from './query.js';
 import { USER_CODECS } from './wire/index.js';
 
-/** meshUser v2 (issue 19): list, POST 201, GET, PUT (upsert) 200, DELETE 204; `ADM_USER_*`. */
+/** meshUser v2: list, POST 201, GET, PUT (upsert) 200, DELETE 204; `ADM_USER_*`. */
 export function userOperations(users: AuthorizedUserService): Operation[] {
   return resourceOperations<User>({
     path: PATHS.users,

@@ -44,7 +44,8 @@ export class UserService {
 
   async byUsernames(usernames: readonly string[]): Promise<User[]> {
     const found: User[] = [];
-    for (let start = 0; start < usernames.length; start += 500) found.push(...(await this.store.byUsernames(usernames.slice(start, start + 500))));
+    for (let start = 0; start < usernames.length; start += 500)
+      found.push(...(await this.store.byUsernames(usernames.slice(start, start + 500))));
     return found;
   }
 
@@ -60,7 +61,8 @@ export class UserService {
   private async euidTaken(trx: Db, input: UserInput): Promise<void> {
     if (input.euid === undefined) return;
     const holder = await new UserStore(trx).findByEuid(input.euid);
-    if (holder && holder.username !== input.username) throw conflict(`spec.euid: "${input.euid}" already belongs to meshUser ${holder.username}`);
+    if (holder && holder.username !== input.username)
+      throw conflict(`spec.euid: "${input.euid}" already belongs to meshUser ${holder.username}`);
   }
 
   async create(ctx: RequestContext, input: UserInput): Promise<User> {
@@ -108,7 +110,12 @@ export class UserService {
   async delete(ctx: RequestContext, user: User): Promise<void> {
     await this.events.change(ctx, async (trx, events) => {
       await new UserStore(trx).deleteWithReferences(user.username);
-      events.push(eventOf('userDeleted', { ...subject(user), description: `meshUser ${user.username} was deleted with its group memberships and role bindings` }));
+      events.push(
+        eventOf('userDeleted', {
+          ...subject(user),
+          description: `meshUser ${user.username} was deleted with its group memberships and role bindings`,
+        }),
+      );
     });
   }
 }

@@ -21,7 +21,11 @@ const toModel = (row: Selectable<UserTable>): User => ({
   ...(row.scim_attributes !== null ? { scim: JSON.parse(row.scim_attributes) as Record<string, unknown> } : {}),
 });
 
-const scimColumns = (user: User) => ({ active: user.active === false ? 0 : 1, scim_attributes: user.scim !== undefined ? JSON.stringify(user.scim) : null, updated_on: user.updatedOn ?? null });
+const scimColumns = (user: User) => ({
+  active: user.active === false ? 0 : 1,
+  scim_attributes: user.scim !== undefined ? JSON.stringify(user.scim) : null,
+  updated_on: user.updatedOn ?? null,
+});
 
 /** The user list's filters, combined with AND (query.ts). */
 export interface UserFilter {
@@ -40,7 +44,14 @@ export interface UserFilter {
   group?: { workspace?: string; name: string };
 }
 
-const COLUMNS = { uuid: 'uuid', euid: 'euid', username: 'username', email: 'email', firstName: 'first_name', lastName: 'last_name' } as const;
+const COLUMNS = {
+  uuid: 'uuid',
+  euid: 'euid',
+  username: 'username',
+  email: 'email',
+  firstName: 'first_name',
+  lastName: 'last_name',
+} as const;
 
 /** The `users` table (memberships and bindings go with a user: `deleteWithReferences`). */
 export class UserStore {
@@ -49,14 +60,31 @@ export class UserStore {
   async insert(user: User): Promise<void> {
     await this.db
       .insertInto('users')
-      .values({ username: user.username, uuid: user.uuid, email: user.email, first_name: user.firstName, last_name: user.lastName, euid: user.euid ?? null, document: serializeDocument(user.document), created_on: user.createdOn, ...scimColumns(user) })
+      .values({
+        username: user.username,
+        uuid: user.uuid,
+        email: user.email,
+        first_name: user.firstName,
+        last_name: user.lastName,
+        euid: user.euid ?? null,
+        document: serializeDocument(user.document),
+        created_on: user.createdOn,
+        ...scimColumns(user),
+      })
       .execute();
   }
 
   async update(user: User): Promise<void> {
     await this.db
       .updateTable('users')
-      .set({ email: user.email, first_name: user.firstName, last_name: user.lastName, euid: user.euid ?? null, document: serializeDocument(user.document), ...scimColumns(user) })
+      .set({
+        email: user.email,
+        first_name: user.firstName,
+        last_name: user.lastName,
+        euid: user.euid ?? null,
+        document: serializeDocument(user.document),
+        ...scimColumns(user),
+      })
       .where('username', '=', user.username)
       .execute();
   }
@@ -74,21 +102,33 @@ export class UserStore {
   /** The users of these uuids, in one query (SCIM names users by uuid). */
   async byUuids(uuids: readonly string[]): Promise<User[]> {
     if (uuids.length === 0) return [];
-    const rows = await this.db.selectFrom('users').selectAll().where('uuid', 'in', [...uuids]).execute();
+    const rows = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('uuid', 'in', [...uuids])
+      .execute();
     return rows.map(toModel);
   }
 
   /** The users of these names, in one query. */
   async byUsernames(usernames: readonly string[]): Promise<User[]> {
     if (usernames.length === 0) return [];
-    const rows = await this.db.selectFrom('users').selectAll().where('username', 'in', [...usernames]).execute();
+    const rows = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('username', 'in', [...usernames])
+      .execute();
     return rows.map(toModel);
   }
 
   /** The users of these names that exist, in one query. */
   async existing(usernames: readonly string[]): Promise<Set<string>> {
     if (usernames.length === 0) return new Set();
-    const rows = await this.db.selectFrom('users').select('username').where('username', 'in', [...usernames]).execute();
+    const rows = await this.db
+      .selectFrom('users')
+      .select('username')
+      .where('username', 'in', [...usernames])
+      .execute();
     return new Set(rows.map((row) => row.username));
   }
 
@@ -101,10 +141,19 @@ export class UserStore {
     const holding = (subquery: ReturnType<typeof roleHolders>) => sql<boolean>`users.username in (${subquery})`;
     if (filter.group !== undefined) {
       const { workspace, name } = filter.group;
-      query = query.where(sql<boolean>`users.username in (select gm.username from group_members gm where gm.group_name = ${name}${workspace !== undefined ? sql` and gm.workspace = ${workspace}` : sql``})`);
+      query = query.where(
+        sql<boolean>`users.username in (select gm.username from group_members gm where gm.group_name = ${name}${workspace !== undefined ? sql` and gm.workspace = ${workspace}` : sql``})`,
+      );
     }
     if (filter.workspaceRole !== undefined || (filter.workspace !== undefined && filter.project === undefined)) {
-      query = query.where(holding(roleHolders('workspace', { ...(filter.workspace !== undefined ? { workspace: filter.workspace } : {}), ...(filter.workspaceRole !== undefined ? { role: filter.workspaceRole } : {}) })));
+      query = query.where(
+        holding(
+          roleHolders('workspace', {
+            ...(filter.workspace !== undefined ? { workspace: filter.workspace } : {}),
+            ...(filter.workspaceRole !== undefined ? { role: filter.workspaceRole } : {}),
+          }),
+        ),
+      );
     }
     if (filter.project !== undefined || filter.projectRole !== undefined || filter.platform !== undefined) {
       query = query.where(

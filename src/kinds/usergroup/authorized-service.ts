@@ -27,7 +27,9 @@ export class AuthorizedUserGroupService extends CallerView<UserGroup> {
   /** By `<workspace>.<group>`. */
   async find(ctx: RequestContext, id: string): Promise<UserGroup | undefined> {
     const parts = parseGroupIdentifier(id);
-    return parts && seesWorkspace(ctx.principal, 'WORKSPACEUSERGROUP', parts.workspace) ? this.inner.find(parts.workspace, parts.name) : undefined;
+    return parts && seesWorkspace(ctx.principal, 'WORKSPACEUSERGROUP', parts.workspace)
+      ? this.inner.find(parts.workspace, parts.name)
+      : undefined;
   }
 
   list(ctx: RequestContext, filter: UserGroupFilter, page: PageRequest): Promise<Page<UserGroup>> {

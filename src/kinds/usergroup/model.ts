@@ -1,7 +1,7 @@
 import type { SentObject } from '../document.js';
 
 /**
- * A meshWorkspaceUserGroup (issue 19): owned by a workspace, `<workspace>.<group>` in URLs; its
+ * A meshWorkspaceUserGroup: owned by a workspace, `<workspace>.<group>` in URLs; its
  * members are usernames (in the order sent). `document` holds metadata and spec as sent, without members.
  */
 export interface UserGroup {

@@ -25,8 +25,14 @@ function groupEvents(existing: UserGroup | undefined, group: UserGroup): EventDr
   const removed = existing.members.filter((member) => !group.members.includes(member));
   const events: EventDraft[] = [];
   const id = groupIdentifier(group);
-  if (added.length > 0) events.push(eventOf('groupMembersAdded', { ...subject(group), description: `${added.join(', ')} added to meshWorkspaceUserGroup ${id}` }));
-  if (removed.length > 0) events.push(eventOf('groupMembersRemoved', { ...subject(group), description: `${removed.join(', ')} removed from meshWorkspaceUserGroup ${id}` }));
+  if (added.length > 0)
+    events.push(
+      eventOf('groupMembersAdded', { ...subject(group), description: `${added.join(', ')} added to meshWorkspaceUserGroup ${id}` }),
+    );
+  if (removed.length > 0)
+    events.push(
+      eventOf('groupMembersRemoved', { ...subject(group), description: `${removed.join(', ')} removed from meshWorkspaceUserGroup ${id}` }),
+    );
   const rest = (g: UserGroup) => ({ ...g, members: [], updatedOn: undefined });
   if (differs(rest(existing), rest(group))) events.push(eventOf('groupChanged', { ...subject(group), previous: existing }));
   return events;
@@ -34,7 +40,10 @@ function groupEvents(existing: UserGroup | undefined, group: UserGroup): EventDr
 
 /** The event of a group's deletion (by the service, or by an import's declarative deletion). */
 export const groupDeleted = (group: UserGroup): EventDraft =>
-  eventOf('groupDeleted', { ...subject(group), description: `meshWorkspaceUserGroup ${groupIdentifier(group)} was deleted with its memberships and the role bindings naming it` });
+  eventOf('groupDeleted', {
+    ...subject(group),
+    description: `meshWorkspaceUserGroup ${groupIdentifier(group)} was deleted with its memberships and the role bindings naming it`,
+  });
 
 export class UserGroupService {
   private readonly store: UserGroupStore;
@@ -66,7 +75,12 @@ export class UserGroupService {
         const store = new UserGroupStore(trx);
         const existing = await store.find(input.workspace, input.name);
         const now = new Date().toISOString();
-        const group: UserGroup = { ...input, createdOn: existing?.createdOn ?? now, ...(existing ? { updatedOn: now } : {}), ...(collection !== undefined ? { collection } : existing?.collection !== undefined ? { collection: existing.collection } : {}) };
+        const group: UserGroup = {
+          ...input,
+          createdOn: existing?.createdOn ?? now,
+          ...(existing ? { updatedOn: now } : {}),
+          ...(collection !== undefined ? { collection } : existing?.collection !== undefined ? { collection: existing.collection } : {}),
+        };
         const changes = groupEvents(existing, group);
         if (changes.length === 0) return { group: existing!, created: false };
         if (existing) await store.update(group);
@@ -76,7 +90,8 @@ export class UserGroupService {
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshWorkspaceUserGroup ${groupIdentifier(input)} was created concurrently; try again`);
-      if (isForeignKeyViolation(error)) throw unprocessable(`spec.members: a member or the workspace ${input.workspace} was deleted meanwhile`);
+      if (isForeignKeyViolation(error))
+        throw unprocessable(`spec.members: a member or the workspace ${input.workspace} was deleted meanwhile`);
       throw error;
     }
   }
@@ -91,7 +106,13 @@ export class UserGroupService {
    * other writer of the group until this transaction ends, then its members are read and changed.
    * Undefined when the group is gone.
    */
-  async changeMembers(ctx: RequestContext, workspace: string, name: string, add: readonly string[], remove: readonly string[]): Promise<UserGroup | undefined> {
+  async changeMembers(
+    ctx: RequestContext,
+    workspace: string,
+    name: string,
+    add: readonly string[],
+    remove: readonly string[],
+  ): Promise<UserGroup | undefined> {
     try {
       return await this.events.change(ctx, async (trx, events) => {
         const store = new UserGroupStore(trx);

@@ -49,7 +49,12 @@ export class UserGroupStore {
   }
 
   async find(workspace: string, name: string): Promise<UserGroup | undefined> {
-    const row = await this.db.selectFrom('user_groups').selectAll().where('workspace', '=', workspace).where('name', '=', name).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('user_groups')
+      .selectAll()
+      .where('workspace', '=', workspace)
+      .where('name', '=', name)
+      .executeTakeFirst();
     return row ? (await this.withMembers([row]))[0] : undefined;
   }
 
@@ -58,7 +63,9 @@ export class UserGroupStore {
     if (filter.workspace !== undefined) query = query.where('workspace', '=', filter.workspace);
     if (filter.collection !== undefined) query = query.where('collection', '=', filter.collection);
     if (filter.username !== undefined) {
-      query = query.where(sql<boolean>`exists (select 1 from group_members gm where gm.username = ${filter.username} and gm.workspace = user_groups.workspace and gm.group_name = user_groups.name)`);
+      query = query.where(
+        sql<boolean>`exists (select 1 from group_members gm where gm.username = ${filter.username} and gm.workspace = user_groups.workspace and gm.group_name = user_groups.name)`,
+      );
     }
     const { rows, total } = await fetchPage(query, (q) => q.selectAll().orderBy('created_on').orderBy('workspace').orderBy('name'), page);
     return { items: await this.withMembers(rows), total };
@@ -67,7 +74,13 @@ export class UserGroupStore {
   async insert(group: UserGroup): Promise<void> {
     await this.db
       .insertInto('user_groups')
-      .values({ workspace: group.workspace, name: group.name, collection: group.collection ?? null, document: serializeDocument(group.document), created_on: group.createdOn })
+      .values({
+        workspace: group.workspace,
+        name: group.name,
+        collection: group.collection ?? null,
+        document: serializeDocument(group.document),
+        created_on: group.createdOn,
+      })
       .execute();
     await this.insertMembers(group);
   }
@@ -85,14 +98,23 @@ export class UserGroupStore {
 
   /** Sets `updated_on` (and so takes the row's write lock); false when there is no such group. */
   async touch(workspace: string, name: string, updatedOn: string): Promise<boolean> {
-    const result = await this.db.updateTable('user_groups').set({ updated_on: updatedOn }).where('workspace', '=', workspace).where('name', '=', name).executeTakeFirst();
+    const result = await this.db
+      .updateTable('user_groups')
+      .set({ updated_on: updatedOn })
+      .where('workspace', '=', workspace)
+      .where('name', '=', name)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
   private async insertMembers(group: UserGroup): Promise<void> {
     const rows = group.members.map((username, position) => ({ workspace: group.workspace, group_name: group.name, username, position }));
     // Bounded batches: SQLite allows at most 32766 bound values per statement.
-    for (let start = 0; start < rows.length; start += 1000) await this.db.insertInto('group_members').values(rows.slice(start, start + 1000)).execute();
+    for (let start = 0; start < rows.length; start += 1000)
+      await this.db
+        .insertInto('group_members')
+        .values(rows.slice(start, start + 1000))
+        .execute();
   }
 
   /** The group with its members and the bindings naming it (call inside a transaction). */

@@ -23,9 +23,16 @@ export class AuthorizedWorkspaceService extends CallerView<Workspace> {
     super();
   }
 
-  /** The tag definitions of meshWorkspace applied to `metadata.tags` (issue 20). */
+  /** The tag definitions of meshWorkspace applied to `metadata.tags`. */
   private async withTags(ctx: RequestContext, input: WorkspaceInput, existing: Workspace | undefined): Promise<WorkspaceInput> {
-    const tags = await this.tags.enforce(ctx, 'meshWorkspace', input.document.metadata.tags, existing ? (existing.document.metadata.tags ?? {}) : undefined, isAdminFor(ctx.principal, 'WORKSPACE', 'SAVE'), 'metadata.tags');
+    const tags = await this.tags.enforce(
+      ctx,
+      'meshWorkspace',
+      input.document.metadata.tags,
+      existing ? (existing.document.metadata.tags ?? {}) : undefined,
+      isAdminFor(ctx.principal, 'WORKSPACE', 'SAVE'),
+      'metadata.tags',
+    );
     return { ...input, document: { ...input.document, metadata: placeTags(input.document.metadata, tags) } };
   }
 
@@ -39,7 +46,8 @@ export class AuthorizedWorkspaceService extends CallerView<Workspace> {
   }
 
   async create(ctx: RequestContext, input: WorkspaceInput): Promise<Workspace> {
-    if (!isAdminFor(ctx.principal, 'WORKSPACE', 'SAVE')) throw insufficientPermissions('ADM_WORKSPACE_SAVE is required to create a workspace');
+    if (!isAdminFor(ctx.principal, 'WORKSPACE', 'SAVE'))
+      throw insufficientPermissions('ADM_WORKSPACE_SAVE is required to create a workspace');
     return this.inner.create(ctx, await this.withTags(ctx, input, undefined));
   }
 

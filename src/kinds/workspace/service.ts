@@ -96,7 +96,8 @@ export class WorkspaceService {
         // Its keys go with it, each with its event (content: the key as it was, its secret only as a hash).
         const { items } = await keys.list({ workspace: workspace.name }, { page: 0, size: 100_000 });
         await keys.deleteOfWorkspace(workspace.name);
-        for (const key of items) events.push(eventOf('apiKeyDeleted', { codec: API_KEY_EVENTS, id: key.uuid, workspace: key.ownedByWorkspace, object: key }));
+        for (const key of items)
+          events.push(eventOf('apiKeyDeleted', { codec: API_KEY_EVENTS, id: key.uuid, workspace: key.ownedByWorkspace, object: key }));
         await new WorkspaceStore(trx).delete(workspace.name);
         events.push(eventOf('workspaceDeleted', subject(workspace)));
       });

@@ -7,14 +7,21 @@ import type { Db } from '../../store/transaction.js';
 import { parseDocument, serializeDocument } from '../document.js';
 import type { Workspace } from './model.js';
 
-const toModel = (row: Selectable<WorkspaceTable>): Workspace => ({ name: row.name, createdOn: row.created_on, document: parseDocument(row.document) });
+const toModel = (row: Selectable<WorkspaceTable>): Workspace => ({
+  name: row.name,
+  createdOn: row.created_on,
+  document: parseDocument(row.document),
+});
 
 /** The `workspaces` table. */
 export class WorkspaceStore {
   constructor(private readonly db: Db) {}
 
   async insert(workspace: Workspace): Promise<void> {
-    await this.db.insertInto('workspaces').values({ name: workspace.name, document: serializeDocument(workspace.document), created_on: workspace.createdOn }).execute();
+    await this.db
+      .insertInto('workspaces')
+      .values({ name: workspace.name, document: serializeDocument(workspace.document), created_on: workspace.createdOn })
+      .execute();
   }
 
   async find(name: string): Promise<Workspace | undefined> {
@@ -47,7 +54,11 @@ export class WorkspaceStore {
   }
 
   async update(workspace: Workspace): Promise<void> {
-    await this.db.updateTable('workspaces').set({ document: serializeDocument(workspace.document) }).where('name', '=', workspace.name).execute();
+    await this.db
+      .updateTable('workspaces')
+      .set({ document: serializeDocument(workspace.document) })
+      .where('name', '=', workspace.name)
+      .execute();
   }
 
   /** What the workspace still owns (it cannot be deleted while anything is left). */
@@ -59,4 +70,3 @@ export class WorkspaceStore {
     await this.db.deleteFrom('workspaces').where('name', '=', name).execute();
   }
 }
-

@@ -8,7 +8,11 @@ const SHARED_RUNNERS = [
   { uuid: '98520496-627d-43e6-82da-ce499179ff3f', implementationType: 'TERRAFORM', displayName: 'Shared Terraform runner' },
   { uuid: 'a3c3c7f2-6b0e-4d8e-9a55-3f1e0b7c2a11', implementationType: 'GITHUB_WORKFLOW', displayName: 'Shared GitHub Actions runner' },
   { uuid: 'a3c3c7f2-6b0e-4d8e-9a55-3f1e0b7c2a12', implementationType: 'GITLAB_PIPELINE', displayName: 'Shared GitLab pipeline runner' },
-  { uuid: 'a3c3c7f2-6b0e-4d8e-9a55-3f1e0b7c2a13', implementationType: 'AZURE_DEVOPS_PIPELINE', displayName: 'Shared Azure DevOps pipeline runner' },
+  {
+    uuid: 'a3c3c7f2-6b0e-4d8e-9a55-3f1e0b7c2a13',
+    implementationType: 'AZURE_DEVOPS_PIPELINE',
+    displayName: 'Shared Azure DevOps pipeline runner',
+  },
   { uuid: 'a3c3c7f2-6b0e-4d8e-9a55-3f1e0b7c2a14', implementationType: 'MANUAL', displayName: 'Shared manual runner' },
 ];
 
@@ -32,8 +36,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('runners_order').on('runners').columns(['created_on', 'uuid']).execute();
   const now = new Date().toISOString();
   for (const runner of SHARED_RUNNERS) {
-    const document = { metadata: {}, spec: { displayName: runner.displayName, implementationType: runner.implementationType, restriction: 'PUBLIC' } };
-    await sql`insert into runners (uuid, owned_by_workspace, implementation_type, restriction, document, created_on) values (${runner.uuid}, 'admin', ${runner.implementationType}, 'PUBLIC', ${JSON.stringify(document)}, ${now})`.execute(db);
+    const document = {
+      metadata: {},
+      spec: { displayName: runner.displayName, implementationType: runner.implementationType, restriction: 'PUBLIC' },
+    };
+    await sql`insert into runners (uuid, owned_by_workspace, implementation_type, restriction, document, created_on) values (${runner.uuid}, 'admin', ${runner.implementationType}, 'PUBLIC', ${JSON.stringify(document)}, ${now})`.execute(
+      db,
+    );
   }
 
   await db.schema

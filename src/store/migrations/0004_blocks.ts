@@ -43,7 +43,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await index('building_blocks_definition_owner', ['definition_owner', 'created_on', 'uuid']);
   await index('building_blocks_name', ['display_name', 'created_on', 'uuid']);
   await index('building_blocks_target_kind', ['target_kind', 'created_on', 'uuid']);
-  await db.schema.createIndex('building_blocks_once_per_tenant').on('building_blocks').columns(['once_per_tenant', 'tenant_uuid']).unique().execute();
+  await db.schema
+    .createIndex('building_blocks_once_per_tenant')
+    .on('building_blocks')
+    .columns(['once_per_tenant', 'tenant_uuid'])
+    .unique()
+    .execute();
 
   await db.schema
     .createTable('building_block_parents')
@@ -106,5 +111,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['run_steps', 'run_sources', 'runs', 'building_block_parents', 'building_blocks']) await db.schema.dropTable(table).execute();
+  for (const table of ['run_steps', 'run_sources', 'runs', 'building_block_parents', 'building_blocks'])
+    await db.schema.dropTable(table).execute();
 }

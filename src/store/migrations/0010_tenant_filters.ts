@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The tenant list's filters the OpenAPI documents (issue 17): `landingZoneIdentifier` as a column,
+ * The tenant list's filters the OpenAPI documents: `landingZoneIdentifier` as a column,
  * and indexes for it, `platformTenantId` and the states (`deleted_on`), each also serving the list
  * order (`platformTypeIdentifier` uses the platforms' type index). Existing rows get their landing
  * zone from their documents.
@@ -14,9 +14,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   const rows = await sql<{ uuid: string; document: string }>`select uuid, document from tenants`.execute(db);
   for (const row of rows.rows) {
-    const spec = (JSON.parse(row.document) as { spec?: { landingZoneIdentifier?: unknown; landingZoneRef?: { name?: unknown } } }).spec ?? {};
+    const spec =
+      (JSON.parse(row.document) as { spec?: { landingZoneIdentifier?: unknown; landingZoneRef?: { name?: unknown } } }).spec ?? {};
     const landingZone = spec.landingZoneRef?.name ?? spec.landingZoneIdentifier;
-    if (typeof landingZone === 'string' && landingZone !== '') await sql`update tenants set landing_zone = ${landingZone} where uuid = ${row.uuid}`.execute(db);
+    if (typeof landingZone === 'string' && landingZone !== '')
+      await sql`update tenants set landing_zone = ${landingZone} where uuid = ${row.uuid}`.execute(db);
   }
 }
 

@@ -1,7 +1,7 @@
 import { sql, SqliteAdapter, type Kysely } from 'kysely';
 
 /**
- * The event log (issue 18). `seq` is the order in which events committed, so a reader that has seen
+ * The event log. `seq` is the order in which events committed, so a reader that has seen
  * `seq = n` can never later find a committed event below n — which is what resuming a stream relies
  * on. PostgreSQL: every writing transaction takes its numbers from the one `event_sequence` row as its
  * last step, and the row lock orders them. SQLite (one writer: every transaction's turn is its commit
@@ -10,7 +10,7 @@ import { sql, SqliteAdapter, type Kysely } from 'kysely';
  * is stored in `seq` order and needs no separate key index.
  * The two indexes (time, workspace) end in `seq`, the list order. Every change writes here, so the
  * table has no more indexes than visibility and time windows need: title, event type and author are
- * filtered while reading (issue 18's write-throughput target: a page of each index per event written
+ * filtered while reading (the write-throughput target: a page of each index per event written
  * was much of the event log's cost). Event uuids are time-ordered (v7) and carry the millisecond of
  * `created_at`: an event is found by uuid through the time index (`created_at = <the uuid's instant>
  * and uuid = ?`), so the uuids need no index of their own.

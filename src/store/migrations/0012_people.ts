@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * People and roles (issue 19): users, workspace user groups and their members, the four kinds of
+ * People and roles: users, workspace user groups and their members, the four kinds of
  * role bindings in one table, project roles (seeded with the documented defaults) and object
  * collections (declarative deletion). Every list filter has an index that also serves the list order;
  * foreign keys keep bindings and memberships true under concurrent deletes.
@@ -89,7 +89,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('role_bindings_project').on('role_bindings').columns(['workspace', 'project']).execute();
   await db.schema.createIndex('role_bindings_user').on('role_bindings').columns(['username', 'kind', 'workspace']).execute();
   await db.schema.createIndex('role_bindings_group').on('role_bindings').columns(['workspace', 'group_name', 'kind']).execute();
-  await db.schema.createIndex('role_bindings_workspace_role').on('role_bindings').columns(['kind', 'workspace_role', 'created_on']).execute();
+  await db.schema
+    .createIndex('role_bindings_workspace_role')
+    .on('role_bindings')
+    .columns(['kind', 'workspace_role', 'created_on'])
+    .execute();
   await db.schema.createIndex('role_bindings_project_role').on('role_bindings').columns(['project_role', 'kind']).execute();
   await db.schema.createIndex('role_bindings_collection').on('role_bindings').columns(['collection']).execute();
 
@@ -102,10 +106,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   ] as const;
   for (const [name, displayName, description, rank] of defaults) {
     const document = { metadata: { name, tags: {} }, spec: { name: displayName, description, rank } };
-    await sql`insert into project_roles (name, display_name, document, created_on) values (${name}, ${displayName}, ${JSON.stringify(document)}, ${now})`.execute(db);
+    await sql`insert into project_roles (name, display_name, document, created_on) values (${name}, ${displayName}, ${JSON.stringify(document)}, ${now})`.execute(
+      db,
+    );
   }
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['role_bindings', 'project_roles', 'group_members', 'user_groups', 'object_collections', 'users']) await db.schema.dropTable(table).execute();
+  for (const table of ['role_bindings', 'project_roles', 'group_members', 'user_groups', 'object_collections', 'users'])
+    await db.schema.dropTable(table).execute();
 }

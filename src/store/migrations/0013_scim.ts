@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * SCIM 2.0 provisioning (issue 19, item 7): the SCIM bearer credentials (hashed; one existing means
+ * SCIM 2.0 provisioning: the SCIM bearer credentials (hashed; one existing means
  * SCIM is enabled), and what SCIM keeps of users and groups beyond the meshObjects' fields: a user's
  * `active` flag, the SCIM attributes meshUser has no field for (JSON), and when each user and group
  * was last modified (SCIM's `meta.lastModified`).
@@ -14,7 +14,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('secret_hash', 'varchar(100)', (c) => c.notNull().unique())
     .addColumn('created_on', 'varchar(32)', (c) => c.notNull())
     .execute();
-  await db.schema.alterTable('users').addColumn('active', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
   await db.schema.alterTable('users').addColumn('scim_attributes', 'text').execute();
   await db.schema.alterTable('users').addColumn('updated_on', 'varchar(32)').execute();
   await db.schema.alterTable('user_groups').addColumn('updated_on', 'varchar(32)').execute();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The platform catalogue (issue 20): payment methods (soft-deleted: `deleted_on`), tag definitions,
+ * The platform catalogue: payment methods (soft-deleted: `deleted_on`), tag definitions,
  * and the projects' substitute payment method as a column (the dependents check and the
  * `activePaymentMethod` link read it). Every list filter has an index that also serves the order.
  * Payment methods name their workspace without a foreign key: a soft-deleted method must not keep
@@ -31,7 +31,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_on', 'varchar(40)', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('payment_methods_order').on('payment_methods').columns(['created_on', 'name']).execute();
-  await db.schema.createIndex('payment_methods_workspace').on('payment_methods').columns(['owned_by_workspace', 'created_on', 'name']).execute();
+  await db.schema
+    .createIndex('payment_methods_workspace')
+    .on('payment_methods')
+    .columns(['owned_by_workspace', 'created_on', 'name'])
+    .execute();
 
   await db.schema.alterTable('projects').addColumn('substitute_payment_method', 'varchar(255)').execute();
   await db.schema.createIndex('projects_substitute_payment').on('projects').columns(['substitute_payment_method']).execute();
@@ -39,7 +43,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const row of rows.rows) {
     const spec = (JSON.parse(row.document) as { spec?: { substitutePaymentMethodIdentifier?: unknown } }).spec ?? {};
     const substitute = spec.substitutePaymentMethodIdentifier;
-    if (typeof substitute === 'string' && substitute !== '') await sql`update projects set substitute_payment_method = ${substitute} where workspace = ${row.workspace} and name = ${row.name}`.execute(db);
+    if (typeof substitute === 'string' && substitute !== '')
+      await sql`update projects set substitute_payment_method = ${substitute} where workspace = ${row.workspace} and name = ${row.name}`.execute(
+        db,
+      );
   }
 
   await db.schema
@@ -83,7 +90,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('landing_zones_order').on('landing_zones').columns(['created_on', 'name']).execute();
   await db.schema.createIndex('landing_zones_platform').on('landing_zones').columns(['platform_uuid', 'created_on', 'name']).execute();
-  await db.schema.createIndex('landing_zones_workspace').on('landing_zones').columns(['owned_by_workspace', 'created_on', 'name']).execute();
+  await db.schema
+    .createIndex('landing_zones_workspace')
+    .on('landing_zones')
+    .columns(['owned_by_workspace', 'created_on', 'name'])
+    .execute();
   await db.schema.createIndex('landing_zones_display_name').on('landing_zones').columns(['display_name', 'created_on', 'name']).execute();
   await db.schema.createIndex('landing_zones_restricted').on('landing_zones').columns(['restricted', 'created_on', 'name']).execute();
   await db.schema.createIndex('landing_zones_disabled').on('landing_zones').columns(['disabled_on', 'created_on', 'name']).execute();
@@ -111,11 +122,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ['metering', 'a1b2c3d4-5e6f-7a8b-9c0d-1e2f3a4b5c6d', 'meshStack Metering (Built-in)'],
   ] as const) {
     const document = JSON.stringify({ metadata: { ownedByWorkspace: 'admin' }, spec: { displayName, config: { type } } });
-    await sql`insert into integrations (uuid, owned_by_workspace, display_name, integration_type, built_in, document, created_on) values (${uuid}, 'admin', ${displayName}, ${type.toUpperCase()}, 1, ${document}, ${seeded})`.execute(db);
+    await sql`insert into integrations (uuid, owned_by_workspace, display_name, integration_type, built_in, document, created_on) values (${uuid}, 'admin', ${displayName}, ${type.toUpperCase()}, 1, ${document}, ${seeded})`.execute(
+      db,
+    );
   }
   for (const type of BUILT_IN_PLATFORM_TYPES) {
-    const document = JSON.stringify({ metadata: { name: type.name }, spec: { displayName: type.displayName, category: type.category, icon: BUILT_IN_ICON } });
-    await sql`insert into platform_types (name, type_key, uuid, category, lifecycle_state, built_in, document, created_on) values (${type.name}, ${type.name}, ${randomUUID()}, ${type.category}, 'ACTIVE', 1, ${document}, ${seeded})`.execute(db);
+    const document = JSON.stringify({
+      metadata: { name: type.name },
+      spec: { displayName: type.displayName, category: type.category, icon: BUILT_IN_ICON },
+    });
+    await sql`insert into platform_types (name, type_key, uuid, category, lifecycle_state, built_in, document, created_on) values (${type.name}, ${type.name}, ${randomUUID()}, ${type.category}, 'ACTIVE', 1, ${document}, ${seeded})`.execute(
+      db,
+    );
   }
 }
 

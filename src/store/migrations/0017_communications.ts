@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Communication definitions and communications (issue 21). A definition keeps its counters as
+ * Communication definitions and communications. A definition keeps its counters as
  * columns, moved by `UPDATE … SET x = x ± 1` in the transaction that changes a communication, so
  * they are exact without counting per read. A communication names its workspace (the target's) and
  * copies its definition's type (the `communicationType` filter; the type cannot change while
@@ -19,7 +19,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_on', 'varchar(40)', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('communication_definitions_order').on('communication_definitions').columns(['created_on', 'uuid']).execute();
-  await db.schema.createIndex('communication_definitions_type').on('communication_definitions').columns(['communication_type', 'created_on', 'uuid']).execute();
+  await db.schema
+    .createIndex('communication_definitions_type')
+    .on('communication_definitions')
+    .columns(['communication_type', 'created_on', 'uuid'])
+    .execute();
 
   await db.schema
     .createTable('communications')
@@ -34,7 +38,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('communications_target', ['definition_uuid', 'target_kind', 'target_name'])
     .execute();
   await db.schema.createIndex('communications_order').on('communications').columns(['created_on', 'uuid']).execute();
-  await db.schema.createIndex('communications_definition').on('communications').columns(['definition_uuid', 'created_on', 'uuid']).execute();
+  await db.schema
+    .createIndex('communications_definition')
+    .on('communications')
+    .columns(['definition_uuid', 'created_on', 'uuid'])
+    .execute();
   await db.schema.createIndex('communications_workspace').on('communications').columns(['workspace', 'created_on', 'uuid']).execute();
   await db.schema.createIndex('communications_status').on('communications').columns(['resolution_status', 'created_on', 'uuid']).execute();
   await db.schema.createIndex('communications_type').on('communications').columns(['communication_type', 'created_on', 'uuid']).execute();

@@ -2,7 +2,7 @@ import { sql, SqliteAdapter, type Kysely } from 'kysely';
 
 /**
  * The event log's numbers on PostgreSQL from a sequence instead of the one `event_sequence` row
- * (issue 24). Every writing transaction took that row as its last statement and held its lock through
+ *. Every writing transaction took that row as its last statement and held its lock through
  * the commit, so all writes that record events passed one at a time — whatever the number of
  * instances. A sequence hands out numbers without a lock, but not in commit order: a transaction can
  * commit number 8 while number 7 is still in flight. Readers therefore deliver only what is settled
@@ -33,12 +33,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable('event_sequence').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('last', 'bigint', (c) => c.notNull()).execute();
+  await db.schema
+    .createTable('event_sequence')
+    .addColumn('id', 'integer', (c) => c.primaryKey())
+    .addColumn('last', 'bigint', (c) => c.notNull())
+    .execute();
   if (db.getExecutor().adapter instanceof SqliteAdapter) {
     await sql`insert into event_sequence (id, last) values (1, 0)`.execute(db);
     return;
   }
-  await sql`insert into event_sequence (id, last) select 1, coalesce((select last_value from event_numbers where is_called), 0)`.execute(db);
+  await sql`insert into event_sequence (id, last) select 1, coalesce((select last_value from event_numbers where is_called), 0)`.execute(
+    db,
+  );
   await sql`drop function next_event_number()`.execute(db);
   await sql`drop sequence event_numbers`.execute(db);
 }

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * A definition's block count in stripes (issue 24): `definition_usage` holds one row per definition
+ * A definition's block count in stripes: `definition_usage` holds one row per definition
  * and stripe, the count is their sum. Every block create and delete moved `definitions.usage_count`,
  * so on PostgreSQL the creates of one definition (a popular one: all of them) queued on that row's
  * lock until each commit. Each PostgreSQL connection now adds to its own stripe (its backend pid
@@ -19,12 +19,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('blocks', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('definition_usage_key', ['definition_uuid', 'stripe'])
     .execute();
-  await sql`insert into definition_usage (definition_uuid, stripe, blocks) select uuid, 0, usage_count from definitions where usage_count <> 0`.execute(db);
+  await sql`insert into definition_usage (definition_uuid, stripe, blocks) select uuid, 0, usage_count from definitions where usage_count <> 0`.execute(
+    db,
+  );
   await db.schema.alterTable('definitions').dropColumn('usage_count').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('definitions').addColumn('usage_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await sql`update definitions set usage_count = coalesce((select sum(blocks) from definition_usage where definition_uuid = definitions.uuid), 0)`.execute(db);
+  await db.schema
+    .alterTable('definitions')
+    .addColumn('usage_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await sql`update definitions set usage_count = coalesce((select sum(blocks) from definition_usage where definition_uuid = definitions.uuid), 0)`.execute(
+    db,
+  );
   await db.schema.dropTable('definition_usage').execute();
 }

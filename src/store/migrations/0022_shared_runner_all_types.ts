@@ -17,7 +17,9 @@ export async function down(db: Kysely<unknown>): Promise<void> {
 }
 
 async function retype(db: Kysely<unknown>, from: string, to: string, displayName: string): Promise<void> {
-  const { rows } = await sql<{ document: string }>`select document from runners where uuid = ${SHARED} and implementation_type = ${from}`.execute(db);
+  const { rows } = await sql<{
+    document: string;
+  }>`select document from runners where uuid = ${SHARED} and implementation_type = ${from}`.execute(db);
   const [row] = rows;
   if (!row) return;
   const document = JSON.parse(row.document) as { spec: Record<string, unknown> };

@@ -29,14 +29,24 @@ const isObject = (value: unknown): value is Json => value !== null && typeof val
 function without(value: unknown, names: ReadonlySet<string>): unknown {
   if (Array.isArray(value)) return value.map((item) => without(item, names));
   if (!isObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => !names.has(key)).map(([key, item]) => [key, without(item, names)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !names.has(key))
+      .map(([key, item]) => [key, without(item, names)]),
+  );
 }
 
 /** A run's event content as the block's readers may read it (its model had `uuid`, `blockUuid`, `status`). */
 function runAsBlockShowsIt(content: unknown): Json {
   const run = isObject(content) ? content : {};
   const block = isObject(run.buildingBlock) ? run.buildingBlock.uuid : run.blockUuid;
-  return { kind: 'meshBuildingBlockRun', apiVersion: 'v1', metadata: { uuid: run.uuid }, spec: { buildingBlock: { uuid: block } }, status: run.status };
+  return {
+    kind: 'meshBuildingBlockRun',
+    apiVersion: 'v1',
+    metadata: { uuid: run.uuid },
+    spec: { buildingBlock: { uuid: block } },
+    status: run.status,
+  };
 }
 
 const RUN_TITLE = 'Building Block Run ';
@@ -57,7 +67,11 @@ function rewrite(row: Row): Omit<Row, 'seq' | 'title'> {
     };
   }
   const names = row.title.startsWith(API_KEY_TITLE) ? OF_API_KEYS : ANYWHERE;
-  return { description: row.description, content: JSON.stringify(without(content, names)), previous_content: text(without(previous, names)) };
+  return {
+    description: row.description,
+    content: JSON.stringify(without(content, names)),
+    previous_content: text(without(previous, names)),
+  };
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -71,7 +85,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       order by seq limit ${BATCH}`.execute(db);
     for (const row of rows) {
       const { description, content, previous_content } = rewrite(row);
-      await sql`update events set description = ${description}, content = ${content}, previous_content = ${previous_content} where seq = ${row.seq}`.execute(db);
+      await sql`update events set description = ${description}, content = ${content}, previous_content = ${previous_content} where seq = ${row.seq}`.execute(
+        db,
+      );
     }
     if (rows.length < BATCH) return;
     after = rows[rows.length - 1]!.seq;

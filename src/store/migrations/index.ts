@@ -60,7 +60,13 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 /** The migrator of the service's schema (its history in `blockyard_migrations`). */
 export const migratorOf = (db: Kysely<Tables>): Migrator =>
-  new Migrator({ db, provider, migrationTableName: 'blockyard_migrations', migrationLockTableName: 'blockyard_migrations_lock', allowUnorderedMigrations: true });
+  new Migrator({
+    db,
+    provider,
+    migrationTableName: 'blockyard_migrations',
+    migrationLockTableName: 'blockyard_migrations_lock',
+    allowUnorderedMigrations: true,
+  });
 
 /**
  * Brings the schema to the latest version. On PostgreSQL Kysely holds an advisory lock meanwhile, so
@@ -75,7 +81,10 @@ export async function migrateToLatest(db: Kysely<Tables>, log: Logger): Promise<
     if (result.status === 'Success') log.debug({ migration: result.migrationName }, 'migration applied');
   }
   const failed = results?.find((result) => result.status === 'Error')?.migrationName;
-  if (error) throw new Error(`migration ${failed ?? '(none: the migration table)'} failed: ${(error as Error).message ?? String(error)}`, { cause: error });
+  if (error)
+    throw new Error(`migration ${failed ?? '(none: the migration table)'} failed: ${(error as Error).message ?? String(error)}`, {
+      cause: error,
+    });
   const applied = results?.filter((result) => result.status === 'Success').length ?? 0;
   if (applied > 0) log.info({ applied }, `database schema migrated (${applied} migrations applied)`);
 }

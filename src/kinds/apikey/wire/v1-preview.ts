@@ -19,7 +19,10 @@ const Answer = Type.Object({
   kind: Type.Literal('meshApiKey'),
   metadata: Type.Object({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime }),
   spec: Type.Object({ displayName: Type.String(), permissions: Type.Array(Type.String()), expiresAt: Nullable(Type.String()) }),
-  status: Type.Object({ clientId: Uuid, clientSecret: Nullable(Type.String({ description: 'only in the answer that created or rotated the secret' })) }),
+  status: Type.Object({
+    clientId: Uuid,
+    clientSecret: Nullable(Type.String({ description: 'only in the answer that created or rotated the secret' })),
+  }),
   _links: Links,
 });
 

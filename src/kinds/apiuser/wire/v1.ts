@@ -11,7 +11,13 @@ const Body = Type.Object({
 });
 const decodeBody = compileDecoder(Body);
 
-const Answer = Type.Object({ kind: Type.Literal('apiUser'), apiVersion: Type.Literal('v1'), username: Type.String(), createdOn: DateTime, _links: Links });
+const Answer = Type.Object({
+  kind: Type.Literal('apiUser'),
+  apiVersion: Type.Literal('v1'),
+  username: Type.String(),
+  createdOn: DateTime,
+  _links: Links,
+});
 
 /** The admin area's API users, kind `apiUser` v1 (this service's own: the spec does not show it). */
 export const apiUserV1 = {
@@ -20,6 +26,12 @@ export const apiUserV1 = {
   bodySchema: Body,
   decode: (body: unknown): { username: string; password: string } => decodeBody(body),
   encode(user: ApiUser, { baseUrl }: { baseUrl: string }) {
-    return { kind: 'apiUser', apiVersion: 'v1', username: user.username, createdOn: user.createdOn, _links: { self: { href: objectUrl(baseUrl, PATHS.apiUsers, user.username) } } };
+    return {
+      kind: 'apiUser',
+      apiVersion: 'v1',
+      username: user.username,
+      createdOn: user.createdOn,
+      _links: { self: { href: objectUrl(baseUrl, PATHS.apiUsers, user.username) } },
+    };
   },
 };

@@ -82,7 +82,9 @@ export function bindingCodec(kind: BindingKind, version: string, path: string): 
         kind,
         metadata: { name: binding.name },
         roleRef: { name: binding.role },
-        targetRef: project ? { name: binding.project!, displayName: binding.targetDisplayName, ownedByWorkspace: binding.workspace } : { name: binding.workspace, displayName: binding.targetDisplayName },
+        targetRef: project
+          ? { name: binding.project!, displayName: binding.targetDisplayName, ownedByWorkspace: binding.workspace }
+          : { name: binding.workspace, displayName: binding.targetDisplayName },
         subject: { name: binding.subject },
         ...(binding.expiryDate !== undefined ? { expiryDate: binding.expiryDate } : {}),
         _links: { self: { href: objectUrl(baseUrl, path, binding.name) } },
@@ -96,7 +98,10 @@ export function bindingCodec(kind: BindingKind, version: string, path: string): 
  * `subjects[]` instead of `subject`. Each subject is one binding, named by a digest of kind, target,
  * role and subject, so importing the same object again finds the same bindings.
  */
-export function subjectsCodec(kind: BindingKind, version: string): Pick<BindingCodec, 'decodeAll'> & { media: { kind: string; version: string } } {
+export function subjectsCodec(
+  kind: BindingKind,
+  version: string,
+): Pick<BindingCodec, 'decodeAll'> & { media: { kind: string; version: string } } {
   const project = BINDING_SHAPES[kind].level === 'project';
   const decodeBody = compileDecoder(
     Type.Object({
@@ -114,7 +119,9 @@ export function subjectsCodec(kind: BindingKind, version: string): Pick<BindingC
       const workspace = project ? target.ownedByWorkspace! : target.name;
       return decoded.subjects.map((subject, index) => {
         const name = checkedSubject(kind, subject.name, `subjects[${index}].name`);
-        const digest = createHash('sha256').update(JSON.stringify([kind, workspace, project ? target.name : null, decoded.roleRef.name, name])).digest('hex');
+        const digest = createHash('sha256')
+          .update(JSON.stringify([kind, workspace, project ? target.name : null, decoded.roleRef.name, name]))
+          .digest('hex');
         return {
           kind,
           name: `${digest.slice(0, 8)}-${digest.slice(8, 12)}-${digest.slice(12, 16)}-${digest.slice(16, 20)}-${digest.slice(20, 32)}`,

@@ -24,4 +24,6 @@ export const IMPORT_ONLY_BINDING_CODECS: Record<BindingKind, Pick<BindingCodec, 
 };
 
 /** What a binding's events carry: its REST answer, as a reader of its workspace gets it. */
-export const BINDING_EVENTS = Object.fromEntries(Object.entries(BINDING_CODECS).map(([kind, codec]) => [kind, eventCodec(kind, codec, {})])) as Record<BindingKind, EventCodec<Binding>>;
+export const BINDING_EVENTS = Object.fromEntries(
+  Object.entries(BINDING_CODECS).map(([kind, codec]) => [kind, eventCodec(kind, codec, {})]),
+) as Record<BindingKind, EventCodec<Binding>>;

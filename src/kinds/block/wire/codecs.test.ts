@@ -33,7 +33,15 @@ const v1Body = (overrides: { metadata?: Record<string, unknown>; spec?: Record<s
   apiVersion: 'v1',
   kind: 'meshBuildingBlock',
   metadata: { definitionUuid: DEF, definitionVersion: 3, tenantIdentifier: 'dev.web.aws.eu', ...overrides.metadata },
-  spec: { displayName: 'My block', inputs: [{ key: 'size', value: 16, valueType: 'INTEGER' }, { key: 'name', value: 'x' }], parentBuildingBlocks: [], ...overrides.spec },
+  spec: {
+    displayName: 'My block',
+    inputs: [
+      { key: 'size', value: 16, valueType: 'INTEGER' },
+      { key: 'name', value: 'x' },
+    ],
+    parentBuildingBlocks: [],
+    ...overrides.spec,
+  },
 });
 
 const v2Body = (spec: Record<string, unknown> = {}) => ({
@@ -58,7 +66,12 @@ describe('blockV1.decode', () => {
   }
 
   it('decodes a tenant block request: target by tenant name, inputs keyed, definition uuid lower-cased', () => {
-    const request = blockV1.decode(v1Body({ metadata: { definitionUuid: DEF.toUpperCase() }, spec: { parentBuildingBlocks: [{ buildingBlockUuid: P1, definitionUuid: DEF }] } }));
+    const request = blockV1.decode(
+      v1Body({
+        metadata: { definitionUuid: DEF.toUpperCase() },
+        spec: { parentBuildingBlocks: [{ buildingBlockUuid: P1, definitionUuid: DEF }] },
+      }),
+    );
     assert.deepEqual(request, {
       target: { tenantName: 'dev.web.aws.eu' },
       version: { definitionUuid: DEF, versionNumber: 3 },
@@ -95,8 +108,23 @@ describe('blockV1.decode', () => {
     ['inputs that are no list', v1Body({ spec: { inputs: { size: { value: 1 } } } }), 'spec.inputs'],
     ['an input key with a space', v1Body({ spec: { inputs: [{ key: 'a b', value: 1 }] } }), 'spec.inputs[0].key'],
     ['an unknown valueType', v1Body({ spec: { inputs: [{ key: 'a', value: 1, valueType: 'NUMBER' }] } }), 'spec.inputs[0].valueType'],
-    ['a parent uuid that is no uuid', v1Body({ spec: { parentBuildingBlocks: [{ buildingBlockUuid: 'x' }] } }), 'spec.parentBuildingBlocks[0].buildingBlockUuid'],
-    ['a duplicate input key', v1Body({ spec: { inputs: [{ key: 'a', value: 1 }, { key: 'a', value: 2 }] } }), 'spec.inputs[1].key'],
+    [
+      'a parent uuid that is no uuid',
+      v1Body({ spec: { parentBuildingBlocks: [{ buildingBlockUuid: 'x' }] } }),
+      'spec.parentBuildingBlocks[0].buildingBlockUuid',
+    ],
+    [
+      'a duplicate input key',
+      v1Body({
+        spec: {
+          inputs: [
+            { key: 'a', value: 1 },
+            { key: 'a', value: 2 },
+          ],
+        },
+      }),
+      'spec.inputs[1].key',
+    ],
   ];
   for (const [name, body, field] of bad) {
     it(`refuses ${name} with a 400 naming ${field}`, () => {
@@ -114,12 +142,17 @@ describe('blockV2Preview.decode', () => {
   });
 
   it('lower-cases the version uuid', () => {
-    assert.deepEqual(blockV2Preview.decode(v2Body({ buildingBlockDefinitionVersionRef: { uuid: VERSION.toUpperCase() } })).version, { uuid: VERSION });
+    assert.deepEqual(blockV2Preview.decode(v2Body({ buildingBlockDefinitionVersionRef: { uuid: VERSION.toUpperCase() } })).version, {
+      uuid: VERSION,
+    });
   });
 
   it('requires the uuid of a tenant target', () => {
     assert.throws(() => blockV2Preview.decode(v2Body({ targetRef: { kind: 'meshTenant' } })), badField('spec.targetRef.uuid'));
-    assert.throws(() => blockV2Preview.decode(v2Body({ targetRef: { kind: 'meshTenant', identifier: 'dev' } })), badField('spec.targetRef.uuid'));
+    assert.throws(
+      () => blockV2Preview.decode(v2Body({ targetRef: { kind: 'meshTenant', identifier: 'dev' } })),
+      badField('spec.targetRef.uuid'),
+    );
   });
 
   it('names a workspace target by identifier or by name, echoed with the key sent', () => {
@@ -135,14 +168,30 @@ describe('blockV2Preview.decode', () => {
   });
 
   it('refuses a workspace target whose identifier and name differ, or that names none', () => {
-    assert.throws(() => blockV2Preview.decode(v2Body({ targetRef: { kind: 'meshWorkspace', identifier: 'dev', name: 'ops' } })), badField('spec.targetRef'));
+    assert.throws(
+      () => blockV2Preview.decode(v2Body({ targetRef: { kind: 'meshWorkspace', identifier: 'dev', name: 'ops' } })),
+      badField('spec.targetRef'),
+    );
     assert.throws(() => blockV2Preview.decode(v2Body({ targetRef: { kind: 'meshWorkspace' } })), badField('spec.targetRef.identifier'));
-    assert.throws(() => blockV2Preview.decode(v2Body({ targetRef: { kind: 'meshWorkspace', identifier: 'Dev' } })), badField('spec.targetRef.identifier'));
-    assert.throws(() => blockV2Preview.decode(v2Body({ targetRef: { kind: 'meshProject', identifier: 'dev' } })), badField('spec.targetRef.kind'));
+    assert.throws(
+      () => blockV2Preview.decode(v2Body({ targetRef: { kind: 'meshWorkspace', identifier: 'Dev' } })),
+      badField('spec.targetRef.identifier'),
+    );
+    assert.throws(
+      () => blockV2Preview.decode(v2Body({ targetRef: { kind: 'meshProject', identifier: 'dev' } })),
+      badField('spec.targetRef.kind'),
+    );
   });
 
   it('takes inputs as spec rows', () => {
-    const request = blockV2Preview.decode(v2Body({ inputs: [{ key: 'size', value: '16', valueType: 'INTEGER' }, { key: 'flag', value: true }] }));
+    const request = blockV2Preview.decode(
+      v2Body({
+        inputs: [
+          { key: 'size', value: '16', valueType: 'INTEGER' },
+          { key: 'flag', value: true },
+        ],
+      }),
+    );
     assert.deepEqual(request.inputs, { size: { value: '16', valueType: 'INTEGER' }, flag: { value: true } });
   });
 
@@ -158,16 +207,33 @@ describe('blockV2Preview.decode', () => {
   });
 
   it('refuses a key given twice, naming the later row', () => {
-    assert.throws(() => blockV2Preview.decode(v2Body({ inputs: [{ key: 'a', value: 1 }, { key: 'b', value: 2 }, { key: 'a', value: 3 }] })), badField('spec.inputs[2].key'));
+    assert.throws(
+      () =>
+        blockV2Preview.decode(
+          v2Body({
+            inputs: [
+              { key: 'a', value: 1 },
+              { key: 'b', value: 2 },
+              { key: 'a', value: 3 },
+            ],
+          }),
+        ),
+      badField('spec.inputs[2].key'),
+    );
   });
 
   it('refuses malformed inputs', () => {
     assert.throws(() => blockV2Preview.decode(v2Body({ inputs: 'size=16' })), badField('spec.inputs'));
-    assert.throws(() => blockV2Preview.decode(v2Body({ inputs: { size: { value: 1, valueType: 'NUMBER' } } })), (error: ApiError) => error.status === 400 && error.message.startsWith('spec.inputs'));
+    assert.throws(
+      () => blockV2Preview.decode(v2Body({ inputs: { size: { value: 1, valueType: 'NUMBER' } } })),
+      (error: ApiError) => error.status === 400 && error.message.startsWith('spec.inputs'),
+    );
   });
 
   it('takes parents from parentBuildingBlocks', () => {
-    assert.deepEqual(blockV2Preview.decode(v2Body({ parentBuildingBlocks: [{ buildingBlockUuid: P1, definitionUuid: DEF }] })).parents, [{ buildingBlockUuid: P1, definitionUuid: DEF }]);
+    assert.deepEqual(blockV2Preview.decode(v2Body({ parentBuildingBlocks: [{ buildingBlockUuid: P1, definitionUuid: DEF }] })).parents, [
+      { buildingBlockUuid: P1, definitionUuid: DEF },
+    ]);
   });
 
   it('takes parents from parentBuildingBlockRefs alone', () => {
@@ -178,7 +244,9 @@ describe('blockV2Preview.decode', () => {
 
   it('takes both forms when they name the same blocks (any order, any case), keeping parentBuildingBlocks', () => {
     const parents = [{ buildingBlockUuid: P1, definitionUuid: DEF }, { buildingBlockUuid: P2 }];
-    const request = blockV2Preview.decode(v2Body({ parentBuildingBlocks: parents, parentBuildingBlockRefs: [{ uuid: P2.toUpperCase() }, { uuid: P1 }] }));
+    const request = blockV2Preview.decode(
+      v2Body({ parentBuildingBlocks: parents, parentBuildingBlockRefs: [{ uuid: P2.toUpperCase() }, { uuid: P1 }] }),
+    );
     assert.deepEqual(request.parents, parents);
   });
 
@@ -188,7 +256,10 @@ describe('blockV2Preview.decode', () => {
       badField('spec.parentBuildingBlockRefs'),
     );
     assert.throws(
-      () => blockV2Preview.decode(v2Body({ parentBuildingBlocks: [{ buildingBlockUuid: P1 }], parentBuildingBlockRefs: [{ uuid: P1 }, { uuid: P2 }] })),
+      () =>
+        blockV2Preview.decode(
+          v2Body({ parentBuildingBlocks: [{ buildingBlockUuid: P1 }], parentBuildingBlockRefs: [{ uuid: P1 }, { uuid: P2 }] }),
+        ),
       badField('spec.parentBuildingBlockRefs'),
     );
   });
@@ -200,8 +271,14 @@ describe('blockV2Preview.decode', () => {
   });
 
   it('refuses a body without a version reference or display name, naming the field', () => {
-    assert.throws(() => blockV2Preview.decode(v2Body({ buildingBlockDefinitionVersionRef: undefined })), badField('spec.buildingBlockDefinitionVersionRef'));
-    assert.throws(() => blockV2Preview.decode(v2Body({ buildingBlockDefinitionVersionRef: { uuid: 'x' } })), badField('spec.buildingBlockDefinitionVersionRef.uuid'));
+    assert.throws(
+      () => blockV2Preview.decode(v2Body({ buildingBlockDefinitionVersionRef: undefined })),
+      badField('spec.buildingBlockDefinitionVersionRef'),
+    );
+    assert.throws(
+      () => blockV2Preview.decode(v2Body({ buildingBlockDefinitionVersionRef: { uuid: 'x' } })),
+      badField('spec.buildingBlockDefinitionVersionRef.uuid'),
+    );
     assert.throws(() => blockV2Preview.decode(v2Body({ displayName: '' })), badField('spec.displayName'));
     assert.throws(() => blockV2Preview.decode({ kind: 'meshBuildingBlock' }), badField('spec'));
   });
@@ -210,9 +287,19 @@ describe('blockV2Preview.decode', () => {
 describe('blockV2Preview.decodeUpdate', () => {
   it('returns what a PUT may change: display name, inputs, version and parents', () => {
     const update = blockV2Preview.decodeUpdate(
-      v2Body({ displayName: 'Renamed', buildingBlockDefinitionVersionRef: { uuid: VERSION.toUpperCase() }, inputs: { size: { value: 2 } }, parentBuildingBlocks: [{ buildingBlockUuid: P1 }] }),
+      v2Body({
+        displayName: 'Renamed',
+        buildingBlockDefinitionVersionRef: { uuid: VERSION.toUpperCase() },
+        inputs: { size: { value: 2 } },
+        parentBuildingBlocks: [{ buildingBlockUuid: P1 }],
+      }),
     );
-    assert.deepEqual(update, { displayName: 'Renamed', inputs: { size: { value: 2 } }, versionUuid: VERSION, parents: [{ buildingBlockUuid: P1 }] });
+    assert.deepEqual(update, {
+      displayName: 'Renamed',
+      inputs: { size: { value: 2 } },
+      versionUuid: VERSION,
+      parents: [{ buildingBlockUuid: P1 }],
+    });
   });
 
   it('validates like a create', () => {
@@ -236,7 +323,10 @@ describe('shared rows', () => {
   });
 
   it('decodeParents refuses a parent named twice (in any letter case), naming the entry', () => {
-    assert.throws(() => decodeParents([{ buildingBlockUuid: P1 }, { buildingBlockUuid: P1.toUpperCase() }], undefined), badField('spec.parentBuildingBlocks[1].buildingBlockUuid'));
+    assert.throws(
+      () => decodeParents([{ buildingBlockUuid: P1 }, { buildingBlockUuid: P1.toUpperCase() }], undefined),
+      badField('spec.parentBuildingBlocks[1].buildingBlockUuid'),
+    );
     assert.throws(() => decodeParents(undefined, [{ uuid: P2 }, { uuid: P2 }]), badField('spec.parentBuildingBlocks[1].buildingBlockUuid'));
   });
 });
@@ -318,7 +408,14 @@ describe('blockV1.encode', () => {
     assert.deepEqual(encoded, {
       apiVersion: 'v1',
       kind: 'meshBuildingBlock',
-      metadata: { uuid: BLOCK, definitionUuid: DEF, definitionVersion: 3, tenantIdentifier: 'dev.web.aws.eu', forcePurge: false, createdOn: '2025-01-01T00:00:00Z' },
+      metadata: {
+        uuid: BLOCK,
+        definitionUuid: DEF,
+        definitionVersion: 3,
+        tenantIdentifier: 'dev.web.aws.eu',
+        forcePurge: false,
+        createdOn: '2025-01-01T00:00:00Z',
+      },
       spec: { displayName: 'My block', inputs: expectedInputs, parentBuildingBlocks: [{ buildingBlockUuid: P1, definitionUuid: DEF }] },
       status: { status: 'SUCCEEDED', outputs: expectedOutputs },
       _links: {
@@ -336,7 +433,10 @@ describe('blockV1.encode', () => {
   });
 
   it('shows deletion metadata when the block is marked for deletion', () => {
-    const encoded = blockV1.encode({ ...tenantBlock, markedForDeletionOn: '2025-02-01T00:00:00Z', markedForDeletionBy: 'bob', forcePurge: true }, { baseUrl: BASE, ...READER, showPurge: false });
+    const encoded = blockV1.encode(
+      { ...tenantBlock, markedForDeletionOn: '2025-02-01T00:00:00Z', markedForDeletionBy: 'bob', forcePurge: true },
+      { baseUrl: BASE, ...READER, showPurge: false },
+    );
     assert.equal(encoded.metadata.markedForDeletionOn, '2025-02-01T00:00:00Z');
     assert.equal(encoded.metadata.markedForDeletionBy, 'bob');
     assert.equal(encoded.metadata.forcePurge, true);
@@ -352,7 +452,11 @@ describe('blockV1.encode', () => {
 
   it('lists tenant blocks only, and nothing for a workspace-target filter', () => {
     assert.deepEqual(blockV1.listFilter({}), { targetKind: 'meshTenant' });
-    assert.deepEqual(blockV1.listFilter({ workspace: 'dev', status: 'FAILED' }), { workspace: 'dev', status: 'FAILED', targetKind: 'meshTenant' });
+    assert.deepEqual(blockV1.listFilter({ workspace: 'dev', status: 'FAILED' }), {
+      workspace: 'dev',
+      status: 'FAILED',
+      targetKind: 'meshTenant',
+    });
     assert.deepEqual(blockV1.listFilter({ targetKind: 'meshTenant', workspace: 'dev' }), { targetKind: 'meshTenant', workspace: 'dev' });
     assert.equal(blockV1.listFilter({ targetKind: 'meshWorkspace' }), 'none');
     assert.equal(blockV1.listFilter({ targetKind: 'meshWorkspace', workspace: 'dev' }), 'none');
@@ -393,7 +497,13 @@ describe('blockV2Preview.encode', () => {
   it('shows a workspace block with the target as sent, its deletion state and no tenant link', () => {
     const encoded = blockV2Preview.encode(workspaceBlock, { baseUrl: BASE, ...READER, showPurge: true });
     assert.deepEqual(encoded.spec.targetRef, { kind: 'meshWorkspace', name: 'dev' });
-    assert.deepEqual(encoded.metadata, { uuid: workspaceBlock.uuid, ownedByWorkspace: 'dev', createdOn: '2025-01-01T00:00:00Z', markedForDeletionOn: '2025-02-01T00:00:00Z', markedForDeletionBy: 'bob' });
+    assert.deepEqual(encoded.metadata, {
+      uuid: workspaceBlock.uuid,
+      ownedByWorkspace: 'dev',
+      createdOn: '2025-01-01T00:00:00Z',
+      markedForDeletionOn: '2025-02-01T00:00:00Z',
+      markedForDeletionBy: 'bob',
+    });
     assert.deepEqual(encoded.status.lifecycle, { state: 'MARKED_FOR_DELETION' });
     assert.equal(encoded.status.latestRunUuid, null);
     assert.deepEqual(encoded._links, {
@@ -404,11 +514,20 @@ describe('blockV2Preview.encode', () => {
   });
 
   it('derives the target of a block stored without the sent reference', () => {
-    assert.deepEqual(blockV2Preview.encode({ ...workspaceBlock, targetRef: undefined }, { baseUrl: BASE, ...READER, showPurge: false }).spec.targetRef, { kind: 'meshWorkspace', identifier: 'dev' });
-    assert.deepEqual(blockV2Preview.encode({ ...tenantBlock, targetRef: { kind: 'meshTenant', uuid: TENANT.toUpperCase() } }, { baseUrl: BASE, ...READER, showPurge: false }).spec.targetRef, {
-      kind: 'meshTenant',
-      uuid: TENANT.toUpperCase(),
-    });
+    assert.deepEqual(
+      blockV2Preview.encode({ ...workspaceBlock, targetRef: undefined }, { baseUrl: BASE, ...READER, showPurge: false }).spec.targetRef,
+      { kind: 'meshWorkspace', identifier: 'dev' },
+    );
+    assert.deepEqual(
+      blockV2Preview.encode(
+        { ...tenantBlock, targetRef: { kind: 'meshTenant', uuid: TENANT.toUpperCase() } },
+        { baseUrl: BASE, ...READER, showPurge: false },
+      ).spec.targetRef,
+      {
+        kind: 'meshTenant',
+        uuid: TENANT.toUpperCase(),
+      },
+    );
   });
 
   it('links forcePurge only when the view may purge', () => {
@@ -442,11 +561,19 @@ describe('the meshcloud form of v2-preview', () => {
     const view = { baseUrl: BASE, ...READER, showPurge: false };
     const block: Block = { ...tenantBlock, outputs: [{ key: 'url', value: 'https://x', valueType: 'STRING', assignmentType: 'NONE' }] };
     const rows = BLOCK_CODECS.of('v2-preview', 'vendor').encode(block, view) as ReturnType<typeof blockV2Preview.encode>;
-    const keyed = BLOCK_CODECS.of('v2-preview', 'meshcloud').encode(block, view) as unknown as { spec: { inputs: Record<string, unknown> }; status: { outputs: Record<string, unknown> } };
+    const keyed = BLOCK_CODECS.of('v2-preview', 'meshcloud').encode(block, view) as unknown as {
+      spec: { inputs: Record<string, unknown> };
+      status: { outputs: Record<string, unknown> };
+    };
     assert.ok(Array.isArray(rows.spec.inputs));
     assert.deepEqual(keyed.spec.inputs, Object.fromEntries((rows.spec.inputs as { key: string }[]).map(({ key, ...row }) => [key, row])));
-    assert.deepEqual(keyed.status.outputs, { url: { value: 'https://x', valueType: 'STRING', assignmentType: 'NONE', isSensitive: false } });
-    assert.deepEqual({ ...keyed, spec: { ...keyed.spec, inputs: undefined }, status: { ...keyed.status, outputs: undefined } }, { ...rows, spec: { ...rows.spec, inputs: undefined }, status: { ...rows.status, outputs: undefined } });
+    assert.deepEqual(keyed.status.outputs, {
+      url: { value: 'https://x', valueType: 'STRING', assignmentType: 'NONE', isSensitive: false },
+    });
+    assert.deepEqual(
+      { ...keyed, spec: { ...keyed.spec, inputs: undefined }, status: { ...keyed.status, outputs: undefined } },
+      { ...rows, spec: { ...rows.spec, inputs: undefined }, status: { ...rows.status, outputs: undefined } },
+    );
     assert.notEqual(BLOCK_CODECS.of('v2-preview', 'meshcloud').schema, blockV2Preview.schema);
     assert.equal(BLOCK_CODECS.of('v1', 'meshcloud'), blockV1, 'a version without vendor forms answers alike under both');
   });

@@ -16,8 +16,16 @@ export interface BlockView extends RelationsView {
   showPurge: boolean;
 }
 
-export const InputRowSchema = Type.Object({ key: InputKey, value: Type.Optional(Type.Unknown()), valueType: Type.Optional(StringEnum(VALUE_TYPES)) });
-export const KeyedInputSchema = Type.Object({ value: Type.Optional(Type.Unknown()), valueType: Type.Optional(StringEnum(VALUE_TYPES)), isSensitive: Type.Optional(Type.Boolean()) });
+export const InputRowSchema = Type.Object({
+  key: InputKey,
+  value: Type.Optional(Type.Unknown()),
+  valueType: Type.Optional(StringEnum(VALUE_TYPES)),
+});
+export const KeyedInputSchema = Type.Object({
+  value: Type.Optional(Type.Unknown()),
+  valueType: Type.Optional(StringEnum(VALUE_TYPES)),
+  isSensitive: Type.Optional(Type.Boolean()),
+});
 export const ParentSchema = Type.Object({ buildingBlockUuid: Uuid, definitionUuid: Type.Optional(Uuid) });
 
 /** An input or output row as answers show it: a sensitive value as `{hash}`. */
@@ -29,7 +37,12 @@ export const ValueRowAnswer = Type.Object({
   assignmentType: Type.Optional(Type.String()),
 });
 /** A row keyed by its name (the `meshcloud` form of v2-preview). */
-export const KeyedValueAnswer = Type.Object({ value: AnyValue, valueType: StringEnum(VALUE_TYPES), assignmentType: Type.Optional(Type.String()), isSensitive: Type.Boolean() });
+export const KeyedValueAnswer = Type.Object({
+  value: AnyValue,
+  valueType: StringEnum(VALUE_TYPES),
+  assignmentType: Type.Optional(Type.String()),
+  isSensitive: Type.Boolean(),
+});
 export const ParentAnswer = Type.Object({ buildingBlockUuid: Uuid, definitionUuid: Uuid });
 export const BlockStatus = StringEnum(BLOCK_STATUSES);
 /** `metadata.markedForDeletionOn` and `…By`, once a deletion was requested. */
@@ -49,7 +62,10 @@ export function decodeInputs(inputs: Row[] | SentInputs): SentInputs {
 }
 
 /** Parents from `parentBuildingBlocks` and/or TF's `parentBuildingBlockRefs`; both sent must agree. */
-export function decodeParents(parents: { buildingBlockUuid: string; definitionUuid?: string }[] | undefined, refs: { uuid: string }[] | undefined): BlockRequest['parents'] {
+export function decodeParents(
+  parents: { buildingBlockUuid: string; definitionUuid?: string }[] | undefined,
+  refs: { uuid: string }[] | undefined,
+): BlockRequest['parents'] {
   if (parents === undefined && refs === undefined) throw badRequest('spec.parentBuildingBlocks: required (send [] when there are none)');
   if (parents !== undefined && refs !== undefined) {
     const a = parents.map((p) => p.buildingBlockUuid.toLowerCase()).sort();
@@ -60,7 +76,8 @@ export function decodeParents(parents: { buildingBlockUuid: string; definitionUu
   const seen = new Set<string>();
   decoded.forEach((parent, index) => {
     const uuid = parent.buildingBlockUuid.toLowerCase();
-    if (seen.has(uuid)) throw badRequest(`spec.parentBuildingBlocks[${index}].buildingBlockUuid: "${parent.buildingBlockUuid}" is named twice`);
+    if (seen.has(uuid))
+      throw badRequest(`spec.parentBuildingBlocks[${index}].buildingBlockUuid: "${parent.buildingBlockUuid}" is named twice`);
     seen.add(uuid);
   });
   return decoded;

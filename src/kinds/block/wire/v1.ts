@@ -4,7 +4,20 @@ import { DateTime, Int32, KindOf, Links, NonEmptyShortString, Uuid } from '../..
 import { relatedLinks } from '../../relations.js';
 import { tenantIdentifierOf, type Block, type BlockRequest } from '../model.js';
 import type { BlockFilter } from '../store.js';
-import { BlockStatus, blockLinks, decodeInputs, decodeParents, deletionMetadata, DeletionMetadata, encodeRows, InputRowSchema, ParentAnswer, ParentSchema, ValueRowAnswer, type BlockView } from './rows.js';
+import {
+  BlockStatus,
+  blockLinks,
+  decodeInputs,
+  decodeParents,
+  deletionMetadata,
+  DeletionMetadata,
+  encodeRows,
+  InputRowSchema,
+  ParentAnswer,
+  ParentSchema,
+  ValueRowAnswer,
+  type BlockView,
+} from './rows.js';
 
 const Body = Type.Object({
   kind: KindOf('meshBuildingBlock'),
@@ -46,7 +59,8 @@ export const blockV1 = {
   bodySchema: Body,
   decode(body: unknown): BlockRequest {
     const { metadata, spec } = decodeBody(body);
-    const versionNumber = typeof metadata.definitionVersion === 'number' ? metadata.definitionVersion : Number(metadata.definitionVersion.replace(/^v/, ''));
+    const versionNumber =
+      typeof metadata.definitionVersion === 'number' ? metadata.definitionVersion : Number(metadata.definitionVersion.replace(/^v/, ''));
     return {
       target: { tenantName: metadata.tenantIdentifier },
       version: { definitionUuid: metadata.definitionUuid.toLowerCase(), versionNumber },
@@ -57,7 +71,9 @@ export const blockV1 = {
   },
   /** v1 shows tenant blocks only: a workspace block has no v1 form (406). */
   unrepresentable(block: Block): string | undefined {
-    return block.tenant ? undefined : `meshBuildingBlock ${block.uuid} targets a workspace and has no v1 representation; request application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json`;
+    return block.tenant
+      ? undefined
+      : `meshBuildingBlock ${block.uuid} targets a workspace and has no v1 representation; request application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json`;
   },
   /** A v1 list holds tenant blocks only. */
   listFilter(filter: BlockFilter): BlockFilter | 'none' {
@@ -79,7 +95,10 @@ export const blockV1 = {
       },
       spec: { displayName: block.displayName, inputs: encodeRows(block.inputs), parentBuildingBlocks: block.parents },
       status: { status: block.status, outputs: encodeRows(block.outputs) },
-      _links: { ...blockLinks(block, view), ...relatedLinks(view, { meshtenant: { rel: 'meshtenants', id: tenantIdentifier, workspace: block.workspace } }) },
+      _links: {
+        ...blockLinks(block, view),
+        ...relatedLinks(view, { meshtenant: { rel: 'meshtenants', id: tenantIdentifier, workspace: block.workspace } }),
+      },
     };
   },
 };

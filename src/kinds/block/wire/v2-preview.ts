@@ -4,13 +4,37 @@ import { compileDecoder } from '../../../lib/validation.js';
 import { DateTime, Identifier, KindOf, Links, NonEmptyShortString, Nullable, ShortString, Uuid } from '../../../lib/wire-schemas.js';
 import { relatedLinks } from '../../relations.js';
 import type { Block, BlockRequest, BlockUpdate, SentTargetRef, ValueRow } from '../model.js';
-import { BlockStatus, blockLinks, decodeInputs, decodeParents, deletionMetadata, DeletionMetadata, encodeKeyed, encodeRows, InputRowSchema, KeyedInputSchema, KeyedValueAnswer, ParentAnswer, ParentSchema, ValueRowAnswer, type BlockView } from './rows.js';
+import {
+  BlockStatus,
+  blockLinks,
+  decodeInputs,
+  decodeParents,
+  deletionMetadata,
+  DeletionMetadata,
+  encodeKeyed,
+  encodeRows,
+  InputRowSchema,
+  KeyedInputSchema,
+  KeyedValueAnswer,
+  ParentAnswer,
+  ParentSchema,
+  ValueRowAnswer,
+  type BlockView,
+} from './rows.js';
 
-const Inputs = Type.Union([Type.Array(InputRowSchema, { maxItems: 500 }), Type.Record(ShortString, KeyedInputSchema, { maxProperties: 500 })]);
+const Inputs = Type.Union([
+  Type.Array(InputRowSchema, { maxItems: 500 }),
+  Type.Record(ShortString, KeyedInputSchema, { maxProperties: 500 }),
+]);
 const Spec = Type.Object({
   displayName: NonEmptyShortString,
   buildingBlockDefinitionVersionRef: Type.Object({ uuid: Uuid, kind: KindOf('meshBuildingBlockDefinitionVersion') }),
-  targetRef: Type.Object({ kind: Type.Union([Type.Literal('meshTenant'), Type.Literal('meshWorkspace')]), uuid: Type.Optional(Uuid), identifier: Type.Optional(Identifier), name: Type.Optional(Identifier) }),
+  targetRef: Type.Object({
+    kind: Type.Union([Type.Literal('meshTenant'), Type.Literal('meshWorkspace')]),
+    uuid: Type.Optional(Uuid),
+    identifier: Type.Optional(Identifier),
+    name: Type.Optional(Identifier),
+  }),
   inputs: Type.Optional(Inputs),
   parentBuildingBlocks: Type.Optional(Type.Array(ParentSchema, { maxItems: 100 })),
   parentBuildingBlockRefs: Type.Optional(Type.Array(Type.Object({ uuid: Uuid, kind: KindOf('meshBuildingBlock') }), { maxItems: 100 })),
@@ -19,43 +43,56 @@ const Body = Type.Object({ kind: KindOf('meshBuildingBlock'), spec: Spec });
 const decodeBody = compileDecoder(Body);
 
 /** An answer, with the inputs and outputs in one form or the other (the vendor forms below). */
-const answerSchema = (inputs: TSchema, outputs: TSchema) => Type.Object({
-  apiVersion: Type.Literal('v2-preview'),
-  kind: Type.Literal('meshBuildingBlock'),
-  metadata: Type.Object({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime, ...DeletionMetadata }),
-  spec: Type.Object({
-    displayName: Type.String(),
-    buildingBlockDefinitionVersionRef: Type.Object({ kind: Type.Literal('meshBuildingBlockDefinitionVersion'), uuid: Uuid }),
-    targetRef: Type.Object(
-      { kind: Type.Union([Type.Literal('meshTenant'), Type.Literal('meshWorkspace')]), uuid: Type.Optional(Uuid), identifier: Type.Optional(Identifier), name: Type.Optional(Identifier) },
-      { description: 'as the client sent it: {kind: meshTenant, uuid} or {kind: meshWorkspace, identifier or name}' },
-    ),
-    inputs,
-    parentBuildingBlocks: Type.Array(ParentAnswer),
-    parentBuildingBlockRefs: Type.Array(Type.Object({ kind: Type.Literal('meshBuildingBlock'), uuid: Uuid })),
-  }),
-  status: Type.Object({
-    status: BlockStatus,
-    outputs,
-    forcePurge: Type.Boolean(),
-    lifecycle: Type.Object({ state: Type.Union([Type.Literal('ACTIVE'), Type.Literal('MARKED_FOR_DELETION')]) }),
-    latestRunUuid: Nullable(Uuid),
-    latestDryRunUuid: Type.Null(),
-  }),
-  _links: Links,
-});
+const answerSchema = (inputs: TSchema, outputs: TSchema) =>
+  Type.Object({
+    apiVersion: Type.Literal('v2-preview'),
+    kind: Type.Literal('meshBuildingBlock'),
+    metadata: Type.Object({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime, ...DeletionMetadata }),
+    spec: Type.Object({
+      displayName: Type.String(),
+      buildingBlockDefinitionVersionRef: Type.Object({ kind: Type.Literal('meshBuildingBlockDefinitionVersion'), uuid: Uuid }),
+      targetRef: Type.Object(
+        {
+          kind: Type.Union([Type.Literal('meshTenant'), Type.Literal('meshWorkspace')]),
+          uuid: Type.Optional(Uuid),
+          identifier: Type.Optional(Identifier),
+          name: Type.Optional(Identifier),
+        },
+        { description: 'as the client sent it: {kind: meshTenant, uuid} or {kind: meshWorkspace, identifier or name}' },
+      ),
+      inputs,
+      parentBuildingBlocks: Type.Array(ParentAnswer),
+      parentBuildingBlockRefs: Type.Array(Type.Object({ kind: Type.Literal('meshBuildingBlock'), uuid: Uuid })),
+    }),
+    status: Type.Object({
+      status: BlockStatus,
+      outputs,
+      forcePurge: Type.Boolean(),
+      lifecycle: Type.Object({ state: Type.Union([Type.Literal('ACTIVE'), Type.Literal('MARKED_FOR_DELETION')]) }),
+      latestRunUuid: Nullable(Uuid),
+      latestDryRunUuid: Type.Null(),
+    }),
+    _links: Links,
+  });
 const Answer = answerSchema(Type.Array(ValueRowAnswer), Type.Array(ValueRowAnswer));
 const KeyedAnswer = answerSchema(Type.Record(Type.String(), KeyedValueAnswer), Type.Record(Type.String(), KeyedValueAnswer));
 
-function decodeTarget(ref: { kind: 'meshTenant' | 'meshWorkspace'; uuid?: string; identifier?: string; name?: string }): Pick<BlockRequest, 'target' | 'targetRef'> {
+function decodeTarget(ref: {
+  kind: 'meshTenant' | 'meshWorkspace';
+  uuid?: string;
+  identifier?: string;
+  name?: string;
+}): Pick<BlockRequest, 'target' | 'targetRef'> {
   if (ref.kind === 'meshTenant') {
     if (ref.uuid === undefined) throw badRequest('spec.targetRef.uuid: required for a meshTenant target');
     return { target: { tenantUuid: ref.uuid.toLowerCase() }, targetRef: { kind: 'meshTenant', uuid: ref.uuid } };
   }
   const identifier = ref.identifier ?? ref.name;
   if (identifier === undefined) throw badRequest('spec.targetRef.identifier: required for a meshWorkspace target');
-  if (ref.identifier !== undefined && ref.name !== undefined && ref.identifier !== ref.name) throw badRequest('spec.targetRef: identifier and name differ');
-  const sent: SentTargetRef = ref.identifier !== undefined ? { kind: 'meshWorkspace', identifier } : { kind: 'meshWorkspace', name: identifier };
+  if (ref.identifier !== undefined && ref.name !== undefined && ref.identifier !== ref.name)
+    throw badRequest('spec.targetRef: identifier and name differ');
+  const sent: SentTargetRef =
+    ref.identifier !== undefined ? { kind: 'meshWorkspace', identifier } : { kind: 'meshWorkspace', name: identifier };
   return { target: { workspace: identifier }, targetRef: sent };
 }
 
@@ -71,7 +108,9 @@ function decode(body: unknown): BlockRequest {
 }
 
 function encode<R>(block: Block, view: BlockView, rows: (rows: ValueRow[]) => R) {
-  const targetRef: SentTargetRef = block.targetRef ?? (block.tenant ? { kind: 'meshTenant', uuid: block.tenant.uuid } : { kind: 'meshWorkspace', identifier: block.workspace });
+  const targetRef: SentTargetRef =
+    block.targetRef ??
+    (block.tenant ? { kind: 'meshTenant', uuid: block.tenant.uuid } : { kind: 'meshWorkspace', identifier: block.workspace });
   return {
     apiVersion: 'v2-preview',
     kind: 'meshBuildingBlock',
@@ -92,7 +131,12 @@ function encode<R>(block: Block, view: BlockView, rows: (rows: ValueRow[]) => R)
       latestRunUuid: block.latestRunUuid ?? null,
       latestDryRunUuid: null,
     },
-    _links: { ...blockLinks(block, view), ...relatedLinks(view, { meshtenant: block.tenant ? { rel: 'meshtenants', id: block.tenant.uuid, workspace: block.workspace } : undefined }) },
+    _links: {
+      ...blockLinks(block, view),
+      ...relatedLinks(view, {
+        meshtenant: block.tenant ? { rel: 'meshtenants', id: block.tenant.uuid, workspace: block.workspace } : undefined,
+      }),
+    },
   };
 }
 
@@ -105,7 +149,12 @@ export const blockV2Preview = {
   /** A PUT names what it changes; parents only matter with a version change (COMPAT §9). */
   decodeUpdate(body: unknown): BlockUpdate {
     const request = decode(body);
-    return { displayName: request.displayName, inputs: request.inputs, versionUuid: (request.version as { uuid: string }).uuid, parents: request.parents };
+    return {
+      displayName: request.displayName,
+      inputs: request.inputs,
+      versionUuid: (request.version as { uuid: string }).uuid,
+      parents: request.parents,
+    };
   },
   encode: (block: Block, view: BlockView) => encode(block, view, encodeRows),
   /**

@@ -8,17 +8,17 @@ import { relatedLinks } from '../../relations.js';
 import { RESOLUTION_STATUSES, TARGET_KINDS, type Communication, type CommunicationInput } from '../model.js';
 
 const Body = Type.Object({
-    kind: KindOf('meshCommunication'),
-    spec: Type.Object({
-      targetMeshObjectRef: Type.Object({ kind: StringEnum(TARGET_KINDS), name: NonEmptyShortString }),
-      communicationDefinitionRef: Type.Object({ kind: KindOf('meshCommunicationDefinition'), uuid: Uuid }),
-    }),
-  });
+  kind: KindOf('meshCommunication'),
+  spec: Type.Object({
+    targetMeshObjectRef: Type.Object({ kind: StringEnum(TARGET_KINDS), name: NonEmptyShortString }),
+    communicationDefinitionRef: Type.Object({ kind: KindOf('meshCommunicationDefinition'), uuid: Uuid }),
+  }),
+});
 const decodeBody = compileDecoder(Body);
 
 const Link = Type.Object({ href: Type.String() });
 
-/** What `encode` answers (issue 22 reads it as the response schema). */
+/** What `encode` answers (the served OpenAPI reads it as the response schema). */
 const schema = Type.Object({
   apiVersion: Type.Literal('v1-preview'),
   kind: Type.Literal('meshCommunication'),
@@ -30,7 +30,12 @@ const schema = Type.Object({
   status: Type.Object({
     // "only present if the associated communication definition is of type ACTION_REQUIRED"
     resolutionStatus: Type.Optional(StringEnum(RESOLUTION_STATUSES)),
-    meshCommunicationDefinition: Type.Object({ uuid: Type.String(), title: Type.String(), dueDate: Type.String(), communicationType: StringEnum(COMMUNICATION_TYPES) }),
+    meshCommunicationDefinition: Type.Object({
+      uuid: Type.String(),
+      title: Type.String(),
+      dueDate: Type.String(),
+      communicationType: StringEnum(COMMUNICATION_TYPES),
+    }),
   }),
   _links: Type.Object({ self: Link, meshcommunicationdefinition: Type.Optional(Link), resolve: Type.Optional(Link) }),
 });
@@ -45,7 +50,10 @@ export const communicationV1Preview = {
   bodySchema: Body,
   decode(body: unknown): CommunicationInput {
     const { spec } = decodeBody(body);
-    return { definitionUuid: spec.communicationDefinitionRef.uuid.toLowerCase(), target: { kind: spec.targetMeshObjectRef.kind, name: spec.targetMeshObjectRef.name } };
+    return {
+      definitionUuid: spec.communicationDefinitionRef.uuid.toLowerCase(),
+      target: { kind: spec.targetMeshObjectRef.kind, name: spec.targetMeshObjectRef.name },
+    };
   },
   encode(communication: Communication, view: RelationsView) {
     const { baseUrl } = view;
@@ -55,10 +63,18 @@ export const communicationV1Preview = {
       apiVersion: 'v1-preview' as const,
       kind: 'meshCommunication' as const,
       metadata: { uuid: communication.uuid, ownedByWorkspace: communication.workspace, createdOn: communication.createdOn },
-      spec: { targetMeshObjectRef: { ...communication.target }, communicationDefinitionRef: { uuid: definition.uuid, kind: 'meshCommunicationDefinition' as const } },
+      spec: {
+        targetMeshObjectRef: { ...communication.target },
+        communicationDefinitionRef: { uuid: definition.uuid, kind: 'meshCommunicationDefinition' as const },
+      },
       status: {
         ...(communication.resolutionStatus !== undefined ? { resolutionStatus: communication.resolutionStatus } : {}),
-        meshCommunicationDefinition: { uuid: definition.uuid, title: definition.title, dueDate: definition.dueDate, communicationType: definition.type },
+        meshCommunicationDefinition: {
+          uuid: definition.uuid,
+          title: definition.title,
+          dueDate: definition.dueDate,
+          communicationType: definition.type,
+        },
       },
       _links: {
         self: { href: self },

@@ -8,7 +8,9 @@ export interface CommunicationDefinitionCodec extends Codec<CommunicationDefinit
   decodeUpdate(body: unknown): { uuid?: string; communication: CommunicationContentUpdate };
 }
 
-export const COMMUNICATION_DEFINITION_CODECS = new CodecRegistry<CommunicationDefinitionCodec>('meshCommunicationDefinition', [communicationDefinitionV1Preview]);
+export const COMMUNICATION_DEFINITION_CODECS = new CodecRegistry<CommunicationDefinitionCodec>('meshCommunicationDefinition', [
+  communicationDefinitionV1Preview,
+]);
 
 /** What its events carry (they are the sender's: filed under no workspace): its answer. */
 export const COMMUNICATION_DEFINITION_EVENTS = eventCodec(COMMUNICATION_DEFINITION_CODECS.kind, communicationDefinitionV1Preview, LINKLESS);

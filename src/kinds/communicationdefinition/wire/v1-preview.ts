@@ -5,7 +5,13 @@ import { KindOf, NonEmptyShortString } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import { relatedLinks } from '../../relations.js';
-import { COMMUNICATION_TYPES, isResolvable, type CommunicationContent, type CommunicationContentUpdate, type CommunicationDefinition } from '../model.js';
+import {
+  COMMUNICATION_TYPES,
+  isResolvable,
+  type CommunicationContent,
+  type CommunicationContentUpdate,
+  type CommunicationDefinition,
+} from '../model.js';
 
 const CommunicationTypeSchema = StringEnum(COMMUNICATION_TYPES);
 const contentFields = {
@@ -16,7 +22,11 @@ const contentFields = {
 };
 // `metadata.uuid` may be sent (a PUT names the object of its path); it is never taken from a body.
 const envelope = <T extends TSchema>(communication: T) =>
-  Type.Object({ kind: KindOf('meshCommunicationDefinition'), metadata: Type.Optional(Type.Object({ uuid: Type.Optional(Type.String()) })), spec: Type.Object({ communication }) });
+  Type.Object({
+    kind: KindOf('meshCommunicationDefinition'),
+    metadata: Type.Optional(Type.Object({ uuid: Type.Optional(Type.String()) })),
+    spec: Type.Object({ communication }),
+  });
 const Body = envelope(Type.Object({ ...contentFields, type: CommunicationTypeSchema }));
 const decodeCreate = compileDecoder(Body);
 const decodeUpdate = compileDecoder(envelope(Type.Object({ ...contentFields, type: Type.Optional(CommunicationTypeSchema) })));
@@ -24,16 +34,26 @@ const decodeUpdate = compileDecoder(envelope(Type.Object({ ...contentFields, typ
 const Link = Type.Object({ href: Type.String() });
 const Counter = Type.Integer({ minimum: 0 });
 
-/** What `encode` answers (issue 22 reads it as the response schema). */
+/** What `encode` answers (the served OpenAPI reads it as the response schema). */
 const schema = Type.Object({
   apiVersion: Type.Literal('v1-preview'),
   kind: Type.Literal('meshCommunicationDefinition'),
   metadata: Type.Object({ uuid: Type.String(), createdOn: Type.String() }),
   spec: Type.Object({
-    communication: Type.Object({ title: Type.String(), message: Type.String(), dueDate: Type.String(), type: CommunicationTypeSchema, skipEmailNotifications: Type.Boolean() }),
+    communication: Type.Object({
+      title: Type.String(),
+      message: Type.String(),
+      dueDate: Type.String(),
+      type: CommunicationTypeSchema,
+      skipEmailNotifications: Type.Boolean(),
+    }),
   }),
   // The open and resolved counts only for ACTION_REQUIRED: "other types of communications are not meant to be resolved".
-  status: Type.Object({ communicationsTotal: Counter, communicationsResolved: Type.Optional(Counter), communicationsOpen: Type.Optional(Counter) }),
+  status: Type.Object({
+    communicationsTotal: Counter,
+    communicationsResolved: Type.Optional(Counter),
+    communicationsOpen: Type.Optional(Counter),
+  }),
   _links: Type.Object({ self: Link, meshcommunications: Type.Optional(Link) }),
 });
 
@@ -66,7 +86,9 @@ export const communicationDefinitionV1Preview = {
       _links: {
         self: { href: objectUrl(baseUrl, PATHS.communicationDefinitions, definition.uuid) },
         // Sent to many workspaces: the communications of the caller's.
-        ...relatedLinks(view, { meshcommunications: { rel: 'meshcommunications', query: `?communicationDefinitionUuid=${definition.uuid}` } }),
+        ...relatedLinks(view, {
+          meshcommunications: { rel: 'meshcommunications', query: `?communicationDefinitionUuid=${definition.uuid}` },
+        }),
       },
     };
   },

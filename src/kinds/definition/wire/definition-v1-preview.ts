@@ -2,7 +2,18 @@ import { Type } from '@sinclair/typebox';
 import { badRequest } from '../../../lib/errors.js';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Nullable, ShortString, Tags, Uuid } from '../../../lib/wire-schemas.js';
+import {
+  DateTime,
+  Echoed,
+  Identifier,
+  KindOf,
+  Links,
+  NonEmptyShortString,
+  Nullable,
+  ShortString,
+  Tags,
+  Uuid,
+} from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { objectUrl, PATHS } from '../../paths.js';
@@ -20,7 +31,11 @@ const Body = Type.Object({
     description: Type.String({ maxLength: TEXT_LIMITS.description }),
     targetType: StringEnum(TARGET_TYPES),
     // Platform type identifiers (`AZURE`), or `{name, kind: "meshPlatformType"}` as newer clients send.
-    supportedPlatforms: Type.Optional(Type.Array(Type.Union([NonEmptyShortString, Type.Object({ name: NonEmptyShortString, kind: KindOf('meshPlatformType') })]), { maxItems: 200 })),
+    supportedPlatforms: Type.Optional(
+      Type.Array(Type.Union([NonEmptyShortString, Type.Object({ name: NonEmptyShortString, kind: KindOf('meshPlatformType') })]), {
+        maxItems: 200,
+      }),
+    ),
     useInLandingZonesOnly: Type.Optional(Type.Boolean()),
     notificationSubscriberUsernames: Type.Optional(Type.Array(ShortString, { maxItems: 500 })),
     symbol: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.symbol })),
@@ -36,9 +51,22 @@ const Answer = Type.Object({
   apiVersion: Type.Literal('v1-preview'),
   kind: Type.Literal('meshBuildingBlockDefinition'),
   metadata: Echoed({ uuid: Uuid, ownedByWorkspace: Identifier, tags: Tags, createdOn: DateTime }),
-  spec: Echoed({ ...Body.properties.spec.properties, notificationSubscriberUsernames: Type.Array(Type.String()), useInLandingZonesOnly: Type.Boolean(), runTransparency: Type.Boolean(), symbol: Type.String() }),
+  spec: Echoed({
+    ...Body.properties.spec.properties,
+    notificationSubscriberUsernames: Type.Array(Type.String()),
+    useInLandingZonesOnly: Type.Boolean(),
+    runTransparency: Type.Boolean(),
+    symbol: Type.String(),
+  }),
   status: Type.Object({
-    versions: Type.Array(Type.Object({ versionUuid: Uuid, versionNumber: Type.Integer(), state: StringEnum(VERSION_STATES), reviewState: Type.Optional(StringEnum(REVIEW_STATES)) })),
+    versions: Type.Array(
+      Type.Object({
+        versionUuid: Uuid,
+        versionNumber: Type.Integer(),
+        state: StringEnum(VERSION_STATES),
+        reviewState: Type.Optional(StringEnum(REVIEW_STATES)),
+      }),
+    ),
     latestVersion: Type.Integer(),
     latestReleasedVersion: Type.Integer(),
     latestVersionUuid: Nullable(Uuid),
@@ -61,7 +89,12 @@ function decode(body: unknown): DecodedDefinition {
     throw badRequest('spec.supportedPlatforms: a TENANT_LEVEL definition supports at least one platform type');
   }
   return {
-    input: { ownedByWorkspace: metadata.ownedByWorkspace, displayName: spec.displayName, targetType: spec.targetType, document: sentObject(metadata, spec) },
+    input: {
+      ownedByWorkspace: metadata.ownedByWorkspace,
+      displayName: spec.displayName,
+      targetType: spec.targetType,
+      document: sentObject(metadata, spec),
+    },
     ...(metadata.uuid ? { uuid: metadata.uuid } : {}),
   };
 }
@@ -69,7 +102,9 @@ function decode(body: unknown): DecodedDefinition {
 /** Shown when a definition was created without a symbol (COMPAT §8: a default symbol data URI). */
 const DEFAULT_SYMBOL =
   'data:image/svg+xml;base64,' +
-  Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect x="3" y="3" width="18" height="18" rx="3" fill="#4a6cf7"/></svg>').toString('base64');
+  Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect x="3" y="3" width="18" height="18" rx="3" fill="#4a6cf7"/></svg>',
+  ).toString('base64');
 
 function encode(definition: Definition, view: RelationsView) {
   const { baseUrl } = view;
@@ -77,14 +112,31 @@ function encode(definition: Definition, view: RelationsView) {
   return {
     apiVersion: 'v1-preview',
     kind: 'meshBuildingBlockDefinition',
-    metadata: { ...metadata, uuid: definition.uuid, ownedByWorkspace: definition.ownedByWorkspace, tags: metadata.tags ?? {}, createdOn: definition.createdOn },
+    metadata: {
+      ...metadata,
+      uuid: definition.uuid,
+      ownedByWorkspace: definition.ownedByWorkspace,
+      tags: metadata.tags ?? {},
+      createdOn: definition.createdOn,
+    },
     // The flags the OpenAPI requires of an answer, at their defaults when not sent (COMPAT §8:
     // runTransparency false), and the subscribers as a list, empty when none were sent (the
     // Terraform provider omits an empty set and plans `[]`). Optional URLs and supportedPlatforms
     // the client did not send are not invented (README, "OpenAPI conformance").
-    spec: { useInLandingZonesOnly: false, runTransparency: false, ...spec, notificationSubscriberUsernames: spec.notificationSubscriberUsernames ?? [], symbol: spec.symbol ?? DEFAULT_SYMBOL },
+    spec: {
+      useInLandingZonesOnly: false,
+      runTransparency: false,
+      ...spec,
+      notificationSubscriberUsernames: spec.notificationSubscriberUsernames ?? [],
+      symbol: spec.symbol ?? DEFAULT_SYMBOL,
+    },
     status: {
-      versions: definition.versions.map((v) => ({ versionUuid: v.uuid, versionNumber: v.versionNumber, state: v.state, ...(v.review ? { reviewState: v.review } : {}) })),
+      versions: definition.versions.map((v) => ({
+        versionUuid: v.uuid,
+        versionNumber: v.versionNumber,
+        state: v.state,
+        ...(v.review ? { reviewState: v.review } : {}),
+      })),
       ...versionStatus(definition.versions),
       publicationState: publicationState(definition),
       usageCount: definition.usageCount,
@@ -99,7 +151,6 @@ function encode(definition: Definition, view: RelationsView) {
     },
   };
 }
-
 
 /** meshBuildingBlockDefinition v1-preview (spec §2.6, §4.1 "Create definition", COMPAT §8). */
 export const definitionV1Preview = {

@@ -2,11 +2,33 @@ import { Type, type Static } from '@sinclair/typebox';
 import { hideSecrets } from '../../../crypto/secret-values.js';
 import { MAX_STRING, TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import { AnyValue, DateTime, Echoed, Identifier, Int32, KindOf, Links, NonEmptyShortString, Nullable, ShortString, Uuid } from '../../../lib/wire-schemas.js';
+import {
+  AnyValue,
+  DateTime,
+  Echoed,
+  Identifier,
+  Int32,
+  KindOf,
+  Links,
+  NonEmptyShortString,
+  Nullable,
+  ShortString,
+  Uuid,
+} from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { objectUrl, PATHS } from '../../paths.js';
 import { relatedLinks } from '../../relations.js';
-import { DELETION_MODES, IMPLEMENTATION_TYPES, INPUT_ASSIGNMENT_TYPES, OUTPUT_ASSIGNMENT_TYPES, OUTPUT_TYPES, REVIEW_STATES, VALUE_TYPES, VERSION_STATES, type ImplementationType } from '../enums.js';
+import {
+  DELETION_MODES,
+  IMPLEMENTATION_TYPES,
+  INPUT_ASSIGNMENT_TYPES,
+  OUTPUT_ASSIGNMENT_TYPES,
+  OUTPUT_TYPES,
+  REVIEW_STATES,
+  VALUE_TYPES,
+  VERSION_STATES,
+  type ImplementationType,
+} from '../enums.js';
 import { withDefaults, type DefinitionVersion, type VersionSpec } from '../model.js';
 
 /**
@@ -101,7 +123,9 @@ const IMPLEMENTATION_SCHEMAS = {
   }),
 };
 
-const implementationDecoders = Object.fromEntries(Object.entries(IMPLEMENTATION_SCHEMAS).map(([type, schema]) => [type, compileDecoder(schema)])) as Record<ImplementationType, (value: unknown, prefix?: string) => unknown>;
+const implementationDecoders = Object.fromEntries(
+  Object.entries(IMPLEMENTATION_SCHEMAS).map(([type, schema]) => [type, compileDecoder(schema)]),
+) as Record<ImplementationType, (value: unknown, prefix?: string) => unknown>;
 
 // `metadata.uuid: ""` and `createdOn: ""` (TF) are ignored: the path names the version.
 const Body = Type.Object({ kind: KindOf('meshBuildingBlockDefinitionVersion'), spec: SpecSchema });
@@ -122,7 +146,15 @@ const Answer = Type.Object({
       dependencyDefinitionRefs: Type.Array(Type.Object({ uuid: Uuid, kind: Type.Optional(Type.Literal('meshBuildingBlockDefinition')) })),
       permissions: Type.Array(Type.String()),
       implementation: Echoed({ type: StringEnum(IMPLEMENTATION_TYPES) }),
-      inputs: Type.Record(Type.String(), Echoed({ displayName: Type.String(), type: StringEnum(VALUE_TYPES), assignmentType: StringEnum(INPUT_ASSIGNMENT_TYPES), defaultValue: AnyValue })),
+      inputs: Type.Record(
+        Type.String(),
+        Echoed({
+          displayName: Type.String(),
+          type: StringEnum(VALUE_TYPES),
+          assignmentType: StringEnum(INPUT_ASSIGNMENT_TYPES),
+          defaultValue: AnyValue,
+        }),
+      ),
       outputs: Type.Record(Type.String(), Echoed({})),
     },
     { description: 'as sent, defaults filled in, secrets as {hash}' },
@@ -152,7 +184,10 @@ export const versionV1Preview = {
     const type = spec.implementation.type;
     const details = spec.implementation[type as keyof typeof spec.implementation];
     if (type !== 'manual' || details !== undefined) implementationDecoders[type](details ?? {}, `spec.implementation.${type}`);
-    return { definitionUuid: buildingBlockDefinitionRef.uuid.toLowerCase(), spec: { ...content, state: spec.state ?? 'DRAFT' } as VersionSpec };
+    return {
+      definitionUuid: buildingBlockDefinitionRef.uuid.toLowerCase(),
+      spec: { ...content, state: spec.state ?? 'DRAFT' } as VersionSpec,
+    };
   },
   /** The spec as clients see it: defaults filled in, secrets as `{hash}`. */
   encode(version: DefinitionVersion, view: RelationsView) {
@@ -161,7 +196,10 @@ export const versionV1Preview = {
       apiVersion: 'v1-preview',
       kind: 'meshBuildingBlockDefinitionVersion',
       metadata: { uuid: version.uuid, ownedByWorkspace: version.ownedByWorkspace, createdOn: version.createdOn },
-      spec: hideSecrets({ buildingBlockDefinitionRef: { uuid: version.definitionUuid, kind: 'meshBuildingBlockDefinition' }, ...withDefaults(version.spec) }),
+      spec: hideSecrets({
+        buildingBlockDefinitionRef: { uuid: version.definitionUuid, kind: 'meshBuildingBlockDefinition' },
+        ...withDefaults(version.spec),
+      }),
       // The publication review of a released version (README "Publication review").
       status: {
         reviewState: version.review?.state ?? null,

@@ -12,15 +12,37 @@ const Url = Type.String({ minLength: 1, maxLength: 2048 });
 const RunnerRef = Type.Object({ kind: KindOf('meshBuildingBlockRunner'), uuid: Uuid });
 const SecretText = Type.String({ minLength: 1, maxLength: 65_536 });
 /** A secret as the OpenAPI sends it (a string, or the mask to keep it) or in the secret form (COMPAT §6), as the Terraform provider does. */
-const Secret = Type.Union([SecretText, Type.Object({ plaintext: SecretText }), Type.Object({ hash: Type.String({ minLength: 1, maxLength: 256 }) })]);
+const Secret = Type.Union([
+  SecretText,
+  Type.Object({ plaintext: SecretText }),
+  Type.Object({ hash: Type.String({ minLength: 1, maxLength: 256 }) }),
+]);
 const CONFIGS = {
-  github: Type.Object({ owner: NonEmptyShortString, baseUrl: Url, appId: NonEmptyShortString, appPrivateKey: Secret, runnerRef: RunnerRef }),
+  github: Type.Object({
+    owner: NonEmptyShortString,
+    baseUrl: Url,
+    appId: NonEmptyShortString,
+    appPrivateKey: Secret,
+    runnerRef: RunnerRef,
+  }),
   gitlab: Type.Object({ baseUrl: Url, runnerRef: RunnerRef }),
   // The Terraform provider leaves the token out when the pipelines need none.
-  azuredevops: Type.Object({ baseUrl: Url, organization: NonEmptyShortString, personalAccessToken: Type.Optional(Secret), runnerRef: RunnerRef }),
-  entraid: Type.Object({ tenantId: NonEmptyShortString, clientId: NonEmptyShortString, clientSecret: Secret, redirectUrl: Type.Optional(Url) }),
+  azuredevops: Type.Object({
+    baseUrl: Url,
+    organization: NonEmptyShortString,
+    personalAccessToken: Type.Optional(Secret),
+    runnerRef: RunnerRef,
+  }),
+  entraid: Type.Object({
+    tenantId: NonEmptyShortString,
+    clientId: NonEmptyShortString,
+    clientSecret: Secret,
+    redirectUrl: Type.Optional(Url),
+  }),
 };
-const configDecoders = Object.fromEntries(Object.entries(CONFIGS).map(([type, schema]) => [type, compileDecoder(schema)])) as unknown as Record<ConfigType, (value: unknown, prefix?: string) => { runnerRef?: { uuid: string } }>;
+const configDecoders = Object.fromEntries(
+  Object.entries(CONFIGS).map(([type, schema]) => [type, compileDecoder(schema)]),
+) as unknown as Record<ConfigType, (value: unknown, prefix?: string) => { runnerRef?: { uuid: string } }>;
 
 const Body = Type.Object({
   kind: KindOf('meshIntegration'),
@@ -33,7 +55,13 @@ const Body = Type.Object({
 const decodeBody = compileDecoder(Body);
 
 const Audience = Type.Object({ audience: Type.String() });
-const WorkloadIdentity = Type.Object({ issuer: Type.String(), subject: Type.String(), gcp: Audience, aws: Type.Object({ audience: Type.String(), thumbprint: Type.String() }), azure: Audience });
+const WorkloadIdentity = Type.Object({
+  issuer: Type.String(),
+  subject: Type.String(),
+  gcp: Audience,
+  aws: Type.Object({ audience: Type.String(), thumbprint: Type.String() }),
+  azure: Audience,
+});
 
 /** An integration as v1 and v1-preview answer it. */
 export const integrationAnswer = (apiVersion: 'v1' | 'v1-preview') =>
@@ -41,7 +69,13 @@ export const integrationAnswer = (apiVersion: 'v1' | 'v1-preview') =>
     apiVersion: Type.Literal(apiVersion),
     kind: Type.Literal('meshIntegration'),
     metadata: Echoed({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime }),
-    spec: Echoed({ displayName: Type.String(), config: Echoed({ type: Type.String({ description: 'github, gitlab, azuredevops or entraid; the built-in integrations’ own types' }) }, { description: 'secrets masked' }) }),
+    spec: Echoed({
+      displayName: Type.String(),
+      config: Echoed(
+        { type: Type.String({ description: 'github, gitlab, azuredevops or entraid; the built-in integrations’ own types' }) },
+        { description: 'secrets masked' },
+      ),
+    }),
     status: Type.Object({ isBuiltIn: Type.Boolean(), workloadIdentityFederation: Type.Optional(WorkloadIdentity) }),
     _links: Links,
   });
@@ -93,9 +127,16 @@ export const integrationV1 = {
     return {
       apiVersion,
       kind: 'meshIntegration',
-      metadata: { ...integration.document.metadata, uuid: integration.uuid, ownedByWorkspace: integration.ownedByWorkspace, createdOn: integration.createdOn },
+      metadata: {
+        ...integration.document.metadata,
+        uuid: integration.uuid,
+        ownedByWorkspace: integration.ownedByWorkspace,
+        createdOn: integration.createdOn,
+      },
       spec: { ...spec, displayName: integration.displayName, config: maskedConfig(integration, baseUrl) },
-      status: integration.builtIn ? { isBuiltIn: true, workloadIdentityFederation: workloadIdentity(baseUrl, integration) } : { isBuiltIn: false },
+      status: integration.builtIn
+        ? { isBuiltIn: true, workloadIdentityFederation: workloadIdentity(baseUrl, integration) }
+        : { isBuiltIn: false },
       _links: { self: { href: objectUrl(baseUrl, PATHS.integrations, integration.uuid) } },
     };
   },
@@ -104,5 +145,11 @@ export const integrationV1 = {
 /** The identity the built-in components present to clouds; no AWS thumbprint is known for this service's issuer (`''`, the OpenAPI requires the field). */
 function workloadIdentity(baseUrl: string, integration: Integration) {
   const subject = `system:serviceaccount:blockyard:${(integration.document.spec.config as { type: string }).type}`;
-  return { issuer: baseUrl, subject, gcp: { audience: 'gcp-workload-identity-provider:blockyard' }, aws: { audience: 'aws-workload-identity-provider:blockyard', thumbprint: '' }, azure: { audience: 'api://AzureADTokenExchange' } };
+  return {
+    issuer: baseUrl,
+    subject,
+    gcp: { audience: 'gcp-workload-identity-provider:blockyard' },
+    aws: { audience: 'aws-workload-identity-provider:blockyard', thumbprint: '' },
+    azure: { audience: 'api://AzureADTokenExchange' },
+  };
 }

@@ -86,7 +86,12 @@ export const landingZoneV1 = {
     return {
       apiVersion,
       kind: 'meshLandingZone',
-      metadata: { ...zone.document.metadata, name: zone.name, tags: zone.document.metadata.tags ?? {}, ownedByWorkspace: zone.ownedByWorkspace },
+      metadata: {
+        ...zone.document.metadata,
+        name: zone.name,
+        tags: zone.document.metadata.tags ?? {},
+        ownedByWorkspace: zone.ownedByWorkspace,
+      },
       spec: {
         ...zone.document.spec,
         platformRef: { kind: 'meshPlatform', uuid: zone.platformUuid },

@@ -32,7 +32,12 @@ export const locationV1 = {
   bodySchema: Body,
   decode(body: unknown): LocationInput {
     const { metadata, spec } = decodeBody(body);
-    return { name: metadata.name, displayName: spec.displayName, ...(metadata.ownedByWorkspace ? { ownedByWorkspace: metadata.ownedByWorkspace } : {}), document: sentObject(metadata, spec) };
+    return {
+      name: metadata.name,
+      displayName: spec.displayName,
+      ...(metadata.ownedByWorkspace ? { ownedByWorkspace: metadata.ownedByWorkspace } : {}),
+      document: sentObject(metadata, spec),
+    };
   },
   encode(location: Location, { baseUrl }: EncodeView, apiVersion = 'v1') {
     return {

@@ -23,7 +23,12 @@ const Answer = Type.Object({
   apiVersion: Type.Literal('v2'),
   kind: Type.Literal('meshPaymentMethod'),
   metadata: Echoed({ name: Identifier, ownedByWorkspace: Identifier, createdOn: DateTime, deletedOn: Type.Optional(DateTime) }),
-  spec: Echoed({ displayName: Type.String(), amount: Type.Optional(Type.Number()), expirationDate: Type.Optional(Type.String({ format: 'date' })), tags: Tags }),
+  spec: Echoed({
+    displayName: Type.String(),
+    amount: Type.Optional(Type.Number()),
+    expirationDate: Type.Optional(Type.String({ format: 'date' })),
+    tags: Tags,
+  }),
   _links: Links,
 });
 
@@ -50,11 +55,23 @@ export const paymentMethodV2 = {
     return {
       apiVersion: 'v2',
       kind: 'meshPaymentMethod',
-      metadata: { ...method.document.metadata, name: method.name, ownedByWorkspace: method.ownedByWorkspace, createdOn: method.createdOn, ...(method.deletedOn ? { deletedOn: method.deletedOn } : {}) },
+      metadata: {
+        ...method.document.metadata,
+        name: method.name,
+        ownedByWorkspace: method.ownedByWorkspace,
+        createdOn: method.createdOn,
+        ...(method.deletedOn ? { deletedOn: method.deletedOn } : {}),
+      },
       spec: { ...method.document.spec, tags: method.document.spec.tags ?? {} },
       _links: {
         self: { href: objectUrl(baseUrl, PATHS.paymentMethods, method.name) },
-        ...relatedLinks(view, { meshprojects: { rel: 'meshprojects', workspace: method.ownedByWorkspace, query: `?paymentIdentifier=${encodeURIComponent(method.name)}` } }),
+        ...relatedLinks(view, {
+          meshprojects: {
+            rel: 'meshprojects',
+            workspace: method.ownedByWorkspace,
+            query: `?paymentIdentifier=${encodeURIComponent(method.name)}`,
+          },
+        }),
       },
     };
   },

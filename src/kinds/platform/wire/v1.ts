@@ -16,7 +16,8 @@ export const platformV1 = {
   decode: (body: unknown): DecodedPlatform => decodePlatform(body, 'marketplaceStatus'),
   encode(platform: Platform, view: PlatformView) {
     const { metadata, spec, _links } = encodePlatformCommon(platform, view);
-    const { publicationState: _publicationState, ...availability } = (platform.document.spec.availability as Record<string, unknown> | undefined) ?? {};
+    const { publicationState: _publicationState, ...availability } =
+      (platform.document.spec.availability as Record<string, unknown> | undefined) ?? {};
     return {
       apiVersion: 'v1',
       kind: 'meshPlatform',

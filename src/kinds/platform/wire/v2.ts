@@ -21,12 +21,20 @@ export const platformSchema = (publicationKey: 'publicationState' | 'marketplace
       description: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.description })),
       locationRef: Type.Object({ kind: KindOf('meshLocation'), name: Type.Optional(Identifier), identifier: Type.Optional(Identifier) }),
       config: Type.Optional(Type.Object({ type: NonEmptyShortString })),
-      availability: Type.Optional(Type.Object({ restriction: Type.Optional(StringEnum(PLATFORM_RESTRICTIONS)), [publicationKey]: Type.Optional(StringEnum(PUBLICATION_STATES)) })),
+      availability: Type.Optional(
+        Type.Object({
+          restriction: Type.Optional(StringEnum(PLATFORM_RESTRICTIONS)),
+          [publicationKey]: Type.Optional(StringEnum(PUBLICATION_STATES)),
+        }),
+      ),
       contributingWorkspaces: Type.Optional(Type.Array(Identifier, { maxItems: MAX_CONTRIBUTING_WORKSPACES })),
     }),
   });
 
-const decoders = { publicationState: compileDecoder(platformSchema('publicationState')), marketplaceStatus: compileDecoder(platformSchema('marketplaceStatus')) };
+const decoders = {
+  publicationState: compileDecoder(platformSchema('publicationState')),
+  marketplaceStatus: compileDecoder(platformSchema('marketplaceStatus')),
+};
 
 /** A platform as a version answers it: v1 names the publication state `marketplaceStatus` and the location `identifier`. */
 export const platformAnswer = (apiVersion: 'v1' | 'v2' | 'v2-preview') => {
@@ -39,15 +47,25 @@ export const platformAnswer = (apiVersion: 'v1' | 'v2' | 'v2-preview') => {
     spec: Echoed({
       displayName: Type.String(),
       description: Type.Optional(Type.String()),
-      locationRef: Echoed(v1 ? { kind: Type.Literal('meshLocation'), identifier: Identifier } : { kind: Type.Literal('meshLocation'), name: Identifier }),
-      config: Type.Optional(Echoed({ type: Type.String() }, { description: 'only for admins and the owner’s PLATFORMINSTANCE_LIST holders; secrets as {hash}' })),
+      locationRef: Echoed(
+        v1 ? { kind: Type.Literal('meshLocation'), identifier: Identifier } : { kind: Type.Literal('meshLocation'), name: Identifier },
+      ),
+      config: Type.Optional(
+        Echoed(
+          { type: Type.String() },
+          { description: 'only for admins and the owner’s PLATFORMINSTANCE_LIST holders; secrets as {hash}' },
+        ),
+      ),
       availability: Echoed({ restriction: StringEnum(PLATFORM_RESTRICTIONS), [publicationKey]: StringEnum(PUBLICATION_STATES) }),
       contributingWorkspaces: Type.Optional(Type.Array(Identifier)),
       ...(v1 ? {} : { quotaDefinitions: Type.Array(AnyValue) }),
     }),
     status: v1
       ? Type.Object({ platformTypeIdentifier: Type.String(), marketPlace: Type.Object({ status: StringEnum(PUBLICATION_STATES) }) })
-      : Type.Object({ platformTypeIdentifier: Type.String(), availability: Type.Object({ publicationState: StringEnum(PUBLICATION_STATES) }) }),
+      : Type.Object({
+          platformTypeIdentifier: Type.String(),
+          availability: Type.Object({ publicationState: StringEnum(PUBLICATION_STATES) }),
+        }),
     _links: Links,
   });
 };
@@ -56,7 +74,10 @@ function platformTypeOf(config: Record<string, unknown> | undefined): string {
   if (!config) return 'CUSTOM';
   const type = String(config.type);
   // TF's custom platforms name their platform type (COMPAT §7).
-  const custom = type.toLowerCase() === 'custom' ? (config.custom as { platformTypeRef?: { name?: unknown } } | undefined)?.platformTypeRef?.name : undefined;
+  const custom =
+    type.toLowerCase() === 'custom'
+      ? (config.custom as { platformTypeRef?: { name?: unknown } } | undefined)?.platformTypeRef?.name
+      : undefined;
   return (typeof custom === 'string' && custom !== '' ? custom : type).toUpperCase();
 }
 
@@ -79,13 +100,18 @@ export interface PlatformView extends RelationsView {
 export function decodePlatform(body: unknown, publicationKey: 'publicationState' | 'marketplaceStatus'): DecodedPlatform {
   const { metadata, spec } = decoders[publicationKey](body);
   const { name, identifier } = spec.locationRef;
-  if (name === undefined && identifier === undefined) throw badRequest('spec.locationRef.name: required (the identifier of a meshLocation)');
-  if (name !== undefined && identifier !== undefined && name !== identifier) throw badRequest('spec.locationRef: name and identifier name different locations');
+  if (name === undefined && identifier === undefined)
+    throw badRequest('spec.locationRef.name: required (the identifier of a meshLocation)');
+  if (name !== undefined && identifier !== undefined && name !== identifier)
+    throw badRequest('spec.locationRef: name and identifier name different locations');
   const availability = spec.availability as Record<string, unknown> | undefined;
   const { [publicationKey]: publicationState, ...otherAvailability } = availability ?? {};
   const restriction = (availability?.restriction as PlatformInput['restriction'] | undefined) ?? 'PRIVATE';
   const withConfig = spec.config === undefined ? spec : { ...spec, config: configFromV1Form(spec.config) };
-  const stored = availability === undefined ? withConfig : { ...withConfig, availability: { ...otherAvailability, ...(publicationState !== undefined ? { publicationState } : {}) } };
+  const stored =
+    availability === undefined
+      ? withConfig
+      : { ...withConfig, availability: { ...otherAvailability, ...(publicationState !== undefined ? { publicationState } : {}) } };
   return {
     input: {
       name: metadata.name,
@@ -108,7 +134,13 @@ export function encodePlatformCommon(platform: Platform, view: PlatformView) {
   const { baseUrl, withConfig } = view;
   const { config, ...spec } = platform.document.spec;
   return {
-    metadata: { ...platform.document.metadata, uuid: platform.uuid, name: platform.name, ownedByWorkspace: platform.ownedByWorkspace, createdOn: platform.createdOn },
+    metadata: {
+      ...platform.document.metadata,
+      uuid: platform.uuid,
+      name: platform.name,
+      ownedByWorkspace: platform.ownedByWorkspace,
+      createdOn: platform.createdOn,
+    },
     spec: withConfig && config !== undefined ? { ...spec, config: hideSecrets(config) } : spec,
     _links: {
       self: { href: objectUrl(baseUrl, PATHS.platforms, platform.uuid) },
@@ -141,7 +173,11 @@ export const platformV2 = {
       spec: {
         ...spec,
         locationRef: { ...(sent.locationRef as object), kind: 'meshLocation', name: platform.location },
-        availability: { ...(sent.availability as object | undefined), restriction: platform.restriction, publicationState: platform.publicationState },
+        availability: {
+          ...(sent.availability as object | undefined),
+          restriction: platform.restriction,
+          publicationState: platform.publicationState,
+        },
         quotaDefinitions: sent.quotaDefinitions ?? [],
       },
       status: { platformTypeIdentifier: platform.platformType, availability: { publicationState: platform.publicationState } },

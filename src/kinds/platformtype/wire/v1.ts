@@ -33,7 +33,12 @@ export const platformTypeAnswer = (apiVersion: 'v1' | 'v1-preview') =>
     apiVersion: Type.Literal(apiVersion),
     kind: Type.Literal('meshPlatformType'),
     metadata: Echoed({ uuid: Uuid, name: Type.String(), createdOn: DateTime }),
-    spec: Echoed({ displayName: Type.String(), category: StringEnum(PLATFORM_CATEGORIES), icon: Type.String(), defaultEndpoint: Type.Optional(Type.String()) }),
+    spec: Echoed({
+      displayName: Type.String(),
+      category: StringEnum(PLATFORM_CATEGORIES),
+      icon: Type.String(),
+      defaultEndpoint: Type.Optional(Type.String()),
+    }),
     // The published OpenAPI's `lifecycleState` and the form the Terraform provider reads, `lifecycle.state`.
     status: Type.Object({ lifecycleState: StringEnum(LIFECYCLE_STATES), lifecycle: Type.Object({ state: StringEnum(LIFECYCLE_STATES) }) }),
     _links: Links,
@@ -46,7 +51,12 @@ export const platformTypeV1 = {
   bodySchema: Body,
   decode(body: unknown): PlatformTypeInput {
     const { metadata, spec, status } = decodeBody(body);
-    return { name: metadata.name, category: spec.category, ...(status?.lifecycleState ? { lifecycleState: status.lifecycleState } : {}), document: sentObject(metadata, spec) };
+    return {
+      name: metadata.name,
+      category: spec.category,
+      ...(status?.lifecycleState ? { lifecycleState: status.lifecycleState } : {}),
+      document: sentObject(metadata, spec),
+    };
   },
   encode(type: PlatformType, { baseUrl }: EncodeView, apiVersion = 'v1') {
     return {

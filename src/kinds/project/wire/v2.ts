@@ -23,7 +23,12 @@ const Answer = Type.Object({
   apiVersion: Type.Literal('v2'),
   kind: Type.Literal('meshProject'),
   metadata: Echoed({ name: Identifier, ownedByWorkspace: Identifier, createdOn: DateTime }),
-  spec: Echoed({ displayName: Type.String(), tags: Tags, paymentMethodIdentifier: Type.Optional(Type.String()), substitutePaymentMethodIdentifier: Type.Optional(Type.String()) }),
+  spec: Echoed({
+    displayName: Type.String(),
+    tags: Tags,
+    paymentMethodIdentifier: Type.Optional(Type.String()),
+    substitutePaymentMethodIdentifier: Type.Optional(Type.String()),
+  }),
   _links: Links,
 });
 
@@ -38,7 +43,9 @@ export const projectV2 = {
       workspace: metadata.ownedByWorkspace,
       name: metadata.name,
       ...(spec.paymentMethodIdentifier !== undefined ? { paymentMethodIdentifier: spec.paymentMethodIdentifier } : {}),
-      ...(spec.substitutePaymentMethodIdentifier !== undefined ? { substitutePaymentMethodIdentifier: spec.substitutePaymentMethodIdentifier } : {}),
+      ...(spec.substitutePaymentMethodIdentifier !== undefined
+        ? { substitutePaymentMethodIdentifier: spec.substitutePaymentMethodIdentifier }
+        : {}),
       document: sentObject(metadata, spec),
     };
   },
@@ -60,7 +67,10 @@ export const projectV2 = {
           meshprojectuserbindings: { rel: 'meshprojectuserbindings', workspace, query },
           meshprojectgroupbindings: { rel: 'meshprojectgroupbindings', workspace, query },
           meshserviceinstances: { rel: 'meshserviceinstances', workspace, query },
-          activePaymentMethod: project.activePaymentMethod === undefined ? undefined : { rel: 'meshpaymentmethods', workspace, id: project.activePaymentMethod },
+          activePaymentMethod:
+            project.activePaymentMethod === undefined
+              ? undefined
+              : { rel: 'meshpaymentmethods', workspace, id: project.activePaymentMethod },
         }),
       },
     };

@@ -9,7 +9,11 @@ import type { ProjectRole, ProjectRoleInput } from '../model.js';
 const Body = Type.Object({
   kind: KindOf('meshProjectRole'),
   metadata: Type.Object({ name: Identifier, tags: Type.Optional(Tags) }),
-  spec: Type.Object({ name: NonEmptyShortString, description: Type.Optional(ShortString), rank: Type.Number({ minimum: -1e9, maximum: 1e9 }) }),
+  spec: Type.Object({
+    name: NonEmptyShortString,
+    description: Type.Optional(ShortString),
+    rank: Type.Number({ minimum: -1e9, maximum: 1e9 }),
+  }),
 });
 const decodeBody = compileDecoder(Body);
 

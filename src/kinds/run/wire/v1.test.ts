@@ -42,11 +42,17 @@ describe('runV1.decodeRegistration', () => {
   });
 
   it('takes the aliases externalId and externalUrl', () => {
-    assert.deepEqual(runV1.decodeRegistration({ source: { id: 'ci', externalId: 'r-2', externalUrl: 'https://ci/r-2' } }).source, { id: 'ci', externalRunId: 'r-2', externalRunUrl: 'https://ci/r-2' });
+    assert.deepEqual(runV1.decodeRegistration({ source: { id: 'ci', externalId: 'r-2', externalUrl: 'https://ci/r-2' } }).source, {
+      id: 'ci',
+      externalRunId: 'r-2',
+      externalRunUrl: 'https://ci/r-2',
+    });
   });
 
   it('prefers externalRunId and externalRunUrl over the aliases', () => {
-    const { source } = runV1.decodeRegistration({ source: { id: 'ci', externalRunId: 'a', externalId: 'b', externalRunUrl: 'https://a', externalUrl: 'https://b' } });
+    const { source } = runV1.decodeRegistration({
+      source: { id: 'ci', externalRunId: 'a', externalId: 'b', externalRunUrl: 'https://a', externalUrl: 'https://b' },
+    });
     assert.deepEqual(source, { id: 'ci', externalRunId: 'a', externalRunUrl: 'https://a' });
   });
 
@@ -58,7 +64,10 @@ describe('runV1.decodeRegistration', () => {
   });
 
   it('omits a null step status, an empty display name and null source fields', () => {
-    const registration = runV1.decodeRegistration({ source: { id: 'ci', externalRunId: null, externalRunUrl: null }, steps: [{ id: 's', displayName: '', status: null }] });
+    const registration = runV1.decodeRegistration({
+      source: { id: 'ci', externalRunId: null, externalRunUrl: null },
+      steps: [{ id: 's', displayName: '', status: null }],
+    });
     assert.deepEqual(registration.source, { id: 'ci' });
     assert.deepEqual(registration.steps, [{ id: 's' }]);
     assert.equal('status' in registration.steps[0]!, false);
@@ -83,8 +92,14 @@ describe('runV1.decodeUpdate', () => {
   it('decodes a status and step changes, ids as strings', () => {
     const outputs = { url: { value: 'https://x', type: 'STRING', isSensitive: false } };
     assert.deepEqual(
-      runV1.decodeUpdate({ status: 'SUCCEEDED', steps: [{ id: 3, displayName: 'Apply', status: 'SUCCEEDED', userMessage: 'done', systemMessage: 'ok', outputs }] }),
-      { status: 'SUCCEEDED', steps: [{ id: '3', displayName: 'Apply', status: 'SUCCEEDED', userMessage: 'done', systemMessage: 'ok', outputs }] },
+      runV1.decodeUpdate({
+        status: 'SUCCEEDED',
+        steps: [{ id: 3, displayName: 'Apply', status: 'SUCCEEDED', userMessage: 'done', systemMessage: 'ok', outputs }],
+      }),
+      {
+        status: 'SUCCEEDED',
+        steps: [{ id: '3', displayName: 'Apply', status: 'SUCCEEDED', userMessage: 'done', systemMessage: 'ok', outputs }],
+      },
     );
   });
 
@@ -96,7 +111,10 @@ describe('runV1.decodeUpdate', () => {
 
   it('takes null, absent and "" as no change', () => {
     for (const value of [null, undefined, '']) {
-      const update = runV1.decodeUpdate({ status: value, steps: [{ id: 's', displayName: value, status: value, userMessage: value, systemMessage: value }] });
+      const update = runV1.decodeUpdate({
+        status: value,
+        steps: [{ id: 's', displayName: value, status: value, userMessage: value, systemMessage: value }],
+      });
       assert.deepEqual(update, { steps: [{ id: 's' }] }, JSON.stringify(value));
       assert.equal('status' in update, false);
       assert.deepEqual(Object.keys(update.steps[0]!), ['id']);
@@ -108,7 +126,10 @@ describe('runV1.decodeUpdate', () => {
   });
 
   it('ignores unknown fields', () => {
-    assert.deepEqual(runV1.decodeUpdate({ status: 'IN_PROGRESS', foo: 1, summary: { x: 1 }, steps: [{ id: 's', extra: true }] }), { status: 'IN_PROGRESS', steps: [{ id: 's' }] });
+    assert.deepEqual(runV1.decodeUpdate({ status: 'IN_PROGRESS', foo: 1, summary: { x: 1 }, steps: [{ id: 's', extra: true }] }), {
+      status: 'IN_PROGRESS',
+      steps: [{ id: 's' }],
+    });
   });
 
   it('keeps messages up to 1 MiB and refuses longer ones, naming the field', () => {
@@ -121,14 +142,20 @@ describe('runV1.decodeUpdate', () => {
     assert.throws(() => runV1.decodeUpdate({ status: 5 }), badField('status'));
     assert.throws(() => runV1.decodeUpdate({ steps: {} }), badField('steps'));
     assert.throws(() => runV1.decodeUpdate({ steps: [{ status: 'FAILED' }] }), badField('steps[0].id'));
-    assert.throws(() => runV1.decodeUpdate({ steps: [{ id: 's', outputs: { a: { isSensitive: 'yes' } } }] }), badField('steps[0].outputs.a.isSensitive'));
+    assert.throws(
+      () => runV1.decodeUpdate({ steps: [{ id: 's', outputs: { a: { isSensitive: 'yes' } } }] }),
+      badField('steps[0].outputs.a.isSensitive'),
+    );
   });
 });
 
 // ---- encoding ----
 
 const sealedInput = sealSecrets({ plaintext: 'pass' }, undefined, box, 'inputs.password') as { hash: string; ciphertext: string };
-const sealedKey = sealSecrets({ plaintext: 'ssh-key' }, undefined, box, 'implementation.sshPrivateKey') as { hash: string; ciphertext: string };
+const sealedKey = sealSecrets({ plaintext: 'ssh-key' }, undefined, box, 'implementation.sshPrivateKey') as {
+  hash: string;
+  ciphertext: string;
+};
 
 const run: Run = {
   logBytes: 0,
@@ -162,7 +189,11 @@ const run: Run = {
     },
     buildingBlockDefinition: {
       uuid: '3b2d9d2f-0000-4000-8000-0000000000d1',
-      spec: { workspaceIdentifier: 'platform', version: 1, implementation: { type: 'terraform', terraform: { repositoryUrl: 'https://git/x', sshPrivateKey: sealedKey } } },
+      spec: {
+        workspaceIdentifier: 'platform',
+        version: 1,
+        implementation: { type: 'terraform', terraform: { repositoryUrl: 'https://git/x', sshPrivateKey: sealedKey } },
+      },
     },
     trigger: { reason: 'BUILDING_BLOCK_CREATION', author: { identifier: 'alice', type: 'ApiUser' } },
   },
@@ -204,7 +235,11 @@ describe('runV1.encode', () => {
         },
         buildingBlockDefinition: {
           uuid: '3b2d9d2f-0000-4000-8000-0000000000d1',
-          spec: { workspaceIdentifier: 'platform', version: 1, implementation: { type: 'terraform', terraform: { repositoryUrl: 'https://git/x', sshPrivateKey: { hash: sealedKey.hash } } } },
+          spec: {
+            workspaceIdentifier: 'platform',
+            version: 1,
+            implementation: { type: 'terraform', terraform: { repositoryUrl: 'https://git/x', sshPrivateKey: { hash: sealedKey.hash } } },
+          },
         },
       },
       status: 'FAILED',
@@ -215,12 +250,16 @@ describe('runV1.encode', () => {
   });
 
   it('shows the stored status of a read, whatever it is', () => {
-    for (const status of ['PENDING', 'IN_PROGRESS', 'SUCCEEDED', 'ABORTED'] as const) assert.equal(runV1.encode({ ...run, status }, { baseUrl: BASE }).status, status);
+    for (const status of ['PENDING', 'IN_PROGRESS', 'SUCCEEDED', 'ABORTED'] as const)
+      assert.equal(runV1.encode({ ...run, status }, { baseUrl: BASE }).status, status);
   });
 
   it('omits claimedOn and endedOn until they happened', () => {
     const { claimedOn: _claimed, endedOn: _ended, ...pending } = run;
-    assert.deepEqual(runV1.encode({ ...pending, status: 'PENDING' }, { baseUrl: BASE }).metadata, { uuid: RUN, createdOn: '2025-01-01T00:00:00Z' });
+    assert.deepEqual(runV1.encode({ ...pending, status: 'PENDING' }, { baseUrl: BASE }).metadata, {
+      uuid: RUN,
+      createdOn: '2025-01-01T00:00:00Z',
+    });
   });
 
   it('shows a claim with its run token, IN_PROGRESS and the claim’s inputs and implementation', () => {
@@ -264,14 +303,30 @@ describe('runV1.encode for a consumer', () => {
 });
 
 const steps: StepRow[] = [
-  { sourceId: 'ci', stepId: 'plan', position: 0, displayName: 'Plan', status: 'SUCCEEDED', userMessage: 'planned', systemMessage: 'ok', outputs: {}, updatedOn: '2025-01-01T00:01:00Z' },
+  {
+    sourceId: 'ci',
+    stepId: 'plan',
+    position: 0,
+    displayName: 'Plan',
+    status: 'SUCCEEDED',
+    userMessage: 'planned',
+    systemMessage: 'ok',
+    outputs: {},
+    updatedOn: '2025-01-01T00:01:00Z',
+  },
   { sourceId: 'ci', stepId: 'apply', position: 1, displayName: 'Apply', status: 'FAILED', outputs: {}, updatedOn: '2025-01-01T00:02:00Z' },
 ];
 
 /** The streamed log, read whole and parsed. */
 async function logOf(rows: StepRow[], audience?: 'operator' | 'consumer'): Promise<{ steps: Record<string, unknown>[] }> {
   let text = '';
-  for await (const chunk of runV1.encodeLogs((async function* () { yield* rows; })(), audience)) text += chunk;
+  for await (const chunk of runV1.encodeLogs(
+    (async function* () {
+      yield* rows;
+    })(),
+    audience,
+  ))
+    text += chunk;
   return JSON.parse(text) as { steps: Record<string, unknown>[] };
 }
 
@@ -279,8 +334,24 @@ describe('runV1.encodeLogs', () => {
   it('lists steps with null for absent messages', async () => {
     assert.deepEqual(await logOf(steps), {
       steps: [
-        { displayName: 'Plan', status: 'SUCCEEDED', userMessage: 'planned', systemMessage: 'ok', id: 'plan', sourceId: 'ci', updatedOn: '2025-01-01T00:01:00Z' },
-        { displayName: 'Apply', status: 'FAILED', userMessage: null, systemMessage: null, id: 'apply', sourceId: 'ci', updatedOn: '2025-01-01T00:02:00Z' },
+        {
+          displayName: 'Plan',
+          status: 'SUCCEEDED',
+          userMessage: 'planned',
+          systemMessage: 'ok',
+          id: 'plan',
+          sourceId: 'ci',
+          updatedOn: '2025-01-01T00:01:00Z',
+        },
+        {
+          displayName: 'Apply',
+          status: 'FAILED',
+          userMessage: null,
+          systemMessage: null,
+          id: 'apply',
+          sourceId: 'ci',
+          updatedOn: '2025-01-01T00:02:00Z',
+        },
       ],
     });
     assert.deepEqual(await logOf([]), { steps: [] });

@@ -8,7 +8,6 @@ import { objectUrl, PATHS } from '../../paths.js';
 import { isTransparent, type Run, type RunChange, type StepRow } from '../../block/run.js';
 import type { RunUpdate, SourceRegistration } from '../model.js';
 
-
 const Id = Type.Union([NonEmptyShortString, Type.Integer()]);
 const Text = Type.String({ maxLength: TEXT_LIMITS.runMessage });
 
@@ -20,7 +19,9 @@ const Registration = Type.Object({
     externalRunUrl: Type.Optional(Type.String({ maxLength: 2048 })),
     externalUrl: Type.Optional(Type.String({ maxLength: 2048 })),
   }),
-  steps: Type.Optional(Type.Array(Type.Object({ id: Id, displayName: Type.Optional(ShortString), status: Type.Optional(Type.String()) }), { maxItems: 1000 })),
+  steps: Type.Optional(
+    Type.Array(Type.Object({ id: Id, displayName: Type.Optional(ShortString), status: Type.Optional(Type.String()) }), { maxItems: 1000 }),
+  ),
 });
 const decodeRegistration = compileDecoder(Registration);
 
@@ -31,8 +32,16 @@ function decodeRegistrationBody(body: unknown): SourceRegistration {
   const externalRunUrl = source.externalRunUrl ?? source.externalUrl;
   return {
     sourceId: String(source.id),
-    source: { id: String(source.id), ...(externalRunId !== undefined ? { externalRunId: String(externalRunId) } : {}), ...(externalRunUrl ? { externalRunUrl } : {}) },
-    steps: (steps ?? []).map((step) => ({ id: String(step.id), ...(step.displayName ? { displayName: step.displayName } : {}), ...(step.status ? { status: step.status } : {}) })),
+    source: {
+      id: String(source.id),
+      ...(externalRunId !== undefined ? { externalRunId: String(externalRunId) } : {}),
+      ...(externalRunUrl ? { externalRunUrl } : {}),
+    },
+    steps: (steps ?? []).map((step) => ({
+      id: String(step.id),
+      ...(step.displayName ? { displayName: step.displayName } : {}),
+      ...(step.status ? { status: step.status } : {}),
+    })),
   };
 }
 
@@ -46,7 +55,17 @@ const Update = Type.Object({
         status: Type.Optional(Type.String()),
         userMessage: Type.Optional(Text),
         systemMessage: Type.Optional(Text),
-        outputs: Type.Optional(Type.Record(ShortString, Type.Object({ value: Type.Optional(Type.Unknown()), type: Type.Optional(Type.String()), isSensitive: Type.Optional(Type.Boolean()) }), { maxProperties: 500 })),
+        outputs: Type.Optional(
+          Type.Record(
+            ShortString,
+            Type.Object({
+              value: Type.Optional(Type.Unknown()),
+              type: Type.Optional(Type.String()),
+              isSensitive: Type.Optional(Type.Boolean()),
+            }),
+            { maxProperties: 500 },
+          ),
+        ),
       }),
       { maxItems: 1000 },
     ),
@@ -96,8 +115,16 @@ const Answer = Type.Object(
       behavior: Type.String(),
       runToken: Type.Optional(Type.String({ description: 'only in the answer of a claim' })),
       trigger: AnyValue,
-      buildingBlock: Type.Object({ uuid: Uuid, spec: Type.Optional(Echoed({}, { description: 'operators only; inputs runner-encrypted in a claim, else secrets as {hash}' })) }),
-      buildingBlockDefinition: Type.Object({ uuid: Uuid, spec: Type.Optional(Echoed({}, { description: 'operators only; the implementation runner-encrypted in a claim, else secrets as {hash}' })) }),
+      buildingBlock: Type.Object({
+        uuid: Uuid,
+        spec: Type.Optional(Echoed({}, { description: 'operators only; inputs runner-encrypted in a claim, else secrets as {hash}' })),
+      }),
+      buildingBlockDefinition: Type.Object({
+        uuid: Uuid,
+        spec: Type.Optional(
+          Echoed({}, { description: 'operators only; the implementation runner-encrypted in a claim, else secrets as {hash}' }),
+        ),
+      }),
     }),
     status: Type.String(),
     _links: Links,
@@ -128,8 +155,19 @@ function encode(run: Run, { baseUrl, claimed, audience = 'operator' }: RunView) 
     return {
       kind: 'meshBuildingBlockRun',
       apiVersion: 'v1',
-      metadata: { uuid: run.uuid, createdOn: run.createdOn, ...(run.claimedOn ? { claimedOn: run.claimedOn } : {}), ...(run.endedOn ? { endedOn: run.endedOn } : {}) },
-      spec: { runNumber: run.runNumber, behavior: run.behavior, trigger, buildingBlock: { uuid: buildingBlock.uuid }, buildingBlockDefinition: { uuid: buildingBlockDefinition.uuid } },
+      metadata: {
+        uuid: run.uuid,
+        createdOn: run.createdOn,
+        ...(run.claimedOn ? { claimedOn: run.claimedOn } : {}),
+        ...(run.endedOn ? { endedOn: run.endedOn } : {}),
+      },
+      spec: {
+        runNumber: run.runNumber,
+        behavior: run.behavior,
+        trigger,
+        buildingBlock: { uuid: buildingBlock.uuid },
+        buildingBlockDefinition: { uuid: buildingBlockDefinition.uuid },
+      },
       status: run.status,
       _links: { self: { href: self }, downloadLogs: { href: `${self}/logs` } },
     };
@@ -137,16 +175,27 @@ function encode(run: Run, { baseUrl, claimed, audience = 'operator' }: RunView) 
   return {
     kind: 'meshBuildingBlockRun',
     apiVersion: 'v1',
-    metadata: { uuid: run.uuid, createdOn: run.createdOn, ...(run.claimedOn ? { claimedOn: run.claimedOn } : {}), ...(run.endedOn ? { endedOn: run.endedOn } : {}) },
+    metadata: {
+      uuid: run.uuid,
+      createdOn: run.createdOn,
+      ...(run.claimedOn ? { claimedOn: run.claimedOn } : {}),
+      ...(run.endedOn ? { endedOn: run.endedOn } : {}),
+    },
     spec: {
       runNumber: run.runNumber,
       behavior: run.behavior,
       ...(claimed ? { runToken: claimed.runToken } : {}),
       trigger,
-      buildingBlock: { uuid: buildingBlock.uuid, spec: { ...buildingBlock.spec, inputs: claimed ? claimed.inputs : hideSecrets(buildingBlock.spec.inputs) } },
+      buildingBlock: {
+        uuid: buildingBlock.uuid,
+        spec: { ...buildingBlock.spec, inputs: claimed ? claimed.inputs : hideSecrets(buildingBlock.spec.inputs) },
+      },
       buildingBlockDefinition: {
         uuid: buildingBlockDefinition.uuid,
-        spec: { ...buildingBlockDefinition.spec, implementation: claimed ? claimed.implementation : hideSecrets(buildingBlockDefinition.spec.implementation) },
+        spec: {
+          ...buildingBlockDefinition.spec,
+          implementation: claimed ? claimed.implementation : hideSecrets(buildingBlockDefinition.spec.implementation),
+        },
       },
     },
     // Every claim answers IN_PROGRESS (the Kotlin runners know no other value there); reads the real one.
@@ -200,7 +249,14 @@ function encodeStep(step: StepRow, audience: RunAudience) {
  */
 function encodeForBlockReaders({ run, steps }: RunChange, { baseUrl }: EncodeView) {
   if (!isTransparent(run)) {
-    return { kind: 'meshBuildingBlockRun', apiVersion: 'v1', metadata: { uuid: run.uuid }, spec: { buildingBlock: { uuid: run.blockUuid } }, status: run.status, _links: { self: { href: objectUrl(baseUrl, PATHS.runs, run.uuid) } } };
+    return {
+      kind: 'meshBuildingBlockRun',
+      apiVersion: 'v1',
+      metadata: { uuid: run.uuid },
+      spec: { buildingBlock: { uuid: run.blockUuid } },
+      status: run.status,
+      _links: { self: { href: objectUrl(baseUrl, PATHS.runs, run.uuid) } },
+    };
   }
   const answer = encode(run, { baseUrl, audience: 'consumer' });
   return steps === undefined ? answer : { ...answer, steps: steps.map((step) => encodeStep(step, 'consumer')) };

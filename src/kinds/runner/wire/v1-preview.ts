@@ -61,7 +61,12 @@ export const runnerV1Preview = {
     const { metadata, spec } = decodeBody(body);
     if (spec.publicKey !== undefined) checkPublicKey(spec.publicKey);
     return {
-      input: { ownedByWorkspace: metadata.ownedByWorkspace, implementationType: spec.implementationType, restriction: spec.restriction ?? 'PRIVATE', document: sentObject(metadata, spec) },
+      input: {
+        ownedByWorkspace: metadata.ownedByWorkspace,
+        implementationType: spec.implementationType,
+        restriction: spec.restriction ?? 'PRIVATE',
+        document: sentObject(metadata, spec),
+      },
       ...(metadata.uuid ? { uuid: metadata.uuid } : {}),
       sentRestriction: spec.restriction !== undefined,
     };
@@ -70,7 +75,13 @@ export const runnerV1Preview = {
     return {
       apiVersion: 'v1-preview',
       kind: 'meshBuildingBlockRunner',
-      metadata: { ...runner.document.metadata, uuid: runner.uuid, ownedByWorkspace: runner.ownedByWorkspace, createdOn: runner.createdOn, lastSeen: runner.lastSeen ?? null },
+      metadata: {
+        ...runner.document.metadata,
+        uuid: runner.uuid,
+        ownedByWorkspace: runner.ownedByWorkspace,
+        createdOn: runner.createdOn,
+        lastSeen: runner.lastSeen ?? null,
+      },
       spec: { ...runner.document.spec, implementationType: runner.implementationType, restriction: runner.restriction },
       _links: { self: { href: objectUrl(baseUrl, PATHS.runners, runner.uuid) } },
     };

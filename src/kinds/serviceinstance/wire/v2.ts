@@ -13,22 +13,22 @@ import { isDeleting, type ServiceInstance, type ServiceInstanceInput } from '../
 const UrlSafe = Type.String({ pattern: '^[A-Za-z0-9._~-]+$', maxLength: MAX_STRING });
 
 const Body = Type.Object({
-    kind: KindOf('meshServiceInstance'),
-    metadata: Type.Object({ ownedByProject: Identifier, ownedByWorkspace: Identifier, marketplaceIdentifier: UrlSafe, instanceId: UrlSafe }),
-    spec: Type.Object({
-      displayName: NonEmptyShortString,
-      serviceId: NonEmptyShortString,
-      planId: NonEmptyShortString,
-      creator: NonEmptyShortString,
-      // Open Service Broker parameters: any JSON object, kept as sent.
-      parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-    }),
-  });
+  kind: KindOf('meshServiceInstance'),
+  metadata: Type.Object({ ownedByProject: Identifier, ownedByWorkspace: Identifier, marketplaceIdentifier: UrlSafe, instanceId: UrlSafe }),
+  spec: Type.Object({
+    displayName: NonEmptyShortString,
+    serviceId: NonEmptyShortString,
+    planId: NonEmptyShortString,
+    creator: NonEmptyShortString,
+    // Open Service Broker parameters: any JSON object, kept as sent.
+    parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  }),
+});
 const decodeBody = compileDecoder(Body);
 
 const Link = Type.Object({ href: Type.String() });
 
-/** What `encode` answers (issue 22 reads it as the response schema). */
+/** What `encode` answers (the served OpenAPI reads it as the response schema). */
 const schema = Type.Object({
   apiVersion: Type.Literal('v2'),
   kind: Type.Literal('meshServiceInstance'),
@@ -87,12 +87,22 @@ export const serviceInstanceV2 = {
         createdOn: instance.createdOn,
         ...(instance.markedForDeletionOn !== undefined ? { markedForDeletionOn: instance.markedForDeletionOn } : {}),
       },
-      spec: { displayName, serviceId: instance.serviceId, planId: instance.planId, creator: instance.creator, ...(parameters !== undefined ? { parameters } : {}) },
+      spec: {
+        displayName,
+        serviceId: instance.serviceId,
+        planId: instance.planId,
+        creator: instance.creator,
+        ...(parameters !== undefined ? { parameters } : {}),
+      },
       status: { state: isDeleting(instance) ? ('DELETING' as const) : ('ACTIVE' as const) },
       _links: {
         self: { href: objectUrl(baseUrl, PATHS.serviceInstances, instance.instanceId) },
         ...relatedLinks(view, {
-          meshproject: { rel: 'meshprojects', workspace: instance.workspace, id: projectIdentifier({ workspace: instance.workspace, name: instance.project }) },
+          meshproject: {
+            rel: 'meshprojects',
+            workspace: instance.workspace,
+            id: projectIdentifier({ workspace: instance.workspace, name: instance.project }),
+          },
           meshworkspace: { rel: 'meshworkspaces', workspace: instance.workspace, id: instance.workspace },
         }),
       },

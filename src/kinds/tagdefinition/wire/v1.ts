@@ -67,7 +67,10 @@ export const tagDefinitionV1 = {
     const name = `${spec.targetKind}.${spec.key}`;
     if (metadata.name !== name) throw badRequest(`metadata.name: must be "<targetKind>.<key>", i.e. "${name}", got "${metadata.name}"`);
     const types = Object.keys(spec.valueType);
-    if (types.length !== 1) throw badRequest(`spec.valueType: must set exactly one of string, email, integer, number, singleSelect, multiSelect (got ${types.length === 0 ? 'none' : types.join(', ')})`);
+    if (types.length !== 1)
+      throw badRequest(
+        `spec.valueType: must set exactly one of string, email, integer, number, singleSelect, multiSelect (got ${types.length === 0 ? 'none' : types.join(', ')})`,
+      );
     const valueType = spec.valueType as TagValueType;
     const problem = valueTypeProblem(valueType);
     if (problem) throw badRequest(`${problem.field}: ${problem.problem}`);

@@ -60,7 +60,11 @@ export const tenantV3 = {
       platformRefs: [{ identifier: platformIdentifier }],
       ...(localId !== undefined ? { platformTenantId: localId } : {}),
       ...(landingZone !== undefined ? { landingZone } : {}),
-      document: sentObject(otherMetadata, { ...otherSpec, platformIdentifier, ...(localId !== undefined ? { platformTenantId: localId } : {}) }),
+      document: sentObject(otherMetadata, {
+        ...otherSpec,
+        platformIdentifier,
+        ...(localId !== undefined ? { platformTenantId: localId } : {}),
+      }),
     };
   },
   encode(tenant: Tenant, view: RelationsView) {
@@ -79,7 +83,12 @@ export const tenantV3 = {
         assignedTags: {},
         ...(tenant.deletedOn !== undefined ? { deletedOn: tenant.deletedOn } : {}),
       },
-      spec: { ...spec, localId: tenant.platformTenantId, landingZoneIdentifier: tenant.landingZone ?? '', quotas: appliedQuotaList(tenant) },
+      spec: {
+        ...spec,
+        localId: tenant.platformTenantId,
+        landingZoneIdentifier: tenant.landingZone ?? '',
+        quotas: appliedQuotaList(tenant),
+      },
       _links: {
         // A deleted tenant's name may be a live one's again: its own link is by uuid (still readable so).
         self: { href: objectUrl(baseUrl, PATHS.tenants, tenant.deletedOn === undefined ? name : tenant.uuid) },

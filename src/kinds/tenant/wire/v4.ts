@@ -40,7 +40,14 @@ export const tenantAnswer = (apiVersion: 'v4' | 'v4-preview', form: 'spec' | 'me
   Type.Object({
     apiVersion: Type.Literal(apiVersion),
     kind: Type.Literal('meshTenant'),
-    metadata: Echoed({ uuid: Uuid, ownedByWorkspace: Identifier, ownedByProject: Identifier, createdOn: DateTime, markedForDeletionOn: Type.Optional(DateTime), deletedOn: Type.Optional(DateTime) }),
+    metadata: Echoed({
+      uuid: Uuid,
+      ownedByWorkspace: Identifier,
+      ownedByProject: Identifier,
+      createdOn: DateTime,
+      markedForDeletionOn: Type.Optional(DateTime),
+      deletedOn: Type.Optional(DateTime),
+    }),
     spec: Echoed({
       platformRef: Type.Object({ kind: Type.Literal('meshPlatform'), uuid: Uuid }),
       platformIdentifier: Type.String(),
@@ -64,7 +71,8 @@ export const tenantAnswer = (apiVersion: 'v4' | 'v4-preview', form: 'spec' | 'me
 export function landingZoneOf(spec: { landingZoneRef?: { name: string }; landingZoneIdentifier?: string }): string | undefined {
   const byRef = spec.landingZoneRef?.name;
   const byIdentifier = spec.landingZoneIdentifier;
-  if (byRef !== undefined && byIdentifier !== undefined && byRef !== byIdentifier) throw badRequest('spec.landingZoneRef and spec.landingZoneIdentifier name different landing zones');
+  if (byRef !== undefined && byIdentifier !== undefined && byRef !== byIdentifier)
+    throw badRequest('spec.landingZoneRef and spec.landingZoneIdentifier name different landing zones');
   const name = byRef ?? byIdentifier;
   return name === undefined || name === '' ? undefined : name;
 }
@@ -118,7 +126,14 @@ function encode(tenant: Tenant, view: RelationsView, apiVersion: string) {
   return {
     apiVersion,
     kind: 'meshTenant',
-    metadata: { ...tenant.document.metadata, uuid: tenant.uuid, ownedByWorkspace: tenant.workspace, ownedByProject: tenant.project, createdOn: tenant.createdOn, ...deleted },
+    metadata: {
+      ...tenant.document.metadata,
+      uuid: tenant.uuid,
+      ownedByWorkspace: tenant.workspace,
+      ownedByProject: tenant.project,
+      createdOn: tenant.createdOn,
+      ...deleted,
+    },
     spec: {
       ...tenant.document.spec,
       platformRef: { kind: 'meshPlatform', uuid: tenant.platform.uuid },

@@ -63,11 +63,20 @@ export const userV2 = {
       apiVersion: 'v2',
       kind: 'meshUser',
       metadata: { ...user.document.metadata, name: user.username, uuid: user.uuid },
-      spec: { ...user.document.spec, email: user.email, firstName: user.firstName, lastName: user.lastName, euid: user.euid ?? null, tags: user.document.spec.tags ?? {} },
+      spec: {
+        ...user.document.spec,
+        email: user.email,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        euid: user.euid ?? null,
+        tags: user.document.spec.tags ?? {},
+      },
       _links: {
         self: { href: objectUrl(baseUrl, PATHS.users, user.username) },
         // A user belongs to no workspace: the groups of the caller's workspaces that hold it.
-        ...relatedLinks(view, { meshworkspaceusergroups: { rel: 'meshworkspaceusergroups', query: `?username=${encodeURIComponent(user.username)}` } }),
+        ...relatedLinks(view, {
+          meshworkspaceusergroups: { rel: 'meshworkspaceusergroups', query: `?username=${encodeURIComponent(user.username)}` },
+        }),
       },
     };
   },

@@ -27,7 +27,12 @@ const Answer = Type.Object({
   apiVersion: Type.Literal('v1'),
   kind: Type.Literal('meshWorkspaceUserGroup'),
   metadata: Echoed({ name: Identifier, ownedByWorkspace: Identifier }),
-  spec: Echoed({ displayName: Type.String(), egid: Type.Optional(Type.String()), members: Type.Array(Type.String(), { description: 'usernames' }), tags: Tags }),
+  spec: Echoed({
+    displayName: Type.String(),
+    egid: Type.Optional(Type.String()),
+    members: Type.Array(Type.String(), { description: 'usernames' }),
+    tags: Tags,
+  }),
   _links: Links,
 });
 

@@ -21,7 +21,11 @@ export const workspaceAnswer = (apiVersion: 'v1' | 'v2') =>
     apiVersion: Type.Literal(apiVersion),
     kind: Type.Literal('meshWorkspace'),
     metadata: Echoed({ name: Identifier, ...(apiVersion === 'v2' ? { tags: Tags } : {}), createdOn: DateTime }),
-    spec: Echoed({ displayName: Type.String(), platformBuilderAccessEnabled: Type.Optional(Type.Boolean()), ...(apiVersion === 'v1' ? { tags: Tags } : {}) }),
+    spec: Echoed({
+      displayName: Type.String(),
+      platformBuilderAccessEnabled: Type.Optional(Type.Boolean()),
+      ...(apiVersion === 'v1' ? { tags: Tags } : {}),
+    }),
     _links: Links,
   });
 
