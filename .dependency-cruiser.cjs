@@ -39,10 +39,11 @@ module.exports = {
     {
       name: 'kinds-below-http',
       severity: 'error',
-      comment: 'kinds/ never reaches up: no http/, import, composition root, or the identity layer built on the kinds.',
+      comment:
+        'kinds/ never reaches up: no http/, import, composition root, the registry and what is derived from it, or the identity layer built on the kinds.',
       from: { path: '^src/kinds/' },
       to: {
-        path: '^src/(http/|import/|scim/|server[.]ts|services[.]ts|main[.]ts|admin-cli[.]ts|auth/(authenticate|bootstrap|revocation)[.]ts)',
+        path: '^src/(http/|import/|scim/|server[.]ts|services[.]ts|main[.]ts|admin-cli[.]ts|lifecycle[.]ts|kinds/registry[.]ts|auth/(authenticate|bootstrap|revocation)[.]ts)',
       },
     },
     {

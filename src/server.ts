@@ -22,37 +22,13 @@ import { registerOperations } from './http/operations.js';
 import { scimRoutes } from './http/scim-routes.js';
 import { loadTlsMaterial } from './http/tls.js';
 import { importOperations } from './import/routes.js';
-import { apiKeyOperations } from './kinds/apikey/routes.js';
-import { apiUserOperations } from './kinds/apiuser/routes.js';
-import { bindingOperations } from './kinds/binding/routes.js';
-import { blockOperations } from './kinds/block/routes.js';
-import { collectionOperations } from './kinds/collection/routes.js';
-import { communicationOperations } from './kinds/communication/routes.js';
-import { terraformStateOperations } from './kinds/tfstate/routes.js';
-import { communicationDefinitionOperations } from './kinds/communicationdefinition/routes.js';
-import { definitionOperations } from './kinds/definition/routes.js';
 import { EventFeed } from './kinds/eventlog/feed.js';
 import { EVENTS_CHANNEL } from './kinds/eventlog/recorder.js';
 import { EventRetention } from './kinds/eventlog/retention.js';
-import { eventLogOperations } from './kinds/eventlog/routes.js';
-import { integrationOperations } from './kinds/integration/routes.js';
-import { landingZoneOperations } from './kinds/landingzone/routes.js';
-import { locationOperations } from './kinds/location/routes.js';
+import type { KindManifest } from './kinds/manifest.js';
 import type { Operation } from './kinds/operation.js';
-import { paymentMethodOperations } from './kinds/paymentmethod/routes.js';
-import { platformOperations } from './kinds/platform/routes.js';
-import { platformTypeOperations } from './kinds/platformtype/routes.js';
-import { projectOperations } from './kinds/project/routes.js';
-import { projectRoleOperations } from './kinds/projectrole/routes.js';
-import { runOperations } from './kinds/run/routes.js';
-import { runnerOperations } from './kinds/runner/routes.js';
-import { serviceInstanceOperations } from './kinds/serviceinstance/routes.js';
+import { relationsOf } from './kinds/relations.js';
 import type { AuthorizedServices } from './kinds/services.js';
-import { tagDefinitionOperations } from './kinds/tagdefinition/routes.js';
-import { tenantOperations } from './kinds/tenant/routes.js';
-import { userOperations } from './kinds/user/routes.js';
-import { userGroupOperations } from './kinds/usergroup/routes.js';
-import { workspaceOperations } from './kinds/workspace/routes.js';
 import { createLoggers } from './logging.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
 import { createServices, openServiceDatabase } from './services.js';
@@ -74,37 +50,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Every operation of the API, in registration order. */
-function operations(services: AuthorizedServices, units: UnitOfWork, log: Logger): Operation[] {
-  return [
-    ...apiKeyOperations(services.apiKeys),
-    ...apiUserOperations(services.apiUsers),
-    ...workspaceOperations(services.workspaces),
-    ...projectOperations(services.projects),
-    ...locationOperations(services.locations),
-    ...platformOperations(services.platforms),
-    ...tenantOperations(services.tenants),
-    ...definitionOperations(services.definitions),
-    ...blockOperations(services.blocks),
-    ...runnerOperations(services.runners),
-    ...runOperations(services.runs),
-    ...eventLogOperations(services.events),
-    ...userOperations(services.users),
-    ...userGroupOperations(services.userGroups),
-    ...projectRoleOperations(services.projectRoles),
-    ...Object.values(services.bindings).flatMap((bindings) => bindingOperations(bindings)),
-    ...collectionOperations(services.collections),
-    ...tagDefinitionOperations(services.tagDefinitions),
-    ...paymentMethodOperations(services.paymentMethods),
-    ...platformTypeOperations(services.platformTypes),
-    ...landingZoneOperations(services.landingZones),
-    ...integrationOperations(services.integrations),
-    ...serviceInstanceOperations(services.serviceInstances),
-    ...communicationDefinitionOperations(services.communicationDefinitions),
-    ...communicationOperations(services.communications),
-    ...terraformStateOperations(services.terraformStates),
-    ...importOperations(services, units, log),
-  ];
+/** Every operation of the API: each kind's, in the registry's order, then the import's. */
+function operations(kinds: readonly KindManifest[], services: AuthorizedServices, units: UnitOfWork, log: Logger): Operation[] {
+  return [...kinds.flatMap((kind) => kind.operations?.(services) ?? []), ...importOperations(services, kinds, units, log)];
 }
 
 export interface StartOptions {
@@ -117,6 +65,8 @@ export interface StartOptions {
    * options): a deployment always hashes at PASSWORD_COST.
    */
   passwordCost?: ScryptCost;
+  /** Test servers only: the kinds served instead of the registry's (the registry's and one of the test's own). */
+  kinds?: readonly KindManifest[];
 }
 
 /** The composition root: TLS, storage, services, routes, listen. */
@@ -136,7 +86,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const issuerCa = loadIssuerCa(config.oidc);
   const tls = await loadTlsMaterial(config, log);
   const metrics = new ServerMetrics();
-  const database = await openServiceDatabase(config, log, metrics.transactions);
+  const database = await openServiceDatabase(config, log, metrics.transactions, options.kinds);
   let app: FastifyInstance;
   let context: AppContext;
   let sharedRateCounter: SharedRateCounter | undefined;
@@ -153,7 +103,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let metricsListener: MetricsListener | undefined;
   let generatedKey: GeneratedAdminKey | undefined;
   try {
-    services = await createServices(config, database, log, { issuerCa, passwordCost: options.passwordCost });
+    services = await createServices(config, database, log, {
+      issuerCa,
+      passwordCost: options.passwordCost,
+      ...(options.kinds ? { kinds: options.kinds } : {}),
+    });
     generatedKey = await bootstrapCredentials(config, services.system.apiKeys, services.system.apiUsers, log);
     if (database.dialect === 'postgres') sharedRateCounter = new SharedRateCounter(database.db, config.rateLimit.windowSeconds * 1000, log);
     ({ app, context } = await createApp(
@@ -162,6 +116,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       {
         identity: services.identity,
         services: services.authorized,
+        relations: relationsOf(services.kinds),
         ping: () => database.ping(),
         keyring: services.keyring,
         ...(sharedRateCounter ? { sharedRateCounter } : {}),
@@ -180,7 +135,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
     for (const routes of [healthRoutes, loginRoutes, indexRoutes, consoleRoutes]) await app.register(routes, context);
     await app.register(metricsRoutes, { metrics });
-    registerOperations(app, operations(services.authorized, services.units, log), context, config.mediaVendors);
+    registerOperations(app, operations(services.kinds, services.authorized, services.units, log), context, config.mediaVendors);
     const { eventStreams } = config;
     registerEventStream(app, context, feed, {
       perCredential: eventStreams.perCredential,

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, it } from 'node:test';
 import { media, type ApiClient } from './support/client.js';
-import { ALL_TITLES } from '../src/kinds/eventlog/titles.js';
+import { ALL_TITLES } from '../src/kinds/registry.js';
 import { createKey } from './support/identity.js';
 import {
   checkExchanges,

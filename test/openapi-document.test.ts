@@ -11,7 +11,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
-import { REQUEST_EXAMPLES } from '../src/kinds/examples.js';
+import { REQUEST_EXAMPLES } from '../src/kinds/registry.js';
 import { describeEachDatabase } from './support/server.js';
 import { io, PATHS, unique, WORKSPACE, type Json } from './support/structure.js';
 

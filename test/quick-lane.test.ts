@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, it } from 'node:test';
-import { PATHS } from '../src/kinds/paths.js';
+import { KINDS } from '../src/kinds/registry.js';
 
 const lane = JSON.parse(readFileSync('test/quick-lane.json', 'utf8')) as { files: Record<string, string> };
 const listed = Object.keys(lane.files);
@@ -62,7 +62,7 @@ describe('the quick lane', () => {
   it('tries every kind: each collection path is named by a listed file or the support it imports', () => {
     const texts = listed.map(withSupport);
     // Suites build some paths from a base (`${BASE}/meshlocations`): the part after /api/meshobjects/ names the kind.
-    const untried = Object.values(PATHS)
+    const untried = KINDS.flatMap((kind) => kind.resources.map((resource) => resource.path))
       .map((route) => route.replace(/^\/api\/(meshobjects\/)?/, ''))
       .filter((kind) => !texts.some((text) => text.includes(kind)));
     assert.deepEqual(untried, [], 'kinds no quick-lane file tries');

@@ -94,7 +94,14 @@ export class CollectionPermissions {
   constructor(
     private readonly principal: Principal | undefined,
     private readonly accessOf: ServedRouteAccess,
+    /** The collection path of each index relation (`meshworkspaces` → its path): links name relations. */
+    private readonly relationPaths: ReadonlyMap<string, string> = new Map(),
   ) {}
+
+  /** The collection path of relation `rel`, if this server serves it. */
+  pathOf(rel: string): string | undefined {
+    return this.relationPaths.get(rel);
+  }
 
   /** May the caller list the collection at `path` (its objects of `workspace`, when given)? */
   mayList(path: string, workspace?: string): boolean {

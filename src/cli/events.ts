@@ -1,10 +1,10 @@
-import { PATHS } from '../kinds/paths.js';
 import { readBody, refusalMessage, type ServerClient } from './client.js';
 import { CliError } from './errors.js';
 import { EVENTLOG_CODECS } from '../kinds/eventlog/wire/index.js';
 import { formatMediaType } from '../lib/media-types.js';
 import { valueAt } from './output.js';
 import { visible } from './terminal.js';
+import { EVENT_LOGS_PATH } from '../kinds/eventlog/model.js';
 
 /** The fields of a meshEventLog the CLI reads. */
 export interface WireEvent {
@@ -45,7 +45,7 @@ export function formatEvent(event: WireEvent): string {
 
 /** The latest `size` events matching `query`, oldest first (the list is newest first). */
 export async function latestEvents(client: ServerClient, query: URLSearchParams, size: number): Promise<WireEvent[]> {
-  const url = client.url(PATHS.eventLogs);
+  const url = client.url(EVENT_LOGS_PATH);
   url.search = query.toString();
   url.searchParams.set('size', String(size));
   const page = await client.getJson<{ _embedded?: { meshEventLogs?: WireEvent[] } }>(url.href, EVENT_LOG, 'listing the events');
@@ -83,7 +83,7 @@ export function parseSseBlock(block: string): { data?: string; id?: string; retr
  * or seen twice; 429 and 5xx answers are retried, other refusals end it with their message.
  */
 export async function followEvents(client: ServerClient, options: FollowOptions): Promise<void> {
-  const stream = client.url(PATHS.eventLogs);
+  const stream = client.url(EVENT_LOGS_PATH);
   stream.search = options.query.toString();
   let lastEventId = options.after;
   let retryMs = 2000;

@@ -12,6 +12,7 @@ import { CollectionPermissions, mayCall, routeDenial, type RouteAccess, type Ser
 import type { TokenService } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { AccessLog } from '../logging.js';
+import type { Relation } from '../kinds/relations.js';
 import type { AuthorizedServices } from '../kinds/services.js';
 import { badRequest, notFound, serviceUnavailable } from '../lib/errors.js';
 import { formatMediaType, type MediaRef } from '../lib/media-types.js';
@@ -60,11 +61,15 @@ export interface AppContext {
   unservedPaths: Set<string>;
   /** Which collections this caller may list or create in, by the route table (one per request: links ask it). */
   collectionPermissions(principal: Principal | undefined): CollectionPermissions;
+  /** The meshObjects index's relations, from the kinds served. */
+  relations: readonly Relation[];
 }
 
 export interface AppParts {
   identity: Identity;
   services: AuthorizedServices;
+  /** The meshObjects index's relations (kinds/relations.ts `relationsOf`). */
+  relations: readonly Relation[];
   ping(): Promise<void>;
   keyring: KeyringState;
   /** Instances sharing a PostgreSQL database share their rate-limit counts through this. */
@@ -146,6 +151,7 @@ export async function createApp(
 
   let baseUrl: string | undefined = config.publicUrl;
   // Links ask the route table; a path answering only for retired versions is not served.
+  const relationPaths = new Map(parts.relations.map((relation) => [relation.rel, relation.path]));
   const servedRouteAccess: ServedRouteAccess = (method, path) =>
     context.unservedPaths.has(path) ? undefined : context.access.get(`${method} ${path}`);
   const context: AppContext = {
@@ -158,7 +164,8 @@ export async function createApp(
     served: new Map(),
     access: new Map(),
     unservedPaths: new Set(),
-    collectionPermissions: (principal) => new CollectionPermissions(principal, servedRouteAccess),
+    collectionPermissions: (principal) => new CollectionPermissions(principal, servedRouteAccess, relationPaths),
+    relations: parts.relations,
   };
 
   app.decorateRequest('negotiated', undefined as never);

@@ -5,10 +5,10 @@ import type { EventFeed, Subscriber, Subscription } from '../kinds/eventlog/feed
 import type { EventFilter, EventRecord } from '../kinds/eventlog/model.js';
 import { parseEventQuery } from '../kinds/eventlog/query.js';
 import { EVENTLOG_CODECS } from '../kinds/eventlog/wire/index.js';
-import { PATHS } from '../kinds/paths.js';
 import { badRequest, gone, serviceUnavailable, tooManyRequests } from '../lib/errors.js';
 import { acceptedRanges, essence } from '../lib/media-types.js';
 import type { AppContext } from './app.js';
+import { EVENT_LOGS_PATH } from '../kinds/eventlog/model.js';
 
 /** The SSE event name of every event (its `data` is the v1-preview meshEventLog, as in the list). */
 export const SSE_EVENT_NAME = 'meshEventLog';
@@ -112,7 +112,7 @@ export function registerEventStream(
 
   app.route({
     method: 'GET',
-    url: PATHS.eventLogs,
+    url: EVENT_LOGS_PATH,
     constraints: { eventStream: 'yes' },
     exposeHeadRoute: false,
     config: { access: { resource: 'EVENTLOG', action: 'LIST' }, streaming: true },

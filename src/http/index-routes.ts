@@ -7,7 +7,8 @@ import { indexLinks } from '../kinds/relations.js';
 import { notFound } from '../lib/errors.js';
 import { JSON_CONTENT_TYPE } from '../lib/media-types.js';
 import { compileDecoder } from '../lib/validation.js';
-import { LIFECYCLE, isRetired, lifecycleOf } from '../lib/versions.js';
+import { isRetired } from '../lib/versions.js';
+import { REST_VERSIONS } from '../lifecycle.js';
 import { Links, NonEmptyShortString, Nullable, Tags } from '../lib/wire-schemas.js';
 import type { AppContext } from './app.js';
 import { routeSchema } from './route-schemas.js';
@@ -72,6 +73,12 @@ async function openstackProjectMetadata(services: AuthorizedServices, ctx: Reque
 }
 
 /** Endpoints 1 and 3 (spec §2.2, §2.3) and the metadata API. */
+/** The deprecation list as the metadata API shows it: by end of life (undated last), then kind and version. */
+const DEPRECATIONS = [...REST_VERSIONS.entries].sort(
+  (a, b) =>
+    (a.endOfLife ?? '9999').localeCompare(b.endOfLife ?? '9999') || a.kind.localeCompare(b.kind) || a.version.localeCompare(b.version),
+);
+
 export async function indexRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
   const href = (path: string) => ({ href: `${context.baseUrl()}${path}` });
   const vendors = context.config.mediaVendors;
@@ -154,7 +161,10 @@ export async function indexRoutes(app: FastifyInstance, context: AppContext): Pr
 
   // The relations the caller may use (kinds/relations.ts: the one rule of every link into a relation).
   app.get('/api/meshobjects', { config: { media: objectsMedia }, schema: objectsSchema }, async (request) => ({
-    _links: { ...indexLinks(context.collectionPermissions(request.principal), context.baseUrl()), self: href('/api/meshobjects') },
+    _links: {
+      ...indexLinks(context.relations, context.collectionPermissions(request.principal), context.baseUrl()),
+      self: href('/api/meshobjects'),
+    },
   }));
 
   // The metadata API: which media types this server serves and the deprecation list (spec §9).
@@ -164,10 +174,10 @@ export async function indexRoutes(app: FastifyInstance, context: AppContext): Pr
         kind: ref.kind,
         version: ref.version,
         format: ref.format ?? 'hal+json',
-        phase: lifecycleOf(ref) ? 'deprecated' : 'current',
+        phase: REST_VERSIONS.of(ref) ? 'deprecated' : 'current',
       }))
       .sort((a, b) => a.kind.localeCompare(b.kind) || a.version.localeCompare(b.version)),
-    deprecations: LIFECYCLE.map((entry) => ({
+    deprecations: DEPRECATIONS.map((entry) => ({
       kind: entry.kind,
       version: entry.version,
       phase: isRetired(entry) ? 'retired' : 'deprecated',

@@ -3,7 +3,9 @@ import { describe, it } from 'node:test';
 import { ApiError } from '../lib/errors.js';
 import type { RouteMedia } from '../lib/media-types.js';
 import { negotiate, negotiateRemembered, retiredVersionNamed } from './negotiation.js';
-import { lifecycleOf } from '../lib/versions.js';
+import { REST_VERSIONS } from '../lifecycle.js';
+
+const lifecycleOf = (ref: { kind: string; version: string }) => REST_VERSIONS.of(ref);
 
 const VENDORS = ['vendor', 'meshcloud'] as const;
 /** A fixed clock after every end-of-life date in the spec (the latest is 2025-10-01). */

@@ -9,7 +9,8 @@ import {
   type VersionedMediaType,
   type VersionRef,
 } from '../lib/media-types.js';
-import { isRetired, lifecycleOf, retiredMessage, type LifecycleEntry } from '../lib/versions.js';
+import { isRetired, retiredMessage, type LifecycleEntry } from '../lib/versions.js';
+import { REST_VERSIONS } from '../lifecycle.js';
 
 export interface Negotiated {
   /** The vendor segment the client used; responses answer in it. */
@@ -30,7 +31,7 @@ function describe(refs: readonly MediaRef[], vendor: string): string {
 
 /** The retired version a media type names (of any kind: its client learns that it is retired, and why). */
 function retiredOf(parsed: VersionedMediaType | undefined, now: Date): LifecycleEntry | undefined {
-  const entry = parsed && lifecycleOf(parsed);
+  const entry = parsed && REST_VERSIONS.of(parsed);
   return entry && isRetired(entry, now) ? entry : undefined;
 }
 
@@ -39,7 +40,7 @@ function match(parsed: VersionedMediaType | undefined, offered: readonly MediaRe
   const retired = retiredOf(parsed, now);
   if (retired) return { retired };
   const ref = offered.find((o) => o.kind === parsed.kind && o.version === parsed.version && (o.format ?? 'hal+json') === parsed.format);
-  return ref ? { ref, entry: lifecycleOf(parsed) } : undefined;
+  return ref ? { ref, entry: REST_VERSIONS.of(parsed) } : undefined;
 }
 
 /**

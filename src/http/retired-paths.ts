@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound } from '../lib/errors.js';
-import { LIFECYCLE, lifecycleKinds, retiredKinds, retiredMessage } from '../lib/versions.js';
+import { retiredMessage } from '../lib/versions.js';
+import { REST_VERSIONS } from '../lifecycle.js';
 import type { AppContext } from './app.js';
 import { retiredVersionNamed } from './negotiation.js';
 
@@ -14,12 +15,14 @@ import { retiredVersionNamed } from './negotiation.js';
  */
 export function registerRetiredPaths(app: FastifyInstance, context: AppContext): void {
   const served = new Set([...context.access.keys()].map((key) => key.slice(key.indexOf(' ') + 1)));
-  for (const kind of lifecycleKinds()) {
+  for (const kind of REST_VERSIONS.kinds()) {
     const path = `/api/meshobjects/${kind}s`;
     if (served.has(path) || served.has(`${path}/:id`)) continue;
     const answer = async (request: FastifyRequest) => {
-      if (retiredKinds().includes(kind)) {
-        throw notFound(retiredMessage(LIFECYCLE.find((entry) => entry.kind === kind)!).replace(/^version \S+ of/, 'every version of'));
+      if (REST_VERSIONS.retiredKinds().includes(kind)) {
+        throw notFound(
+          retiredMessage(REST_VERSIONS.entries.find((entry) => entry.kind === kind)!).replace(/^version \S+ of/, 'every version of'),
+        );
       }
       const retired = retiredVersionNamed(request.headers, context.config.mediaVendors);
       if (retired) throw retired;

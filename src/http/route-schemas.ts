@@ -2,7 +2,9 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { RouteAccess } from '../auth/route-access.js';
 import type { OperationDoc, Representation } from '../kinds/operation.js';
 import { formatMediaType, type RouteMedia } from '../lib/media-types.js';
-import { deprecatedMessage, lifecycleOf } from '../lib/versions.js';
+import { deprecatedMessage } from '../lib/versions.js';
+import { REQUEST_EXAMPLES } from '../kinds/registry.js';
+import { REST_VERSIONS } from '../lifecycle.js';
 import { ErrorBody } from '../lib/wire-schemas.js';
 
 /**
@@ -91,8 +93,16 @@ const vendorOnly = (representation: Representation) =>
 
 /** A deprecated version's schema says so (the version table, spec §9): `deprecated` and when it ends. */
 function documented(representation: Representation): TSchema {
-  const entry = typeof representation.media === 'string' ? undefined : lifecycleOf(representation.media);
+  const entry = typeof representation.media === 'string' ? undefined : REST_VERSIONS.of(representation.media);
   return entry ? { ...representation.schema, deprecated: true, description: deprecatedMessage(entry) } : representation.schema;
+}
+
+/** A request body with the example its kind gives for its version, if any (`examples` of the manifests). */
+function withExample(representation: Representation): Representation {
+  const { media } = representation;
+  if (representation.example !== undefined || typeof media === 'string' || media.format) return representation;
+  const example = REQUEST_EXAMPLES[`${media.kind}/${media.version}`];
+  return example === undefined ? representation : { ...representation, example };
 }
 
 /**
@@ -129,7 +139,7 @@ function tagOf(path: string): string {
 /** Deprecated when every version the route speaks is on the deprecation list (spec §9). */
 function deprecated(media: RouteMedia | undefined): boolean {
   const refs = [...(media?.produces ?? []), ...(media?.consumes ?? [])];
-  return refs.length > 0 && refs.every((ref) => lifecycleOf(ref) !== undefined);
+  return refs.length > 0 && refs.every((ref) => REST_VERSIONS.of(ref) !== undefined);
 }
 
 /** The Fastify `schema` of a route from its doc, access and media (errors in the house body unless `error` says otherwise). */
@@ -158,7 +168,7 @@ export function routeSchema(
     ...(params ? { params } : {}),
     ...(doc.query ? { querystring: doc.query } : {}),
     ...(doc.headers ? { headers: doc.headers } : {}),
-    ...(doc.body && doc.body.length > 0 ? { body: { content: content(doc.body, vendors) } } : {}),
+    ...(doc.body && doc.body.length > 0 ? { body: { content: content(doc.body.map(withExample), vendors) } } : {}),
     response,
   };
 }

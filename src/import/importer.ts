@@ -1,11 +1,12 @@
 import type { RequestContext } from '../auth/context.js';
 import { ApiError, badRequest } from '../lib/errors.js';
-import { deprecatedMessage, importLifecycleOf, isRetired, retiredMessage } from '../lib/versions.js';
+import { deprecatedMessage, isRetired, retiredMessage } from '../lib/versions.js';
+import { IMPORT_VERSIONS } from '../lifecycle.js';
 import { isDatabaseUnavailable } from '../store/database.js';
 import { isRetriedConflict, type UnitOfWork } from '../store/transaction.js';
 import type { AuthorizedCollectionService } from '../kinds/collection/authorized-service.js';
 import { isCollectedKind, requireHoldable, type ObjectCollection } from '../kinds/collection/model.js';
-import type { ImportableKind, RawObject } from './importable-kinds.js';
+import type { ImportableKind, RawObject } from '../kinds/manifest.js';
 
 /** At most this many objects per import request: the work of one request stays bounded. */
 export const MAX_IMPORT_OBJECTS = 1000;
@@ -156,7 +157,8 @@ export class Importer {
     const kind = this.byKind.get(kindName);
     // The spec's deprecation list of import objects (§9): retired versions are refused as retired,
     // whether or not their kind is imported here; deprecated ones work, with a remark saying so.
-    const lifecycle = typeof object.apiVersion === 'string' ? importLifecycleOf({ kind: kindName, version: object.apiVersion }) : undefined;
+    const lifecycle =
+      typeof object.apiVersion === 'string' ? IMPORT_VERSIONS.of({ kind: kindName, version: object.apiVersion }) : undefined;
     if (lifecycle && isRetired(lifecycle)) {
       const name =
         kind?.name(object) ??

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { ok, type Operation } from '../kinds/operation.js';
 import { filterValue } from '../lib/query.js';
+import type { KindManifest } from '../kinds/manifest.js';
 import type { AuthorizedServices } from '../kinds/services.js';
 import type { UnitOfWork } from '../store/transaction.js';
-import { importableKinds } from './importable-kinds.js';
 import { Importer } from './importer.js';
 
 /** `…meshobjects.v1+json` (a JSON array) or `…v1+yaml` (a `---` stream) in, JSON results out. */
@@ -26,10 +26,16 @@ const Results = Type.Array(
 /** The declarative import (spec §1, COMPAT §7): `PUT /api/meshobjects`, admins only. */
 export function importOperations(
   services: AuthorizedServices,
+  kinds: readonly KindManifest[],
   units: UnitOfWork,
   log: { error(details: object, message: string): void },
 ): Operation[] {
-  const importer = new Importer(importableKinds(services), services.collections, units, log);
+  const importer = new Importer(
+    kinds.flatMap((kind) => kind.importable?.(services) ?? []),
+    services.collections,
+    units,
+    log,
+  );
   return [
     {
       method: 'PUT',

@@ -108,5 +108,8 @@ export function eventCodec<T, V extends EncodeView>(
 
 /** The view of a reader who may list no related collection: event content carries no links anyway. */
 export const LINKLESS: Omit<RelationsView, 'baseUrl'> = {
-  collections: { mayList: () => false } as Pick<CollectionPermissions, 'mayList'> as CollectionPermissions,
+  collections: { mayList: () => false, pathOf: (rel: string) => rel } as Pick<
+    CollectionPermissions,
+    'mayList' | 'pathOf'
+  > as CollectionPermissions,
 };

@@ -3,7 +3,6 @@ import type { RequestContext } from '../auth/context.js';
 import type { CollectionPermissions, RouteAccess } from '../auth/route-access.js';
 import type { MediaRef, RouteMedia } from '../lib/media-types.js';
 import type { Query } from '../lib/query.js';
-import { requestExampleOf } from './examples.js';
 
 /**
  * An operation of the API as the kinds declare it, without any web framework: method and path, the
@@ -29,7 +28,7 @@ export interface Operation {
 export interface Representation {
   media: MediaRef | string;
   schema: TSchema;
-  /** A valid body in this representation, shown as the media type's `example` (kinds/examples.ts). */
+  /** A valid body in this representation, shown as the media type's `example` (the kinds' `examples`). */
   example?: unknown;
 }
 
@@ -61,11 +60,7 @@ export const answersOf = (
     ...Object.entries(codec.vendorForms ?? {}).map(([vendor, form]) => ({ media: { ...codec.media, vendor }, schema: form.schema })),
   ]);
 export const bodiesOf = (codecs: readonly { media: MediaRef; bodySchema?: TSchema }[]): Representation[] =>
-  codecs.flatMap((codec) => {
-    if (!codec.bodySchema) return [];
-    const example = requestExampleOf(codec.media);
-    return [{ media: codec.media, schema: codec.bodySchema, ...(example === undefined ? {} : { example }) }];
-  });
+  codecs.flatMap((codec) => (codec.bodySchema ? [{ media: codec.media, schema: codec.bodySchema }] : []));
 
 /** One request, decoded: the caller, the negotiated representations and what was sent. */
 export interface Call {

@@ -2,16 +2,20 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CollectionPermissions, type ServedRouteAccess } from '../auth/route-access.js';
 import type { Principal } from '../auth/principal.js';
-import { PATHS } from './paths.js';
 import { indexLinks, relatedLinks } from './relations.js';
+import { PLATFORMS_PATH } from './platform/model.js';
+import { SERVICE_INSTANCES_PATH } from './serviceinstance/model.js';
+import { TENANTS_PATH } from './tenant/model.js';
+import { USERS_PATH } from './user/model.js';
+import { WORKSPACES_PATH } from './workspace/model.js';
 
 const BASE = 'https://api.example';
 /** Each collection's routes ask `<R>_LIST` of their resource, as the served route table does. */
 const RESOURCES: Record<string, string> = {
-  [PATHS.serviceInstances]: 'SERVICEINSTANCE',
-  [PATHS.tenants]: 'TENANT',
-  [PATHS.workspaces]: 'WORKSPACE',
-  [PATHS.platforms]: 'PLATFORM',
+  [SERVICE_INSTANCES_PATH]: 'SERVICEINSTANCE',
+  [TENANTS_PATH]: 'TENANT',
+  [WORKSPACES_PATH]: 'WORKSPACE',
+  [PLATFORMS_PATH]: 'PLATFORM',
 };
 const accessOf: ServedRouteAccess = (method, path) =>
   method === 'GET' && RESOURCES[path] ? { resource: RESOURCES[path] as 'TENANT', action: 'LIST' } : undefined;
@@ -22,7 +26,18 @@ const key = (workspace: string, ...codes: string[]): Principal => ({
   permissions: new Set(codes),
   displayName: 'k',
 });
-const viewOf = (principal: Principal) => ({ baseUrl: BASE, collections: new CollectionPermissions(principal, accessOf) });
+const RELATIONS = [
+  { rel: 'meshworkspaces', path: WORKSPACES_PATH, template: '' },
+  { rel: 'meshtenants', path: TENANTS_PATH, template: '{?workspaceIdentifier}' },
+  { rel: 'meshserviceinstances', path: SERVICE_INSTANCES_PATH, template: '{?workspaceIdentifier}' },
+  { rel: 'meshusers', path: USERS_PATH, template: '' },
+  { rel: 'meshplatforms', path: PLATFORMS_PATH, template: '' },
+];
+const RELATION_PATHS = new Map(RELATIONS.map(({ rel, path }) => [rel, path]));
+const viewOf = (principal: Principal) => ({
+  baseUrl: BASE,
+  collections: new CollectionPermissions(principal, accessOf, RELATION_PATHS),
+});
 
 describe('relatedLinks', () => {
   const related = (workspace: string) =>
@@ -35,8 +50,8 @@ describe('relatedLinks', () => {
   it('links a related collection or object only where the caller may list its collection in that workspace', () => {
     const view = viewOf(key('dev', 'SERVICEINSTANCE_LIST', 'WORKSPACE_LIST'));
     assert.deepEqual(relatedLinks(view, related('dev')), {
-      meshserviceinstances: { href: `${BASE}${PATHS.serviceInstances}?workspaceIdentifier=dev` },
-      meshworkspace: { href: `${BASE}${PATHS.workspaces}/dev` },
+      meshserviceinstances: { href: `${BASE}${SERVICE_INSTANCES_PATH}?workspaceIdentifier=dev` },
+      meshworkspace: { href: `${BASE}${WORKSPACES_PATH}/dev` },
     });
     assert.deepEqual(relatedLinks(view, related('ops')), {});
   });
@@ -53,18 +68,19 @@ describe('relatedLinks', () => {
   it('asks any workspace when the related objects live in none, and leaves out absent links', () => {
     const view = viewOf(key('dev', 'PLATFORM_LIST'));
     assert.deepEqual(relatedLinks(view, { meshplatform: { rel: 'meshplatforms', id: 'p 1' }, activePaymentMethod: undefined }), {
-      meshplatform: { href: `${BASE}${PATHS.platforms}/p%201` },
+      meshplatform: { href: `${BASE}${PLATFORMS_PATH}/p%201` },
     });
   });
 
   it('links nothing to a collection this server does not serve', () => {
     assert.deepEqual(relatedLinks(viewOf({ type: 'apiUser', id: 'u' }), { meshusers: { rel: 'meshusers', query: '' } }), {});
+    assert.deepEqual(relatedLinks(viewOf({ type: 'apiUser', id: 'u' }), { meshgadgets: { rel: 'meshgadgets', query: '' } }), {});
   });
 });
 
 describe('indexLinks', () => {
   it('lists the relations the caller may use, by the same rule', () => {
-    const links = indexLinks(new CollectionPermissions(key('dev', 'TENANT_LIST'), accessOf), BASE);
+    const links = indexLinks(RELATIONS, new CollectionPermissions(key('dev', 'TENANT_LIST'), accessOf, RELATION_PATHS), BASE);
     assert.deepEqual(Object.keys(links), ['meshtenants']);
     assert.equal(links.meshtenants!.templated, true);
   });

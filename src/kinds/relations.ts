@@ -1,7 +1,8 @@
 import type { CollectionPermissions } from '../auth/route-access.js';
 import type { HalLinks } from '../lib/hal.js';
 import type { RelationsView } from './codec.js';
-import { objectUrl, PATHS } from './paths.js';
+import type { KindManifest } from './manifest.js';
+import { objectUrl } from './paths.js';
 
 /**
  * The meshObjects index (spec §2.3): relation, path and the exact query variables of each templated
@@ -16,131 +17,21 @@ export interface Relation {
   template: string;
 }
 
-const form = (...variables: string[]) => (variables.length ? `{?${variables.join(',')}}` : '');
-
-export const MESHOBJECT_RELATIONS = [
-  { rel: 'meshworkspaces', path: PATHS.workspaces, template: '' },
-  { rel: 'meshworkspaceusergroups', path: PATHS.workspaceUserGroups, template: form('workspaceIdentifier', 'username') },
-  { rel: 'meshprojects', path: PATHS.projects, template: form('workspaceIdentifier', 'paymentIdentifier', 'state') },
-  {
-    rel: 'meshprojectgroupbindings',
-    path: PATHS.projectGroupBindings,
-    template: '?workspaceIdentifier={workspaceIdentifier}&projectIdentifier={projectIdentifier}',
-  },
-  {
-    rel: 'meshprojectuserbindings',
-    path: PATHS.projectUserBindings,
-    template: '?workspaceIdentifier={workspaceIdentifier}&projectIdentifier={projectIdentifier}',
-  },
-  {
-    rel: 'meshworkspaceuserbindings',
-    path: PATHS.workspaceUserBindings,
-    template: form('username', 'workspaceRole', 'workspaceIdentifier'),
-  },
-  { rel: 'meshworkspacegroupbindings', path: PATHS.workspaceGroupBindings, template: form('username', 'workspaceRole') },
-  {
-    rel: 'meshtenants',
-    path: PATHS.tenants,
-    template: form('workspaceIdentifier', 'projectIdentifier', 'platformIdentifier', 'deletionState'),
-  },
-  { rel: 'meshpaymentmethods', path: PATHS.paymentMethods, template: form('workspaceIdentifier') },
-  {
-    rel: 'meshusers',
-    path: PATHS.users,
-    template: form(
-      'workspaceIdentifier',
-      'projectIdentifier',
-      'platformIdentifier',
-      'workspaceUserGroupIdentifier',
-      'projectRole',
-      'workspaceRole',
-      'email',
-      'firstName',
-      'lastName',
-      'username',
-      'euid',
-    ),
-  },
-  {
-    rel: 'meshserviceinstances',
-    path: PATHS.serviceInstances,
-    template: form('workspaceIdentifier', 'projectIdentifier', 'marketplaceIdentifier', 'serviceIdentifier', 'planIdentifier'),
-  },
-  {
-    rel: 'meshbuildingblocks',
-    path: PATHS.blocks,
-    template: form(
-      'workspaceIdentifier',
-      'projectIdentifier',
-      'platformIdentifier',
-      'name',
-      'definitionUuid',
-      'versionUuid',
-      'tenantUuid',
-      'targetRefKind',
-      'status',
-      'managedByWorkspaceIdentifier',
-      'managedByDefinitionUuid',
-    ),
-  },
-  { rel: 'meshbuildingblockdefinitions', path: PATHS.definitions, template: form('workspaceIdentifier') },
-  // "runnerNodeId (required, in the path's query), selector (appended)"
-  { rel: 'meshbuildingblockruns', path: PATHS.runs, template: '?runnerNodeId={runnerNodeId}{&selector}' },
-  { rel: 'meshtagdefinitions', path: PATHS.tagDefinitions, template: '' },
-  { rel: 'meshcommunicationdefinitions', path: PATHS.communicationDefinitions, template: form('type') },
-  {
-    rel: 'meshcommunications',
-    path: PATHS.communications,
-    template: form('communicationDefinitionUuid', 'resolutionStatus', 'communicationType'),
-  },
-  // Kinds the spec's table does not list but this service serves (as the real system's index does).
-  { rel: 'meshapikeys', path: PATHS.apiKeys, template: form('workspaceIdentifier') },
-  { rel: 'meshbuildingblockdefinitionversions', path: PATHS.definitionVersions, template: form('buildingBlockDefinitionUuid') },
-  {
-    rel: 'meshplatforms',
-    path: PATHS.platforms,
-    template: form('identifier', 'locationIdentifier', 'ownedByWorkspace', 'platformTypeIdentifier'),
-  },
-  { rel: 'meshlocations', path: PATHS.locations, template: form('displayName') },
-  { rel: 'meshbuildingblockrunners', path: PATHS.runners, template: form('workspaceIdentifier') },
-  {
-    rel: 'mesheventlogs',
-    path: PATHS.eventLogs,
-    template: form(
-      'from',
-      'until',
-      'title',
-      'description',
-      'authorType',
-      'authorIdentifier',
-      'eventType',
-      'workspaceName',
-      'workspaceIdentifier',
-      'excludeTitle',
-    ),
-  },
-  { rel: 'meshprojectroles', path: PATHS.projectRoles, template: '' },
-  { rel: 'meshplatformtypes', path: PATHS.platformTypes, template: form('category', 'lifecycleStatus') },
-  { rel: 'meshintegrations', path: PATHS.integrations, template: form('displayName', 'ownedByWorkspace', 'type') },
-  {
-    rel: 'meshlandingzones',
-    path: PATHS.landingZones,
-    template: form('identifier', 'displayName', 'platformUuid', 'disabled', 'restricted', 'ownedByWorkspace'),
-  },
-] as const satisfies readonly Relation[];
-
-export type RelationName = (typeof MESHOBJECT_RELATIONS)[number]['rel'];
-
-const PATH_OF: ReadonlyMap<string, string> = new Map(MESHOBJECT_RELATIONS.map((relation) => [relation.rel, relation.path]));
+/** The index relations of some kinds, in their order (the registry's). */
+export function relationsOf(manifests: readonly KindManifest[]): Relation[] {
+  return manifests.flatMap((manifest) =>
+    manifest.resources.flatMap((resource) => (resource.relation ? [{ ...resource.relation, path: resource.path }] : [])),
+  );
+}
 
 /**
  * The index's links: a relation is listed when the caller may use its endpoint (spec §2.2), to list
  * or to create in it (a runner's claim is the runs relation's POST). Paths that only answer for
  * retired versions (http/retired-paths.ts) are not served, so never listed.
  */
-export function indexLinks(collections: CollectionPermissions, baseUrl: string): HalLinks {
+export function indexLinks(relations: readonly Relation[], collections: CollectionPermissions, baseUrl: string): HalLinks {
   const links: HalLinks = {};
-  for (const { rel, path, template } of MESHOBJECT_RELATIONS) {
+  for (const { rel, path, template } of relations) {
     if (!collections.mayList(path) && !collections.mayCreate(path)) continue;
     links[rel] = template === '' ? { href: `${baseUrl}${path}` } : { href: `${baseUrl}${path}${template}`, templated: true };
   }
@@ -153,7 +44,7 @@ export function indexLinks(collections: CollectionPermissions, baseUrl: string):
  * objects live; absent when they live in no one workspace (users, platforms) or in many (a
  * definition's blocks).
  */
-export type Related = { rel: RelationName; workspace?: string } & ({ query: string } | { id: string });
+export type Related = { rel: string; workspace?: string } & ({ query: string } | { id: string });
 
 /**
  * The links from an object's answer to related collections and objects (not `self`, not links to the
@@ -165,8 +56,9 @@ export function relatedLinks(view: RelationsView, related: Readonly<Record<strin
   const links: HalLinks = {};
   for (const [name, target] of Object.entries(related)) {
     if (target === undefined) continue;
-    const path = PATH_OF.get(target.rel)!;
-    if (!view.collections.mayList(path, target.workspace)) continue;
+    // A relation this server does not serve has no link.
+    const path = view.collections.pathOf(target.rel);
+    if (path === undefined || !view.collections.mayList(path, target.workspace)) continue;
     links[name] = { href: 'id' in target ? objectUrl(view.baseUrl, path, target.id) : `${view.baseUrl}${path}${target.query}` };
   }
   return links;

@@ -2,8 +2,8 @@ import type { VersionRef } from './media-types.js';
 
 /**
  * Lifecycle of versions (spec §3.4, §9): the spec's two deprecation lists — media-type versions of
- * the REST endpoints (`LIFECYCLE`) and object versions of the declarative import
- * (`IMPORT_LIFECYCLE`) — drive the Deprecation, Sunset and Link headers, the 406/415 answers for
+ * the REST endpoints and object versions of the declarative import (`src/lifecycle.ts` joins the
+ * kinds' entries with the unserved ones below) — drive the Deprecation, Sunset and Link headers, the 406/415 answers for
  * retired versions, the 404 for retired paths and the import's refusals and remarks. A version whose
  * end-of-life date has passed is retired; one with a future or no date is deprecated.
  */
@@ -18,90 +18,24 @@ export interface LifecycleEntry extends VersionRef {
 }
 
 /**
- * The spec's deprecation list (§9). The spec names meshBuildingBlock.v2 as the replacement of v1; this
- * service serves v2-preview, so that is the successor it links to.
+ * The entries of the spec's deprecation lists (§9) whose kinds no route of this server serves: they
+ * keep answering as retired (http/retired-paths.ts). Every served kind declares its own entries in
+ * its manifest (`kinds/<kind>/kind.ts`); `lifecycle.ts` joins them.
  */
-export const LIFECYCLE: readonly LifecycleEntry[] = [
-  { kind: 'meshuser', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshUser.v2' },
+export const UNSERVED_LIFECYCLE: readonly LifecycleEntry[] = [
   { kind: 'meshcustomer', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshWorkspace' },
-  { kind: 'meshserviceinstance', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshServiceInstance.v2' },
   { kind: 'meshcustomerusergroup', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshWorkspaceUserGroup' },
-  { kind: 'meshpaymentmethod', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshPaymentMethod.v2' },
-  {
-    kind: 'meshproject',
-    version: 'v1',
-    endOfLife: '2025-07-01',
-    replacedBy: 'meshProject.v2',
-    successor: { kind: 'meshproject', version: 'v2' },
-  },
-  {
-    kind: 'meshtenant',
-    version: 'v1',
-    endOfLife: '2025-07-01',
-    replacedBy: 'meshTenant.v3',
-    successor: { kind: 'meshtenant', version: 'v4' },
-  },
-  {
-    kind: 'meshtenant',
-    version: 'v2',
-    endOfLife: '2025-07-01',
-    replacedBy: 'meshTenant.v3',
-    successor: { kind: 'meshtenant', version: 'v4' },
-  },
   { kind: 'meshchargeback', version: 'v1', endOfLife: '2025-10-01', replacedBy: 'meshTenantUsageReport.v3' },
   { kind: 'meshchargeback', version: 'v2', endOfLife: '2025-10-01', replacedBy: 'meshTenantUsageReport.v3' },
   { kind: 'meshchargeback', version: 'v3', endOfLife: '2025-10-01', replacedBy: 'meshTenantUsageReport.v3' },
-  { kind: 'meshworkspace', version: 'v1', replacedBy: 'meshWorkspace.v2', successor: { kind: 'meshworkspace', version: 'v2' } },
-  { kind: 'meshtenant', version: 'v3', replacedBy: 'meshTenant.v4', successor: { kind: 'meshtenant', version: 'v4' } },
-  {
-    kind: 'meshbuildingblock',
-    version: 'v1',
-    replacedBy: 'meshBuildingBlock.v2',
-    successor: { kind: 'meshbuildingblock', version: 'v2-preview' },
-  },
-  {
-    kind: 'meshlandingzone',
-    version: 'v1-preview',
-    replacedBy: 'meshLandingZone.v1',
-    successor: { kind: 'meshlandingzone', version: 'v1' },
-  },
-  { kind: 'meshplatform', version: 'v1', replacedBy: 'meshPlatform.v2', successor: { kind: 'meshplatform', version: 'v2' } },
-  { kind: 'meshplatform', version: 'v2-preview', replacedBy: 'meshPlatform.v2', successor: { kind: 'meshplatform', version: 'v2' } },
-  {
-    kind: 'meshplatformtype',
-    version: 'v1-preview',
-    replacedBy: 'meshPlatformType.v1',
-    successor: { kind: 'meshplatformtype', version: 'v1' },
-  },
-  {
-    kind: 'meshintegration',
-    version: 'v1-preview',
-    replacedBy: 'meshIntegration.v1',
-    successor: { kind: 'meshintegration', version: 'v1' },
-  },
-  { kind: 'meshlocation', version: 'v1-preview', replacedBy: 'meshLocation.v1', successor: { kind: 'meshlocation', version: 'v1' } },
 ];
 
-/** The spec's deprecated objects of the declarative import (§9, its second table), by object version. */
-export const IMPORT_LIFECYCLE: readonly LifecycleEntry[] = [
+/** The import's deprecated object versions of kinds the import does not take (spec §9, second table). */
+export const UNSERVED_IMPORT_LIFECYCLE: readonly LifecycleEntry[] = [
   { kind: 'meshcustomer', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshWorkspace' },
   { kind: 'meshcustomerusergroup', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshWorkspaceUserGroup' },
   { kind: 'meshcustomeruserbinding', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshWorkspaceUserBinding.v2' },
   { kind: 'meshcustomergroupbinding', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshWorkspaceGroupBinding.v2' },
-  { kind: 'meshuser', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshUser.v2' },
-  { kind: 'meshpaymentmethod', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshPaymentMethod.v2' },
-  { kind: 'meshproject', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshProject.v2' },
-  { kind: 'meshtenant', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshTenant.v3' },
-  { kind: 'meshtenant', version: 'v2', endOfLife: '2025-07-01', replacedBy: 'meshTenant.v3' },
-  { kind: 'meshserviceinstance', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshServiceInstance.v2' },
-  { kind: 'meshprojectuserbinding', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshProjectUserBinding.v3' },
-  { kind: 'meshprojectgroupbinding', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshProjectGroupBinding.v3' },
-  { kind: 'meshworkspacegroupbinding', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshWorkspaceGroupBinding.v2' },
-  { kind: 'meshworkspace', version: 'v1', replacedBy: 'meshWorkspace.v2' },
-  { kind: 'meshworkspaceuserbinding', version: 'v1', replacedBy: 'meshWorkspaceUserBinding.v2' },
-  { kind: 'meshprojectuserbinding', version: 'v2', replacedBy: 'meshProjectUserBinding.v3' },
-  { kind: 'meshprojectgroupbinding', version: 'v2', replacedBy: 'meshProjectGroupBinding.v3' },
-  { kind: 'meshtenant', version: 'v3', replacedBy: 'meshTenant.v4' },
 ];
 
 /**
@@ -111,17 +45,34 @@ export const IMPORT_LIFECYCLE: readonly LifecycleEntry[] = [
 export const UNDATED_DEPRECATION_SINCE = '2025-01-01';
 
 const keyOf = (ref: VersionRef) => `${ref.kind.toLowerCase()}.${ref.version}`;
-const byKey = new Map(LIFECYCLE.map((entry) => [keyOf(entry), entry]));
-const importByKey = new Map(IMPORT_LIFECYCLE.map((entry) => [keyOf(entry), entry]));
 
-/** The REST lifecycle entry of a media-type version (kind case-insensitive). */
-export function lifecycleOf(ref: VersionRef): LifecycleEntry | undefined {
-  return byKey.get(keyOf(ref));
-}
+/** One deprecation list, looked up by version (kind case-insensitive). */
+export class VersionLifecycle {
+  private readonly byKey: ReadonlyMap<string, LifecycleEntry>;
 
-/** The import lifecycle entry of an object version (`meshTenant` + `v3`; kind case-insensitive). */
-export function importLifecycleOf(ref: VersionRef): LifecycleEntry | undefined {
-  return importByKey.get(keyOf(ref));
+  constructor(readonly entries: readonly LifecycleEntry[]) {
+    this.byKey = new Map(entries.map((entry) => [keyOf(entry), entry]));
+  }
+
+  /** The entry of a version (`meshTenant` + `v3`), if it is deprecated or retired. */
+  of(ref: VersionRef): LifecycleEntry | undefined {
+    return this.byKey.get(keyOf(ref));
+  }
+
+  /** The kinds of the list: their collection paths answer for them even while unbuilt. */
+  kinds(): string[] {
+    return [...new Set(this.entries.map((entry) => entry.kind))];
+  }
+
+  /**
+   * Kinds whose every version is retired and whose replacement is another kind (meshCustomer →
+   * meshWorkspace): their whole path is gone and answers 404 (spec §3.4).
+   */
+  retiredKinds(now: Date = new Date()): string[] {
+    return this.kinds().filter((kind) =>
+      this.entries.filter((e) => e.kind === kind).every((e) => isRetired(e, now) && e.replacedBy.split('.')[0]!.toLowerCase() !== kind),
+    );
+  }
 }
 
 /** Fully functional through the end-of-life date, retired from the next midnight UTC on (spec §3.4). */
@@ -143,22 +94,6 @@ export function deprecatedMessage(entry: LifecycleEntry): string {
   const until =
     entry.endOfLife === undefined ? 'deprecated (no end-of-life date announced)' : `deprecated, works through ${entry.endOfLife}`;
   return `version ${entry.version} of ${entry.kind} is ${until}; use ${entry.replacedBy} instead`;
-}
-
-/** The kinds of the REST deprecation list: their collection paths answer for them even while unbuilt. */
-export function lifecycleKinds(): string[] {
-  return [...new Set(LIFECYCLE.map((entry) => entry.kind))];
-}
-
-/**
- * Kinds whose every version is retired and whose replacement is another kind (meshCustomer →
- * meshWorkspace): their whole path is gone and answers 404 (spec §3.4).
- */
-export function retiredKinds(now: Date = new Date()): string[] {
-  const kinds = new Set(LIFECYCLE.map((entry) => entry.kind));
-  return [...kinds].filter((kind) =>
-    LIFECYCLE.filter((e) => e.kind === kind).every((e) => isRetired(e, now) && e.replacedBy.split('.')[0]!.toLowerCase() !== kind),
-  );
 }
 
 /** Headers for a deprecated (not retired) version: Deprecation (RFC 9745), Sunset (RFC 8594), successor Link. */

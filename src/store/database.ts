@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, sql, type Migration } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -84,6 +84,8 @@ export interface OpenOptions {
   beforeMigrating?: (db: Kysely<Tables>) => Promise<unknown>;
   /** Told how long each transaction waited to begin (the metrics). */
   waits?: TransactionWaits;
+  /** The migrations the kinds bring in their folders, applied with the service's own. */
+  kindMigrations?: Readonly<Record<string, Migration>>;
 }
 
 /**
@@ -96,7 +98,7 @@ export async function openDatabase(config: Config, log: Logger, options: OpenOpt
     database = config.databaseUrl ? openPostgres(config, log, options.waits) : openSqlite(config, log, options.waits);
     await database.ping();
     await options.beforeMigrating?.(database.db);
-    await migrate(config, database, log);
+    await migrate(config, database, log, options.kindMigrations);
     return database;
   } catch (error) {
     await database?.close().catch(() => undefined);
@@ -109,13 +111,18 @@ export async function openDatabase(config: Config, log: Logger, options: OpenOpt
  * requests: a migration rewriting a large table, or an instance waiting for the advisory lock while
  * another migrates, may take longer than a request ever should.
  */
-async function migrate(config: Config, database: Database, log: Logger): Promise<void> {
-  if (!config.databaseUrl) return migrateToLatest(database.db, log);
+async function migrate(
+  config: Config,
+  database: Database,
+  log: Logger,
+  kindMigrations?: Readonly<Record<string, Migration>>,
+): Promise<void> {
+  if (!config.databaseUrl) return migrateToLatest(database.db, log, kindMigrations);
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 1, connectionTimeoutMillis: config.dbTimeoutMs });
   pool.on('error', (error) => log.warn({ err: error }, 'the migration connection failed'));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   try {
-    await migrateToLatest(db, log);
+    await migrateToLatest(db, log, kindMigrations);
   } finally {
     await db.destroy();
   }

@@ -1,3 +1,5 @@
+/** Its collection path. */
+export const API_KEYS_PATH = '/api/meshobjects/meshapikeys';
 /** The internal API key (one type; wire versions in wire/). The secret itself is never kept. */
 export interface ApiKey {
   /** Also the OAuth client id. */

@@ -3,12 +3,12 @@ import { halPage, pageInfo, pageLinks, parsePagingParams } from '../../lib/pagin
 import { Type } from '@sinclair/typebox';
 import { halPageSchema, PagingQuery } from '../../lib/paging.js';
 import { answersOf, bodiesOf, created, empty, ok, type Call, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import type { AuthorizedApiKeyService } from './authorized-service.js';
 import type { ApiKey } from './model.js';
 import { API_KEY_CODECS } from './wire/index.js';
+import { API_KEYS_PATH } from './model.js';
 
-const PATH = PATHS.apiKeys;
+const PATH = API_KEYS_PATH;
 
 export function apiKeyOperations(keys: AuthorizedApiKeyService): Operation[] {
   const produces = API_KEY_CODECS.media;

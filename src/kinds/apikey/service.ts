@@ -11,9 +11,20 @@ import { ApiKeyStore } from './store.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
 import { differs, eventOf } from '../eventlog/titles.js';
 
-const subject = (key: ApiKey) => ({ codec: API_KEY_EVENTS, id: key.uuid, workspace: key.ownedByWorkspace, object: key });
+import type { EventDraft } from '../eventlog/model.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { API_KEY_EVENTS } from './wire/index.js';
+import { API_KEY_TITLES } from './events.js';
+
+const subject = (key: ApiKey) => ({ codec: API_KEY_EVENTS, id: key.uuid, workspace: key.ownedByWorkspace, object: key });
+
+/** A deleted workspace's keys go with it, each with its event (content: the key as it was, its secret only as a hash). */
+export async function deleteKeysOfWorkspace(trx: Db, [workspace]: readonly string[], events: EventDraft[]): Promise<void> {
+  const keys = new ApiKeyStore(trx);
+  const { items } = await keys.list({ workspace: workspace! }, { page: 0, size: 100_000 });
+  await keys.deleteOfWorkspace(workspace!);
+  for (const key of items) events.push(eventOf(API_KEY_TITLES.apiKeyDeleted, subject(key)));
+}
 
 /** Client secrets: 40 characters of [A-Za-z0-9] (the GitHub auth action does not URL-encode). */
 export function generateClientSecret(): string {
@@ -78,7 +89,7 @@ export class ApiKeyService {
     };
     await this.events.change(ctx, async (trx, events) => {
       await new ApiKeyStore(trx).insert(key);
-      events.push(eventOf('apiKeyCreated', subject(key)));
+      events.push(eventOf(API_KEY_TITLES.apiKeyCreated, subject(key)));
     });
     return { key, secret };
   }
@@ -96,10 +107,10 @@ export class ApiKeyService {
     if (existing && !differs(existing, key)) return existing;
     await this.events.change(ctx, async (trx, events) => {
       await new ApiKeyStore(trx).upsert(key);
-      if (!existing) events.push(eventOf('apiKeyCreated', subject(key)));
+      if (!existing) events.push(eventOf(API_KEY_TITLES.apiKeyCreated, subject(key)));
       else
         events.push(
-          eventOf(existing.secretHash !== key.secretHash ? 'apiKeySecretRotated' : 'apiKeyChanged', {
+          eventOf(existing.secretHash !== key.secretHash ? API_KEY_TITLES.apiKeySecretRotated : API_KEY_TITLES.apiKeyChanged, {
             ...subject(key),
             previous: existing,
           }),
@@ -134,7 +145,9 @@ export class ApiKeyService {
     if (!rotate && !differs(existing, key)) return { key };
     await this.events.change(ctx, async (trx, events) => {
       key.revision = await new ApiKeyStore(trx).update(key, rotate);
-      events.push(eventOf(rotate ? 'apiKeySecretRotated' : 'apiKeyChanged', { ...subject(key), previous: existing }));
+      events.push(
+        eventOf(rotate ? API_KEY_TITLES.apiKeySecretRotated : API_KEY_TITLES.apiKeyChanged, { ...subject(key), previous: existing }),
+      );
     });
     this.forget(key.uuid);
     return secret ? { key, secret } : { key };
@@ -146,7 +159,7 @@ export class ApiKeyService {
     const key = { ...existing, secretHash: this.secrets.hash(secret) };
     await this.events.change(ctx, async (trx, events) => {
       key.revision = await new ApiKeyStore(trx).update(key, true);
-      events.push(eventOf('apiKeySecretRotated', { ...subject(key), previous: existing }));
+      events.push(eventOf(API_KEY_TITLES.apiKeySecretRotated, { ...subject(key), previous: existing }));
     });
     this.forget(key.uuid);
     return { key, secret };
@@ -162,7 +175,7 @@ export class ApiKeyService {
     await this.events.change(ctx, async (trx, events) => {
       const store = new ApiKeyStore(trx);
       const key = await store.find(uuid);
-      if (key && (await store.delete(uuid))) events.push(eventOf('apiKeyDeleted', subject(key)));
+      if (key && (await store.delete(uuid))) events.push(eventOf(API_KEY_TITLES.apiKeyDeleted, subject(key)));
     });
     this.forget(uuid);
   }

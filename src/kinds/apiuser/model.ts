@@ -1,5 +1,8 @@
 import { MAX_STRING } from '../../lib/limits.js';
 
+/** Its collection path. */
+export const API_USERS_PATH = '/api/admin/apiusers';
+
 /** An API user (Basic auth, admin-equivalent, spec 5.1). The password itself is never kept. */
 export interface ApiUser {
   username: string;

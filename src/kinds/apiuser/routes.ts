@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { Links } from '../../lib/wire-schemas.js';
 import { answersOf, bodiesOf, created, empty, ok, type Call, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import type { AuthorizedApiUserService } from './authorized-service.js';
 import type { ApiUser } from './model.js';
 import { API_USER_CODECS } from './wire/index.js';
+import { API_USERS_PATH } from './model.js';
 
 /** The admin area's API users: `/api/admin/apiusers`, admins only (ADM_USER_*). */
 export function apiUserOperations(users: AuthorizedApiUserService): Operation[] {
@@ -15,7 +15,7 @@ export function apiUserOperations(users: AuthorizedApiUserService): Operation[] 
   return [
     {
       method: 'POST',
-      path: PATHS.apiUsers,
+      path: API_USERS_PATH,
       media: { produces, consumes: produces },
       access: admin('SAVE'),
       doc: {
@@ -30,7 +30,7 @@ export function apiUserOperations(users: AuthorizedApiUserService): Operation[] 
     },
     {
       method: 'GET',
-      path: PATHS.apiUsers,
+      path: API_USERS_PATH,
       media: { produces },
       access: admin('LIST'),
       doc: {
@@ -48,13 +48,13 @@ export function apiUserOperations(users: AuthorizedApiUserService): Operation[] 
       handle: async (call) =>
         ok({
           _embedded: { apiUsers: (await users.list(call.ctx)).map((user) => encode(call, user)) },
-          _links: { self: { href: `${call.baseUrl}${PATHS.apiUsers}` } },
+          _links: { self: { href: `${call.baseUrl}${API_USERS_PATH}` } },
         }),
     },
     // The target of every user's `_links.self`.
     {
       method: 'GET',
-      path: `${PATHS.apiUsers}/:username`,
+      path: `${API_USERS_PATH}/:username`,
       media: { produces },
       access: admin('LIST'),
       doc: { summary: 'Read an API user', responses: { 200: { description: 'the API user', body: one } } },
@@ -62,7 +62,7 @@ export function apiUserOperations(users: AuthorizedApiUserService): Operation[] 
     },
     {
       method: 'DELETE',
-      path: `${PATHS.apiUsers}/:username`,
+      path: `${API_USERS_PATH}/:username`,
       access: admin('DELETE'),
       doc: { summary: 'Delete an API user', responses: { 204: { description: 'deleted' } } },
       handle: async (call) => {

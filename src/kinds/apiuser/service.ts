@@ -9,6 +9,7 @@ import { ApiUserStore } from './store.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
 import { eventOf } from '../eventlog/titles.js';
 import { API_USER_EVENTS } from './wire/index.js';
+import { API_USER_TITLES } from './events.js';
 
 const subject = (user: ApiUser) => ({ codec: API_USER_EVENTS, id: user.username, object: user });
 
@@ -79,7 +80,7 @@ export class ApiUserService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new ApiUserStore(trx).insert(user, passwordHash);
-        events.push(eventOf('apiUserCreated', subject(user)));
+        events.push(eventOf(API_USER_TITLES.apiUserCreated, subject(user)));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`API user ${username} already exists`);
@@ -100,7 +101,10 @@ export class ApiUserService {
       const user = existing ?? { username, createdOn: new Date().toISOString() };
       await store.upsert(user, passwordHash);
       events.push(
-        eventOf(existing ? 'apiUserPasswordRotated' : 'apiUserCreated', { ...subject(user), ...(existing ? { previous: existing } : {}) }),
+        eventOf(existing ? API_USER_TITLES.apiUserPasswordRotated : API_USER_TITLES.apiUserCreated, {
+          ...subject(user),
+          ...(existing ? { previous: existing } : {}),
+        }),
       );
     });
     this.forgetAll();
@@ -120,7 +124,7 @@ export class ApiUserService {
       const store = new ApiUserStore(trx);
       const user = await store.find(name);
       if (!user || !(await store.delete(name))) return false;
-      events.push(eventOf('apiUserDeleted', subject(user)));
+      events.push(eventOf(API_USER_TITLES.apiUserDeleted, subject(user)));
       return true;
     });
     if (!deleted) throw notFound(`API user ${username} not found`);

@@ -1,3 +1,14 @@
+/** Its collection path. */
+export const PROJECT_GROUP_BINDINGS_PATH = '/api/meshobjects/meshprojectbindings/groupbindings';
+
+/** Its collection path. */
+export const PROJECT_USER_BINDINGS_PATH = '/api/meshobjects/meshprojectbindings/userbindings';
+
+/** Its collection path. */
+export const WORKSPACE_USER_BINDINGS_PATH = '/api/meshobjects/meshworkspacebindings/userbindings';
+
+/** Its collection path. */
+export const WORKSPACE_GROUP_BINDINGS_PATH = '/api/meshobjects/meshworkspacebindings/groupbindings';
 /**
  * The four binding kinds (the wire kinds), as stored in `role_bindings.kind`. Here rather than beside
  * the SQL of holders.ts: the codecs (and the CLI's kind table) load without the query builder.

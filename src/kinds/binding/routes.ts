@@ -1,16 +1,23 @@
 import type { Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedBindingService } from './authorized-service.js';
-import { BINDING_SHAPES, type Binding, type BindingKind } from './model.js';
+import {
+  BINDING_SHAPES,
+  PROJECT_GROUP_BINDINGS_PATH,
+  PROJECT_USER_BINDINGS_PATH,
+  WORKSPACE_GROUP_BINDINGS_PATH,
+  WORKSPACE_USER_BINDINGS_PATH,
+  type Binding,
+  type BindingKind,
+} from './model.js';
 import { BINDING_FILTERS, parseBindingFilter } from './query.js';
 import { BINDING_CODECS } from './wire/index.js';
 
 const PLACES: Record<BindingKind, { path: string; embedded: string }> = {
-  meshWorkspaceUserBinding: { path: PATHS.workspaceUserBindings, embedded: 'meshWorkspaceUserBindings' },
-  meshWorkspaceGroupBinding: { path: PATHS.workspaceGroupBindings, embedded: 'meshWorkspaceGroupBindings' },
-  meshProjectUserBinding: { path: PATHS.projectUserBindings, embedded: 'meshProjectUserBindings' },
-  meshProjectGroupBinding: { path: PATHS.projectGroupBindings, embedded: 'meshProjectGroupBindings' },
+  meshWorkspaceUserBinding: { path: WORKSPACE_USER_BINDINGS_PATH, embedded: 'meshWorkspaceUserBindings' },
+  meshWorkspaceGroupBinding: { path: WORKSPACE_GROUP_BINDINGS_PATH, embedded: 'meshWorkspaceGroupBindings' },
+  meshProjectUserBinding: { path: PROJECT_USER_BINDINGS_PATH, embedded: 'meshProjectUserBindings' },
+  meshProjectGroupBinding: { path: PROJECT_GROUP_BINDINGS_PATH, embedded: 'meshProjectGroupBindings' },
 };
 
 /** One binding kind: list, POST 201, GET and DELETE 204 by binding name (no PUT, as documented). */

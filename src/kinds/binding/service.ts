@@ -5,12 +5,13 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.j
 import type { Db } from '../../store/transaction.js';
 import type { EventDraft } from '../eventlog/model.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
-import { differs, eventOf, type EventKey } from '../eventlog/titles.js';
+import { differs, eventOf, type EventTitle } from '../eventlog/titles.js';
 import type { ProjectService } from '../project/service.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { BINDING_SHAPES, type Binding, type BindingInput, type BindingKind } from './model.js';
 import { BindingStore, type BindingFilter } from './store.js';
 import { BINDING_EVENTS } from './wire/index.js';
+import { BINDING_TITLES } from './events.js';
 
 /** A binding whose references were resolved by the authorized service (the project role by identifier). */
 export interface ResolvedBinding extends BindingInput {
@@ -18,15 +19,27 @@ export interface ResolvedBinding extends BindingInput {
 }
 
 /** Each binding kind's event titles ("Workspace User Role Added", …). */
-const ROLE_EVENTS: Record<BindingKind, { added: EventKey; changed: EventKey; removed: EventKey }> = {
-  meshWorkspaceUserBinding: { added: 'workspaceUserRoleAdded', changed: 'workspaceUserRoleChanged', removed: 'workspaceUserRoleRemoved' },
-  meshWorkspaceGroupBinding: {
-    added: 'workspaceGroupRoleAdded',
-    changed: 'workspaceGroupRoleChanged',
-    removed: 'workspaceGroupRoleRemoved',
+const ROLE_EVENTS: Record<BindingKind, { added: EventTitle; changed: EventTitle; removed: EventTitle }> = {
+  meshWorkspaceUserBinding: {
+    added: BINDING_TITLES.workspaceUserRoleAdded,
+    changed: BINDING_TITLES.workspaceUserRoleChanged,
+    removed: BINDING_TITLES.workspaceUserRoleRemoved,
   },
-  meshProjectUserBinding: { added: 'projectUserRoleAdded', changed: 'projectUserRoleChanged', removed: 'projectUserRoleRemoved' },
-  meshProjectGroupBinding: { added: 'projectGroupRoleAdded', changed: 'projectGroupRoleChanged', removed: 'projectGroupRoleRemoved' },
+  meshWorkspaceGroupBinding: {
+    added: BINDING_TITLES.workspaceGroupRoleAdded,
+    changed: BINDING_TITLES.workspaceGroupRoleChanged,
+    removed: BINDING_TITLES.workspaceGroupRoleRemoved,
+  },
+  meshProjectUserBinding: {
+    added: BINDING_TITLES.projectUserRoleAdded,
+    changed: BINDING_TITLES.projectUserRoleChanged,
+    removed: BINDING_TITLES.projectUserRoleRemoved,
+  },
+  meshProjectGroupBinding: {
+    added: BINDING_TITLES.projectGroupRoleAdded,
+    changed: BINDING_TITLES.projectGroupRoleChanged,
+    removed: BINDING_TITLES.projectGroupRoleRemoved,
+  },
 };
 
 const subject = (binding: Binding) => {
@@ -48,6 +61,15 @@ export function bindingRemoved(binding: Binding): EventDraft {
     ...about,
     description: `${about.target} was removed (${binding.kind} ${binding.name})`,
   });
+}
+
+/** Declarative deletion of a collection's binding (nothing when gone already). */
+export async function deleteCollectedBinding(trx: Db, object: { kind: BindingKind; name: string }, events: EventDraft[]): Promise<void> {
+  const bindings = new BindingStore(trx);
+  const binding = await bindings.find(object.kind, object.name);
+  if (!binding) return;
+  await bindings.delete(object.kind, object.name);
+  events.push(bindingRemoved(binding));
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Page, PageRequest } from '../../lib/paging.js';
 import { fetchPage } from '../../store/paged.js';
 import type { Db } from '../../store/transaction.js';
 import { parseDocument } from '../document.js';
-import { roleHolders } from './holders.js';
+import { roleHolders } from '../../store/role-holders.js';
 import { BINDING_SHAPES, type Binding, type BindingKind } from './model.js';
 
 export interface BindingFilter {

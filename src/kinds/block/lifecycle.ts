@@ -6,7 +6,7 @@ import { IMPLEMENTATIONS } from '../definition/enums.js';
 import type { DefinitionVersion } from '../definition/model.js';
 import type { DefinitionStore } from '../definition/store.js';
 import type { EventDraft } from '../eventlog/model.js';
-import { eventOf, type EventKey } from '../eventlog/titles.js';
+import { eventOf, type EventTitle } from '../eventlog/titles.js';
 import { sharedRunnerFor } from '../runner/shared-runners.js';
 import type { TenantStore } from '../tenant/store.js';
 import { missingInputState, nativeValue } from './inputs.js';
@@ -25,6 +25,7 @@ import {
 import type { BlockStore } from './store.js';
 import { BLOCK_EVENTS } from './wire/index.js';
 import type { EventCodec } from '../codec.js';
+import { BLOCK_TITLES } from './events.js';
 
 /**
  * The stores a block's lifecycle writes together, bound to one transaction: the named unit of work of
@@ -64,7 +65,7 @@ async function setStatus(tx: BlockUnit, block: Block, status: BlockStatus, lates
   if (block.status !== status) {
     const after: Block = { ...block, status, ...(latestRunUuid ? { latestRunUuid } : {}) };
     tx.events.push(
-      eventOf('blockStatusChanged', {
+      eventOf(BLOCK_TITLES.blockStatusChanged, {
         ...blockSubject(after),
         previous: block,
         description: `meshBuildingBlock ${block.uuid} went from ${block.status} to ${status}`,
@@ -108,7 +109,7 @@ export class BlockLifecycle {
   ) {}
 
   /** The event of a run (`runRequested`, `runClaimed`, …) in its block's workspace, with the steps the change touched. */
-  runEvent(key: EventKey, run: Run, previous?: Run, steps?: readonly StepRow[]): EventDraft {
+  runEvent(key: EventTitle, run: Run, previous?: Run, steps?: readonly StepRow[]): EventDraft {
     // Only a transparent run's number and behaviour are the block's readers' to know.
     const which = isTransparent(run) ? `run ${run.runNumber} (${run.behavior})` : 'a run';
     return eventOf(key, {
@@ -207,7 +208,7 @@ export class BlockLifecycle {
       logBytes: 0,
     };
     await tx.runs.insert(run);
-    tx.events.push(this.runEvent('runRequested', run));
+    tx.events.push(this.runEvent(BLOCK_TITLES.runRequested, run));
     // A new block is PENDING already: only its run changes (assigning the status would rewrite its index entries).
     if (created && block.status === 'PENDING') await tx.blocks.setLatestRun(block.uuid, run.uuid);
     else await setStatus(tx, block, 'PENDING', run.uuid);
@@ -321,13 +322,14 @@ export class BlockLifecycle {
     await tx.blocks.update(updated);
     if (updated.status !== block.status) {
       tx.events.push(
-        eventOf('blockStatusChanged', {
+        eventOf(BLOCK_TITLES.blockStatusChanged, {
           ...blockSubject(updated),
           previous: block,
           description: `meshBuildingBlock ${block.uuid} went from ${block.status} to ${updated.status}`,
         }),
       );
-    } else if (updated.outputs !== block.outputs) tx.events.push(eventOf('blockChanged', { ...blockSubject(updated), previous: block }));
+    } else if (updated.outputs !== block.outputs)
+      tx.events.push(eventOf(BLOCK_TITLES.blockChanged, { ...blockSubject(updated), previous: block }));
     if (block.markedForDeletionOn) {
       await this.startRun(tx, updated, await this.versionOf(tx, block), 'DESTROY', 'BUILDING_BLOCK_DELETION');
       return;
@@ -349,7 +351,7 @@ export class BlockLifecycle {
     if (!block || block.markedForDeletionOn) return;
     const marked: Block = { ...block, markedForDeletionOn: new Date().toISOString(), markedForDeletionBy: by };
     await tx.blocks.update(marked);
-    tx.events.push(eventOf('blockDeletionRequested', blockSubject(marked)));
+    tx.events.push(eventOf(BLOCK_TITLES.blockDeletionRequested, blockSubject(marked)));
     const version = await this.versionOf(tx, block);
     if (version.spec.deletionMode === 'PURGE') return this.remove(tx, marked);
     const active = await tx.runs.activeRun(block.uuid);
@@ -375,7 +377,7 @@ export class BlockLifecycle {
   private async abort(tx: BlockUnit, run: Run): Promise<void> {
     const at = new Date().toISOString();
     await tx.runs.endIfActive(run.uuid, 'ABORTED', at);
-    tx.events.push(this.runEvent('runCancelled', { ...run, status: 'ABORTED', endedOn: at, updatedOn: at }));
+    tx.events.push(this.runEvent(BLOCK_TITLES.runCancelled, { ...run, status: 'ABORTED', endedOn: at, updatedOn: at }));
   }
 
   /** The block goes, with its run in flight aborted; its definition counts one block less. */
@@ -384,7 +386,7 @@ export class BlockLifecycle {
     if (active && !isFinal(active.status)) await this.abort(tx, active);
     if (await tx.blocks.delete(block.uuid)) {
       await tx.definitions.countUsage(block.definitionUuid, -1);
-      tx.events.push(eventOf('blockDeleted', blockSubject(block)));
+      tx.events.push(eventOf(BLOCK_TITLES.blockDeleted, blockSubject(block)));
     }
   }
 }

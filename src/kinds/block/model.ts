@@ -2,6 +2,9 @@ import type { ValueType } from '../definition/enums.js';
 import type { Definition, DefinitionVersion } from '../definition/model.js';
 import type { Tenant } from '../tenant/model.js';
 
+/** Its collection path. */
+export const BLOCKS_PATH = '/api/meshobjects/meshbuildingblocks';
+
 /** Spec §3.1. `WAITING_FOR_APPROVAL` exists only as a list filter value (COMPAT §9). */
 export const BLOCK_STATUSES = [
   'WAITING_FOR_DEPENDENT_INPUT',

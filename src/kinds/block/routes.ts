@@ -1,17 +1,17 @@
 import { notAcceptable, unsupportedMediaType } from '../../lib/errors.js';
 import { emptyPage } from '../../lib/paging.js';
 import { empty, versionOf, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedBlockService } from './authorized-service.js';
 import type { Block } from './model.js';
 import { BLOCK_FILTERS, parseBlockFilter } from './query.js';
 import { BLOCK_CODECS } from './wire/index.js';
+import { BLOCKS_PATH } from './model.js';
 
 export function blockOperations(blocks: AuthorizedBlockService): Operation[] {
   return [
     ...resourceOperations<Block>({
-      path: PATHS.blocks,
+      path: BLOCKS_PATH,
       codecs: BLOCK_CODECS.codecs,
       embedded: 'meshBuildingBlocks',
       filters: BLOCK_FILTERS,
@@ -48,7 +48,7 @@ export function blockOperations(blocks: AuthorizedBlockService): Operation[] {
     {
       // No body (whatever Content-Type is sent); 202 with an empty body (COMPAT §9).
       method: 'POST',
-      path: `${PATHS.blocks}/:id/trigger-run`,
+      path: `${BLOCKS_PATH}/:id/trigger-run`,
       access: { resource: 'BUILDINGBLOCK', action: 'SAVE', orManaged: true },
       doc: {
         summary: 'Run a building block again',
@@ -62,7 +62,7 @@ export function blockOperations(blocks: AuthorizedBlockService): Operation[] {
     },
     {
       method: 'DELETE',
-      path: `${PATHS.blocks}/:id/purge`,
+      path: `${BLOCKS_PATH}/:id/purge`,
       access: { resource: 'BUILDINGBLOCK', action: 'DELETE' },
       doc: {
         summary: 'Purge a building block',

@@ -15,6 +15,7 @@ import { checkBlockInputs, mergeRows } from './inputs.js';
 import { blockSubject, type BlockLifecycle, type BlockUnit } from './lifecycle.js';
 import type { Block, BlockRequest, ParentRef, ResolvedBlockRequest, ResolvedBlockUpdate, SentInputs, ValueRow } from './model.js';
 import { BlockStore, type BlockFilter } from './store.js';
+import { BLOCK_TITLES } from './events.js';
 
 /** Binds a block's unit of work to a transaction (the composition root knows the run store). */
 export type BlockUnitFactory = (db: Db, events: EventDraft[]) => BlockUnit;
@@ -155,7 +156,7 @@ export class BlockService {
         );
         block.parents = this.checkParents(resolved.parents, parents, version, workspace);
         await tx.blocks.insert(block, version.spec.onlyApplyOncePerTenant === true && tenant !== undefined);
-        tx.events.push(eventOf('blockCreated', blockSubject(block)));
+        tx.events.push(eventOf(BLOCK_TITLES.blockCreated, blockSubject(block)));
         const created = { definitionRunTransparency: definition.document.spec.runTransparency === true };
         const advanced = await this.lifecycle.advance(tx, block, 'BUILDING_BLOCK_CREATION', { version, parents, created });
         // Last: on PostgreSQL the count's row lock is held until the commit, and every create of the
@@ -229,7 +230,7 @@ export class BlockService {
         }
         await tx.blocks.update(updated);
         if (differs({ ...fresh, status: updated.status, latestRunUuid: updated.latestRunUuid }, updated))
-          tx.events.push(eventOf('blockChanged', { ...blockSubject(updated), previous: fresh }));
+          tx.events.push(eventOf(BLOCK_TITLES.blockChanged, { ...blockSubject(updated), previous: fresh }));
         if (versionChanged) await tx.blocks.replaceParents(block.uuid, updated.parents);
         if (runNeeded) {
           const { status, runUuid } = await this.lifecycle.advance(tx, updated, 'BUILDING_BLOCK_UPDATE', {

@@ -1,5 +1,8 @@
 import { unprocessable } from '../../lib/errors.js';
 
+/** Its collection path. */
+export const COLLECTIONS_PATH = '/api/meshobjectcollections';
+
 /**
  * A meshObjectCollection (beta): a named set of imported workspace user groups and
  * workspace user/group bindings. An import into the collection deletes those of its objects the

@@ -1,7 +1,7 @@
 import type { Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import type { AuthorizedCollectionService } from './authorized-service.js';
 import { COLLECTION_MEDIA, CreateBody, decodeCreate, decodeDelete, DeleteBody } from './wire.js';
+import { COLLECTIONS_PATH } from './model.js';
 
 /**
  * `POST` (201) and `DELETE` (200, the body names the collection) `/api/meshobjectcollections`; no answer
@@ -13,7 +13,7 @@ export function collectionOperations(collections: AuthorizedCollectionService): 
   return [
     {
       method: 'POST',
-      path: PATHS.objectCollections,
+      path: COLLECTIONS_PATH,
       media,
       access: 'admin',
       doc: {
@@ -28,7 +28,7 @@ export function collectionOperations(collections: AuthorizedCollectionService): 
     },
     {
       method: 'DELETE',
-      path: PATHS.objectCollections,
+      path: COLLECTIONS_PATH,
       media,
       access: 'admin',
       doc: {

@@ -3,15 +3,13 @@ import { conflict, unprocessable, type ApiError } from '../../lib/errors.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
+import type { ReferenceGraph } from '../references.js';
 import { eventOf } from '../eventlog/titles.js';
-import { groupDeleted } from '../usergroup/service.js';
-import { bindingRemoved } from '../binding/service.js';
-import { BindingStore } from '../binding/store.js';
-import { UserGroupStore } from '../usergroup/store.js';
 import { WorkspaceStore } from '../workspace/store.js';
 import type { CollectedObject, ObjectCollection } from './model.js';
 import { CollectionStore } from './store.js';
 import { COLLECTION_EVENTS } from './wire.js';
+import { COLLECTION_TITLES } from './events.js';
 
 const subject = (collection: ObjectCollection) => ({
   codec: COLLECTION_EVENTS,
@@ -31,6 +29,8 @@ export class CollectionService {
   constructor(
     db: Db,
     private readonly events: EventRecorder,
+    /** What its objects' kinds declare: they delete what a collection holds (declarative deletion), never this one. */
+    private readonly references: ReferenceGraph,
   ) {
     this.store = new CollectionStore(db);
   }
@@ -52,7 +52,7 @@ export class CollectionService {
           throw noSuchOwner(input.ownedByWorkspace);
         if (await store.find(input.name)) throw conflict(`meshObjectCollection ${input.name} already exists`);
         await store.insert(collection);
-        events.push(eventOf('collectionCreated', subject(collection)));
+        events.push(eventOf(COLLECTION_TITLES.collectionCreated, subject(collection)));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshObjectCollection ${input.name} already exists`);
@@ -66,13 +66,13 @@ export class CollectionService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         const store = new CollectionStore(trx);
-        const dependents = await store.dependents(collection.name);
+        const dependents = await this.references.holding(trx, 'collection', [collection.name]);
         if (dependents.length > 0)
           throw conflict(
             `meshObjectCollection ${collection.name} still holds ${dependents.join(', ')}; only an empty collection can be deleted`,
           );
         await store.delete(collection.name);
-        events.push(eventOf('collectionDeleted', subject(collection)));
+        events.push(eventOf(COLLECTION_TITLES.collectionDeleted, subject(collection)));
       });
     } catch (error) {
       if (isForeignKeyViolation(error))
@@ -85,21 +85,7 @@ export class CollectionService {
   async deleteObjects(ctx: RequestContext, objects: readonly CollectedObject[]): Promise<void> {
     if (objects.length === 0) return;
     await this.events.change(ctx, async (trx, events) => {
-      const groups = new UserGroupStore(trx);
-      const bindings = new BindingStore(trx);
-      for (const object of objects) {
-        if (object.kind === 'meshWorkspaceUserGroup') {
-          const group = await groups.find(object.workspace, object.name);
-          if (!group) continue;
-          await groups.deleteWithReferences(object.workspace, object.name);
-          events.push(groupDeleted(group));
-        } else {
-          const binding = await bindings.find(object.kind, object.name);
-          if (!binding) continue;
-          await bindings.delete(object.kind, object.name);
-          events.push(bindingRemoved(binding));
-        }
-      }
+      for (const object of objects) await this.references.deleteHeld(trx, 'collection', object, events);
     });
   }
 }

@@ -1,5 +1,4 @@
 import type { Selectable } from 'kysely';
-import { findDependents } from '../../store/dependents.js';
 import type { ObjectCollectionTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
 import type { CollectedObject, ObjectCollection } from './model.js';
@@ -32,10 +31,6 @@ export class CollectionStore {
   async find(name: string): Promise<ObjectCollection | undefined> {
     const row = await this.db.selectFrom('object_collections').selectAll().where('name', '=', name).executeTakeFirst();
     return row ? toModel(row) : undefined;
-  }
-
-  dependents(name: string): Promise<string[]> {
-    return findDependents(this.db, 'collection', [name]);
   }
 
   async delete(name: string): Promise<void> {

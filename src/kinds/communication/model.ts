@@ -1,5 +1,8 @@
 import type { CommunicationType } from '../communicationdefinition/model.js';
 
+/** Its collection path. */
+export const COMMUNICATIONS_PATH = '/api/meshobjects/meshcommunications';
+
 /** What a communication may target (OpenAPI: "Supported values are: meshWorkspace, meshTenant, and meshBuildingBlock"). */
 export const TARGET_KINDS = ['meshWorkspace', 'meshTenant', 'meshBuildingBlock'] as const;
 export type TargetKind = (typeof TARGET_KINDS)[number];

@@ -1,10 +1,10 @@
 import { answersOf, ok, versionOf, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedCommunicationService } from './authorized-service.js';
 import type { Communication } from './model.js';
 import { COMMUNICATION_FILTERS, parseCommunicationFilter } from './query.js';
 import { COMMUNICATION_CODECS } from './wire/index.js';
+import { COMMUNICATIONS_PATH } from './model.js';
 
 /**
  * The published operations (admins send and delete) and one of this server's: `POST …/{uuid}/resolve`
@@ -16,7 +16,7 @@ export function communicationOperations(communications: AuthorizedCommunicationS
     COMMUNICATION_CODECS.of(versionOf(call)).encode(communication, call);
   return [
     ...resourceOperations<Communication>({
-      path: PATHS.communications,
+      path: COMMUNICATIONS_PATH,
       codecs: COMMUNICATION_CODECS.codecs,
       filters: COMMUNICATION_FILTERS,
       embedded: 'meshCommunications',
@@ -30,7 +30,7 @@ export function communicationOperations(communications: AuthorizedCommunicationS
     }),
     {
       method: 'POST',
-      path: `${PATHS.communications}/:id/resolve`,
+      path: `${COMMUNICATIONS_PATH}/:id/resolve`,
       media: { produces: COMMUNICATION_CODECS.media },
       access: { resource: 'COMMUNICATION', action: 'SAVE' },
       doc: {

@@ -7,17 +7,18 @@ import type { Db } from '../../store/transaction.js';
 import { isResolvable, noCommunications } from '../communicationdefinition/model.js';
 import { CommunicationDefinitionStore } from '../communicationdefinition/store.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
-import { eventOf, type EventKey } from '../eventlog/titles.js';
+import { eventOf, type EventTitle } from '../eventlog/titles.js';
 import type { Communication, TargetRef } from './model.js';
 import { CommunicationStore, type CommunicationFilter } from './store.js';
 import { COMMUNICATION_EVENTS } from './wire/index.js';
+import { COMMUNICATION_TITLES } from './events.js';
 
 /**
  * The event of a change, filed under the communication's workspace, whose members read it: its
  * description says how the change left that workspace's counts of the definition, never another
  * workspace's (counted in the change's transaction).
  */
-async function eventAbout(trx: Db, key: EventKey, communication: Communication, verb: string) {
+async function eventAbout(trx: Db, key: EventTitle, communication: Communication, verb: string) {
   const { target, definition, workspace } = communication;
   const counts = await new CommunicationDefinitionStore(trx).countsIn(workspace, [definition.uuid]);
   const counters = counts.get(definition.uuid) ?? noCommunications();
@@ -75,7 +76,7 @@ export class CommunicationService {
           createdOn: new Date().toISOString(),
         };
         await new CommunicationStore(trx).insert(communication);
-        events.push(await eventAbout(trx, 'communicationCreated', communication, 'was created'));
+        events.push(await eventAbout(trx, COMMUNICATION_TITLES.communicationCreated, communication, 'was created'));
         return communication;
       });
     } catch (error) {
@@ -99,7 +100,9 @@ export class CommunicationService {
     const resolved = await this.events.change(ctx, async (trx, events) => {
       if (!(await new CommunicationStore(trx).resolve(existing.uuid))) return false;
       await new CommunicationDefinitionStore(trx).move(existing.definition.uuid, { total: 0, open: -1, resolved: 1 });
-      events.push(await eventAbout(trx, 'communicationResolved', { ...existing, resolutionStatus: 'RESOLVED' }, 'was resolved'));
+      events.push(
+        await eventAbout(trx, COMMUNICATION_TITLES.communicationResolved, { ...existing, resolutionStatus: 'RESOLVED' }, 'was resolved'),
+      );
       return true;
     });
     const current = resolved ? { ...existing, resolutionStatus: 'RESOLVED' as const } : await this.store.find(existing.uuid);
@@ -121,7 +124,7 @@ export class CommunicationService {
       const { resolutionStatus: _before, ...rest } = existing;
       const last =
         deleted.resolutionStatus === null ? rest : { ...rest, resolutionStatus: deleted.resolutionStatus as 'OPEN' | 'RESOLVED' };
-      events.push(await eventAbout(trx, 'communicationDeleted', last, 'was deleted'));
+      events.push(await eventAbout(trx, COMMUNICATION_TITLES.communicationDeleted, last, 'was deleted'));
     });
   }
 }

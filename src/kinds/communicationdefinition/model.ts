@@ -1,3 +1,5 @@
+/** Its collection path. */
+export const COMMUNICATION_DEFINITIONS_PATH = '/api/meshobjects/meshcommunicationdefinitions';
 /** `spec.communication.type` values the OpenAPI documents. */
 export const COMMUNICATION_TYPES = ['ACTION_REQUIRED', 'NOTIFICATION'] as const;
 export type CommunicationType = (typeof COMMUNICATION_TYPES)[number];

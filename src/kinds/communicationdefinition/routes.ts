@@ -1,16 +1,16 @@
 import { versionOf, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedCommunicationDefinitionService } from './authorized-service.js';
 import type { CommunicationDefinition } from './model.js';
 import { COMMUNICATION_DEFINITION_FILTERS, parseCommunicationDefinitionFilter } from './query.js';
 import { COMMUNICATION_DEFINITION_CODECS } from './wire/index.js';
+import { COMMUNICATION_DEFINITIONS_PATH } from './model.js';
 
 /** Reads: `COMMUNICATIONDEFINITION_LIST` (the definitions sent to the key's workspace) or admins; writes: admins. */
 export function communicationDefinitionOperations(definitions: AuthorizedCommunicationDefinitionService): Operation[] {
   const codec = (version: string | undefined) => COMMUNICATION_DEFINITION_CODECS.of(version);
   return resourceOperations<CommunicationDefinition>({
-    path: PATHS.communicationDefinitions,
+    path: COMMUNICATION_DEFINITIONS_PATH,
     codecs: COMMUNICATION_DEFINITION_CODECS.codecs,
     filters: COMMUNICATION_DEFINITION_FILTERS,
     embedded: 'meshCommunicationDefinitions',

@@ -5,10 +5,12 @@ import type { PageRequest } from '../../lib/paging.js';
 import { isForeignKeyViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
+import type { ReferenceGraph } from '../references.js';
 import { differs, eventOf } from '../eventlog/titles.js';
 import { noCommunications, type CommunicationContent, type CommunicationDefinition } from './model.js';
 import { CommunicationDefinitionStore, type CommunicationDefinitionFilter } from './store.js';
 import { COMMUNICATION_DEFINITION_EVENTS } from './wire/index.js';
+import { COMMUNICATION_DEFINITION_TITLES } from './events.js';
 
 // A definition belongs to no workspace: its events are the admins' (they read every workspace's
 // events), so their content keeps the counters over every workspace.
@@ -25,6 +27,7 @@ export class CommunicationDefinitionService {
   constructor(
     db: Db,
     private readonly events: EventRecorder,
+    private readonly references: ReferenceGraph,
   ) {
     this.store = new CommunicationDefinitionStore(db);
   }
@@ -58,7 +61,7 @@ export class CommunicationDefinitionService {
     };
     await this.events.change(ctx, async (trx, events) => {
       await new CommunicationDefinitionStore(trx).insert(definition);
-      events.push(eventOf('communicationDefinitionCreated', subject(definition)));
+      events.push(eventOf(COMMUNICATION_DEFINITION_TITLES.communicationDefinitionCreated, subject(definition)));
     });
     return definition;
   }
@@ -79,7 +82,7 @@ export class CommunicationDefinitionService {
       }
       // The counters as they are now (communications may have moved them since `existing` was read).
       const updated = (await store.find(existing.uuid))!;
-      events.push(eventOf('communicationDefinitionUpdated', { ...subject(updated), previous: existing }));
+      events.push(eventOf(COMMUNICATION_DEFINITION_TITLES.communicationDefinitionUpdated, { ...subject(updated), previous: existing }));
       return updated;
     });
   }
@@ -90,10 +93,10 @@ export class CommunicationDefinitionService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         const store = new CommunicationDefinitionStore(trx);
-        const dependents = await store.dependents(existing.uuid);
+        const dependents = await this.references.holding(trx, 'communicationDefinition', [existing.uuid]);
         if (dependents.length > 0) throw refuse(dependents.join(', '));
         await store.delete(existing.uuid);
-        events.push(eventOf('communicationDefinitionDeleted', subject(existing)));
+        events.push(eventOf(COMMUNICATION_DEFINITION_TITLES.communicationDefinitionDeleted, subject(existing)));
       });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw refuse('meshCommunications');

@@ -1,6 +1,5 @@
 import { sql, type Selectable } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
-import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
 import type { CommunicationDefinitionTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
@@ -105,10 +104,6 @@ export class CommunicationDefinitionStore {
 
   async delete(uuid: string): Promise<void> {
     await this.db.deleteFrom('communication_definitions').where('uuid', '=', uuid).execute();
-  }
-
-  dependents(uuid: string): Promise<string[]> {
-    return findDependents(this.db, 'communicationDefinition', [uuid]);
   }
 
   /**

@@ -10,6 +10,12 @@ import type {
   VersionState,
 } from './enums.js';
 
+/** Its collection path. */
+export const DEFINITIONS_PATH = '/api/meshobjects/meshbuildingblockdefinitions';
+
+/** Its collection path. */
+export const DEFINITION_VERSIONS_PATH = '/api/meshobjects/meshbuildingblockdefinitionversions';
+
 /** The internal building block definition (spec §2.6); its versions' summaries are loaded with it. */
 export interface Definition {
   uuid: string;

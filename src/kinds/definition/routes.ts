@@ -3,15 +3,15 @@ import { filterValue } from '../../lib/query.js';
 import { Type } from '@sinclair/typebox';
 import { answersOf, ok, versionOf, type Call, type Operation } from '../operation.js';
 import { DEFINITION_PAGE_MAX, MAX_STRING } from '../../lib/limits.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedDefinitionService, VersionAnswer } from './authorized-service.js';
 import type { Definition } from './model.js';
 import { DEFINITION_FILTERS, parseDefinitionQuery, parseVersionQuery, VERSION_FILTERS } from './query.js';
 import { DEFINITION_CODECS, VERSION_CODECS } from './wire/index.js';
 import { offeredVersionV1Preview } from './wire/offered-version-v1-preview.js';
+import { DEFINITIONS_PATH, DEFINITION_VERSIONS_PATH } from './model.js';
 
-const VERSION_ONE = `${PATHS.definitionVersions}/:id`;
+const VERSION_ONE = `${DEFINITION_VERSIONS_PATH}/:id`;
 
 /** GET of one version answers the owner's form or, to the workspaces it is offered to, the offered one. */
 function documentOfferedRead(operation: Operation): Operation {
@@ -35,7 +35,7 @@ export function definitionOperations(definitions: AuthorizedDefinitionService): 
   /** `POST …/{uuid}/approve` and `…/reject[?reason=…]`: an admin's publication review (no body). */
   const review = (decision: 'APPROVED' | 'REJECTED', action: string): Operation => ({
     method: 'POST',
-    path: `${PATHS.definitionVersions}/:id/${action}`,
+    path: `${DEFINITION_VERSIONS_PATH}/:id/${action}`,
     media: { produces: VERSION_CODECS.media },
     access: { code: 'ADM_REVIEW_PUBLICATION' },
     doc: {
@@ -58,7 +58,7 @@ export function definitionOperations(definitions: AuthorizedDefinitionService): 
   });
   return [
     ...resourceOperations<Definition>({
-      path: PATHS.definitions,
+      path: DEFINITIONS_PATH,
       codecs: DEFINITION_CODECS.codecs,
       embedded: 'meshBuildingBlockDefinitions',
       filters: DEFINITION_FILTERS,
@@ -75,7 +75,7 @@ export function definitionOperations(definitions: AuthorizedDefinitionService): 
       remove: { status: 202, run: (call, uuid) => definitions.delete(call.ctx, uuid) },
     }),
     ...resourceOperations<VersionAnswer>({
-      path: PATHS.definitionVersions,
+      path: DEFINITION_VERSIONS_PATH,
       codecs: VERSION_CODECS.codecs,
       embedded: 'meshBuildingBlockDefinitionVersions',
       filters: VERSION_FILTERS,

@@ -8,6 +8,7 @@ import { canonicalUuid } from '../../lib/validation.js';
 import { isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
+import type { ReferenceGraph } from '../references.js';
 import { differs, eventOf } from '../eventlog/titles.js';
 import type { Runner } from '../runner/model.js';
 import type { WorkspaceService } from '../workspace/service.js';
@@ -16,6 +17,7 @@ import { withDefaults, type Definition, type DefinitionInput, type DefinitionVer
 import { DefinitionStore, type DefinitionFilter } from './store.js';
 import { checkVersionSpec } from './version-rules.js';
 import { DEFINITION_EVENTS, VERSION_EVENTS } from './wire/index.js';
+import { DEFINITION_TITLES } from './events.js';
 
 /** JSON with sorted keys: two specs are the same when these are equal. */
 function canonical(value: unknown): string {
@@ -63,10 +65,11 @@ export class DefinitionService {
   private readonly store: DefinitionStore;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly workspaces: WorkspaceService,
     private readonly secrets: SecretBox,
     private readonly events: EventRecorder,
+    private readonly references: ReferenceGraph,
   ) {
     this.store = new DefinitionStore(db);
   }
@@ -87,7 +90,10 @@ export class DefinitionService {
         const store = new DefinitionStore(trx);
         await store.insertDefinition(definition);
         await store.insertVersion(first);
-        events.push(eventOf('definitionCreated', definitionSubject(definition)), eventOf('versionAdded', versionSubject(first)));
+        events.push(
+          eventOf(DEFINITION_TITLES.definitionCreated, definitionSubject(definition)),
+          eventOf(DEFINITION_TITLES.versionAdded, versionSubject(first)),
+        );
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshBuildingBlockDefinition ${uuid} already exists`);
@@ -121,18 +127,18 @@ export class DefinitionService {
     if (!differs(existing, definition)) return definition;
     await this.events.change(ctx, async (trx, events) => {
       await new DefinitionStore(trx).updateDefinition(definition);
-      events.push(eventOf('definitionModified', { ...definitionSubject(definition), previous: existing }));
+      events.push(eventOf(DEFINITION_TITLES.definitionModified, { ...definitionSubject(definition), previous: existing }));
     });
     return definition;
   }
 
   /** 202: the definition goes with its versions; 409 while building blocks use it. */
   async delete(ctx: RequestContext, definition: Definition): Promise<void> {
-    const dependents = await this.store.dependents(definition.uuid);
+    const dependents = await this.references.holding(this.db, 'definition', [definition.uuid]);
     if (dependents.length > 0) throw conflict(`meshBuildingBlockDefinition ${definition.uuid} is still used by ${dependents.join(', ')}`);
     await this.events.change(ctx, async (trx, events) => {
       await new DefinitionStore(trx).deleteDefinition(definition.uuid);
-      events.push(eventOf('definitionDeleted', definitionSubject(definition)));
+      events.push(eventOf(DEFINITION_TITLES.definitionDeleted, definitionSubject(definition)));
     });
   }
 
@@ -176,7 +182,7 @@ export class DefinitionService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new DefinitionStore(trx).insertVersion(version);
-        events.push(eventOf('versionAdded', versionSubject(version)));
+        events.push(eventOf(DEFINITION_TITLES.versionAdded, versionSubject(version)));
       });
     } catch (error) {
       if (isUniqueViolation(error))
@@ -217,10 +223,10 @@ export class DefinitionService {
     await this.events.change(ctx, async (trx, events) => {
       await new DefinitionStore(trx).updateVersion(version);
       const subject = { ...versionSubject(version), previous: existing };
-      if (!releasing) events.push(eventOf('versionModified', subject));
+      if (!releasing) events.push(eventOf(DEFINITION_TITLES.versionModified, subject));
       else {
-        events.push(eventOf('versionReleased', subject));
-        if (review?.state === 'IN_REVIEW') events.push(eventOf('publicationRequested', versionSubject(version)));
+        events.push(eventOf(DEFINITION_TITLES.versionReleased, subject));
+        if (review?.state === 'IN_REVIEW') events.push(eventOf(DEFINITION_TITLES.publicationRequested, versionSubject(version)));
       }
     });
     return version;
@@ -252,7 +258,12 @@ export class DefinitionService {
     };
     await this.events.change(ctx, async (trx, events) => {
       await new DefinitionStore(trx).updateVersion(version);
-      events.push(eventOf(decision === 'APPROVED' ? 'publicationApproved' : 'publicationRejected', versionSubject(version)));
+      events.push(
+        eventOf(
+          decision === 'APPROVED' ? DEFINITION_TITLES.publicationApproved : DEFINITION_TITLES.publicationRejected,
+          versionSubject(version),
+        ),
+      );
     });
     return version;
   }

@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { CompiledQueries } from '../../store/compiled-queries.js';
 import { dialectOf } from '../../store/database.js';
-import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
 import { USAGE_STRIPES } from '../../store/migrations/0019_definition_usage.js';
 import type { DefinitionTable } from '../../store/schema.js';
@@ -131,11 +130,6 @@ export class DefinitionStore {
       page,
     );
     return { items: await this.withVersions(rows), total };
-  }
-
-  /** Building blocks of a definition keep it from being deleted. */
-  dependents(uuid: string): Promise<string[]> {
-    return findDependents(this.db, 'definition', [uuid]);
   }
 
   /** Whether the definition lets consumers read their blocks' runs (`spec.runTransparency`, default false). */

@@ -1,5 +1,8 @@
 import type { RequestContext } from '../../auth/context.js';
 
+/** Its collection path. */
+export const EVENT_LOGS_PATH = '/api/meshobjects/mesheventlogs';
+
 /** `spec.eventType` values the OpenAPI lists. */
 export const EVENT_TYPES = ['Added', 'Approved', 'Cancelled', 'Changed', 'Created', 'Deleted', 'Rejected', 'Removed', 'Requested'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

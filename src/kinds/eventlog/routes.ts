@@ -1,16 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import { versionOf, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedEventLogService } from './authorized-service.js';
 import type { EventRecord } from './model.js';
 import { EVENT_FILTERS, parseEventQuery } from './query.js';
 import { EVENTLOG_CODECS } from './wire/index.js';
+import { EVENT_LOGS_PATH } from './model.js';
 
 /** `GET /api/meshobjects/mesheventlogs` (newest first) and `/{uuid}`; read-only. */
 export function eventLogOperations(events: AuthorizedEventLogService): Operation[] {
   return resourceOperations<EventRecord>({
-    path: PATHS.eventLogs,
+    path: EVENT_LOGS_PATH,
     codecs: EVENTLOG_CODECS.codecs,
     embedded: 'meshEventLogs',
     filters: EVENT_FILTERS,

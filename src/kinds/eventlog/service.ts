@@ -1,9 +1,13 @@
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { canonicalUuid } from '../../lib/validation.js';
 import type { Db } from '../../store/transaction.js';
-import type { WorkspaceService } from '../workspace/service.js';
 import type { EventFilter, EventRecord } from './model.js';
 import { EventStore } from './store.js';
+
+/** What the event log asks of the workspaces: which have a display name containing a text (`workspaceName`). */
+export interface WorkspaceNames {
+  namesWithDisplayNameContaining(text: string): Promise<string[]>;
+}
 
 /** The event log without any notion of who asks (AuthorizedEventLogService adds that). */
 export class EventLogService {
@@ -11,7 +15,7 @@ export class EventLogService {
 
   constructor(
     db: Db,
-    private readonly workspaces: WorkspaceService,
+    private readonly workspaces: WorkspaceNames,
     /** `Database.durable`: the log shows an event only once it is on disk (its uuid may be a stream's Last-Event-ID). */
     private readonly durable: () => Promise<void> = () => Promise.resolve(),
   ) {

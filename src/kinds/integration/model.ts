@@ -1,5 +1,8 @@
 import type { SentObject } from '../document.js';
 
+/** Its collection path. */
+export const INTEGRATIONS_PATH = '/api/meshobjects/meshintegrations';
+
 /**
  * `config.type` of user-made integrations → the list's `type` value (OpenAPI; `entraid`, which the
  * Terraform provider manages and the OpenAPI does not know, as `ENTRA_ID`).

@@ -1,15 +1,15 @@
 import { versionOf, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedIntegrationService } from './authorized-service.js';
 import type { Integration } from './model.js';
 import { INTEGRATION_FILTERS, parseIntegrationFilter } from './query.js';
 import { INTEGRATION_CODECS } from './wire/index.js';
+import { INTEGRATIONS_PATH } from './model.js';
 
 export function integrationOperations(integrations: AuthorizedIntegrationService): Operation[] {
   const decode = (version: string | undefined, body: unknown) => INTEGRATION_CODECS.of(version).decode(body);
   return resourceOperations<Integration>({
-    path: PATHS.integrations,
+    path: INTEGRATIONS_PATH,
     codecs: INTEGRATION_CODECS.codecs,
     embedded: 'meshIntegrations',
     filters: INTEGRATION_FILTERS,

@@ -12,6 +12,7 @@ import { INTEGRATION_TYPES, MASKS, SECRET_FIELDS, type Integration, type Integra
 import { IntegrationStore, type IntegrationFilter } from './store.js';
 import { eventOf } from '../eventlog/titles.js';
 import { INTEGRATION_EVENTS } from './wire/index.js';
+import { INTEGRATION_TITLES } from './events.js';
 
 /** Integrations without any notion of who asks (AuthorizedIntegrationService adds that). */
 export class IntegrationService {
@@ -85,7 +86,7 @@ export class IntegrationService {
     await this.events.change(ctx, async (trx, events) => {
       await new IntegrationStore(trx).insert(integration);
       events.push(
-        eventOf('integrationCreated', {
+        eventOf(INTEGRATION_TITLES.integrationCreated, {
           codec: INTEGRATION_EVENTS,
           id: integration.uuid,
           description: `Integration ${integration.displayName} was created`,
@@ -110,7 +111,7 @@ export class IntegrationService {
     await this.events.change(ctx, async (trx, events) => {
       await new IntegrationStore(trx).update(integration);
       events.push(
-        eventOf('integrationChanged', {
+        eventOf(INTEGRATION_TITLES.integrationChanged, {
           codec: INTEGRATION_EVENTS,
           id: integration.uuid,
           description: `Integration ${integration.displayName} was changed`,
@@ -131,7 +132,7 @@ export class IntegrationService {
       if (users > 0) throw conflict(`meshIntegration ${existing.uuid} is still used by ${users} meshBuildingBlockDefinitionVersions`);
       await store.delete(existing.uuid);
       events.push(
-        eventOf('integrationDeleted', {
+        eventOf(INTEGRATION_TITLES.integrationDeleted, {
           codec: INTEGRATION_EVENTS,
           id: existing.uuid,
           description: `Integration ${existing.displayName} was deleted`,

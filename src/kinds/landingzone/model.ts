@@ -1,5 +1,8 @@
 import type { SentObject } from '../document.js';
 
+/** Its collection path. */
+export const LANDING_ZONES_PATH = '/api/meshobjects/meshlandingzones';
+
 /**
  * A landing zone: named globally, standing on one platform (`spec.platformRef`, immutable)
  * and owned by that platform's workspace. DELETE disables it (`disabledOn`): it stays readable and

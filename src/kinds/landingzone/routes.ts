@@ -1,16 +1,16 @@
 import { emptyPage } from '../../lib/paging.js';
 import { versionOf, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedLandingZoneService } from './authorized-service.js';
 import type { LandingZone } from './model.js';
 import { LANDING_ZONE_FILTERS, parseLandingZoneFilter } from './query.js';
 import { LANDING_ZONE_CODECS } from './wire/index.js';
+import { LANDING_ZONES_PATH } from './model.js';
 
 export function landingZoneOperations(zones: AuthorizedLandingZoneService): Operation[] {
   const decode = (version: string | undefined, body: unknown) => LANDING_ZONE_CODECS.of(version).decode(body);
   return resourceOperations<LandingZone>({
-    path: PATHS.landingZones,
+    path: LANDING_ZONES_PATH,
     codecs: LANDING_ZONE_CODECS.codecs,
     embedded: 'meshLandingZones',
     filters: LANDING_ZONE_FILTERS,

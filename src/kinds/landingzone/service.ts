@@ -9,6 +9,7 @@ import type { LandingZone, LandingZoneInput } from './model.js';
 import { LandingZoneStore, type LandingZoneFilter } from './store.js';
 import { eventOf } from '../eventlog/titles.js';
 import { LANDING_ZONE_EVENTS } from './wire/index.js';
+import { LANDING_ZONE_TITLES } from './events.js';
 
 /** Landing zones without any notion of who asks (AuthorizedLandingZoneService adds that). */
 export class LandingZoneService {
@@ -41,7 +42,7 @@ export class LandingZoneService {
       await this.events.change(ctx, async (trx, events) => {
         await new LandingZoneStore(trx).insert(zone);
         events.push(
-          eventOf('landingZoneCreated', {
+          eventOf(LANDING_ZONE_TITLES.landingZoneCreated, {
             codec: LANDING_ZONE_EVENTS,
             id: zone.name,
             description: `Landing zone ${zone.name} was created`,
@@ -63,7 +64,7 @@ export class LandingZoneService {
     await this.events.change(ctx, async (trx, events) => {
       await new LandingZoneStore(trx).update(zone);
       events.push(
-        eventOf('landingZoneChanged', {
+        eventOf(LANDING_ZONE_TITLES.landingZoneChanged, {
           codec: LANDING_ZONE_EVENTS,
           id: zone.name,
           description: `Landing zone ${zone.name} was changed`,
@@ -83,7 +84,7 @@ export class LandingZoneService {
     await this.events.change(ctx, async (trx, events) => {
       await new LandingZoneStore(trx).update(zone);
       events.push(
-        eventOf('landingZoneDeleted', {
+        eventOf(LANDING_ZONE_TITLES.landingZoneDeleted, {
           codec: LANDING_ZONE_EVENTS,
           id: zone.name,
           description: `Landing zone ${zone.name} was disabled`,

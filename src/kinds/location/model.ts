@@ -1,5 +1,8 @@
 import type { SentObject } from '../document.js';
 
+/** Its collection path. */
+export const LOCATIONS_PATH = '/api/meshobjects/meshlocations';
+
 /** The internal location: identified by its name; its uuid is informational (COMPAT §7). */
 export interface Location {
   name: string;

@@ -1,14 +1,14 @@
 import { Filter, filterValue } from '../../lib/query.js';
 import { versionOf, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedLocationService } from './authorized-service.js';
 import type { Location } from './model.js';
 import { LOCATION_CODECS } from './wire/index.js';
+import { LOCATIONS_PATH } from './model.js';
 
 export function locationOperations(locations: AuthorizedLocationService): Operation[] {
   return resourceOperations<Location>({
-    path: PATHS.locations,
+    path: LOCATIONS_PATH,
     codecs: LOCATION_CODECS.codecs,
     embedded: 'meshLocations',
     filters: { displayName: Filter('locations with this display name') },

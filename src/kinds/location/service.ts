@@ -5,11 +5,13 @@ import type { PageRequest } from '../../lib/paging.js';
 import { isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
+import type { ReferenceGraph } from '../references.js';
 import { differs, eventOf } from '../eventlog/titles.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import type { Location, LocationInput } from './model.js';
 import { LocationStore } from './store.js';
 import { LOCATION_EVENTS } from './wire/index.js';
+import { LOCATION_TITLES } from './events.js';
 
 const subject = (location: Location) => ({
   codec: LOCATION_EVENTS,
@@ -26,6 +28,7 @@ export class LocationService {
     db: Db,
     private readonly workspaces: WorkspaceService,
     private readonly events: EventRecorder,
+    private readonly references: ReferenceGraph,
   ) {
     this.store = new LocationStore(db);
   }
@@ -36,7 +39,7 @@ export class LocationService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new LocationStore(trx).insert(location);
-        events.push(eventOf('locationCreated', subject({ ...location, isPublic: false })));
+        events.push(eventOf(LOCATION_TITLES.locationCreated, subject({ ...location, isPublic: false })));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshLocation ${input.name} already exists`);
@@ -66,7 +69,7 @@ export class LocationService {
     if (!differs(existing, location)) return location;
     await this.events.change(ctx, async (trx, events) => {
       await new LocationStore(trx).update(location);
-      events.push(eventOf('locationChanged', { ...subject(location), previous: existing }));
+      events.push(eventOf(LOCATION_TITLES.locationChanged, { ...subject(location), previous: existing }));
     });
     return location;
   }
@@ -75,10 +78,10 @@ export class LocationService {
   async delete(ctx: RequestContext, existing: Location): Promise<void> {
     await this.events.change(ctx, async (trx, events) => {
       const store = new LocationStore(trx);
-      const dependents = await store.dependents(existing.name);
+      const dependents = await this.references.holding(trx, 'location', [existing.name]);
       if (dependents.length > 0) throw conflict(`meshLocation ${existing.name} still has ${dependents.join(', ')}; delete them first`);
       await store.delete(existing.name);
-      events.push(eventOf('locationDeleted', subject(existing)));
+      events.push(eventOf(LOCATION_TITLES.locationDeleted, subject(existing)));
     });
   }
 }

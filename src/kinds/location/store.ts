@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
-import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
 import type { LocationTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
@@ -81,10 +80,5 @@ export class LocationStore {
 
   async delete(name: string): Promise<void> {
     await this.db.deleteFrom('locations').where('name', '=', name).execute();
-  }
-
-  /** Platforms in the location keep it from being deleted. */
-  dependents(name: string): Promise<string[]> {
-    return findDependents(this.db, 'location', [name]);
   }
 }

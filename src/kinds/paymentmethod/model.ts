@@ -1,5 +1,8 @@
 import type { SentObject } from '../document.js';
 
+/** Its collection path. */
+export const PAYMENT_METHODS_PATH = '/api/meshobjects/meshpaymentmethods';
+
 /**
  * The internal payment method: identified by its name (unique across workspaces), owned by
  * one workspace. Deleting one only marks it (`deletedOn`): it stays readable by name, leaves lists

@@ -1,15 +1,15 @@
 import { Filter, filterValue } from '../../lib/query.js';
 import { versionOf, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedPaymentMethodService } from './authorized-service.js';
 import type { PaymentMethod } from './model.js';
 import { PAYMENT_METHOD_CODECS } from './wire/index.js';
+import { PAYMENT_METHODS_PATH } from './model.js';
 
 export function paymentMethodOperations(methods: AuthorizedPaymentMethodService): Operation[] {
   const decode = (version: string | undefined, body: unknown) => PAYMENT_METHOD_CODECS.of(version).decode(body);
   return resourceOperations<PaymentMethod>({
-    path: PATHS.paymentMethods,
+    path: PAYMENT_METHODS_PATH,
     codecs: PAYMENT_METHOD_CODECS.codecs,
     embedded: 'meshPaymentMethods',
     filters: { workspaceIdentifier: Filter('payment methods of this workspace') },

@@ -4,11 +4,13 @@ import type { PageRequest } from '../../lib/paging.js';
 import { isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
+import type { ReferenceGraph } from '../references.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import type { PaymentMethod, PaymentMethodInput } from './model.js';
 import { PaymentMethodStore, type PaymentMethodFilter } from './store.js';
 import { eventOf } from '../eventlog/titles.js';
 import { PAYMENT_METHOD_EVENTS } from './wire/index.js';
+import { PAYMENT_METHOD_TITLES } from './events.js';
 
 /** Payment methods without any notion of who asks (AuthorizedPaymentMethodService adds that). */
 export class PaymentMethodService {
@@ -18,6 +20,7 @@ export class PaymentMethodService {
     db: Db,
     private readonly events: EventRecorder,
     private readonly workspaces: WorkspaceService,
+    private readonly references: ReferenceGraph,
   ) {
     this.store = new PaymentMethodStore(db);
   }
@@ -37,7 +40,7 @@ export class PaymentMethodService {
       await this.events.change(ctx, async (trx, events) => {
         await new PaymentMethodStore(trx).insert(method);
         events.push(
-          eventOf('paymentMethodCreated', {
+          eventOf(PAYMENT_METHOD_TITLES.paymentMethodCreated, {
             codec: PAYMENT_METHOD_EVENTS,
             id: method.name,
             description: `Payment method ${method.name} was created`,
@@ -59,7 +62,7 @@ export class PaymentMethodService {
     await this.events.change(ctx, async (trx, events) => {
       await new PaymentMethodStore(trx).update(method);
       events.push(
-        eventOf('paymentMethodChanged', {
+        eventOf(PAYMENT_METHOD_TITLES.paymentMethodChanged, {
           codec: PAYMENT_METHOD_EVENTS,
           id: method.name,
           description: `Payment method ${method.name} was changed`,
@@ -77,7 +80,7 @@ export class PaymentMethodService {
     if (existing.deletedOn) return;
     await this.events.change(ctx, async (trx, events) => {
       const store = new PaymentMethodStore(trx);
-      const dependents = await store.dependents(existing.name);
+      const dependents = await this.references.holding(trx, 'paymentMethod', [existing.name]);
       if (dependents.length > 0)
         throw conflict(
           `meshPaymentMethod ${existing.name} is still used by ${dependents.join(', ')}; assign them another payment method first`,
@@ -85,7 +88,7 @@ export class PaymentMethodService {
       const deleted: PaymentMethod = { ...existing, deletedOn: new Date().toISOString() };
       await store.update(deleted);
       events.push(
-        eventOf('paymentMethodDeleted', {
+        eventOf(PAYMENT_METHOD_TITLES.paymentMethodDeleted, {
           codec: PAYMENT_METHOD_EVENTS,
           id: deleted.name,
           description: `Payment method ${existing.name} was deleted`,

@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
-import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
 import type { PaymentMethodTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
@@ -54,10 +53,5 @@ export class PaymentMethodStore {
   async update(method: PaymentMethod): Promise<void> {
     const { name: _name, created_on: _created, ...row } = toRow(method);
     await this.db.updateTable('payment_methods').set(row).where('name', '=', method.name).execute();
-  }
-
-  /** Projects naming the method (as payment method or substitute) keep it from being deleted. */
-  dependents(name: string): Promise<string[]> {
-    return findDependents(this.db, 'paymentMethod', [name]);
   }
 }

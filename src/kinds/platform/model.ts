@@ -1,5 +1,8 @@
 import type { SentObject } from '../document.js';
 
+/** Its collection path. */
+export const PLATFORMS_PATH = '/api/meshobjects/meshplatforms';
+
 /**
  * The internal platform: identified by uuid; `<name>.<location>` is its full platform identifier
  * (COMPAT §7). `document.spec.config` holds its secrets sealed (crypto/secret-values.ts).

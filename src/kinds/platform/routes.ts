@@ -1,15 +1,15 @@
 import { emptyPage } from '../../lib/paging.js';
 import { versionOf, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedPlatformService } from './authorized-service.js';
 import type { Platform } from './model.js';
 import { PLATFORM_FILTERS, parsePlatformFilter } from './query.js';
 import { PLATFORM_CODECS } from './wire/index.js';
+import { PLATFORMS_PATH } from './model.js';
 
 export function platformOperations(platforms: AuthorizedPlatformService): Operation[] {
   return resourceOperations<Platform>({
-    path: PATHS.platforms,
+    path: PLATFORMS_PATH,
     codecs: PLATFORM_CODECS.codecs,
     embedded: 'meshPlatforms',
     filters: PLATFORM_FILTERS,

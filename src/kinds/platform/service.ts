@@ -9,14 +9,14 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.j
 import type { Db } from '../../store/transaction.js';
 import type { LocationService } from '../location/service.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
-import { differs, eventOf, type EventKey } from '../eventlog/titles.js';
-import { TenantStore } from '../tenant/store.js';
+import { differs, eventOf, type EventTitle } from '../eventlog/titles.js';
+import type { ReferenceGraph } from '../references.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { CONFIG_SECRET_MASKS, CONFIG_SECRET_PATHS, configFromV1Form } from './config.js';
 import { fullPlatformIdentifier, type Platform, type PlatformInput } from './model.js';
 import { PlatformStore, type PlatformFilter } from './store.js';
 import { PLATFORM_EVENTS } from './wire/index.js';
-import { TENANT_EVENTS } from '../tenant/wire/index.js';
+import { PLATFORM_TITLES } from './events.js';
 
 /**
  * Each secret of the config's type that is a string (v1's form) replaced by what `replace` makes of it
@@ -55,11 +55,12 @@ export class PlatformService {
   private readonly store: PlatformStore;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly workspaces: WorkspaceService,
     private readonly locations: LocationService,
     private readonly secrets: SecretBox,
     private readonly events: EventRecorder,
+    private readonly references: ReferenceGraph,
   ) {
     this.store = new PlatformStore(db);
   }
@@ -103,7 +104,7 @@ export class PlatformService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new PlatformStore(trx).insert(platform);
-        events.push(eventOf('platformCreated', subject(platform)));
+        events.push(eventOf(PLATFORM_TITLES.platformCreated, subject(platform)));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshPlatform ${fullPlatformIdentifier(input)} already exists`);
@@ -139,10 +140,10 @@ export class PlatformService {
     if (input.ownedByWorkspace !== existing.ownedByWorkspace)
       await this.workspaces.requireExists(input.ownedByWorkspace, 'metadata.ownedByWorkspace');
     const platform: Platform = { ...this.sealed(input, existing), uuid: existing.uuid, createdOn: existing.createdOn };
-    const keys: EventKey[] = [];
-    if (differs(existing.displayName, platform.displayName)) keys.push('platformNameChanged');
-    if (differs(existing.document.spec.config, platform.document.spec.config)) keys.push('platformConfigurationChanged');
-    if (keys.length === 0 && differs(existing, platform)) keys.push('platformSettingsChanged');
+    const keys: EventTitle[] = [];
+    if (differs(existing.displayName, platform.displayName)) keys.push(PLATFORM_TITLES.platformNameChanged);
+    if (differs(existing.document.spec.config, platform.document.spec.config)) keys.push(PLATFORM_TITLES.platformConfigurationChanged);
+    if (keys.length === 0 && differs(existing, platform)) keys.push(PLATFORM_TITLES.platformSettingsChanged);
     if (keys.length === 0) return platform;
     await this.events.change(ctx, async (trx, events) => {
       await new PlatformStore(trx).update(platform);
@@ -153,16 +154,14 @@ export class PlatformService {
 
   /** 409 while live tenants stand on it; the records of its deleted tenants go with it, in one transaction. */
   async delete(ctx: RequestContext, platform: Platform): Promise<void> {
-    const dependents = await this.store.dependents(platform.uuid);
+    const dependents = await this.references.holding(this.db, 'platform', [platform.uuid]);
     if (dependents.length > 0)
       throw conflict(`meshPlatform ${fullPlatformIdentifier(platform)} still has ${dependents.join(', ')}; delete them first`);
     try {
       await this.events.change(ctx, async (trx, events) => {
-        const purged = await new TenantStore(trx).purgeDeletedOf({ platformUuid: platform.uuid });
+        await this.references.cascade(trx, 'platform', [platform.uuid], events);
         await new PlatformStore(trx).delete(platform.uuid);
-        for (const tenant of purged)
-          events.push(eventOf('tenantPurged', { codec: TENANT_EVENTS, id: tenant.uuid, workspace: tenant.workspace, object: tenant }));
-        events.push(eventOf('platformDeleted', subject(platform)));
+        events.push(eventOf(PLATFORM_TITLES.platformDeleted, subject(platform)));
       });
     } catch (error) {
       if (isForeignKeyViolation(error))

@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
-import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
 import type { PlatformTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
@@ -113,11 +112,6 @@ export class PlatformStore {
     await this.db.updateTable('platforms').set(rest).where('uuid', '=', uuid).execute();
     await this.db.deleteFrom('platform_contributors').where('platform_uuid', '=', uuid).execute();
     await this.insertContributors(platform);
-  }
-
-  /** A platform cannot be deleted while live tenants stand on it. */
-  dependents(uuid: string): Promise<string[]> {
-    return findDependents(this.db, 'platform', [uuid]);
   }
 
   async delete(uuid: string): Promise<void> {

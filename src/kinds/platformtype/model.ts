@@ -1,5 +1,8 @@
 import type { SentObject } from '../document.js';
 
+/** Its collection path. */
+export const PLATFORM_TYPES_PATH = '/api/meshobjects/meshplatformtypes';
+
 /** The categories the OpenAPI lists. */
 export const PLATFORM_CATEGORIES = [
   'OPENSTACK',

@@ -1,15 +1,15 @@
 import { versionOf, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedPlatformTypeService } from './authorized-service.js';
 import type { PlatformType } from './model.js';
 import { PLATFORM_TYPE_FILTERS, parsePlatformTypeFilter } from './query.js';
 import { PLATFORM_TYPE_CODECS } from './wire/index.js';
+import { PLATFORM_TYPES_PATH } from './model.js';
 
 export function platformTypeOperations(types: AuthorizedPlatformTypeService): Operation[] {
   const decode = (version: string | undefined, body: unknown) => PLATFORM_TYPE_CODECS.of(version).decode(body);
   return resourceOperations<PlatformType>({
-    path: PATHS.platformTypes,
+    path: PLATFORM_TYPES_PATH,
     codecs: PLATFORM_TYPE_CODECS.codecs,
     embedded: 'meshPlatformTypes',
     filters: PLATFORM_TYPE_FILTERS,

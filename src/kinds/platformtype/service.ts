@@ -9,6 +9,7 @@ import type { PlatformType, PlatformTypeInput } from './model.js';
 import { PlatformTypeStore, type PlatformTypeFilter } from './store.js';
 import { eventOf } from '../eventlog/titles.js';
 import { PLATFORM_TYPE_EVENTS } from './wire/index.js';
+import { PLATFORM_TYPE_TITLES } from './events.js';
 
 /** Platform types without any notion of who asks (AuthorizedPlatformTypeService adds that). */
 export class PlatformTypeService {
@@ -49,7 +50,7 @@ export class PlatformTypeService {
       await this.events.change(ctx, async (trx, events) => {
         await new PlatformTypeStore(trx).insert(type);
         events.push(
-          eventOf('platformTypeCreated', {
+          eventOf(PLATFORM_TYPE_TITLES.platformTypeCreated, {
             codec: PLATFORM_TYPE_EVENTS,
             id: type.name,
             description: `Platform type ${type.name} was created`,
@@ -71,7 +72,7 @@ export class PlatformTypeService {
     if (input.category !== existing.category)
       throw badRequest(`spec.category: the category of a platform type cannot change (is ${existing.category})`);
     const type: PlatformType = { ...existing, lifecycleState: input.lifecycleState ?? existing.lifecycleState, document: input.document };
-    await this.change(ctx, existing, type, 'platformTypeChanged', 'changed');
+    await this.change(ctx, existing, type, PLATFORM_TYPE_TITLES.platformTypeChanged, 'changed');
     return type;
   }
 
@@ -80,14 +81,20 @@ export class PlatformTypeService {
     if (existing.builtIn || existing.category !== 'CUSTOM')
       throw conflict(`meshPlatformType ${existing.name} is built in: only CUSTOM platform types can be deactivated`);
     if (existing.lifecycleState === 'DEACTIVATED') return;
-    await this.change(ctx, existing, { ...existing, lifecycleState: 'DEACTIVATED' }, 'platformTypeDeactivated', 'deactivated');
+    await this.change(
+      ctx,
+      existing,
+      { ...existing, lifecycleState: 'DEACTIVATED' },
+      PLATFORM_TYPE_TITLES.platformTypeDeactivated,
+      'deactivated',
+    );
   }
 
   private async change(
     ctx: RequestContext,
     existing: PlatformType,
     type: PlatformType,
-    key: 'platformTypeChanged' | 'platformTypeDeactivated',
+    key: (typeof PLATFORM_TYPE_TITLES)['platformTypeChanged' | 'platformTypeDeactivated'],
     verb: string,
   ): Promise<void> {
     await this.events.change(ctx, async (trx, events) => {

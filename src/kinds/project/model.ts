@@ -1,5 +1,8 @@
 import type { SentObject } from '../document.js';
 
+/** Its collection path. */
+export const PROJECTS_PATH = '/api/meshobjects/meshprojects';
+
 /** The internal project: identified by workspace and name, `<workspace>.<project>` in URLs. */
 export interface Project {
   workspace: string;

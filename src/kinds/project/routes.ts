@@ -1,15 +1,15 @@
 import { emptyPage } from '../../lib/paging.js';
 import { versionOf, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedProjectService } from './authorized-service.js';
 import type { Project } from './model.js';
 import { PROJECT_FILTERS, parseProjectFilter } from './query.js';
 import { PROJECT_CODECS } from './wire/index.js';
+import { PROJECTS_PATH } from './model.js';
 
 export function projectOperations(projects: AuthorizedProjectService): Operation[] {
   return resourceOperations<Project>({
-    path: PATHS.projects,
+    path: PROJECTS_PATH,
     codecs: PROJECT_CODECS.codecs,
     embedded: 'meshProjects',
     filters: PROJECT_FILTERS,

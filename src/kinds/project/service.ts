@@ -4,14 +4,13 @@ import type { PageRequest } from '../../lib/paging.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
-import { differs, eventOf, type EventKey } from '../eventlog/titles.js';
-import { ServiceInstanceStore } from '../serviceinstance/store.js';
-import { TenantStore } from '../tenant/store.js';
+import { differs, eventOf, type EventTitle } from '../eventlog/titles.js';
+import type { ReferenceGraph } from '../references.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { projectIdentifier, type Project, type ProjectInput } from './model.js';
 import { ProjectStore, type ProjectFilter } from './store.js';
 import { PROJECT_EVENTS } from './wire/index.js';
-import { TENANT_EVENTS } from '../tenant/wire/index.js';
+import { PROJECT_TITLES } from './events.js';
 
 const subject = (project: Project) => ({
   codec: PROJECT_EVENTS,
@@ -25,9 +24,10 @@ export class ProjectService {
   private readonly store: ProjectStore;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly workspaces: WorkspaceService,
     private readonly events: EventRecorder,
+    private readonly references: ReferenceGraph,
   ) {
     this.store = new ProjectStore(db);
   }
@@ -38,7 +38,7 @@ export class ProjectService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new ProjectStore(trx).insert(project);
-        events.push(eventOf('projectCreated', subject(project)));
+        events.push(eventOf(PROJECT_TITLES.projectCreated, subject(project)));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshProject ${projectIdentifier(input)} already exists`);
@@ -69,10 +69,10 @@ export class ProjectService {
 
   async update(ctx: RequestContext, existing: Project, input: ProjectInput): Promise<Project> {
     const project: Project = { ...input, createdOn: existing.createdOn };
-    const keys: EventKey[] = [];
-    if (differs(existing.document.spec.displayName, project.document.spec.displayName)) keys.push('projectNameChanged');
-    if (differs(existing.document.metadata.tags ?? {}, project.document.metadata.tags ?? {})) keys.push('projectTagsChanged');
-    if (keys.length === 0 && differs(existing, project)) keys.push('projectChanged');
+    const keys: EventTitle[] = [];
+    if (differs(existing.document.spec.displayName, project.document.spec.displayName)) keys.push(PROJECT_TITLES.projectNameChanged);
+    if (differs(existing.document.metadata.tags ?? {}, project.document.metadata.tags ?? {})) keys.push(PROJECT_TITLES.projectTagsChanged);
+    if (keys.length === 0 && differs(existing, project)) keys.push(PROJECT_TITLES.projectChanged);
     if (keys.length === 0) return project;
     await this.events.change(ctx, async (trx, events) => {
       await new ProjectStore(trx).update(project);
@@ -86,17 +86,14 @@ export class ProjectService {
    * its deleting service instances go with it, in one transaction.
    */
   async delete(ctx: RequestContext, project: Project): Promise<void> {
-    const dependents = await this.store.dependents(project);
+    const dependents = await this.references.holding(this.db, 'project', [project.workspace, project.name]);
     if (dependents.length > 0)
       throw conflict(`meshProject ${projectIdentifier(project)} still has ${dependents.join(', ')}; delete them first`);
     try {
       await this.events.change(ctx, async (trx, events) => {
-        const purged = await new TenantStore(trx).purgeDeletedOf({ workspace: project.workspace, project: project.name });
-        await new ServiceInstanceStore(trx).removeDeletingOf(project.workspace, project.name);
+        await this.references.cascade(trx, 'project', [project.workspace, project.name], events);
         await new ProjectStore(trx).delete(project);
-        for (const tenant of purged)
-          events.push(eventOf('tenantPurged', { codec: TENANT_EVENTS, id: tenant.uuid, workspace: tenant.workspace, object: tenant }));
-        events.push(eventOf('projectDeleted', subject(project)));
+        events.push(eventOf(PROJECT_TITLES.projectDeleted, subject(project)));
       });
     } catch (error) {
       if (isForeignKeyViolation(error))

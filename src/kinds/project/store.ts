@@ -1,6 +1,5 @@
 import { sql, type Selectable } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
-import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
 import type { ProjectTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
@@ -89,11 +88,6 @@ export class ProjectStore {
       .where('workspace', '=', project.workspace)
       .where('name', '=', project.name)
       .execute();
-  }
-
-  /** A project cannot be deleted while live tenants belong to it. */
-  dependents(project: Project): Promise<string[]> {
-    return findDependents(this.db, 'project', [project.workspace, project.name]);
   }
 
   async delete(project: Project): Promise<void> {

@@ -1,14 +1,14 @@
 import { versionOf, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedProjectRoleService } from './authorized-service.js';
 import type { ProjectRole } from './model.js';
 import { PROJECT_ROLE_CODECS } from './wire/index.js';
+import { PROJECT_ROLES_PATH } from './model.js';
 
 /** meshProjectRole v1: list and GET for every caller; POST 201, PUT (upsert) 200, DELETE 204 with `ADM_PROJECTROLE_*`. */
 export function projectRoleOperations(roles: AuthorizedProjectRoleService): Operation[] {
   return resourceOperations<ProjectRole>({
-    path: PATHS.projectRoles,
+    path: PROJECT_ROLES_PATH,
     codecs: PROJECT_ROLE_CODECS.codecs,
     embedded: 'meshProjectRoles',
     resource: 'PROJECTROLE',

@@ -4,10 +4,12 @@ import type { PageRequest } from '../../lib/paging.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
+import type { ReferenceGraph } from '../references.js';
 import { differs, eventOf } from '../eventlog/titles.js';
 import type { ProjectRole, ProjectRoleInput } from './model.js';
 import { ProjectRoleStore } from './store.js';
 import { PROJECT_ROLE_EVENTS } from './wire/index.js';
+import { PROJECT_ROLE_TITLES } from './events.js';
 
 const subject = (role: ProjectRole) => ({ codec: PROJECT_ROLE_EVENTS, id: role.name, object: role });
 
@@ -18,6 +20,7 @@ export class ProjectRoleService {
   constructor(
     db: Db,
     private readonly events: EventRecorder,
+    private readonly references: ReferenceGraph,
   ) {
     this.store = new ProjectRoleStore(db);
   }
@@ -46,7 +49,7 @@ export class ProjectRoleService {
         if (await store.find(input.name)) throw conflict(`meshProjectRole ${input.name} already exists`);
         if ((await store.findByRoleName(input.displayName))?.displayName === input.displayName) throw this.taken(input);
         await store.insert(role);
-        events.push(eventOf('projectRoleCreated', subject(role)));
+        events.push(eventOf(PROJECT_ROLE_TITLES.projectRoleCreated, subject(role)));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshProjectRole ${input.name} already exists (or its spec.name is taken)`);
@@ -63,7 +66,7 @@ export class ProjectRoleService {
         const holder = await new ProjectRoleStore(trx).findByRoleName(input.displayName);
         if (holder && holder.name !== input.name && holder.displayName === input.displayName) throw this.taken(input);
         await new ProjectRoleStore(trx).update(role);
-        events.push(eventOf('projectRoleChanged', { ...subject(role), previous: existing }));
+        events.push(eventOf(PROJECT_ROLE_TITLES.projectRoleChanged, { ...subject(role), previous: existing }));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw this.taken(input);
@@ -77,11 +80,11 @@ export class ProjectRoleService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         const store = new ProjectRoleStore(trx);
-        const dependents = await store.dependents(role.name);
+        const dependents = await this.references.holding(trx, 'projectRole', [role.name]);
         if (dependents.length > 0)
           throw conflict(`meshProjectRole ${role.name} is still used by ${dependents.join(', ')}; delete them first`);
         await store.delete(role.name);
-        events.push(eventOf('projectRoleDeleted', subject(role)));
+        events.push(eventOf(PROJECT_ROLE_TITLES.projectRoleDeleted, subject(role)));
       });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw conflict(`meshProjectRole ${role.name} is still used by project bindings; delete them first`);

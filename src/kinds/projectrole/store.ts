@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
-import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
 import type { ProjectRoleTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
@@ -56,10 +55,6 @@ export class ProjectRoleStore {
       page,
     );
     return { items: rows.map(toModel), total };
-  }
-
-  dependents(name: string): Promise<string[]> {
-    return findDependents(this.db, 'projectRole', [name]);
   }
 
   async delete(name: string): Promise<void> {

@@ -1,3 +1,5 @@
+/** Its collection path. */
+export const RUNS_PATH = '/api/meshobjects/meshbuildingblockruns';
 /** Step statuses at registration (spec §2.7); an update may also report ABORTED (spec §3.2). */
 export const STEP_REGISTRATION_STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCEEDED', 'FAILED'] as const;
 export const STEP_STATUSES = [...STEP_REGISTRATION_STATUSES, 'ABORTED'] as const;

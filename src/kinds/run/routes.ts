@@ -5,12 +5,12 @@ import { filterValue } from '../../lib/query.js';
 import { MAX_STRING } from '../../lib/limits.js';
 import { canonicalUuid } from '../../lib/validation.js';
 import { answersOf, empty, ok, type Call, type Operation, type Reply } from '../operation.js';
-import { PATHS } from '../paths.js';
 import type { AuthorizedRunService } from './authorized-service.js';
 import type { ClaimedRun } from './service.js';
 import { RUN_CODECS } from './wire/index.js';
+import { RUNS_PATH } from './model.js';
 
-const PATH = PATHS.runs;
+const PATH = RUNS_PATH;
 
 /** Runs (spec endpoints 17, 18 and the index's claim template; COMPAT §10). */
 export function runOperations(runs: AuthorizedRunService): Operation[] {

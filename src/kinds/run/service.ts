@@ -27,6 +27,7 @@ import {
 import { fitLog } from './log-budget.js';
 import type { RunStore } from './store.js';
 import type { RunUnit } from './unit.js';
+import { BLOCK_TITLES } from '../block/events.js';
 
 /** A claimed run with what only its runner may read: the token and the runner-encrypted values. */
 export interface ClaimedRun {
@@ -50,8 +51,9 @@ export class RunService {
 
   constructor(
     private readonly db: Db,
-    private readonly unitOf: (db: Db, events?: EventDraft[]) => RunUnit,
-    private readonly lifecycle: BlockLifecycle,
+    /** A run's unit of work; the blocks' kind shares it (and the lifecycle), made here with the runs' event codec. */
+    readonly unitOf: (db: Db, events?: EventDraft[]) => RunUnit,
+    readonly lifecycle: BlockLifecycle,
     private readonly runners: RunnerService,
     private readonly secrets: SecretBox,
     private readonly tokens: TokenService,
@@ -106,7 +108,7 @@ export class RunService {
       const run = await this.transaction(ctx, async (tx) => {
         const claimed = await tx.runs.claim(runnerUuids, nodeId, now);
         if (claimed) {
-          tx.events.push(this.lifecycle.runEvent('runClaimed', claimed));
+          tx.events.push(this.lifecycle.runEvent(BLOCK_TITLES.runClaimed, claimed));
           await this.lifecycle.claimed(tx, claimed);
         }
         return claimed;
@@ -132,7 +134,7 @@ export class RunService {
           await tx.runs.upsertSource(run.uuid, 'blockyard', { id: 'blockyard' }, now);
           await tx.runs.putStep(run.uuid, step, now);
           tx.events.push(
-            this.lifecycle.runEvent('runStatusChanged', { ...run, status: 'FAILED', endedOn: now, updatedOn: now }, run, [step]),
+            this.lifecycle.runEvent(BLOCK_TITLES.runStatusChanged, { ...run, status: 'FAILED', endedOn: now, updatedOn: now }, run, [step]),
           );
           await this.lifecycle.finish(tx, run, 'FAILED');
         });
@@ -196,7 +198,9 @@ export class RunService {
           updatedOn: at,
         } as const;
         await tx.runs.putStep(run.uuid, step, at);
-        tx.events.push(this.lifecycle.runEvent('runStatusChanged', { ...run, status: 'FAILED', endedOn: at, updatedOn: at }, run, [step]));
+        tx.events.push(
+          this.lifecycle.runEvent(BLOCK_TITLES.runStatusChanged, { ...run, status: 'FAILED', endedOn: at, updatedOn: at }, run, [step]),
+        );
         await this.lifecycle.finish(tx, run, 'FAILED');
         expired++;
       });
@@ -229,7 +233,7 @@ export class RunService {
       if (steps.length > 0)
         tx.events.push(
           this.lifecycle.runEvent(
-            'runStepsChanged',
+            BLOCK_TITLES.runStepsChanged,
             { ...current, updatedOn: now },
             undefined,
             steps.map((step) => forEvent(step, now)),
@@ -281,7 +285,7 @@ export class RunService {
       if (status !== current.status)
         tx.events.push(
           this.lifecycle.runEvent(
-            'runStatusChanged',
+            BLOCK_TITLES.runStatusChanged,
             after,
             current,
             merged.map((step) => forEvent(step, now)),
@@ -290,7 +294,7 @@ export class RunService {
       else if (merged.length > 0)
         tx.events.push(
           this.lifecycle.runEvent(
-            'runStepsChanged',
+            BLOCK_TITLES.runStepsChanged,
             after,
             undefined,
             merged.map((step) => forEvent(step, now)),

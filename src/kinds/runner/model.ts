@@ -1,5 +1,8 @@
 import type { SentObject } from '../document.js';
 
+/** Its collection path. */
+export const RUNNERS_PATH = '/api/meshobjects/meshbuildingblockrunners';
+
 /** Runner implementation types (COMPAT §10); an ALL runner takes runs of every type. */
 export const RUNNER_IMPLEMENTATION_TYPES = [
   'TERRAFORM',

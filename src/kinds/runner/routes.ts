@@ -1,14 +1,14 @@
 import { Filter, filterValue } from '../../lib/query.js';
 import { versionOf, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedRunnerService } from './authorized-service.js';
 import type { Runner } from './model.js';
 import { RUNNER_CODECS } from './wire/index.js';
+import { RUNNERS_PATH } from './model.js';
 
 export function runnerOperations(runners: AuthorizedRunnerService): Operation[] {
   return resourceOperations<Runner>({
-    path: PATHS.runners,
+    path: RUNNERS_PATH,
     codecs: RUNNER_CODECS.codecs,
     embedded: 'meshBuildingBlockRunners',
     filters: { workspaceIdentifier: Filter('runners owned by this workspace') },

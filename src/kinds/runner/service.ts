@@ -5,11 +5,13 @@ import type { PageRequest } from '../../lib/paging.js';
 import { canonicalUuid } from '../../lib/validation.js';
 import type { Db } from '../../store/transaction.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
+import type { ReferenceGraph } from '../references.js';
 import { differs, eventOf } from '../eventlog/titles.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import type { Runner, RunnerInput } from './model.js';
 import { RunnerStore } from './store.js';
 import { RUNNER_EVENTS } from './wire/index.js';
+import { RUNNER_TITLES } from './events.js';
 
 const subject = (runner: Runner) => ({ codec: RUNNER_EVENTS, id: runner.uuid, workspace: runner.ownedByWorkspace, object: runner });
 
@@ -18,9 +20,10 @@ export class RunnerService {
   private readonly store: RunnerStore;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly workspaces: WorkspaceService,
     private readonly events: EventRecorder,
+    private readonly references: ReferenceGraph,
   ) {
     this.store = new RunnerStore(db);
   }
@@ -30,7 +33,7 @@ export class RunnerService {
     const runner: Runner = { ...input, uuid: randomUUID(), createdOn: new Date().toISOString() };
     await this.events.change(ctx, async (trx, events) => {
       await new RunnerStore(trx).insert(runner);
-      events.push(eventOf('runnerCreated', subject(runner)));
+      events.push(eventOf(RUNNER_TITLES.runnerCreated, subject(runner)));
     });
     return runner;
   }
@@ -63,17 +66,17 @@ export class RunnerService {
     if (!differs(existing, runner)) return runner;
     await this.events.change(ctx, async (trx, events) => {
       await new RunnerStore(trx).update(runner);
-      events.push(eventOf('runnerChanged', { ...subject(runner), previous: existing }));
+      events.push(eventOf(RUNNER_TITLES.runnerChanged, { ...subject(runner), previous: existing }));
     });
     return runner;
   }
 
   async delete(ctx: RequestContext, runner: Runner): Promise<void> {
-    const dependents = await this.store.dependents(runner.uuid);
+    const dependents = await this.references.holding(this.db, 'runner', [runner.uuid]);
     if (dependents.length > 0) throw conflict(`meshBuildingBlockRunner ${runner.uuid} is still assigned ${dependents.join(', ')}`);
     await this.events.change(ctx, async (trx, events) => {
       await new RunnerStore(trx).delete(runner.uuid);
-      events.push(eventOf('runnerDeleted', subject(runner)));
+      events.push(eventOf(RUNNER_TITLES.runnerDeleted, subject(runner)));
     });
   }
 }

@@ -1,7 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { CompiledQueries } from '../../store/compiled-queries.js';
-import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
 import type { RunnerTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
@@ -68,11 +67,6 @@ export class RunnerStore {
     else if (workspace !== undefined) query = query.where('owned_by_workspace', '=', workspace);
     const { rows, total } = await fetchPage(query, (q) => q.selectAll().orderBy('created_on').orderBy('uuid'), page);
     return { items: rows.map(toModel), total };
-  }
-
-  /** A runner cannot be deleted while runs wait for or run on it, or versions name it. */
-  dependents(uuid: string): Promise<string[]> {
-    return findDependents(this.db, 'runner', [uuid]);
   }
 
   async delete(uuid: string): Promise<void> {

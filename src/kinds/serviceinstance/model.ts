@@ -1,5 +1,8 @@
 import type { SentObject } from '../document.js';
 
+/** Its collection path. */
+export const SERVICE_INSTANCES_PATH = '/api/meshobjects/meshserviceinstances';
+
 /**
  * The internal service instance (meshServiceInstance v2): identified by its `instanceId`
  * (unique on the server), owned by a project of a workspace. A DELETE marks it: it stays readable,

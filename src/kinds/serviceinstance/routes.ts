@@ -1,16 +1,16 @@
 import { versionOf, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedServiceInstanceService } from './authorized-service.js';
 import type { ServiceInstance } from './model.js';
 import { parseServiceInstanceFilter, SERVICE_INSTANCE_FILTERS } from './query.js';
 import { SERVICE_INSTANCE_CODECS } from './wire/index.js';
+import { SERVICE_INSTANCES_PATH } from './model.js';
 
 /** As published: POST answers 200, PUT and DELETE 202 (the deletion completes later). */
 export function serviceInstanceOperations(instances: AuthorizedServiceInstanceService): Operation[] {
   const decode = (version: string | undefined, body: unknown) => SERVICE_INSTANCE_CODECS.of(version).decode(body);
   return resourceOperations<ServiceInstance>({
-    path: PATHS.serviceInstances,
+    path: SERVICE_INSTANCES_PATH,
     codecs: SERVICE_INSTANCE_CODECS.codecs,
     filters: SERVICE_INSTANCE_FILTERS,
     embedded: 'meshServiceInstances',

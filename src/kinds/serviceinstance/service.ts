@@ -8,6 +8,7 @@ import { differs, eventOf } from '../eventlog/titles.js';
 import { DEPROVISIONING_SECONDS, type ServiceInstance, type ServiceInstanceInput } from './model.js';
 import { ServiceInstanceStore, type ServiceInstanceFilter } from './store.js';
 import { SERVICE_INSTANCE_EVENTS } from './wire/index.js';
+import { SERVICE_INSTANCE_TITLES } from './events.js';
 
 const subject = (instance: ServiceInstance) => ({
   codec: SERVICE_INSTANCE_EVENTS,
@@ -44,7 +45,7 @@ export class ServiceInstanceService {
         const store = new ServiceInstanceStore(trx);
         await store.forgetGone(instance.instanceId, now);
         await store.insert(instance);
-        events.push(eventOf('serviceInstanceCreated', subject(instance)));
+        events.push(eventOf(SERVICE_INSTANCE_TITLES.serviceInstanceCreated, subject(instance)));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshServiceInstance ${input.instanceId} already exists`);
@@ -64,7 +65,7 @@ export class ServiceInstanceService {
     if (!differs(SERVICE_INSTANCE_EVENTS.encode(existing), SERVICE_INSTANCE_EVENTS.encode(instance))) return existing;
     await this.events.change(ctx, async (trx, events) => {
       if (!(await new ServiceInstanceStore(trx).update(instance))) throw deletingConflict(existing);
-      events.push(eventOf('serviceInstanceChanged', { ...subject(instance), previous: existing }));
+      events.push(eventOf(SERVICE_INSTANCE_TITLES.serviceInstanceChanged, { ...subject(instance), previous: existing }));
     });
     return instance;
   }
@@ -79,7 +80,7 @@ export class ServiceInstanceService {
     };
     await this.events.change(ctx, async (trx, events) => {
       if (await new ServiceInstanceStore(trx).markDeleted(existing.instanceId, deleting.markedForDeletionOn!, deleting.goneOn!))
-        events.push(eventOf('serviceInstanceDeleted', subject(deleting)));
+        events.push(eventOf(SERVICE_INSTANCE_TITLES.serviceInstanceDeleted, subject(deleting)));
     });
   }
 }

@@ -99,7 +99,7 @@ export class ServiceInstanceStore {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** The project's deleting (and gone) instances go with it; live ones keep it (store/dependents.ts). */
+  /** The project's deleting (and gone) instances go with it; live ones keep it (the project reference in kind.ts). */
   async removeDeletingOf(workspace: string, project: string): Promise<void> {
     await this.db
       .deleteFrom('service_instances')

@@ -1,5 +1,8 @@
 import type { SentObject } from '../document.js';
 
+/** Its collection path. */
+export const TAG_DEFINITIONS_PATH = '/api/meshobjects/meshtagdefinitions';
+
 /** The `targetKind` values the OpenAPI lists. */
 export const TAG_TARGET_KINDS = [
   'meshWorkspace',

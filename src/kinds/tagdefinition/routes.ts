@@ -1,14 +1,14 @@
 import { versionOf, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedTagDefinitionService } from './authorized-service.js';
 import type { TagDefinition } from './model.js';
 import { TAG_DEFINITION_CODECS } from './wire/index.js';
+import { TAG_DEFINITIONS_PATH } from './model.js';
 
 export function tagDefinitionOperations(definitions: AuthorizedTagDefinitionService): Operation[] {
   const decode = (version: string | undefined, body: unknown) => TAG_DEFINITION_CODECS.of(version).decode(body);
   return resourceOperations<TagDefinition>({
-    path: PATHS.tagDefinitions,
+    path: TAG_DEFINITIONS_PATH,
     codecs: TAG_DEFINITION_CODECS.codecs,
     embedded: 'meshTagDefinitions',
     resource: 'TAGDEFINITION',

@@ -9,6 +9,7 @@ import { enforceTags } from './rules.js';
 import { stripTag, TagDefinitionStore } from './store.js';
 import { eventOf } from '../eventlog/titles.js';
 import { TAG_DEFINITION_EVENTS } from './wire/index.js';
+import { TAG_DEFINITION_TITLES } from './events.js';
 
 /** Tag definitions without any notion of who asks (AuthorizedTagDefinitionService adds that). */
 export class TagDefinitionService {
@@ -46,7 +47,7 @@ export class TagDefinitionService {
       await this.events.change(ctx, async (trx, events) => {
         await new TagDefinitionStore(trx).insert(definition);
         events.push(
-          eventOf('tagDefinitionCreated', {
+          eventOf(TAG_DEFINITION_TITLES.tagDefinitionCreated, {
             codec: TAG_DEFINITION_EVENTS,
             id: definition.name,
             description: `Tag definition ${definition.name} was created`,
@@ -66,7 +67,7 @@ export class TagDefinitionService {
     await this.events.change(ctx, async (trx, events) => {
       await new TagDefinitionStore(trx).update(definition);
       events.push(
-        eventOf('tagDefinitionChanged', {
+        eventOf(TAG_DEFINITION_TITLES.tagDefinitionChanged, {
           codec: TAG_DEFINITION_EVENTS,
           id: definition.name,
           description: `Tag definition ${definition.name} was changed`,
@@ -84,7 +85,7 @@ export class TagDefinitionService {
       const stripped = await stripTag(trx, existing.targetKind, existing.key);
       await new TagDefinitionStore(trx).delete(existing.name);
       events.push(
-        eventOf('tagDefinitionDeleted', {
+        eventOf(TAG_DEFINITION_TITLES.tagDefinitionDeleted, {
           codec: TAG_DEFINITION_EVENTS,
           id: existing.name,
           description: `Tag definition ${existing.name} was deleted; the tag was removed from ${stripped} ${existing.targetKind} object(s)`,

@@ -1,6 +1,9 @@
 import type { SentObject } from '../document.js';
 import type { PlatformReference } from '../platform/model.js';
 
+/** Its collection path. */
+export const TENANTS_PATH = '/api/meshobjects/meshtenants';
+
 /** The internal tenant (meshTenant v4): one per project and platform, identified by uuid. */
 export interface Tenant {
   uuid: string;

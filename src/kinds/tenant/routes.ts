@@ -1,15 +1,15 @@
 import { emptyPage } from '../../lib/paging.js';
 import { versionOf, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedTenantService } from './authorized-service.js';
 import type { Tenant } from './model.js';
 import { TENANT_FILTERS, parseTenantFilter } from './query.js';
 import { TENANT_CODECS } from './wire/index.js';
+import { TENANTS_PATH } from './model.js';
 
 export function tenantOperations(tenants: AuthorizedTenantService): Operation[] {
   return resourceOperations<Tenant>({
-    path: PATHS.tenants,
+    path: TENANTS_PATH,
     codecs: TENANT_CODECS.codecs,
     embedded: 'meshTenants',
     filters: TENANT_FILTERS,

@@ -5,26 +5,42 @@ import type { PageRequest } from '../../lib/paging.js';
 import { canonicalUuid } from '../../lib/validation.js';
 import { isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
+import type { EventDraft } from '../eventlog/model.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
 import { differs, eventOf } from '../eventlog/titles.js';
 import type { Platform } from '../platform/model.js';
 import type { ProjectService } from '../project/service.js';
+import type { ReferenceGraph } from '../references.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { parseTenantName, tenantName, type Tenant, type TenantInput } from './model.js';
 import { TenantStore, type TenantFilter } from './store.js';
 import { TENANT_EVENTS } from './wire/index.js';
+import { TENANT_TITLES } from './events.js';
 
 const subject = (tenant: Tenant) => ({ codec: TENANT_EVENTS, id: tenantName(tenant), workspace: tenant.workspace, object: tenant });
+
+/** The records of deleted tenants go with their project or platform (`of`), each with its event. */
+export async function purgeDeletedTenants(
+  trx: Db,
+  of: { workspace: string; project: string } | { platformUuid: string },
+  events: EventDraft[],
+): Promise<void> {
+  for (const tenant of await new TenantStore(trx).purgeDeletedOf(of))
+    events.push(
+      eventOf(TENANT_TITLES.tenantPurged, { codec: TENANT_EVENTS, id: tenant.uuid, workspace: tenant.workspace, object: tenant }),
+    );
+}
 
 /** Tenants without any notion of who asks (AuthorizedTenantService adds that). */
 export class TenantService {
   private readonly store: TenantStore;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly workspaces: WorkspaceService,
     private readonly projects: ProjectService,
     private readonly events: EventRecorder,
+    private readonly references: ReferenceGraph,
   ) {
     this.store = new TenantStore(db);
   }
@@ -50,7 +66,7 @@ export class TenantService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new TenantStore(trx).insert(tenant);
-        events.push(eventOf('tenantCreated', subject(tenant)));
+        events.push(eventOf(TENANT_TITLES.tenantCreated, subject(tenant)));
       });
     } catch (error) {
       if (isUniqueViolation(error))
@@ -78,7 +94,7 @@ export class TenantService {
     if (!differs(existing, tenant)) return tenant;
     await this.events.change(ctx, async (trx, events) => {
       await new TenantStore(trx).update(tenant);
-      events.push(eventOf('tenantChanged', { ...subject(tenant), previous: existing }));
+      events.push(eventOf(TENANT_TITLES.tenantChanged, { ...subject(tenant), previous: existing }));
     });
     return tenant;
   }
@@ -101,7 +117,7 @@ export class TenantService {
     const deletedOn = new Date().toISOString();
     await this.events.change(ctx, async (trx, events) => {
       await new TenantStore(trx).markDeleted(tenant.uuid, deletedOn);
-      events.push(eventOf('tenantDeleted', subject({ ...tenant, deletedOn })));
+      events.push(eventOf(TENANT_TITLES.tenantDeleted, subject({ ...tenant, deletedOn })));
     });
   }
 
@@ -109,12 +125,12 @@ export class TenantService {
     await this.requireUnused(tenant);
     await this.events.change(ctx, async (trx, events) => {
       await new TenantStore(trx).purge(tenant.uuid);
-      events.push(eventOf('tenantPurged', subject(tenant)));
+      events.push(eventOf(TENANT_TITLES.tenantPurged, subject(tenant)));
     });
   }
 
   private async requireUnused(tenant: Tenant): Promise<void> {
-    const dependents = await this.store.dependents(tenant.uuid);
+    const dependents = await this.references.holding(this.db, 'tenant', [tenant.uuid]);
     if (dependents.length > 0)
       throw conflict(`meshTenant ${tenantName(tenant)} is still the target of ${dependents.join(', ')}; delete them first`);
   }

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { CompiledQueries } from '../../store/compiled-queries.js';
-import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
 import type { TenantTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
@@ -136,11 +135,6 @@ export class TenantStore {
       page,
     );
     return { items: rows.map(toModel), total };
-  }
-
-  /** Building blocks that target the tenant keep it from being deleted. */
-  dependents(uuid: string): Promise<string[]> {
-    return findDependents(this.db, 'tenant', [uuid]);
   }
 
   /** Marks the tenant deleted (idempotent); the time it was first deleted stays. */

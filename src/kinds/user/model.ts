@@ -1,5 +1,8 @@
 import type { SentObject } from '../document.js';
 
+/** Its collection path. */
+export const USERS_PATH = '/api/meshobjects/meshusers';
+
 /** A meshUser: identified by its username (`metadata.name`), with a uuid of its own. */
 export interface User {
   username: string;

@@ -1,16 +1,16 @@
 import { emptyPage } from '../../lib/paging.js';
 import { versionOf, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedUserService } from './authorized-service.js';
 import type { User } from './model.js';
 import { USER_FILTERS, parseUserFilter } from './query.js';
 import { USER_CODECS } from './wire/index.js';
+import { USERS_PATH } from './model.js';
 
 /** meshUser v2: list, POST 201, GET, PUT (upsert) 200, DELETE 204; `ADM_USER_*`. */
 export function userOperations(users: AuthorizedUserService): Operation[] {
   return resourceOperations<User>({
-    path: PATHS.users,
+    path: USERS_PATH,
     codecs: USER_CODECS.codecs,
     embedded: 'meshUsers',
     filters: USER_FILTERS,

@@ -9,6 +9,7 @@ import { differs, eventOf } from '../eventlog/titles.js';
 import type { User, UserInput } from './model.js';
 import { UserStore, type UserFilter } from './store.js';
 import { USER_EVENTS } from './wire/index.js';
+import { USER_TITLES } from './events.js';
 
 /**
  * meshUsers without any notion of who asks (AuthorizedUserService adds that). Each write is one
@@ -73,7 +74,7 @@ export class UserService {
         if (await store.find(input.username)) throw conflict(`meshUser ${input.username} already exists`);
         await this.euidTaken(trx, input);
         await store.insert(user);
-        events.push(eventOf('userCreated', subject(user)));
+        events.push(eventOf(USER_TITLES.userCreated, subject(user)));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshUser ${input.username} already exists (or its spec.euid belongs to another user)`);
@@ -97,7 +98,7 @@ export class UserService {
       await this.events.change(ctx, async (trx, events) => {
         await this.euidTaken(trx, input);
         await new UserStore(trx).update(user);
-        events.push(eventOf('userChanged', { ...subject(user), previous: existing }));
+        events.push(eventOf(USER_TITLES.userChanged, { ...subject(user), previous: existing }));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`spec.euid: "${input.euid ?? ''}" already belongs to another meshUser`);
@@ -111,7 +112,7 @@ export class UserService {
     await this.events.change(ctx, async (trx, events) => {
       await new UserStore(trx).deleteWithReferences(user.username);
       events.push(
-        eventOf('userDeleted', {
+        eventOf(USER_TITLES.userDeleted, {
           ...subject(user),
           description: `meshUser ${user.username} was deleted with its group memberships and role bindings`,
         }),

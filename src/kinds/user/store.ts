@@ -3,7 +3,7 @@ import type { Page, PageRequest } from '../../lib/paging.js';
 import { fetchPage } from '../../store/paged.js';
 import type { UserTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
-import { roleHolders } from '../binding/holders.js';
+import { roleHolders } from '../../store/role-holders.js';
 import { parseDocument, serializeDocument } from '../document.js';
 import type { User } from './model.js';
 

@@ -1,5 +1,8 @@
 import type { SentObject } from '../document.js';
 
+/** Its collection path. */
+export const USER_GROUPS_PATH = '/api/meshobjects/meshworkspaceusergroups';
+
 /**
  * A meshWorkspaceUserGroup: owned by a workspace, `<workspace>.<group>` in URLs; its
  * members are usernames (in the order sent). `document` holds metadata and spec as sent, without members.

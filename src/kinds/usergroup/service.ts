@@ -10,6 +10,7 @@ import type { WorkspaceService } from '../workspace/service.js';
 import { groupIdentifier, type UserGroup, type UserGroupInput } from './model.js';
 import { UserGroupStore, type UserGroupFilter } from './store.js';
 import { USER_GROUP_EVENTS } from './wire/index.js';
+import { USER_GROUP_TITLES } from './events.js';
 
 /**
  * Workspace user groups without any notion of who asks. Each write is one method in one transaction:
@@ -20,30 +21,45 @@ const subject = (group: UserGroup) => ({ codec: USER_GROUP_EVENTS, id: groupIden
 
 /** A group's change as events: members added, members removed, anything else changed. */
 function groupEvents(existing: UserGroup | undefined, group: UserGroup): EventDraft[] {
-  if (!existing) return [eventOf('groupCreated', subject(group))];
+  if (!existing) return [eventOf(USER_GROUP_TITLES.groupCreated, subject(group))];
   const added = group.members.filter((member) => !existing.members.includes(member));
   const removed = existing.members.filter((member) => !group.members.includes(member));
   const events: EventDraft[] = [];
   const id = groupIdentifier(group);
   if (added.length > 0)
     events.push(
-      eventOf('groupMembersAdded', { ...subject(group), description: `${added.join(', ')} added to meshWorkspaceUserGroup ${id}` }),
+      eventOf(USER_GROUP_TITLES.groupMembersAdded, {
+        ...subject(group),
+        description: `${added.join(', ')} added to meshWorkspaceUserGroup ${id}`,
+      }),
     );
   if (removed.length > 0)
     events.push(
-      eventOf('groupMembersRemoved', { ...subject(group), description: `${removed.join(', ')} removed from meshWorkspaceUserGroup ${id}` }),
+      eventOf(USER_GROUP_TITLES.groupMembersRemoved, {
+        ...subject(group),
+        description: `${removed.join(', ')} removed from meshWorkspaceUserGroup ${id}`,
+      }),
     );
   const rest = (g: UserGroup) => ({ ...g, members: [], updatedOn: undefined });
-  if (differs(rest(existing), rest(group))) events.push(eventOf('groupChanged', { ...subject(group), previous: existing }));
+  if (differs(rest(existing), rest(group))) events.push(eventOf(USER_GROUP_TITLES.groupChanged, { ...subject(group), previous: existing }));
   return events;
 }
 
 /** The event of a group's deletion (by the service, or by an import's declarative deletion). */
 export const groupDeleted = (group: UserGroup): EventDraft =>
-  eventOf('groupDeleted', {
+  eventOf(USER_GROUP_TITLES.groupDeleted, {
     ...subject(group),
     description: `meshWorkspaceUserGroup ${groupIdentifier(group)} was deleted with its memberships and the role bindings naming it`,
   });
+
+/** Declarative deletion of a collection's group: with its memberships and the bindings naming it (nothing when gone already). */
+export async function deleteCollectedGroup(trx: Db, object: { workspace: string; name: string }, events: EventDraft[]): Promise<void> {
+  const groups = new UserGroupStore(trx);
+  const group = await groups.find(object.workspace, object.name);
+  if (!group) return;
+  await groups.deleteWithReferences(object.workspace, object.name);
+  events.push(groupDeleted(group));
+}
 
 export class UserGroupService {
   private readonly store: UserGroupStore;

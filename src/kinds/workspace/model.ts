@@ -1,5 +1,8 @@
 import type { SentObject } from '../document.js';
 
+/** Its collection path. */
+export const WORKSPACES_PATH = '/api/meshobjects/meshworkspaces';
+
 /** The internal workspace: identified by its name (COMPAT §7). */
 export interface Workspace {
   name: string;

@@ -1,13 +1,13 @@
 import { versionOf, type Operation } from '../operation.js';
-import { PATHS } from '../paths.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedWorkspaceService } from './authorized-service.js';
 import type { Workspace } from './model.js';
 import { WORKSPACE_CODECS } from './wire/index.js';
+import { WORKSPACES_PATH } from './model.js';
 
 export function workspaceOperations(workspaces: AuthorizedWorkspaceService): Operation[] {
   return resourceOperations<Workspace>({
-    path: PATHS.workspaces,
+    path: WORKSPACES_PATH,
     codecs: WORKSPACE_CODECS.codecs,
     embedded: 'meshWorkspaces',
     resource: 'WORKSPACE',

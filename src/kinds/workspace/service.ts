@@ -3,13 +3,13 @@ import { conflict, notFound, unprocessable } from '../../lib/errors.js';
 import type { PageRequest } from '../../lib/paging.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
-import { ApiKeyStore } from '../apikey/store.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
-import { differs, eventOf, type EventKey } from '../eventlog/titles.js';
+import type { ReferenceGraph } from '../references.js';
+import { differs, eventOf, type EventTitle } from '../eventlog/titles.js';
 import type { Workspace, WorkspaceInput } from './model.js';
 import { WorkspaceStore } from './store.js';
 import { WORKSPACE_EVENTS } from './wire/index.js';
-import { API_KEY_EVENTS } from '../apikey/wire/index.js';
+import { WORKSPACE_TITLES } from './events.js';
 
 /** What a workspace's events say about it. */
 const subject = (workspace: Workspace) => ({ codec: WORKSPACE_EVENTS, id: workspace.name, workspace: workspace.name, object: workspace });
@@ -20,8 +20,9 @@ export class WorkspaceService {
   private readonly deletionListeners: ((name: string) => void)[] = [];
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly events: EventRecorder,
+    private readonly references: ReferenceGraph,
   ) {
     this.store = new WorkspaceStore(db);
   }
@@ -36,7 +37,7 @@ export class WorkspaceService {
     try {
       await this.events.change(ctx, async (trx, events) => {
         await new WorkspaceStore(trx).insert(workspace);
-        events.push(eventOf('workspaceCreated', subject(workspace)));
+        events.push(eventOf(WORKSPACE_TITLES.workspaceCreated, subject(workspace)));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`meshWorkspace ${input.name} already exists`);
@@ -74,10 +75,11 @@ export class WorkspaceService {
   /** PUT replaces the tags and the spec (COMPAT §7); the name is the identity. */
   async update(ctx: RequestContext, existing: Workspace, input: WorkspaceInput): Promise<Workspace> {
     const workspace = { ...existing, document: input.document };
-    const keys: EventKey[] = [];
-    if (differs(existing.document.spec.displayName, workspace.document.spec.displayName)) keys.push('workspaceNameChanged');
-    if (differs(existing.document.metadata.tags ?? {}, workspace.document.metadata.tags ?? {})) keys.push('workspaceTagsChanged');
-    if (keys.length === 0 && differs(existing.document, workspace.document)) keys.push('workspaceChanged');
+    const keys: EventTitle[] = [];
+    if (differs(existing.document.spec.displayName, workspace.document.spec.displayName)) keys.push(WORKSPACE_TITLES.workspaceNameChanged);
+    if (differs(existing.document.metadata.tags ?? {}, workspace.document.metadata.tags ?? {}))
+      keys.push(WORKSPACE_TITLES.workspaceTagsChanged);
+    if (keys.length === 0 && differs(existing.document, workspace.document)) keys.push(WORKSPACE_TITLES.workspaceChanged);
     if (keys.length === 0) return workspace; // nothing changed: nothing to write, no event
     await this.events.change(ctx, async (trx, events) => {
       await new WorkspaceStore(trx).update(workspace);
@@ -86,20 +88,15 @@ export class WorkspaceService {
     return workspace;
   }
 
-  /** 409 while the workspace owns anything; its API keys go with it, in one transaction. */
+  /** 409 while the workspace owns anything; what goes with it (its API keys) goes in one transaction. */
   async delete(ctx: RequestContext, workspace: Workspace): Promise<void> {
-    const dependents = await this.store.dependents(workspace.name);
+    const dependents = await this.references.holding(this.db, 'workspace', [workspace.name]);
     if (dependents.length > 0) throw conflict(`meshWorkspace ${workspace.name} still owns ${dependents.join(', ')}; delete them first`);
     try {
       await this.events.change(ctx, async (trx, events) => {
-        const keys = new ApiKeyStore(trx);
-        // Its keys go with it, each with its event (content: the key as it was, its secret only as a hash).
-        const { items } = await keys.list({ workspace: workspace.name }, { page: 0, size: 100_000 });
-        await keys.deleteOfWorkspace(workspace.name);
-        for (const key of items)
-          events.push(eventOf('apiKeyDeleted', { codec: API_KEY_EVENTS, id: key.uuid, workspace: key.ownedByWorkspace, object: key }));
+        await this.references.cascade(trx, 'workspace', [workspace.name], events);
         await new WorkspaceStore(trx).delete(workspace.name);
-        events.push(eventOf('workspaceDeleted', subject(workspace)));
+        events.push(eventOf(WORKSPACE_TITLES.workspaceDeleted, subject(workspace)));
       });
     } catch (error) {
       // Something was added between the check and the delete.

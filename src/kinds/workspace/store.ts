@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
-import { findDependents } from '../../store/dependents.js';
 import { fetchPage } from '../../store/paged.js';
 import type { WorkspaceTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
@@ -59,11 +58,6 @@ export class WorkspaceStore {
       .set({ document: serializeDocument(workspace.document) })
       .where('name', '=', workspace.name)
       .execute();
-  }
-
-  /** What the workspace still owns (it cannot be deleted while anything is left). */
-  dependents(name: string): Promise<string[]> {
-    return findDependents(this.db, 'workspace', [name]);
   }
 
   async delete(name: string): Promise<void> {

@@ -56,13 +56,14 @@ const MIGRATIONS: Record<string, Migration> = {
   '0026_sessions': m0026,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
-
-/** The migrator of the service's schema (its history in `blockyard_migrations`). */
-export const migratorOf = (db: Kysely<Tables>): Migrator =>
+/**
+ * The migrator of the service's schema (its history in `blockyard_migrations`): the migrations above
+ * and those a kind brings in its own folder (its manifest's `migrations`), applied in name order.
+ */
+export const migratorOf = (db: Kysely<Tables>, kindMigrations: Readonly<Record<string, Migration>> = {}): Migrator =>
   new Migrator({
     db,
-    provider,
+    provider: { getMigrations: async () => ({ ...MIGRATIONS, ...kindMigrations }) } satisfies MigrationProvider,
     migrationTableName: 'blockyard_migrations',
     migrationLockTableName: 'blockyard_migrations_lock',
     allowUnorderedMigrations: true,
@@ -74,8 +75,12 @@ export const migratorOf = (db: Kysely<Tables>): Migrator =>
  * one already applied is applied all the same (0006 was committed after 0007 and 0008; migrations of
  * parallel work are independent of each other).
  */
-export async function migrateToLatest(db: Kysely<Tables>, log: Logger): Promise<void> {
-  const { error, results } = await migratorOf(db).migrateToLatest();
+export async function migrateToLatest(
+  db: Kysely<Tables>,
+  log: Logger,
+  kindMigrations: Readonly<Record<string, Migration>> = {},
+): Promise<void> {
+  const { error, results } = await migratorOf(db, kindMigrations).migrateToLatest();
   // One line per migration is for whoever debugs an upgrade; an operator reads the summary.
   for (const result of results ?? []) {
     if (result.status === 'Success') log.debug({ migration: result.migrationName }, 'migration applied');

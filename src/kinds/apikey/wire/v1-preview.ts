@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
 import { DateTime, Identifier, Links, NonEmptyShortString, Nullable, ShortString, Uuid } from '../../../lib/wire-schemas.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import type { ApiKey, ApiKeyInput } from '../model.js';
+import { API_KEYS_PATH } from '../model.js';
 
 const Body = Type.Object({
   metadata: Type.Object({ ownedByWorkspace: Identifier }),
@@ -47,7 +48,7 @@ export const apiKeyV1Preview = {
       metadata: { uuid: key.uuid, ownedByWorkspace: key.ownedByWorkspace, createdOn: key.createdOn },
       spec: { displayName: key.displayName, permissions: key.permissions, expiresAt: key.expiresAt ?? null },
       status: { clientId: key.uuid, clientSecret: secret ?? null },
-      _links: { self: { href: objectUrl(baseUrl, PATHS.apiKeys, key.uuid) } },
+      _links: { self: { href: objectUrl(baseUrl, API_KEYS_PATH, key.uuid) } },
     };
   },
 };

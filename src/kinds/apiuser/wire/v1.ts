@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
 import { DateTime, Links } from '../../../lib/wire-schemas.js';
-import { objectUrl, PATHS } from '../../paths.js';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type ApiUser } from '../model.js';
+import { objectUrl } from '../../paths.js';
+import { API_USERS_PATH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type ApiUser } from '../model.js';
 
 const Body = Type.Object({
   // The username's rules are the kind's (model.ts), checked on its normalised form by the service.
@@ -31,7 +31,7 @@ export const apiUserV1 = {
       apiVersion: 'v1',
       username: user.username,
       createdOn: user.createdOn,
-      _links: { self: { href: objectUrl(baseUrl, PATHS.apiUsers, user.username) } },
+      _links: { self: { href: objectUrl(baseUrl, API_USERS_PATH, user.username) } },
     };
   },
 };

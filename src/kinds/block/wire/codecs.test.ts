@@ -11,7 +11,13 @@ import { blockV2Preview } from './v2-preview.js';
 import type { CollectionPermissions } from '../../../auth/route-access.js';
 
 /** A reader who may list every related collection: every link is drawn. */
-const READER = { collections: { mayList: () => true } as Pick<CollectionPermissions, 'mayList'> as CollectionPermissions };
+/** A reader who may list every collection; each relation's path is `/api/meshobjects/<rel>`. */
+const READER = {
+  collections: { mayList: () => true, pathOf: (rel: string) => `/api/meshobjects/${rel}` } as Pick<
+    CollectionPermissions,
+    'mayList' | 'pathOf'
+  > as CollectionPermissions,
+};
 
 const box = new SecretBox(Buffer.alloc(32, 7));
 const BASE = 'https://blockyard.example';

@@ -6,8 +6,8 @@ import { AnyValue, DateTime, Uuid } from '../../../lib/wire-schemas.js';
 import { VALUE_TYPES } from '../../definition/enums.js';
 import { InputKey } from '../../definition/wire/version-v1-preview.js';
 import type { RelationsView } from '../../codec.js';
-import { objectUrl, PATHS } from '../../paths.js';
-import { BLOCK_STATUSES, type Block, type BlockRequest, type SentInputs, type ValueRow } from '../model.js';
+import { objectUrl } from '../../paths.js';
+import { BLOCKS_PATH, BLOCK_STATUSES, type Block, type BlockRequest, type SentInputs, type ValueRow } from '../model.js';
 
 /** What v1 and v2-preview share on the wire: input rows, parents, output rows, links. */
 
@@ -96,7 +96,7 @@ export const encodeKeyed = (rows: ValueRow[]) =>
   );
 
 export const blockLinks = (block: Block, { baseUrl, showPurge }: BlockView) => {
-  const self = objectUrl(baseUrl, PATHS.blocks, block.uuid);
+  const self = objectUrl(baseUrl, BLOCKS_PATH, block.uuid);
   return showPurge ? { self: { href: self }, forcePurge: { href: `${self}/purge` } } : { self: { href: self } };
 };
 

@@ -3,9 +3,9 @@ import { compileDecoder, StringEnum } from '../../../lib/validation.js';
 import { KindOf, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { COMMUNICATION_TYPES } from '../../communicationdefinition/model.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import { relatedLinks } from '../../relations.js';
-import { RESOLUTION_STATUSES, TARGET_KINDS, type Communication, type CommunicationInput } from '../model.js';
+import { COMMUNICATIONS_PATH, RESOLUTION_STATUSES, TARGET_KINDS, type Communication, type CommunicationInput } from '../model.js';
 
 const Body = Type.Object({
   kind: KindOf('meshCommunication'),
@@ -58,7 +58,7 @@ export const communicationV1Preview = {
   encode(communication: Communication, view: RelationsView) {
     const { baseUrl } = view;
     const { definition } = communication;
-    const self = objectUrl(baseUrl, PATHS.communications, communication.uuid);
+    const self = objectUrl(baseUrl, COMMUNICATIONS_PATH, communication.uuid);
     return {
       apiVersion: 'v1-preview' as const,
       kind: 'meshCommunication' as const,

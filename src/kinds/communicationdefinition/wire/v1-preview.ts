@@ -3,9 +3,10 @@ import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
 import { KindOf, NonEmptyShortString } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import { relatedLinks } from '../../relations.js';
 import {
+  COMMUNICATION_DEFINITIONS_PATH,
   COMMUNICATION_TYPES,
   isResolvable,
   type CommunicationContent,
@@ -84,7 +85,7 @@ export const communicationDefinitionV1Preview = {
         ? { communicationsTotal: counters.total, communicationsResolved: counters.resolved, communicationsOpen: counters.open }
         : { communicationsTotal: counters.total },
       _links: {
-        self: { href: objectUrl(baseUrl, PATHS.communicationDefinitions, definition.uuid) },
+        self: { href: objectUrl(baseUrl, COMMUNICATION_DEFINITIONS_PATH, definition.uuid) },
         // Sent to many workspaces: the communications of the caller's.
         ...relatedLinks(view, {
           meshcommunications: { rel: 'meshcommunications', query: `?communicationDefinitionUuid=${definition.uuid}` },

@@ -16,10 +16,10 @@ import {
 } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import { relatedLinks } from '../../relations.js';
 import { REVIEW_STATES, TARGET_TYPES, VERSION_STATES } from '../enums.js';
-import { publicationState, versionStatus, type Definition, type DefinitionInput } from '../model.js';
+import { DEFINITIONS_PATH, publicationState, type Definition, type DefinitionInput, versionStatus } from '../model.js';
 
 const Url = Type.String({ maxLength: 2048, pattern: '^https?://' });
 
@@ -142,7 +142,7 @@ function encode(definition: Definition, view: RelationsView) {
       usageCount: definition.usageCount,
     },
     _links: {
-      self: { href: objectUrl(baseUrl, PATHS.definitions, definition.uuid) },
+      self: { href: objectUrl(baseUrl, DEFINITIONS_PATH, definition.uuid) },
       ...relatedLinks(view, {
         owner: { rel: 'meshworkspaces', workspace: definition.ownedByWorkspace, id: definition.ownedByWorkspace },
         // Its blocks live in many workspaces: those of the caller's (all of them for its managers).

@@ -2,10 +2,11 @@ import { Type } from '@sinclair/typebox';
 import { StringEnum } from '../../../lib/validation.js';
 import { AnyValue, DateTime, Echoed, Identifier, Links, Uuid } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import { relatedLinks } from '../../relations.js';
 import { DELETION_MODES, INPUT_ASSIGNMENT_TYPES, VALUE_TYPES, VERSION_STATES } from '../enums.js';
 import type { OfferedVersion } from '../model.js';
+import { DEFINITION_VERSIONS_PATH } from '../model.js';
 
 /**
  * meshBuildingBlockDefinitionVersion v1-preview as the workspaces a published version is offered to
@@ -54,7 +55,7 @@ export const offeredVersionV1Preview = {
       spec: { buildingBlockDefinitionRef: { uuid: version.definitionUuid, kind: 'meshBuildingBlockDefinition' }, ...spec },
       status: { reviewState: 'APPROVED' },
       _links: {
-        self: { href: objectUrl(view.baseUrl, PATHS.definitionVersions, version.uuid) },
+        self: { href: objectUrl(view.baseUrl, DEFINITION_VERSIONS_PATH, version.uuid) },
         ...relatedLinks(view, { buildingBlockDefinition: { rel: 'meshbuildingblockdefinitions', id: version.definitionUuid } }),
       },
     };

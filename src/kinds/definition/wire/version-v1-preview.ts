@@ -16,7 +16,7 @@ import {
   Uuid,
 } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import { relatedLinks } from '../../relations.js';
 import {
   DELETION_MODES,
@@ -29,7 +29,7 @@ import {
   VERSION_STATES,
   type ImplementationType,
 } from '../enums.js';
-import { withDefaults, type DefinitionVersion, type VersionSpec } from '../model.js';
+import { DEFINITION_VERSIONS_PATH, type DefinitionVersion, type VersionSpec, withDefaults } from '../model.js';
 
 /**
  * meshBuildingBlockDefinitionVersion v1-preview (COMPAT §8). Objects allow properties the service does
@@ -208,7 +208,7 @@ export const versionV1Preview = {
         reviewReason: version.review?.reason ?? null,
       },
       _links: {
-        self: { href: objectUrl(baseUrl, PATHS.definitionVersions, version.uuid) },
+        self: { href: objectUrl(baseUrl, DEFINITION_VERSIONS_PATH, version.uuid) },
         ...relatedLinks(view, { buildingBlockDefinition: { rel: 'meshbuildingblockdefinitions', id: version.definitionUuid } }),
       },
     };

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { AnyValue, DateTime, Identifier, Links, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import type { EventRecord } from '../model.js';
+import { EVENT_LOGS_PATH } from '../model.js';
 
 const Answer = Type.Object({
   kind: Type.Literal('meshEventLog'),
@@ -38,7 +39,7 @@ export const eventLogV1Preview = {
         ...(event.previousContent !== undefined ? { previousContent: event.previousContent } : {}),
         author: event.author,
       },
-      _links: { self: { href: objectUrl(baseUrl, PATHS.eventLogs, event.uuid) } },
+      _links: { self: { href: objectUrl(baseUrl, EVENT_LOGS_PATH, event.uuid) } },
     };
   },
 };

@@ -5,8 +5,8 @@ import { compileDecoder, StringEnum } from '../../../lib/validation.js';
 import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, ShortString, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl, PATHS } from '../../paths.js';
-import { MASK, SECRET_FIELDS, type ConfigType, type Integration, type IntegrationInput } from '../model.js';
+import { objectUrl } from '../../paths.js';
+import { INTEGRATIONS_PATH, MASK, SECRET_FIELDS, type ConfigType, type Integration, type IntegrationInput } from '../model.js';
 
 const Url = Type.String({ minLength: 1, maxLength: 2048 });
 const RunnerRef = Type.Object({ kind: KindOf('meshBuildingBlockRunner'), uuid: Uuid });
@@ -137,7 +137,7 @@ export const integrationV1 = {
       status: integration.builtIn
         ? { isBuiltIn: true, workloadIdentityFederation: workloadIdentity(baseUrl, integration) }
         : { isBuiltIn: false },
-      _links: { self: { href: objectUrl(baseUrl, PATHS.integrations, integration.uuid) } },
+      _links: { self: { href: objectUrl(baseUrl, INTEGRATIONS_PATH, integration.uuid) } },
     };
   },
 };

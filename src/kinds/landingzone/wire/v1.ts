@@ -5,9 +5,9 @@ import { compileDecoder, StringEnum } from '../../../lib/validation.js';
 import { AnyValue, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Tags, Uuid } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import { relatedLinks } from '../../relations.js';
-import { PLATFORM_PROPERTIES, type LandingZone, type LandingZoneInput } from '../model.js';
+import { LANDING_ZONES_PATH, PLATFORM_PROPERTIES, type LandingZone, type LandingZoneInput } from '../model.js';
 
 const TYPES = Object.keys(PLATFORM_PROPERTIES) as [string, ...string[]];
 
@@ -101,7 +101,7 @@ export const landingZoneV1 = {
       },
       status: { disabled: zone.disabledOn !== undefined, restricted: zone.restricted },
       _links: {
-        self: { href: objectUrl(baseUrl, PATHS.landingZones, zone.name) },
+        self: { href: objectUrl(baseUrl, LANDING_ZONES_PATH, zone.name) },
         ...relatedLinks(view, { platformInstance: { rel: 'meshplatforms', id: zone.platformUuid } }),
       },
     };

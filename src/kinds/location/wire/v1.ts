@@ -4,8 +4,9 @@ import { compileDecoder } from '../../../lib/validation.js';
 import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import type { Location, LocationInput } from '../model.js';
+import { LOCATIONS_PATH } from '../model.js';
 
 const Body = Type.Object({
   kind: KindOf('meshLocation'),
@@ -46,7 +47,7 @@ export const locationV1 = {
       metadata: { ...location.document.metadata, name: location.name, uuid: location.uuid, createdOn: location.createdOn },
       spec: location.document.spec,
       status: { isPublic: location.isPublic },
-      _links: { self: { href: objectUrl(baseUrl, PATHS.locations, location.name) } },
+      _links: { self: { href: objectUrl(baseUrl, LOCATIONS_PATH, location.name) } },
     };
   },
 };

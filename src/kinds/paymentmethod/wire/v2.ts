@@ -3,9 +3,10 @@ import { compileDecoder } from '../../../lib/validation.js';
 import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Tags } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import { relatedLinks } from '../../relations.js';
 import type { PaymentMethod, PaymentMethodInput } from '../model.js';
+import { PAYMENT_METHODS_PATH } from '../model.js';
 
 const Body = Type.Object({
   kind: KindOf('meshPaymentMethod'),
@@ -64,7 +65,7 @@ export const paymentMethodV2 = {
       },
       spec: { ...method.document.spec, tags: method.document.spec.tags ?? {} },
       _links: {
-        self: { href: objectUrl(baseUrl, PATHS.paymentMethods, method.name) },
+        self: { href: objectUrl(baseUrl, PAYMENT_METHODS_PATH, method.name) },
         ...relatedLinks(view, {
           meshprojects: {
             rel: 'meshprojects',

@@ -7,9 +7,16 @@ import { AnyValue, DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortStr
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
 import { relatedLinks } from '../../relations.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import { configFromV1Form } from '../config.js';
-import { MAX_CONTRIBUTING_WORKSPACES, PLATFORM_RESTRICTIONS, PUBLICATION_STATES, type Platform, type PlatformInput } from '../model.js';
+import {
+  MAX_CONTRIBUTING_WORKSPACES,
+  PLATFORMS_PATH,
+  PLATFORM_RESTRICTIONS,
+  PUBLICATION_STATES,
+  type Platform,
+  type PlatformInput,
+} from '../model.js';
 
 /** The body of every platform version; v1 names the publication state `marketplaceStatus`. */
 export const platformSchema = (publicationKey: 'publicationState' | 'marketplaceStatus') =>
@@ -143,7 +150,7 @@ export function encodePlatformCommon(platform: Platform, view: PlatformView) {
     },
     spec: withConfig && config !== undefined ? { ...spec, config: hideSecrets(config) } : spec,
     _links: {
-      self: { href: objectUrl(baseUrl, PATHS.platforms, platform.uuid) },
+      self: { href: objectUrl(baseUrl, PLATFORMS_PATH, platform.uuid) },
       ...relatedLinks(view, {
         owner: { rel: 'meshworkspaces', id: platform.ownedByWorkspace, workspace: platform.ownedByWorkspace },
         location: { rel: 'meshlocations', id: platform.location },

@@ -4,8 +4,8 @@ import { compileDecoder, StringEnum } from '../../../lib/validation.js';
 import { DateTime, Echoed, KindOf, Links, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl, PATHS } from '../../paths.js';
-import { LIFECYCLE_STATES, PLATFORM_CATEGORIES, type PlatformType, type PlatformTypeInput } from '../model.js';
+import { objectUrl } from '../../paths.js';
+import { LIFECYCLE_STATES, PLATFORM_CATEGORIES, PLATFORM_TYPES_PATH, type PlatformType, type PlatformTypeInput } from '../model.js';
 
 /**
  * The original's rule is upper case with single dashes (`MY-PLATFORM-TYPE`, as built-in `OPENSHIFT`);
@@ -65,7 +65,7 @@ export const platformTypeV1 = {
       metadata: { ...type.document.metadata, uuid: type.uuid, name: type.name, createdOn: type.createdOn },
       spec: { ...type.document.spec, category: type.category },
       status: { lifecycleState: type.lifecycleState, lifecycle: { state: type.lifecycleState } },
-      _links: { self: { href: objectUrl(baseUrl, PATHS.platformTypes, type.name) } },
+      _links: { self: { href: objectUrl(baseUrl, PLATFORM_TYPES_PATH, type.name) } },
     };
   },
 };

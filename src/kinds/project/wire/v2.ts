@@ -3,9 +3,9 @@ import { compileDecoder } from '../../../lib/validation.js';
 import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import { relatedLinks } from '../../relations.js';
-import { projectIdentifier, type Project, type ProjectInput } from '../model.js';
+import { PROJECTS_PATH, projectIdentifier, type Project, type ProjectInput } from '../model.js';
 
 const Body = Type.Object({
   kind: KindOf('meshProject'),
@@ -59,7 +59,7 @@ export const projectV2 = {
       metadata: { ...project.document.metadata, name: project.name, ownedByWorkspace: project.workspace, createdOn: project.createdOn },
       spec: { ...project.document.spec, tags: project.document.spec.tags ?? {} },
       _links: {
-        self: { href: objectUrl(baseUrl, PATHS.projects, projectIdentifier(project)) },
+        self: { href: objectUrl(baseUrl, PROJECTS_PATH, projectIdentifier(project)) },
         ...relatedLinks(view, {
           meshworkspace: { rel: 'meshworkspaces', workspace, id: workspace },
           meshtenants: { rel: 'meshtenants', workspace, query },

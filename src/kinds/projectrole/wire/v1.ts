@@ -3,8 +3,9 @@ import { compileDecoder } from '../../../lib/validation.js';
 import { Echoed, Identifier, KindOf, Links, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import type { ProjectRole, ProjectRoleInput } from '../model.js';
+import { PROJECT_ROLES_PATH } from '../model.js';
 
 const Body = Type.Object({
   kind: KindOf('meshProjectRole'),
@@ -40,7 +41,7 @@ export const projectRoleV1 = {
       kind: 'meshProjectRole',
       metadata: { ...role.document.metadata, name: role.name, tags: role.document.metadata.tags ?? {} },
       spec: { ...role.document.spec, name: role.displayName },
-      _links: { self: { href: objectUrl(baseUrl, PATHS.projectRoles, role.name) } },
+      _links: { self: { href: objectUrl(baseUrl, PROJECT_ROLES_PATH, role.name) } },
     };
   },
 };

@@ -4,9 +4,10 @@ import { TEXT_LIMITS } from '../../../lib/limits.js';
 import { compileDecoder } from '../../../lib/validation.js';
 import { AnyValue, DateTime, Echoed, Links, Nullable, NonEmptyShortString, ShortString, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import { isTransparent, type Run, type RunChange, type StepRow } from '../../block/run.js';
 import type { RunUpdate, SourceRegistration } from '../model.js';
+import { RUNS_PATH } from '../model.js';
 
 const Id = Type.Union([NonEmptyShortString, Type.Integer()]);
 const Text = Type.String({ maxLength: TEXT_LIMITS.runMessage });
@@ -149,7 +150,7 @@ const Logs = Type.Object({
 
 /** The run as runners and readers see it; a claim adds the run token and runner-encrypted values. */
 function encode(run: Run, { baseUrl, claimed, audience = 'operator' }: RunView) {
-  const self = objectUrl(baseUrl, PATHS.runs, run.uuid);
+  const self = objectUrl(baseUrl, RUNS_PATH, run.uuid);
   const { buildingBlock, buildingBlockDefinition, trigger } = run.snapshot;
   if (audience === 'consumer') {
     return {
@@ -255,7 +256,7 @@ function encodeForBlockReaders({ run, steps }: RunChange, { baseUrl }: EncodeVie
       metadata: { uuid: run.uuid },
       spec: { buildingBlock: { uuid: run.blockUuid } },
       status: run.status,
-      _links: { self: { href: objectUrl(baseUrl, PATHS.runs, run.uuid) } },
+      _links: { self: { href: objectUrl(baseUrl, RUNS_PATH, run.uuid) } },
     };
   }
   const answer = encode(run, { baseUrl, audience: 'consumer' });

@@ -6,8 +6,8 @@ import { compileDecoder, StringEnum } from '../../../lib/validation.js';
 import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Nullable, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl, PATHS } from '../../paths.js';
-import { RUNNER_IMPLEMENTATION_TYPES, RUNNER_RESTRICTIONS, type Runner, type RunnerInput } from '../model.js';
+import { objectUrl } from '../../paths.js';
+import { RUNNERS_PATH, RUNNER_IMPLEMENTATION_TYPES, RUNNER_RESTRICTIONS, type Runner, type RunnerInput } from '../model.js';
 
 const Body = Type.Object({
   kind: KindOf('meshBuildingBlockRunner'),
@@ -83,7 +83,7 @@ export const runnerV1Preview = {
         lastSeen: runner.lastSeen ?? null,
       },
       spec: { ...runner.document.spec, implementationType: runner.implementationType, restriction: runner.restriction },
-      _links: { self: { href: objectUrl(baseUrl, PATHS.runners, runner.uuid) } },
+      _links: { self: { href: objectUrl(baseUrl, RUNNERS_PATH, runner.uuid) } },
     };
   },
 };

@@ -4,10 +4,10 @@ import { compileDecoder } from '../../../lib/validation.js';
 import { Identifier, KindOf, NonEmptyShortString } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import { relatedLinks } from '../../relations.js';
 import { projectIdentifier } from '../../project/model.js';
-import { isDeleting, type ServiceInstance, type ServiceInstanceInput } from '../model.js';
+import { SERVICE_INSTANCES_PATH, isDeleting, type ServiceInstance, type ServiceInstanceInput } from '../model.js';
 
 /** Instance ids and marketplace identifiers stand in paths and queries: URL-safe characters only. */
 const UrlSafe = Type.String({ pattern: '^[A-Za-z0-9._~-]+$', maxLength: MAX_STRING });
@@ -96,7 +96,7 @@ export const serviceInstanceV2 = {
       },
       status: { state: isDeleting(instance) ? ('DELETING' as const) : ('ACTIVE' as const) },
       _links: {
-        self: { href: objectUrl(baseUrl, PATHS.serviceInstances, instance.instanceId) },
+        self: { href: objectUrl(baseUrl, SERVICE_INSTANCES_PATH, instance.instanceId) },
         ...relatedLinks(view, {
           meshproject: {
             rel: 'meshprojects',

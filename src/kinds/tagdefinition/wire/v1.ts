@@ -5,8 +5,8 @@ import { compileDecoder, StringEnum } from '../../../lib/validation.js';
 import { Echoed, KindOf, Links, NonEmptyShortString, ShortString } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl, PATHS } from '../../paths.js';
-import { TAG_TARGET_KINDS, type TagDefinition, type TagDefinitionInput, type TagValueType } from '../model.js';
+import { objectUrl } from '../../paths.js';
+import { TAG_DEFINITIONS_PATH, TAG_TARGET_KINDS, type TagDefinition, type TagDefinitionInput, type TagValueType } from '../model.js';
 import { valueTypeProblem } from '../rules.js';
 
 const Options = Type.Array(NonEmptyShortString, { minItems: 1, maxItems: 1000 });
@@ -92,7 +92,7 @@ export const tagDefinitionV1 = {
       kind: 'meshTagDefinition',
       metadata: { ...definition.document.metadata, name: definition.name },
       spec: definition.document.spec,
-      _links: { self: { href: objectUrl(baseUrl, PATHS.tagDefinitions, definition.name) } },
+      _links: { self: { href: objectUrl(baseUrl, TAG_DEFINITIONS_PATH, definition.name) } },
     };
   },
 };

@@ -3,9 +3,9 @@ import { compileDecoder } from '../../../lib/validation.js';
 import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import { relatedLinks } from '../../relations.js';
-import { appliedQuotaList, tenantName, type Tenant, type TenantInput } from '../model.js';
+import { TENANTS_PATH, appliedQuotaList, tenantName, type Tenant, type TenantInput } from '../model.js';
 import { landingZoneOf, Quotas } from './v4.js';
 
 const Body = Type.Object({
@@ -91,7 +91,7 @@ export const tenantV3 = {
       },
       _links: {
         // A deleted tenant's name may be a live one's again: its own link is by uuid (still readable so).
-        self: { href: objectUrl(baseUrl, PATHS.tenants, tenant.deletedOn === undefined ? name : tenant.uuid) },
+        self: { href: objectUrl(baseUrl, TENANTS_PATH, tenant.deletedOn === undefined ? name : tenant.uuid) },
         ...relatedLinks(view, {
           meshproject: { rel: 'meshprojects', workspace: tenant.workspace, id: `${tenant.workspace}.${tenant.project}` },
           meshplatform: { rel: 'meshplatforms', id: tenant.platform.uuid },

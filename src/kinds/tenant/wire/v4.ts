@@ -4,10 +4,10 @@ import { compileDecoder } from '../../../lib/validation.js';
 import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, ShortString, Tags, Uuid } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import { relatedLinks } from '../../relations.js';
 import type { PlatformReference } from '../../platform/model.js';
-import { appliedQuotaList, appliedQuotasOf, tenantName, type Tenant, type TenantInput } from '../model.js';
+import { TENANTS_PATH, appliedQuotaList, appliedQuotasOf, tenantName, type Tenant, type TenantInput } from '../model.js';
 
 /** At most this many quotas per tenant. */
 const MAX_QUOTAS = 100;
@@ -147,7 +147,7 @@ function encode(tenant: Tenant, view: RelationsView, apiVersion: string) {
       lifecycle: { state: tenant.deletedOn === undefined ? 'ACTIVE' : 'DELETED' },
     },
     _links: {
-      self: { href: objectUrl(baseUrl, PATHS.tenants, tenant.uuid) },
+      self: { href: objectUrl(baseUrl, TENANTS_PATH, tenant.uuid) },
       ...relatedLinks(view, {
         meshproject: { rel: 'meshprojects', workspace: tenant.workspace, id: `${tenant.workspace}.${tenant.project}` },
         meshplatform: { rel: 'meshplatforms', id: tenant.platform.uuid },

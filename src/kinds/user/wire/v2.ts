@@ -5,9 +5,10 @@ import { Echoed, KindOf, Links, NonEmptyShortString, Nullable, ShortString, Tags
 import { normalizeUsername, usernameProblem } from '../../apiuser/model.js';
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import { relatedLinks } from '../../relations.js';
 import type { User, UserInput } from '../model.js';
+import { USERS_PATH } from '../model.js';
 
 const EMAIL = '^[^@\\s]+@[^@\\s]+$';
 
@@ -72,7 +73,7 @@ export const userV2 = {
         tags: user.document.spec.tags ?? {},
       },
       _links: {
-        self: { href: objectUrl(baseUrl, PATHS.users, user.username) },
+        self: { href: objectUrl(baseUrl, USERS_PATH, user.username) },
         // A user belongs to no workspace: the groups of the caller's workspaces that hold it.
         ...relatedLinks(view, {
           meshworkspaceusergroups: { rel: 'meshworkspaceusergroups', query: `?username=${encodeURIComponent(user.username)}` },

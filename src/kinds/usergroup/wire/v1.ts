@@ -3,10 +3,10 @@ import { compileDecoder } from '../../../lib/validation.js';
 import { Echoed, Identifier, KindOf, Links, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import { relatedLinks } from '../../relations.js';
 import { checkedUsername } from '../../user/wire/v2.js';
-import { groupIdentifier, type UserGroup, type UserGroupInput } from '../model.js';
+import { USER_GROUPS_PATH, groupIdentifier, type UserGroup, type UserGroupInput } from '../model.js';
 
 /** At most this many members per group (one import object stays bounded). */
 export const MAX_MEMBERS = 10_000;
@@ -56,7 +56,7 @@ export const userGroupV1 = {
       metadata: { ...group.document.metadata, name: group.name, ownedByWorkspace: group.workspace },
       spec: { ...group.document.spec, members: group.members, tags: group.document.spec.tags ?? {} },
       _links: {
-        self: { href: objectUrl(baseUrl, PATHS.workspaceUserGroups, id) },
+        self: { href: objectUrl(baseUrl, USER_GROUPS_PATH, id) },
         ...relatedLinks(view, {
           meshworkspace: { rel: 'meshworkspaces', workspace: group.workspace, id: group.workspace },
           meshusers: { rel: 'meshusers', workspace: group.workspace, query: `?workspaceUserGroupIdentifier=${encodeURIComponent(id)}` },

@@ -3,9 +3,10 @@ import { compileDecoder } from '../../../lib/validation.js';
 import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Tags } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl, PATHS } from '../../paths.js';
+import { objectUrl } from '../../paths.js';
 import { relatedLinks } from '../../relations.js';
 import type { Workspace, WorkspaceInput } from '../model.js';
+import { WORKSPACES_PATH } from '../model.js';
 
 /** meshWorkspace v2 (COMPAT §7): `metadata{name, tags}`, `spec{displayName, platformBuilderAccessEnabled}`. */
 const Body = Type.Object({
@@ -47,7 +48,7 @@ export const workspaceV2 = {
       metadata: { ...metadata, name: workspace.name, tags: metadata.tags ?? {}, createdOn: workspace.createdOn },
       spec,
       _links: {
-        self: { href: objectUrl(baseUrl, PATHS.workspaces, workspace.name) },
+        self: { href: objectUrl(baseUrl, WORKSPACES_PATH, workspace.name) },
         ...relatedLinks(view, {
           meshprojects: { rel: 'meshprojects', workspace: workspace.name, query },
           meshtenants: { rel: 'meshtenants', workspace: workspace.name, query },

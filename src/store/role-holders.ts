@@ -1,5 +1,9 @@
+/*
+ * Who holds a role, read across the role bindings, group memberships, project roles and tenants: the
+ * query the users' and the bindings' lists share (a read model of several kinds' tables, so it lives
+ * beside them in store/ rather than in one kind's folder).
+ */
 import { sql, type RawBuilder } from 'kysely';
-import { BINDING_KINDS } from './model.js';
 
 /** Which role holders a query asks for; unset parts match any. */
 export interface HolderScope {
@@ -38,8 +42,8 @@ function conditions(scope: HolderScope, level: 'workspace' | 'project'): RawBuil
 export function roleHolders(level: 'workspace' | 'project', scope: HolderScope): RawBuilder<unknown> {
   const [userKind, groupKind] =
     level === 'workspace'
-      ? [BINDING_KINDS.workspaceUser, BINDING_KINDS.workspaceGroup]
-      : [BINDING_KINDS.projectUser, BINDING_KINDS.projectGroup];
+      ? ['meshWorkspaceUserBinding', 'meshWorkspaceGroupBinding']
+      : ['meshProjectUserBinding', 'meshProjectGroupBinding'];
   const extra = conditions(scope, level);
   const and = extra.length ? sql` and ${sql.join(extra, sql` and `)}` : sql``;
   return sql`select b.username from role_bindings b where b.kind = ${userKind}${and} union select gm.username from group_members gm inner join role_bindings b on b.workspace = gm.workspace and b.group_name = gm.group_name where b.kind = ${groupKind}${and}`;

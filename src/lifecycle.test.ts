@@ -1,21 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatMediaType } from './media-types.js';
+import { IMPORT_VERSIONS, REST_VERSIONS } from './lifecycle.js';
+import { formatMediaType } from './lib/media-types.js';
+import type { VersionRef } from './lib/media-types.js';
 import {
-  IMPORT_LIFECYCLE,
-  LIFECYCLE,
   UNDATED_DEPRECATION_SINCE,
   deprecatedMessage,
   deprecationHeaders,
-  importLifecycleOf,
   isRetired,
-  lifecycleKinds,
-  lifecycleOf,
-  retiredKinds,
   retiredMessage,
   type LifecycleEntry,
-} from './versions.js';
-import type { VersionRef } from './media-types.js';
+} from './lib/versions.js';
+
+const LIFECYCLE = REST_VERSIONS.entries;
+const IMPORT_LIFECYCLE = IMPORT_VERSIONS.entries;
+const lifecycleOf = (ref: VersionRef) => REST_VERSIONS.of(ref);
+const importLifecycleOf = (ref: VersionRef) => IMPORT_VERSIONS.of(ref);
+const lifecycleKinds = () => REST_VERSIONS.kinds();
+const retiredKinds = (now?: Date) => REST_VERSIONS.retiredKinds(now);
 
 const entry = (kind: string, version: string): LifecycleEntry => {
   const found = lifecycleOf({ kind, version });

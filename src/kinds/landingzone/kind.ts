@@ -1,0 +1,59 @@
+import { column, queryTemplate, type KindManifest } from '../manifest.js';
+import { AuthorizedLandingZoneService } from './authorized-service.js';
+import { LANDING_ZONE_TITLES } from './events.js';
+import { landingZoneOperations } from './routes.js';
+import { LandingZoneService } from './service.js';
+import { LANDING_ZONE_CODECS } from './wire/index.js';
+import { LANDING_ZONES_PATH } from './model.js';
+
+declare module '../services.js' {
+  interface AuthorizedServices {
+    landingZones: AuthorizedLandingZoneService;
+  }
+}
+
+export const landingZoneKind: KindManifest<'landingZones'> = {
+  name: 'landingZones',
+  resources: [
+    {
+      path: LANDING_ZONES_PATH,
+      codecs: LANDING_ZONE_CODECS,
+      relation: {
+        rel: 'meshlandingzones',
+        template: queryTemplate('identifier', 'displayName', 'platformUuid', 'disabled', 'restricted', 'ownedByWorkspace'),
+      },
+      cli: { aliases: ['lz'], columns: [column('PLATFORM', 'spec.platformRef.uuid')] },
+    },
+  ],
+  events: LANDING_ZONE_TITLES,
+  lifecycle: [
+    {
+      kind: 'meshlandingzone',
+      version: 'v1-preview',
+      replacedBy: 'meshLandingZone.v1',
+      successor: { kind: 'meshlandingzone', version: 'v1' },
+    },
+  ],
+  examples: {
+    'meshlandingzone/v1': {
+      apiVersion: 'v1',
+      kind: 'meshLandingZone',
+      metadata: { name: 'sandbox', tags: {} },
+      spec: {
+        displayName: 'Sandbox',
+        platformRef: { kind: 'meshPlatform', uuid: '5f0d3c52-7c2e-4b8b-9a51-3f8e2d6c1a90' },
+        automateDeletionApproval: false,
+        automateDeletionReplication: false,
+        quotas: [],
+      },
+    },
+  },
+  references: [
+    { to: 'platform', kind: 'enabled meshLandingZones', table: 'landing_zones', columns: ['platform_uuid'], unlessSet: 'disabled_on' },
+  ],
+  build(context) {
+    const plain = new LandingZoneService(context.db, context.recorder);
+    return { authorized: new AuthorizedLandingZoneService(plain, context.authorized('platforms'), context.authorized('tagDefinitions')) };
+  },
+  operations: (services) => landingZoneOperations(services.landingZones),
+};

@@ -1,0 +1,36 @@
+import { column, queryTemplate, type KindManifest } from '../manifest.js';
+import { AuthorizedPlatformTypeService } from './authorized-service.js';
+import { PLATFORM_TYPE_TITLES } from './events.js';
+import { platformTypeOperations } from './routes.js';
+import { PlatformTypeService } from './service.js';
+import { PLATFORM_TYPE_CODECS } from './wire/index.js';
+import { PLATFORM_TYPES_PATH } from './model.js';
+
+declare module '../services.js' {
+  interface AuthorizedServices {
+    platformTypes: AuthorizedPlatformTypeService;
+  }
+}
+
+export const platformTypeKind: KindManifest<'platformTypes'> = {
+  name: 'platformTypes',
+  resources: [
+    {
+      path: PLATFORM_TYPES_PATH,
+      codecs: PLATFORM_TYPE_CODECS,
+      relation: { rel: 'meshplatformtypes', template: queryTemplate('category', 'lifecycleStatus') },
+      cli: { columns: [column('CATEGORY', 'spec.category')] },
+    },
+  ],
+  events: PLATFORM_TYPE_TITLES,
+  lifecycle: [
+    {
+      kind: 'meshplatformtype',
+      version: 'v1-preview',
+      replacedBy: 'meshPlatformType.v1',
+      successor: { kind: 'meshplatformtype', version: 'v1' },
+    },
+  ],
+  build: (context) => ({ authorized: new AuthorizedPlatformTypeService(new PlatformTypeService(context.db, context.recorder)) }),
+  operations: (services) => platformTypeOperations(services.platformTypes),
+};

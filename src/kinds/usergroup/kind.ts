@@ -1,0 +1,61 @@
+import { requireHoldable } from '../collection/model.js';
+import { importable, metadataName, rawField, rawText } from '../importable.js';
+import { queryTemplate, type KindManifest } from '../manifest.js';
+import { AuthorizedUserGroupService } from './authorized-service.js';
+import { USER_GROUP_TITLES } from './events.js';
+import { userGroupOperations } from './routes.js';
+import { deleteCollectedGroup, UserGroupService } from './service.js';
+import { USER_GROUP_CODECS } from './wire/index.js';
+import { USER_GROUPS_PATH } from './model.js';
+
+declare module '../services.js' {
+  interface AuthorizedServices {
+    userGroups: AuthorizedUserGroupService;
+  }
+}
+
+export const userGroupKind: KindManifest<'userGroups'> = {
+  name: 'userGroups',
+  resources: [
+    {
+      path: USER_GROUPS_PATH,
+      codecs: USER_GROUP_CODECS,
+      relation: { rel: 'meshworkspaceusergroups', template: queryTemplate('workspaceIdentifier', 'username') },
+      cli: { aliases: ['groups', 'group'] },
+    },
+  ],
+  events: USER_GROUP_TITLES,
+  references: [
+    { to: 'workspace', kind: 'meshWorkspaceUserGroups', table: 'user_groups', columns: ['workspace'] },
+    {
+      to: 'collection',
+      kind: 'meshWorkspaceUserGroups',
+      table: 'user_groups',
+      columns: ['collection'],
+      deleteHeld: (trx, held, events) =>
+        held.kind === USER_GROUP_CODECS.kind ? deleteCollectedGroup(trx, held, events) : Promise.resolve(),
+    },
+  ],
+  build(context) {
+    const plain = new UserGroupService(context.db, context.plain('workspaces'), context.recorder);
+    return { authorized: new AuthorizedUserGroupService(plain, context.authorized('users')) };
+  },
+  operations: (services) => userGroupOperations(services.userGroups),
+  importable: (services) => [
+    importable(
+      USER_GROUP_CODECS,
+      (object) => `${rawText(rawField(object, 'metadata', 'ownedByWorkspace'))}.${metadataName(object)}`,
+      async (ctx, input, collection) => {
+        if (collection)
+          requireHoldable(
+            collection,
+            'meshWorkspaceUserGroup',
+            input.workspace,
+            `meshWorkspaceUserGroup[${input.workspace}.${input.name}]`,
+          );
+        const { group, created } = await services.userGroups.save(ctx, input, collection?.name);
+        return { name: `${group.workspace}.${group.name}`, created };
+      },
+    ),
+  ],
+};

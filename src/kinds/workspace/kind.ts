@@ -1,0 +1,48 @@
+import { importable, metadataName } from '../importable.js';
+import type { KindManifest } from '../manifest.js';
+import { AuthorizedWorkspaceService } from './authorized-service.js';
+import { WORKSPACE_TITLES } from './events.js';
+import { workspaceOperations } from './routes.js';
+import { WorkspaceService } from './service.js';
+import { WORKSPACE_CODECS } from './wire/index.js';
+import { WORKSPACES_PATH } from './model.js';
+
+declare module '../services.js' {
+  interface AuthorizedServices {
+    workspaces: AuthorizedWorkspaceService;
+  }
+  interface PlainServices {
+    workspaces: WorkspaceService;
+  }
+}
+
+export const workspaceKind: KindManifest<'workspaces'> = {
+  name: 'workspaces',
+  resources: [
+    { path: WORKSPACES_PATH, codecs: WORKSPACE_CODECS, relation: { rel: 'meshworkspaces', template: '' }, cli: { aliases: ['ws'] } },
+  ],
+  events: WORKSPACE_TITLES,
+  lifecycle: [
+    { kind: 'meshworkspace', version: 'v1', replacedBy: 'meshWorkspace.v2', successor: { kind: 'meshworkspace', version: 'v2' } },
+  ],
+  importLifecycle: [{ kind: 'meshworkspace', version: 'v1', replacedBy: 'meshWorkspace.v2' }],
+  examples: {
+    'meshworkspace/v2': {
+      apiVersion: 'v2',
+      kind: 'meshWorkspace',
+      metadata: { name: 'platform-team', tags: { environment: ['dev'] } },
+      spec: { displayName: 'Platform team' },
+    },
+  },
+  build(context) {
+    const plain = new WorkspaceService(context.db, context.recorder, context.references);
+    return { plain, authorized: new AuthorizedWorkspaceService(plain, context.authorized('tagDefinitions')) };
+  },
+  operations: (services) => workspaceOperations(services.workspaces),
+  importable: (services) => [
+    importable(WORKSPACE_CODECS, metadataName, async (ctx, input) => {
+      const { workspace, created } = await services.workspaces.save(ctx, input);
+      return { name: workspace.name, created };
+    }),
+  ],
+};
