@@ -19,12 +19,12 @@ export interface Printer {
   table: TableStyle;
 }
 
-export function requireKind(name: string): CliKind {
-  const kind = kindNamed(name);
+export function requireKind(name: string, kinds: readonly CliKind[] = CLI_KINDS): CliKind {
+  const kind = kindNamed(name, kinds);
   if (kind) return kind;
-  const nearest = nearestKindName(name);
+  const nearest = nearestKindName(name, kinds);
   if (nearest !== undefined) throw new CliError(`unknown kind "${name}"; did you mean ${nearest}? (blockyard kinds lists them)`);
-  throw new CliError(`unknown kind "${name}"; the kinds: ${CLI_KINDS.map((candidate) => candidate.names[0]).join(', ')}`);
+  throw new CliError(`unknown kind "${name}"; the kinds: ${kinds.map((candidate) => candidate.names[0]).join(', ')}`);
 }
 
 /** A column's value in an object: its first path with a value. */
@@ -111,8 +111,10 @@ export async function getObjects(
   id: string | undefined,
   options: GetOptions,
   printer: Printer,
+  /** The kinds it knows: the registry's (a test adds its own). */
+  kinds: readonly CliKind[] = CLI_KINDS,
 ): Promise<void> {
-  const kind = requireKind(kindName);
+  const kind = requireKind(kindName, kinds);
   const plural = kind.names[0]!;
   let objects: WireObject[];
   if (id !== undefined) {

@@ -1,6 +1,6 @@
 import { formatMediaType, type VersionRef } from '../lib/media-types.js';
 import { REST_VERSIONS } from '../lifecycle.js';
-import type { CliColumn, KindResource } from '../kinds/manifest.js';
+import type { CliColumn, KindManifest, KindResource } from '../kinds/manifest.js';
 import { KINDS } from '../kinds/registry.js';
 
 export type Column = CliColumn;
@@ -46,13 +46,17 @@ function cliKind({ codecs, path, relation, cli = {} }: KindResource): CliKind {
   };
 }
 
-/** Every collection the kinds offer to the CLI (`cli` in their manifests), in the registry's order. */
-export const CLI_KINDS: readonly CliKind[] = KINDS.flatMap((kind) => kind.resources.filter((resource) => resource.cli).map(cliKind));
+/** The collections some kinds offer to the CLI (`cli` in their manifests), in their order. */
+export const cliKindsOf = (manifests: readonly KindManifest[]): CliKind[] =>
+  manifests.flatMap((kind) => kind.resources.filter((resource) => resource.cli).map(cliKind));
+
+/** Every collection the registry's kinds offer to the CLI. */
+export const CLI_KINDS: readonly CliKind[] = cliKindsOf(KINDS);
 
 /** The kind a name stands for (case-insensitive), or undefined. */
-export function kindNamed(name: string): CliKind | undefined {
+export function kindNamed(name: string, kinds: readonly CliKind[] = CLI_KINDS): CliKind | undefined {
   const wanted = name.toLowerCase();
-  return CLI_KINDS.find((kind) => kind.names.includes(wanted) || kind.wireNames.includes(wanted));
+  return kinds.find((kind) => kind.names.includes(wanted) || kind.wireNames.includes(wanted));
 }
 
 /** The edits (insert, delete, replace, swap two neighbours) from `a` to `b`. */
@@ -69,10 +73,10 @@ function distance(a: string, b: string): number {
 }
 
 /** The kind name nearest to a misspelt one (a third of its letters wrong at most), or undefined. */
-export function nearestKindName(name: string): string | undefined {
+export function nearestKindName(name: string, kinds: readonly CliKind[] = CLI_KINDS): string | undefined {
   const wanted = name.toLowerCase();
   let best: { name: string; distance: number } | undefined;
-  for (const candidate of CLI_KINDS.flatMap((kind) => [...kind.names, ...kind.wireNames])) {
+  for (const candidate of kinds.flatMap((kind) => [...kind.names, ...kind.wireNames])) {
     const d = distance(wanted, candidate);
     if (best === undefined || d < best.distance) best = { name: candidate, distance: d };
   }

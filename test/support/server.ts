@@ -5,6 +5,7 @@ import { after, before, describe } from 'node:test';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
 import type { ScryptCost } from '../../src/auth/passwords.js';
+import type { KindManifest } from '../../src/kinds/manifest.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { ApiClient } from './client.js';
 import { ServedOpenApi } from './served-openapi.js';
@@ -56,13 +57,15 @@ export interface TestServerOptions {
   print?: (line: string) => void;
   /** Hash API user passwords as a deployment does (PASSWORD_COST) instead of TEST_PASSWORD_COST. */
   productionPasswordCost?: boolean;
+  /** The kinds served instead of the registry's (the registry's and one of the test's own). */
+  kinds?: readonly KindManifest[];
 }
 
 /** One checker per served document in this process: its validators compile once, whichever server serves it. */
 const checkers = new Map<string, ServedOpenApi>();
 
 export async function startTestServer(dialect: Dialect, options: TestServerOptions = {}): Promise<TestServer> {
-  const { env: extraEnv = {}, shared, print, productionPasswordCost = false } = options;
+  const { env: extraEnv = {}, shared, print, productionPasswordCost = false, kinds } = options;
   const dataDir = shared?.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'blockyard-test-')));
   const pgDatabase = dialect === 'postgres' && !shared ? await createPostgresDatabase() : undefined;
   const databaseUrl = shared?.databaseUrl ?? pgDatabase?.url;
@@ -84,6 +87,7 @@ export async function startTestServer(dialect: Dialect, options: TestServerOptio
       logDestination: pino.destination({ dest: logFile, sync: true, mkdir: true }),
       print: print ?? (() => undefined),
       ...(productionPasswordCost ? {} : { passwordCost: TEST_PASSWORD_COST }),
+      ...(kinds ? { kinds } : {}),
     });
   let server = await start();
   const ca = await readFile(path.join(dataDir, 'tls', 'cert.pem'), 'utf8');
@@ -130,7 +134,7 @@ export function describeEachDatabase(
   title: string,
   body: (ctx: { readonly server: TestServer; readonly client: ApiClient }) => void,
   env: Record<string, string> = {},
-  options: Pick<TestServerOptions, 'productionPasswordCost'> = {},
+  options: Pick<TestServerOptions, 'productionPasswordCost' | 'kinds'> = {},
 ): void {
   for (const dialect of DIALECTS) {
     const skip = skipUnless(dialect);
