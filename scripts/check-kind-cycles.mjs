@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * Fails when the kind folders (`src/kinds/<kind>/`, each one node) import each other in a loop, type-only
  * imports included: a kind may use another, never be used back through any path. Module-level cycles are

@@ -30,12 +30,14 @@ const IMPORT_META_URL = '__sourceImportMetaUrl';
 const ownImportMetaUrl = (root) => ({
   name: 'own-import-meta-url',
   setup(builder) {
-    builder.onLoad({ filter: /\.tsx?$/ }, async ({ path: file }) => {
+    // The project's .mjs scripts too (a test imports scripts/check-kind-cycles.mjs).
+    builder.onLoad({ filter: /\.(tsx?|mjs)$/ }, async ({ path: file }) => {
       if (!file.startsWith(root)) return undefined;
       const source = await readFile(file, 'utf8');
+      const extension = path.extname(file).slice(1);
       return {
         contents: `const ${IMPORT_META_URL} = ${JSON.stringify(pathToFileURL(file).href)};${source}`,
-        loader: path.extname(file).slice(1),
+        loader: extension === 'mjs' ? 'js' : extension,
       };
     });
   },

@@ -11,8 +11,6 @@ import {
   WORKSPACE_USER_BINDINGS_PATH,
   type BindingKind,
 } from './model.js';
-
-const isBindingKind = (kind: string): kind is BindingKind => (Object.values(BINDING_KINDS) as string[]).includes(kind);
 import { bindingOperations } from './routes.js';
 import { BindingService, deleteCollectedBinding } from './service.js';
 import { BINDING_CODECS, IMPORT_ONLY_BINDING_CODECS } from './wire/index.js';
@@ -23,6 +21,8 @@ declare module '../services.js' {
     bindings: Record<BindingKind, AuthorizedBindingService>;
   }
 }
+
+const isBindingKind = (kind: string): kind is BindingKind => (Object.values(BINDING_KINDS) as string[]).includes(kind);
 
 const CLI = { columns: [column('ROLE', 'roleRef.name'), column('TARGET', 'targetRef.name'), column('SUBJECT', 'subject.name')] };
 const PROJECT_TEMPLATE = '?workspaceIdentifier={workspaceIdentifier}&projectIdentifier={projectIdentifier}';
