@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../auth/context.js';
 import type { Resource } from '../../auth/permissions.js';
 import { listScope, requireAllowed, seesWorkspace } from '../../auth/policy.js';
-import { badRequest } from '../../lib/errors.js';
+import { badRequest, type MissingReference } from '../../lib/errors.js';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { CallerView } from '../view.js';
 import type { CrudService } from './service.js';
@@ -13,12 +13,11 @@ import type { ColumnFilter } from './store.js';
  * `find`, `get`, `resolve` and `list` are derived from these, so no list runs without the caller's bound.
  */
 export interface CrudAccess<T, Input> {
-  readonly resource: Resource;
   sees(ctx: RequestContext, object: T): boolean;
   /** Conditions every list of this caller carries, or `none` when it may list nothing. */
   listBound(ctx: RequestContext): ColumnFilter | 'none';
-  /** The workspace a write of this object needs its permission in (undefined: admins only). */
-  writtenIn(object: T | Input): string | undefined;
+  /** 403 unless the caller may write (or delete) this object, before and after the change. */
+  requireWrite(ctx: RequestContext, object: T | Input, action: 'SAVE' | 'DELETE'): void;
 }
 
 /** Objects owned by a workspace (`workspaceOf`, stored in `column`): seen and written there, by its members, and by admins. */
@@ -28,26 +27,44 @@ export function ownedByWorkspace<T, Input>(
   workspaceOf: (object: T | Input) => string,
 ): CrudAccess<T, Input> {
   return {
-    resource,
     sees: (ctx, object) => seesWorkspace(ctx.principal, resource, workspaceOf(object)),
     listBound: (ctx) => {
       const scope = listScope(ctx.principal, resource);
       return scope === 'all' ? {} : { [column]: scope.workspace };
     },
-    writtenIn: workspaceOf,
+    requireWrite: (ctx, object, action) => requireAllowed(ctx.principal, resource, action, workspaceOf(object)),
   };
+}
+
+/** How a CRUD-shaped kind names itself to callers. */
+export interface CrudNames<Input> {
+  /** The wire kind, e.g. `meshGadget`. */
+  readonly kind: string;
+  /** The identifier a body names (`metadata.name`), checked against the path's on update. */
+  idOfInput(input: Input): string;
+  /** What an update's mismatch message calls it (the wire kind unless given). */
+  readonly noun?: string;
+  /** The import's result code when a body names one the caller cannot see. */
+  readonly missing?: MissingReference;
 }
 
 /** A CRUD-shaped kind as callers reach it: the plain service behind its access rules. */
 export class AuthorizedCrudService<T, Input> extends CallerView<T> {
+  protected readonly kindName: string;
+  protected override readonly missing: MissingReference;
+  private readonly idOfInput: (input: Input) => string;
+  private readonly noun: string;
+
   constructor(
-    protected readonly kindName: string,
     private readonly inner: CrudService<T, Input>,
     private readonly access: CrudAccess<T, Input>,
-    /** The identifier a body names (`metadata.name`), checked against the path's on update. */
-    private readonly idOfInput: (input: Input) => string,
+    names: CrudNames<Input>,
   ) {
     super();
+    this.kindName = names.kind;
+    this.missing = names.missing ?? 'OTHER';
+    this.idOfInput = (input) => names.idOfInput(input);
+    this.noun = names.noun ?? names.kind;
   }
 
   async find(ctx: RequestContext, id: string): Promise<T | undefined> {
@@ -65,7 +82,7 @@ export class AuthorizedCrudService<T, Input> extends CallerView<T> {
   }
 
   private requireWrite(ctx: RequestContext, object: T | Input, action: 'SAVE' | 'DELETE' = 'SAVE'): void {
-    requireAllowed(ctx.principal, this.access.resource, action, this.access.writtenIn(object));
+    this.access.requireWrite(ctx, object, action);
   }
 
   create(ctx: RequestContext, input: Input): Promise<T> {
@@ -75,7 +92,7 @@ export class AuthorizedCrudService<T, Input> extends CallerView<T> {
 
   async update(ctx: RequestContext, id: string, input: Input): Promise<T> {
     const named = this.idOfInput(input);
-    if (named !== id) throw badRequest(`metadata.name: "${named}" does not match the ${this.kindName} "${id}" of the path`);
+    if (named !== id) throw badRequest(`metadata.name: "${named}" does not match the ${this.noun} "${id}" of the path`);
     const existing = await this.get(ctx, id);
     this.requireWrite(ctx, existing);
     this.requireWrite(ctx, input);

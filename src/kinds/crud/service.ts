@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../auth/context.js';
-import { conflict } from '../../lib/errors.js';
+import { conflict, unprocessable, type MissingReference } from '../../lib/errors.js';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
@@ -19,6 +19,8 @@ export interface CrudStrategy<T, Input> {
   readonly kind: string;
   /** Its name in the reference graph: what other kinds' references name (`to`). */
   readonly reference: string;
+  /** The import's result code when a body names one that does not exist. */
+  readonly missing?: MissingReference;
   readonly table: CrudTable<T>;
   readonly events: { readonly created: EventTitle; readonly changed: EventTitle; readonly deleted: EventTitle };
   /** What its events carry. */
@@ -53,6 +55,12 @@ export class CrudService<T, Input> {
 
   find(id: string): Promise<T | undefined> {
     return this.store.find(id);
+  }
+
+  /** 422 naming the field when a body names one that does not exist (for kinds every caller sees). */
+  async requireExists(id: string, field: string): Promise<void> {
+    if ((await this.store.find(id)) === undefined)
+      throw unprocessable(`${field}: ${this.strategy.kind} "${id}" does not exist`, this.strategy.missing ?? 'OTHER');
   }
 
   list(filter: ColumnFilter, page: PageRequest): Promise<Page<T>> {

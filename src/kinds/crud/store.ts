@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type AliasedExpression, type Kysely } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { fetchPage } from '../../store/paged.js';
 import type { Db } from '../../store/transaction.js';
@@ -13,7 +13,10 @@ export interface CrudTable<T> {
   readonly key: string;
   /** The column of the creation time: lists are in creation order, then by key. */
   readonly createdOn: string;
+  /** Columns computed in the same query as the row (no per-row lookups for a list). */
+  readonly computed?: readonly AliasedExpression<unknown, string>[];
   idOf(object: T): string;
+  /** The stored columns (not the computed ones). */
   toRow(object: T): Row;
   fromRow(row: Row): T;
 }
@@ -35,8 +38,13 @@ export class CrudStore<T> {
     this.db = db as unknown as Kysely<Record<string, Row>>;
   }
 
+  private rows() {
+    const query = this.db.selectFrom(this.shape.table).selectAll(this.shape.table);
+    return this.shape.computed ? query.select(this.shape.computed) : query;
+  }
+
   async find(id: string): Promise<T | undefined> {
-    const row = await this.db.selectFrom(this.shape.table).selectAll().where(sql.ref(this.shape.key), '=', id).executeTakeFirst();
+    const row = await this.rows().where(sql.ref(this.shape.key), '=', id).executeTakeFirst();
     return row ? this.shape.fromRow(row) : undefined;
   }
 
@@ -45,7 +53,12 @@ export class CrudStore<T> {
     for (const [column, value] of Object.entries(filter)) if (value !== undefined) query = query.where(sql.ref(column), '=', value);
     const { rows, total } = await fetchPage(
       query,
-      (q) => q.selectAll().orderBy(sql.ref(this.shape.createdOn)).orderBy(sql.ref(this.shape.key)),
+      (q) => {
+        const rows = q.selectAll(this.shape.table);
+        return (this.shape.computed ? rows.select(this.shape.computed) : rows)
+          .orderBy(sql.ref(this.shape.createdOn))
+          .orderBy(sql.ref(this.shape.key));
+      },
       page,
     );
     return { items: rows.map((row) => this.shape.fromRow(row)), total };

@@ -1,18 +1,19 @@
 import { importable, metadataName } from '../importable.js';
 import { queryTemplate, type KindManifest } from '../manifest.js';
-import { AuthorizedLocationService } from './authorized-service.js';
+import { AuthorizedCrudService } from '../crud/authorized-service.js';
+import { CrudService } from '../crud/service.js';
 import { LOCATION_TITLES } from './events.js';
 import { locationOperations } from './routes.js';
-import { LocationService } from './service.js';
+import { LOCATION_ACCESS, locationStrategy } from './strategy.js';
 import { LOCATION_CODECS } from './wire/index.js';
-import { LOCATIONS_PATH } from './model.js';
+import { LOCATIONS_PATH, type Location, type LocationInput } from './model.js';
 
 declare module '../services.js' {
   interface AuthorizedServices {
-    locations: AuthorizedLocationService;
+    locations: AuthorizedCrudService<Location, LocationInput>;
   }
   interface PlainServices {
-    locations: LocationService;
+    locations: CrudService<Location, LocationInput>;
   }
 }
 
@@ -30,14 +31,17 @@ export const locationKind: KindManifest<'locations'> = {
   },
   references: [{ to: 'workspace', kind: 'meshLocations', table: 'locations', columns: ['owned_by_workspace'] }],
   build(context) {
-    const plain = new LocationService(context.db, context.plain('workspaces'), context.recorder, context.references);
-    return { plain, authorized: new AuthorizedLocationService(plain) };
+    const workspaces = context.plain('workspaces');
+    const strategy = locationStrategy((name, field) => workspaces.requireExists(name, field));
+    const plain = new CrudService(context.db, context.recorder, context.references, strategy);
+    const names = { kind: 'meshLocation', noun: 'location', missing: 'LOCATION', idOfInput: (input: LocationInput) => input.name } as const;
+    return { plain, authorized: new AuthorizedCrudService(plain, LOCATION_ACCESS, names) };
   },
   operations: (services) => locationOperations(services.locations),
   importable: (services) => [
     importable(LOCATION_CODECS, metadataName, async (ctx, input) => {
-      const { location, created } = await services.locations.save(ctx, input);
-      return { name: location.name, created };
+      const { object, created } = await services.locations.save(ctx, input);
+      return { name: object.name, created };
     }),
   ],
 };

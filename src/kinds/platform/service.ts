@@ -7,7 +7,6 @@ import type { PageRequest } from '../../lib/paging.js';
 import { canonicalUuid } from '../../lib/validation.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
-import type { LocationService } from '../location/service.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
 import { differs, eventOf, type EventTitle } from '../eventlog/titles.js';
 import type { ReferenceGraph } from '../references.js';
@@ -57,7 +56,8 @@ export class PlatformService {
   constructor(
     private readonly db: Db,
     private readonly workspaces: WorkspaceService,
-    private readonly locations: LocationService,
+    /** The locations: a platform's must exist (422 naming the field). */
+    private readonly locations: { requireExists(name: string, field: string): Promise<void> },
     private readonly secrets: SecretBox,
     private readonly events: EventRecorder,
     private readonly references: ReferenceGraph,

@@ -88,7 +88,7 @@ export const gadgetKind: KindManifest<'gadgets'> = {
       strategy((name, field) => workspaces.requireExists(name, field)),
     );
     const access = ownedByWorkspace<Gadget, GadgetInput>('WORKSPACE', 'owned_by_workspace', (gadget) => gadget.workspace);
-    return { authorized: new AuthorizedCrudService('meshGadget', plain, access, (input) => input.name) };
+    return { authorized: new AuthorizedCrudService(plain, access, { kind: 'meshGadget', idOfInput: (input) => input.name }) };
   },
   operations: ({ gadgets }) =>
     resourceOperations<Gadget>({
