@@ -26,8 +26,8 @@ export interface KindReference {
   readonly onDelete?: 'restrict' | 'cascade';
   /** Removes the rows that go with the deleted object (`key`: its key's values), adding their events. */
   cascade?(trx: Db, key: readonly string[], events: EventDraft[]): Promise<void>;
-  /** Removes one held object when it is of this kind (`held.kind`, its wire kind), adding its event. */
-  deleteHeld?(trx: Db, held: HeldObject, events: EventDraft[]): Promise<void>;
+  /** Removes one held object when it is of this kind (`held.kind`, its wire kind), adding its event (and its own references' cascades). */
+  deleteHeld?(trx: Db, held: HeldObject, events: EventDraft[], references: ReferenceGraph): Promise<void>;
 }
 
 /** An object a holder (a collection) holds, as the holder names it. */
@@ -68,7 +68,7 @@ export class ReferenceGraph {
 
   /** Removes, in `trx`, one object the `of` holder holds, by the code of the kind it is of. */
   async deleteHeld(trx: Db, of: string, held: HeldObject, events: EventDraft[]): Promise<void> {
-    for (const reference of this.byTarget.get(of) ?? []) await reference.deleteHeld?.(trx, held, events);
+    for (const reference of this.byTarget.get(of) ?? []) await reference.deleteHeld?.(trx, held, events, this);
   }
 
   /** Removes, in `trx`, what goes with the deleted `of` object, each holding kind by its own code. */

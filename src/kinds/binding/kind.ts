@@ -13,6 +13,7 @@ import {
 } from './model.js';
 import { bindingOperations } from './routes.js';
 import { BindingService, deleteCollectedBinding } from './service.js';
+import { BindingStore } from './store.js';
 import { BINDING_CODECS, IMPORT_ONLY_BINDING_CODECS } from './wire/index.js';
 
 declare module '../services.js' {
@@ -88,6 +89,23 @@ export const bindingKind: KindManifest<'bindings'> = {
     { to: 'workspace', kind: 'role bindings', table: 'role_bindings', columns: ['workspace'] },
     { to: 'project', kind: 'project bindings', table: 'role_bindings', columns: ['workspace', 'project'] },
     { to: 'projectRole', kind: 'project bindings', table: 'role_bindings', columns: ['project_role'] },
+    // A user's and a group's bindings go with them.
+    {
+      to: 'user',
+      kind: 'role bindings',
+      table: 'role_bindings',
+      columns: ['username'],
+      onDelete: 'cascade',
+      cascade: (trx, [username]) => new BindingStore(trx).deleteOfUser(username!),
+    },
+    {
+      to: 'userGroup',
+      kind: 'role bindings',
+      table: 'role_bindings',
+      columns: ['workspace', 'group_name'],
+      onDelete: 'cascade',
+      cascade: (trx, [workspace, group]) => new BindingStore(trx).deleteOfGroup(workspace!, group!),
+    },
     {
       to: 'collection',
       kind: 'workspace bindings',

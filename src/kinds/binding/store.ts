@@ -139,6 +139,16 @@ export class BindingStore {
     await this.db.deleteFrom('role_bindings').where('kind', '=', kind).where('name', '=', name).execute();
   }
 
+  /** A deleted user's own bindings go with it. */
+  async deleteOfUser(username: string): Promise<void> {
+    await this.db.deleteFrom('role_bindings').where('username', '=', username).execute();
+  }
+
+  /** A deleted group's bindings go with it. */
+  async deleteOfGroup(workspace: string, group: string): Promise<void> {
+    await this.db.deleteFrom('role_bindings').where('workspace', '=', workspace).where('group_name', '=', group).execute();
+  }
+
   /** Whether a user holds a workspace role in the workspace (directly or through a group). */
   async isWorkspaceMember(workspace: string, username: string): Promise<boolean> {
     const { rows } = await sql<{

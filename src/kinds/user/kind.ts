@@ -53,7 +53,7 @@ export const userKind: KindManifest<'users'> = {
     },
   },
   build(context) {
-    const plain = new UserService(context.db, context.recorder);
+    const plain = new UserService(context.db, context.recorder, context.references);
     return { plain, authorized: new AuthorizedUserService(plain, context.scimEnabled) };
   },
   operations: (services) => userOperations(services.users),

@@ -5,6 +5,7 @@ import type { PageRequest } from '../../lib/paging.js';
 import { isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
+import type { ReferenceGraph } from '../references.js';
 import { differs, eventOf } from '../eventlog/titles.js';
 import type { User, UserInput } from './model.js';
 import { UserStore, type UserFilter } from './store.js';
@@ -24,6 +25,8 @@ export class UserService {
   constructor(
     db: Db,
     private readonly events: EventRecorder,
+    /** Its memberships and bindings go with a user, by their kinds' code. */
+    private readonly references: ReferenceGraph,
   ) {
     this.store = new UserStore(db);
   }
@@ -110,7 +113,8 @@ export class UserService {
   /** The user goes with its group memberships and bindings, in one transaction. */
   async delete(ctx: RequestContext, user: User): Promise<void> {
     await this.events.change(ctx, async (trx, events) => {
-      await new UserStore(trx).deleteWithReferences(user.username);
+      await this.references.cascade(trx, 'user', [user.username], events);
+      await new UserStore(trx).delete(user.username);
       events.push(
         eventOf(USER_TITLES.userDeleted, {
           ...subject(user),

@@ -53,7 +53,7 @@ const COLUMNS = {
   lastName: 'last_name',
 } as const;
 
-/** The `users` table (memberships and bindings go with a user: `deleteWithReferences`). */
+/** The `users` table (memberships and bindings go with a user: their kinds' declared references). */
 export class UserStore {
   constructor(private readonly db: Db) {}
 
@@ -171,10 +171,7 @@ export class UserStore {
     return { items: rows.map(toModel), total };
   }
 
-  /** Removes the user with its group memberships and its own bindings (call inside a transaction). */
-  async deleteWithReferences(username: string): Promise<void> {
-    await this.db.deleteFrom('group_members').where('username', '=', username).execute();
-    await this.db.deleteFrom('role_bindings').where('username', '=', username).execute();
+  async delete(username: string): Promise<void> {
     await this.db.deleteFrom('users').where('username', '=', username).execute();
   }
 }

@@ -5,6 +5,7 @@ import { AuthorizedUserGroupService } from './authorized-service.js';
 import { USER_GROUP_TITLES } from './events.js';
 import { userGroupOperations } from './routes.js';
 import { deleteCollectedGroup, UserGroupService } from './service.js';
+import { UserGroupStore } from './store.js';
 import { USER_GROUP_CODECS } from './wire/index.js';
 import { USER_GROUPS_PATH } from './model.js';
 
@@ -32,12 +33,21 @@ export const userGroupKind: KindManifest<'userGroups'> = {
       kind: 'meshWorkspaceUserGroups',
       table: 'user_groups',
       columns: ['collection'],
-      deleteHeld: (trx, held, events) =>
-        held.kind === USER_GROUP_CODECS.kind ? deleteCollectedGroup(trx, held, events) : Promise.resolve(),
+      deleteHeld: (trx, held, events, references) =>
+        held.kind === USER_GROUP_CODECS.kind ? deleteCollectedGroup(trx, held, events, references) : Promise.resolve(),
+    },
+    // A user's memberships go with it.
+    {
+      to: 'user',
+      kind: 'group memberships',
+      table: 'group_members',
+      columns: ['username'],
+      onDelete: 'cascade',
+      cascade: (trx, [username]) => new UserGroupStore(trx).deleteMembershipsOf(username!),
     },
   ],
   build(context) {
-    const plain = new UserGroupService(context.db, context.plain('workspaces'), context.recorder);
+    const plain = new UserGroupService(context.db, context.plain('workspaces'), context.recorder, context.references);
     return { authorized: new AuthorizedUserGroupService(plain, context.authorized('users')) };
   },
   operations: (services) => userGroupOperations(services.userGroups),

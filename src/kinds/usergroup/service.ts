@@ -5,6 +5,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.j
 import type { Db } from '../../store/transaction.js';
 import type { EventDraft } from '../eventlog/model.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
+import type { ReferenceGraph } from '../references.js';
 import { differs, eventOf } from '../eventlog/titles.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import { groupIdentifier, type UserGroup, type UserGroupInput } from './model.js';
@@ -53,11 +54,20 @@ export const groupDeleted = (group: UserGroup): EventDraft =>
   });
 
 /** Declarative deletion of a collection's group: with its memberships and the bindings naming it (nothing when gone already). */
-export async function deleteCollectedGroup(trx: Db, object: { workspace: string; name: string }, events: EventDraft[]): Promise<void> {
-  const groups = new UserGroupStore(trx);
-  const group = await groups.find(object.workspace, object.name);
-  if (!group) return;
-  await groups.deleteWithReferences(object.workspace, object.name);
+export async function deleteCollectedGroup(
+  trx: Db,
+  object: { workspace: string; name: string },
+  events: EventDraft[],
+  references: ReferenceGraph,
+): Promise<void> {
+  const group = await new UserGroupStore(trx).find(object.workspace, object.name);
+  if (group) await deleteGroup(trx, group, events, references);
+}
+
+/** The group with its memberships and, by their kind, the bindings naming it. */
+async function deleteGroup(trx: Db, group: UserGroup, events: EventDraft[], references: ReferenceGraph): Promise<void> {
+  await references.cascade(trx, 'userGroup', [group.workspace, group.name], events);
+  await new UserGroupStore(trx).delete(group.workspace, group.name);
   events.push(groupDeleted(group));
 }
 
@@ -68,6 +78,7 @@ export class UserGroupService {
     db: Db,
     private readonly workspaces: WorkspaceService,
     private readonly events: EventRecorder,
+    private readonly references: ReferenceGraph,
   ) {
     this.store = new UserGroupStore(db);
   }
@@ -151,8 +162,7 @@ export class UserGroupService {
   /** The group goes with its memberships and the bindings naming it, in one transaction. */
   async delete(ctx: RequestContext, group: UserGroup): Promise<void> {
     await this.events.change(ctx, async (trx, events) => {
-      await new UserGroupStore(trx).deleteWithReferences(group.workspace, group.name);
-      events.push(groupDeleted(group));
+      await deleteGroup(trx, group, events, this.references);
     });
   }
 }

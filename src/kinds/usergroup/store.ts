@@ -118,9 +118,14 @@ export class UserGroupStore {
   }
 
   /** The group with its members and the bindings naming it (call inside a transaction). */
-  async deleteWithReferences(workspace: string, name: string): Promise<void> {
-    await this.db.deleteFrom('role_bindings').where('workspace', '=', workspace).where('group_name', '=', name).execute();
+  /** The group with its memberships (the bindings naming it go first, by their kind: a declared reference). */
+  async delete(workspace: string, name: string): Promise<void> {
     await this.db.deleteFrom('group_members').where('workspace', '=', workspace).where('group_name', '=', name).execute();
     await this.db.deleteFrom('user_groups').where('workspace', '=', workspace).where('name', '=', name).execute();
+  }
+
+  /** A deleted user's memberships go with it. */
+  async deleteMembershipsOf(username: string): Promise<void> {
+    await this.db.deleteFrom('group_members').where('username', '=', username).execute();
   }
 }
