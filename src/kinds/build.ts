@@ -1,8 +1,8 @@
 import type { BuiltKind, KindContext, KindManifest, KindName } from './manifest.js';
 import type { AuthorizedServices, PlainServices } from './services.js';
 
-/** What every kind is made with; `plain`, `authorized` and `shared` are added here. */
-export type KindInfrastructure = Omit<KindContext, 'plain' | 'authorized' | 'shared'>;
+/** What every kind is made with; `plain` and `authorized` are added here. */
+export type KindInfrastructure = Omit<KindContext, 'plain' | 'authorized'>;
 
 /**
  * The service graph of some kinds: each manifest's `build` runs once, when the first kind asks for it
@@ -16,7 +16,6 @@ export function buildKinds(
   const byName = new Map<string, KindManifest>(manifests.map((manifest) => [manifest.name, manifest]));
   const built = new Map<string, BuiltKind<KindName>>();
   const building: string[] = [];
-  const shared = new Map<string, unknown>();
 
   const make = (name: string): BuiltKind<KindName> => {
     const done = built.get(name);
@@ -38,10 +37,6 @@ export function buildKinds(
       return plain as never;
     },
     authorized: (name) => make(name).authorized as never,
-    shared: <T>(key: string, makeValue: () => T): T => {
-      if (!shared.has(key)) shared.set(key, makeValue());
-      return shared.get(key) as T;
-    },
   };
 
   for (const manifest of manifests) make(manifest.name);

@@ -104,8 +104,6 @@ export interface KindContext {
   plain<N extends keyof PlainServices>(name: N): PlainServices[N];
   /** Another kind's authorized service, made on first use. */
   authorized<N extends KindName>(name: N): AuthorizedServices[N];
-  /** One value shared by the kinds that ask for it under `key` (made by the first). */
-  shared<T>(key: string, make: () => T): T;
 }
 
 export type RawObject = Record<string, unknown> & { metadata?: unknown; spec?: unknown };
