@@ -1,4 +1,4 @@
-import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Type, type ObjectOptions, type TProperties, type TSchema } from '@sinclair/typebox';
 import { MAX_STRING } from './limits.js';
 
 /** Building blocks of wire schemas shared by every kind. */
@@ -43,6 +43,14 @@ export const Links = Type.Object(
   { self: Link },
   { additionalProperties: Link, description: 'HAL links; `self` always, others when the caller may follow them' },
 );
+
+/**
+ * The answer of one version of a kind: `apiVersion` and `kind` first, then the kind's parts
+ * (`metadata`, `spec`, `status`, …) in their order, and `_links` last: HAL links unless the parts
+ * describe their own.
+ */
+export const ObjectAnswer = <P extends TProperties>(apiVersion: string, kind: string, parts: P, options?: ObjectOptions) =>
+  Type.Object({ apiVersion: Type.Literal(apiVersion), kind: Type.Literal(kind), ...parts, _links: parts._links ?? Links }, options);
 
 /** What a client may send for anything (tags of foreign systems, inputs, outputs, contents). */
 export const AnyValue = Type.Unknown();

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { compileDecoder } from '../../../lib/validation.js';
-import { Identifier, KindOf, Links } from '../../../lib/wire-schemas.js';
+import { Identifier, KindOf, ObjectAnswer } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
-import { objectUrl } from '../../paths.js';
 import { checkedUsername } from '../../user/wire/v2.js';
+import { selfLink } from '../../wire-helpers.js';
 import { BINDING_SHAPES, type Binding, type BindingInput, type BindingKind } from '../model.js';
 
 /** Binding names: letters, digits, `.`, `_`, `-`, `@`, starting and ending with a letter or digit (UUIDs and free names fit). */
@@ -50,15 +50,12 @@ export function bindingCodec(kind: BindingKind, version: string, path: string): 
   const target = { name: Identifier, displayName: Type.Optional(Type.String()), ...(project ? { ownedByWorkspace: Identifier } : {}) };
   return {
     media: { kind: kind.toLowerCase(), version },
-    schema: Type.Object({
-      apiVersion: Type.Literal(version),
-      kind: Type.Literal(kind),
+    schema: ObjectAnswer(version, kind, {
       metadata: Type.Object({ name: Type.String() }),
       roleRef: Type.Object({ name: Type.String() }),
       targetRef: Type.Object(target),
       subject: Type.Object({ name: Type.String() }),
       expiryDate: Type.Optional(ExpiryDate),
-      _links: Links,
     }),
     bodySchema: body,
     decodeAll(body) {
@@ -76,7 +73,7 @@ export function bindingCodec(kind: BindingKind, version: string, path: string): 
         },
       ];
     },
-    encode(binding, { baseUrl }) {
+    encode(binding, view) {
       return {
         apiVersion: version,
         kind,
@@ -87,7 +84,7 @@ export function bindingCodec(kind: BindingKind, version: string, path: string): 
           : { name: binding.workspace, displayName: binding.targetDisplayName },
         subject: { name: binding.subject },
         ...(binding.expiryDate !== undefined ? { expiryDate: binding.expiryDate } : {}),
-        _links: { self: { href: objectUrl(baseUrl, path, binding.name) } },
+        _links: selfLink(view, path, binding.name),
       };
     },
   };

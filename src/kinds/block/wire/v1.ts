@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { compileDecoder } from '../../../lib/validation.js';
-import { DateTime, Int32, KindOf, Links, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
+import { DateTime, Int32, KindOf, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
 import { relatedLinks } from '../../relations.js';
+import { objectVersion } from '../../wire-helpers.js';
 import { tenantIdentifierOf, type Block, type BlockRequest } from '../model.js';
 import type { BlockFilter } from '../store.js';
 import {
@@ -33,42 +33,56 @@ const Body = Type.Object({
     parentBuildingBlocks: Type.Array(ParentSchema, { maxItems: 100 }),
   }),
 });
-const decodeBody = compileDecoder(Body);
-
-const Answer = Type.Object({
-  apiVersion: Type.Literal('v1'),
-  kind: Type.Literal('meshBuildingBlock'),
-  metadata: Type.Object({
-    uuid: Uuid,
-    definitionUuid: Uuid,
-    definitionVersion: Type.Integer(),
-    tenantIdentifier: Type.String(),
-    forcePurge: Type.Boolean(),
-    createdOn: DateTime,
-    ...DeletionMetadata,
-  }),
-  spec: Type.Object({ displayName: Type.String(), inputs: Type.Array(ValueRowAnswer), parentBuildingBlocks: Type.Array(ParentAnswer) }),
-  status: Type.Object({ status: BlockStatus, outputs: Type.Array(ValueRowAnswer) }),
-  _links: Links,
-});
 
 /** meshBuildingBlock v1 (spec §2.4, §4.1; deprecated): tenant blocks only, the version named by its number. */
 export const blockV1 = {
-  media: { kind: 'meshbuildingblock', version: 'v1' } as const,
-  schema: Answer,
-  bodySchema: Body,
-  decode(body: unknown): BlockRequest {
-    const { metadata, spec } = decodeBody(body);
-    const versionNumber =
-      typeof metadata.definitionVersion === 'number' ? metadata.definitionVersion : Number(metadata.definitionVersion.replace(/^v/, ''));
-    return {
-      target: { tenantName: metadata.tenantIdentifier },
-      version: { definitionUuid: metadata.definitionUuid.toLowerCase(), versionNumber },
-      displayName: spec.displayName,
-      inputs: decodeInputs(spec.inputs),
-      parents: decodeParents(spec.parentBuildingBlocks, undefined),
-    };
-  },
+  ...objectVersion('meshBuildingBlock', 'v1', {
+    answer: {
+      metadata: Type.Object({
+        uuid: Uuid,
+        definitionUuid: Uuid,
+        definitionVersion: Type.Integer(),
+        tenantIdentifier: Type.String(),
+        forcePurge: Type.Boolean(),
+        createdOn: DateTime,
+        ...DeletionMetadata,
+      }),
+      spec: Type.Object({ displayName: Type.String(), inputs: Type.Array(ValueRowAnswer), parentBuildingBlocks: Type.Array(ParentAnswer) }),
+      status: Type.Object({ status: BlockStatus, outputs: Type.Array(ValueRowAnswer) }),
+    },
+    body: Body,
+    decode({ metadata, spec }): BlockRequest {
+      const versionNumber =
+        typeof metadata.definitionVersion === 'number' ? metadata.definitionVersion : Number(metadata.definitionVersion.replace(/^v/, ''));
+      return {
+        target: { tenantName: metadata.tenantIdentifier },
+        version: { definitionUuid: metadata.definitionUuid.toLowerCase(), versionNumber },
+        displayName: spec.displayName,
+        inputs: decodeInputs(spec.inputs),
+        parents: decodeParents(spec.parentBuildingBlocks, undefined),
+      };
+    },
+    encode(block: Block, view: BlockView) {
+      const tenantIdentifier = tenantIdentifierOf(block)!;
+      return {
+        metadata: {
+          uuid: block.uuid,
+          definitionUuid: block.definitionUuid,
+          definitionVersion: block.versionNumber,
+          tenantIdentifier,
+          forcePurge: block.forcePurge,
+          createdOn: block.createdOn,
+          ...deletionMetadata(block),
+        },
+        spec: { displayName: block.displayName, inputs: encodeRows(block.inputs), parentBuildingBlocks: block.parents },
+        status: { status: block.status, outputs: encodeRows(block.outputs) },
+        _links: {
+          ...blockLinks(block, view),
+          ...relatedLinks(view, { meshtenant: { rel: 'meshtenants', id: tenantIdentifier, workspace: block.workspace } }),
+        },
+      };
+    },
+  }),
   /** v1 shows tenant blocks only: a workspace block has no v1 form (406). */
   unrepresentable(block: Block): string | undefined {
     return block.tenant
@@ -78,27 +92,5 @@ export const blockV1 = {
   /** A v1 list holds tenant blocks only. */
   listFilter(filter: BlockFilter): BlockFilter | 'none' {
     return filter.targetKind === 'meshWorkspace' ? 'none' : { ...filter, targetKind: 'meshTenant' };
-  },
-  encode(block: Block, view: BlockView) {
-    const tenantIdentifier = tenantIdentifierOf(block)!;
-    return {
-      apiVersion: 'v1',
-      kind: 'meshBuildingBlock',
-      metadata: {
-        uuid: block.uuid,
-        definitionUuid: block.definitionUuid,
-        definitionVersion: block.versionNumber,
-        tenantIdentifier,
-        forcePurge: block.forcePurge,
-        createdOn: block.createdOn,
-        ...deletionMetadata(block),
-      },
-      spec: { displayName: block.displayName, inputs: encodeRows(block.inputs), parentBuildingBlocks: block.parents },
-      status: { status: block.status, outputs: encodeRows(block.outputs) },
-      _links: {
-        ...blockLinks(block, view),
-        ...relatedLinks(view, { meshtenant: { rel: 'meshtenants', id: tenantIdentifier, workspace: block.workspace } }),
-      },
-    };
   },
 };

@@ -1,8 +1,8 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { badRequest } from '../../../lib/errors.js';
-import { compileDecoder } from '../../../lib/validation.js';
-import { DateTime, Identifier, KindOf, Links, NonEmptyShortString, Nullable, ShortString, Uuid } from '../../../lib/wire-schemas.js';
+import { DateTime, Identifier, KindOf, NonEmptyShortString, Nullable, ShortString, Uuid } from '../../../lib/wire-schemas.js';
 import { relatedLinks } from '../../relations.js';
+import { objectVersion } from '../../wire-helpers.js';
 import type { Block, BlockRequest, BlockUpdate, SentTargetRef, ValueRow } from '../model.js';
 import {
   BlockStatus,
@@ -40,42 +40,35 @@ const Spec = Type.Object({
   parentBuildingBlockRefs: Type.Optional(Type.Array(Type.Object({ uuid: Uuid, kind: KindOf('meshBuildingBlock') }), { maxItems: 100 })),
 });
 const Body = Type.Object({ kind: KindOf('meshBuildingBlock'), spec: Spec });
-const decodeBody = compileDecoder(Body);
 
-/** An answer, with the inputs and outputs in one form or the other (the vendor forms below). */
-const answerSchema = (inputs: TSchema, outputs: TSchema) =>
-  Type.Object({
-    apiVersion: Type.Literal('v2-preview'),
-    kind: Type.Literal('meshBuildingBlock'),
-    metadata: Type.Object({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime, ...DeletionMetadata }),
-    spec: Type.Object({
-      displayName: Type.String(),
-      buildingBlockDefinitionVersionRef: Type.Object({ kind: Type.Literal('meshBuildingBlockDefinitionVersion'), uuid: Uuid }),
-      targetRef: Type.Object(
-        {
-          kind: Type.Union([Type.Literal('meshTenant'), Type.Literal('meshWorkspace')]),
-          uuid: Type.Optional(Uuid),
-          identifier: Type.Optional(Identifier),
-          name: Type.Optional(Identifier),
-        },
-        { description: 'as the client sent it: {kind: meshTenant, uuid} or {kind: meshWorkspace, identifier or name}' },
-      ),
-      inputs,
-      parentBuildingBlocks: Type.Array(ParentAnswer),
-      parentBuildingBlockRefs: Type.Array(Type.Object({ kind: Type.Literal('meshBuildingBlock'), uuid: Uuid })),
-    }),
-    status: Type.Object({
-      status: BlockStatus,
-      outputs,
-      forcePurge: Type.Boolean(),
-      lifecycle: Type.Object({ state: Type.Union([Type.Literal('ACTIVE'), Type.Literal('MARKED_FOR_DELETION')]) }),
-      latestRunUuid: Nullable(Uuid),
-      latestDryRunUuid: Type.Null(),
-    }),
-    _links: Links,
-  });
-const Answer = answerSchema(Type.Array(ValueRowAnswer), Type.Array(ValueRowAnswer));
-const KeyedAnswer = answerSchema(Type.Record(Type.String(), KeyedValueAnswer), Type.Record(Type.String(), KeyedValueAnswer));
+/** An answer's parts, with the inputs and outputs in one form or the other (the vendor forms below). */
+const answerParts = (inputs: TSchema, outputs: TSchema) => ({
+  metadata: Type.Object({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime, ...DeletionMetadata }),
+  spec: Type.Object({
+    displayName: Type.String(),
+    buildingBlockDefinitionVersionRef: Type.Object({ kind: Type.Literal('meshBuildingBlockDefinitionVersion'), uuid: Uuid }),
+    targetRef: Type.Object(
+      {
+        kind: Type.Union([Type.Literal('meshTenant'), Type.Literal('meshWorkspace')]),
+        uuid: Type.Optional(Uuid),
+        identifier: Type.Optional(Identifier),
+        name: Type.Optional(Identifier),
+      },
+      { description: 'as the client sent it: {kind: meshTenant, uuid} or {kind: meshWorkspace, identifier or name}' },
+    ),
+    inputs,
+    parentBuildingBlocks: Type.Array(ParentAnswer),
+    parentBuildingBlockRefs: Type.Array(Type.Object({ kind: Type.Literal('meshBuildingBlock'), uuid: Uuid })),
+  }),
+  status: Type.Object({
+    status: BlockStatus,
+    outputs,
+    forcePurge: Type.Boolean(),
+    lifecycle: Type.Object({ state: Type.Union([Type.Literal('ACTIVE'), Type.Literal('MARKED_FOR_DELETION')]) }),
+    latestRunUuid: Nullable(Uuid),
+    latestDryRunUuid: Type.Null(),
+  }),
+});
 
 function decodeTarget(ref: {
   kind: 'meshTenant' | 'meshWorkspace';
@@ -96,8 +89,7 @@ function decodeTarget(ref: {
   return { target: { workspace: identifier }, targetRef: sent };
 }
 
-function decode(body: unknown): BlockRequest {
-  const { spec } = decodeBody(body);
+function decode({ spec }: Static<typeof Body>): BlockRequest {
   return {
     ...decodeTarget(spec.targetRef),
     version: { uuid: spec.buildingBlockDefinitionVersionRef.uuid.toLowerCase() },
@@ -112,8 +104,6 @@ function encode<R>(block: Block, view: BlockView, rows: (rows: ValueRow[]) => R)
     block.targetRef ??
     (block.tenant ? { kind: 'meshTenant', uuid: block.tenant.uuid } : { kind: 'meshWorkspace', identifier: block.workspace });
   return {
-    apiVersion: 'v2-preview',
-    kind: 'meshBuildingBlock',
     metadata: { uuid: block.uuid, ownedByWorkspace: block.workspace, createdOn: block.createdOn, ...deletionMetadata(block) },
     spec: {
       displayName: block.displayName,
@@ -140,15 +130,29 @@ function encode<R>(block: Block, view: BlockView, rows: (rows: ValueRow[]) => R)
   };
 }
 
+const version = objectVersion('meshBuildingBlock', 'v2-preview', {
+  answer: answerParts(Type.Array(ValueRowAnswer), Type.Array(ValueRowAnswer)),
+  body: Body,
+  decode,
+  encode: (block: Block, view: BlockView) => encode(block, view, encodeRows),
+  /**
+   * Under `meshcloud`, inputs and outputs keyed by name (`{"<key>": {value, valueType, assignmentType,
+   * isSensitive}}`): the original's form since May 2026, which the Terraform provider decodes.
+   */
+  vendorForms: {
+    meshcloud: {
+      answer: answerParts(Type.Record(Type.String(), KeyedValueAnswer), Type.Record(Type.String(), KeyedValueAnswer)),
+      encode: (block: Block, view: BlockView) => encode(block, view, encodeKeyed),
+    },
+  },
+});
+
 /** meshBuildingBlock v2-preview (spec §2.5): tenant or workspace targets, the version named by uuid. */
 export const blockV2Preview = {
-  media: { kind: 'meshbuildingblock', version: 'v2-preview' } as const,
-  schema: Answer,
-  bodySchema: Body,
-  decode,
+  ...version,
   /** A PUT names what it changes; parents only matter with a version change (COMPAT §9). */
   decodeUpdate(body: unknown): BlockUpdate {
-    const request = decode(body);
+    const request = version.decode(body);
     return {
       displayName: request.displayName,
       inputs: request.inputs,
@@ -156,10 +160,4 @@ export const blockV2Preview = {
       parents: request.parents,
     };
   },
-  encode: (block: Block, view: BlockView) => encode(block, view, encodeRows),
-  /**
-   * Under `meshcloud`, inputs and outputs keyed by name (`{"<key>": {value, valueType, assignmentType,
-   * isSensitive}}`): the original's form since May 2026, which the Terraform provider decodes.
-   */
-  vendorForms: { meshcloud: { schema: KeyedAnswer, encode: (block: Block, view: BlockView) => encode(block, view, encodeKeyed) } },
 };

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { compileDecoder, StringEnum } from '../../../lib/validation.js';
+import { StringEnum } from '../../../lib/validation.js';
 import { KindOf, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { COMMUNICATION_TYPES } from '../../communicationdefinition/model.js';
 import { objectUrl } from '../../paths.js';
 import { relatedLinks } from '../../relations.js';
+import { objectVersion } from '../../wire-helpers.js';
 import { COMMUNICATIONS_PATH, RESOLUTION_STATUSES, TARGET_KINDS, type Communication, type CommunicationInput } from '../model.js';
 
 const Body = Type.Object({
@@ -14,54 +15,41 @@ const Body = Type.Object({
     communicationDefinitionRef: Type.Object({ kind: KindOf('meshCommunicationDefinition'), uuid: Uuid }),
   }),
 });
-const decodeBody = compileDecoder(Body);
 
 const Link = Type.Object({ href: Type.String() });
-
-/** What `encode` answers (the served OpenAPI reads it as the response schema). */
-const schema = Type.Object({
-  apiVersion: Type.Literal('v1-preview'),
-  kind: Type.Literal('meshCommunication'),
-  metadata: Type.Object({ uuid: Type.String(), ownedByWorkspace: Type.String(), createdOn: Type.String() }),
-  spec: Type.Object({
-    targetMeshObjectRef: Type.Object({ kind: StringEnum(TARGET_KINDS), name: Type.String() }),
-    communicationDefinitionRef: Type.Object({ uuid: Type.String(), kind: Type.Literal('meshCommunicationDefinition') }),
-  }),
-  status: Type.Object({
-    // "only present if the associated communication definition is of type ACTION_REQUIRED"
-    resolutionStatus: Type.Optional(StringEnum(RESOLUTION_STATUSES)),
-    meshCommunicationDefinition: Type.Object({
-      uuid: Type.String(),
-      title: Type.String(),
-      dueDate: Type.String(),
-      communicationType: StringEnum(COMMUNICATION_TYPES),
-    }),
-  }),
-  _links: Type.Object({ self: Link, meshcommunicationdefinition: Type.Optional(Link), resolve: Type.Optional(Link) }),
-});
 
 /**
  * meshCommunication v1-preview (OpenAPI): `spec.{targetMeshObjectRef, communicationDefinitionRef}`,
  * `status.{resolutionStatus, meshCommunicationDefinition}`; an OPEN one links its `resolve` operation.
  */
-export const communicationV1Preview = {
-  media: { kind: 'meshcommunication', version: 'v1-preview' } as const,
-  schema,
-  bodySchema: Body,
-  decode(body: unknown): CommunicationInput {
-    const { spec } = decodeBody(body);
-    return {
-      definitionUuid: spec.communicationDefinitionRef.uuid.toLowerCase(),
-      target: { kind: spec.targetMeshObjectRef.kind, name: spec.targetMeshObjectRef.name },
-    };
+export const communicationV1Preview = objectVersion('meshCommunication', 'v1-preview', {
+  answer: {
+    metadata: Type.Object({ uuid: Type.String(), ownedByWorkspace: Type.String(), createdOn: Type.String() }),
+    spec: Type.Object({
+      targetMeshObjectRef: Type.Object({ kind: StringEnum(TARGET_KINDS), name: Type.String() }),
+      communicationDefinitionRef: Type.Object({ uuid: Type.String(), kind: Type.Literal('meshCommunicationDefinition') }),
+    }),
+    status: Type.Object({
+      // "only present if the associated communication definition is of type ACTION_REQUIRED"
+      resolutionStatus: Type.Optional(StringEnum(RESOLUTION_STATUSES)),
+      meshCommunicationDefinition: Type.Object({
+        uuid: Type.String(),
+        title: Type.String(),
+        dueDate: Type.String(),
+        communicationType: StringEnum(COMMUNICATION_TYPES),
+      }),
+    }),
+    _links: Type.Object({ self: Link, meshcommunicationdefinition: Type.Optional(Link), resolve: Type.Optional(Link) }),
   },
+  body: Body,
+  decode: ({ spec }): CommunicationInput => ({
+    definitionUuid: spec.communicationDefinitionRef.uuid.toLowerCase(),
+    target: { kind: spec.targetMeshObjectRef.kind, name: spec.targetMeshObjectRef.name },
+  }),
   encode(communication: Communication, view: RelationsView) {
-    const { baseUrl } = view;
     const { definition } = communication;
-    const self = objectUrl(baseUrl, COMMUNICATIONS_PATH, communication.uuid);
+    const self = objectUrl(view.baseUrl, COMMUNICATIONS_PATH, communication.uuid);
     return {
-      apiVersion: 'v1-preview' as const,
-      kind: 'meshCommunication' as const,
       metadata: { uuid: communication.uuid, ownedByWorkspace: communication.workspace, createdOn: communication.createdOn },
       spec: {
         targetMeshObjectRef: { ...communication.target },
@@ -83,4 +71,4 @@ export const communicationV1Preview = {
       },
     };
   },
-};
+});

@@ -1,23 +1,11 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { badRequest } from '../../../lib/errors.js';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
-import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import {
-  DateTime,
-  Echoed,
-  Identifier,
-  KindOf,
-  Links,
-  NonEmptyShortString,
-  Nullable,
-  ShortString,
-  Tags,
-  Uuid,
-} from '../../../lib/wire-schemas.js';
+import { StringEnum } from '../../../lib/validation.js';
+import { DateTime, Echoed, Identifier, KindOf, NonEmptyShortString, Nullable, ShortString, Tags, Uuid } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl } from '../../paths.js';
-import { relatedLinks } from '../../relations.js';
+import { objectLinks, objectVersion, sentUuid } from '../../wire-helpers.js';
 import { REVIEW_STATES, TARGET_TYPES, VERSION_STATES } from '../enums.js';
 import { DEFINITIONS_PATH, publicationState, type Definition, type DefinitionInput, versionStatus } from '../model.js';
 
@@ -45,11 +33,8 @@ const Body = Type.Object({
     runTransparency: Type.Optional(Type.Boolean()),
   }),
 });
-const decodeBody = compileDecoder(Body);
 
-const Answer = Type.Object({
-  apiVersion: Type.Literal('v1-preview'),
-  kind: Type.Literal('meshBuildingBlockDefinition'),
+const answer = {
   metadata: Echoed({ uuid: Uuid, ownedByWorkspace: Identifier, tags: Tags, createdOn: DateTime }),
   spec: Echoed({
     ...Body.properties.spec.properties,
@@ -74,8 +59,7 @@ const Answer = Type.Object({
     publicationState: StringEnum(['PUBLISHED', 'IN_REVIEW', 'REJECTED', 'UNPUBLISHED'] as const),
     usageCount: Type.Integer(),
   }),
-  _links: Links,
-});
+};
 
 /** A definition body, and `metadata.uuid` when sent (a PUT must name its path, the import names it). */
 export interface DecodedDefinition {
@@ -83,8 +67,7 @@ export interface DecodedDefinition {
   uuid?: string;
 }
 
-function decode(body: unknown): DecodedDefinition {
-  const { metadata, spec } = decodeBody(body);
+function decode({ metadata, spec }: Static<typeof Body>): DecodedDefinition {
   if (spec.targetType === 'TENANT_LEVEL' && (spec.supportedPlatforms ?? []).length === 0) {
     throw badRequest('spec.supportedPlatforms: a TENANT_LEVEL definition supports at least one platform type');
   }
@@ -95,7 +78,7 @@ function decode(body: unknown): DecodedDefinition {
       targetType: spec.targetType,
       document: sentObject(metadata, spec),
     },
-    ...(metadata.uuid ? { uuid: metadata.uuid } : {}),
+    ...sentUuid(metadata),
   };
 }
 
@@ -107,11 +90,8 @@ const DEFAULT_SYMBOL =
   ).toString('base64');
 
 function encode(definition: Definition, view: RelationsView) {
-  const { baseUrl } = view;
   const { metadata, spec } = definition.document;
   return {
-    apiVersion: 'v1-preview',
-    kind: 'meshBuildingBlockDefinition',
     metadata: {
       ...metadata,
       uuid: definition.uuid,
@@ -141,22 +121,18 @@ function encode(definition: Definition, view: RelationsView) {
       publicationState: publicationState(definition),
       usageCount: definition.usageCount,
     },
-    _links: {
-      self: { href: objectUrl(baseUrl, DEFINITIONS_PATH, definition.uuid) },
-      ...relatedLinks(view, {
-        owner: { rel: 'meshworkspaces', workspace: definition.ownedByWorkspace, id: definition.ownedByWorkspace },
-        // Its blocks live in many workspaces: those of the caller's (all of them for its managers).
-        buildingblocks: { rel: 'meshbuildingblocks', query: `?definitionUuid=${definition.uuid}` },
-      }),
-    },
+    _links: objectLinks(view, DEFINITIONS_PATH, definition.uuid, {
+      owner: { rel: 'meshworkspaces', workspace: definition.ownedByWorkspace, id: definition.ownedByWorkspace },
+      // Its blocks live in many workspaces: those of the caller's (all of them for its managers).
+      buildingblocks: { rel: 'meshbuildingblocks', query: `?definitionUuid=${definition.uuid}` },
+    }),
   };
 }
 
 /** meshBuildingBlockDefinition v1-preview (spec §2.6, §4.1 "Create definition", COMPAT §8). */
-export const definitionV1Preview = {
-  media: { kind: 'meshbuildingblockdefinition', version: 'v1-preview' } as const,
-  schema: Answer,
-  bodySchema: Body,
+export const definitionV1Preview = objectVersion('meshBuildingBlockDefinition', 'v1-preview', {
+  answer,
+  body: Body,
   decode,
   encode,
-};
+});

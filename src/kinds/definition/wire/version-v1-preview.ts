@@ -9,15 +9,13 @@ import {
   Identifier,
   Int32,
   KindOf,
-  Links,
   NonEmptyShortString,
   Nullable,
   ShortString,
   Uuid,
 } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
-import { objectUrl } from '../../paths.js';
-import { relatedLinks } from '../../relations.js';
+import { objectLinks, objectVersion } from '../../wire-helpers.js';
 import {
   DELETION_MODES,
   IMPLEMENTATION_TYPES,
@@ -29,7 +27,7 @@ import {
   VERSION_STATES,
   type ImplementationType,
 } from '../enums.js';
-import { DEFINITION_VERSIONS_PATH, type DefinitionVersion, type VersionSpec, withDefaults } from '../model.js';
+import { DEFINITION_VERSIONS_PATH, type DefinitionVersion, type OfferedVersion, type VersionSpec, withDefaults } from '../model.js';
 
 /**
  * meshBuildingBlockDefinitionVersion v1-preview (COMPAT §8). Objects allow properties the service does
@@ -129,44 +127,40 @@ const implementationDecoders = Object.fromEntries(
 
 // `metadata.uuid: ""` and `createdOn: ""` (TF) are ignored: the path names the version.
 const Body = Type.Object({ kind: KindOf('meshBuildingBlockDefinitionVersion'), spec: SpecSchema });
-const decodeBody = compileDecoder(Body);
 
-const Answer = Type.Object({
-  apiVersion: Type.Literal('v1-preview'),
-  kind: Type.Literal('meshBuildingBlockDefinitionVersion'),
-  metadata: Type.Object({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime }),
-  spec: Echoed(
-    {
-      buildingBlockDefinitionRef: Type.Object({ uuid: Uuid, kind: Type.Literal('meshBuildingBlockDefinition') }),
-      versionNumber: Type.Integer(),
-      state: StringEnum(VERSION_STATES),
-      onlyApplyOncePerTenant: Type.Boolean(),
-      deletionMode: StringEnum(DELETION_MODES),
-      runnerRef: Nullable(Type.Object({ uuid: Uuid, kind: Type.Optional(Type.Literal('meshBuildingBlockRunner')) })),
-      dependencyDefinitionRefs: Type.Array(Type.Object({ uuid: Uuid, kind: Type.Optional(Type.Literal('meshBuildingBlockDefinition')) })),
-      permissions: Type.Array(Type.String()),
-      implementation: Echoed({ type: StringEnum(IMPLEMENTATION_TYPES) }),
-      inputs: Type.Record(
-        Type.String(),
-        Echoed({
-          displayName: Type.String(),
-          type: StringEnum(VALUE_TYPES),
-          assignmentType: StringEnum(INPUT_ASSIGNMENT_TYPES),
-          defaultValue: AnyValue,
-        }),
-      ),
-      outputs: Type.Record(Type.String(), Echoed({})),
-    },
-    { description: 'as sent, defaults filled in, secrets as {hash}' },
-  ),
-  status: Type.Object({
-    reviewState: Nullable(StringEnum(REVIEW_STATES)),
-    reviewedBy: Nullable(Type.String()),
-    reviewedOn: Nullable(DateTime),
-    reviewReason: Nullable(Type.String()),
-  }),
-  _links: Links,
+/**
+ * What the answers of a version and of an offered version (offered-version-v1-preview.ts) share:
+ * `metadata`, the head of `spec`, an input.
+ */
+export const VersionMetadata = Type.Object({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime });
+export const VersionSpecHead = {
+  buildingBlockDefinitionRef: Type.Object({ uuid: Uuid, kind: Type.Literal('meshBuildingBlockDefinition') }),
+  versionNumber: Type.Integer(),
+  state: StringEnum(VERSION_STATES),
+  onlyApplyOncePerTenant: Type.Boolean(),
+  deletionMode: StringEnum(DELETION_MODES),
+};
+export const InputAnswer = {
+  displayName: Type.String(),
+  type: StringEnum(VALUE_TYPES),
+  assignmentType: StringEnum(INPUT_ASSIGNMENT_TYPES),
+  defaultValue: AnyValue,
+};
+
+/** The `metadata`, the definition a version belongs to and the `_links` of a version's answer, offered or not. */
+export const versionMetadata = (version: DefinitionVersion | OfferedVersion) => ({
+  uuid: version.uuid,
+  ownedByWorkspace: version.ownedByWorkspace,
+  createdOn: version.createdOn,
 });
+export const definitionRef = (version: DefinitionVersion | OfferedVersion) => ({
+  uuid: version.definitionUuid,
+  kind: 'meshBuildingBlockDefinition',
+});
+export const versionLinks = (version: DefinitionVersion | OfferedVersion, view: RelationsView) =>
+  objectLinks(view, DEFINITION_VERSIONS_PATH, version.uuid, {
+    buildingBlockDefinition: { rel: 'meshbuildingblockdefinitions', id: version.definitionUuid },
+  });
 
 /** A version body: the definition it belongs to, and the spec in the service's form. */
 export interface DecodedVersion {
@@ -174,12 +168,31 @@ export interface DecodedVersion {
   spec: VersionSpec;
 }
 
-export const versionV1Preview = {
-  media: { kind: 'meshbuildingblockdefinitionversion', version: 'v1-preview' } as const,
-  schema: Answer,
-  bodySchema: Body,
-  decode(body: unknown): DecodedVersion {
-    const { spec } = decodeBody(body) as { spec: Static<typeof SpecSchema> & Record<string, unknown> };
+export const versionV1Preview = objectVersion('meshBuildingBlockDefinitionVersion', 'v1-preview', {
+  answer: {
+    metadata: VersionMetadata,
+    spec: Echoed(
+      {
+        ...VersionSpecHead,
+        runnerRef: Nullable(Type.Object({ uuid: Uuid, kind: Type.Optional(Type.Literal('meshBuildingBlockRunner')) })),
+        dependencyDefinitionRefs: Type.Array(Type.Object({ uuid: Uuid, kind: Type.Optional(Type.Literal('meshBuildingBlockDefinition')) })),
+        permissions: Type.Array(Type.String()),
+        implementation: Echoed({ type: StringEnum(IMPLEMENTATION_TYPES) }),
+        inputs: Type.Record(Type.String(), Echoed(InputAnswer)),
+        outputs: Type.Record(Type.String(), Echoed({})),
+      },
+      { description: 'as sent, defaults filled in, secrets as {hash}' },
+    ),
+    status: Type.Object({
+      reviewState: Nullable(StringEnum(REVIEW_STATES)),
+      reviewedBy: Nullable(Type.String()),
+      reviewedOn: Nullable(DateTime),
+      reviewReason: Nullable(Type.String()),
+    }),
+  },
+  body: Body,
+  decode(body): DecodedVersion {
+    const { spec } = body as { spec: Static<typeof SpecSchema> & Record<string, unknown> };
     const { buildingBlockDefinitionRef, ...content } = spec;
     const type = spec.implementation.type;
     const details = spec.implementation[type as keyof typeof spec.implementation];
@@ -191,15 +204,9 @@ export const versionV1Preview = {
   },
   /** The spec as clients see it: defaults filled in, secrets as `{hash}`. */
   encode(version: DefinitionVersion, view: RelationsView) {
-    const { baseUrl } = view;
     return {
-      apiVersion: 'v1-preview',
-      kind: 'meshBuildingBlockDefinitionVersion',
-      metadata: { uuid: version.uuid, ownedByWorkspace: version.ownedByWorkspace, createdOn: version.createdOn },
-      spec: hideSecrets({
-        buildingBlockDefinitionRef: { uuid: version.definitionUuid, kind: 'meshBuildingBlockDefinition' },
-        ...withDefaults(version.spec),
-      }),
+      metadata: versionMetadata(version),
+      spec: hideSecrets({ buildingBlockDefinitionRef: definitionRef(version), ...withDefaults(version.spec) }),
       // The publication review of a released version (README "Publication review").
       status: {
         reviewState: version.review?.state ?? null,
@@ -207,10 +214,7 @@ export const versionV1Preview = {
         reviewedOn: version.review?.on ?? null,
         reviewReason: version.review?.reason ?? null,
       },
-      _links: {
-        self: { href: objectUrl(baseUrl, DEFINITION_VERSIONS_PATH, version.uuid) },
-        ...relatedLinks(view, { buildingBlockDefinition: { rel: 'meshbuildingblockdefinitions', id: version.definitionUuid } }),
-      },
+      _links: versionLinks(version, view),
     };
   },
-};
+});

@@ -2,10 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { isSealedSecret } from '../../../crypto/secret-values.js';
 import { badRequest } from '../../../lib/errors.js';
 import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, ShortString, Uuid } from '../../../lib/wire-schemas.js';
+import { DateTime, Echoed, Identifier, KindOf, NonEmptyShortString, ShortString, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl } from '../../paths.js';
+import { objectVersion, selfLink, sentUuid } from '../../wire-helpers.js';
 import { INTEGRATIONS_PATH, MASK, SECRET_FIELDS, type ConfigType, type Integration, type IntegrationInput } from '../model.js';
 
 const Url = Type.String({ minLength: 1, maxLength: 2048 });
@@ -52,7 +52,6 @@ const Body = Type.Object({
     config: Type.Object({ type: StringEnum(['github', 'gitlab', 'azuredevops', 'entraid'] as const) }, { additionalProperties: true }),
   }),
 });
-const decodeBody = compileDecoder(Body);
 
 const Audience = Type.Object({ audience: Type.String() });
 const WorkloadIdentity = Type.Object({
@@ -62,23 +61,6 @@ const WorkloadIdentity = Type.Object({
   aws: Type.Object({ audience: Type.String(), thumbprint: Type.String() }),
   azure: Audience,
 });
-
-/** An integration as v1 and v1-preview answer it. */
-export const integrationAnswer = (apiVersion: 'v1' | 'v1-preview') =>
-  Type.Object({
-    apiVersion: Type.Literal(apiVersion),
-    kind: Type.Literal('meshIntegration'),
-    metadata: Echoed({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime }),
-    spec: Echoed({
-      displayName: Type.String(),
-      config: Echoed(
-        { type: Type.String({ description: 'github, gitlab, azuredevops or entraid; the built-in integrations’ own types' }) },
-        { description: 'secrets masked' },
-      ),
-    }),
-    status: Type.Object({ isBuiltIn: Type.Boolean(), workloadIdentityFederation: Type.Optional(WorkloadIdentity) }),
-    _links: Links,
-  });
 
 /**
  * The config as a reader sees it: secrets masked, or as `{hash}` when they were sent in the secret
@@ -103,12 +85,20 @@ function maskedConfig(integration: Integration, baseUrl: string): Record<string,
  * createdOn}`, `spec.{displayName, config}` — a tagged union (`github`, `gitlab`, `azuredevops`, each
  * with a `runnerRef`, and `entraid`); `status.isBuiltIn` (and the built-ins' workload identity federation).
  */
-export const integrationV1 = {
-  media: { kind: 'meshintegration', version: 'v1' } as const,
-  schema: integrationAnswer('v1'),
-  bodySchema: Body,
-  decode(body: unknown): IntegrationInput {
-    const { metadata, spec } = decodeBody(body);
+export const integrationV1 = objectVersion('meshIntegration', 'v1', {
+  answer: {
+    metadata: Echoed({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime }),
+    spec: Echoed({
+      displayName: Type.String(),
+      config: Echoed(
+        { type: Type.String({ description: 'github, gitlab, azuredevops or entraid; the built-in integrations’ own types' }) },
+        { description: 'secrets masked' },
+      ),
+    }),
+    status: Type.Object({ isBuiltIn: Type.Boolean(), workloadIdentityFederation: Type.Optional(WorkloadIdentity) }),
+  },
+  body: Body,
+  decode({ metadata, spec }): IntegrationInput {
     const type = spec.config.type;
     const others = Object.keys(spec.config).filter((key) => key !== 'type' && key !== type);
     if (others.length > 0) throw badRequest(`spec.config.${others[0]}: the config is of type "${type}" only`);
@@ -118,15 +108,14 @@ export const integrationV1 = {
       displayName: spec.displayName,
       configType: type,
       ...(own.runnerRef ? { runnerUuid: own.runnerRef.uuid.toLowerCase() } : {}),
-      ...(metadata.uuid ? { uuid: metadata.uuid } : {}),
+      ...sentUuid(metadata),
       document: sentObject(metadata, spec),
     };
   },
-  encode(integration: Integration, { baseUrl }: EncodeView, apiVersion = 'v1') {
+  encode(integration: Integration, view: EncodeView) {
+    const { baseUrl } = view;
     const { spec } = integration.document;
     return {
-      apiVersion,
-      kind: 'meshIntegration',
       metadata: {
         ...integration.document.metadata,
         uuid: integration.uuid,
@@ -137,10 +126,10 @@ export const integrationV1 = {
       status: integration.builtIn
         ? { isBuiltIn: true, workloadIdentityFederation: workloadIdentity(baseUrl, integration) }
         : { isBuiltIn: false },
-      _links: { self: { href: objectUrl(baseUrl, INTEGRATIONS_PATH, integration.uuid) } },
+      _links: selfLink(view, INTEGRATIONS_PATH, integration.uuid),
     };
   },
-};
+});
 
 /** The identity the built-in components present to clouds; no AWS thumbprint is known for this service's issuer (`''`, the OpenAPI requires the field). */
 function workloadIdentity(baseUrl: string, integration: Integration) {

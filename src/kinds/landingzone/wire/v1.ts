@@ -1,12 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { badRequest } from '../../../lib/errors.js';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
-import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import { AnyValue, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Tags, Uuid } from '../../../lib/wire-schemas.js';
+import { StringEnum } from '../../../lib/validation.js';
+import { AnyValue, Echoed, Identifier, KindOf, NonEmptyShortString, Tags, Uuid } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl } from '../../paths.js';
-import { relatedLinks } from '../../relations.js';
+import { objectLinks, objectVersion } from '../../wire-helpers.js';
 import { LANDING_ZONES_PATH, PLATFORM_PROPERTIES, type LandingZone, type LandingZoneInput } from '../model.js';
 
 const TYPES = Object.keys(PLATFORM_PROPERTIES) as [string, ...string[]];
@@ -27,28 +26,6 @@ const Body = Type.Object({
   }),
   status: Type.Optional(Type.Object({ restricted: Type.Optional(Type.Boolean()) })),
 });
-const decodeBody = compileDecoder(Body);
-
-/** A landing zone as v1 and v1-preview answer it. */
-export const landingZoneAnswer = (apiVersion: 'v1' | 'v1-preview') =>
-  Type.Object({
-    apiVersion: Type.Literal(apiVersion),
-    kind: Type.Literal('meshLandingZone'),
-    metadata: Echoed({ name: Identifier, tags: Tags, ownedByWorkspace: Identifier }),
-    spec: Echoed({
-      displayName: Type.String(),
-      description: Type.Optional(Type.String()),
-      platformRef: Type.Object({ kind: Type.Literal('meshPlatform'), uuid: Uuid }),
-      automateDeletionApproval: Type.Boolean(),
-      automateDeletionReplication: Type.Boolean(),
-      infoLink: Type.Optional(Type.String()),
-      platformProperties: Type.Optional(Type.Record(Type.String(), AnyValue)),
-      quotas: Type.Array(Type.Object({ key: Type.String(), value: Type.Number() })),
-      restricted: Type.Optional(Type.Boolean()),
-    }),
-    status: Type.Object({ disabled: Type.Boolean(), restricted: Type.Boolean() }),
-    _links: Links,
-  });
 
 /** The tagged union: `type` names the one sub-object that is there, with its required fields. */
 function checkPlatformProperties(properties: Record<string, unknown> | undefined): void {
@@ -66,12 +43,24 @@ function checkPlatformProperties(properties: Record<string, unknown> | undefined
  * (the owner is the platform's workspace), `spec` as sent, `status.{disabled, restricted}`.
  * `restricted` is taken from `spec.restricted` or `status.restricted` and echoed in `status`.
  */
-export const landingZoneV1 = {
-  media: { kind: 'meshlandingzone', version: 'v1' } as const,
-  schema: landingZoneAnswer('v1'),
-  bodySchema: Body,
-  decode(body: unknown): LandingZoneInput {
-    const { metadata, spec, status } = decodeBody(body);
+export const landingZoneV1 = objectVersion('meshLandingZone', 'v1', {
+  answer: {
+    metadata: Echoed({ name: Identifier, tags: Tags, ownedByWorkspace: Identifier }),
+    spec: Echoed({
+      displayName: Type.String(),
+      description: Type.Optional(Type.String()),
+      platformRef: Type.Object({ kind: Type.Literal('meshPlatform'), uuid: Uuid }),
+      automateDeletionApproval: Type.Boolean(),
+      automateDeletionReplication: Type.Boolean(),
+      infoLink: Type.Optional(Type.String()),
+      platformProperties: Type.Optional(Type.Record(Type.String(), AnyValue)),
+      quotas: Type.Array(Type.Object({ key: Type.String(), value: Type.Number() })),
+      restricted: Type.Optional(Type.Boolean()),
+    }),
+    status: Type.Object({ disabled: Type.Boolean(), restricted: Type.Boolean() }),
+  },
+  body: Body,
+  decode({ metadata, spec, status }): LandingZoneInput {
     checkPlatformProperties(spec.platformProperties as Record<string, unknown> | undefined);
     return {
       name: metadata.name,
@@ -81,29 +70,21 @@ export const landingZoneV1 = {
       document: sentObject(metadata, spec),
     };
   },
-  encode(zone: LandingZone, view: RelationsView, apiVersion = 'v1') {
-    const { baseUrl } = view;
-    return {
-      apiVersion,
-      kind: 'meshLandingZone',
-      metadata: {
-        ...zone.document.metadata,
-        name: zone.name,
-        tags: zone.document.metadata.tags ?? {},
-        ownedByWorkspace: zone.ownedByWorkspace,
-      },
-      spec: {
-        ...zone.document.spec,
-        platformRef: { kind: 'meshPlatform', uuid: zone.platformUuid },
-        automateDeletionApproval: zone.document.spec.automateDeletionApproval ?? false,
-        automateDeletionReplication: zone.document.spec.automateDeletionReplication ?? false,
-        quotas: zone.document.spec.quotas ?? [],
-      },
-      status: { disabled: zone.disabledOn !== undefined, restricted: zone.restricted },
-      _links: {
-        self: { href: objectUrl(baseUrl, LANDING_ZONES_PATH, zone.name) },
-        ...relatedLinks(view, { platformInstance: { rel: 'meshplatforms', id: zone.platformUuid } }),
-      },
-    };
-  },
-};
+  encode: (zone: LandingZone, view: RelationsView) => ({
+    metadata: {
+      ...zone.document.metadata,
+      name: zone.name,
+      tags: zone.document.metadata.tags ?? {},
+      ownedByWorkspace: zone.ownedByWorkspace,
+    },
+    spec: {
+      ...zone.document.spec,
+      platformRef: { kind: 'meshPlatform', uuid: zone.platformUuid },
+      automateDeletionApproval: zone.document.spec.automateDeletionApproval ?? false,
+      automateDeletionReplication: zone.document.spec.automateDeletionReplication ?? false,
+      quotas: zone.document.spec.quotas ?? [],
+    },
+    status: { disabled: zone.disabledOn !== undefined, restricted: zone.restricted },
+    _links: objectLinks(view, LANDING_ZONES_PATH, zone.name, { platformInstance: { rel: 'meshplatforms', id: zone.platformUuid } }),
+  }),
+});

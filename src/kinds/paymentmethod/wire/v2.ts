@@ -1,10 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { compileDecoder } from '../../../lib/validation.js';
-import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Tags } from '../../../lib/wire-schemas.js';
+import { DateTime, Echoed, Identifier, KindOf, NonEmptyShortString, Tags } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl } from '../../paths.js';
-import { relatedLinks } from '../../relations.js';
+import { objectLinks, objectVersion } from '../../wire-helpers.js';
 import type { PaymentMethod, PaymentMethodInput } from '../model.js';
 import { PAYMENT_METHODS_PATH } from '../model.js';
 
@@ -18,62 +16,44 @@ const Body = Type.Object({
     tags: Type.Optional(Tags),
   }),
 });
-const decodeBody = compileDecoder(Body);
-
-const Answer = Type.Object({
-  apiVersion: Type.Literal('v2'),
-  kind: Type.Literal('meshPaymentMethod'),
-  metadata: Echoed({ name: Identifier, ownedByWorkspace: Identifier, createdOn: DateTime, deletedOn: Type.Optional(DateTime) }),
-  spec: Echoed({
-    displayName: Type.String(),
-    amount: Type.Optional(Type.Number()),
-    expirationDate: Type.Optional(Type.String({ format: 'date' })),
-    tags: Tags,
-  }),
-  _links: Links,
-});
 
 /**
  * meshPaymentMethod v2 (OpenAPI): `metadata.{name, ownedByWorkspace}`, `spec.{displayName, amount?, expirationDate?, tags}`.
  * A deleted method stays readable (OpenAPI) and says so in `metadata.deletedOn`, beside `createdOn`, as
  * the Terraform provider decodes them.
  */
-export const paymentMethodV2 = {
-  media: { kind: 'meshpaymentmethod', version: 'v2' } as const,
-  schema: Answer,
-  bodySchema: Body,
-  decode(body: unknown): PaymentMethodInput {
-    const { metadata, spec } = decodeBody(body);
-    return {
-      name: metadata.name,
-      ownedByWorkspace: metadata.ownedByWorkspace,
-      ...(spec.expirationDate !== undefined ? { expirationDate: spec.expirationDate } : {}),
-      document: sentObject(metadata, spec),
-    };
+export const paymentMethodV2 = objectVersion('meshPaymentMethod', 'v2', {
+  answer: {
+    metadata: Echoed({ name: Identifier, ownedByWorkspace: Identifier, createdOn: DateTime, deletedOn: Type.Optional(DateTime) }),
+    spec: Echoed({
+      displayName: Type.String(),
+      amount: Type.Optional(Type.Number()),
+      expirationDate: Type.Optional(Type.String({ format: 'date' })),
+      tags: Tags,
+    }),
   },
-  encode(method: PaymentMethod, view: RelationsView) {
-    const { baseUrl } = view;
-    return {
-      apiVersion: 'v2',
-      kind: 'meshPaymentMethod',
-      metadata: {
-        ...method.document.metadata,
-        name: method.name,
-        ownedByWorkspace: method.ownedByWorkspace,
-        createdOn: method.createdOn,
-        ...(method.deletedOn ? { deletedOn: method.deletedOn } : {}),
+  body: Body,
+  decode: ({ metadata, spec }): PaymentMethodInput => ({
+    name: metadata.name,
+    ownedByWorkspace: metadata.ownedByWorkspace,
+    ...(spec.expirationDate !== undefined ? { expirationDate: spec.expirationDate } : {}),
+    document: sentObject(metadata, spec),
+  }),
+  encode: (method: PaymentMethod, view: RelationsView) => ({
+    metadata: {
+      ...method.document.metadata,
+      name: method.name,
+      ownedByWorkspace: method.ownedByWorkspace,
+      createdOn: method.createdOn,
+      ...(method.deletedOn ? { deletedOn: method.deletedOn } : {}),
+    },
+    spec: { ...method.document.spec, tags: method.document.spec.tags ?? {} },
+    _links: objectLinks(view, PAYMENT_METHODS_PATH, method.name, {
+      meshprojects: {
+        rel: 'meshprojects',
+        workspace: method.ownedByWorkspace,
+        query: `?paymentIdentifier=${encodeURIComponent(method.name)}`,
       },
-      spec: { ...method.document.spec, tags: method.document.spec.tags ?? {} },
-      _links: {
-        self: { href: objectUrl(baseUrl, PAYMENT_METHODS_PATH, method.name) },
-        ...relatedLinks(view, {
-          meshprojects: {
-            rel: 'meshprojects',
-            workspace: method.ownedByWorkspace,
-            query: `?paymentIdentifier=${encodeURIComponent(method.name)}`,
-          },
-        }),
-      },
-    };
-  },
-};
+    }),
+  }),
+});

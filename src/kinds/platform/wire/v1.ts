@@ -1,3 +1,4 @@
+import { objectVersion } from '../../wire-helpers.js';
 import { configToV1Form } from '../config.js';
 import type { Platform } from '../model.js';
 import { decodePlatform, encodePlatformCommon, platformAnswer, platformSchema, type DecodedPlatform, type PlatformView } from './v2.js';
@@ -9,18 +10,15 @@ const isConfig = (value: unknown): value is Record<string, unknown> => value !==
  * `locationRef.identifier`, the publication state `availability.marketplaceStatus` (OpenAPI) and the
  * config in v1's form, its secrets masked (config.ts).
  */
-export const platformV1 = {
-  media: { kind: 'meshplatform', version: 'v1' } as const,
-  schema: platformAnswer('v1'),
-  bodySchema: platformSchema('marketplaceStatus'),
-  decode: (body: unknown): DecodedPlatform => decodePlatform(body, 'marketplaceStatus'),
+export const platformV1 = objectVersion('meshPlatform', 'v1', {
+  answer: platformAnswer('v1'),
+  body: platformSchema('marketplaceStatus'),
+  decode: (body): DecodedPlatform => decodePlatform(body, 'marketplaceStatus'),
   encode(platform: Platform, view: PlatformView) {
     const { metadata, spec, _links } = encodePlatformCommon(platform, view);
     const { publicationState: _publicationState, ...availability } =
       (platform.document.spec.availability as Record<string, unknown> | undefined) ?? {};
     return {
-      apiVersion: 'v1',
-      kind: 'meshPlatform',
       metadata,
       spec: {
         ...spec,
@@ -32,4 +30,4 @@ export const platformV1 = {
       _links,
     };
   },
-};
+});

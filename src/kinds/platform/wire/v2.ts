@@ -1,13 +1,12 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { hideSecrets } from '../../../crypto/secret-values.js';
 import { badRequest } from '../../../lib/errors.js';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
-import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import { AnyValue, DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
+import { StringEnum } from '../../../lib/validation.js';
+import { AnyValue, DateTime, Echoed, Identifier, KindOf, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { relatedLinks } from '../../relations.js';
-import { objectUrl } from '../../paths.js';
+import { objectLinks, objectVersion, sentUuid } from '../../wire-helpers.js';
 import { configFromV1Form } from '../config.js';
 import {
   MAX_CONTRIBUTING_WORKSPACES,
@@ -38,18 +37,14 @@ export const platformSchema = (publicationKey: 'publicationState' | 'marketplace
     }),
   });
 
-const decoders = {
-  publicationState: compileDecoder(platformSchema('publicationState')),
-  marketplaceStatus: compileDecoder(platformSchema('marketplaceStatus')),
-};
-
-/** A platform as a version answers it: v1 names the publication state `marketplaceStatus` and the location `identifier`. */
-export const platformAnswer = (apiVersion: 'v1' | 'v2' | 'v2-preview') => {
+/**
+ * A platform as a version answers it, from `metadata` on: v1 names the publication state
+ * `marketplaceStatus` and the location `identifier`.
+ */
+export const platformAnswer = (apiVersion: 'v1' | 'v2') => {
   const v1 = apiVersion === 'v1';
   const publicationKey = v1 ? 'marketplaceStatus' : 'publicationState';
-  return Type.Object({
-    apiVersion: Type.Literal(apiVersion),
-    kind: Type.Literal('meshPlatform'),
+  return {
     metadata: Echoed({ uuid: Uuid, name: Identifier, ownedByWorkspace: Identifier, createdOn: DateTime }),
     spec: Echoed({
       displayName: Type.String(),
@@ -73,8 +68,7 @@ export const platformAnswer = (apiVersion: 'v1' | 'v2' | 'v2-preview') => {
           platformTypeIdentifier: Type.String(),
           availability: Type.Object({ publicationState: StringEnum(PUBLICATION_STATES) }),
         }),
-    _links: Links,
-  });
+  };
 };
 
 function platformTypeOf(config: Record<string, unknown> | undefined): string {
@@ -104,8 +98,10 @@ export interface PlatformView extends RelationsView {
  * is kept as `publicationState`, a config in v1's form is kept in v2's (config.ts); the location
  * reference is kept in the form it was sent.
  */
-export function decodePlatform(body: unknown, publicationKey: 'publicationState' | 'marketplaceStatus'): DecodedPlatform {
-  const { metadata, spec } = decoders[publicationKey](body);
+export function decodePlatform(
+  { metadata, spec }: Static<ReturnType<typeof platformSchema>>,
+  publicationKey: 'publicationState' | 'marketplaceStatus',
+): DecodedPlatform {
   const { name, identifier } = spec.locationRef;
   if (name === undefined && identifier === undefined)
     throw badRequest('spec.locationRef.name: required (the identifier of a meshLocation)');
@@ -132,13 +128,13 @@ export function decodePlatform(body: unknown, publicationKey: 'publicationState'
       contributingWorkspaces: [...new Set(spec.contributingWorkspaces ?? [])],
       document: sentObject(metadata, stored),
     },
-    ...(metadata.uuid ? { uuid: metadata.uuid } : {}),
+    ...sentUuid(metadata),
   };
 }
 
 /** The parts of a platform every version shows the same way. */
 export function encodePlatformCommon(platform: Platform, view: PlatformView) {
-  const { baseUrl, withConfig } = view;
+  const { withConfig } = view;
   const { config, ...spec } = platform.document.spec;
   return {
     metadata: {
@@ -149,13 +145,10 @@ export function encodePlatformCommon(platform: Platform, view: PlatformView) {
       createdOn: platform.createdOn,
     },
     spec: withConfig && config !== undefined ? { ...spec, config: hideSecrets(config) } : spec,
-    _links: {
-      self: { href: objectUrl(baseUrl, PLATFORMS_PATH, platform.uuid) },
-      ...relatedLinks(view, {
-        owner: { rel: 'meshworkspaces', id: platform.ownedByWorkspace, workspace: platform.ownedByWorkspace },
-        location: { rel: 'meshlocations', id: platform.location },
-      }),
-    },
+    _links: objectLinks(view, PLATFORMS_PATH, platform.uuid, {
+      owner: { rel: 'meshworkspaces', id: platform.ownedByWorkspace, workspace: platform.ownedByWorkspace },
+      location: { rel: 'meshlocations', id: platform.location },
+    }),
   };
 }
 
@@ -165,17 +158,14 @@ export function encodePlatformCommon(platform: Platform, view: PlatformView) {
  * `availability.restriction` and `publicationState` (their defaults when not sent) and
  * `quotaDefinitions` (`[]`).
  */
-export const platformV2 = {
-  media: { kind: 'meshplatform', version: 'v2' } as const,
-  schema: platformAnswer('v2'),
-  bodySchema: platformSchema('publicationState'),
-  decode: (body: unknown): DecodedPlatform => decodePlatform(body, 'publicationState'),
-  encode(platform: Platform, view: PlatformView, apiVersion = 'v2') {
+export const platformV2 = objectVersion('meshPlatform', 'v2', {
+  answer: platformAnswer('v2'),
+  body: platformSchema('publicationState'),
+  decode: (body): DecodedPlatform => decodePlatform(body, 'publicationState'),
+  encode(platform: Platform, view: PlatformView) {
     const { metadata, spec, _links } = encodePlatformCommon(platform, view);
     const sent = platform.document.spec;
     return {
-      apiVersion,
-      kind: 'meshPlatform',
       metadata,
       spec: {
         ...spec,
@@ -191,4 +181,4 @@ export const platformV2 = {
       _links,
     };
   },
-};
+});

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
-import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import { DateTime, Echoed, KindOf, Links, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
+import { StringEnum } from '../../../lib/validation.js';
+import { DateTime, Echoed, KindOf, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl } from '../../paths.js';
+import { objectVersion, selfLink } from '../../wire-helpers.js';
 import { LIFECYCLE_STATES, PLATFORM_CATEGORIES, PLATFORM_TYPES_PATH, type PlatformType, type PlatformTypeInput } from '../model.js';
 
 /**
@@ -25,13 +25,10 @@ const Body = Type.Object({
   }),
   status: Type.Optional(Type.Object({ lifecycleState: Type.Optional(StringEnum(LIFECYCLE_STATES)) })),
 });
-const decodeBody = compileDecoder(Body);
 
-/** A platform type as v1 and v1-preview answer it. */
-export const platformTypeAnswer = (apiVersion: 'v1' | 'v1-preview') =>
-  Type.Object({
-    apiVersion: Type.Literal(apiVersion),
-    kind: Type.Literal('meshPlatformType'),
+/** meshPlatformType v1 (and v1-preview, the same shape): `metadata.{name, uuid, createdOn}`, `spec`, `status.lifecycleState` and `status.lifecycle.state`. */
+export const platformTypeV1 = objectVersion('meshPlatformType', 'v1', {
+  answer: {
     metadata: Echoed({ uuid: Uuid, name: Type.String(), createdOn: DateTime }),
     spec: Echoed({
       displayName: Type.String(),
@@ -41,31 +38,18 @@ export const platformTypeAnswer = (apiVersion: 'v1' | 'v1-preview') =>
     }),
     // The published OpenAPI's `lifecycleState` and the form the Terraform provider reads, `lifecycle.state`.
     status: Type.Object({ lifecycleState: StringEnum(LIFECYCLE_STATES), lifecycle: Type.Object({ state: StringEnum(LIFECYCLE_STATES) }) }),
-    _links: Links,
-  });
-
-/** meshPlatformType v1 (and v1-preview, the same shape): `metadata.{name, uuid, createdOn}`, `spec`, `status.lifecycleState` and `status.lifecycle.state`. */
-export const platformTypeV1 = {
-  media: { kind: 'meshplatformtype', version: 'v1' } as const,
-  schema: platformTypeAnswer('v1'),
-  bodySchema: Body,
-  decode(body: unknown): PlatformTypeInput {
-    const { metadata, spec, status } = decodeBody(body);
-    return {
-      name: metadata.name,
-      category: spec.category,
-      ...(status?.lifecycleState ? { lifecycleState: status.lifecycleState } : {}),
-      document: sentObject(metadata, spec),
-    };
   },
-  encode(type: PlatformType, { baseUrl }: EncodeView, apiVersion = 'v1') {
-    return {
-      apiVersion,
-      kind: 'meshPlatformType',
-      metadata: { ...type.document.metadata, uuid: type.uuid, name: type.name, createdOn: type.createdOn },
-      spec: { ...type.document.spec, category: type.category },
-      status: { lifecycleState: type.lifecycleState, lifecycle: { state: type.lifecycleState } },
-      _links: { self: { href: objectUrl(baseUrl, PLATFORM_TYPES_PATH, type.name) } },
-    };
-  },
-};
+  body: Body,
+  decode: ({ metadata, spec, status }): PlatformTypeInput => ({
+    name: metadata.name,
+    category: spec.category,
+    ...(status?.lifecycleState ? { lifecycleState: status.lifecycleState } : {}),
+    document: sentObject(metadata, spec),
+  }),
+  encode: (type: PlatformType, view: EncodeView) => ({
+    metadata: { ...type.document.metadata, uuid: type.uuid, name: type.name, createdOn: type.createdOn },
+    spec: { ...type.document.spec, category: type.category },
+    status: { lifecycleState: type.lifecycleState, lifecycle: { state: type.lifecycleState } },
+    _links: selfLink(view, PLATFORM_TYPES_PATH, type.name),
+  }),
+});

@@ -152,16 +152,19 @@ const Logs = Type.Object({
 function encode(run: Run, { baseUrl, claimed, audience = 'operator' }: RunView) {
   const self = objectUrl(baseUrl, RUNS_PATH, run.uuid);
   const { buildingBlock, buildingBlockDefinition, trigger } = run.snapshot;
+  const head = {
+    kind: 'meshBuildingBlockRun',
+    apiVersion: 'v1',
+    metadata: {
+      uuid: run.uuid,
+      createdOn: run.createdOn,
+      ...(run.claimedOn ? { claimedOn: run.claimedOn } : {}),
+      ...(run.endedOn ? { endedOn: run.endedOn } : {}),
+    },
+  };
   if (audience === 'consumer') {
     return {
-      kind: 'meshBuildingBlockRun',
-      apiVersion: 'v1',
-      metadata: {
-        uuid: run.uuid,
-        createdOn: run.createdOn,
-        ...(run.claimedOn ? { claimedOn: run.claimedOn } : {}),
-        ...(run.endedOn ? { endedOn: run.endedOn } : {}),
-      },
+      ...head,
       spec: {
         runNumber: run.runNumber,
         behavior: run.behavior,
@@ -174,14 +177,7 @@ function encode(run: Run, { baseUrl, claimed, audience = 'operator' }: RunView) 
     };
   }
   return {
-    kind: 'meshBuildingBlockRun',
-    apiVersion: 'v1',
-    metadata: {
-      uuid: run.uuid,
-      createdOn: run.createdOn,
-      ...(run.claimedOn ? { claimedOn: run.claimedOn } : {}),
-      ...(run.endedOn ? { endedOn: run.endedOn } : {}),
-    },
+    ...head,
     spec: {
       runNumber: run.runNumber,
       behavior: run.behavior,

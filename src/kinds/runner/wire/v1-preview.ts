@@ -2,11 +2,11 @@ import { Type } from '@sinclair/typebox';
 import { runnerPublicKey } from '../../../crypto/runner-encryption.js';
 import { badRequest } from '../../../lib/errors.js';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
-import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, Nullable, Uuid } from '../../../lib/wire-schemas.js';
+import { StringEnum } from '../../../lib/validation.js';
+import { DateTime, Echoed, Identifier, KindOf, NonEmptyShortString, Nullable, Uuid } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl } from '../../paths.js';
+import { objectVersion, selfLink, sentUuid } from '../../wire-helpers.js';
 import { RUNNERS_PATH, RUNNER_IMPLEMENTATION_TYPES, RUNNER_RESTRICTIONS, type Runner, type RunnerInput } from '../model.js';
 
 const Body = Type.Object({
@@ -19,21 +19,6 @@ const Body = Type.Object({
     restriction: Type.Optional(StringEnum(RUNNER_RESTRICTIONS)),
     isSelfHosted: Type.Optional(Type.Boolean()),
   }),
-});
-const decodeBody = compileDecoder(Body);
-
-const Answer = Type.Object({
-  apiVersion: Type.Literal('v1-preview'),
-  kind: Type.Literal('meshBuildingBlockRunner'),
-  metadata: Echoed({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime, lastSeen: Nullable(DateTime) }),
-  spec: Echoed({
-    displayName: Type.String(),
-    publicKey: Type.Optional(Type.String()),
-    implementationType: StringEnum(RUNNER_IMPLEMENTATION_TYPES),
-    restriction: StringEnum(RUNNER_RESTRICTIONS),
-    isSelfHosted: Type.Optional(Type.Boolean()),
-  }),
-  _links: Links,
 });
 
 /** A runner's public key: a PEM X.509 certificate (or public key) holding an RSA key; anything else is 400. */
@@ -53,12 +38,19 @@ export interface DecodedRunner {
 }
 
 /** meshBuildingBlockRunner v1-preview (COMPAT §10). */
-export const runnerV1Preview = {
-  media: { kind: 'meshbuildingblockrunner', version: 'v1-preview' } as const,
-  schema: Answer,
-  bodySchema: Body,
-  decode(body: unknown): DecodedRunner {
-    const { metadata, spec } = decodeBody(body);
+export const runnerV1Preview = objectVersion('meshBuildingBlockRunner', 'v1-preview', {
+  answer: {
+    metadata: Echoed({ uuid: Uuid, ownedByWorkspace: Identifier, createdOn: DateTime, lastSeen: Nullable(DateTime) }),
+    spec: Echoed({
+      displayName: Type.String(),
+      publicKey: Type.Optional(Type.String()),
+      implementationType: StringEnum(RUNNER_IMPLEMENTATION_TYPES),
+      restriction: StringEnum(RUNNER_RESTRICTIONS),
+      isSelfHosted: Type.Optional(Type.Boolean()),
+    }),
+  },
+  body: Body,
+  decode({ metadata, spec }): DecodedRunner {
     if (spec.publicKey !== undefined) checkPublicKey(spec.publicKey);
     return {
       input: {
@@ -67,23 +59,19 @@ export const runnerV1Preview = {
         restriction: spec.restriction ?? 'PRIVATE',
         document: sentObject(metadata, spec),
       },
-      ...(metadata.uuid ? { uuid: metadata.uuid } : {}),
+      ...sentUuid(metadata),
       sentRestriction: spec.restriction !== undefined,
     };
   },
-  encode(runner: Runner, { baseUrl }: EncodeView) {
-    return {
-      apiVersion: 'v1-preview',
-      kind: 'meshBuildingBlockRunner',
-      metadata: {
-        ...runner.document.metadata,
-        uuid: runner.uuid,
-        ownedByWorkspace: runner.ownedByWorkspace,
-        createdOn: runner.createdOn,
-        lastSeen: runner.lastSeen ?? null,
-      },
-      spec: { ...runner.document.spec, implementationType: runner.implementationType, restriction: runner.restriction },
-      _links: { self: { href: objectUrl(baseUrl, RUNNERS_PATH, runner.uuid) } },
-    };
-  },
-};
+  encode: (runner: Runner, view: EncodeView) => ({
+    metadata: {
+      ...runner.document.metadata,
+      uuid: runner.uuid,
+      ownedByWorkspace: runner.ownedByWorkspace,
+      createdOn: runner.createdOn,
+      lastSeen: runner.lastSeen ?? null,
+    },
+    spec: { ...runner.document.spec, implementationType: runner.implementationType, restriction: runner.restriction },
+    _links: selfLink(view, RUNNERS_PATH, runner.uuid),
+  }),
+});

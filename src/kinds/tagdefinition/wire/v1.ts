@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { badRequest } from '../../../lib/errors.js';
 import { TEXT_LIMITS } from '../../../lib/limits.js';
-import { compileDecoder, StringEnum } from '../../../lib/validation.js';
-import { Echoed, KindOf, Links, NonEmptyShortString, ShortString } from '../../../lib/wire-schemas.js';
+import { StringEnum } from '../../../lib/validation.js';
+import { Echoed, KindOf, NonEmptyShortString, ShortString } from '../../../lib/wire-schemas.js';
 import type { EncodeView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl } from '../../paths.js';
+import { objectVersion, selfLink } from '../../wire-helpers.js';
 import { TAG_DEFINITIONS_PATH, TAG_TARGET_KINDS, type TagDefinition, type TagDefinitionInput, type TagValueType } from '../model.js';
 import { valueTypeProblem } from '../rules.js';
 
@@ -36,34 +36,26 @@ const Body = Type.Object({
     replicationKey: Type.Optional(ShortString),
   }),
 });
-const decodeBody = compileDecoder(Body);
-
-const Answer = Type.Object({
-  apiVersion: Type.Literal('v1'),
-  kind: Type.Literal('meshTagDefinition'),
-  metadata: Echoed({ name: Type.String({ description: '<targetKind>.<key>' }) }),
-  spec: Echoed({
-    targetKind: StringEnum(TAG_TARGET_KINDS),
-    key: Type.String(),
-    valueType: Type.Object(ValueType.properties, { additionalProperties: true }),
-    description: Type.String(),
-    displayName: Type.String(),
-    sortOrder: Type.Optional(Type.Number()),
-    mandatory: Type.Optional(Type.Boolean()),
-    immutable: Type.Optional(Type.Boolean()),
-    restricted: Type.Optional(Type.Boolean()),
-    replicationKey: Type.Optional(Type.String()),
-  }),
-  _links: Links,
-});
 
 /** meshTagDefinition v1 (OpenAPI): `metadata.name` is `<targetKind>.<key>`; `spec.valueType` sets exactly one type. */
-export const tagDefinitionV1 = {
-  media: { kind: 'meshtagdefinition', version: 'v1' } as const,
-  schema: Answer,
-  bodySchema: Body,
-  decode(body: unknown): TagDefinitionInput {
-    const { metadata, spec } = decodeBody(body);
+export const tagDefinitionV1 = objectVersion('meshTagDefinition', 'v1', {
+  answer: {
+    metadata: Echoed({ name: Type.String({ description: '<targetKind>.<key>' }) }),
+    spec: Echoed({
+      targetKind: StringEnum(TAG_TARGET_KINDS),
+      key: Type.String(),
+      valueType: Type.Object(ValueType.properties, { additionalProperties: true }),
+      description: Type.String(),
+      displayName: Type.String(),
+      sortOrder: Type.Optional(Type.Number()),
+      mandatory: Type.Optional(Type.Boolean()),
+      immutable: Type.Optional(Type.Boolean()),
+      restricted: Type.Optional(Type.Boolean()),
+      replicationKey: Type.Optional(Type.String()),
+    }),
+  },
+  body: Body,
+  decode({ metadata, spec }): TagDefinitionInput {
     const name = `${spec.targetKind}.${spec.key}`;
     if (metadata.name !== name) throw badRequest(`metadata.name: must be "<targetKind>.<key>", i.e. "${name}", got "${metadata.name}"`);
     const types = Object.keys(spec.valueType);
@@ -86,13 +78,9 @@ export const tagDefinitionV1 = {
       document: sentObject(metadata, spec),
     };
   },
-  encode(definition: TagDefinition, { baseUrl }: EncodeView) {
-    return {
-      apiVersion: 'v1',
-      kind: 'meshTagDefinition',
-      metadata: { ...definition.document.metadata, name: definition.name },
-      spec: definition.document.spec,
-      _links: { self: { href: objectUrl(baseUrl, TAG_DEFINITIONS_PATH, definition.name) } },
-    };
-  },
-};
+  encode: (definition: TagDefinition, view: EncodeView) => ({
+    metadata: { ...definition.document.metadata, name: definition.name },
+    spec: definition.document.spec,
+    _links: selfLink(view, TAG_DEFINITIONS_PATH, definition.name),
+  }),
+});

@@ -1,3 +1,4 @@
+import { ObjectAnswer } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import type { Tenant } from '../model.js';
 import { tenantAnswer, tenantV4 } from './v4.js';
@@ -8,11 +9,11 @@ import { tenantAnswer, tenantV4 } from './v4.js';
  */
 export const tenantV4Preview = {
   media: { kind: 'meshtenant', version: 'v4-preview' } as const,
-  schema: tenantAnswer('v4-preview'),
+  schema: ObjectAnswer('v4-preview', 'meshTenant', tenantAnswer('v4-preview')),
   bodySchema: tenantV4.bodySchema,
   decode: tenantV4.decode,
   encode(tenant: Tenant, view: RelationsView) {
-    const encoded = tenantV4.encode(tenant, view, 'v4-preview');
-    return { ...encoded, spec: { ...encoded.spec, landingZoneIdentifier: tenant.landingZone ?? '' } };
+    const encoded = tenantV4.encode(tenant, view);
+    return { ...encoded, apiVersion: 'v4-preview', spec: { ...encoded.spec, landingZoneIdentifier: tenant.landingZone ?? '' } };
   },
 };

@@ -1,12 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { badRequest } from '../../../lib/errors.js';
-import { compileDecoder } from '../../../lib/validation.js';
-import { DateTime, Echoed, Identifier, KindOf, Links, NonEmptyShortString, ShortString, Tags, Uuid } from '../../../lib/wire-schemas.js';
+import { DateTime, Echoed, Identifier, KindOf, NonEmptyShortString, ShortString, Tags, Uuid } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl } from '../../paths.js';
-import { relatedLinks } from '../../relations.js';
 import type { PlatformReference } from '../../platform/model.js';
+import { objectLinks, objectVersion } from '../../wire-helpers.js';
 import { TENANTS_PATH, appliedQuotaList, appliedQuotasOf, tenantName, type Tenant, type TenantInput } from '../model.js';
 
 /** At most this many quotas per tenant. */
@@ -29,43 +27,38 @@ const Body = Type.Object({
     requestedQuotas: Type.Optional(RequestedQuotas),
   }),
 });
-const decodeBody = compileDecoder(Body);
 
 /**
- * A tenant as v4 and v4-preview answer it. The spec's form (OpenAPI): the applied quotas as
+ * A tenant's parts as v4 and v4-preview answer them. The spec's form (OpenAPI): the applied quotas as
  * `spec.quotas: [{key, value}]`. The original's today (`meshcloud`, v4): as `status.appliedQuotas:
  * {"<key>": {value}}`, the list form gone.
  */
-export const tenantAnswer = (apiVersion: 'v4' | 'v4-preview', form: 'spec' | 'meshcloud' = 'spec') =>
-  Type.Object({
-    apiVersion: Type.Literal(apiVersion),
-    kind: Type.Literal('meshTenant'),
-    metadata: Echoed({
-      uuid: Uuid,
-      ownedByWorkspace: Identifier,
-      ownedByProject: Identifier,
-      createdOn: DateTime,
-      markedForDeletionOn: Type.Optional(DateTime),
-      deletedOn: Type.Optional(DateTime),
-    }),
-    spec: Echoed({
-      platformRef: Type.Object({ kind: Type.Literal('meshPlatform'), uuid: Uuid }),
-      platformIdentifier: Type.String(),
-      platformTenantId: Type.Optional(Type.String()),
-      landingZoneRef: Type.Optional(Type.Object({ kind: Type.Optional(Type.Literal('meshLandingZone')), name: Type.String() })),
-      landingZoneIdentifier: apiVersion === 'v4-preview' ? Type.String() : Type.Optional(Type.String()),
-      quotas: form === 'spec' ? Quotas : Type.Optional(Quotas),
-      requestedQuotas: Type.Optional(RequestedQuotas),
-    }),
-    status: Type.Object({
-      tenantName: Type.String(),
-      platformTypeIdentifier: Type.String(),
-      tags: Tags,
-      ...(form === 'meshcloud' ? { appliedQuotas: RequestedQuotas } : {}),
-      lifecycle: Type.Object({ state: Type.Union([Type.Literal('ACTIVE'), Type.Literal('DELETED')]) }),
-    }),
-    _links: Links,
-  });
+export const tenantAnswer = (apiVersion: 'v4' | 'v4-preview', form: 'spec' | 'meshcloud' = 'spec') => ({
+  metadata: Echoed({
+    uuid: Uuid,
+    ownedByWorkspace: Identifier,
+    ownedByProject: Identifier,
+    createdOn: DateTime,
+    markedForDeletionOn: Type.Optional(DateTime),
+    deletedOn: Type.Optional(DateTime),
+  }),
+  spec: Echoed({
+    platformRef: Type.Object({ kind: Type.Literal('meshPlatform'), uuid: Uuid }),
+    platformIdentifier: Type.String(),
+    platformTenantId: Type.Optional(Type.String()),
+    landingZoneRef: Type.Optional(Type.Object({ kind: Type.Optional(Type.Literal('meshLandingZone')), name: Type.String() })),
+    landingZoneIdentifier: apiVersion === 'v4-preview' ? Type.String() : Type.Optional(Type.String()),
+    quotas: form === 'spec' ? Quotas : Type.Optional(Quotas),
+    requestedQuotas: Type.Optional(RequestedQuotas),
+  }),
+  status: Type.Object({
+    tenantName: Type.String(),
+    platformTypeIdentifier: Type.String(),
+    tags: Tags,
+    ...(form === 'meshcloud' ? { appliedQuotas: RequestedQuotas } : {}),
+    lifecycle: Type.Object({ state: Type.Union([Type.Literal('ACTIVE'), Type.Literal('DELETED')]) }),
+  }),
+});
 
 /** The landing zone named either way (both: they must agree); "" is none. */
 export function landingZoneOf(spec: { landingZoneRef?: { name: string }; landingZoneIdentifier?: string }): string | undefined {
@@ -82,12 +75,10 @@ export function landingZoneOf(spec: { landingZoneRef?: { name: string }; landing
  * `spec.platformIdentifier` (v4-preview); both are accepted and both are written. The landing zone
  * likewise (`landingZoneRef.name` or `landingZoneIdentifier`).
  */
-export const tenantV4 = {
-  media: { kind: 'meshtenant', version: 'v4' } as const,
-  schema: tenantAnswer('v4'),
-  bodySchema: Body,
-  decode(body: unknown): TenantInput {
-    const { metadata, spec } = decodeBody(body);
+export const tenantV4 = objectVersion('meshTenant', 'v4', {
+  answer: tenantAnswer('v4'),
+  body: Body,
+  decode({ metadata, spec }): TenantInput {
     const platformRefs: PlatformReference[] = [];
     if (spec.platformRef) platformRefs.push({ uuid: spec.platformRef.uuid });
     if (spec.platformIdentifier) platformRefs.push({ identifier: spec.platformIdentifier });
@@ -103,29 +94,26 @@ export const tenantV4 = {
     };
   },
   /** The spec's form: the applied quotas as `spec.quotas`. */
-  encode(tenant: Tenant, view: RelationsView, apiVersion = 'v4') {
-    const encoded = encode(tenant, view, apiVersion);
+  encode(tenant: Tenant, view: RelationsView) {
+    const encoded = encode(tenant, view);
     return { ...encoded, spec: { ...encoded.spec, quotas: appliedQuotaList(tenant) } };
   },
   /** Under `meshcloud`, as the Terraform provider decodes it: the applied quotas as `status.appliedQuotas`. */
   vendorForms: {
     meshcloud: {
-      schema: tenantAnswer('v4', 'meshcloud'),
+      answer: tenantAnswer('v4', 'meshcloud'),
       encode(tenant: Tenant, view: RelationsView) {
-        const encoded = encode(tenant, view, 'v4');
+        const encoded = encode(tenant, view);
         return { ...encoded, status: { ...encoded.status, appliedQuotas: appliedQuotasOf(tenant) } };
       },
     },
   },
-};
+});
 
 /** What both forms share: the spec as sent, with the platform and the platform tenant id as they are. */
-function encode(tenant: Tenant, view: RelationsView, apiVersion: string) {
-  const { baseUrl } = view;
+function encode(tenant: Tenant, view: RelationsView) {
   const deleted = tenant.deletedOn !== undefined ? { markedForDeletionOn: tenant.deletedOn, deletedOn: tenant.deletedOn } : {};
   return {
-    apiVersion,
-    kind: 'meshTenant',
     metadata: {
       ...tenant.document.metadata,
       uuid: tenant.uuid,
@@ -146,12 +134,9 @@ function encode(tenant: Tenant, view: RelationsView, apiVersion: string) {
       tags: {},
       lifecycle: { state: tenant.deletedOn === undefined ? 'ACTIVE' : 'DELETED' },
     },
-    _links: {
-      self: { href: objectUrl(baseUrl, TENANTS_PATH, tenant.uuid) },
-      ...relatedLinks(view, {
-        meshproject: { rel: 'meshprojects', workspace: tenant.workspace, id: `${tenant.workspace}.${tenant.project}` },
-        meshplatform: { rel: 'meshplatforms', id: tenant.platform.uuid },
-      }),
-    },
+    _links: objectLinks(view, TENANTS_PATH, tenant.uuid, {
+      meshproject: { rel: 'meshprojects', workspace: tenant.workspace, id: `${tenant.workspace}.${tenant.project}` },
+      meshplatform: { rel: 'meshplatforms', id: tenant.platform.uuid },
+    }),
   };
 }

@@ -1,11 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { compileDecoder } from '../../../lib/validation.js';
-import { Echoed, Identifier, KindOf, Links, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
+import { Echoed, Identifier, KindOf, NonEmptyShortString, ShortString, Tags } from '../../../lib/wire-schemas.js';
 import type { RelationsView } from '../../codec.js';
 import { sentObject } from '../../document.js';
-import { objectUrl } from '../../paths.js';
-import { relatedLinks } from '../../relations.js';
 import { checkedUsername } from '../../user/wire/v2.js';
+import { objectLinks, objectVersion } from '../../wire-helpers.js';
 import { USER_GROUPS_PATH, groupIdentifier, type UserGroup, type UserGroupInput } from '../model.js';
 
 /** At most this many members per group (one import object stays bounded). */
@@ -21,47 +19,33 @@ const Body = Type.Object({
     tags: Type.Optional(Tags),
   }),
 });
-const decodeBody = compileDecoder(Body);
-
-const Answer = Type.Object({
-  apiVersion: Type.Literal('v1'),
-  kind: Type.Literal('meshWorkspaceUserGroup'),
-  metadata: Echoed({ name: Identifier, ownedByWorkspace: Identifier }),
-  spec: Echoed({
-    displayName: Type.String(),
-    egid: Type.Optional(Type.String()),
-    members: Type.Array(Type.String(), { description: 'usernames' }),
-    tags: Tags,
-  }),
-  _links: Links,
-});
 
 /** meshWorkspaceUserGroup v1: read over REST, written by the import (`spec.members`: usernames, `egid` optional). */
-export const userGroupV1 = {
-  media: { kind: 'meshworkspaceusergroup', version: 'v1' } as const,
-  schema: Answer,
-  bodySchema: Body,
-  decode(body: unknown): UserGroupInput {
-    const { metadata, spec } = decodeBody(body);
+export const userGroupV1 = objectVersion('meshWorkspaceUserGroup', 'v1', {
+  answer: {
+    metadata: Echoed({ name: Identifier, ownedByWorkspace: Identifier }),
+    spec: Echoed({
+      displayName: Type.String(),
+      egid: Type.Optional(Type.String()),
+      members: Type.Array(Type.String(), { description: 'usernames' }),
+      tags: Tags,
+    }),
+  },
+  body: Body,
+  decode({ metadata, spec }): UserGroupInput {
     const { members = [], ...rest } = spec;
     const usernames = [...new Set(members.map((member, index) => checkedUsername(member, `spec.members[${index}]`)))];
     return { workspace: metadata.ownedByWorkspace, name: metadata.name, members: usernames, document: sentObject(metadata, rest) };
   },
   encode(group: UserGroup, view: RelationsView) {
-    const { baseUrl } = view;
     const id = groupIdentifier(group);
     return {
-      apiVersion: 'v1',
-      kind: 'meshWorkspaceUserGroup',
       metadata: { ...group.document.metadata, name: group.name, ownedByWorkspace: group.workspace },
       spec: { ...group.document.spec, members: group.members, tags: group.document.spec.tags ?? {} },
-      _links: {
-        self: { href: objectUrl(baseUrl, USER_GROUPS_PATH, id) },
-        ...relatedLinks(view, {
-          meshworkspace: { rel: 'meshworkspaces', workspace: group.workspace, id: group.workspace },
-          meshusers: { rel: 'meshusers', workspace: group.workspace, query: `?workspaceUserGroupIdentifier=${encodeURIComponent(id)}` },
-        }),
-      },
+      _links: objectLinks(view, USER_GROUPS_PATH, id, {
+        meshworkspace: { rel: 'meshworkspaces', workspace: group.workspace, id: group.workspace },
+        meshusers: { rel: 'meshusers', workspace: group.workspace, query: `?workspaceUserGroupIdentifier=${encodeURIComponent(id)}` },
+      }),
     };
   },
-};
+});
