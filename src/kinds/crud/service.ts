@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../auth/context.js';
 import { conflict, unprocessable, type MissingReference } from '../../lib/errors.js';
 import type { Page, PageRequest } from '../../lib/paging.js';
-import { isUniqueViolation } from '../../store/database.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
 import type { EventCodec } from '../codec.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
@@ -9,30 +9,63 @@ import { differs, eventOf, type EventTitle } from '../eventlog/titles.js';
 import type { ReferenceGraph } from '../references.js';
 import { CrudStore, type ColumnFilter, type CrudTable } from './store.js';
 
+/** Which of its events a change records. */
+export type CrudChange = 'created' | 'changed' | 'deleted';
+
 /**
  * What a CRUD-shaped kind's rules are, given to the generic service (the Kubernetes API server's
- * "strategy"): how an input becomes the stored object, what a write must check first, and what the
- * kind's events are.
+ * "strategy"): how an input becomes the stored object, what a write must check first, what a
+ * deletion does and what the kind's events are. A write runs its hooks in this order: `admit`,
+ * `validate`, `prepareFor…`, then in its transaction `beforeInsert`/`beforeUpdate`, the row, the event.
  */
 export interface CrudStrategy<T, Input> {
   /** The wire kind, for messages: `meshGadget`. */
   readonly kind: string;
-  /** Its name in the reference graph: what other kinds' references name (`to`). */
-  readonly reference: string;
+  /**
+   * Its name in the reference graph (what other kinds' references name in `to`), when other objects
+   * may hold it: a deletion is refused while they do, and what cascades goes with it.
+   */
+  readonly reference?: string;
   /** The import's result code when a body names one that does not exist. */
   readonly missing?: MissingReference;
   readonly table: CrudTable<T>;
   readonly events: { readonly created: EventTitle; readonly changed: EventTitle; readonly deleted: EventTitle };
   /** What its events carry. */
   readonly eventCodec: EventCodec<T>;
-  /** The workspace its events are filed under (their readers). */
-  workspaceOf(object: T): string | undefined;
+  /** The workspace its events are filed under (their readers); none: the admins'. */
+  workspaceOf?(object: T): string | undefined;
+  /** An event's description when it is not the generated `<kind> <id> was <change>`. */
+  describe?(object: T, change: CrudChange): string;
+  /** Completes what a write sends, knowing who sends it (tags a non-admin may not set: 400). */
+  admit?(ctx: RequestContext, input: Input, existing?: T): Promise<Input>;
+  /** Checks what a write sends: what it names exists (422 naming the field), what may not change (400, 409). */
+  validate?(input: Input, existing?: T): Promise<void> | void;
   /** The object a create stores. */
   prepareForCreate(input: Input): T;
   /** The object an update stores (`existing` keeps what the input does not set). */
   prepareForUpdate(existing: T, input: Input): T;
-  /** Checks what a write names (other kinds' objects exist): a 422 naming the field. */
-  validate?(input: Input, existing?: T): Promise<void>;
+  /** Checks in the create's transaction before the insert (a second unique name: 409). */
+  beforeInsert?(store: CrudStore<T>, object: T): Promise<void>;
+  /** Checks in the update's transaction before the row is written. */
+  beforeUpdate?(store: CrudStore<T>, object: T, existing: T): Promise<void>;
+  /** The 409's message when a write breaks a unique constraint (a create's: `<kind> <id> already exists`; an update's error passes unless given). */
+  duplicate?(object: T, write: 'create' | 'update'): string | undefined;
+  /** An update that changes nothing still writes the row and records its event (otherwise it writes nothing). */
+  readonly writeUnchanged?: boolean;
+  /**
+   * A deletion keeps the row: the object it leaves (soft-deleted, deactivated; its event carries this
+   * one), or undefined when there is nothing left to do. May refuse (409).
+   */
+  retire?(existing: T): T | undefined;
+  /** The 409's message while other objects hold it (`holding`: `2 meshProjects, 1 meshPlatforms`). */
+  stillHeld?(id: string, holding: string): string;
+  /** What holds it when the database refuses the deletion (a foreign key), for `stillHeld`. */
+  readonly heldByForeignKey?: string;
+  /**
+   * Work of a deletion in its transaction before the row goes (refusals, what other rows lose with
+   * it); a sentence it answers is added to the event's description.
+   */
+  beforeDelete?(trx: Db, existing: T): Promise<string | void>;
 }
 
 /** The plain service of a CRUD-shaped kind: its rules from the strategy, no notion of who asks. */
@@ -40,7 +73,7 @@ export class CrudService<T, Input> {
   private readonly store: CrudStore<T>;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly events: EventRecorder,
     private readonly references: ReferenceGraph,
     private readonly strategy: CrudStrategy<T, Input>,
@@ -48,18 +81,37 @@ export class CrudService<T, Input> {
     this.store = new CrudStore(db, strategy.table);
   }
 
-  private subject(object: T) {
-    const { table, eventCodec } = this.strategy;
-    return { codec: eventCodec, id: table.idOf(object), workspace: this.strategy.workspaceOf(object), object };
+  private event(change: CrudChange, object: T, previous?: T, besides?: string | void) {
+    const { table, eventCodec, describe } = this.strategy;
+    const description = describe?.(object, change);
+    const draft = eventOf(this.strategy.events[change], {
+      codec: eventCodec,
+      id: table.idOf(object),
+      workspace: this.strategy.workspaceOf?.(object),
+      object,
+      ...(previous !== undefined ? { previous } : {}),
+      ...(description !== undefined ? { description } : {}),
+    });
+    return besides ? { ...draft, description: `${draft.description}; ${besides}` } : draft;
   }
 
   find(id: string): Promise<T | undefined> {
     return this.store.find(id);
   }
 
+  /** The object meeting the filter (by another unique column than the key). */
+  findBy(filter: ColumnFilter): Promise<T | undefined> {
+    return this.store.findBy(filter);
+  }
+
+  /** Every object meeting the filter, unpaged, in this order. */
+  select(filter: ColumnFilter, orderBy?: readonly string[]): Promise<T[]> {
+    return this.store.select(filter, orderBy);
+  }
+
   /** 422 naming the field when a body names one that does not exist (for kinds every caller sees). */
   async requireExists(id: string, field: string): Promise<void> {
-    if ((await this.store.find(id)) === undefined)
+    if (!(await this.store.exists(id)))
       throw unprocessable(`${field}: ${this.strategy.kind} "${id}" does not exist`, this.strategy.missing ?? 'OTHER');
   }
 
@@ -67,42 +119,85 @@ export class CrudService<T, Input> {
     return this.store.list(filter, page);
   }
 
+  private async checked(ctx: RequestContext, input: Input, existing?: T): Promise<Input> {
+    const admitted = this.strategy.admit ? await this.strategy.admit(ctx, input, existing) : input;
+    await this.strategy.validate?.(admitted, existing);
+    return admitted;
+  }
+
+  private duplicate(error: unknown, object: T, write: 'create' | 'update'): unknown {
+    if (!isUniqueViolation(error)) return error;
+    const message = this.strategy.duplicate?.(object, write);
+    if (message !== undefined) return conflict(message);
+    return write === 'create' ? conflict(`${this.strategy.kind} ${this.strategy.table.idOf(object)} already exists`) : error;
+  }
+
   async create(ctx: RequestContext, input: Input): Promise<T> {
-    await this.strategy.validate?.(input);
-    const object = this.strategy.prepareForCreate(input);
+    const object = this.strategy.prepareForCreate(await this.checked(ctx, input));
     try {
       await this.events.change(ctx, async (trx, events) => {
-        await new CrudStore(trx, this.strategy.table).insert(object);
-        events.push(eventOf(this.strategy.events.created, this.subject(object)));
+        const store = new CrudStore(trx, this.strategy.table);
+        await this.strategy.beforeInsert?.(store, object);
+        await store.insert(object);
+        events.push(this.event('created', object));
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(`${this.strategy.kind} ${this.strategy.table.idOf(object)} already exists`);
-      throw error;
+      throw this.duplicate(error, object, 'create');
     }
     return object;
   }
 
-  /** A write that changes nothing writes nothing (and no event). */
+  /** A write that changes nothing writes nothing (and no event), unless the strategy says `writeUnchanged`. */
   async update(ctx: RequestContext, existing: T, input: Input): Promise<T> {
-    await this.strategy.validate?.(input, existing);
-    const object = this.strategy.prepareForUpdate(existing, input);
-    if (!differs(existing, object)) return object;
-    await this.events.change(ctx, async (trx, events) => {
-      await new CrudStore(trx, this.strategy.table).update(object);
-      events.push(eventOf(this.strategy.events.changed, { ...this.subject(object), previous: existing }));
-    });
+    const object = this.strategy.prepareForUpdate(existing, await this.checked(ctx, input, existing));
+    if (!this.strategy.writeUnchanged && !differs(existing, object)) return object;
+    try {
+      await this.events.change(ctx, async (trx, events) => {
+        const store = new CrudStore(trx, this.strategy.table);
+        await this.strategy.beforeUpdate?.(store, object, existing);
+        await store.update(object);
+        events.push(this.event('changed', object, existing));
+      });
+    } catch (error) {
+      throw this.duplicate(error, object, 'update');
+    }
     return object;
   }
 
-  /** 409 while other kinds' objects hold it (their declared references); what goes with it goes in the same transaction. */
+  /**
+   * 409 while other kinds' objects hold it (their declared references); what goes with it goes in the
+   * same transaction. A kind that `retire`s its objects keeps the row.
+   */
   async delete(ctx: RequestContext, existing: T): Promise<void> {
-    const id = this.strategy.table.idOf(existing);
-    await this.events.change(ctx, async (trx, events) => {
-      const holding = await this.references.holding(trx, this.strategy.reference, [id]);
-      if (holding.length > 0) throw conflict(`${this.strategy.kind} ${id} still has ${holding.join(', ')}; delete them first`);
-      await this.references.cascade(trx, this.strategy.reference, [id], events);
-      await new CrudStore(trx, this.strategy.table).delete(id);
-      events.push(eventOf(this.strategy.events.deleted, this.subject(existing)));
-    });
+    const { table, reference } = this.strategy;
+    const id = table.idOf(existing);
+    const retired = this.strategy.retire ? this.strategy.retire(existing) : undefined;
+    if (this.strategy.retire && retired === undefined) return;
+    try {
+      await this.events.change(ctx, async (trx, events) => {
+        const store = new CrudStore(trx, table);
+        if (reference !== undefined) {
+          const holding = await this.references.holding(trx, reference, [id]);
+          if (holding.length > 0) throw this.stillHeld(id, holding.join(', '));
+        }
+        const besides = await this.strategy.beforeDelete?.(trx, existing);
+        if (retired !== undefined) {
+          await store.update(retired);
+          events.push(this.event('deleted', retired, existing, besides));
+          return;
+        }
+        if (reference !== undefined) await this.references.cascade(trx, reference, [id], events);
+        await store.delete(id);
+        events.push(this.event('deleted', existing, undefined, besides));
+      });
+    } catch (error) {
+      const holder = this.strategy.heldByForeignKey;
+      if (holder !== undefined && isForeignKeyViolation(error)) throw this.stillHeld(id, holder);
+      throw error;
+    }
+  }
+
+  private stillHeld(id: string, holding: string) {
+    return conflict(this.strategy.stillHeld?.(id, holding) ?? `${this.strategy.kind} ${id} still has ${holding}; delete them first`);
   }
 }

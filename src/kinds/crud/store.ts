@@ -1,10 +1,16 @@
-import { sql, type AliasedExpression, type Kysely } from 'kysely';
+import { isExpression, sql, type AliasedExpression, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { fetchPage } from '../../store/paged.js';
 import type { Db } from '../../store/transaction.js';
 
 /** A row as the generic store reads and writes it: column → value. */
 export type Row = Record<string, unknown>;
+
+/** One condition of a filter: the column equals the value (`null`: the column is unset), or a SQL condition (its key only names it). */
+export type Condition = string | number | null | undefined | Expression<SqlBool>;
+
+/** Conditions that all hold, e.g. `{ owned_by_workspace: 'dev', deleted_on: null }`; undefined values are no condition. */
+export type ColumnFilter = Readonly<Record<string, Condition>>;
 
 /** One kind's table as the generic store sees it: its key and how an object is a row. */
 export interface CrudTable<T> {
@@ -15,14 +21,13 @@ export interface CrudTable<T> {
   readonly createdOn: string;
   /** Columns computed in the same query as the row (no per-row lookups for a list). */
   readonly computed?: readonly AliasedExpression<unknown, string>[];
+  /** Conditions every list carries: rows outside them (soft-deleted ones) are still read by key. */
+  readonly listed?: ColumnFilter;
   idOf(object: T): string;
   /** The stored columns (not the computed ones). */
   toRow(object: T): Row;
   fromRow(row: Row): T;
 }
-
-/** Equality conditions on columns, e.g. `{ owned_by_workspace: 'dev' }`; undefined values are no condition. */
-export type ColumnFilter = Readonly<Record<string, string | undefined>>;
 
 /**
  * The storage of a CRUD-shaped kind: one table, one key. The kind's table type is declared in its
@@ -38,27 +43,51 @@ export class CrudStore<T> {
     this.db = db as unknown as Kysely<Record<string, Row>>;
   }
 
-  private rows() {
-    const query = this.db.selectFrom(this.shape.table).selectAll(this.shape.table);
-    return this.shape.computed ? query.select(this.shape.computed) : query;
+  private where(filter: ColumnFilter) {
+    let query = this.db.selectFrom(this.shape.table);
+    for (const [column, condition] of Object.entries(filter)) {
+      if (condition === undefined) continue;
+      if (condition === null) query = query.where(sql.ref(column), 'is', null);
+      else if (isExpression(condition)) query = query.where(condition);
+      else query = query.where(sql.ref(column), '=', condition);
+    }
+    return query;
   }
 
-  async find(id: string): Promise<T | undefined> {
-    const row = await this.rows().where(sql.ref(this.shape.key), '=', id).executeTakeFirst();
+  private columns(query: ReturnType<CrudStore<T>['where']>) {
+    const rows = query.selectAll(this.shape.table);
+    return this.shape.computed ? rows.select(this.shape.computed) : rows;
+  }
+
+  find(id: string): Promise<T | undefined> {
+    return this.findBy({ [this.shape.key]: id });
+  }
+
+  /** The row meeting the filter (by another unique column than the key). */
+  async findBy(filter: ColumnFilter): Promise<T | undefined> {
+    const row = await this.columns(this.where(filter)).executeTakeFirst();
     return row ? this.shape.fromRow(row) : undefined;
   }
 
+  async exists(id: string): Promise<boolean> {
+    const row = await this.where({ [this.shape.key]: id })
+      .select(sql<number>`1`.as('one'))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Every row meeting the filter, unpaged, in this order (for the few rows one lookup needs). */
+  async select(filter: ColumnFilter, orderBy: readonly string[] = [this.shape.createdOn, this.shape.key]): Promise<T[]> {
+    let query = this.columns(this.where(filter));
+    for (const column of orderBy) query = query.orderBy(sql.ref(column));
+    return (await query.execute()).map((row) => this.shape.fromRow(row));
+  }
+
+  /** One page of the rows meeting the filter and the table's `listed` conditions, in creation order, then by key. */
   async list(filter: ColumnFilter, page: PageRequest): Promise<Page<T>> {
-    let query = this.db.selectFrom(this.shape.table);
-    for (const [column, value] of Object.entries(filter)) if (value !== undefined) query = query.where(sql.ref(column), '=', value);
     const { rows, total } = await fetchPage(
-      query,
-      (q) => {
-        const rows = q.selectAll(this.shape.table);
-        return (this.shape.computed ? rows.select(this.shape.computed) : rows)
-          .orderBy(sql.ref(this.shape.createdOn))
-          .orderBy(sql.ref(this.shape.key));
-      },
+      this.where({ ...this.shape.listed, ...filter }),
+      (query) => this.columns(query).orderBy(sql.ref(this.shape.createdOn)).orderBy(sql.ref(this.shape.key)),
       page,
     );
     return { items: rows.map((row) => this.shape.fromRow(row)), total };
@@ -68,6 +97,7 @@ export class CrudStore<T> {
     await this.db.insertInto(this.shape.table).values(this.shape.toRow(object)).execute();
   }
 
+  /** Writes every stored column but the key and the creation time. */
   async update(object: T): Promise<void> {
     const { [this.shape.key]: _key, [this.shape.createdOn]: _created, ...changed } = this.shape.toRow(object);
     await this.db.updateTable(this.shape.table).set(changed).where(sql.ref(this.shape.key), '=', this.shape.idOf(object)).execute();

@@ -1,8 +1,9 @@
+import { CrudService } from '../crud/service.js';
 import { column, queryTemplate, type KindManifest } from '../manifest.js';
 import { AuthorizedIntegrationService } from './authorized-service.js';
 import { INTEGRATION_TITLES } from './events.js';
 import { integrationOperations } from './routes.js';
-import { IntegrationService } from './service.js';
+import { integrationStrategy } from './strategy.js';
 import { INTEGRATION_CODECS } from './wire/index.js';
 import { INTEGRATIONS_PATH } from './model.js';
 
@@ -33,7 +34,12 @@ export const integrationKind: KindManifest<'integrations'> = {
   ],
   references: [{ to: 'workspace', kind: 'meshIntegrations', table: 'integrations', columns: ['owned_by_workspace'] }],
   build(context) {
-    const plain = new IntegrationService(context.db, context.recorder, context.plain('workspaces'), context.secrets);
+    const workspaces = context.plain('workspaces');
+    const strategy = integrationStrategy({
+      requireWorkspace: (name, field) => workspaces.requireExists(name, field),
+      secrets: context.secrets,
+    });
+    const plain = new CrudService(context.db, context.recorder, context.references, strategy);
     return { authorized: new AuthorizedIntegrationService(plain, context.authorized('runners')) };
   },
   operations: (services) => integrationOperations(services.integrations),

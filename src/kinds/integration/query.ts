@@ -1,7 +1,13 @@
 import { badRequest } from '../../lib/errors.js';
 import { Filter, filterValue, type Query } from '../../lib/query.js';
 import { TYPE_FILTER_VALUES, type IntegrationType } from './model.js';
-import type { IntegrationFilter } from './store.js';
+
+/** The list's filters as the query names them. */
+export interface IntegrationFilter {
+  displayName?: string;
+  ownedByWorkspace?: string;
+  type?: IntegrationType;
+}
 
 /** The integration list's filters, as its route documents them. */
 export const INTEGRATION_FILTERS = {

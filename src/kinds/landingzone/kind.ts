@@ -1,8 +1,9 @@
+import { CrudService } from '../crud/service.js';
 import { column, queryTemplate, type KindManifest } from '../manifest.js';
 import { AuthorizedLandingZoneService } from './authorized-service.js';
 import { LANDING_ZONE_TITLES } from './events.js';
 import { landingZoneOperations } from './routes.js';
-import { LandingZoneService } from './service.js';
+import { landingZoneStrategy } from './strategy.js';
 import { LANDING_ZONE_CODECS } from './wire/index.js';
 import { LANDING_ZONES_PATH } from './model.js';
 
@@ -52,8 +53,15 @@ export const landingZoneKind: KindManifest<'landingZones'> = {
     { to: 'platform', kind: 'enabled meshLandingZones', table: 'landing_zones', columns: ['platform_uuid'], unlessSet: 'disabled_on' },
   ],
   build(context) {
-    const plain = new LandingZoneService(context.db, context.recorder);
-    return { authorized: new AuthorizedLandingZoneService(plain, context.authorized('platforms'), context.authorized('tagDefinitions')) };
+    const platforms = context.authorized('platforms');
+    const tags = context.authorized('tagDefinitions');
+    const strategy = landingZoneStrategy({
+      resolvePlatform: (ctx, uuid, field) => platforms.resolve(ctx, uuid, field),
+      enforceTags: (ctx, targetKind, sent, previous, admin, field) => tags.enforce(ctx, targetKind, sent, previous, admin, field),
+    });
+    return {
+      authorized: new AuthorizedLandingZoneService(new CrudService(context.db, context.recorder, context.references, strategy), platforms),
+    };
   },
   operations: (services) => landingZoneOperations(services.landingZones),
 };

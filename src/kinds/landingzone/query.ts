@@ -1,7 +1,18 @@
+import { sql } from 'kysely';
 import { badRequest } from '../../lib/errors.js';
 import { Filter, filterValue, type Query } from '../../lib/query.js';
 import { canonicalUuid } from '../../lib/validation.js';
-import type { LandingZoneFilter } from './store.js';
+import type { ColumnFilter } from '../crud/store.js';
+
+/** The list's filters as the query names them. */
+export interface LandingZoneFilter {
+  name?: string;
+  displayName?: string;
+  platformUuid?: string;
+  ownedByWorkspace?: string;
+  disabled?: boolean;
+  restricted?: boolean;
+}
 
 function flag(query: Query, name: string): boolean | undefined {
   const value = filterValue(query, name);
@@ -44,4 +55,19 @@ export function parseLandingZoneFilter(query: Query): LandingZoneFilter | 'none'
   if (disabled !== undefined) filter.disabled = disabled;
   if (restricted !== undefined) filter.restricted = restricted;
   return filter;
+}
+
+/** The list's conditions on the `landing_zones` columns (`parseLandingZoneFilter`), or `none`. */
+export function landingZoneConditions(query: Query): ColumnFilter | 'none' {
+  const filter = parseLandingZoneFilter(query);
+  if (filter === 'none') return 'none';
+  const { disabled, restricted } = filter;
+  return {
+    name: filter.name,
+    display_name: filter.displayName,
+    platform_uuid: filter.platformUuid,
+    owned_by_workspace: filter.ownedByWorkspace,
+    disabled_on: disabled === undefined ? undefined : disabled ? sql<boolean>`disabled_on is not null` : null,
+    restricted: restricted === undefined ? undefined : restricted ? 1 : 0,
+  };
 }

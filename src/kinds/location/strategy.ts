@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { RequestContext } from '../../auth/context.js';
 import { isAdminFor, requireAllowed } from '../../auth/policy.js';
 import { insufficientPermissions } from '../../lib/errors.js';
 import { parseDocument, serializeDocument } from '../document.js';
-import type { CrudAccess } from '../crud/authorized-service.js';
+import { eachObjectWritten, SEEN_BY_ALL, type CrudAccess } from '../crud/authorized-service.js';
 import type { CrudStrategy } from '../crud/service.js';
 import { LOCATION_TITLES } from './events.js';
 import type { Location, LocationInput } from './model.js';
@@ -70,11 +69,10 @@ export const locationStrategy = (
  * `PLATFORMINSTANCE_SAVE` in the workspace that owns it, or admin rights for unowned ones.
  */
 export const LOCATION_ACCESS: CrudAccess<Location, LocationInput> = {
-  sees: () => true,
-  listBound: () => ({}),
-  requireWrite(ctx: RequestContext, { ownedByWorkspace: owner }, action) {
+  ...SEEN_BY_ALL,
+  requireWrite: eachObjectWritten((ctx, { ownedByWorkspace: owner }, action) => {
     if (owner !== undefined) return requireAllowed(ctx.principal, 'PLATFORMINSTANCE', action, owner);
     if (!isAdminFor(ctx.principal, 'PLATFORMINSTANCE', action))
       throw insufficientPermissions(`ADM_PLATFORMINSTANCE_${action} is required for a location without an owning workspace`);
-  },
+  }),
 };

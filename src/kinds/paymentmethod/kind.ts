@@ -1,9 +1,10 @@
 import { importable, metadataName } from '../importable.js';
+import { CrudService } from '../crud/service.js';
 import { column, queryTemplate, type KindManifest } from '../manifest.js';
 import { AuthorizedPaymentMethodService } from './authorized-service.js';
 import { PAYMENT_METHOD_TITLES } from './events.js';
 import { paymentMethodOperations } from './routes.js';
-import { PaymentMethodService } from './service.js';
+import { paymentMethodStrategy } from './strategy.js';
 import { PAYMENT_METHOD_CODECS } from './wire/index.js';
 import { PAYMENT_METHODS_PATH } from './model.js';
 
@@ -38,14 +39,19 @@ export const paymentMethodKind: KindManifest<'paymentMethods'> = {
     { to: 'workspace', kind: 'meshPaymentMethods', table: 'payment_methods', columns: ['owned_by_workspace'], unlessSet: 'deleted_on' },
   ],
   build(context) {
-    const plain = new PaymentMethodService(context.db, context.recorder, context.plain('workspaces'), context.references);
-    return { authorized: new AuthorizedPaymentMethodService(plain, context.authorized('tagDefinitions')) };
+    const workspaces = context.plain('workspaces');
+    const tags = context.authorized('tagDefinitions');
+    const strategy = paymentMethodStrategy({
+      requireWorkspace: (name, field) => workspaces.requireExists(name, field),
+      enforceTags: (ctx, targetKind, sent, previous, admin) => tags.enforce(ctx, targetKind, sent, previous, admin),
+    });
+    return { authorized: new AuthorizedPaymentMethodService(new CrudService(context.db, context.recorder, context.references, strategy)) };
   },
   operations: (services) => paymentMethodOperations(services.paymentMethods),
   importable: (services) => [
     importable(PAYMENT_METHOD_CODECS, metadataName, async (ctx, input) => {
-      const { method, created } = await services.paymentMethods.save(ctx, input.name, input);
-      return { name: method.name, created };
+      const { object, created } = await services.paymentMethods.save(ctx, input);
+      return { name: object.name, created };
     }),
   ],
 };

@@ -1,8 +1,9 @@
+import { CrudService } from '../crud/service.js';
 import { column, queryTemplate, type KindManifest } from '../manifest.js';
 import { AuthorizedPlatformTypeService } from './authorized-service.js';
 import { PLATFORM_TYPE_TITLES } from './events.js';
 import { platformTypeOperations } from './routes.js';
-import { PlatformTypeService } from './service.js';
+import { PLATFORM_TYPE_STRATEGY } from './strategy.js';
 import { PLATFORM_TYPE_CODECS } from './wire/index.js';
 import { PLATFORM_TYPES_PATH } from './model.js';
 
@@ -31,6 +32,10 @@ export const platformTypeKind: KindManifest<'platformTypes'> = {
       successor: { kind: 'meshplatformtype', version: 'v1' },
     },
   ],
-  build: (context) => ({ authorized: new AuthorizedPlatformTypeService(new PlatformTypeService(context.db, context.recorder)) }),
+  build: (context) => ({
+    authorized: new AuthorizedPlatformTypeService(
+      new CrudService(context.db, context.recorder, context.references, PLATFORM_TYPE_STRATEGY),
+    ),
+  }),
   operations: (services) => platformTypeOperations(services.platformTypes),
 };

@@ -1,7 +1,12 @@
 import { badRequest } from '../../lib/errors.js';
 import { Filter, filterValue, type Query } from '../../lib/query.js';
 import { LIFECYCLE_STATES, PLATFORM_CATEGORIES, type LifecycleState, type PlatformCategory } from './model.js';
-import type { PlatformTypeFilter } from './store.js';
+
+/** The list's filters as the query names them. */
+export interface PlatformTypeFilter {
+  category?: PlatformCategory;
+  lifecycleState?: LifecycleState;
+}
 
 /** The platform type list's filters, as its route documents them. */
 export const PLATFORM_TYPE_FILTERS = {

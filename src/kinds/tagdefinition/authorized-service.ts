@@ -1,51 +1,14 @@
 import type { RequestContext } from '../../auth/context.js';
-import { isAdminFor } from '../../auth/policy.js';
-import { badRequest, insufficientPermissions } from '../../lib/errors.js';
-import type { Page, PageRequest } from '../../lib/paging.js';
-import { CallerView } from '../view.js';
+import { AuthorizedCrudService } from '../crud/authorized-service.js';
+import type { CrudService } from '../crud/service.js';
 import type { TagDefinition, TagDefinitionInput, Tags, TagTargetKind } from './model.js';
-import type { TagDefinitionService } from './service.js';
+import { enforceTags } from './rules.js';
+import { TAG_DEFINITION_ACCESS } from './strategy.js';
 
-/**
- * Tag definitions: reading is free (OpenAPI: "does not require any special permissions"), writing
- * needs `ADM_TAGDEFINITION_SAVE` / `_DELETE` (there are no workspace-scoped codes).
- */
-export class AuthorizedTagDefinitionService extends CallerView<TagDefinition> {
-  protected readonly kindName = 'meshTagDefinition';
-
-  constructor(private readonly inner: TagDefinitionService) {
-    super();
-  }
-
-  find(_ctx: RequestContext, name: string): Promise<TagDefinition | undefined> {
-    return this.inner.find(name);
-  }
-
-  list(_ctx: RequestContext, page: PageRequest): Promise<Page<TagDefinition>> {
-    return this.inner.list(page);
-  }
-
-  private requireAdmin(ctx: RequestContext, action: 'SAVE' | 'DELETE'): void {
-    if (!isAdminFor(ctx.principal, 'TAGDEFINITION', action)) throw insufficientPermissions(`ADM_TAGDEFINITION_${action} is required`);
-  }
-
-  async create(ctx: RequestContext, input: TagDefinitionInput): Promise<TagDefinition> {
-    this.requireAdmin(ctx, 'SAVE');
-    return this.inner.create(ctx, input);
-  }
-
-  /** PUT: an upsert by name; target kind and key are the name, so they never change. */
-  async save(ctx: RequestContext, name: string, input: TagDefinitionInput): Promise<TagDefinition> {
-    if (input.name !== name) throw badRequest(`metadata.name: "${input.name}" does not match the tag definition "${name}" of the path`);
-    this.requireAdmin(ctx, 'SAVE');
-    const existing = await this.find(ctx, name);
-    return existing ? this.inner.update(ctx, existing, input) : this.inner.create(ctx, input);
-  }
-
-  async delete(ctx: RequestContext, name: string): Promise<void> {
-    const existing = await this.get(ctx, name);
-    this.requireAdmin(ctx, 'DELETE');
-    await this.inner.delete(ctx, existing);
+/** Tag definitions as callers reach them (TAG_DEFINITION_ACCESS), and the tags other kinds' writes may store. */
+export class AuthorizedTagDefinitionService extends AuthorizedCrudService<TagDefinition, TagDefinitionInput> {
+  constructor(inner: CrudService<TagDefinition, TagDefinitionInput>) {
+    super(inner, TAG_DEFINITION_ACCESS, { kind: 'meshTagDefinition', noun: 'tag definition', idOfInput: (input) => input.name });
   }
 
   /**
@@ -53,7 +16,7 @@ export class AuthorizedTagDefinitionService extends CallerView<TagDefinition> {
    * the tag. `previous`: the object's tags before an update (undefined on create). `admin`: whether
    * the caller is an admin of the kind (restricted tags are set only by admins).
    */
-  enforce(
+  async enforce(
     _ctx: RequestContext,
     targetKind: TagTargetKind,
     sent: unknown,
@@ -61,6 +24,12 @@ export class AuthorizedTagDefinitionService extends CallerView<TagDefinition> {
     admin: boolean,
     field = 'spec.tags',
   ): Promise<Tags> {
-    return this.inner.enforce(targetKind, sent as Tags | undefined, previous as Tags | undefined, { admin, field });
+    // One query (index `tag_definitions_target`).
+    const definitions = await this.inner.select({ target_kind: targetKind }, ['tag_key']);
+    return enforceTags(definitions, sent as Tags | undefined, previous as Tags | undefined, {
+      admin,
+      field,
+      creating: previous === undefined,
+    });
   }
 }

@@ -1,8 +1,9 @@
+import { CrudService } from '../crud/service.js';
 import { column, type KindManifest } from '../manifest.js';
 import { AuthorizedTagDefinitionService } from './authorized-service.js';
 import { TAG_DEFINITION_TITLES } from './events.js';
 import { tagDefinitionOperations } from './routes.js';
-import { TagDefinitionService } from './service.js';
+import { TAG_DEFINITION_STRATEGY } from './strategy.js';
 import { TAG_DEFINITION_CODECS } from './wire/index.js';
 import { TAG_DEFINITIONS_PATH } from './model.js';
 
@@ -23,6 +24,10 @@ export const tagDefinitionKind: KindManifest<'tagDefinitions'> = {
     },
   ],
   events: TAG_DEFINITION_TITLES,
-  build: (context) => ({ authorized: new AuthorizedTagDefinitionService(new TagDefinitionService(context.db, context.recorder)) }),
+  build: (context) => ({
+    authorized: new AuthorizedTagDefinitionService(
+      new CrudService(context.db, context.recorder, context.references, TAG_DEFINITION_STRATEGY),
+    ),
+  }),
   operations: (services) => tagDefinitionOperations(services.tagDefinitions),
 };
