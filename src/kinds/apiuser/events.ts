@@ -1,9 +1,4 @@
-import type { EventTitle } from '../eventlog/titles.js';
+import { eventCatalog } from '../eventlog/titles.js';
+import events from './events.json' with { type: 'json' };
 
-/** The events this kind writes: each one's title (the OpenAPI's list where it has one, the same style where it has none — marked "new") and `eventType`. */
-export const API_USER_TITLES = {
-  apiUserCreated: { title: 'API User Created', eventType: 'Created' },
-  apiUserChanged: { title: 'API User Changed', eventType: 'Changed' },
-  apiUserPasswordRotated: { title: 'API User Password Rotated', eventType: 'Changed' },
-  apiUserDeleted: { title: 'API User Deleted', eventType: 'Deleted' },
-} as const satisfies Record<string, EventTitle>;
+export const API_USER_TITLES = eventCatalog(events);

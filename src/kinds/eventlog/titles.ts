@@ -1,14 +1,34 @@
 import type { EventCodec } from '../codec.js';
-import type { EventDraft, EventType } from './model.js';
+import { EVENT_TYPES, type EventDraft, type EventType } from './model.js';
 
 /**
  * An event a kind writes: its title (the OpenAPI's list where it has one, the same style where it has
- * none) and its `eventType`. Each kind declares its events in its folder (`events.ts`) and its manifest;
+ * none) and its `eventType`. Each kind declares its events in its folder (`events.json`, typed by `events.ts`) and its manifest;
  * services name an event by its entry there.
  */
 export interface EventTitle {
   readonly title: string;
   readonly eventType: EventType;
+}
+
+/** An entry of a kind's `events.json`: `note` says why a title not in the OpenAPI's list was chosen ("new: …"). */
+interface EventCatalogEntry {
+  readonly title: string;
+  readonly eventType: string;
+  readonly note?: string;
+}
+
+/**
+ * A kind's events, read from its `events.json` (a catalog of wire strings, kept as data): the keys
+ * services name them by, each checked to carry an event type the event log knows.
+ */
+export function eventCatalog<K extends string>(entries: Readonly<Record<K, EventCatalogEntry>>): Readonly<Record<K, EventTitle>> {
+  const catalog = {} as Record<K, EventTitle>;
+  for (const [key, { title, eventType }] of Object.entries<EventCatalogEntry>(entries)) {
+    if (!(EVENT_TYPES as readonly string[]).includes(eventType)) throw new Error(`event ${key}: unknown eventType ${eventType}`);
+    catalog[key as K] = { title, eventType: eventType as EventType };
+  }
+  return catalog;
 }
 
 /** What an event says about the changed object. */

@@ -1,8 +1,4 @@
-import type { EventTitle } from '../eventlog/titles.js';
+import { eventCatalog } from '../eventlog/titles.js';
+import events from './events.json' with { type: 'json' };
 
-/** The events this kind writes: each one's title (the OpenAPI's list where it has one, the same style where it has none — marked "new") and `eventType`. */
-export const INTEGRATION_TITLES = {
-  integrationCreated: { title: 'Integration Created', eventType: 'Created' },
-  integrationChanged: { title: 'Integration Changed', eventType: 'Changed' },
-  integrationDeleted: { title: 'Integration Deleted', eventType: 'Deleted' },
-} as const satisfies Record<string, EventTitle>;
+export const INTEGRATION_TITLES = eventCatalog(events);

@@ -1,9 +1,4 @@
-import type { EventTitle } from '../eventlog/titles.js';
+import { eventCatalog } from '../eventlog/titles.js';
+import events from './events.json' with { type: 'json' };
 
-/** The events this kind writes: each one's title (the OpenAPI's list where it has one, the same style where it has none — marked "new") and `eventType`. */
-export const LANDING_ZONE_TITLES = {
-  landingZoneCreated: { title: 'Landing Zone Created', eventType: 'Created' },
-  landingZoneChanged: { title: 'Landing Zone Changed', eventType: 'Changed' },
-  /** DELETE disables the zone */
-  landingZoneDeleted: { title: 'Landing Zone Deleted', eventType: 'Deleted' },
-} as const satisfies Record<string, EventTitle>;
+export const LANDING_ZONE_TITLES = eventCatalog(events);

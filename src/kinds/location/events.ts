@@ -1,11 +1,4 @@
-import type { EventTitle } from '../eventlog/titles.js';
+import { eventCatalog } from '../eventlog/titles.js';
+import events from './events.json' with { type: 'json' };
 
-/** The events this kind writes: each one's title (the OpenAPI's list where it has one, the same style where it has none — marked "new") and `eventType`. */
-export const LOCATION_TITLES = {
-  /** new (the OpenAPI's list has no locations) */
-  locationCreated: { title: 'Location Created', eventType: 'Created' },
-  /** new */
-  locationChanged: { title: 'Location Changed', eventType: 'Changed' },
-  /** new */
-  locationDeleted: { title: 'Location Deleted', eventType: 'Deleted' },
-} as const satisfies Record<string, EventTitle>;
+export const LOCATION_TITLES = eventCatalog(events);

@@ -1,8 +1,4 @@
-import type { EventTitle } from '../eventlog/titles.js';
+import { eventCatalog } from '../eventlog/titles.js';
+import events from './events.json' with { type: 'json' };
 
-/** The events this kind writes: each one's title (the OpenAPI's list where it has one, the same style where it has none — marked "new") and `eventType`. */
-export const PAYMENT_METHOD_TITLES = {
-  paymentMethodCreated: { title: 'Payment Method Created', eventType: 'Created' },
-  paymentMethodChanged: { title: 'Payment Method Changed', eventType: 'Changed' },
-  paymentMethodDeleted: { title: 'Payment Method Deleted', eventType: 'Deleted' },
-} as const satisfies Record<string, EventTitle>;
+export const PAYMENT_METHOD_TITLES = eventCatalog(events);

@@ -1,10 +1,4 @@
-import type { EventTitle } from '../eventlog/titles.js';
+import { eventCatalog } from '../eventlog/titles.js';
+import events from './events.json' with { type: 'json' };
 
-/** The events this kind writes: each one's title (the OpenAPI's list where it has one, the same style where it has none — marked "new") and `eventType`. */
-export const PLATFORM_TITLES = {
-  platformCreated: { title: 'Platform Created', eventType: 'Created' },
-  platformNameChanged: { title: 'Platform Name Changed', eventType: 'Changed' },
-  platformConfigurationChanged: { title: 'Platform Configuration Changed', eventType: 'Changed' },
-  platformSettingsChanged: { title: 'Platform Settings Changed', eventType: 'Changed' },
-  platformDeleted: { title: 'Platform Deleted', eventType: 'Deleted' },
-} as const satisfies Record<string, EventTitle>;
+export const PLATFORM_TITLES = eventCatalog(events);

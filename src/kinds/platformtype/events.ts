@@ -1,11 +1,4 @@
-import type { EventTitle } from '../eventlog/titles.js';
+import { eventCatalog } from '../eventlog/titles.js';
+import events from './events.json' with { type: 'json' };
 
-/** The events this kind writes: each one's title (the OpenAPI's list where it has one, the same style where it has none — marked "new") and `eventType`. */
-export const PLATFORM_TYPE_TITLES = {
-  /** new */
-  platformTypeCreated: { title: 'Platform Type Created', eventType: 'Created' },
-  /** new */
-  platformTypeChanged: { title: 'Platform Type Changed', eventType: 'Changed' },
-  /** new: DELETE deactivates */
-  platformTypeDeactivated: { title: 'Platform Type Deactivated', eventType: 'Changed' },
-} as const satisfies Record<string, EventTitle>;
+export const PLATFORM_TYPE_TITLES = eventCatalog(events);
