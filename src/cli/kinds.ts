@@ -30,10 +30,10 @@ function preferred(media: readonly VersionRef[]): VersionRef {
 }
 
 /** A collection as the CLI names it: the wire kind names it, its codecs' versions choose the media type, its index relation lists its filters. */
-function cliKind({ codecs, path, relation, cli = {} }: KindResource): CliKind {
+function cliKind({ codecs, path, index = [], cli = {} }: KindResource): CliKind {
   const singular = codecs.kind.replace(/^mesh/, '').toLowerCase();
   const accepted = preferred(codecs.media);
-  const variables = [...(relation?.template.matchAll(/[{,&?]([A-Za-z]+)(?=[,}])/g) ?? [])].map((match) => match[1]!);
+  const variables = typeof index === 'string' ? [...index.matchAll(/[{,&?]([A-Za-z]+)(?=[,}])/g)].map((match) => match[1]!) : index;
   return {
     kind: codecs.kind,
     names: [`${singular}s`, singular, ...(cli.aliases ?? [])],

@@ -33,8 +33,8 @@ export interface KindManifest<K extends KindName = KindName> {
   readonly lifecycle?: readonly LifecycleEntry[];
   /** Its deprecated object versions of the declarative import. */
   readonly importLifecycle?: readonly LifecycleEntry[];
-  /** Request-body examples by `<kind>/<version>` media type: the served OpenAPI shows them. */
-  readonly examples?: Readonly<Record<string, unknown>>;
+  /** Request-body examples of its versions: the served OpenAPI shows them. */
+  readonly examples?: readonly RequestExample[];
   /** The references its rows hold on other kinds' objects: what their deletion does (restrict or cascade). */
   readonly references?: readonly KindReference[];
   /** Migrations of its tables kept in its folder, by name (applied with the service's own, in name order). */
@@ -60,8 +60,12 @@ export interface KindResource {
   readonly path: string;
   /** The wire kind and the versions served (its codec registry): the CLI asks for the newest. */
   readonly codecs: { readonly kind: string; readonly media: readonly VersionRef[] };
-  /** The meshObjects index's relation (spec §2.3) and its RFC 6570 query template ("" for none). */
-  readonly relation?: { readonly rel: string; readonly template: string };
+  /**
+   * Its link in the meshObjects index (spec §2.3), named by the kind's plural (`meshlocations`): the
+   * query variables the link advertises, or an RFC 6570 template where it is not a plain query;
+   * absent: the index does not link it.
+   */
+  readonly index?: readonly string[] | string;
   /** How `blockyard get` names and shows it; absent: the CLI does not offer it. */
   readonly cli?: CliExtras;
 }
@@ -83,7 +87,43 @@ export interface CliColumn {
 export const column = (header: string, ...paths: string[]): CliColumn => ({ header, path: paths.length === 1 ? paths[0]! : paths });
 
 /** `{?a,b}`: the query template of an index relation. */
-export const queryTemplate = (...variables: string[]) => (variables.length ? `{?${variables.join(',')}}` : '');
+export const queryTemplate = (...variables: readonly string[]) => (variables.length ? `{?${variables.join(',')}}` : '');
+
+/** `meshProject.v1` → the kind and version. */
+function refOf(dotted: string): { kind: string; version: string } {
+  const [kind, version] = dotted.split('.');
+  if (!kind || !version) throw new Error(`${dotted}: expected <kind>.<version>`);
+  return { kind, version };
+}
+
+/**
+ * A deprecated version (spec §9) of `ref` (`meshProject.v1`), replaced by `replacedBy` (a version of
+ * the same kind, as the spec names it); `successor`: the version served instead, for the
+ * `successor-version` link.
+ */
+export function deprecated(ref: string, replacedBy: string, options: { endOfLife?: string; successor?: string } = {}): LifecycleEntry {
+  const { kind, version } = refOf(ref);
+  const lower = kind.toLowerCase();
+  return {
+    kind: lower,
+    version,
+    ...(options.endOfLife !== undefined ? { endOfLife: options.endOfLife } : {}),
+    replacedBy: `${kind}.${replacedBy}`,
+    ...(options.successor !== undefined ? { successor: { kind: lower, version: options.successor } } : {}),
+  };
+}
+
+/** A request body the served OpenAPI shows, under its `<kind>/<version>` media type. */
+export interface RequestExample {
+  readonly mediaType: string;
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
+/** The example of `ref` (`meshProject.v2`): `apiVersion` and `kind` from the ref, then the body's fields. */
+export function example(ref: string, body: Readonly<Record<string, unknown>>): RequestExample {
+  const { kind, version } = refOf(ref);
+  return { mediaType: `${kind.toLowerCase()}/${version}`, body: { apiVersion: version, kind, ...body } };
+}
 
 /** What a kind's services are made with: the shared infrastructure and the other kinds' services. */
 export interface KindContext {

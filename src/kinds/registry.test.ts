@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { KindManifest } from './manifest.js';
 import { KINDS } from './registry.js';
+import { relationsOf } from './relations.js';
 
 const kindsDir = path.dirname(fileURLToPath(import.meta.url));
 const checkout = path.join(kindsDir, '..', '..');
@@ -29,7 +30,7 @@ describe('the registry', () => {
   it('gives every collection path, index relation, CLI name and event title to one kind', () => {
     const resources = KINDS.flatMap((kind) => kind.resources);
     assert.deepEqual(duplicates(resources.map((resource) => resource.path)), []);
-    assert.deepEqual(duplicates(resources.flatMap((resource) => (resource.relation ? [resource.relation.rel] : []))), []);
+    assert.deepEqual(duplicates(relationsOf(KINDS).map((relation) => relation.rel)), []);
     assert.deepEqual(duplicates(resources.flatMap((resource) => (resource.cli ? [resource.codecs.kind] : []))), []);
     assert.deepEqual(duplicates(KINDS.flatMap((kind) => Object.values(kind.events ?? {}).map((event) => event.title))), []);
   });

@@ -66,4 +66,6 @@ export const ALL_TITLES: readonly string[] = [
 ];
 
 /** The request-body examples of the kinds' versions, by `<kind>/<version>` media type (the served OpenAPI shows them). */
-export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = Object.assign({}, ...KINDS.map((kind) => kind.examples ?? {}));
+export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = Object.fromEntries(
+  KINDS.flatMap((kind) => kind.examples ?? []).map(({ mediaType, body }) => [mediaType, body]),
+);

@@ -1,7 +1,7 @@
 import type { CollectionPermissions } from '../auth/route-access.js';
 import type { HalLinks } from '../lib/hal.js';
 import type { RelationsView } from './codec.js';
-import type { KindManifest } from './manifest.js';
+import { queryTemplate, type KindManifest } from './manifest.js';
 import { objectUrl } from './paths.js';
 
 /**
@@ -20,7 +20,11 @@ export interface Relation {
 /** The index relations of some kinds, in their order (the registry's). */
 export function relationsOf(manifests: readonly KindManifest[]): Relation[] {
   return manifests.flatMap((manifest) =>
-    manifest.resources.flatMap((resource) => (resource.relation ? [{ ...resource.relation, path: resource.path }] : [])),
+    manifest.resources.flatMap(({ index, path, codecs }) =>
+      index === undefined
+        ? []
+        : [{ rel: `${codecs.kind.toLowerCase()}s`, path, template: typeof index === 'string' ? index : queryTemplate(...index) }],
+    ),
   );
 }
 

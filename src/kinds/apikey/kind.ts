@@ -1,4 +1,4 @@
-import { column, queryTemplate, type KindManifest } from '../manifest.js';
+import { column, type KindManifest, example } from '../manifest.js';
 import { AuthorizedApiKeyService } from './authorized-service.js';
 import { API_KEY_TITLES } from './events.js';
 import { apiKeyOperations } from './routes.js';
@@ -21,19 +21,17 @@ export const apiKeyKind: KindManifest<'apiKeys'> = {
     {
       path: API_KEYS_PATH,
       codecs: API_KEY_CODECS,
-      relation: { rel: 'meshapikeys', template: queryTemplate('workspaceIdentifier') },
+      index: ['workspaceIdentifier'],
       cli: { aliases: ['keys', 'key'], columns: [column('EXPIRES', 'spec.expiresAt')] },
     },
   ],
   events: API_KEY_TITLES,
-  examples: {
-    'meshapikey/v1-preview': {
-      apiVersion: 'v1-preview',
-      kind: 'meshApiKey',
+  examples: [
+    example('meshApiKey.v1-preview', {
       metadata: { ownedByWorkspace: 'platform-team' },
       spec: { displayName: 'CI pipeline', permissions: ['WORKSPACE_LIST'], expiresAt: '2099-12-31' },
-    },
-  },
+    }),
+  ],
   // A workspace's keys go with it.
   references: [
     {

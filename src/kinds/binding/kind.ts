@@ -1,6 +1,6 @@
 import { isCollectedKind, requireHoldable } from '../collection/model.js';
 import { rawField } from '../importable.js';
-import { column, queryTemplate, type ImportableKind, type KindManifest, type KindResource } from '../manifest.js';
+import { column, type ImportableKind, type KindManifest, type KindResource, deprecated } from '../manifest.js';
 import { AuthorizedBindingService } from './authorized-service.js';
 import { BINDING_TITLES } from './events.js';
 import {
@@ -27,10 +27,10 @@ const isBindingKind = (kind: string): kind is BindingKind => (Object.values(BIND
 
 const CLI = { columns: [column('ROLE', 'roleRef.name'), column('TARGET', 'targetRef.name'), column('SUBJECT', 'subject.name')] };
 const PROJECT_TEMPLATE = '?workspaceIdentifier={workspaceIdentifier}&projectIdentifier={projectIdentifier}';
-const resource = (kind: BindingKind, path: string, rel: string, template: string): KindResource => ({
+const resource = (kind: BindingKind, path: string, index: KindResource['index']): KindResource => ({
   path,
   codecs: { kind, media: [BINDING_CODECS[kind].media] },
-  relation: { rel, template },
+  index,
   cli: CLI,
 });
 
@@ -61,29 +61,19 @@ function importableBinding(service: AuthorizedBindingService): ImportableKind {
 export const bindingKind: KindManifest<'bindings'> = {
   name: 'bindings',
   resources: [
-    resource(BINDING_KINDS.projectGroup, PROJECT_GROUP_BINDINGS_PATH, 'meshprojectgroupbindings', PROJECT_TEMPLATE),
-    resource(BINDING_KINDS.projectUser, PROJECT_USER_BINDINGS_PATH, 'meshprojectuserbindings', PROJECT_TEMPLATE),
-    resource(
-      BINDING_KINDS.workspaceUser,
-      WORKSPACE_USER_BINDINGS_PATH,
-      'meshworkspaceuserbindings',
-      queryTemplate('username', 'workspaceRole', 'workspaceIdentifier'),
-    ),
-    resource(
-      BINDING_KINDS.workspaceGroup,
-      WORKSPACE_GROUP_BINDINGS_PATH,
-      'meshworkspacegroupbindings',
-      queryTemplate('username', 'workspaceRole'),
-    ),
+    resource(BINDING_KINDS.projectGroup, PROJECT_GROUP_BINDINGS_PATH, PROJECT_TEMPLATE),
+    resource(BINDING_KINDS.projectUser, PROJECT_USER_BINDINGS_PATH, PROJECT_TEMPLATE),
+    resource(BINDING_KINDS.workspaceUser, WORKSPACE_USER_BINDINGS_PATH, ['username', 'workspaceRole', 'workspaceIdentifier']),
+    resource(BINDING_KINDS.workspaceGroup, WORKSPACE_GROUP_BINDINGS_PATH, ['username', 'workspaceRole']),
   ],
   events: BINDING_TITLES,
   importLifecycle: [
-    { kind: 'meshprojectuserbinding', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshProjectUserBinding.v3' },
-    { kind: 'meshprojectgroupbinding', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshProjectGroupBinding.v3' },
-    { kind: 'meshworkspacegroupbinding', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshWorkspaceGroupBinding.v2' },
-    { kind: 'meshworkspaceuserbinding', version: 'v1', replacedBy: 'meshWorkspaceUserBinding.v2' },
-    { kind: 'meshprojectuserbinding', version: 'v2', replacedBy: 'meshProjectUserBinding.v3' },
-    { kind: 'meshprojectgroupbinding', version: 'v2', replacedBy: 'meshProjectGroupBinding.v3' },
+    deprecated('meshProjectUserBinding.v1', 'v3', { endOfLife: '2025-07-01' }),
+    deprecated('meshProjectGroupBinding.v1', 'v3', { endOfLife: '2025-07-01' }),
+    deprecated('meshWorkspaceGroupBinding.v1', 'v2', { endOfLife: '2025-07-01' }),
+    deprecated('meshWorkspaceUserBinding.v1', 'v2'),
+    deprecated('meshProjectUserBinding.v2', 'v3'),
+    deprecated('meshProjectGroupBinding.v2', 'v3'),
   ],
   references: [
     { to: 'workspace', kind: 'role bindings', table: 'role_bindings', columns: ['workspace'] },

@@ -1,4 +1,4 @@
-import { column, queryTemplate, type KindManifest } from '../manifest.js';
+import { column, type KindManifest, deprecated, example } from '../manifest.js';
 import { AuthorizedBlockService } from './authorized-service.js';
 import { BLOCK_TITLES } from './events.js';
 import { blockOperations } from './routes.js';
@@ -21,38 +21,26 @@ export const blockKind: KindManifest<'blocks'> = {
     {
       path: BLOCKS_PATH,
       codecs: BLOCK_CODECS,
-      relation: {
-        rel: 'meshbuildingblocks',
-        template: queryTemplate(
-          'workspaceIdentifier',
-          'projectIdentifier',
-          'platformIdentifier',
-          'name',
-          'definitionUuid',
-          'versionUuid',
-          'tenantUuid',
-          'targetRefKind',
-          'status',
-          'managedByWorkspaceIdentifier',
-          'managedByDefinitionUuid',
-        ),
-      },
+      index: [
+        'workspaceIdentifier',
+        'projectIdentifier',
+        'platformIdentifier',
+        'name',
+        'definitionUuid',
+        'versionUuid',
+        'tenantUuid',
+        'targetRefKind',
+        'status',
+        'managedByWorkspaceIdentifier',
+        'managedByDefinitionUuid',
+      ],
       cli: { aliases: ['bb', 'blocks', 'block'], columns: [column('STATUS', 'status.status'), column('TARGET', 'spec.targetRef.kind')] },
     },
   ],
   events: BLOCK_TITLES,
-  lifecycle: [
-    {
-      kind: 'meshbuildingblock',
-      version: 'v1',
-      replacedBy: 'meshBuildingBlock.v2',
-      successor: { kind: 'meshbuildingblock', version: 'v2-preview' },
-    },
-  ],
-  examples: {
-    'meshbuildingblock/v2-preview': {
-      apiVersion: 'v2-preview',
-      kind: 'meshBuildingBlock',
+  lifecycle: [deprecated('meshBuildingBlock.v1', 'v2', { successor: 'v2-preview' })],
+  examples: [
+    example('meshBuildingBlock.v2-preview', {
       spec: {
         displayName: 'Budget alert',
         buildingBlockDefinitionVersionRef: { kind: 'meshBuildingBlockDefinitionVersion', uuid: '0b8c5a3e-2d41-4f6a-9c7e-8e1f2a3b4c5d' },
@@ -60,8 +48,8 @@ export const blockKind: KindManifest<'blocks'> = {
         inputs: [],
         parentBuildingBlocks: [],
       },
-    },
-  },
+    }),
+  ],
   references: [
     { to: 'workspace', kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['workspace'] },
     { to: 'tenant', kind: 'meshBuildingBlocks', table: 'building_blocks', columns: ['tenant_uuid'] },

@@ -1,4 +1,4 @@
-import { column, queryTemplate, type KindManifest } from '../manifest.js';
+import { column, type KindManifest } from '../manifest.js';
 import { AuthorizedCommunicationService } from './authorized-service.js';
 import { COMMUNICATION_TITLES } from './events.js';
 import { communicationOperations } from './routes.js';
@@ -18,10 +18,7 @@ export const communicationKind: KindManifest<'communications'> = {
     {
       path: COMMUNICATIONS_PATH,
       codecs: COMMUNICATION_CODECS,
-      relation: {
-        rel: 'meshcommunications',
-        template: queryTemplate('communicationDefinitionUuid', 'resolutionStatus', 'communicationType'),
-      },
+      index: ['communicationDefinitionUuid', 'resolutionStatus', 'communicationType'],
       cli: {
         columns: [
           column('TITLE', 'status.meshCommunicationDefinition.title'),

@@ -1,4 +1,4 @@
-import { column, queryTemplate, type KindManifest } from '../manifest.js';
+import { column, type KindManifest } from '../manifest.js';
 import { AuthorizedCommunicationDefinitionService } from './authorized-service.js';
 import { COMMUNICATION_DEFINITION_TITLES } from './events.js';
 import { communicationDefinitionOperations } from './routes.js';
@@ -18,7 +18,7 @@ export const communicationDefinitionKind: KindManifest<'communicationDefinitions
     {
       path: COMMUNICATION_DEFINITIONS_PATH,
       codecs: COMMUNICATION_DEFINITION_CODECS,
-      relation: { rel: 'meshcommunicationdefinitions', template: queryTemplate('type') },
+      index: ['type'],
       cli: {
         columns: [
           column('TITLE', 'spec.communication.title'),

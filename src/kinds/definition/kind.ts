@@ -1,7 +1,7 @@
 import { badRequest } from '../../lib/errors.js';
 import { isUuid } from '../../lib/validation.js';
 import { importable, rawField, rawText } from '../importable.js';
-import { column, queryTemplate, type KindManifest } from '../manifest.js';
+import { column, type KindManifest, example } from '../manifest.js';
 import { AuthorizedDefinitionService } from './authorized-service.js';
 import { DEFINITION_TITLES } from './events.js';
 import { definitionOperations } from './routes.js';
@@ -21,7 +21,7 @@ export const definitionKind: KindManifest<'definitions'> = {
     {
       path: DEFINITIONS_PATH,
       codecs: DEFINITION_CODECS,
-      relation: { rel: 'meshbuildingblockdefinitions', template: queryTemplate('workspaceIdentifier') },
+      index: ['workspaceIdentifier'],
       cli: {
         aliases: ['definitions', 'definition', 'bbd'],
         columns: [column('TARGET', 'spec.targetType'), column('RELEASED', 'status.latestReleasedVersion')],
@@ -30,7 +30,7 @@ export const definitionKind: KindManifest<'definitions'> = {
     {
       path: DEFINITION_VERSIONS_PATH,
       codecs: VERSION_CODECS,
-      relation: { rel: 'meshbuildingblockdefinitionversions', template: queryTemplate('buildingBlockDefinitionUuid') },
+      index: ['buildingBlockDefinitionUuid'],
       cli: {
         aliases: ['versions', 'version'],
         columns: [
@@ -42,14 +42,12 @@ export const definitionKind: KindManifest<'definitions'> = {
     },
   ],
   events: DEFINITION_TITLES,
-  examples: {
-    'meshbuildingblockdefinition/v1-preview': {
-      apiVersion: 'v1-preview',
-      kind: 'meshBuildingBlockDefinition',
+  examples: [
+    example('meshBuildingBlockDefinition.v1-preview', {
       metadata: { ownedByWorkspace: 'platform-team' },
       spec: { displayName: 'A building block', description: 'Created by the black-box tests', targetType: 'WORKSPACE_LEVEL' },
-    },
-  },
+    }),
+  ],
   references: [
     { to: 'workspace', kind: 'meshBuildingBlockDefinitions', table: 'definitions', columns: ['owned_by_workspace'] },
     { to: 'runner', kind: 'meshBuildingBlockDefinitionVersions', table: 'definition_versions', columns: ['runner_uuid'] },

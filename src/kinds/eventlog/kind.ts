@@ -1,4 +1,4 @@
-import { column, queryTemplate, type KindManifest } from '../manifest.js';
+import { column, type KindManifest } from '../manifest.js';
 import { AuthorizedEventLogService } from './authorized-service.js';
 import { eventLogOperations } from './routes.js';
 import { EventLogService } from './service.js';
@@ -20,21 +20,18 @@ export const eventLogKind: KindManifest<'events'> = {
     {
       path: EVENT_LOGS_PATH,
       codecs: EVENTLOG_CODECS,
-      relation: {
-        rel: 'mesheventlogs',
-        template: queryTemplate(
-          'from',
-          'until',
-          'title',
-          'description',
-          'authorType',
-          'authorIdentifier',
-          'eventType',
-          'workspaceName',
-          'workspaceIdentifier',
-          'excludeTitle',
-        ),
-      },
+      index: [
+        'from',
+        'until',
+        'title',
+        'description',
+        'authorType',
+        'authorIdentifier',
+        'eventType',
+        'workspaceName',
+        'workspaceIdentifier',
+        'excludeTitle',
+      ],
       cli: {
         aliases: ['events', 'event'],
         columns: [

@@ -1,5 +1,5 @@
 import { CrudService } from '../crud/service.js';
-import { column, queryTemplate, type KindManifest } from '../manifest.js';
+import { column, type KindManifest, deprecated } from '../manifest.js';
 import { AuthorizedIntegrationService } from './authorized-service.js';
 import { INTEGRATION_TITLES } from './events.js';
 import { integrationOperations } from './routes.js';
@@ -19,19 +19,12 @@ export const integrationKind: KindManifest<'integrations'> = {
     {
       path: INTEGRATIONS_PATH,
       codecs: INTEGRATION_CODECS,
-      relation: { rel: 'meshintegrations', template: queryTemplate('displayName', 'ownedByWorkspace', 'type') },
+      index: ['displayName', 'ownedByWorkspace', 'type'],
       cli: { columns: [column('TYPE', 'spec.config.type')] },
     },
   ],
   events: INTEGRATION_TITLES,
-  lifecycle: [
-    {
-      kind: 'meshintegration',
-      version: 'v1-preview',
-      replacedBy: 'meshIntegration.v1',
-      successor: { kind: 'meshintegration', version: 'v1' },
-    },
-  ],
+  lifecycle: [deprecated('meshIntegration.v1-preview', 'v1', { successor: 'v1' })],
   references: [{ to: 'workspace', kind: 'meshIntegrations', table: 'integrations', columns: ['owned_by_workspace'] }],
   build(context) {
     const workspaces = context.plain('workspaces');

@@ -1,5 +1,5 @@
 import { CrudService } from '../crud/service.js';
-import { column, queryTemplate, type KindManifest } from '../manifest.js';
+import { column, type KindManifest, deprecated, example } from '../manifest.js';
 import { AuthorizedLandingZoneService } from './authorized-service.js';
 import { LANDING_ZONE_TITLES } from './events.js';
 import { landingZoneOperations } from './routes.js';
@@ -19,26 +19,14 @@ export const landingZoneKind: KindManifest<'landingZones'> = {
     {
       path: LANDING_ZONES_PATH,
       codecs: LANDING_ZONE_CODECS,
-      relation: {
-        rel: 'meshlandingzones',
-        template: queryTemplate('identifier', 'displayName', 'platformUuid', 'disabled', 'restricted', 'ownedByWorkspace'),
-      },
+      index: ['identifier', 'displayName', 'platformUuid', 'disabled', 'restricted', 'ownedByWorkspace'],
       cli: { aliases: ['lz'], columns: [column('PLATFORM', 'spec.platformRef.uuid')] },
     },
   ],
   events: LANDING_ZONE_TITLES,
-  lifecycle: [
-    {
-      kind: 'meshlandingzone',
-      version: 'v1-preview',
-      replacedBy: 'meshLandingZone.v1',
-      successor: { kind: 'meshlandingzone', version: 'v1' },
-    },
-  ],
-  examples: {
-    'meshlandingzone/v1': {
-      apiVersion: 'v1',
-      kind: 'meshLandingZone',
+  lifecycle: [deprecated('meshLandingZone.v1-preview', 'v1', { successor: 'v1' })],
+  examples: [
+    example('meshLandingZone.v1', {
       metadata: { name: 'sandbox', tags: {} },
       spec: {
         displayName: 'Sandbox',
@@ -47,8 +35,8 @@ export const landingZoneKind: KindManifest<'landingZones'> = {
         automateDeletionReplication: false,
         quotas: [],
       },
-    },
-  },
+    }),
+  ],
   references: [
     { to: 'platform', kind: 'enabled meshLandingZones', table: 'landing_zones', columns: ['platform_uuid'], unlessSet: 'disabled_on' },
   ],

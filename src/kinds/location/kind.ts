@@ -1,5 +1,5 @@
 import { importable, metadataName } from '../importable.js';
-import { queryTemplate, type KindManifest } from '../manifest.js';
+import { type KindManifest, deprecated, example } from '../manifest.js';
 import { AuthorizedCrudService } from '../crud/authorized-service.js';
 import { CrudService } from '../crud/service.js';
 import { LOCATION_TITLES } from './events.js';
@@ -19,16 +19,10 @@ declare module '../services.js' {
 
 export const locationKind: KindManifest<'locations'> = {
   name: 'locations',
-  resources: [
-    { path: LOCATIONS_PATH, codecs: LOCATION_CODECS, relation: { rel: 'meshlocations', template: queryTemplate('displayName') }, cli: {} },
-  ],
+  resources: [{ path: LOCATIONS_PATH, codecs: LOCATION_CODECS, index: ['displayName'], cli: {} }],
   events: LOCATION_TITLES,
-  lifecycle: [
-    { kind: 'meshlocation', version: 'v1-preview', replacedBy: 'meshLocation.v1', successor: { kind: 'meshlocation', version: 'v1' } },
-  ],
-  examples: {
-    'meshlocation/v1': { apiVersion: 'v1', kind: 'meshLocation', metadata: { name: 'eu-west' }, spec: { displayName: 'EU West' } },
-  },
+  lifecycle: [deprecated('meshLocation.v1-preview', 'v1', { successor: 'v1' })],
+  examples: [example('meshLocation.v1', { metadata: { name: 'eu-west' }, spec: { displayName: 'EU West' } })],
   references: [{ to: 'workspace', kind: 'meshLocations', table: 'locations', columns: ['owned_by_workspace'] }],
   build(context) {
     const workspaces = context.plain('workspaces');

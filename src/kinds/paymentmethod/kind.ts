@@ -1,6 +1,6 @@
 import { importable, metadataName } from '../importable.js';
 import { CrudService } from '../crud/service.js';
-import { column, queryTemplate, type KindManifest } from '../manifest.js';
+import { column, type KindManifest, deprecated, example } from '../manifest.js';
 import { AuthorizedPaymentMethodService } from './authorized-service.js';
 import { PAYMENT_METHOD_TITLES } from './events.js';
 import { paymentMethodOperations } from './routes.js';
@@ -20,21 +20,19 @@ export const paymentMethodKind: KindManifest<'paymentMethods'> = {
     {
       path: PAYMENT_METHODS_PATH,
       codecs: PAYMENT_METHOD_CODECS,
-      relation: { rel: 'meshpaymentmethods', template: queryTemplate('workspaceIdentifier') },
+      index: ['workspaceIdentifier'],
       cli: { columns: [column('AMOUNT', 'spec.amount'), column('EXPIRES', 'spec.expirationDate')] },
     },
   ],
   events: PAYMENT_METHOD_TITLES,
-  lifecycle: [{ kind: 'meshpaymentmethod', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshPaymentMethod.v2' }],
-  importLifecycle: [{ kind: 'meshpaymentmethod', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshPaymentMethod.v2' }],
-  examples: {
-    'meshpaymentmethod/v2': {
-      apiVersion: 'v2',
-      kind: 'meshPaymentMethod',
+  lifecycle: [deprecated('meshPaymentMethod.v1', 'v2', { endOfLife: '2025-07-01' })],
+  importLifecycle: [deprecated('meshPaymentMethod.v1', 'v2', { endOfLife: '2025-07-01' })],
+  examples: [
+    example('meshPaymentMethod.v2', {
       metadata: { name: 'cost-center-42', ownedByWorkspace: 'platform-team' },
       spec: { displayName: 'Cost center 42' },
-    },
-  },
+    }),
+  ],
   references: [
     { to: 'workspace', kind: 'meshPaymentMethods', table: 'payment_methods', columns: ['owned_by_workspace'], unlessSet: 'deleted_on' },
   ],

@@ -1,5 +1,5 @@
 import { importable, metadataName } from '../importable.js';
-import { column, queryTemplate, type KindManifest } from '../manifest.js';
+import { column, type KindManifest, deprecated, example } from '../manifest.js';
 import { AuthorizedPlatformService } from './authorized-service.js';
 import { PLATFORM_TITLES } from './events.js';
 import { platformOperations } from './routes.js';
@@ -19,26 +19,18 @@ export const platformKind: KindManifest<'platforms'> = {
     {
       path: PLATFORMS_PATH,
       codecs: PLATFORM_CODECS,
-      relation: {
-        rel: 'meshplatforms',
-        template: queryTemplate('identifier', 'locationIdentifier', 'ownedByWorkspace', 'platformTypeIdentifier'),
-      },
+      index: ['identifier', 'locationIdentifier', 'ownedByWorkspace', 'platformTypeIdentifier'],
       cli: { columns: [column('LOCATION', 'spec.locationRef.name'), column('TYPE', 'spec.config.type')] },
     },
   ],
   events: PLATFORM_TITLES,
-  lifecycle: [
-    { kind: 'meshplatform', version: 'v1', replacedBy: 'meshPlatform.v2', successor: { kind: 'meshplatform', version: 'v2' } },
-    { kind: 'meshplatform', version: 'v2-preview', replacedBy: 'meshPlatform.v2', successor: { kind: 'meshplatform', version: 'v2' } },
-  ],
-  examples: {
-    'meshplatform/v2': {
-      apiVersion: 'v2',
-      kind: 'meshPlatform',
+  lifecycle: [deprecated('meshPlatform.v1', 'v2', { successor: 'v2' }), deprecated('meshPlatform.v2-preview', 'v2', { successor: 'v2' })],
+  examples: [
+    example('meshPlatform.v2', {
       metadata: { name: 'kubernetes', ownedByWorkspace: 'platform-team' },
       spec: { displayName: 'Kubernetes', locationRef: { kind: 'meshLocation', name: 'eu-west' } },
-    },
-  },
+    }),
+  ],
   references: [
     { to: 'workspace', kind: 'meshPlatforms', table: 'platforms', columns: ['owned_by_workspace'] },
     { to: 'location', kind: 'meshPlatforms', table: 'platforms', columns: ['location'] },

@@ -1,5 +1,5 @@
 import { CrudService } from '../crud/service.js';
-import { column, queryTemplate, type KindManifest } from '../manifest.js';
+import { column, type KindManifest, deprecated } from '../manifest.js';
 import { AuthorizedPlatformTypeService } from './authorized-service.js';
 import { PLATFORM_TYPE_TITLES } from './events.js';
 import { platformTypeOperations } from './routes.js';
@@ -19,19 +19,12 @@ export const platformTypeKind: KindManifest<'platformTypes'> = {
     {
       path: PLATFORM_TYPES_PATH,
       codecs: PLATFORM_TYPE_CODECS,
-      relation: { rel: 'meshplatformtypes', template: queryTemplate('category', 'lifecycleStatus') },
+      index: ['category', 'lifecycleStatus'],
       cli: { columns: [column('CATEGORY', 'spec.category')] },
     },
   ],
   events: PLATFORM_TYPE_TITLES,
-  lifecycle: [
-    {
-      kind: 'meshplatformtype',
-      version: 'v1-preview',
-      replacedBy: 'meshPlatformType.v1',
-      successor: { kind: 'meshplatformtype', version: 'v1' },
-    },
-  ],
+  lifecycle: [deprecated('meshPlatformType.v1-preview', 'v1', { successor: 'v1' })],
   build: (context) => ({
     authorized: new AuthorizedPlatformTypeService(
       new CrudService(context.db, context.recorder, context.references, PLATFORM_TYPE_STRATEGY),

@@ -1,5 +1,5 @@
 import { importable, metadataName } from '../importable.js';
-import { queryTemplate, type KindManifest } from '../manifest.js';
+import { type KindManifest, deprecated, example } from '../manifest.js';
 import { column } from '../manifest.js';
 import { AuthorizedProjectService } from './authorized-service.js';
 import { PROJECT_TITLES } from './events.js';
@@ -23,29 +23,16 @@ export const projectKind: KindManifest<'projects'> = {
     {
       path: PROJECTS_PATH,
       codecs: PROJECT_CODECS,
-      relation: { rel: 'meshprojects', template: queryTemplate('workspaceIdentifier', 'paymentIdentifier', 'state') },
+      index: ['workspaceIdentifier', 'paymentIdentifier', 'state'],
       cli: { columns: [column('PAYMENT METHOD', 'spec.paymentMethodIdentifier')] },
     },
   ],
   events: PROJECT_TITLES,
-  lifecycle: [
-    {
-      kind: 'meshproject',
-      version: 'v1',
-      endOfLife: '2025-07-01',
-      replacedBy: 'meshProject.v2',
-      successor: { kind: 'meshproject', version: 'v2' },
-    },
+  lifecycle: [deprecated('meshProject.v1', 'v2', { endOfLife: '2025-07-01', successor: 'v2' })],
+  importLifecycle: [deprecated('meshProject.v1', 'v2', { endOfLife: '2025-07-01' })],
+  examples: [
+    example('meshProject.v2', { metadata: { name: 'web-shop', ownedByWorkspace: 'platform-team' }, spec: { displayName: 'Web shop' } }),
   ],
-  importLifecycle: [{ kind: 'meshproject', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshProject.v2' }],
-  examples: {
-    'meshproject/v2': {
-      apiVersion: 'v2',
-      kind: 'meshProject',
-      metadata: { name: 'web-shop', ownedByWorkspace: 'platform-team' },
-      spec: { displayName: 'Web shop' },
-    },
-  },
   references: [
     { to: 'workspace', kind: 'meshProjects', table: 'projects', columns: ['workspace'] },
     { to: 'paymentMethod', kind: 'meshProjects', table: 'projects', columns: ['payment_method'] },

@@ -1,5 +1,5 @@
 import { CrudService } from '../crud/service.js';
-import type { KindManifest } from '../manifest.js';
+import { example, type KindManifest } from '../manifest.js';
 import { AuthorizedProjectRoleService } from './authorized-service.js';
 import { PROJECT_ROLE_TITLES } from './events.js';
 import { projectRoleOperations } from './routes.js';
@@ -19,14 +19,12 @@ export const projectRoleKind: KindManifest<'projectRoles'> = {
     {
       path: PROJECT_ROLES_PATH,
       codecs: PROJECT_ROLE_CODECS,
-      relation: { rel: 'meshprojectroles', template: '' },
+      index: [],
       cli: { aliases: ['roles', 'role'] },
     },
   ],
   events: PROJECT_ROLE_TITLES,
-  examples: {
-    'meshprojectrole/v1': { apiVersion: 'v1', kind: 'meshProjectRole', metadata: { name: 'reader' }, spec: { name: 'Reader', rank: 1 } },
-  },
+  examples: [example('meshProjectRole.v1', { metadata: { name: 'reader' }, spec: { name: 'Reader', rank: 1 } })],
   build: (context) => ({
     authorized: new AuthorizedProjectRoleService(new CrudService(context.db, context.recorder, context.references, PROJECT_ROLE_STRATEGY)),
   }),

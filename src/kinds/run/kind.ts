@@ -25,7 +25,7 @@ export const runKind: KindManifest<'runs'> = {
       path: RUNS_PATH,
       codecs: RUN_CODECS,
       // "runnerNodeId (required, in the path's query), selector (appended)"
-      relation: { rel: 'meshbuildingblockruns', template: '?runnerNodeId={runnerNodeId}{&selector}' },
+      index: '?runnerNodeId={runnerNodeId}{&selector}',
       cli: {
         aliases: ['runs', 'run'],
         extraFilters: ['buildingBlockUuid'],

@@ -1,4 +1,4 @@
-import { column, queryTemplate, type KindManifest } from '../manifest.js';
+import { column, type KindManifest } from '../manifest.js';
 import { AuthorizedRunnerService } from './authorized-service.js';
 import { RUNNER_TITLES } from './events.js';
 import { runnerOperations } from './routes.js';
@@ -21,7 +21,7 @@ export const runnerKind: KindManifest<'runners'> = {
     {
       path: RUNNERS_PATH,
       codecs: RUNNER_CODECS,
-      relation: { rel: 'meshbuildingblockrunners', template: queryTemplate('workspaceIdentifier') },
+      index: ['workspaceIdentifier'],
       cli: { aliases: ['runners', 'runner'], columns: [column('TYPE', 'spec.implementationType')] },
     },
   ],

@@ -1,5 +1,5 @@
 import { importable, rawField, rawText } from '../importable.js';
-import { column, queryTemplate, type KindManifest } from '../manifest.js';
+import { column, type KindManifest, deprecated } from '../manifest.js';
 import { AuthorizedServiceInstanceService } from './authorized-service.js';
 import { SERVICE_INSTANCE_TITLES } from './events.js';
 import { serviceInstanceOperations } from './routes.js';
@@ -20,10 +20,7 @@ export const serviceInstanceKind: KindManifest<'serviceInstances'> = {
     {
       path: SERVICE_INSTANCES_PATH,
       codecs: SERVICE_INSTANCE_CODECS,
-      relation: {
-        rel: 'meshserviceinstances',
-        template: queryTemplate('workspaceIdentifier', 'projectIdentifier', 'marketplaceIdentifier', 'serviceIdentifier', 'planIdentifier'),
-      },
+      index: ['workspaceIdentifier', 'projectIdentifier', 'marketplaceIdentifier', 'serviceIdentifier', 'planIdentifier'],
       cli: {
         aliases: ['instances', 'instance', 'si'],
         columns: [
@@ -36,8 +33,8 @@ export const serviceInstanceKind: KindManifest<'serviceInstances'> = {
     },
   ],
   events: SERVICE_INSTANCE_TITLES,
-  lifecycle: [{ kind: 'meshserviceinstance', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshServiceInstance.v2' }],
-  importLifecycle: [{ kind: 'meshserviceinstance', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshServiceInstance.v2' }],
+  lifecycle: [deprecated('meshServiceInstance.v1', 'v2', { endOfLife: '2025-03-01' })],
+  importLifecycle: [deprecated('meshServiceInstance.v1', 'v2', { endOfLife: '2025-07-01' })],
   // Live instances keep their project; deleting ones go with it.
   references: [
     {

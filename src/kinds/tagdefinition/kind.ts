@@ -19,7 +19,7 @@ export const tagDefinitionKind: KindManifest<'tagDefinitions'> = {
     {
       path: TAG_DEFINITIONS_PATH,
       codecs: TAG_DEFINITION_CODECS,
-      relation: { rel: 'meshtagdefinitions', template: '' },
+      index: [],
       cli: { aliases: ['tags', 'tag'], columns: [column('TARGET', 'spec.targetKind'), column('KEY', 'spec.key')] },
     },
   ],

@@ -1,5 +1,5 @@
 import { importable, rawField, rawText } from '../importable.js';
-import { column, queryTemplate, type KindManifest } from '../manifest.js';
+import { column, type KindManifest, deprecated, example } from '../manifest.js';
 import { AuthorizedTenantService } from './authorized-service.js';
 import { TENANT_TITLES } from './events.js';
 import { TENANTS_PATH, tenantName } from './model.js';
@@ -13,18 +13,13 @@ declare module '../services.js' {
   }
 }
 
-const PLATFORM_REF = { kind: 'meshPlatform', uuid: '5f0d3c52-7c2e-4b8b-9a51-3f8e2d6c1a90' };
-
 export const tenantKind: KindManifest<'tenants'> = {
   name: 'tenants',
   resources: [
     {
       path: TENANTS_PATH,
       codecs: TENANT_CODECS,
-      relation: {
-        rel: 'meshtenants',
-        template: queryTemplate('workspaceIdentifier', 'projectIdentifier', 'platformIdentifier', 'deletionState'),
-      },
+      index: ['workspaceIdentifier', 'projectIdentifier', 'platformIdentifier', 'deletionState'],
       cli: {
         columns: [
           column('TENANT NAME', 'status.tenantName'),
@@ -36,41 +31,21 @@ export const tenantKind: KindManifest<'tenants'> = {
   ],
   events: TENANT_TITLES,
   lifecycle: [
-    {
-      kind: 'meshtenant',
-      version: 'v1',
-      endOfLife: '2025-07-01',
-      replacedBy: 'meshTenant.v3',
-      successor: { kind: 'meshtenant', version: 'v4' },
-    },
-    {
-      kind: 'meshtenant',
-      version: 'v2',
-      endOfLife: '2025-07-01',
-      replacedBy: 'meshTenant.v3',
-      successor: { kind: 'meshtenant', version: 'v4' },
-    },
-    { kind: 'meshtenant', version: 'v3', replacedBy: 'meshTenant.v4', successor: { kind: 'meshtenant', version: 'v4' } },
+    deprecated('meshTenant.v1', 'v3', { endOfLife: '2025-07-01', successor: 'v4' }),
+    deprecated('meshTenant.v2', 'v3', { endOfLife: '2025-07-01', successor: 'v4' }),
+    deprecated('meshTenant.v3', 'v4', { successor: 'v4' }),
   ],
   importLifecycle: [
-    { kind: 'meshtenant', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshTenant.v3' },
-    { kind: 'meshtenant', version: 'v2', endOfLife: '2025-07-01', replacedBy: 'meshTenant.v3' },
-    { kind: 'meshtenant', version: 'v3', replacedBy: 'meshTenant.v4' },
+    deprecated('meshTenant.v1', 'v3', { endOfLife: '2025-07-01' }),
+    deprecated('meshTenant.v2', 'v3', { endOfLife: '2025-07-01' }),
+    deprecated('meshTenant.v3', 'v4'),
   ],
-  examples: {
-    'meshtenant/v4': {
-      apiVersion: 'v4',
-      kind: 'meshTenant',
+  examples: ['v4', 'v4-preview'].map((version) =>
+    example(`meshTenant.${version}`, {
       metadata: { ownedByWorkspace: 'platform-team', ownedByProject: 'web-shop' },
-      spec: { platformRef: PLATFORM_REF },
-    },
-    'meshtenant/v4-preview': {
-      apiVersion: 'v4-preview',
-      kind: 'meshTenant',
-      metadata: { ownedByWorkspace: 'platform-team', ownedByProject: 'web-shop' },
-      spec: { platformRef: PLATFORM_REF },
-    },
-  },
+      spec: { platformRef: { kind: 'meshPlatform', uuid: '5f0d3c52-7c2e-4b8b-9a51-3f8e2d6c1a90' } },
+    }),
+  ),
   // Live tenants keep their project and platform; the records of deleted ones go with them.
   references: [
     {

@@ -1,5 +1,5 @@
 import { importable, metadataName } from '../importable.js';
-import { column, queryTemplate, type KindManifest } from '../manifest.js';
+import { column, type KindManifest, deprecated, example } from '../manifest.js';
 import { AuthorizedUserService } from './authorized-service.js';
 import { USER_TITLES } from './events.js';
 import { userOperations } from './routes.js';
@@ -22,36 +22,28 @@ export const userKind: KindManifest<'users'> = {
     {
       path: USERS_PATH,
       codecs: USER_CODECS,
-      relation: {
-        rel: 'meshusers',
-        template: queryTemplate(
-          'workspaceIdentifier',
-          'projectIdentifier',
-          'platformIdentifier',
-          'workspaceUserGroupIdentifier',
-          'projectRole',
-          'workspaceRole',
-          'email',
-          'firstName',
-          'lastName',
-          'username',
-          'euid',
-        ),
-      },
+      index: [
+        'workspaceIdentifier',
+        'projectIdentifier',
+        'platformIdentifier',
+        'workspaceUserGroupIdentifier',
+        'projectRole',
+        'workspaceRole',
+        'email',
+        'firstName',
+        'lastName',
+        'username',
+        'euid',
+      ],
       cli: { columns: [column('EMAIL', 'spec.email'), column('FIRST NAME', 'spec.firstName'), column('LAST NAME', 'spec.lastName')] },
     },
   ],
   events: USER_TITLES,
-  lifecycle: [{ kind: 'meshuser', version: 'v1', endOfLife: '2025-03-01', replacedBy: 'meshUser.v2' }],
-  importLifecycle: [{ kind: 'meshuser', version: 'v1', endOfLife: '2025-07-01', replacedBy: 'meshUser.v2' }],
-  examples: {
-    'meshuser/v2': {
-      apiVersion: 'v2',
-      kind: 'meshUser',
-      metadata: { name: 'jdoe' },
-      spec: { email: 'jdoe@example.com', firstName: 'Jane', lastName: 'Doe' },
-    },
-  },
+  lifecycle: [deprecated('meshUser.v1', 'v2', { endOfLife: '2025-03-01' })],
+  importLifecycle: [deprecated('meshUser.v1', 'v2', { endOfLife: '2025-07-01' })],
+  examples: [
+    example('meshUser.v2', { metadata: { name: 'jdoe' }, spec: { email: 'jdoe@example.com', firstName: 'Jane', lastName: 'Doe' } }),
+  ],
   build(context) {
     const plain = new UserService(context.db, context.recorder, context.references);
     return { plain, authorized: new AuthorizedUserService(plain, context.scimEnabled) };

@@ -1,6 +1,6 @@
 import { requireHoldable } from '../collection/model.js';
 import { importable, metadataName, rawField, rawText } from '../importable.js';
-import { queryTemplate, type KindManifest } from '../manifest.js';
+import { type KindManifest } from '../manifest.js';
 import { AuthorizedUserGroupService } from './authorized-service.js';
 import { USER_GROUP_TITLES } from './events.js';
 import { userGroupOperations } from './routes.js';
@@ -21,7 +21,7 @@ export const userGroupKind: KindManifest<'userGroups'> = {
     {
       path: USER_GROUPS_PATH,
       codecs: USER_GROUP_CODECS,
-      relation: { rel: 'meshworkspaceusergroups', template: queryTemplate('workspaceIdentifier', 'username') },
+      index: ['workspaceIdentifier', 'username'],
       cli: { aliases: ['groups', 'group'] },
     },
   ],

@@ -1,5 +1,5 @@
 import { importable, metadataName } from '../importable.js';
-import type { KindManifest } from '../manifest.js';
+import { deprecated, example, type KindManifest } from '../manifest.js';
 import { AuthorizedWorkspaceService } from './authorized-service.js';
 import { WORKSPACE_TITLES } from './events.js';
 import { workspaceOperations } from './routes.js';
@@ -18,22 +18,16 @@ declare module '../services.js' {
 
 export const workspaceKind: KindManifest<'workspaces'> = {
   name: 'workspaces',
-  resources: [
-    { path: WORKSPACES_PATH, codecs: WORKSPACE_CODECS, relation: { rel: 'meshworkspaces', template: '' }, cli: { aliases: ['ws'] } },
-  ],
+  resources: [{ path: WORKSPACES_PATH, codecs: WORKSPACE_CODECS, index: [], cli: { aliases: ['ws'] } }],
   events: WORKSPACE_TITLES,
-  lifecycle: [
-    { kind: 'meshworkspace', version: 'v1', replacedBy: 'meshWorkspace.v2', successor: { kind: 'meshworkspace', version: 'v2' } },
-  ],
-  importLifecycle: [{ kind: 'meshworkspace', version: 'v1', replacedBy: 'meshWorkspace.v2' }],
-  examples: {
-    'meshworkspace/v2': {
-      apiVersion: 'v2',
-      kind: 'meshWorkspace',
+  lifecycle: [deprecated('meshWorkspace.v1', 'v2', { successor: 'v2' })],
+  importLifecycle: [deprecated('meshWorkspace.v1', 'v2')],
+  examples: [
+    example('meshWorkspace.v2', {
       metadata: { name: 'platform-team', tags: { environment: ['dev'] } },
       spec: { displayName: 'Platform team' },
-    },
-  },
+    }),
+  ],
   build(context) {
     const plain = new WorkspaceService(context.db, context.recorder, context.references);
     return { plain, authorized: new AuthorizedWorkspaceService(plain, context.authorized('tagDefinitions')) };

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { AuthorizedCrudService, ownedByWorkspace } from '../../../src/kinds/crud/authorized-service.js';
 import { CrudService, type CrudStrategy } from '../../../src/kinds/crud/service.js';
 import { importable, metadataName } from '../../../src/kinds/importable.js';
-import { queryTemplate, type KindManifest } from '../../../src/kinds/manifest.js';
+import { type KindManifest } from '../../../src/kinds/manifest.js';
 import { resourceOperations } from '../../../src/kinds/resource.js';
 import { versionOf } from '../../../src/kinds/operation.js';
 import { Filter, filterValue } from '../../../src/lib/query.js';
@@ -58,7 +58,7 @@ export const gadgetKind: KindManifest<'gadgets'> = {
     {
       path: GADGETS_PATH,
       codecs: GADGET_CODECS,
-      relation: { rel: 'meshgadgets', template: queryTemplate('workspaceIdentifier') },
+      index: ['workspaceIdentifier'],
       cli: {},
     },
   ],
