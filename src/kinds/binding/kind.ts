@@ -3,14 +3,7 @@ import { rawField } from '../importable.js';
 import { column, type ImportableKind, type KindManifest, type KindResource, deprecated } from '../manifest.js';
 import { AuthorizedBindingService } from './authorized-service.js';
 import { BINDING_TITLES } from './events.js';
-import {
-  BINDING_KINDS,
-  PROJECT_GROUP_BINDINGS_PATH,
-  PROJECT_USER_BINDINGS_PATH,
-  WORKSPACE_GROUP_BINDINGS_PATH,
-  WORKSPACE_USER_BINDINGS_PATH,
-  type BindingKind,
-} from './model.js';
+import { BINDING_KINDS, BINDING_SHAPES, type BindingKind } from './model.js';
 import { bindingOperations } from './routes.js';
 import { BindingService, deleteCollectedBinding } from './service.js';
 import { BindingStore } from './store.js';
@@ -27,8 +20,8 @@ const isBindingKind = (kind: string): kind is BindingKind => (Object.values(BIND
 
 const CLI = { columns: [column('ROLE', 'roleRef.name'), column('TARGET', 'targetRef.name'), column('SUBJECT', 'subject.name')] };
 const PROJECT_TEMPLATE = '?workspaceIdentifier={workspaceIdentifier}&projectIdentifier={projectIdentifier}';
-const resource = (kind: BindingKind, path: string, index: KindResource['index']): KindResource => ({
-  path,
+const resource = (kind: BindingKind, index: KindResource['index']): KindResource => ({
+  path: BINDING_SHAPES[kind].path,
   codecs: { kind, media: [BINDING_CODECS[kind].media] },
   index,
   cli: CLI,
@@ -61,10 +54,10 @@ function importableBinding(service: AuthorizedBindingService): ImportableKind {
 export const bindingKind: KindManifest<'bindings'> = {
   name: 'bindings',
   resources: [
-    resource(BINDING_KINDS.projectGroup, PROJECT_GROUP_BINDINGS_PATH, PROJECT_TEMPLATE),
-    resource(BINDING_KINDS.projectUser, PROJECT_USER_BINDINGS_PATH, PROJECT_TEMPLATE),
-    resource(BINDING_KINDS.workspaceUser, WORKSPACE_USER_BINDINGS_PATH, ['username', 'workspaceRole', 'workspaceIdentifier']),
-    resource(BINDING_KINDS.workspaceGroup, WORKSPACE_GROUP_BINDINGS_PATH, ['username', 'workspaceRole']),
+    resource(BINDING_KINDS.projectGroup, PROJECT_TEMPLATE),
+    resource(BINDING_KINDS.projectUser, PROJECT_TEMPLATE),
+    resource(BINDING_KINDS.workspaceUser, ['username', 'workspaceRole', 'workspaceIdentifier']),
+    resource(BINDING_KINDS.workspaceGroup, ['username', 'workspaceRole']),
   ],
   events: BINDING_TITLES,
   importLifecycle: [

@@ -1,14 +1,3 @@
-/** Its collection path. */
-export const PROJECT_GROUP_BINDINGS_PATH = '/api/meshobjects/meshprojectbindings/groupbindings';
-
-/** Its collection path. */
-export const PROJECT_USER_BINDINGS_PATH = '/api/meshobjects/meshprojectbindings/userbindings';
-
-/** Its collection path. */
-export const WORKSPACE_USER_BINDINGS_PATH = '/api/meshobjects/meshworkspacebindings/userbindings';
-
-/** Its collection path. */
-export const WORKSPACE_GROUP_BINDINGS_PATH = '/api/meshobjects/meshworkspacebindings/groupbindings';
 /**
  * The four binding kinds (the wire kinds), as stored in `role_bindings.kind`. Here rather than beside
  * the SQL of holders.ts: the codecs (and the CLI's kind table) load without the query builder.
@@ -25,12 +14,12 @@ export type BindingKind = (typeof BINDING_KINDS)[keyof typeof BINDING_KINDS];
 export type BindingLevel = 'workspace' | 'project';
 export type SubjectType = 'user' | 'group';
 
-/** What each binding kind binds: a user or a group, to a workspace or a project role. */
-export const BINDING_SHAPES: Record<BindingKind, { level: BindingLevel; subject: SubjectType }> = {
-  meshWorkspaceUserBinding: { level: 'workspace', subject: 'user' },
-  meshWorkspaceGroupBinding: { level: 'workspace', subject: 'group' },
-  meshProjectUserBinding: { level: 'project', subject: 'user' },
-  meshProjectGroupBinding: { level: 'project', subject: 'group' },
+/** What each binding kind binds (a user or a group, to a workspace or a project role) and its collection path. */
+export const BINDING_SHAPES: Record<BindingKind, { level: BindingLevel; subject: SubjectType; path: string }> = {
+  meshWorkspaceUserBinding: { level: 'workspace', subject: 'user', path: '/api/meshobjects/meshworkspacebindings/userbindings' },
+  meshWorkspaceGroupBinding: { level: 'workspace', subject: 'group', path: '/api/meshobjects/meshworkspacebindings/groupbindings' },
+  meshProjectUserBinding: { level: 'project', subject: 'user', path: '/api/meshobjects/meshprojectbindings/userbindings' },
+  meshProjectGroupBinding: { level: 'project', subject: 'group', path: '/api/meshobjects/meshprojectbindings/groupbindings' },
 };
 
 /**

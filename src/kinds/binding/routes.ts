@@ -1,32 +1,18 @@
 import type { Operation } from '../operation.js';
 import { resourceOperations } from '../resource.js';
 import type { AuthorizedBindingService } from './authorized-service.js';
-import {
-  BINDING_SHAPES,
-  PROJECT_GROUP_BINDINGS_PATH,
-  PROJECT_USER_BINDINGS_PATH,
-  WORKSPACE_GROUP_BINDINGS_PATH,
-  WORKSPACE_USER_BINDINGS_PATH,
-  type Binding,
-  type BindingKind,
-} from './model.js';
+import { BINDING_SHAPES, type Binding } from './model.js';
 import { BINDING_FILTERS, parseBindingFilter } from './query.js';
 import { BINDING_CODECS } from './wire/index.js';
-
-const PLACES: Record<BindingKind, { path: string; embedded: string }> = {
-  meshWorkspaceUserBinding: { path: WORKSPACE_USER_BINDINGS_PATH, embedded: 'meshWorkspaceUserBindings' },
-  meshWorkspaceGroupBinding: { path: WORKSPACE_GROUP_BINDINGS_PATH, embedded: 'meshWorkspaceGroupBindings' },
-  meshProjectUserBinding: { path: PROJECT_USER_BINDINGS_PATH, embedded: 'meshProjectUserBindings' },
-  meshProjectGroupBinding: { path: PROJECT_GROUP_BINDINGS_PATH, embedded: 'meshProjectGroupBindings' },
-};
 
 /** One binding kind: list, POST 201, GET and DELETE 204 by binding name (no PUT, as documented). */
 export function bindingOperations(bindings: AuthorizedBindingService): Operation[] {
   const { kind } = bindings;
   const codec = BINDING_CODECS[kind];
-  const { level } = BINDING_SHAPES[kind];
+  const { level, path } = BINDING_SHAPES[kind];
   return resourceOperations<Binding>({
-    ...PLACES[kind],
+    path,
+    embedded: `${kind}s`,
     codecs: [codec],
     filters: BINDING_FILTERS[level],
     resource: level === 'workspace' ? 'WORKSPACEPRINCIPALBINDING' : 'PROJECTPRINCIPALROLE',

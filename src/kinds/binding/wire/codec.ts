@@ -36,8 +36,9 @@ function checkedSubject(kind: BindingKind, name: string, field: string): string 
  * The binding forms of the current versions (workspace bindings v2, project bindings v3):
  * `metadata.name`, `roleRef.name`, `targetRef.name` (+ `ownedByWorkspace` for projects), `subject.name`.
  */
-export function bindingCodec(kind: BindingKind, version: string, path: string): BindingCodec {
-  const project = BINDING_SHAPES[kind].level === 'project';
+export function bindingCodec(kind: BindingKind, version: string): BindingCodec {
+  const { level, path } = BINDING_SHAPES[kind];
+  const project = level === 'project';
   const body = Type.Object({
     kind: KindOf(kind),
     metadata: Type.Object({ name: BINDING_NAME }),

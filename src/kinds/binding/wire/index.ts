@@ -1,21 +1,13 @@
 import { eventCodec, type EventCodec } from '../../codec.js';
-import {
-  BINDING_KINDS,
-  PROJECT_GROUP_BINDINGS_PATH,
-  PROJECT_USER_BINDINGS_PATH,
-  WORKSPACE_GROUP_BINDINGS_PATH,
-  WORKSPACE_USER_BINDINGS_PATH,
-  type Binding,
-  type BindingKind,
-} from '../model.js';
+import { BINDING_KINDS, type Binding, type BindingKind } from '../model.js';
 import { bindingCodec, subjectsCodec, type BindingCodec } from './codec.js';
 
 /** The REST versions of each binding kind (workspace bindings v2, project bindings v3). */
 export const BINDING_CODECS: Record<BindingKind, BindingCodec> = {
-  meshWorkspaceUserBinding: bindingCodec(BINDING_KINDS.workspaceUser, 'v2', WORKSPACE_USER_BINDINGS_PATH),
-  meshWorkspaceGroupBinding: bindingCodec(BINDING_KINDS.workspaceGroup, 'v2', WORKSPACE_GROUP_BINDINGS_PATH),
-  meshProjectUserBinding: bindingCodec(BINDING_KINDS.projectUser, 'v3', PROJECT_USER_BINDINGS_PATH),
-  meshProjectGroupBinding: bindingCodec(BINDING_KINDS.projectGroup, 'v3', PROJECT_GROUP_BINDINGS_PATH),
+  meshWorkspaceUserBinding: bindingCodec(BINDING_KINDS.workspaceUser, 'v2'),
+  meshWorkspaceGroupBinding: bindingCodec(BINDING_KINDS.workspaceGroup, 'v2'),
+  meshProjectUserBinding: bindingCodec(BINDING_KINDS.projectUser, 'v3'),
+  meshProjectGroupBinding: bindingCodec(BINDING_KINDS.projectGroup, 'v3'),
 };
 
 /**
