@@ -5,7 +5,7 @@ import { badRequest, type MissingReference } from '../../lib/errors.js';
 import { emptyPage, type Page, type PageRequest } from '../../lib/paging.js';
 import { CallerView } from '../view.js';
 import type { CrudService } from './service.js';
-import type { ColumnFilter } from './store.js';
+import type { ColumnFilter, Created } from './store.js';
 
 /** A write a caller asks for, as its access rule judges it. */
 export type CrudWrite<T, Input> =
@@ -92,7 +92,7 @@ export interface CrudNames<Input> {
 }
 
 /** A CRUD-shaped kind as callers reach it: the plain service behind its access rules. */
-export class AuthorizedCrudService<T, Input> extends CallerView<T> {
+export class AuthorizedCrudService<T extends Created, Input> extends CallerView<T> {
   protected readonly kindName: string;
   protected override readonly missing: MissingReference;
 

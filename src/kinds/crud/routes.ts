@@ -4,7 +4,7 @@ import type { Codec, CodecRegistry, RelationsView } from '../codec.js';
 import { versionOf, type Operation } from '../operation.js';
 import { resourceOperations, type ResourceDefinition } from '../resource.js';
 import type { AuthorizedCrudService } from './authorized-service.js';
-import type { ColumnFilter } from './store.js';
+import type { ColumnFilter, Created } from './store.js';
 
 /** A version of a CRUD-shaped kind: it encodes the object and decodes the body of a create or update. */
 export interface CrudCodec<T, Input> extends Codec<T, RelationsView> {
@@ -20,7 +20,7 @@ export type CrudResource<T> = Omit<ResourceDefinition<T>, 'codecs' | 'encode' | 
 };
 
 /** The routes of a CRUD-shaped kind (`resourceOperations`): each calls its authorized service; DELETE answers 204. */
-export function crudOperations<T, Input>(
+export function crudOperations<T extends Created, Input>(
   service: AuthorizedCrudService<T, Input>,
   codecs: CodecRegistry<CrudCodec<T, Input>>,
   resource: CrudResource<T>,

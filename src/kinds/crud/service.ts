@@ -7,7 +7,7 @@ import type { EventCodec } from '../codec.js';
 import type { EventRecorder } from '../eventlog/recorder.js';
 import { differs, eventOf, type EventTitle } from '../eventlog/titles.js';
 import type { ReferenceGraph } from '../references.js';
-import { CrudStore, type ColumnFilter, type CrudTable } from './store.js';
+import { CrudStore, idOf, type ColumnFilter, type Created, type CrudTable } from './store.js';
 
 /** Which of its events a change records. */
 export type CrudChange = 'created' | 'changed' | 'deleted';
@@ -18,7 +18,7 @@ export type CrudChange = 'created' | 'changed' | 'deleted';
  * deletion does and what the kind's events are. A write runs its hooks in this order: `admit`,
  * `validate`, `prepareFor…`, then in its transaction `beforeInsert`/`beforeUpdate`, the row, the event.
  */
-export interface CrudStrategy<T, Input> {
+export interface CrudStrategy<T extends Created, Input> {
   /** The wire kind, for messages: `meshGadget`. */
   readonly kind: string;
   /**
@@ -69,7 +69,7 @@ export interface CrudStrategy<T, Input> {
 }
 
 /** The plain service of a CRUD-shaped kind: its rules from the strategy, no notion of who asks. */
-export class CrudService<T, Input> {
+export class CrudService<T extends Created, Input> {
   private readonly store: CrudStore<T>;
 
   constructor(
@@ -86,7 +86,7 @@ export class CrudService<T, Input> {
     const description = describe?.(object, change);
     const draft = eventOf(this.strategy.events[change], {
       codec: eventCodec,
-      id: table.idOf(object),
+      id: idOf(table, object),
       workspace: this.strategy.workspaceOf?.(object),
       object,
       ...(previous !== undefined ? { previous } : {}),
@@ -129,7 +129,7 @@ export class CrudService<T, Input> {
     if (!isUniqueViolation(error)) return error;
     const message = this.strategy.duplicate?.(object, write);
     if (message !== undefined) return conflict(message);
-    return write === 'create' ? conflict(`${this.strategy.kind} ${this.strategy.table.idOf(object)} already exists`) : error;
+    return write === 'create' ? conflict(`${this.strategy.kind} ${idOf(this.strategy.table, object)} already exists`) : error;
   }
 
   async create(ctx: RequestContext, input: Input): Promise<T> {
@@ -170,7 +170,7 @@ export class CrudService<T, Input> {
    */
   async delete(ctx: RequestContext, existing: T): Promise<void> {
     const { table, reference } = this.strategy;
-    const id = table.idOf(existing);
+    const id = idOf(table, existing);
     const retired = this.strategy.retire ? this.strategy.retire(existing) : undefined;
     if (this.strategy.retire && retired === undefined) return;
     try {

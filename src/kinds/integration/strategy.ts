@@ -8,6 +8,7 @@ import { badRequest, conflict } from '../../lib/errors.js';
 import type { IntegrationTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
 import type { CrudAccess } from '../crud/authorized-service.js';
+import type { StoredRow } from '../crud/store.js';
 import type { CrudStrategy } from '../crud/service.js';
 import { parseDocument, serializeDocument } from '../document.js';
 import { ADMIN_WORKSPACE } from '../workspace/model.js';
@@ -82,16 +83,13 @@ export const integrationStrategy = (needs: IntegrationNeeds): CrudStrategy<Integ
   table: {
     table: 'integrations',
     key: 'uuid',
-    createdOn: 'created_on',
-    idOf: (integration) => integration.uuid,
-    toRow: (integration): Selectable<IntegrationTable> => ({
+    toRow: (integration): StoredRow<IntegrationTable> => ({
       uuid: integration.uuid,
       owned_by_workspace: integration.ownedByWorkspace,
       display_name: integration.displayName,
       integration_type: integration.type,
       built_in: integration.builtIn ? 1 : 0,
       document: serializeDocument(integration.document),
-      created_on: integration.createdOn,
     }),
     fromRow: (row: Selectable<IntegrationTable>) => ({
       uuid: row.uuid,
@@ -99,7 +97,6 @@ export const integrationStrategy = (needs: IntegrationNeeds): CrudStrategy<Integ
       displayName: row.display_name,
       type: row.integration_type as IntegrationType,
       builtIn: Boolean(row.built_in),
-      createdOn: row.created_on,
       document: parseDocument(row.document),
     }),
   },

@@ -4,6 +4,7 @@ import { isAdminFor, requireAllowed } from '../../auth/policy.js';
 import { badRequest, unprocessable } from '../../lib/errors.js';
 import type { LandingZoneTable } from '../../store/schema.js';
 import { ownedByWorkspace, type CrudAccess } from '../crud/authorized-service.js';
+import type { StoredRow } from '../crud/store.js';
 import type { CrudStrategy } from '../crud/service.js';
 import { parseDocument, serializeDocument } from '../document.js';
 import type { Platform } from '../platform/model.js';
@@ -53,9 +54,7 @@ export const landingZoneStrategy = (needs: LandingZoneNeeds): CrudStrategy<Landi
   table: {
     table: 'landing_zones',
     key: 'name',
-    createdOn: 'created_on',
-    idOf: (zone) => zone.name,
-    toRow: (zone): Selectable<LandingZoneTable> => ({
+    toRow: (zone): StoredRow<LandingZoneTable> => ({
       name: zone.name,
       platform_uuid: zone.platformUuid,
       owned_by_workspace: zone.ownedByWorkspace,
@@ -63,7 +62,6 @@ export const landingZoneStrategy = (needs: LandingZoneNeeds): CrudStrategy<Landi
       restricted: zone.restricted ? 1 : 0,
       disabled_on: zone.disabledOn ?? null,
       document: serializeDocument(zone.document),
-      created_on: zone.createdOn,
     }),
     fromRow: (row: Selectable<LandingZoneTable>) => ({
       name: row.name,
@@ -72,7 +70,6 @@ export const landingZoneStrategy = (needs: LandingZoneNeeds): CrudStrategy<Landi
       displayName: row.display_name,
       restricted: Boolean(row.restricted),
       ...(row.disabled_on !== null ? { disabledOn: row.disabled_on } : {}),
-      createdOn: row.created_on,
       document: parseDocument(row.document),
     }),
   },

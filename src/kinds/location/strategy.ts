@@ -28,23 +28,19 @@ export const locationStrategy = (
   table: {
     table: 'locations',
     key: 'name',
-    createdOn: 'created_on',
     computed: [isPublic],
-    idOf: (location) => location.name,
     toRow: (location) => ({
       name: location.name,
       uuid: location.uuid,
       display_name: location.displayName,
       owned_by_workspace: location.ownedByWorkspace ?? null,
       document: serializeDocument(location.document),
-      created_on: location.createdOn,
     }),
     fromRow: (row) => ({
       name: String(row.name),
       uuid: String(row.uuid),
       displayName: String(row.display_name),
       ...(row.owned_by_workspace !== null ? { ownedByWorkspace: String(row.owned_by_workspace) } : {}),
-      createdOn: String(row.created_on),
       isPublic: Boolean(row.is_public),
       document: parseDocument(String(row.document)),
     }),

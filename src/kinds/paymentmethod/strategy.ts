@@ -4,6 +4,7 @@ import { isAdminFor } from '../../auth/policy.js';
 import { badRequest } from '../../lib/errors.js';
 import type { PaymentMethodTable } from '../../store/schema.js';
 import { ownedByWorkspace, type CrudAccess } from '../crud/authorized-service.js';
+import type { StoredRow } from '../crud/store.js';
 import type { CrudStrategy } from '../crud/service.js';
 import { parseDocument, serializeDocument } from '../document.js';
 import type { Tags, TagTargetKind } from '../tagdefinition/model.js';
@@ -36,23 +37,19 @@ export const paymentMethodStrategy = (needs: PaymentMethodNeeds): CrudStrategy<P
   table: {
     table: 'payment_methods',
     key: 'name',
-    createdOn: 'created_on',
     listed: { deleted_on: null },
-    idOf: (method) => method.name,
-    toRow: (method): Selectable<PaymentMethodTable> => ({
+    toRow: (method): StoredRow<PaymentMethodTable> => ({
       name: method.name,
       owned_by_workspace: method.ownedByWorkspace,
       expiration_date: method.expirationDate ?? null,
       deleted_on: method.deletedOn ?? null,
       document: serializeDocument(method.document),
-      created_on: method.createdOn,
     }),
     fromRow: (row: Selectable<PaymentMethodTable>) => ({
       name: row.name,
       ownedByWorkspace: row.owned_by_workspace,
       ...(row.expiration_date !== null ? { expirationDate: row.expiration_date } : {}),
       ...(row.deleted_on !== null ? { deletedOn: row.deleted_on } : {}),
-      createdOn: row.created_on,
       document: parseDocument(row.document),
     }),
   },

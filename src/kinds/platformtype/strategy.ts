@@ -4,6 +4,7 @@ import { isAdminFor } from '../../auth/policy.js';
 import { badRequest, conflict, insufficientPermissions } from '../../lib/errors.js';
 import type { PlatformTypeTable } from '../../store/schema.js';
 import { SEEN_BY_ALL, type CrudAccess } from '../crud/authorized-service.js';
+import type { StoredRow } from '../crud/store.js';
 import type { CrudStrategy } from '../crud/service.js';
 import { parseDocument, serializeDocument } from '../document.js';
 import { PLATFORM_TYPE_TITLES } from './events.js';
@@ -20,9 +21,7 @@ export const PLATFORM_TYPE_STRATEGY: CrudStrategy<PlatformType, PlatformTypeInpu
   table: {
     table: 'platform_types',
     key: 'name',
-    createdOn: 'created_on',
-    idOf: (type) => type.name,
-    toRow: (type): Selectable<PlatformTypeTable> => ({
+    toRow: (type): StoredRow<PlatformTypeTable> => ({
       name: type.name,
       type_key: typeKey(type.name),
       uuid: type.uuid,
@@ -30,7 +29,6 @@ export const PLATFORM_TYPE_STRATEGY: CrudStrategy<PlatformType, PlatformTypeInpu
       lifecycle_state: type.lifecycleState,
       built_in: type.builtIn ? 1 : 0,
       document: serializeDocument(type.document),
-      created_on: type.createdOn,
     }),
     fromRow: (row: Selectable<PlatformTypeTable>) => ({
       name: row.name,
@@ -38,7 +36,6 @@ export const PLATFORM_TYPE_STRATEGY: CrudStrategy<PlatformType, PlatformTypeInpu
       category: row.category as PlatformCategory,
       lifecycleState: row.lifecycle_state as LifecycleState,
       builtIn: Boolean(row.built_in),
-      createdOn: row.created_on,
       document: parseDocument(row.document),
     }),
   },

@@ -5,7 +5,7 @@ import { conflict } from '../../lib/errors.js';
 import type { ProjectRoleTable } from '../../store/schema.js';
 import { actionOf, SEEN_BY_ALL, type CrudAccess } from '../crud/authorized-service.js';
 import type { CrudStrategy } from '../crud/service.js';
-import type { CrudStore } from '../crud/store.js';
+import type { CrudStore, StoredRow } from '../crud/store.js';
 import { parseDocument, serializeDocument } from '../document.js';
 import { PROJECT_ROLE_TITLES } from './events.js';
 import type { ProjectRole, ProjectRoleInput } from './model.js';
@@ -26,18 +26,14 @@ export const PROJECT_ROLE_STRATEGY: CrudStrategy<ProjectRole, ProjectRoleInput> 
   table: {
     table: 'project_roles',
     key: 'name',
-    createdOn: 'created_on',
-    idOf: (role) => role.name,
-    toRow: (role): Selectable<ProjectRoleTable> => ({
+    toRow: (role): StoredRow<ProjectRoleTable> => ({
       name: role.name,
       display_name: role.displayName,
       document: serializeDocument(role.document),
-      created_on: role.createdOn,
     }),
     fromRow: (row: Selectable<ProjectRoleTable>) => ({
       name: row.name,
       displayName: row.display_name,
-      createdOn: row.created_on,
       document: parseDocument(row.document),
     }),
   },

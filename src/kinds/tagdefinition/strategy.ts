@@ -19,14 +19,11 @@ export const TAG_DEFINITION_STRATEGY: CrudStrategy<TagDefinition, TagDefinitionI
   table: {
     table: 'tag_definitions',
     key: 'name',
-    createdOn: 'created_on',
-    idOf: (definition) => definition.name,
     toRow: (definition) => ({
       name: definition.name,
       target_kind: definition.targetKind,
       tag_key: definition.key,
       document: serializeDocument(definition.document),
-      created_on: definition.createdOn,
     }),
     fromRow(row) {
       const document = parseDocument(String(row.document));
@@ -46,7 +43,6 @@ export const TAG_DEFINITION_STRATEGY: CrudStrategy<TagDefinition, TagDefinitionI
         mandatory: spec.mandatory ?? false,
         immutable: spec.immutable ?? false,
         restricted: spec.restricted ?? false,
-        createdOn: String(row.created_on),
         document,
       };
     },

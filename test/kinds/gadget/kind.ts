@@ -27,21 +27,17 @@ const strategy = (requireWorkspace: (name: string, field: string) => Promise<voi
   table: {
     table: 'gadgets',
     key: 'name',
-    createdOn: 'created_on',
-    idOf: (gadget) => gadget.name,
     toRow: (gadget) => ({
       name: gadget.name,
       owned_by_workspace: gadget.workspace,
       display_name: gadget.displayName,
       color: gadget.color ?? null,
-      created_on: gadget.createdOn,
     }),
     fromRow: (row) => ({
       name: String(row.name),
       workspace: String(row.owned_by_workspace),
       displayName: String(row.display_name),
       ...(row.color !== null ? { color: String(row.color) } : {}),
-      createdOn: String(row.created_on),
     }),
   },
   events: { created: GADGET_TITLES.gadgetCreated, changed: GADGET_TITLES.gadgetChanged, deleted: GADGET_TITLES.gadgetDeleted },
