@@ -108,6 +108,7 @@ export class RunService {
       const run = await this.transaction(ctx, async (tx) => {
         const claimed = await tx.runs.claim(runnerUuids, nodeId, now);
         if (claimed) {
+          await tx.runners.seen(claimed.runnerUuid, now);
           tx.events.push(this.lifecycle.runEvent(BLOCK_TITLES.runClaimed, claimed));
           await this.lifecycle.claimed(tx, claimed);
         }

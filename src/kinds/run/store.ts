@@ -6,7 +6,6 @@ import { fetchPage } from '../../store/paged.js';
 import type { RunStepTable, RunTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
 import type { BlockRuns, Run, RunBehavior, RunOutput, RunSnapshot, RunStatus } from '../block/run.js';
-import { RUNNER_SEEN_RESOLUTION_MS } from '../runner/model.js';
 import type { StepRow } from '../block/run.js';
 
 const toModel = (row: Selectable<RunTable>): Run => ({
@@ -164,9 +163,8 @@ export class RunStore implements BlockRuns {
   /**
    * Hands the oldest waiting run of these runners to one caller: a single UPDATE … RETURNING (the
    * claim index gives the oldest waiting run as its first entry), with `FOR UPDATE SKIP LOCKED` on
-   * PostgreSQL so concurrent claimers on any instance never get the same run; then records that the
-   * run's runner was seen (its `lastSeen`, when that is older than RUNNER_SEEN_RESOLUTION_MS), in the
-   * same transaction. Compiled once per number of runners.
+   * PostgreSQL so concurrent claimers on any instance never get the same run. Compiled once per
+   * number of runners.
    */
   async claim(runnerUuids: readonly string[], nodeId: string | undefined, now: string): Promise<Run | undefined> {
     if (runnerUuids.length === 0) return undefined;
@@ -196,16 +194,6 @@ export class RunStore implements BlockRuns {
         .returningAll();
     });
     if (!row) return undefined;
-    // At most one write a second per runner: every claim writing the runner's row would queue the
-    // claims of all its daemons on that row's lock until each commit (PostgreSQL).
-    const staleBefore = new Date(Date.parse(now) - RUNNER_SEEN_RESOLUTION_MS).toISOString();
-    await this.queries.execute('runnerSeen', [now, row.runner_uuid, staleBefore] as const, (at, runner, stale) =>
-      this.db
-        .updateTable('runners')
-        .set({ last_seen: at })
-        .where('uuid', '=', runner)
-        .where((eb) => eb.or([eb('last_seen', 'is', null), eb('last_seen', '<', stale)])),
-    );
     return toModel(row);
   }
 

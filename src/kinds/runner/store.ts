@@ -5,7 +5,7 @@ import { fetchPage } from '../../store/paged.js';
 import type { RunnerTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
 import { parseDocument, serializeDocument } from '../document.js';
-import type { Runner, RunnerImplementationType } from './model.js';
+import { RUNNER_SEEN_RESOLUTION_MS, type Runner, type RunnerImplementationType } from './model.js';
 
 const toModel = (row: Selectable<RunnerTable>): Runner => ({
   uuid: row.uuid,
@@ -51,6 +51,22 @@ export class RunnerStore {
       })
       .where('uuid', '=', runner.uuid)
       .execute();
+  }
+
+  /**
+   * Records that the runner claimed a run `now`: at most one write a second per runner
+   * (RUNNER_SEEN_RESOLUTION_MS), because every claim writing the runner's row would queue the claims
+   * of all its daemons on that row's lock until each commit (PostgreSQL). Compiled once.
+   */
+  async seen(uuid: string, now: string): Promise<void> {
+    const staleBefore = new Date(Date.parse(now) - RUNNER_SEEN_RESOLUTION_MS).toISOString();
+    await this.queries.execute('seen', [now, uuid, staleBefore] as const, (at, runner, stale) =>
+      this.db
+        .updateTable('runners')
+        .set({ last_seen: at })
+        .where('uuid', '=', runner)
+        .where((eb) => eb.or([eb('last_seen', 'is', null), eb('last_seen', '<', stale)])),
+    );
   }
 
   /** Compiled once: every claim reads its runner so. */
