@@ -596,6 +596,16 @@ describeEachDatabase('the platform catalogue', (ctx) => {
         assert.deepEqual((await createPaymentMethod(ctx.client, workspace, name, { tags: { [budget]: ['12.5'] } })).spec.tags, {
           [budget]: ['12.5'],
         });
+
+        // Deleting a definition strips its key from the objects of its kind, which stay.
+        assert.equal((await ctx.client.delete(`${TAGDEF_PATH}/meshWorkspace.${area}`)).status, 204);
+        const workspaceAfter = await get(ctx.client, `${PATHS.workspaces}/${workspace}`, WORKSPACE);
+        assert.equal(workspaceAfter.status, 200);
+        assert.equal(workspaceAfter.json.metadata.tags?.[area], undefined, workspaceAfter.text);
+        assert.equal((await ctx.client.delete(`${TAGDEF_PATH}/meshPaymentMethod.${budget}`)).status, 204);
+        const methodAfter = await get(ctx.client, `${PAYMENT_PATH}/${name}`, PAYMENT);
+        assert.equal(methodAfter.status, 200);
+        assert.equal(methodAfter.json.spec.tags?.[budget], undefined, methodAfter.text);
       } finally {
         await ctx.client.delete(`${TAGDEF_PATH}/meshWorkspace.${area}`);
         await ctx.client.delete(`${TAGDEF_PATH}/meshPaymentMethod.${budget}`);
@@ -631,6 +641,11 @@ describeEachDatabase('the platform catalogue', (ctx) => {
         const made = await post(ctx.client, path, DEFINITION, definition({ [key]: ['ops'] }));
         assert.equal(made.status, 201, made.text);
         assert.deepEqual(made.json.metadata.tags, { [key]: ['ops'] });
+
+        assert.equal((await ctx.client.delete(`${TAGDEF_PATH}/meshBuildingBlockDefinition.${key}`)).status, 204);
+        const after = await ctx.client.get(`${path}/${made.json.metadata.uuid}`, { headers: { accept: DEFINITION } });
+        assert.equal(after.status, 200);
+        assert.equal(after.json.metadata.tags?.[key], undefined, after.text);
       } finally {
         await ctx.client.delete(`${TAGDEF_PATH}/meshBuildingBlockDefinition.${key}`);
       }

@@ -10,6 +10,8 @@ import type { EventDraft } from './eventlog/model.js';
  * - `cascade`: they go with it, removed by the holding kind's own code (`cascade`, with its events),
  *   in the deletion's unit of work. A restricting reference may cascade too: the rows that do not
  *   count (soft-deleted tenants) go with the object.
+ * - `detach`: the rows stay and let go of it (`detach`: a deleted tag definition's key leaves the
+ *   tags of its kind's objects), by the holding kind's declaration, in the deletion's unit of work.
  * A holder may also let one held object go (a collection's declarative deletion): each holding kind
  * removes its own (`deleteHeld`), so no kind writes another kind's tables.
  */
@@ -23,9 +25,11 @@ export interface KindReference {
   readonly columns: readonly string[];
   /** Rows with this column set (soft-deleted, ended) do not keep the object. */
   readonly unlessSet?: string;
-  readonly onDelete?: 'restrict' | 'cascade';
+  readonly onDelete?: 'restrict' | 'cascade' | 'detach';
   /** Removes the rows that go with the deleted object (`key`: its key's values), adding their events. */
   cascade?(trx: Db, key: readonly string[], events: EventDraft[]): Promise<void>;
+  /** Lets go of the deleted object (`key`: its key's values) in the rows that name it; answers how many changed. */
+  detach?(trx: Db, key: readonly string[]): Promise<number>;
   /** Removes one held object when it is of this kind (`held.kind`, its wire kind), adding its event (and its own references' cascades). */
   deleteHeld?(trx: Db, held: HeldObject, events: EventDraft[], references: ReferenceGraph): Promise<void>;
 }
@@ -54,7 +58,7 @@ export class ReferenceGraph {
   async holding(db: Db, of: string, key: readonly string[]): Promise<string[]> {
     const found: string[] = [];
     for (const reference of this.byTarget.get(of) ?? []) {
-      if (reference.onDelete === 'cascade') continue;
+      if (reference.onDelete === 'cascade' || reference.onDelete === 'detach') continue;
       const conditions = reference.columns.map((column, index) => sql`${sql.ref(column)} = ${key[index]}`);
       if (reference.unlessSet) conditions.push(sql`${sql.ref(reference.unlessSet)} is null`);
       const { rows } = await sql<{
@@ -69,6 +73,13 @@ export class ReferenceGraph {
   /** Removes, in `trx`, one object the `of` holder holds, by the code of the kind it is of. */
   async deleteHeld(trx: Db, of: string, held: HeldObject, events: EventDraft[]): Promise<void> {
     for (const reference of this.byTarget.get(of) ?? []) await reference.deleteHeld?.(trx, held, events, this);
+  }
+
+  /** Lets go, in `trx`, of the deleted `of` object wherever a row names it; answers how many rows changed. */
+  async detach(trx: Db, of: string, key: readonly string[]): Promise<number> {
+    let changed = 0;
+    for (const reference of this.byTarget.get(of) ?? []) changed += (await reference.detach?.(trx, key)) ?? 0;
+    return changed;
   }
 
   /** Removes, in `trx`, what goes with the deleted `of` object, each holding kind by its own code. */

@@ -37,13 +37,17 @@ describe('the registry', () => {
 
   it('has references only to kinds that answer for them, and tables of its kinds', () => {
     const referenced = new Set(KINDS.flatMap((kind) => (kind.references ?? []).map((reference) => reference.to)));
-    // Each referenced kind's deletion asks the graph under this name (`holding`, `cascade`, or a CRUD strategy's `reference`).
+    // Each referenced kind's deletion asks the graph under this name (`holding`, `cascade`, `detach`, or a CRUD strategy's `reference`).
     const sources = readdirSync(kindsDir, { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
       .map((file) => readFileSync(path.join(kindsDir, file), 'utf8'))
       .join('\n');
     for (const name of referenced)
-      assert.match(sources, new RegExp(`(holding\\(|cascade\\(|reference: )[^\\n]*'${name}'`), `no kind's deletion asks for ${name}`);
+      assert.match(
+        sources,
+        new RegExp(`(holding\\(|cascade\\(|detach\\(|reference: )[^\\n]*'${name}'`),
+        `no kind's deletion asks for ${name}`,
+      );
   });
 
   it('is described by docs/architecture.md: every field of the manifest is named there', () => {

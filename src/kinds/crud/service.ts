@@ -65,7 +65,7 @@ export interface CrudStrategy<T extends Created, Input> {
    * Work of a deletion in its transaction before the row goes (refusals, what other rows lose with
    * it); a sentence it answers is added to the event's description.
    */
-  beforeDelete?(trx: Db, existing: T): Promise<string | void>;
+  beforeDelete?(trx: Db, existing: T, references: ReferenceGraph): Promise<string | void>;
 }
 
 /** The plain service of a CRUD-shaped kind: its rules from the strategy, no notion of who asks. */
@@ -180,7 +180,7 @@ export class CrudService<T extends Created, Input> {
           const holding = await this.references.holding(trx, reference, [id]);
           if (holding.length > 0) throw this.stillHeld(id, holding.join(', '));
         }
-        const besides = await this.strategy.beforeDelete?.(trx, existing);
+        const besides = await this.strategy.beforeDelete?.(trx, existing, this.references);
         if (retired !== undefined) {
           await store.update(retired);
           events.push(this.event('deleted', retired, existing, besides));

@@ -2,6 +2,7 @@ import { badRequest } from '../../lib/errors.js';
 import { isUuid } from '../../lib/validation.js';
 import { importable, rawField, rawText } from '../importable.js';
 import { column, type KindManifest, example } from '../manifest.js';
+import { taggedBy } from '../tags.js';
 import { AuthorizedDefinitionService } from './authorized-service.js';
 import { DEFINITION_TITLES } from './events.js';
 import { definitionOperations } from './routes.js';
@@ -49,6 +50,7 @@ export const definitionKind: KindManifest<'definitions'> = {
     }),
   ],
   references: [
+    taggedBy({ kind: 'meshBuildingBlockDefinition', table: 'definitions', keys: ['uuid'], section: 'metadata' }),
     { to: 'workspace', kind: 'meshBuildingBlockDefinitions', table: 'definitions', columns: ['owned_by_workspace'] },
     { to: 'runner', kind: 'meshBuildingBlockDefinitionVersions', table: 'definition_versions', columns: ['runner_uuid'] },
   ],

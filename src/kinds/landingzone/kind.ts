@@ -1,5 +1,6 @@
 import { CrudService } from '../crud/service.js';
 import { column, type KindManifest, deprecated, example } from '../manifest.js';
+import { taggedBy } from '../tags.js';
 import { AuthorizedLandingZoneService } from './authorized-service.js';
 import { LANDING_ZONE_TITLES } from './events.js';
 import { landingZoneOperations } from './routes.js';
@@ -38,6 +39,7 @@ export const landingZoneKind: KindManifest<'landingZones'> = {
     }),
   ],
   references: [
+    taggedBy({ kind: 'meshLandingZone', table: 'landing_zones', keys: ['name'], section: 'metadata' }),
     { to: 'platform', kind: 'enabled meshLandingZones', table: 'landing_zones', columns: ['platform_uuid'], unlessSet: 'disabled_on' },
   ],
   build(context) {

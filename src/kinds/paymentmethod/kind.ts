@@ -1,6 +1,7 @@
 import { importable, metadataName } from '../importable.js';
 import { CrudService } from '../crud/service.js';
 import { column, type KindManifest, deprecated, example } from '../manifest.js';
+import { taggedBy } from '../tags.js';
 import { AuthorizedPaymentMethodService } from './authorized-service.js';
 import { PAYMENT_METHOD_TITLES } from './events.js';
 import { paymentMethodOperations } from './routes.js';
@@ -34,6 +35,7 @@ export const paymentMethodKind: KindManifest<'paymentMethods'> = {
     }),
   ],
   references: [
+    taggedBy({ kind: 'meshPaymentMethod', table: 'payment_methods', keys: ['name'], section: 'spec' }),
     { to: 'workspace', kind: 'meshPaymentMethods', table: 'payment_methods', columns: ['owned_by_workspace'], unlessSet: 'deleted_on' },
   ],
   build(context) {

@@ -1,5 +1,6 @@
 import { importable, metadataName } from '../importable.js';
 import { type KindManifest, deprecated, example } from '../manifest.js';
+import { taggedBy } from '../tags.js';
 import { column } from '../manifest.js';
 import { AuthorizedProjectService } from './authorized-service.js';
 import { PROJECT_TITLES } from './events.js';
@@ -34,6 +35,7 @@ export const projectKind: KindManifest<'projects'> = {
     example('meshProject.v2', { metadata: { name: 'web-shop', ownedByWorkspace: 'platform-team' }, spec: { displayName: 'Web shop' } }),
   ],
   references: [
+    taggedBy({ kind: 'meshProject', table: 'projects', keys: ['workspace', 'name'], section: 'spec' }),
     { to: 'workspace', kind: 'meshProjects', table: 'projects', columns: ['workspace'] },
     { to: 'paymentMethod', kind: 'meshProjects', table: 'projects', columns: ['payment_method'] },
     { to: 'paymentMethod', kind: 'meshProjects (as substitute)', table: 'projects', columns: ['substitute_payment_method'] },

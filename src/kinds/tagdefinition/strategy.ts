@@ -1,8 +1,5 @@
-import { sql } from 'kysely';
 import { isAdminFor } from '../../auth/policy.js';
 import { insufficientPermissions } from '../../lib/errors.js';
-import type { Tables } from '../../store/schema.js';
-import type { Db } from '../../store/transaction.js';
 import { actionOf, SEEN_BY_ALL, type CrudAccess } from '../crud/authorized-service.js';
 import type { CrudStrategy } from '../crud/service.js';
 import { parseDocument, serializeDocument } from '../document.js';
@@ -57,8 +54,8 @@ export const TAG_DEFINITION_STRATEGY: CrudStrategy<TagDefinition, TagDefinitionI
   prepareForCreate: (input) => ({ ...input, createdOn: new Date().toISOString() }),
   prepareForUpdate: (existing, input) => ({ ...input, createdOn: existing.createdOn }),
   writeUnchanged: true,
-  beforeDelete: async (trx, definition) =>
-    `the tag was removed from ${await stripTag(trx, definition.targetKind, definition.key)} ${definition.targetKind} object(s)`,
+  beforeDelete: async (trx, definition, references) =>
+    `the tag was removed from ${await references.detach(trx, 'tagDefinition', [definition.targetKind, definition.key])} ${definition.targetKind} object(s)`,
 };
 
 /**
@@ -72,43 +69,3 @@ export const TAG_DEFINITION_ACCESS: CrudAccess<TagDefinition, TagDefinitionInput
     if (!isAdminFor(ctx.principal, 'TAGDEFINITION', action)) throw insufficientPermissions(`ADM_TAGDEFINITION_${action} is required`);
   },
 };
-
-/** Where each taggable kind keeps its tags: its table, key columns and the document's section. */
-const TAGGED: Partial<Record<TagTargetKind, { table: keyof Tables; keys: readonly string[]; section: 'metadata' | 'spec' }>> = {
-  meshWorkspace: { table: 'workspaces', keys: ['name'], section: 'metadata' },
-  meshProject: { table: 'projects', keys: ['workspace', 'name'], section: 'spec' },
-  meshPaymentMethod: { table: 'payment_methods', keys: ['name'], section: 'spec' },
-  meshLandingZone: { table: 'landing_zones', keys: ['name'], section: 'metadata' },
-  meshBuildingBlockDefinition: { table: 'definitions', keys: ['uuid'], section: 'metadata' },
-};
-
-/**
- * The unit of work of a tag definition's deletion that writes other kinds' tables: removes the key
- * from the tags of every object of the target kind (inside the caller's transaction). Candidates are
- * found by a text search of the stored JSON, then each is checked and rewritten. Answers how many
- * objects lost the tag.
- */
-async function stripTag(trx: Db, targetKind: TagTargetKind, key: string): Promise<number> {
-  const tagged = TAGGED[targetKind];
-  if (!tagged) return 0;
-  const needle = `%${JSON.stringify(key).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const columns = sql.join(tagged.keys.map((column) => sql.ref(column)));
-  const { rows } = await sql<
-    Record<string, string>
-  >`select ${columns}, document from ${sql.table(tagged.table)} where document like ${needle} escape '\\'`.execute(trx);
-  let changed = 0;
-  for (const row of rows) {
-    const document = parseDocument(row.document!);
-    const tags = document[tagged.section].tags as Record<string, unknown> | undefined;
-    if (!tags || !Object.prototype.hasOwnProperty.call(tags, key)) continue;
-    const { [key]: _removed, ...kept } = tags;
-    const updated = { ...document, [tagged.section]: { ...document[tagged.section], tags: kept } };
-    const where = sql.join(
-      tagged.keys.map((column) => sql`${sql.ref(column)} = ${row[column]}`),
-      sql` and `,
-    );
-    await sql`update ${sql.table(tagged.table)} set document = ${serializeDocument(updated)} where ${where}`.execute(trx);
-    changed++;
-  }
-  return changed;
-}

@@ -1,5 +1,6 @@
 import { importable, metadataName } from '../importable.js';
 import { deprecated, example, type KindManifest } from '../manifest.js';
+import { taggedBy } from '../tags.js';
 import { AuthorizedWorkspaceService } from './authorized-service.js';
 import { WORKSPACE_TITLES } from './events.js';
 import { workspaceOperations } from './routes.js';
@@ -28,6 +29,7 @@ export const workspaceKind: KindManifest<'workspaces'> = {
       spec: { displayName: 'Platform team' },
     }),
   ],
+  references: [taggedBy({ kind: 'meshWorkspace', table: 'workspaces', keys: ['name'], section: 'metadata' })],
   build(context) {
     const plain = new WorkspaceService(context.db, context.recorder, context.references);
     return { plain, authorized: new AuthorizedWorkspaceService(plain, context.authorized('tagDefinitions')) };
