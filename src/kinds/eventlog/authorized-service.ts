@@ -10,7 +10,7 @@ import type { EventLogService } from './service.js';
  * The event log as the caller sees it: API users and keys with `ADM_EVENTLOG_LIST` every event (those
  * of no workspace too), keys with `EVENTLOG_LIST` their own workspace's. Another workspace's event
  * is 404 by uuid and absent from lists and streams — `filterFor` folds the caller's view into the
- * filter, so a list (SQL) and a stream (`matchesFilter`) apply one and the same rule.
+ * filter, so a list (SQL) and a stream (in memory) read one and the same description (`filter.ts`).
  */
 export class AuthorizedEventLogService extends CallerView<EventRecord> {
   protected readonly kindName = 'meshEventLog';

@@ -8,7 +8,7 @@ import { loadConfig } from '../../config.js';
 import { openDatabase, type Database } from '../../store/database.js';
 import { inTransaction } from '../../store/transaction.js';
 import { EventFeed, type Subscriber } from './feed.js';
-import { matchesFilter } from './match.js';
+import { matchesFilter } from './filter.js';
 import type { EventDraft, EventFilter, EventRecord } from './model.js';
 import { EventStore } from './store.js';
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../store/transaction.js';
-import { matchesFilter, type CaseFolding } from './match.js';
+import { matchesFilter, type CaseFolding } from './filter.js';
 import type { EventFilter, EventRecord } from './model.js';
 import { SettledLog } from './settled-log.js';
 import { EventStore } from './store.js';

@@ -66,7 +66,7 @@ export function authorOf(ctx: RequestContext): Author {
 /**
  * A list's or a stream's filters after parsing and resolving (`workspaceName` becomes the identifiers
  * of the workspaces whose display name contains it), with the caller's visibility folded in. The
- * list applies it in SQL, a stream in memory (`matchesFilter`): both must agree.
+ * list applies it in SQL, a stream in memory: both read its one description (`filter.ts`).
  */
 export interface EventFilter {
   /** Inclusive. */

@@ -6,6 +6,7 @@ import { fetchPage } from '../../store/paged.js';
 import type { EventTable, Tables } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
 import { EVENT_APPENDERS_LOCK } from '../../store/migrations/0018_event_numbers.js';
+import { filterConditions } from './filter.js';
 import type { Author, AuthorType, EventDraft, EventFilter, EventRecord, EventType } from './model.js';
 
 const toModel = (row: Selectable<EventTable>): EventRecord => ({
@@ -20,9 +21,6 @@ const toModel = (row: Selectable<EventTable>): EventRecord => ({
   content: JSON.parse(row.content) as unknown,
   ...(row.previous_content !== null ? { previousContent: JSON.parse(row.previous_content) as unknown } : {}),
 });
-
-/** A case-insensitive "contains" pattern for LIKE (`\\` escapes the wildcards the text holds). */
-const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * A version 7 UUID (RFC 9562): 48 bits of Unix milliseconds, then random bits. Time-ordered, so the
@@ -131,25 +129,14 @@ export class EventStore {
   }
 
   /**
-   * One page of the events an `EventFilter` admits, newest first (by position). The SQL twin of
-   * the stream's in-memory `matchesFilter`: both must admit the same events.
+   * One page of the events an `EventFilter` admits, newest first (by position): the filter's SQL
+   * reading (`filter.ts`), whose in-memory reading is the stream's.
    */
   async list(filter: EventFilter, page: PageRequest): Promise<Page<EventRecord>> {
+    const conditions = filterConditions(filter);
+    if (conditions === 'none') return { items: [], total: 0 };
     let query = this.db.selectFrom('events');
-    if (filter.workspaces !== undefined) {
-      if (filter.workspaces.length === 0) return { items: [], total: 0 };
-      query = query.where('workspace', 'in', [...filter.workspaces]);
-    }
-    if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
-    if (filter.until !== undefined) query = query.where('created_at', '<', filter.until);
-    if (filter.title !== undefined) query = query.where(sql<boolean>`lower(title) like lower(${containing(filter.title)}) escape '\\'`);
-    if (filter.description !== undefined)
-      query = query.where(sql<boolean>`lower(description) like lower(${containing(filter.description)}) escape '\\'`);
-    if (filter.authorType !== undefined) query = query.where('author_type', '=', filter.authorType);
-    if (filter.authorIdentifier !== undefined) query = query.where('author_identifier', '=', filter.authorIdentifier);
-    if (filter.eventType !== undefined) query = query.where('event_type', '=', filter.eventType);
-    if (filter.excludeTitles !== undefined && filter.excludeTitles.length > 0)
-      query = query.where('title', 'not in', [...filter.excludeTitles]);
+    for (const condition of conditions) query = query.where(condition);
     const { rows, total } = await fetchPage<Tables, 'events', Selectable<EventTable>>(
       query,
       (q) => q.selectAll().orderBy('seq', 'desc'),
