@@ -1,10 +1,10 @@
-import { filterValue } from '../../lib/query.js';
 import { halPage, pageInfo, pageLinks, parsePagingParams } from '../../lib/paging.js';
 import { Type } from '@sinclair/typebox';
 import { halPageSchema, PagingQuery } from '../../lib/paging.js';
 import { answersOf, bodiesOf, created, empty, ok, type Call, type Operation } from '../operation.js';
 import type { AuthorizedApiKeyService } from './authorized-service.js';
 import type { ApiKey } from './model.js';
+import { API_KEY_FILTERS, parseApiKeyFilter } from './query.js';
 import { API_KEY_CODECS } from './wire/index.js';
 import { API_KEYS_PATH } from './model.js';
 
@@ -42,10 +42,7 @@ export function apiKeyOperations(keys: AuthorizedApiKeyService): Operation[] {
       access: list,
       doc: {
         summary: 'List API keys',
-        query: Type.Object({
-          workspaceIdentifier: Type.Optional(Type.String({ description: 'only the keys of this workspace' })),
-          ...PagingQuery,
-        }),
+        query: Type.Object({ ...API_KEY_FILTERS, ...PagingQuery }),
         responses: {
           200: {
             description: 'a page of API keys',
@@ -55,8 +52,7 @@ export function apiKeyOperations(keys: AuthorizedApiKeyService): Operation[] {
       },
       handle: async (call) => {
         const page = parsePagingParams(call.query);
-        const workspace = filterValue(call.query, 'workspaceIdentifier');
-        const { items, total } = await keys.list(call.ctx, workspace ? { workspace } : {}, page);
+        const { items, total } = await keys.list(call.ctx, parseApiKeyFilter(call.query), page);
         const info = pageInfo(page, total);
         return ok(
           halPage(

@@ -1,11 +1,10 @@
 import { badRequest, notFound } from '../../lib/errors.js';
 import { Type } from '@sinclair/typebox';
 import { halPage, halPageSchema, pageInfo, pageLinks, PagingQuery, parsePagingParams } from '../../lib/paging.js';
-import { filterValue } from '../../lib/query.js';
 import { MAX_STRING } from '../../lib/limits.js';
-import { canonicalUuid } from '../../lib/validation.js';
 import { answersOf, empty, ok, type Call, type Operation, type Reply } from '../operation.js';
 import type { AuthorizedRunService } from './authorized-service.js';
+import { parseClaimForNode, parseClaimForRunner, parseRunFilter, RUN_FILTERS } from './query.js';
 import type { ClaimedRun } from './service.js';
 import { RUN_CODECS } from './wire/index.js';
 import { RUNS_PATH } from './model.js';
@@ -51,9 +50,7 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
         responses: claimedRun,
       },
       handle: async (call) => {
-        const runnerUuid = filterValue(call.query, 'forRunnerUuid');
-        if (runnerUuid === undefined) throw badRequest('forRunnerUuid: required');
-        return claimed(call, await runs.claimForRunner(call.ctx, runnerUuid, nodeHeader(call)));
+        return claimed(call, await runs.claimForRunner(call.ctx, parseClaimForRunner(call.query), nodeHeader(call)));
       },
     },
     {
@@ -72,12 +69,8 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
         responses: claimedRun,
       },
       handle: async (call) => {
-        const nodeId = filterValue(call.query, 'runnerNodeId');
-        if (nodeId === undefined) throw badRequest('runnerNodeId: required');
-        return claimed(
-          call,
-          await runs.claimForNode(call.ctx, nodeHeader(call) ?? nodeId.slice(0, MAX_STRING), filterValue(call.query, 'selector')),
-        );
+        const { nodeId, selector } = parseClaimForNode(call.query);
+        return claimed(call, await runs.claimForNode(call.ctx, nodeHeader(call) ?? nodeId.slice(0, MAX_STRING), selector));
       },
     },
     {
@@ -87,11 +80,7 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
       access: { managed: 'BUILDINGBLOCKRUN_LIST' },
       doc: {
         summary: 'List runs',
-        query: Type.Object({
-          buildingBlockUuid: Type.Optional(Type.String({ format: 'uuid', description: 'only the runs of this building block' })),
-          runnerNodeId: Type.Optional(Type.String({ description: 'only the runs claimed by this runner node' })),
-          ...PagingQuery,
-        }),
+        query: Type.Object({ ...RUN_FILTERS, ...PagingQuery }),
         responses: {
           200: {
             description: 'a page of runs',
@@ -101,11 +90,7 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
       },
       handle: async (call) => {
         const page = parsePagingParams(call.query);
-        const blockUuid = filterValue(call.query, 'buildingBlockUuid');
-        const block = blockUuid === undefined ? undefined : canonicalUuid(blockUuid);
-        if (blockUuid !== undefined && !block) throw badRequest(`buildingBlockUuid: must be a uuid, got "${blockUuid}"`);
-        const nodeId = filterValue(call.query, 'runnerNodeId');
-        const { items, total } = await runs.list(call.ctx, { ...(block ? { blockUuid: block } : {}), ...(nodeId ? { nodeId } : {}) }, page);
+        const { items, total } = await runs.list(call.ctx, parseRunFilter(call.query), page);
         const info = pageInfo(page, total);
         return ok(
           halPage(
