@@ -55,6 +55,56 @@ export interface ResourceDefinition<T> {
   remove?: { status: 202 | 204; run(call: Call, id: string): Promise<void> };
 }
 
+/** A list route: GET on a collection path answering one page of `embedded`, its filters documented. */
+export interface ListDefinition<T> {
+  path: string;
+  codecs: ResourceDefinition<T>['codecs'];
+  embedded: string;
+  access: RouteAccess;
+  filters?: TProperties;
+  listAlso?: readonly Representation[];
+  maxPageSize?: number;
+  /** The documented summary and answer (by default `List <kind>s`, `a page of <kind>s`). */
+  summary?: string;
+  description?: string;
+  list(call: Call, page: PageRequest): Promise<Page<T>>;
+  encode(item: T, call: Call): unknown;
+}
+
+/** The list route of a collection: one page (its size from the query, at most `maxPageSize`), each item encoded, with the page's info and links. */
+export function listOperation<T>(definition: ListDefinition<T>): Operation {
+  const kind = definition.embedded.replace(/s$/, '');
+  return {
+    method: 'GET',
+    path: definition.path,
+    media: { produces: definition.codecs.map((codec) => codec.media) },
+    access: definition.access,
+    doc: {
+      summary: definition.summary ?? `List ${kind}s`,
+      query: Type.Object({ ...definition.filters, ...PagingQuery }),
+      responses: {
+        200: {
+          description: definition.description ?? `a page of ${kind}s`,
+          body: [
+            ...answersOf(definition.codecs).map((answer) => ({
+              media: answer.media,
+              schema: halPageSchema(definition.embedded, answer.schema),
+            })),
+            ...(definition.listAlso ?? []),
+          ],
+        },
+      },
+    },
+    handle: async (call) => {
+      const page = parsePagingParams(call.query, definition.maxPageSize);
+      const { items, total } = await definition.list(call, page);
+      const info = pageInfo(page, total);
+      const encoded = items.map((item) => definition.encode(item, call));
+      return ok(halPage(definition.embedded, encoded, info, pageLinks(call.baseUrl, call.url, info)));
+    },
+  };
+}
+
 export function resourceOperations<T>(resource: ResourceDefinition<T>): Operation[] {
   const { path, codecs } = resource;
   const produces = codecs.map((codec) => codec.media);
@@ -87,38 +137,19 @@ export function resourceOperations<T>(resource: ResourceDefinition<T>): Operatio
       handle: async (call) => answer(resource.encode(await create(call), call)),
     });
   }
-  operations.push({
-    method: 'GET',
-    path,
-    media: { produces },
-    access: read,
-    doc: {
-      summary: `List ${kind}s`,
-      query: Type.Object({ ...resource.filters, ...PagingQuery }),
-      responses: {
-        200: {
-          description: `a page of ${kind}s`,
-          body: [
-            ...one.map((answer) => ({ media: answer.media, schema: halPageSchema(resource.embedded, answer.schema) })),
-            ...(resource.listAlso ?? []),
-          ],
-        },
-      },
-    },
-    handle: async (call) => {
-      const page = parsePagingParams(call.query, resource.maxPageSize);
-      const { items, total } = await resource.list(call, page);
-      const info = pageInfo(page, total);
-      return ok(
-        halPage(
-          resource.embedded,
-          items.map((item) => resource.encode(item, call)),
-          info,
-          pageLinks(call.baseUrl, call.url, info),
-        ),
-      );
-    },
-  });
+  operations.push(
+    listOperation({
+      path,
+      codecs,
+      embedded: resource.embedded,
+      access: read,
+      ...(resource.filters ? { filters: resource.filters } : {}),
+      ...(resource.listAlso ? { listAlso: resource.listAlso } : {}),
+      ...(resource.maxPageSize !== undefined ? { maxPageSize: resource.maxPageSize } : {}),
+      list: resource.list,
+      encode: resource.encode,
+    }),
+  );
   operations.push({
     method: 'GET',
     path: `${path}/:id`,

@@ -1,7 +1,5 @@
-import { halPage, pageInfo, pageLinks, parsePagingParams } from '../../lib/paging.js';
-import { Type } from '@sinclair/typebox';
-import { halPageSchema, PagingQuery } from '../../lib/paging.js';
 import { answersOf, bodiesOf, created, empty, ok, type Call, type Operation } from '../operation.js';
+import { listOperation } from '../resource.js';
 import type { AuthorizedApiKeyService } from './authorized-service.js';
 import type { ApiKey } from './model.js';
 import { API_KEY_FILTERS, parseApiKeyFilter } from './query.js';
@@ -35,35 +33,17 @@ export function apiKeyOperations(keys: AuthorizedApiKeyService): Operation[] {
         return created(encode(call, key, secret));
       },
     },
-    {
-      method: 'GET',
+    listOperation({
       path: PATH,
-      media: { produces },
+      codecs: API_KEY_CODECS.codecs,
+      embedded: 'meshApiKeys',
       access: list,
-      doc: {
-        summary: 'List API keys',
-        query: Type.Object({ ...API_KEY_FILTERS, ...PagingQuery }),
-        responses: {
-          200: {
-            description: 'a page of API keys',
-            body: API_KEY_CODECS.codecs.map((codec) => ({ media: codec.media, schema: halPageSchema('meshApiKeys', codec.schema) })),
-          },
-        },
-      },
-      handle: async (call) => {
-        const page = parsePagingParams(call.query);
-        const { items, total } = await keys.list(call.ctx, parseApiKeyFilter(call.query), page);
-        const info = pageInfo(page, total);
-        return ok(
-          halPage(
-            'meshApiKeys',
-            items.map((key) => encode(call, key)),
-            info,
-            pageLinks(call.baseUrl, call.url, info),
-          ),
-        );
-      },
-    },
+      filters: API_KEY_FILTERS,
+      summary: 'List API keys',
+      description: 'a page of API keys',
+      list: (call, page) => keys.list(call.ctx, parseApiKeyFilter(call.query), page),
+      encode: (key, call) => encode(call, key),
+    }),
     {
       method: 'GET',
       path: `${PATH}/:uuid`,

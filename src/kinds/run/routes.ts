@@ -1,8 +1,8 @@
 import { badRequest, notFound } from '../../lib/errors.js';
 import { Type } from '@sinclair/typebox';
-import { halPage, halPageSchema, pageInfo, pageLinks, PagingQuery, parsePagingParams } from '../../lib/paging.js';
 import { MAX_STRING } from '../../lib/limits.js';
 import { answersOf, empty, ok, type Call, type Operation, type Reply } from '../operation.js';
+import { listOperation } from '../resource.js';
 import type { AuthorizedRunService } from './authorized-service.js';
 import { parseClaimForNode, parseClaimForRunner, parseRunFilter, RUN_FILTERS } from './query.js';
 import type { ClaimedRun } from './service.js';
@@ -73,35 +73,17 @@ export function runOperations(runs: AuthorizedRunService): Operation[] {
         return claimed(call, await runs.claimForNode(call.ctx, nodeHeader(call) ?? nodeId.slice(0, MAX_STRING), selector));
       },
     },
-    {
-      method: 'GET',
+    listOperation({
       path: PATH,
-      media: { produces },
+      codecs: RUN_CODECS.codecs,
+      embedded: 'meshBuildingBlockRuns',
       access: { managed: 'BUILDINGBLOCKRUN_LIST' },
-      doc: {
-        summary: 'List runs',
-        query: Type.Object({ ...RUN_FILTERS, ...PagingQuery }),
-        responses: {
-          200: {
-            description: 'a page of runs',
-            body: RUN_CODECS.codecs.map((codec) => ({ media: codec.media, schema: halPageSchema('meshBuildingBlockRuns', codec.schema) })),
-          },
-        },
-      },
-      handle: async (call) => {
-        const page = parsePagingParams(call.query);
-        const { items, total } = await runs.list(call.ctx, parseRunFilter(call.query), page);
-        const info = pageInfo(page, total);
-        return ok(
-          halPage(
-            'meshBuildingBlockRuns',
-            items.map((run) => codec(call).encode(run, call)),
-            info,
-            pageLinks(call.baseUrl, call.url, info),
-          ),
-        );
-      },
-    },
+      filters: RUN_FILTERS,
+      summary: 'List runs',
+      description: 'a page of runs',
+      list: (call, page) => runs.list(call.ctx, parseRunFilter(call.query), page),
+      encode: (run, call) => codec(call).encode(run, call),
+    }),
     {
       method: 'GET',
       path: `${PATH}/:id`,
