@@ -1,5 +1,5 @@
 /**
- * Issue 14: the authorization boundary between workspaces. A key of workspace A (ordinary, non-ADM_
+ * The authorization boundary between workspaces. A key of workspace A (ordinary, non-ADM_
  * permissions) must neither use workspace B's objects nor learn that they exist:
  *   1. a PUT cannot make B's block the parent of A's block (which would hand B's outputs to A's runs);
  *   2. every answer about B's object equals the answer about a non-existent one (no oracle);
@@ -50,7 +50,7 @@ async function runCount(admin: ApiClient, blockUuid: string): Promise<number> {
   return response.json.page.totalElements as number;
 }
 
-describeEachDatabase('authorization boundary (issue 14)', (ctx) => {
+describeEachDatabase('authorization boundary', (ctx) => {
   let shared: Promise<BoundaryWorld> | undefined;
   const world = () => (shared ??= boundaryWorld(ctx.client));
   /** Names and uuids of B that no answer to A may contain (besides what A itself sent). */

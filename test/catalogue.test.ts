@@ -1,5 +1,5 @@
 /**
- * The platform catalogue (issue 20): payment methods and tag definitions, black-box on both
+ * The platform catalogue: payment methods and tag definitions, black-box on both
  * databases — each operation, its 4xx paths, workspace isolation, the projects' references to
  * payment methods and the enforcement of tag definitions on the kinds that carry tags.
  */

@@ -1,5 +1,5 @@
 /**
- * `blockyard` for people (issue 22, item 5), its writing and following commands: apply, delete,
+ * `blockyard` for people, its writing and following commands: apply, delete,
  * runs logs --follow, events --follow, as child processes against the real server (test/cli.test.ts
  * has login, get and the errors).
  */

@@ -1,5 +1,5 @@
 /**
- * `blockyard get` (issue 22, item 5): every output format, filters, paging, one object; and the
+ * `blockyard get`: every output format, filters, paging, one object; and the
  * errors people meet (401, 403, 404), as child processes against the real server.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * `blockyard` for people (issue 22, item 5): the CLI runs as a child process against the real
+ * `blockyard` for people: the CLI runs as a child process against the real
  * server, with a configuration file of its own, as a person would use it. Login and help here; get
  * and the errors in test/cli-get.test.ts; apply, delete and following in test/cli-follow.test.ts.
  */

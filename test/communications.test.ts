@@ -1,5 +1,5 @@
 /**
- * meshCommunicationDefinition and meshCommunication v1-preview (issue 21), black-box on both
+ * meshCommunicationDefinition and meshCommunication v1-preview, black-box on both
  * databases: the vendor examples, the 4xx paths (nothing stored), targets (workspace, tenant,
  * building block), resolution by the target workspace's keys, the definition's counters after every
  * change, workspace isolation and events; on PostgreSQL, counters that stay exact while three

@@ -4,12 +4,12 @@ import { describeChaosFailure, OPERATIONS, runChaos } from './support/chaos.js';
 import { DIALECTS, skipUnless } from './support/databases.js';
 
 /**
- * Crash safety (issue 9, item 1): the real server, as a child process, under a steady concurrent mix of
+ * Crash safety: the real server, as a child process, under a steady concurrent mix of
  * block creates and deletes, run claims and status reports with outputs, is killed with SIGKILL at a
  * random moment 50–400 ms into the load (timed from the cycle's first 2xx) and started again on the
  * same database — 20 times per database. After each restart every request that got a 2xx is reflected, nothing is half-written
  * and the service answers normally; every acknowledged change has its event in the event log and every event its change
- * (issue 18, checked in test/support/chaos.ts). `npm run chaos` is the long variant (200 cycles and more).
+ * (checked in test/support/chaos.ts). `npm run chaos` is the long variant (200 cycles and more).
  */
 const CYCLES = 20;
 

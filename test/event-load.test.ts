@@ -4,7 +4,7 @@ import { formatEventLoad, runEventLoad } from '../scripts/event-load.js';
 import { DIALECTS, skipUnless } from './support/databases.js';
 
 /**
- * 1 000 events/s through 50 watchers keeps the server's memory flat (issue 18, "Done when"): the short
+ * 1 000 events/s through 50 watchers keeps the server's memory flat: the short
  * version of `npm run event-load` (scripts/event-load.ts: 30 s per database).
  * Every watcher receives every event, none is dropped as slow; the server's RSS floor (the lowest
  * sample; the probe forces a full collection before every fourth one) in the second half of the run

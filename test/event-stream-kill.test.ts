@@ -13,7 +13,7 @@ import { io, WORKSPACE, workspaceBody } from './support/structure.js';
 
 /**
  * A stream resumed with Last-Event-ID after the instance serving it was SIGKILLed misses and repeats
- * nothing (issue 18, "Done when"). Real servers as child processes under a steady stream of writes:
+ * nothing. Real servers as child processes under a steady stream of writes:
  * on SQLite the one instance is killed and started again on its database; on PostgreSQL two instances
  * share one database, the stream is served by one while the writes go to the other (the stream is
  * woken across instances), the serving one is killed and the client resumes on the survivor. What the

@@ -9,7 +9,7 @@ import { openStream, type SseStream } from './support/sse.js';
 import { io, unique, WORKSPACE, workspaceBody } from './support/structure.js';
 
 /**
- * The event log's live watch (issue 18, item 3): `GET /api/meshobjects/mesheventlogs` with
+ * The event log's live watch: `GET /api/meshobjects/mesheventlogs` with
  * `Accept: text/event-stream`, over real TLS on both databases. Workspace writes produce the events.
  */
 const EVENTS = '/api/meshobjects/mesheventlogs';

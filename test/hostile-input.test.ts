@@ -31,7 +31,7 @@ import { describeEachDatabase, UNLIMITED_AUTH_FAILURES } from './support/server.
 import { unique, workspaceBody } from './support/structure.js';
 
 /**
- * Issue 9, item 4 "Hostile input": property-based black-box tests over every route of the route
+ * Property-based black-box tests over every route of the route
  * table. Each generated case is one HTTPS request with hostile bodies, query strings, path ids or
  * headers; every answer must be < 500, come within LIMIT_MS, be a `{message, errorCode, errorId}`
  * JSON error when it is one, and echo no secret the suite knows; whatever a 2xx stored must read

@@ -127,7 +127,7 @@ describeEachDatabase(
           const response = await ctx.client.request(method, url, { headers: { authorization, accept: API_KEY } });
           assert.equal(response.status, 401, `${method} ${url} with ${authorization}`);
           assert.ok(response.headers['www-authenticate'], `${method} ${url}`);
-          // SCIM routes answer in SCIM's error format (issue 19, item 7).
+          // SCIM routes answer in SCIM's error format.
           if (access === 'scim') assert.equal(response.json.status, '401');
           else assert.equal(response.json.errorCode, 'Unauthorized');
         }
@@ -136,7 +136,7 @@ describeEachDatabase(
 
     it('isolates workspaces: lists, reads, creates and deletes of another workspace are invisible or forbidden', async () => {
       const a = await clientWithKey(ctx.client, 'ws-a', ['APIKEY_LIST', 'APIKEY_SAVE', 'APIKEY_DELETE']);
-      // A key grants only permissions it holds itself (issue 15): B's key manager holds the code it hands on.
+      // A key grants only permissions it holds itself: B's key manager holds the code it hands on.
       const b = await clientWithKey(ctx.client, 'ws-b', ['APIKEY_LIST', 'APIKEY_SAVE', 'APIKEY_DELETE', 'BUILDINGBLOCK_LIST']);
       secrets.push(a.key.clientSecret, b.key.clientSecret);
       const inB = await createKey(b.client, 'ws-b', ['BUILDINGBLOCK_LIST']);
@@ -215,7 +215,7 @@ describeEachDatabase(
         'meshtagdefinitions',
         'self',
       ]);
-      // Issue 21: service instances, communication definitions and communications for those who may list them.
+      // Service instances, communication definitions and communications for those who may list them.
       const communicating = await clientWithKey(ctx.client, 'ws-c', [
         'SERVICEINSTANCE_LIST',
         'COMMUNICATIONDEFINITION_LIST',

@@ -12,7 +12,7 @@ import { basic } from './support/server.js';
 import { IMPORT_JSON, io, WORKSPACE, workspaceBody, type Json } from './support/structure.js';
 
 /**
- * An import into a meshObjectCollection is one transaction (issue 19, item 6): a server SIGKILLed
+ * An import into a meshObjectCollection is one transaction: a server SIGKILLed
  * while the import runs leaves, after its restart, either all of it — its groups and the deletion of
  * the collection's groups it no longer names, with their events — or none of it, and all of it if
  * the import was acknowledged. Each cycle imports into a collection of its own workspace and kills

@@ -4,7 +4,7 @@ import { describeChaosFailure, OPERATIONS, runChaos } from './support/chaos.js';
 import { skipUnless } from './support/databases.js';
 
 /**
- * Several instances on PostgreSQL (issue 9, item 2): killing one of them mid-load loses nothing
+ * Several instances on PostgreSQL: killing one of them mid-load loses nothing
  * acknowledged. Three real server instances run as child processes on one database; a steady
  * concurrent mix of block creates and deletes, run claims and status reports sends each request to an
  * instance picked at random (no load balancer). In each cycle one instance (each in turn, in random
@@ -12,8 +12,8 @@ import { skipUnless } from './support/databases.js';
  * instance fail to connect; they are never acknowledged), then everything the cycle and the one before
  * touched is read back through the survivors, the database is searched for half-written objects, the
  * survivors must answer normally, and the killed instance is started again. At the end every
- * acknowledged object is read back; every acknowledged change has its event and every event its change
- * (issue 18). The driver is the crash-safety one (test/support/chaos.ts);
+ * acknowledged object is read back; every acknowledged change has its event and every event its change.
+ * The driver is the crash-safety one (test/support/chaos.ts);
  * `npm run chaos` runs it with 200 cycles (`--instances N`).
  */
 const INSTANCES = 3;

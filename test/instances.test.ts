@@ -15,7 +15,7 @@ const WINDOW_SECONDS = 3600;
 const RATE_ENV = { BLOCKYARD_RATE_LIMIT_MAX: '200', BLOCKYARD_RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) };
 
 /**
- * Several instances on one PostgreSQL database (issue 9, item 2), with no load balancer: each request
+ * Several instances on one PostgreSQL database, with no load balancer: each request
  * goes to an instance picked at random. (Claims handed out exactly once across instances are proved in
  * runs.test.ts; killing one of several instances mid-load, with the instances as child processes, in
  * instances-kill.test.ts.)

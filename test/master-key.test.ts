@@ -207,7 +207,7 @@ async function claimAndDecrypt(
   };
 }
 
-describeEachDatabase('master-key rotation (issue 15, item 7)', (ctx) => {
+describeEachDatabase('master-key rotation', (ctx) => {
   const first = TEST_MASTER_KEY;
   const second = newKey();
   let secrets: Secrets;

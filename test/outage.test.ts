@@ -11,7 +11,7 @@ const WORKSPACES = '/api/meshobjects/meshworkspaces';
 const ACCEPT = { accept: 'application/vnd.vendor.api.meshworkspace.v2.hal+json' };
 
 /**
- * Database outage (issue 9, item 3): PostgreSQL stops under load. Requests fail fast with 503 and
+ * Database outage: PostgreSQL stops under load. Requests fail fast with 503 and
  * Retry-After (never a hang, never a 500), /readyz says DOWN, and the service recovers by itself.
  */
 describe(

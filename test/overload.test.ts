@@ -8,7 +8,7 @@ const LIMIT = 50;
 const WINDOW_MS = 60_000;
 
 /**
- * Overload (issue 9, item 7): a burst far above the rate limit from one credential is shed with 429
+ * Overload: a burst far above the rate limit from one credential is shed with 429
  * while health checks and a well-behaved client keep being answered, and memory stays bounded.
  */
 describeEachDatabase(

@@ -1,5 +1,5 @@
 /**
- * People and roles (issue 19), black-box on both databases: meshUser v2, meshWorkspaceUserGroup v1
+ * People and roles, black-box on both databases: meshUser v2, meshWorkspaceUserGroup v1
  * (through the import), workspace bindings v2, project bindings v3, meshProjectRole v1, the import's
  * older binding forms, workspace isolation, and what deleting a user takes with it.
  */

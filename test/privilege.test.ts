@@ -1,5 +1,5 @@
 /**
- * Issue 15: privilege and secrets. Each attack of the adversarial review, tried as an attacker would:
+ * Privilege and secrets. Each attack of the adversarial review, tried as an attacker would:
  * bounded key delegation, admin rights from ADM_ codes only (never from a workspace's name),
  * API users only from admin-equivalent callers, operator-only run data, sensitive values of any JSON
  * type sealed, platforms and the marketplace trusting nobody by default.
@@ -60,7 +60,7 @@ const keyBody = (workspace: string, permissions: string[], expiresAt?: string) =
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 const nextWeek = () => new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
 
-describeEachDatabase('privilege and secrets (issue 15)', (ctx) => {
+describeEachDatabase('privilege and secrets', (ctx) => {
   describe('1. key managers cannot escalate', () => {
     let workspace: string;
     let manager: { client: ApiClient; key: KeyCredentials };

@@ -61,7 +61,7 @@ async function claimedRun(
   return { uuid: run.metadata.uuid as string, token: run.spec.runToken as string, asRunner: asRun(admin, run) };
 }
 
-describeEachDatabase('revocation that takes effect (issue 15, item 6)', (ctx) => {
+describeEachDatabase('revocation that takes effect', (ctx) => {
   let world: Promise<RunWorld> | undefined;
   const runs = () => (world ??= runWorld(ctx.client));
 
@@ -153,7 +153,7 @@ describeEachDatabase('revocation that takes effect (issue 15, item 6)', (ctx) =>
 });
 
 /**
- * The same on every instance within 5 s (issue 15, item 6): two instances on one PostgreSQL database;
+ * The same on every instance within 5 s: two instances on one PostgreSQL database;
  * each change is made on the first and must reach the second, whose caches were warm.
  */
 describe('revocation across instances on PostgreSQL', { skip: skipUnless('postgres') }, () => {

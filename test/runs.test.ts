@@ -997,7 +997,7 @@ describeEachDatabase('runs and runners', (ctx) => {
       const byLister = await getRun(lister.client, runUuid);
       assert.equal(byLister.status, 200, byLister.text);
       assert.equal(byLister.json.spec.runToken, undefined);
-      // Consumers read a run only when the definition makes runs transparent (issue 15; test/privilege.test.ts).
+      // Consumers read a run only when the definition makes runs transparent (test/privilege.test.ts).
       assertError(await getRun(consumerReader.client, runUuid), 403);
       // Another workspace does not learn the run exists (404); another run's token gets 403 (tested above).
       assertError(await getRun(strangerLister.client, runUuid), 404);

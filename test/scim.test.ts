@@ -1,5 +1,5 @@
 /**
- * SCIM 2.0 provisioning (issue 19, item 7), black-box on both databases: the request sequences Entra
+ * SCIM 2.0 provisioning, black-box on both databases: the request sequences Entra
  * ID's provisioning validator and Okta send (get by filter, create, patch active and attributes, groups
  * with members added and removed, delete), the discovery endpoints, the SCIM credential (401 without
  * it, with a wrong one, with an API credential), SCIM's error format, and meshusers POST/PUT refused

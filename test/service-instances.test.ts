@@ -1,5 +1,5 @@
 /**
- * meshServiceInstance v2 (issue 21), black-box on both databases: the published statuses (POST 200,
+ * meshServiceInstance v2, black-box on both databases: the published statuses (POST 200,
  * PUT and DELETE 202), the list's filters, the 4xx paths (nothing stored), the deletion's DELETING
  * state until the instance is gone, the project it keeps, workspace isolation, events and the import.
  */

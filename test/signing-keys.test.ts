@@ -41,7 +41,7 @@ async function tokenSignedWith(client: ApiClient, key: KeyCredentials, kid: stri
 }
 
 describeEachDatabase(
-  'token signing keys (issue 15, item 7)',
+  'token signing keys',
   (ctx) => {
     let workspace: string;
     before(() => {

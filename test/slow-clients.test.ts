@@ -5,7 +5,7 @@ import { openRaw, type RawConnection } from './support/raw-connection.js';
 import { basic, describeEachDatabase, TEST_ADMIN, type TestServer } from './support/server.js';
 
 /**
- * Slow clients (issue 9, item 6): a client that sends its request head or body too slowly, or keeps
+ * Slow clients: a client that sends its request head or body too slowly, or keeps
  * an idle connection, is cut after the configured time (small here, so the suite stays short) and
  * holds up nobody else. Raw TLS sockets, so nothing between the test and the server retries or
  * buffers.

@@ -25,7 +25,7 @@ const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', mou
 const grow = () => assert.equal(spawnSync('mount', ['-o', 'remount,size=32m', mountPoint]).status, 0);
 
 /**
- * SQLite on a full disk (issue 9, item 3): a clear 503 that names the cause, nothing acknowledged
+ * SQLite on a full disk: a clear 503 that names the cause, nothing acknowledged
  * lost, no corruption, and normal service once there is space again. (Read-only files: see below.)
  */
 describe('SQLite on a full disk', { skip: mounted ? false : 'needs root to mount a small tmpfs' }, () => {
@@ -125,7 +125,7 @@ const chattr = (flag: '+i' | '-i', files: string[]) => {
 };
 
 /**
- * The database file becomes read-only while the server runs (issue 9, item 3): writes answer a clear
+ * The database file becomes read-only while the server runs: writes answer a clear
  * 503 in the error format and store nothing, reads keep working, and once the file is writable again
  * writes work without a restart and the file is intact. The file and its write-ahead log are made
  * immutable; the shared-memory index stays writable (it is mapped into memory, where a write to an

@@ -20,7 +20,7 @@ import { BLOCK_V1, BLOCKS } from './support/blocks.js';
 import { basic, describeEachDatabase, startTestServer, TEST_ADMIN, TEST_LOG_DIR, type TestServer } from './support/server.js';
 
 /**
- * The transport (issue 16, items 5, 6, 7 and 9): the generated certificate is a leaf, TLS 1.2 offers
+ * The transport: the generated certificate is a leaf, TLS 1.2 offers
  * only forward-secret AEAD suites, the request path never reaches a header raw, and every answer
  * carries the security headers, including the raw ones for requests the HTTP parser refuses. Real TLS
  * clients throughout (node:tls, and the openssl and curl command-line tools when they are installed).

@@ -1,5 +1,5 @@
 /**
- * Wire exactness (issue 17): what a client generated from the published OpenAPI, or a new user
+ * Wire exactness: what a client generated from the published OpenAPI, or a new user
  * following the README, meets — methods a path does not have, the CLI's help.
  */
 import assert from 'node:assert/strict';
@@ -163,7 +163,7 @@ describeEachDatabase('wire exactness', (ctx) => {
         415,
         /retired on 2025-03-01/,
       );
-      // Served since issue 20: an unknown payment method is an ordinary 404.
+      // Served: an unknown payment method is an ordinary 404.
       assertError(
         await ctx.client.get('/api/meshobjects/meshpaymentmethods/x', { headers: { accept: media('meshpaymentmethod', 'v2') } }),
         404,
@@ -174,7 +174,7 @@ describeEachDatabase('wire exactness', (ctx) => {
         406,
         /retired on 2025-07-01; use meshPaymentMethod\.v2/,
       );
-      // Served since issue 21: v1 answers as retired, an unknown instance is an ordinary 404.
+      // Served: v1 answers as retired, an unknown instance is an ordinary 404.
       assertError(
         await ctx.client.get('/api/meshobjects/meshserviceinstances/x', { headers: { accept: media('meshserviceinstance', 'v1') } }),
         406,

@@ -1,5 +1,5 @@
 /**
- * Issue 14: helpers of the authorization-boundary suite. Two workspaces, A (the prober) and B (the
+ * Helpers of the authorization-boundary suite. Two workspaces, A (the prober) and B (the
  * owner of what is probed), each with a project, a location, a platform, a tenant, a runner and a key
  * holding ordinary (non-ADM_) permissions of its own workspace; B's definitions and blocks; and a way
  * to compare the answer about B's existing object with the answer about a non-existent one.
@@ -121,7 +121,7 @@ export async function boundaryWorld(admin: ApiClient): Promise<BoundaryWorld> {
   const secretSource = await runnerDefinition(sideB.key, sideB.workspace, sideB.runner, {
     outputs: { secret: { displayName: 'Secret', type: 'STRING', assignmentType: 'NONE', displayOrder: 0 } },
   });
-  // Released by B's key, it reaches the marketplace once an admin approves it (issue 15, item 8).
+  // Released by B's key, it reaches the marketplace once an admin approves it.
   const approval = await reviewVersion(admin, secretSource.versionUuid, 'approve');
   assert.equal(approval.status, 200, `an admin approves B's release: ${approval.text}`);
   const succeeded = (

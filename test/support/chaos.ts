@@ -15,13 +15,13 @@ import { registerRunner, runnerDefinition, runWorld, BLOCK_V2, RUN, RUNS, BLOCKS
 import { io, type Json } from './structure.js';
 
 /**
- * Crash safety (issue 9, item 1): the real server as a child process under a steady concurrent mix of
+ * Crash safety: the real server as a child process under a steady concurrent mix of
  * block creates and deletes, run claims and status reports, killed with SIGKILL at a random moment and
  * started again on the same database, cycle after cycle. Every request that got a 2xx is remembered
  * with what it acknowledged; after each restart the objects the cycle and the one before touched are
  * read back (and at the end all of them), and the database is searched for half-written objects.
  *
- * With several instances (issue 9, item 2; PostgreSQL) they share the one database, each request goes
+ * With several instances (PostgreSQL) they share the one database, each request goes
  * to one picked at random, one is killed per cycle while the load goes on on the survivors, and the
  * check reads through the survivors before the killed one is started again.
  */
@@ -783,7 +783,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     };
 
     /**
-     * The event log (issue 18): every change has its event and every event its change. Blocks and runs
+     * The event log: every change has its event and every event its change. Blocks and runs
      * in the database have their creation events; every claimed run its claim, every ended run its end
      * (or its cancellation); every acknowledged status report its event. And back: a created block
      * exists unless its deletion event says it went, a deleted one is gone, a requested run exists, a

@@ -27,8 +27,8 @@ import {
 } from './structure.js';
 
 /**
- * Generators, a raw HTTPS sender and the response invariants of the hostile-input suite (issue 9,
- * item 4). Everything here speaks to the server as a client would: requests are bytes on the wire,
+ * Generators, a raw HTTPS sender and the response invariants of the hostile-input suite.
+ * Everything here speaks to the server as a client would: requests are bytes on the wire,
  * responses are judged only by what comes back (and by the server's own log, to report a failure).
  */
 
@@ -1434,7 +1434,7 @@ export interface World {
   draftVersion: string;
   /** A definition with only a released version (a new draft 2 can be posted). */
   openDefinition: string;
-  /** Issue 21: a service instance of `project` and a communication definition (sent to the workspace). */
+  /** A service instance of `project` and a communication definition (sent to the workspace). */
   serviceInstance: string;
   communicationDefinition: string;
   block: string;
@@ -1594,7 +1594,7 @@ export async function buildWorld(server: TestServer, secrets: SecretBook): Promi
     secrets.add('API user password', u.password);
   }
 
-  // Service instances and communications (issue 21): one of each to read, change and resolve, spares to delete.
+  // Service instances and communications: one of each to read, change and resolve, spares to delete.
   const instanceMedia = media('meshserviceinstance', 'v2');
   const [serviceInstance, spareInstance] = [unique('hsi'), unique('hsi-spare')];
   for (const instanceId of [serviceInstance, spareInstance]) {
@@ -1636,7 +1636,7 @@ export async function buildWorld(server: TestServer, secrets: SecretBook): Promi
     const path = new URL(link.href.replace(/\{.*$/, '').split('?')[0]!).pathname;
     queryNames[path] = [...link.href.matchAll(/\{[?&]?([^}]+)\}/g)].flatMap((match) => match[1]!.split(','));
   }
-  // SCIM provisioning (issue 19, item 7): the SCIM routes are fuzzed with a SCIM token as their admin credential.
+  // SCIM provisioning: the SCIM routes are fuzzed with a SCIM token as their admin credential.
   let printed = '';
   await runAdminCommand(loadConfig(server.env), ['scim-token', 'create', '--name', 'hostile'], (line) => (printed += line));
   const scimToken = /bearer token \(shown once\): (\S+)/.exec(printed)![1]!;

@@ -1,5 +1,5 @@
 /**
- * The published OpenAPI of the original system (a copy in `test/reference/original-openapi.json`, issue 17) as a
+ * The published OpenAPI of the original system (a copy in `test/reference/original-openapi.json`) as a
  * test oracle: its operations, their documented query parameters and response schemas, matched
  * against this server's route table and checked with a maintained JSON Schema validator (ajv).
  */

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../src/store/database.js';
 
 /**
- * Every secret the tests saw travel (issue 9, item 6): API key secrets, access and run tokens, API
+ * Every secret the tests saw travel: API key secrets, access and run tokens, API
  * user passwords and secret plaintexts sent to secret-bearing kinds. When a test server stops, its
  * log file and its database are searched for each of them in plaintext.
  */

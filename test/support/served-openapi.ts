@@ -1,5 +1,5 @@
 /**
- * The served OpenAPI document (`GET /api/openapi.json`, issue 22) as a check on every answer the test
+ * The served OpenAPI document (`GET /api/openapi.json`) as a check on every answer the test
  * client receives: the answer's status must be documented for its operation, its media type among
  * that status's, and its body valid against the documented schema (ajv, JSON Schema 2020-12 as
  * OpenAPI 3.1 uses). A document that drifts from the code fails the test whose request showed it.

@@ -93,7 +93,7 @@ export async function startTestServer(dialect: Dialect, options: TestServerOptio
   const ca = await readFile(path.join(dataDir, 'tls', 'cert.pem'), 'utf8');
   const authorization = basic(TEST_ADMIN.username, TEST_ADMIN.password);
   const client = new ApiClient(server.url, ca, { authorization });
-  // Every answer the client receives is checked against the document this server serves (issue 22).
+  // Every answer the client receives is checked against the document this server serves.
   const document = (await client.get('/api/openapi.json', { anonymous: true })).text;
   client.openapi = checkers.get(document) ?? new ServedOpenApi(JSON.parse(document));
   checkers.set(document, client.openapi);
@@ -113,7 +113,7 @@ export async function startTestServer(dialect: Dialect, options: TestServerOptio
     },
     async stop() {
       await test.client.close();
-      // Issue 9: no secret the tests saw is in this server's log or database in plaintext.
+      // No secret the tests saw is in this server's log or database in plaintext.
       const leaked = await secretsAtRest(logFile, dataDir, server.database);
       await server.close();
       if (pgDatabase) await pgDatabase.drop();

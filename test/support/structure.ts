@@ -123,7 +123,7 @@ export async function createStructure(client: ApiClient, prefix = 's'): Promise<
 
 export const PAYMENT_METHOD = media('meshpaymentmethod', 'v2');
 
-/** Creates a payment method of the workspace (projects may name only those, issue 20). */
+/** Creates a payment method of the workspace (projects may name only those). */
 export const createPaymentMethod = (client: ApiClient, workspace: string, name: string, spec: Json = {}) =>
   create(client, '/api/meshobjects/meshpaymentmethods', PAYMENT_METHOD, {
     apiVersion: 'v2',
@@ -148,6 +148,6 @@ export const landingZoneBody = (name: string, platformUuid: string, extra: Extra
   },
 });
 
-/** Creates a landing zone on the platform (tenants may name only enabled zones of their platform, issue 20). */
+/** Creates a landing zone on the platform (tenants may name only enabled zones of their platform). */
 export const createLandingZone = (client: ApiClient, name: string, platformUuid: string, extra?: Extra) =>
   create(client, '/api/meshobjects/meshlandingzones', LANDING_ZONE, landingZoneBody(name, platformUuid, extra));
