@@ -86,9 +86,6 @@ export interface CliColumn {
 
 export const column = (header: string, ...paths: string[]): CliColumn => ({ header, path: paths.length === 1 ? paths[0]! : paths });
 
-/** `{?a,b}`: the query template of an index relation. */
-export const queryTemplate = (...variables: readonly string[]) => (variables.length ? `{?${variables.join(',')}}` : '');
-
 /** `meshProject.v1` → the kind and version. */
 function refOf(dotted: string): { kind: string; version: string } {
   const [kind, version] = dotted.split('.');

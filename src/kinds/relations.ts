@@ -1,7 +1,7 @@
 import type { CollectionPermissions } from '../auth/route-access.js';
 import type { HalLinks } from '../lib/hal.js';
 import type { RelationsView } from './codec.js';
-import { queryTemplate, type KindManifest } from './manifest.js';
+import type { KindManifest } from './manifest.js';
 import { objectUrl } from './paths.js';
 
 /**
@@ -17,13 +17,16 @@ export interface Relation {
   template: string;
 }
 
+/** `{?a,b}`: the query template of an index relation's variables ("" for none). */
+const queryTemplate = (variables: readonly string[]) => (variables.length ? `{?${variables.join(',')}}` : '');
+
 /** The index relations of some kinds, in their order (the registry's). */
 export function relationsOf(manifests: readonly KindManifest[]): Relation[] {
   return manifests.flatMap((manifest) =>
     manifest.resources.flatMap(({ index, path, codecs }) =>
       index === undefined
         ? []
-        : [{ rel: `${codecs.kind.toLowerCase()}s`, path, template: typeof index === 'string' ? index : queryTemplate(...index) }],
+        : [{ rel: `${codecs.kind.toLowerCase()}s`, path, template: typeof index === 'string' ? index : queryTemplate(index) }],
     ),
   );
 }
