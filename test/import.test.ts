@@ -387,3 +387,43 @@ describeEachDatabase('declarative import', (ctx) => {
     assert.equal(tenants.json._embedded.meshTenants[0].spec.platformRef.uuid, platformUuid);
   });
 });
+
+describeEachDatabase('an import into a collection beside other requests', (ctx) => {
+  it('lets other requests through while it runs: no pause as long as the import itself', async () => {
+    const workspace = unique('turns');
+    await createWorkspace(ctx.client, workspace);
+    const collection = await ctx.client.post(
+      '/api/meshobjectcollections',
+      { name: workspace, owner: 'turns', description: '', ownedByWorkspace: workspace },
+      { headers: { 'content-type': 'application/vnd.vendor.api.meshobjectcollection.v1+json' } },
+    );
+    assert.equal(collection.status, 201, collection.text);
+    const groups = Array.from({ length: 1000 }, (_, i) => ({
+      apiVersion: 'v1',
+      kind: 'meshWorkspaceUserGroup',
+      metadata: { name: `group-${i}`, ownedByWorkspace: workspace },
+      spec: { displayName: `group ${i}`, members: [] },
+    }));
+    let done = false;
+    const started = Date.now();
+    const importing = ctx.client
+      .put(`${PATHS.import}?meshObjectCollection=${workspace}`, JSON.stringify(groups), {
+        headers: { accept: IMPORT_JSON, 'content-type': IMPORT_JSON },
+      })
+      .finally(() => (done = true));
+    // Reads one after the other (paced within the rate limit) while the import runs: the longest wait between two answers.
+    let last = Date.now();
+    let longestGap = 0;
+    while (!done) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const read = await ctx.client.get(`${PATHS.workspaces}/${workspace}`, { headers: { accept: WORKSPACE } });
+      assert.equal(read.status, 200, read.text);
+      longestGap = Math.max(longestGap, Date.now() - last);
+      last = Date.now();
+    }
+    const duration = Date.now() - started;
+    results(await importing, 1000);
+    // An import that kept the event loop to itself would leave one gap about as long as it is.
+    assert.ok(longestGap < duration / 3, `a read waited ${longestGap} ms during an import of ${duration} ms`);
+  });
+});

@@ -11,6 +11,23 @@ import type { ImportableKind, RawObject } from '../kinds/manifest.js';
 /** At most this many objects per import request: the work of one request stays bounded. */
 export const MAX_IMPORT_OBJECTS = 1000;
 
+/**
+ * How long an import works before it lets the event loop serve other requests. SQLite answers
+ * synchronously, so an import never waits for the database: without these turns, one of 1 000
+ * objects would hold every other request, reads included, for its whole duration.
+ */
+const TURN_MS = 5;
+
+/** A pause point: resolves at once while the import's current turn is younger than TURN_MS, after a round of the event loop otherwise. */
+function turns(): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < TURN_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
+}
+
 export type ImportResultCode = 'WORKSPACE_NOT_FOUND' | 'PROJECT_NOT_FOUND' | 'INVALID_MESH_OBJECT' | 'SERVER_ERROR';
 
 /** One entry of the import's answer (COMPAT §7), in the order of the objects sent. */
@@ -79,7 +96,11 @@ export class Importer {
     const { collection, owner } = options;
     if (collection === undefined) {
       const results: ImportResult[] = [];
-      for (const [index, object] of body.entries()) results.push(await this.importOne(ctx, object, index, (save) => save()));
+      const pause = turns();
+      for (const [index, object] of body.entries()) {
+        await pause();
+        results.push(await this.importOne(ctx, object, index, (save) => save()));
+      }
       return results;
     }
     try {
@@ -100,7 +121,9 @@ export class Importer {
     const collection = await this.collections.forImport(ctx, name, owner);
     const results: ImportResult[] = [];
     const kept = new Map<string, Set<string>>();
+    const pause = turns();
     for (const [index, object] of body.entries()) {
+      await pause();
       const result = await this.importOne(ctx, object, index, (save) => this.units.savepoint(save), collection);
       results.push(result);
       const kind = result.meshObject.slice(0, result.meshObject.indexOf('['));
