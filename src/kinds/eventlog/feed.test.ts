@@ -113,6 +113,25 @@ describe('EventFeed', () => {
     for (const subscription of subscriptions) subscription.close();
   });
 
+  it('lets the event loop turn between two full batches of one large commit (the streams get it in slices)', async () => {
+    const deliveries: number[] = [];
+    let turnedAfter: number | undefined;
+    const s = {
+      ...collector(),
+      deliver: (records: readonly EventRecord[]) => {
+        deliveries.push(records.length);
+        // What waits for the event loop's next round (another request) runs before the next batch is handed out.
+        if (deliveries.length === 1) setImmediate(() => (turnedAfter = deliveries.length));
+      },
+    };
+    const subscription = await feed.subscribe(s);
+    await append(...Array.from({ length: 120 }, (_, i) => draft(`bulk ${i}`)));
+    await until(() => deliveries.reduce((sum, n) => sum + n, 0) === 120, 'deliveries');
+    assert.deepEqual(deliveries, [50, 50, 20], 'batches of 50');
+    assert.equal(turnedAfter, 1, 'the event loop turned before the second batch');
+    subscription.close();
+  });
+
   it('reports how far the slowest subscriber is behind: positions and the age of the oldest event not handed to it', async () => {
     assert.deepEqual(await feed.lag(), { positions: 0, seconds: 0 }, 'no subscriber: no lag');
     const s = collector();
