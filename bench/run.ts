@@ -13,6 +13,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/store/database.js';
 import { loadData, type DataSet } from './load-data.js';
 import { cpuMs } from './processes.js';
+import { runMixed, type MixedResult } from './mixed.js';
 import { startWatchers, type WatchLatency } from './watch-latency.js';
 
 /**
@@ -20,7 +21,7 @@ import { startWatchers, type WatchLatency } from './watch-latency.js';
  * [-- --connections 10] [-- --only <regex>] [-- --profile]`: the real server (a child process,
  * HTTPS, keep-alive, the default log level) on data loaded through its own storage layer, each
  * scenario at fixed concurrency and duration, judged against references measured in the same run
- * (the targets of issue 24: see TARGETS and bench/README.md).
+ * (the targets of issues 24 and 39: see TARGETS and bench/README.md).
  */
 const { values: args } = parseArgs({
   options: {
@@ -49,6 +50,11 @@ const WATCHERS = 50;
 /** Their delivery latency's p99 target, ms. */
 const WATCHER_P99_MS = 50;
 const WATCHED_CREATES = `POST block v2-preview with ${WATCHERS} watchers`;
+/** The mixed scenario (bench/mixed.ts): the interactive requests' p99 while an import runs, and the import's time under load. */
+const MIXED = 'mixed, with an import into a collection';
+const MIXED_OBJECTS = 1000;
+const MIXED_P99_MS = 100;
+const MIXED_SLOWDOWN = 2;
 
 /** The list filter families of the building block list (spec endpoints 4 and 9), one scenario each. */
 interface ListFamily {
@@ -87,18 +93,20 @@ const REFERENCE_GET = 'reference: bare row by uuid';
 const BASELINE = 'baseline (static JSON over HTTPS)';
 
 /**
- * The targets of issue 24 on SQLite: each scenario's requests/s as a quotient of what it is compared
+ * The targets on SQLite (issue 24's, GET, lists and watchers re-based by issue 39): each scenario's requests/s as a quotient of what it is compared
  * with, measured in the same run — a reference running the same query (GET, lists), this run's
  * baseline (login), the same scenario without watchers, or BEFORE_ISSUE_24 (writes: the scenario's
  * ratio to this run's baseline ÷ the same ratio then).
  */
 const BEFORE = 'before issue 24';
 const TARGETS: Record<string, { versus: string; min: number }> = {
-  'GET block v2-preview': { versus: REFERENCE_GET, min: 0.85 },
-  'GET block v1': { versus: REFERENCE_GET, min: 0.85 },
-  ...Object.fromEntries(LIST_FAMILIES.map((family) => [listScenario(family), { versus: listReference(family), min: 0.9 }])),
+  // Re-based on the floors (issue 39): GET 0.65 × the bare reference, i.e. at most 1.5 × the server CPU
+  // of the reference sending the API's answer with its access line; lists 0.80; watchers 0.70.
+  'GET block v2-preview': { versus: REFERENCE_GET, min: 0.65 },
+  'GET block v1': { versus: REFERENCE_GET, min: 0.65 },
+  ...Object.fromEntries(LIST_FAMILIES.map((family) => [listScenario(family), { versus: listReference(family), min: 0.8 }])),
   'POST block v2-preview': { versus: BEFORE, min: 2 },
-  [WATCHED_CREATES]: { versus: 'POST block v2-preview', min: 0.9 },
+  [WATCHED_CREATES]: { versus: 'POST block v2-preview', min: 0.7 },
   'PATCH run status': { versus: BEFORE, min: 2 },
   'claim a run': { versus: BEFORE, min: 2 },
   'login (/oauth/token)': { versus: BASELINE, min: 0.3 },
@@ -109,11 +117,14 @@ const TARGETS: Record<string, { versus: string; min: number }> = {
  */
 const BEFORE_ISSUE_24 = path.join(ROOT, 'bench/results/before-issue-24.json');
 /**
- * PostgreSQL against SQLite (each as its ratio to its own baseline, same size): reads ≥ 0.6, writes
- * ≥ 0.4. Login writes nothing (a key lookup, the secret's check, a signature): a read.
+ * PostgreSQL against SQLite (each as its ratio to its own baseline, same size): reads ≥ 0.6, claims
+ * and status reports ≥ 0.5, other writes ≥ 0.4. Login writes nothing (a key lookup, the secret's check, a signature): a read.
  */
 const WRITES = new Set(['POST block v2-preview', WATCHED_CREATES, 'PATCH run status', 'claim a run']);
-const POSTGRES_TARGET = (scenario: string) => (WRITES.has(scenario) ? 0.4 : 0.6);
+const POSTGRES_TARGET = (scenario: string) =>
+  scenario === 'claim a run' || scenario === 'PATCH run status' ? 0.5 : WRITES.has(scenario) ? 0.4 : 0.6;
+/** Two instances on one PostgreSQL database: no scenario slower than on one. */
+const TWO_INSTANCE_MIN = 1;
 /** The scenarios of the two-instance table (PostgreSQL). */
 const TWO_INSTANCE_SCENARIOS = [
   'GET block v2-preview',
@@ -280,6 +291,7 @@ interface SizeResult {
   /** Items on one page of each list scenario (the API's; on SQLite the reference's must match). */
   listPages: Record<string, number>;
   twoInstances: TwoInstanceRow[];
+  mixed?: MixedResult;
   problems: string[];
 }
 
@@ -564,6 +576,31 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
       }
     }
 
+    // The mixed scenario: interactive requests of every kind and 50 watchers, an import in the middle.
+    let mixed: MixedResult | undefined;
+    if (only(MIXED)) {
+      let orders = 0;
+      mixed = await runMixed({
+        url,
+        ca,
+        authorization: auth.authorization,
+        objects: MIXED_OBJECTS,
+        leadSeconds: smoke ? 0.5 : 2,
+        claimPath,
+        blockPath,
+        listPath: () => listPath(LIST_FAMILIES[0]!, LIST_FAMILIES[0]!.pick(data).api),
+        createBody: () => createBody(1_000_000 + orders++),
+        watch: async () => {
+          const watchers = await startWatchers(url, path.join(dataDir, 'tls', 'cert.pem'), auth.authorization, WATCHERS);
+          return () => watchers.stop();
+        },
+      });
+      const all = mixed.duringImport.all;
+      log(
+        `  ${MIXED}: import of ${mixed.objects} alone ${mixed.importAloneMs} ms, under load ${mixed.importUnderLoadMs} ms; ${all?.requests ?? 0} interactive requests during it, p99 ${all?.p99 ?? 0} ms, max ${all?.max ?? 0} ms; ${mixed.failures.length} failed`,
+      );
+    }
+
     // 5. PostgreSQL: a second instance on the same database (same master key, same admin client), the
     //    load split across both (two load generators at half the connections each, at the same time),
     //    against one instance at the same total connections measured just before.
@@ -596,7 +633,16 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
         );
       }
     }
-    return { rows, memoryMb: residentMemoryMb(server.pid!), loadSeconds, ...(watch ? { watch } : {}), listPages, twoInstances, problems };
+    return {
+      rows,
+      memoryMb: residentMemoryMb(server.pid!),
+      loadSeconds,
+      ...(watch ? { watch } : {}),
+      ...(mixed ? { mixed } : {}),
+      listPages,
+      twoInstances,
+      problems,
+    };
   } finally {
     if (helper) await stop(helper);
     if (second) await stop(second);
@@ -682,6 +728,7 @@ async function main(): Promise<void> {
   const loads: Record<string, number> = {};
   const watch: Record<string, WatchLatency> = {};
   const listPages: Record<string, Record<string, number>> = {};
+  const mixed: Record<string, MixedResult> = {};
   const failures: string[] = [];
   for (const dialect of dialects) {
     for (const blocks of sizes) {
@@ -697,6 +744,7 @@ async function main(): Promise<void> {
       loads[key] = result.loadSeconds;
       listPages[key] = result.listPages;
       if (result.watch) watch[key] = result.watch;
+      if (result.mixed) mixed[key] = result.mixed;
       failures.push(...result.problems);
     }
   }
@@ -755,6 +803,23 @@ async function main(): Promise<void> {
     log(
       `${key} "${WATCHED_CREATES}": ${w.events} events over ${w.watchers} streams (the fewest ${w.fewest} on one), delivery latency p50 ${w.p50} ms, p99 ${w.p99} ms (target ≤ ${WATCHER_P99_MS} ms on SQLite), max ${w.max} ms`,
     );
+  if (Object.keys(mixed).length > 0) {
+    const kinds = [...new Set(Object.values(mixed).flatMap((m) => Object.keys(m.duringImport)))];
+    log(
+      `${MIXED} (${MIXED_OBJECTS} workspace user groups imported into a collection while every other kind of request runs; p99 ms of the requests started during the import, before it in brackets):\n${table(
+        ['database/blocks', 'import alone ms', 'import under load ms', ...kinds, 'failed'],
+        Object.entries(mixed).map(([key, m]) => [
+          key,
+          String(m.importAloneMs),
+          String(m.importUnderLoadMs),
+          ...kinds.map(
+            (kind) => `${m.duringImport[kind]?.p99 ?? '—'} (${m.beforeImport[kind]?.p99 ?? '—'}) of ${m.duringImport[kind]?.requests ?? 0}`,
+          ),
+          String(m.failures.length),
+        ]),
+      )}\n`,
+    );
+  }
   log(
     `resident memory after the run (MB): ${JSON.stringify(memory)}; load time (s): ${JSON.stringify(loads)}; items per list page: ${JSON.stringify(listPages)}`,
   );
@@ -767,6 +832,7 @@ async function main(): Promise<void> {
       .filter((t) => t.errors > 0)
       .map((t) => `postgres/${t.blocks} two instances, ${t.scenario}: ${t.errors} errors or non-2xx responses`),
   );
+  for (const [key, m] of Object.entries(mixed)) failures.push(...m.failures.slice(0, 5).map((failure) => `${key} ${MIXED}: ${failure}`));
   for (const [key, w] of Object.entries(watch))
     if (w.lost || w.fewest === 0) failures.push(`${key}: an event stream watcher ${w.lost ? 'was disconnected' : 'received no event'}`);
   if (!smoke) {
@@ -785,6 +851,19 @@ async function main(): Promise<void> {
           );
       }
     }
+    for (const t of twoInstances)
+      if (t.blocks === largest && t.scale < TWO_INSTANCE_MIN)
+        failures.push(`postgres/${t.blocks} two instances, ${t.scenario}: ${t.scale} × one instance, below ${TWO_INSTANCE_MIN}`);
+    for (const [key, m] of Object.entries(mixed)) {
+      if (!key.endsWith(`/${largest}`)) continue;
+      for (const [kind, summary] of Object.entries(m.duringImport))
+        if (kind !== 'all' && summary.p99 > MIXED_P99_MS)
+          failures.push(`${key} ${MIXED}: ${kind} p99 ${summary.p99} ms during the import, above ${MIXED_P99_MS} ms`);
+      if (m.importUnderLoadMs > MIXED_SLOWDOWN * m.importAloneMs)
+        failures.push(
+          `${key} ${MIXED}: the import took ${m.importUnderLoadMs} ms under load, more than ${MIXED_SLOWDOWN} × its ${m.importAloneMs} ms alone`,
+        );
+    }
     for (const [key, mb] of Object.entries(memory)) if (mb > 300) failures.push(`${key}: resident memory ${mb} MB above 300 MB`);
   }
   const result = {
@@ -798,6 +877,7 @@ async function main(): Promise<void> {
     memoryMb: memory,
     loadSeconds: loads,
     watchers: watch,
+    mixed,
     listPages,
     failures,
   };
