@@ -4,6 +4,7 @@ import { deprecatedMessage, isRetired, retiredMessage } from '../lib/versions.js
 import { IMPORT_VERSIONS } from '../lifecycle.js';
 import { isDatabaseUnavailable } from '../store/database.js';
 import { isRetriedConflict, type UnitOfWork } from '../store/transaction.js';
+import { turns } from '../lib/turns.js';
 import type { AuthorizedCollectionService } from '../kinds/collection/authorized-service.js';
 import { isCollectedKind, requireHoldable, type ObjectCollection } from '../kinds/collection/model.js';
 import type { ImportableKind, RawObject } from '../kinds/manifest.js';
@@ -11,22 +12,8 @@ import type { ImportableKind, RawObject } from '../kinds/manifest.js';
 /** At most this many objects per import request: the work of one request stays bounded. */
 export const MAX_IMPORT_OBJECTS = 1000;
 
-/**
- * How long an import works before it lets the event loop serve other requests. SQLite answers
- * synchronously, so an import never waits for the database: without these turns, one of 1 000
- * objects would hold every other request, reads included, for its whole duration.
- */
-const TURN_MS = 5;
-
-/** A pause point: resolves at once while the import's current turn is younger than TURN_MS, after a round of the event loop otherwise. */
-function turns(): () => Promise<void> {
-  let since = performance.now();
-  return async () => {
-    if (performance.now() - since < TURN_MS) return;
-    await new Promise((resolve) => setImmediate(resolve));
-    since = performance.now();
-  };
-}
+/** Objects saved together at most: each such save is one piece of work, between two turns. */
+const TOGETHER = 100;
 
 export type ImportResultCode = 'WORKSPACE_NOT_FOUND' | 'PROJECT_NOT_FOUND' | 'INVALID_MESH_OBJECT' | 'SERVER_ERROR';
 
@@ -47,6 +34,13 @@ function resultCodeOf(error: ApiError): ImportResultCode {
 }
 
 const isRawObject = (value: unknown): value is RawObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Ends the attempt to save an import's objects together: one failed, and they are saved one by one instead. */
+class OneByOne extends Error {
+  constructor() {
+    super('an object of an import into a meshObjectCollection failed while saved together with others');
+  }
+}
 
 /** Ends an import into a collection of which an object failed: its unit of work rolls back, and these are the answer. */
 class NothingStored extends Error {
@@ -103,12 +97,18 @@ export class Importer {
       }
       return results;
     }
-    try {
-      return await this.units.run(() => this.importIntoCollection(ctx, body, collection, owner));
-    } catch (error) {
-      if (error instanceof NothingStored) return error.results;
-      throw error;
+    // First all together (runs of one kind in a few statements, nothing else in a savepoint); if
+    // anything fails, that attempt is rolled back and the import runs again one object at a time,
+    // each in its savepoint, to say which failed and why.
+    for (const mode of ['together', 'one by one'] as const) {
+      try {
+        return await this.units.run(() => this.importIntoCollection(ctx, body, collection, owner, mode));
+      } catch (error) {
+        if (error instanceof NothingStored) return error.results;
+        if (!(error instanceof OneByOne)) throw error;
+      }
     }
+    throw new Error('unreachable: the one-by-one import does not ask for itself again');
   }
 
   /** Inside the import's unit of work; may run again from the start (see `UnitOfWork.run`). */
@@ -117,15 +117,12 @@ export class Importer {
     body: unknown[],
     name: string,
     owner: string | undefined,
+    mode: 'together' | 'one by one',
   ): Promise<ImportResult[]> {
     const collection = await this.collections.forImport(ctx, name, owner);
-    const results: ImportResult[] = [];
+    const results = mode === 'together' ? await this.saveTogether(ctx, body, collection) : await this.saveOneByOne(ctx, body, collection);
     const kept = new Map<string, Set<string>>();
-    const pause = turns();
-    for (const [index, object] of body.entries()) {
-      await pause();
-      const result = await this.importOne(ctx, object, index, (save) => this.units.savepoint(save), collection);
-      results.push(result);
+    for (const result of results) {
       const kind = result.meshObject.slice(0, result.meshObject.indexOf('['));
       if (result.status === 'SUCCESS' && isCollectedKind(kind)) {
         const ids = kept.get(kind) ?? new Set<string>();
@@ -136,6 +133,51 @@ export class Importer {
     const failures = results.filter((result) => result.status === 'FAILED').length;
     if (failures > 0) throw new NothingStored(notStored(collection, results, failures));
     results.push(...(await this.deleteMissing(ctx, collection, kept)));
+    return results;
+  }
+
+  /** Each object in a savepoint of the unit of work: a failing one is reported, and the others are still tried. */
+  private async saveOneByOne(ctx: RequestContext, body: unknown[], collection: ObjectCollection): Promise<ImportResult[]> {
+    const results: ImportResult[] = [];
+    const pause = turns();
+    for (const [index, object] of body.entries()) {
+      await pause();
+      results.push(await this.importOne(ctx, object, index, (save) => this.units.savepoint(save), collection));
+    }
+    return results;
+  }
+
+  /**
+   * Consecutive objects of a kind that saves several at once (`ImportableKind.saveAll`) in one call,
+   * any other object by itself; no savepoints. The first failure ends the attempt (OneByOne): the
+   * unit of work is rolled back, then every object is tried one by one.
+   */
+  private async saveTogether(ctx: RequestContext, body: unknown[], collection: ObjectCollection): Promise<ImportResult[]> {
+    const checks = body.map((object, index) => this.checked(object, index));
+    const results: ImportResult[] = [];
+    const pause = turns();
+    for (let start = 0; start < body.length;) {
+      await pause();
+      const first = checks[start]!;
+      let end = start + 1;
+      if (first.kind?.saveAll) while (end < body.length && end - start < TOGETHER && checks[end]!.kind === first.kind) end++;
+      if ('failed' in first || end - start === 1) {
+        const result = await this.importOne(ctx, body[start], start, (save) => save(), collection);
+        if (result.status === 'FAILED') throw new OneByOne();
+        results.push(result);
+      } else {
+        const run = checks.slice(start, end) as Checked[];
+        let saved: { name: string; created: boolean }[];
+        try {
+          saved = await first.kind.saveAll!(ctx, run, collection);
+        } catch (error) {
+          if (isDatabaseUnavailable(error) || isRetriedConflict(error)) throw error;
+          throw new OneByOne();
+        }
+        results.push(...saved.map((one, offset) => succeeded(first.kind, one, run[offset]!.lifecycle)));
+      }
+      start = end;
+    }
     return results;
   }
 
@@ -160,22 +202,10 @@ export class Importer {
     }
   }
 
-  /** `apply` runs the object's save: directly, or in a savepoint of the import's unit of work. */
-  private async importOne(
-    ctx: RequestContext,
-    object: unknown,
-    index: number,
-    apply: <T>(save: () => Promise<T>) => Promise<T>,
-    collection?: ObjectCollection,
-  ): Promise<ImportResult> {
-    const failed = (meshObject: string, resultCode: ImportResultCode, message: string): ImportResult => ({
-      meshObject,
-      status: 'FAILED',
-      resultCode,
-      message,
-      remarks: [],
-    });
-    if (!isRawObject(object)) return failed(`unknown[${index}]`, 'INVALID_MESH_OBJECT', `object ${index + 1}: not a meshObject`);
+  /** What an object is before it is saved: its kind, version and label, or why it cannot be imported at all. */
+  private checked(object: unknown, index: number): Checked | { failed: ImportResult; kind?: undefined } {
+    const failed = (meshObject: string, message: string) => ({ failed: failure(meshObject, 'INVALID_MESH_OBJECT', message) });
+    if (!isRawObject(object)) return failed(`unknown[${index}]`, `object ${index + 1}: not a meshObject`);
     const kindName = typeof object.kind === 'string' ? object.kind : 'unknown';
     const kind = this.byKind.get(kindName);
     // The spec's deprecation list of import objects (§9): retired versions are refused as retired,
@@ -188,43 +218,70 @@ export class Importer {
         (typeof (object.metadata as { name?: unknown } | undefined)?.name === 'string'
           ? (object.metadata as { name: string }).name
           : String(index));
-      return failed(`${kindName}[${name}]`, 'INVALID_MESH_OBJECT', `apiVersion: ${retiredMessage(lifecycle)}`);
+      return failed(`${kindName}[${name}]`, `apiVersion: ${retiredMessage(lifecycle)}`);
     }
     if (!kind)
-      return failed(
-        `${kindName}[${index}]`,
-        'INVALID_MESH_OBJECT',
-        `kind: "${kindName}" cannot be imported; supported: ${[...this.byKind.keys()].join(', ')}`,
-      );
+      return failed(`${kindName}[${index}]`, `kind: "${kindName}" cannot be imported; supported: ${[...this.byKind.keys()].join(', ')}`);
     const label = `${kind.kind}[${kind.name(object)}]`;
-    if (typeof object.apiVersion !== 'string' || !kind.versions.includes(object.apiVersion)) {
-      return failed(
-        label,
-        'INVALID_MESH_OBJECT',
-        `apiVersion: ${kind.kind} is imported as ${kind.versions.join(' or ')}, got "${String(object.apiVersion)}"`,
-      );
-    }
+    if (typeof object.apiVersion !== 'string' || !kind.versions.includes(object.apiVersion))
+      return failed(label, `apiVersion: ${kind.kind} is imported as ${kind.versions.join(' or ')}, got "${String(object.apiVersion)}"`);
+    return { kind, object, version: object.apiVersion, label, lifecycle };
+  }
+
+  /** `apply` runs the object's save: directly, or in a savepoint of the import's unit of work. */
+  private async importOne(
+    ctx: RequestContext,
+    object: unknown,
+    index: number,
+    apply: <T>(save: () => Promise<T>) => Promise<T>,
+    collection?: ObjectCollection,
+  ): Promise<ImportResult> {
+    const checked = this.checked(object, index);
+    if ('failed' in checked) return checked.failed;
+    const { kind, version, label, lifecycle } = checked;
     try {
       // Collected kinds are checked by their workspace once decoded; any other kind here.
       if (collection !== undefined && !isCollectedKind(kind.kind)) requireHoldable(collection, kind.kind, undefined, label);
-      const version = object.apiVersion;
-      const { name, created } = await apply(() => kind.save(ctx, object, version, collection));
-      return {
-        meshObject: `${kind.kind}[${name}]`,
-        status: 'SUCCESS',
-        resultCode: null,
-        message: created ? 'created' : 'updated',
-        remarks: lifecycle ? [deprecatedMessage(lifecycle)] : [],
-      };
+      return succeeded(kind, await apply(() => kind.save(ctx, checked.object, version, collection)), lifecycle);
     } catch (error) {
       // An import into a collection is one unit of work: a deadlock victim there is retried whole (UnitOfWork.run).
       if (isDatabaseUnavailable(error) || (collection !== undefined && isRetriedConflict(error))) throw error;
       const api = error instanceof ApiError ? error : new ApiError('InternalError', 'internal error');
       if (api.status >= 500) this.log.error({ err: error, meshObject: label }, 'import of a meshObject failed');
-      return failed(label, resultCodeOf(api), api.message);
+      return failure(label, resultCodeOf(api), api.message);
     }
   }
 }
+
+/** An object ready to be saved: of a kind imported here, in one of its versions. */
+interface Checked {
+  kind: ImportableKind;
+  object: RawObject;
+  version: string;
+  label: string;
+  /** Its version's place in the deprecation list, when it has one (a remark says so). */
+  lifecycle: ReturnType<typeof IMPORT_VERSIONS.of>;
+}
+
+const failure = (meshObject: string, resultCode: ImportResultCode, message: string): ImportResult => ({
+  meshObject,
+  status: 'FAILED',
+  resultCode,
+  message,
+  remarks: [],
+});
+
+const succeeded = (
+  kind: ImportableKind,
+  { name, created }: { name: string; created: boolean },
+  lifecycle: Checked['lifecycle'],
+): ImportResult => ({
+  meshObject: `${kind.kind}[${name}]`,
+  status: 'SUCCESS',
+  resultCode: null,
+  message: created ? 'created' : 'updated',
+  remarks: lifecycle ? [deprecatedMessage(lifecycle)] : [],
+});
 
 /** The answer of an import into a collection of which `failures` objects failed: nothing of it was stored. */
 function notStored(collection: ObjectCollection, results: ImportResult[], failures: number): ImportResult[] {

@@ -17,16 +17,29 @@ export const rawText = text;
 /** `metadata.name`: how most kinds are named in the import's results. */
 export const metadataName = (object: RawObject) => text(rawField(object, 'metadata', 'name'));
 
-/** One importable kind from its codecs: decode with the object's version, then save the decoded value. */
+type Saved = { name: string; created: boolean };
+
+/** One importable kind from its codecs: decode with the object's version, then save the decoded value (or values, `saveAll`). */
 export function importable<D>(
   codecs: CodecRegistry<Codec<never, never> & { decode(body: unknown): D }>,
   name: (object: RawObject) => string,
-  save: (ctx: RequestContext, decoded: D, collection?: ObjectCollection) => Promise<{ name: string; created: boolean }>,
+  save: (ctx: RequestContext, decoded: D, collection?: ObjectCollection) => Promise<Saved>,
+  saveAll?: (ctx: RequestContext, decoded: D[], collection: ObjectCollection) => Promise<Saved[]>,
 ): ImportableKind {
   return {
     kind: codecs.kind,
     versions: codecs.media.map((media) => media.version),
     name,
     save: (ctx, object, version, collection) => save(ctx, codecs.of(version).decode(object), collection),
+    ...(saveAll
+      ? {
+          saveAll: (ctx, objects, collection) =>
+            saveAll(
+              ctx,
+              objects.map(({ object, version }) => codecs.of(version).decode(object)),
+              collection,
+            ),
+        }
+      : {}),
   };
 }

@@ -3,6 +3,7 @@ import type { RequestContext } from '../../auth/context.js';
 import type { DialectName } from '../../store/database.js';
 import { afterCommit, inTransaction, keepUntilCommit, type Db } from '../../store/transaction.js';
 import { authorOf, type Author, type EventDraft } from './model.js';
+import { turns } from '../../lib/turns.js';
 import { EventStore } from './store.js';
 
 /** The PostgreSQL channel on which a commit with events wakes every instance's streams. */
@@ -108,12 +109,15 @@ export class EventRecorder {
   /** The changes' events, in order; consecutive ones of one author in one statement, up to APPEND_CHUNK. */
   private readonly append = async (trx: Db, changes: readonly ChangeEvents[]): Promise<void> => {
     const store = new EventStore(trx);
+    // The events of an import (a thousand) take several statements: other requests get turns between them.
+    const pause = turns();
     let pending: EventDraft[] = [];
     let author: Author | undefined;
     for (const change of changes) {
       const sameAuthor = author?.authorType === change.author.authorType && author.identifier === change.author.identifier;
       if (author && (!sameAuthor || pending.length + change.events.length > APPEND_CHUNK)) {
         await store.append(pending, author);
+        await pause();
         pending = [];
       }
       author = change.author;

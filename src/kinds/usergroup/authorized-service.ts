@@ -46,6 +46,19 @@ export class AuthorizedUserGroupService extends CallerView<UserGroup> {
     return this.inner.save(ctx, input, collection);
   }
 
+  /** Several groups at once, all or nothing (an import into a collection): the rules of `save` for each. */
+  async saveAll(
+    ctx: RequestContext,
+    inputs: readonly UserGroupInput[],
+    collection: string,
+  ): Promise<{ group: UserGroup; created: boolean }[]> {
+    for (const input of inputs) requireAllowed(ctx.principal, 'WORKSPACEPRINCIPALBINDING', 'SAVE', input.workspace);
+    for (const workspace of new Set(inputs.map((input) => input.workspace))) await this.inner.requireWorkspace(workspace);
+    const members = [...new Set(inputs.flatMap((input) => input.members))];
+    await this.users.resolveNamed(ctx, members, (index) => `spec.members (${members[index]})`);
+    return this.inner.saveAll(ctx, inputs, collection);
+  }
+
   /** Replaces the members of a group the caller sees (SCIM's group PUT/PATCH). */
   async setMembers(ctx: RequestContext, id: string, members: string[]): Promise<UserGroup> {
     const group = await this.get(ctx, id);

@@ -7,7 +7,7 @@ import { userGroupOperations } from './routes.js';
 import { deleteCollectedGroup, UserGroupService } from './service.js';
 import { UserGroupStore } from './store.js';
 import { USER_GROUP_CODECS } from './wire/index.js';
-import { USER_GROUPS_PATH } from './model.js';
+import { groupIdentifier, USER_GROUPS_PATH } from './model.js';
 
 declare module '../services.js' {
   interface AuthorizedServices {
@@ -57,14 +57,15 @@ export const userGroupKind: KindManifest<'userGroups'> = {
       (object) => `${rawText(rawField(object, 'metadata', 'ownedByWorkspace'))}.${metadataName(object)}`,
       async (ctx, input, collection) => {
         if (collection)
-          requireHoldable(
-            collection,
-            'meshWorkspaceUserGroup',
-            input.workspace,
-            `meshWorkspaceUserGroup[${input.workspace}.${input.name}]`,
-          );
+          requireHoldable(collection, 'meshWorkspaceUserGroup', input.workspace, `meshWorkspaceUserGroup[${groupIdentifier(input)}]`);
         const { group, created } = await services.userGroups.save(ctx, input, collection?.name);
-        return { name: `${group.workspace}.${group.name}`, created };
+        return { name: groupIdentifier(group), created };
+      },
+      async (ctx, inputs, collection) => {
+        for (const input of inputs)
+          requireHoldable(collection, 'meshWorkspaceUserGroup', input.workspace, `meshWorkspaceUserGroup[${groupIdentifier(input)}]`);
+        const saved = await services.userGroups.saveAll(ctx, inputs, collection.name);
+        return saved.map(({ group, created }) => ({ name: groupIdentifier(group), created }));
       },
     ),
   ],

@@ -71,6 +71,25 @@ async function deleteGroup(trx: Db, group: UserGroup, events: EventDraft[], refe
   events.push(groupDeleted(group));
 }
 
+/** The group `input` makes of `existing` (or a new one) and the events of that change (none: nothing changes). */
+function saved(existing: UserGroup | undefined, input: UserGroupInput, collection: string | undefined) {
+  const now = new Date().toISOString();
+  const group: UserGroup = {
+    ...input,
+    createdOn: existing?.createdOn ?? now,
+    ...(existing ? { updatedOn: now } : {}),
+    ...(collection !== undefined ? { collection } : existing?.collection !== undefined ? { collection: existing.collection } : {}),
+  };
+  return { group, changes: groupEvents(existing, group) };
+}
+
+/** A write's database error as the caller's: created meanwhile (409), a member or the workspace deleted meanwhile (422). */
+function writeError(error: unknown, group: string, workspace: string): unknown {
+  if (isUniqueViolation(error)) return conflict(`meshWorkspaceUserGroup ${group} was created concurrently; try again`);
+  if (isForeignKeyViolation(error)) return unprocessable(`spec.members: a member or the workspace ${workspace} was deleted meanwhile`);
+  return error;
+}
+
 export class UserGroupService {
   private readonly store: UserGroupStore;
 
@@ -101,14 +120,7 @@ export class UserGroupService {
       return await this.events.change(ctx, async (trx, events) => {
         const store = new UserGroupStore(trx);
         const existing = await store.find(input.workspace, input.name);
-        const now = new Date().toISOString();
-        const group: UserGroup = {
-          ...input,
-          createdOn: existing?.createdOn ?? now,
-          ...(existing ? { updatedOn: now } : {}),
-          ...(collection !== undefined ? { collection } : existing?.collection !== undefined ? { collection: existing.collection } : {}),
-        };
-        const changes = groupEvents(existing, group);
+        const { group, changes } = saved(existing, input, collection);
         if (changes.length === 0) return { group: existing!, created: false };
         if (existing) await store.update(group);
         else await store.insert(group);
@@ -116,10 +128,45 @@ export class UserGroupService {
         return { group, created: existing === undefined };
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(`meshWorkspaceUserGroup ${groupIdentifier(input)} was created concurrently; try again`);
-      if (isForeignKeyViolation(error))
-        throw unprocessable(`spec.members: a member or the workspace ${input.workspace} was deleted meanwhile`);
-      throw error;
+      throw writeError(error, groupIdentifier(input), input.workspace);
+    }
+  }
+
+  /**
+   * `save` for several groups in one transaction, all or nothing, the new ones inserted together
+   * (an import into a collection). A group named twice is refused: one by one, the second would
+   * update the first.
+   */
+  async saveAll(
+    ctx: RequestContext,
+    inputs: readonly UserGroupInput[],
+    collection: string,
+  ): Promise<{ group: UserGroup; created: boolean }[]> {
+    const named = new Set(inputs.map((input) => groupIdentifier(input)));
+    if (named.size < inputs.length) throw new Error('a group is named twice: saved one by one');
+    try {
+      return await this.events.change(ctx, async (trx, events) => {
+        const store = new UserGroupStore(trx);
+        const existing = new Map((await store.findMany(inputs)).map((group) => [groupIdentifier(group), group]));
+        const results: { group: UserGroup; created: boolean }[] = [];
+        const fresh: UserGroup[] = [];
+        for (const input of inputs) {
+          const before = existing.get(groupIdentifier(input));
+          const { group, changes } = saved(before, input, collection);
+          if (changes.length === 0) {
+            results.push({ group: before!, created: false });
+            continue;
+          }
+          if (before) await store.update(group);
+          else fresh.push(group);
+          events.push(...changes);
+          results.push({ group, created: before === undefined });
+        }
+        await store.insertMany(fresh);
+        return results;
+      });
+    } catch (error) {
+      throw writeError(error, `of ${inputs.length}`, [...new Set(inputs.map((input) => input.workspace))].join(', '));
     }
   }
 

@@ -14,6 +14,8 @@ export interface UserGroupFilter {
 }
 
 const key = (workspace: string, name: string) => `${workspace}\u0000${name}`;
+/** Rows per statement: SQLite allows at most 32766 bound values in one, PostgreSQL 65535. */
+const BATCH = 1000;
 
 /** The `user_groups` and `group_members` tables. */
 export class UserGroupStore {
@@ -58,6 +60,24 @@ export class UserGroupStore {
     return row ? (await this.withMembers([row]))[0] : undefined;
   }
 
+  /** The groups of these names that exist, with their members (a few queries for any number). */
+  async findMany(names: readonly { workspace: string; name: string }[]): Promise<UserGroup[]> {
+    const byWorkspace = new Map<string, string[]>();
+    for (const { workspace, name } of names) byWorkspace.set(workspace, [...(byWorkspace.get(workspace) ?? []), name]);
+    const found: UserGroup[] = [];
+    for (const [workspace, inWorkspace] of byWorkspace)
+      for (let start = 0; start < inWorkspace.length; start += BATCH) {
+        const rows = await this.db
+          .selectFrom('user_groups')
+          .selectAll()
+          .where('workspace', '=', workspace)
+          .where('name', 'in', inWorkspace.slice(start, start + BATCH))
+          .execute();
+        found.push(...(await this.withMembers(rows)));
+      }
+    return found;
+  }
+
   async list(filter: UserGroupFilter, page: PageRequest): Promise<Page<UserGroup>> {
     let query = this.db.selectFrom('user_groups');
     if (filter.workspace !== undefined) query = query.where('workspace', '=', filter.workspace);
@@ -71,18 +91,25 @@ export class UserGroupStore {
     return { items: await this.withMembers(rows), total };
   }
 
-  async insert(group: UserGroup): Promise<void> {
-    await this.db
-      .insertInto('user_groups')
-      .values({
-        workspace: group.workspace,
-        name: group.name,
-        collection: group.collection ?? null,
-        document: serializeDocument(group.document),
-        created_on: group.createdOn,
-      })
-      .execute();
-    await this.insertMembers(group);
+  insert(group: UserGroup): Promise<void> {
+    return this.insertMany([group]);
+  }
+
+  /** New groups and their members, up to BATCH rows per statement. */
+  async insertMany(groups: readonly UserGroup[]): Promise<void> {
+    const rows = groups.map((group) => ({
+      workspace: group.workspace,
+      name: group.name,
+      collection: group.collection ?? null,
+      document: serializeDocument(group.document),
+      created_on: group.createdOn,
+    }));
+    for (let start = 0; start < rows.length; start += BATCH)
+      await this.db
+        .insertInto('user_groups')
+        .values(rows.slice(start, start + BATCH))
+        .execute();
+    await this.insertMembers(groups);
   }
 
   async update(group: UserGroup): Promise<void> {
@@ -93,7 +120,7 @@ export class UserGroupStore {
       .where('name', '=', group.name)
       .execute();
     await this.db.deleteFrom('group_members').where('workspace', '=', group.workspace).where('group_name', '=', group.name).execute();
-    await this.insertMembers(group);
+    await this.insertMembers([group]);
   }
 
   /** Sets `updated_on` (and so takes the row's write lock); false when there is no such group. */
@@ -107,13 +134,14 @@ export class UserGroupStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  private async insertMembers(group: UserGroup): Promise<void> {
-    const rows = group.members.map((username, position) => ({ workspace: group.workspace, group_name: group.name, username, position }));
-    // Bounded batches: SQLite allows at most 32766 bound values per statement.
-    for (let start = 0; start < rows.length; start += 1000)
+  private async insertMembers(groups: readonly UserGroup[]): Promise<void> {
+    const rows = groups.flatMap((group) =>
+      group.members.map((username, position) => ({ workspace: group.workspace, group_name: group.name, username, position })),
+    );
+    for (let start = 0; start < rows.length; start += BATCH)
       await this.db
         .insertInto('group_members')
-        .values(rows.slice(start, start + 1000))
+        .values(rows.slice(start, start + BATCH))
         .execute();
   }
 
