@@ -12,9 +12,10 @@
  *
  * `--kinds` picks the bursts (default `create,report`): `claim` claims waiting runs (each server is
  * first topped up to CLAIM_STOCK waiting runs by untimed creates), `login` asks `/oauth/token` for
- * tokens with client credentials, as the bench does.
+ * tokens with client credentials, as the bench does, `import` imports IMPORT_OBJECTS workspace user
+ * groups into a meshObjectCollection of a fresh workspace (both made untimed before the burst).
  *
- *   node --import tsx bench/event-log-ab.ts [--before <commit>] [--after <commit>] [--rounds 6] [--seconds 3] [--kinds create,report,claim,login] [--postgres]
+ *   node --import tsx bench/event-log-ab.ts [--before <commit>] [--after <commit>] [--rounds 6] [--seconds 3] [--kinds create,report,claim,login,import] [--postgres]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -26,6 +27,7 @@ import { ApiClient } from '../test/support/client.js';
 import { createPostgresDatabase } from '../test/support/databases.js';
 import { cpuMs, treeOf as extractedTree } from './processes.js';
 import { asRun, BLOCK_V2, claim, claimRun, patch, runnerDefinition, runWorld, SHARED_RUNNERS, tenantTarget } from '../test/support/runs.js';
+import { createWorkspace, IMPORT_JSON } from '../test/support/structure.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -141,7 +143,39 @@ const CONNECTIONS = 10;
 let counter = 0;
 const totals: Record<string, { requests: number; ms: number; cpuMs: number }> = {};
 
-type Kind = 'create' | 'report' | 'claim' | 'login';
+type Kind = 'create' | 'report' | 'claim' | 'login' | 'import';
+
+/** Groups per import of the `import` bursts, and the fresh collections made ready before each burst. */
+const IMPORT_OBJECTS = 200;
+const IMPORT_STOCK = 150;
+let collections = 0;
+
+/** A fresh workspace with a collection of the same name. */
+async function freshCollection(client: ApiClient): Promise<string> {
+  const name = `ab-import-${collections++}`;
+  await createWorkspace(client, name);
+  const made = await client.post(
+    '/api/meshobjectcollections',
+    { name, owner: 'ab', description: '', ownedByWorkspace: name },
+    { headers: { 'content-type': 'application/vnd.vendor.api.meshobjectcollection.v1+json' } },
+  );
+  if (made.status !== 201) throw new Error(`collection ${name}: ${made.status} ${made.text}`);
+  return name;
+}
+
+async function importInto(client: ApiClient, collection: string): Promise<void> {
+  const groups = Array.from({ length: IMPORT_OBJECTS }, (_, i) => ({
+    apiVersion: 'v1',
+    kind: 'meshWorkspaceUserGroup',
+    metadata: { name: `group-${i}`, ownedByWorkspace: collection },
+    spec: { displayName: `group ${i}`, members: [] },
+  }));
+  const response = await client.put(`/api/meshobjects?meshObjectCollection=${collection}`, groups, {
+    headers: { accept: IMPORT_JSON, 'content-type': IMPORT_JSON },
+  });
+  const failed = response.status === 200 ? (response.json as { status: string }[]).filter((result) => result.status !== 'SUCCESS') : [];
+  if (response.status !== 200 || failed.length > 0) throw new Error(`import: ${response.status} ${response.text.slice(0, 500)}`);
+}
 
 async function burst(name: Name, kind: Kind, ms: number): Promise<number> {
   const { client, child } = servers[name];
@@ -157,8 +191,10 @@ async function burst(name: Name, kind: Kind, ms: number): Promise<number> {
   const claimed =
     kind === 'report' ? await Promise.all(Array.from({ length: CONNECTIONS }, () => claimRun(client, SHARED_RUNNERS.TERRAFORM))) : [];
   world.waiting -= claimed.length;
+  const ready = kind === 'import' ? await Promise.all(Array.from({ length: IMPORT_STOCK }, () => freshCollection(client))) : [];
   const cpu0 = cpuMs(child.pid!);
-  const end = Date.now() + ms;
+  const began = Date.now();
+  const end = began + ms;
   let done = 0;
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async (_, index) => {
@@ -169,6 +205,11 @@ async function burst(name: Name, kind: Kind, ms: number): Promise<number> {
           if (response.status !== 201)
             throw new Error(`${name} claim: ${response.status} ${response.text} (fewer than CLAIM_STOCK runs for one burst?)`);
           world.waiting--;
+        } else if (kind === 'import') {
+          // A burst that uses up its collections ends early (its rate is over the time it took).
+          const collection = ready.pop();
+          if (collection === undefined) break;
+          await importInto(client, collection);
         } else if (kind === 'login') {
           const response = await client.post('/oauth/token', LOGIN_FORM, { headers: FORM, anonymous: true });
           if (response.status !== 200) throw new Error(`${name} login: ${response.status} ${response.text}`);
@@ -184,11 +225,12 @@ async function burst(name: Name, kind: Kind, ms: number): Promise<number> {
       }
     }),
   );
+  const took = Date.now() - began;
   const total = (totals[`${kind}/${name}`] ??= { requests: 0, ms: 0, cpuMs: 0 });
   total.requests += done;
-  total.ms += ms;
+  total.ms += took;
   total.cpuMs += cpuMs(child.pid!) - cpu0;
-  return (done * 1000) / ms;
+  return (done * 1000) / took;
 }
 
 try {
@@ -208,7 +250,7 @@ try {
     const rate = (t: typeof b) => (t.requests * 1000) / t.ms;
     const cpu = (t: typeof b) => t.cpuMs / t.requests;
     process.stdout.write(
-      `${kind}: ${rate(a).toFixed(0)}/s with the event log, ${rate(b).toFixed(0)}/s before: ${(rate(a) / rate(b)).toFixed(2)}; server CPU per request ${cpu(a).toFixed(2)} ms vs ${cpu(b).toFixed(2)} ms: ${(cpu(b) / cpu(a)).toFixed(2)}\n`,
+      `${kind}: ${rate(a).toFixed(0)}/s after, ${rate(b).toFixed(0)}/s before: ${(rate(a) / rate(b)).toFixed(2)}; server CPU per request ${cpu(a).toFixed(2)} ms vs ${cpu(b).toFixed(2)} ms: ${(cpu(b) / cpu(a)).toFixed(2)}\n`,
     );
   }
 } finally {
