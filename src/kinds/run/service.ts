@@ -14,7 +14,7 @@ import type { EventRecorder } from '../eventlog/recorder.js';
 import type { BlockLifecycle } from '../block/lifecycle.js';
 import { isFinal, RUN_STATUSES, type Run, type RunOutput, type RunStatus, type StepRow } from '../block/run.js';
 import { IMPLEMENTATIONS, type ImplementationType } from '../definition/enums.js';
-import { publicKeyOf, type Runner } from '../runner/model.js';
+import { publicKeyOf, RUNNER_SEEN_RESOLUTION_MS, type Runner } from '../runner/model.js';
 import type { RunnerService } from '../runner/service.js';
 import {
   MAX_STEPS_PER_SOURCE,
@@ -108,7 +108,12 @@ export class RunService {
       const run = await this.transaction(ctx, async (tx) => {
         const claimed = await tx.runs.claim(runnerUuids, nodeId, now);
         if (claimed) {
-          await tx.runners.seen(claimed.runnerUuid, now);
+          // The runner as the caller read it this request, seen within the resolution: the write would change nothing.
+          const seenLately =
+            known?.uuid === claimed.runnerUuid &&
+            known.lastSeen !== undefined &&
+            Date.parse(now) - Date.parse(known.lastSeen) < RUNNER_SEEN_RESOLUTION_MS;
+          if (!seenLately) await tx.runners.seen(claimed.runnerUuid, now);
           tx.events.push(this.lifecycle.runEvent(BLOCK_TITLES.runClaimed, claimed));
           await this.lifecycle.claimed(tx, claimed);
         }
