@@ -486,6 +486,30 @@ describeEachDatabase('an import into a collection', (ctx) => {
     ]);
   });
 
+  it('saves a group named twice as one by one would: created, then updated by the second', async () => {
+    const workspace = await workspaceWithCollection(ctx.client, 'twice');
+    const entries = results(
+      await importInto(ctx.client, workspace, [
+        groupObject(workspace, 'first', []),
+        groupObject(workspace, 'twice', [], 'One'),
+        groupObject(workspace, 'twice', [], 'Two'),
+      ]),
+      3,
+    );
+    assert.deepEqual(
+      entries.map((entry) => [entry.meshObject, entry.message]),
+      [
+        [`meshWorkspaceUserGroup[${workspace}.first]`, 'created'],
+        [`meshWorkspaceUserGroup[${workspace}.twice]`, 'created'],
+        [`meshWorkspaceUserGroup[${workspace}.twice]`, 'updated'],
+      ],
+    );
+    const group = await ctx.client.get(`/api/meshobjects/meshworkspaceusergroups/${workspace}.twice`, {
+      headers: { accept: 'application/vnd.vendor.api.meshworkspaceusergroup.v1.hal+json' },
+    });
+    assert.equal(group.json.spec.displayName, 'Two');
+  });
+
   it('lets other requests through while it runs: no pause as long as the import itself', async () => {
     const workspace = await workspaceWithCollection(ctx.client, 'turns');
     // The last object fails: every object is tried together, then one by one (the longest an import takes).

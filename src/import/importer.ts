@@ -100,15 +100,28 @@ export class Importer {
     // First all together (runs of one kind in a few statements, nothing else in a savepoint); if
     // anything fails, that attempt is rolled back and the import runs again one object at a time,
     // each in its savepoint, to say which failed and why.
-    for (const mode of ['together', 'one by one'] as const) {
-      try {
-        return await this.units.run(() => this.importIntoCollection(ctx, body, collection, owner, mode));
-      } catch (error) {
-        if (error instanceof NothingStored) return error.results;
-        if (!(error instanceof OneByOne)) throw error;
-      }
+    try {
+      return await this.attempt(ctx, body, collection, owner, 'together');
+    } catch (error) {
+      if (!(error instanceof OneByOne)) throw error;
     }
-    throw new Error('unreachable: the one-by-one import does not ask for itself again');
+    return this.attempt(ctx, body, collection, owner, 'one by one');
+  }
+
+  /** One unit of work of an import into a collection: its results, or what it would have stored had nothing failed. */
+  private async attempt(
+    ctx: RequestContext,
+    body: unknown[],
+    collection: string,
+    owner: string | undefined,
+    mode: 'together' | 'one by one',
+  ): Promise<ImportResult[]> {
+    try {
+      return await this.units.run(() => this.importIntoCollection(ctx, body, collection, owner, mode));
+    } catch (error) {
+      if (error instanceof NothingStored) return error.results;
+      throw error;
+    }
   }
 
   /** Inside the import's unit of work; may run again from the start (see `UnitOfWork.run`). */

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../auth/context.js';
-import { conflict, unprocessable } from '../../lib/errors.js';
+import { badRequest, conflict, unprocessable } from '../../lib/errors.js';
 import type { PageRequest } from '../../lib/paging.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../store/database.js';
 import type { Db } from '../../store/transaction.js';
@@ -85,7 +85,7 @@ function saved(existing: UserGroup | undefined, input: UserGroupInput, collectio
 
 /** A write's database error as the caller's: created meanwhile (409), a member or the workspace deleted meanwhile (422). */
 function writeError(error: unknown, group: string, workspace: string): unknown {
-  if (isUniqueViolation(error)) return conflict(`meshWorkspaceUserGroup ${group} was created concurrently; try again`);
+  if (isUniqueViolation(error)) return conflict(`${group} was created concurrently; try again`);
   if (isForeignKeyViolation(error)) return unprocessable(`spec.members: a member or the workspace ${workspace} was deleted meanwhile`);
   return error;
 }
@@ -128,7 +128,7 @@ export class UserGroupService {
         return { group, created: existing === undefined };
       });
     } catch (error) {
-      throw writeError(error, groupIdentifier(input), input.workspace);
+      throw writeError(error, `meshWorkspaceUserGroup ${groupIdentifier(input)}`, input.workspace);
     }
   }
 
@@ -142,8 +142,12 @@ export class UserGroupService {
     inputs: readonly UserGroupInput[],
     collection: string,
   ): Promise<{ group: UserGroup; created: boolean }[]> {
-    const named = new Set(inputs.map((input) => groupIdentifier(input)));
-    if (named.size < inputs.length) throw new Error('a group is named twice: saved one by one');
+    const named = new Set<string>();
+    for (const input of inputs) {
+      const id = groupIdentifier(input);
+      if (named.has(id)) throw badRequest(`metadata.name: meshWorkspaceUserGroup ${id} is named twice (save them one by one)`);
+      named.add(id);
+    }
     try {
       return await this.events.change(ctx, async (trx, events) => {
         const store = new UserGroupStore(trx);
@@ -166,7 +170,11 @@ export class UserGroupService {
         return results;
       });
     } catch (error) {
-      throw writeError(error, `of ${inputs.length}`, [...new Set(inputs.map((input) => input.workspace))].join(', '));
+      throw writeError(
+        error,
+        `a meshWorkspaceUserGroup of these ${inputs.length}`,
+        [...new Set(inputs.map((input) => input.workspace))].join(', '),
+      );
     }
   }
 
