@@ -226,7 +226,7 @@ export class RunService {
     await this.transaction(ctx, async (tx) => {
       const current = await tx.runs.findForUpdate(run.uuid);
       if (!current || isFinal(current.status)) return;
-      await this.ensureSource(tx, run.uuid, registration.sourceId, registration.source, now);
+      await this.ensureSource(tx, run.uuid, registration.sourceId, registration.source, now, 'replace');
       const existing = await tx.runs.steps(run.uuid, registration.sourceId);
       const steps = mergeSteps(
         registration.sourceId,
@@ -268,8 +268,7 @@ export class RunService {
       const now = new Date().toISOString();
       const existing = await tx.runs.steps(runUuid, sourceId);
       // A source with steps exists: only a report naming a source without any asks for it.
-      if (existing.length === 0 && !(await tx.runs.sourceExists(runUuid, sourceId)))
-        await this.ensureSource(tx, runUuid, sourceId, { id: sourceId }, now);
+      if (existing.length === 0) await this.ensureSource(tx, runUuid, sourceId, { id: sourceId }, now, 'keep');
       const outputs: Record<string, RunOutput> = { ...current.outputs };
       const fitted = fitLog(update.steps, existing, current.logBytes, this.limits.logMaxBytes);
       const changes = fitted.changes.map((step) => {
@@ -316,11 +315,23 @@ export class RunService {
     });
   }
 
-  /** Registers or updates a status source; a run has at most MAX_SOURCES_PER_RUN of them (400 beyond). */
-  private async ensureSource(tx: RunUnit, runUuid: string, sourceId: string, document: object, now: string): Promise<void> {
-    if (!(await tx.runs.sourceExists(runUuid, sourceId)) && (await tx.runs.sourceCount(runUuid)) >= MAX_SOURCES_PER_RUN) {
+  /**
+   * Registers a status source; one already registered keeps its document or has it replaced. A run
+   * has at most MAX_SOURCES_PER_RUN of them (400 beyond): one read of its sources says both whether
+   * this one is among them and how many there are.
+   */
+  private async ensureSource(
+    tx: RunUnit,
+    runUuid: string,
+    sourceId: string,
+    document: object,
+    now: string,
+    registered: 'keep' | 'replace',
+  ): Promise<void> {
+    const sources = await tx.runs.sourceIds(runUuid);
+    if (sources.includes(sourceId) && registered === 'keep') return;
+    if (!sources.includes(sourceId) && sources.length >= MAX_SOURCES_PER_RUN)
       throw badRequest(`sourceId: a run has at most ${MAX_SOURCES_PER_RUN} status sources; "${sourceId}" would be one more`);
-    }
     await tx.runs.upsertSource(runUuid, sourceId, document, now);
   }
 

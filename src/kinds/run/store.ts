@@ -251,13 +251,12 @@ export class RunStore implements BlockRuns {
       .execute();
   }
 
-  async sourceCount(runUuid: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('run_sources')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where('run_uuid', '=', runUuid)
-      .executeTakeFirstOrThrow();
-    return Number(row.total);
+  /** The ids of a run's status sources (at most MAX_SOURCES_PER_RUN). */
+  async sourceIds(runUuid: string): Promise<string[]> {
+    const rows = await this.queries.execute('sourceIds', [runUuid], (run) =>
+      this.db.selectFrom('run_sources').select('source_id').where('run_uuid', '=', run),
+    );
+    return rows.map((row) => row.source_id);
   }
 
   /** Up to `limit` steps after `after` (source, then position order): a log is read in slices, never whole. */
@@ -269,13 +268,6 @@ export class RunStore implements BlockRuns {
       );
     const rows = await query.orderBy('source_id').orderBy('position').limit(limit).execute();
     return rows.map(toStep);
-  }
-
-  async sourceExists(runUuid: string, sourceId: string): Promise<boolean> {
-    const rows = await this.queries.execute('sourceExists', [runUuid, sourceId], (run, source) =>
-      this.db.selectFrom('run_sources').select('source_id').where('run_uuid', '=', run).where('source_id', '=', source),
-    );
-    return rows.length > 0;
   }
 
   /** The steps of one status source, in order. */
