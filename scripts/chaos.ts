@@ -1,5 +1,5 @@
 // `npm run chaos [-- --cycles N] [--sqlite-only | --postgres-only] [--instances N] [--cold-start]`: the
-// long variant of test/crash.test.ts and test/instances-kill.test.ts (item 2). The
+// long variant of test/crash-*.test.ts and test/instances-kill.test.ts (item 2). The
 // real server is killed with SIGKILL N times (default 200) under a steady mix of block creates,
 // deletes, run claims and status reports, on SQLite and on PostgreSQL (when reachable); then, on
 // PostgreSQL, `--instances` instances (default 3; 1 skips this run) share the database, each request

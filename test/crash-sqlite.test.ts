@@ -1,0 +1,3 @@
+import { crashSafety } from './support/crash-suite.js';
+
+crashSafety('sqlite');
