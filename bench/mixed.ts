@@ -1,4 +1,7 @@
 import { Agent, request } from 'undici';
+import { media } from '../test/support/client.js';
+import { BLOCK_V2 as V2, RUN } from '../test/support/runs.js';
+import { IMPORT_JSON as IMPORT, WORKSPACE, workspaceBody } from '../test/support/structure.js';
 
 /**
  * The mixed scenario: a runner claiming runs and reporting their status, an application team ordering
@@ -42,11 +45,7 @@ export interface MixedResult {
   failures: string[];
 }
 
-const V2 = 'application/vnd.vendor.api.meshbuildingblock.v2-preview.hal+json';
-const RUN = 'application/vnd.vendor.api.meshbuildingblockrun.v1.hal+json';
-const IMPORT = 'application/vnd.vendor.api.meshobjects.v1+json';
-const WORKSPACE = 'application/vnd.vendor.api.meshworkspace.v2.hal+json';
-const USER = 'application/vnd.vendor.api.meshuser.v2.hal+json';
+const USER = media('meshuser', 'v2');
 const COLLECTION = 'application/vnd.vendor.api.meshobjectcollection.v1+json';
 const MEMBER = 'mixed-member';
 
@@ -192,12 +191,6 @@ const userBody = () => ({
   kind: 'meshUser',
   metadata: { name: MEMBER },
   spec: { email: 'mixed-member@example.com', firstName: 'Mixed', lastName: 'Member' },
-});
-const workspaceBody = (name: string) => ({
-  apiVersion: 'v2',
-  kind: 'meshWorkspace',
-  metadata: { name },
-  spec: { displayName: name },
 });
 const groups = (workspace: string, count: number) =>
   Array.from({ length: count }, (_, i) => ({

@@ -63,7 +63,11 @@ export class UserGroupStore {
   /** The groups of these names that exist, with their members (a few queries for any number). */
   async findMany(names: readonly { workspace: string; name: string }[]): Promise<UserGroup[]> {
     const byWorkspace = new Map<string, string[]>();
-    for (const { workspace, name } of names) byWorkspace.set(workspace, [...(byWorkspace.get(workspace) ?? []), name]);
+    for (const { workspace, name } of names) {
+      const inWorkspace = byWorkspace.get(workspace);
+      if (inWorkspace) inWorkspace.push(name);
+      else byWorkspace.set(workspace, [name]);
+    }
     const found: UserGroup[] = [];
     for (const [workspace, inWorkspace] of byWorkspace)
       for (let start = 0; start < inWorkspace.length; start += BATCH) {
