@@ -5,17 +5,24 @@
  * rounds. Reported per scenario: requests/s of each, their quotient, and each server's own CPU time
  * per request (from /proc), which a busy shared machine disturbs far less than throughput.
  *
- *   npm run build && node --import tsx bench/read-ab.ts [--blocks 10000] [--rounds 4] [--seconds 3] [--only <regex>] [--profile] [--hold] [--floor] [--before <commit>]
+ *   npm run build && node --import tsx bench/read-ab.ts [--blocks 10000] [--rounds 4] [--seconds 3] [--only <regex>] [--profile] [--hold] [--floor] [--two] [--before <commit>]
  *
  * `--before <commit>` adds the API of that commit (extracted beside this tree, sharing its
  * node_modules) on the same file, sent the same requests: a change to the read path measured against
  * the tree before it in one run. Both APIs then run from their sources through tsx, alike.
  *
- * `--floor` adds two more copies of the reference: one that reads what the reference reads and then
+ * `--floor` adds copies of the reference: one that reads what the reference reads and then
  * sends the API's own answer to such a request (its headers and body, byte for byte, fetched from the
  * API at the start: a block, a page of the workspace + status list), and one that also writes the
  * API's access line through the API's logger. They measure what the answer the API must give costs by
  * itself, with none of the work that makes it: the most any implementation of the API could reach.
+ * A third copy writes that answer from the rows it read (`row-text.ts`: templates, stored JSON
+ * spliced as text) with the access line: the least work that makes the answer, checked at the start
+ * to write the API's bytes; still without authentication, permission or negotiation.
+ *
+ * `--two` adds a second reference on the same file and measures both at once with half the
+ * connections each, the way `bench/run.ts` measures two instances of the API: what a second instance
+ * of the least server there is adds on this machine, where the load generator shares its two cores.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -41,6 +48,7 @@ const { values: args } = parseArgs({
     hold: { type: 'boolean', default: false },
     floor: { type: 'boolean', default: false },
     before: { type: 'string' },
+    two: { type: 'boolean', default: false },
   },
 });
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -125,13 +133,23 @@ if (args.floor) {
       `/api/meshobjects/meshbuildingblocks?workspaceIdentifier=${data.workspaces[0]}&status=SUCCEEDED&size=50`,
     ),
   };
-  for (const [name, accessLog] of [
-    ['answer', false],
-    ['answer + access line', true],
+  for (const [name, accessLog, textFrom] of [
+    ['answer', false, undefined],
+    ['answer + access line', true, undefined],
+    ['text from the row + access line', true, api.url],
   ] as const) {
     const file = path.join(dataDir, `${name.replace(/\W+/g, '-')}.json`);
-    writeFileSync(file, JSON.stringify({ block, lists, accessLog }));
+    writeFileSync(file, JSON.stringify({ block, lists, accessLog, textFrom }));
     floors[name] = await started(['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), dataDir, file]);
+  }
+  // The copy that writes the answers from the rows must write the API's bytes, or it measures something else.
+  const { url } = floors['text from the row + access line']!;
+  for (const [path, expected] of [
+    [`/api/meshobjects/meshbuildingblocks/${data.sampleBlocks[0]}`, block.body],
+    [`/list/workspace-status?key=${data.workspaces[0]}&key2=SUCCEEDED`, lists['workspace-status'].body],
+  ]) {
+    const written = await (await request(`${url}${path}`, { dispatcher: agent })).body.text();
+    if (written !== expected) throw new Error(`${path}: the text from the row differs from the API's answer:\n${written}\n${expected}`);
   }
 }
 await agent.close();
@@ -169,22 +187,30 @@ const scenarios: Record<string, [Partial<autocannon.Options>, Partial<autocannon
     },
   ],
 };
-const servers: Record<string, Server> = { api, ...before, reference, ...floors };
+/** `--two`: a second reference on the same file, sent half the connections while the first gets the other half. */
+const secondReference = args.two ? await started(['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), dataDir]) : undefined;
+const TWO = 'two references (5 + 5 connections)';
+const servers: Record<string, Server> = { api, ...before, reference, ...floors, ...(secondReference ? { [TWO]: reference } : {}) };
 type Name = string;
 const totals: Record<string, { requests: number; ms: number; cpuMs: number }> = {};
 const seconds = Number(args.seconds);
 
 async function burst(scenario: string, name: Name): Promise<number> {
-  const { child, url } = servers[name]!;
   const options = optionsFor(scenario, name);
-  const cpu0 = cpuMs(child.pid!);
-  const result = await autocannon({ url, connections: 10, duration: seconds, ...options } as autocannon.Options);
-  if (result.non2xx + result.errors > 0) throw new Error(`${scenario} ${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  // The two-instance form of the bench (bench/run.ts): both load generators in this process at once.
+  const targets = name === TWO ? [reference, secondReference!] : [servers[name]!];
+  const cpu0 = targets.map(({ child }) => cpuMs(child.pid!));
+  const results = await Promise.all(
+    targets.map(({ url }) => autocannon({ url, connections: 10 / targets.length, duration: seconds, ...options } as autocannon.Options)),
+  );
   const total = (totals[`${scenario}/${name}`] ??= { requests: 0, ms: 0, cpuMs: 0 });
-  total.requests += result.requests.total;
+  for (const [index, result] of results.entries()) {
+    if (result.non2xx + result.errors > 0) throw new Error(`${scenario} ${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    total.requests += result.requests.total;
+    total.cpuMs += cpuMs(targets[index]!.child.pid!) - cpu0[index]!;
+  }
   total.ms += seconds * 1000;
-  total.cpuMs += cpuMs(child.pid!) - cpu0;
-  return result.requests.average;
+  return results.reduce((sum, result) => sum + result.requests.average, 0);
 }
 
 /** What a server is sent: the APIs their requests, the reference and its copies the reference's. */
@@ -226,7 +252,7 @@ try {
     if (beforeTree) line('API', totals[`${scenario}/api`]!, `API of ${args.before}`, totals[`${scenario}/before`]!);
   }
 } finally {
-  for (const server of Object.values(servers)) server.child.kill('SIGTERM');
+  for (const server of [...Object.values(servers), ...(secondReference ? [secondReference] : [])]) server.child.kill('SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });
   if (beforeTree) rmSync(beforeTree, { recursive: true, force: true });
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
 import { createLoggers } from '../src/logging.js';
+import { blockText, pageText, type BlockRow } from './row-text.js';
 
 /**
  * The references the API's reads are judged against: bare Fastify over the same TLS answering from the
@@ -18,14 +19,22 @@ const [dataDir, answerFile] = process.argv.slice(2) as [string, string | undefin
  * they read, then send the API's own answer to such a request — its headers and body, byte for byte —
  * and, with `"accessLog": true`, write the API's access line through the API's own logger (a request
  * id, the line, its batching). What the answer alone costs, without any of the work that makes it.
+ * With `"textFrom"` (the API's base URL) they write that answer from the rows they read instead
+ * (`row-text.ts`: the least work that makes it), with the API's headers.
  */
 interface Answer {
   headers: Record<string, string>;
   body: string;
 }
 const answers = answerFile
-  ? (JSON.parse(readFileSync(answerFile, 'utf8')) as { block: Answer; lists: Record<string, Answer>; accessLog: boolean })
+  ? (JSON.parse(readFileSync(answerFile, 'utf8')) as {
+      block: Answer;
+      lists: Record<string, Answer>;
+      accessLog: boolean;
+      textFrom?: string;
+    })
   : undefined;
+const textFrom = answers?.textFrom;
 const accessLog = answers?.accessLog ? createLoggers({ logLevel: 'info' }).access : undefined;
 const db = new SQLite(path.join(dataDir, 'blockyard.db'), { readonly: true });
 const byUuid = db.prepare('select * from building_blocks where uuid = ?');
@@ -60,7 +69,7 @@ app.get('/api/meshobjects/meshbuildingblocks/:uuid', async (request, reply) => {
   const row = byUuid.get((request.params as { uuid: string }).uuid);
   if (!row) return reply.code(404).send({ message: 'not found' });
   if (!answers) return row;
-  return reply.headers(answers.block.headers).send(answers.block.body);
+  return reply.headers(answers.block.headers).send(textFrom ? blockText(row as BlockRow, textFrom) : answers.block.body);
 });
 if (accessLog) {
   app.addHook('onResponse', (request, reply, done) => {
@@ -86,9 +95,11 @@ app.get('/list/:family', async (request, reply) => {
   const list = lists[family];
   if (!list) return reply.code(404).send({ message: 'no such list' });
   const params = key2 === undefined ? [key] : [key, key2];
-  const page = { items: list.page.all(...params), total: list.total.get(...params) };
+  const page = { items: list.page.all(...params) as BlockRow[], total: list.total.get(...params) as number };
   const answer = answers?.lists[family];
-  return answer ? reply.headers(answer.headers).send(answer.body) : page;
+  if (!answer) return page;
+  if (!textFrom) return reply.headers(answer.headers).send(answer.body);
+  return reply.headers(answer.headers).send(pageText(page.items, page.total, 50, `workspaceIdentifier=${key}&status=${key2}`, textFrom));
 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`reference listening on ${address}\n`);
