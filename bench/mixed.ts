@@ -6,9 +6,11 @@ import { IMPORT_JSON as IMPORT, WORKSPACE, workspaceBody } from '../test/support
 /**
  * The mixed scenario: a runner claiming runs and reporting their status, an application team ordering
  * blocks and reading them, a list reader and watchers of the event stream, all at once; in the middle,
- * an import of `objects` workspace user groups into a meshObjectCollection (all or nothing, one unit of
- * work). What it shows is whether an import stalls the rest: each interactive request's latency while
- * the import runs, any failed request, and the import's time under that load against its time alone.
+ * imports of `objects` workspace user groups each into a meshObjectCollection of its own (all or
+ * nothing, one unit of work), one after the other with a pause between them. What it shows is whether
+ * an import stalls the rest: each interactive request's latency while an import runs (pooled over the
+ * imports, so that a p99 of the writes rests on more than a handful of requests), any failed request,
+ * and an import's time under that load against its time alone (medians).
  */
 export interface MixedOptions {
   url: string;
@@ -16,7 +18,9 @@ export interface MixedOptions {
   authorization: string;
   /** Objects of the import (the import's maximum, 1 000, in full runs). */
   objects: number;
-  /** Seconds of interactive load before the import starts, and after it ends. */
+  /** Imports under load (and alone: half as many, at least one). */
+  imports: number;
+  /** Seconds of interactive load before the first import starts, after the last, and between two. */
   leadSeconds: number;
   claimPath: string;
   blockPath(): string;
@@ -35,11 +39,14 @@ export interface LatencySummary {
 
 export interface MixedResult {
   objects: number;
+  /** The median of `importsAloneMs`, and of `importsUnderLoadMs`. */
   importAloneMs: number;
   importUnderLoadMs: number;
-  /** Interactive requests started while the import ran, per kind and over all kinds (`all`). */
+  importsAloneMs: number[];
+  importsUnderLoadMs: number[];
+  /** Interactive requests started while an import ran, per kind and over all kinds (`all`). */
   duringImport: Record<string, LatencySummary>;
-  /** The same before the import started: what the load costs without it. */
+  /** The same before the first import started: what the load costs without it. */
   beforeImport: Record<string, LatencySummary>;
   /** Requests answered with an error or not at all (none expected). */
   failures: string[];
@@ -57,6 +64,11 @@ interface Timed {
 
 const percentile = (sorted: number[], p: number) =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 function summarize(timed: Timed[]): Record<string, LatencySummary> {
   const byKind = new Map<string, number[]>([['all', []]]);
@@ -84,9 +96,11 @@ export async function runMixed(options: MixedOptions): Promise<MixedResult> {
     return text ? (JSON.parse(text) as Record<string, unknown>) : {};
   };
   try {
-    // The import's workspaces and collections: one to warm the path up, one alone, one under load.
+    // The imports' workspaces and collections: one to warm the path up, then one per import.
+    const alone = Array.from({ length: Math.max(1, Math.floor(options.imports / 2)) }, (_, i) => `mixed-alone-${i}`);
+    const underLoad = Array.from({ length: options.imports }, (_, i) => `mixed-load-${i}`);
     await call('POST', '/api/meshobjects/meshusers', { ...auth, 'content-type': USER, accept: USER }, JSON.stringify(userBody()));
-    for (const name of ['mixed-warm', 'mixed-alone', 'mixed-load']) {
+    for (const name of ['mixed-warm', ...alone, ...underLoad]) {
       await call(
         'POST',
         '/api/meshobjects/meshworkspaces',
@@ -113,7 +127,8 @@ export async function runMixed(options: MixedOptions): Promise<MixedResult> {
       return Date.now() - started;
     };
     await importInto('mixed-warm');
-    const importAloneMs = await importInto('mixed-alone');
+    const importsAloneMs: number[] = [];
+    for (const workspace of alone) importsAloneMs.push(await importInto(workspace));
 
     const timed: Timed[] = [];
     let running = true;
@@ -160,25 +175,31 @@ export async function runMixed(options: MixedOptions): Promise<MixedResult> {
       loop('list', () => timedCall('list 50', () => call('GET', options.listPath(), { ...auth, accept: V2 })).then(() => undefined)),
     ];
     const pause = () => new Promise((resolve) => setTimeout(resolve, options.leadSeconds * 1000));
-    await pause();
-    const importStarted = Date.now();
-    let importUnderLoadMs = 0;
-    try {
-      importUnderLoadMs = await importInto('mixed-load');
-    } catch (error) {
-      failures.push(`import: ${(error as Error).message}`);
+    const importsUnderLoadMs: number[] = [];
+    /** When each import under load ran: [started, ended). */
+    const windows: [number, number][] = [];
+    for (const workspace of underLoad) {
+      await pause();
+      const started = Date.now();
+      try {
+        importsUnderLoadMs.push(await importInto(workspace));
+      } catch (error) {
+        failures.push(`import: ${(error as Error).message}`);
+      }
+      windows.push([started, Date.now()]);
     }
-    const importEnded = Date.now();
     await pause();
     running = false;
     await Promise.all(loops);
     await stopWatching();
     return {
       objects: options.objects,
-      importAloneMs,
-      importUnderLoadMs,
-      duringImport: summarize(timed.filter((t) => t.started >= importStarted && t.started < importEnded)),
-      beforeImport: summarize(timed.filter((t) => t.started < importStarted)),
+      importAloneMs: median(importsAloneMs),
+      importUnderLoadMs: median(importsUnderLoadMs),
+      importsAloneMs,
+      importsUnderLoadMs,
+      duringImport: summarize(timed.filter((t) => windows.some(([from, to]) => t.started >= from && t.started < to))),
+      beforeImport: summarize(timed.filter((t) => t.started < windows[0]![0])),
       failures,
     };
   } finally {

@@ -53,6 +53,8 @@ const WATCHED_CREATES = `POST block v2-preview with ${WATCHERS} watchers`;
 /** The mixed scenario (bench/mixed.ts): the interactive requests' p99 while an import runs, and the import's time under load. */
 const MIXED = 'mixed, with an import into a collection';
 const MIXED_OBJECTS = 1000;
+/** Imports under load in the mixed scenario: enough that the writes' p99 during them is not their maximum of a handful. */
+const MIXED_IMPORTS = 8;
 const MIXED_P99_MS = 100;
 const MIXED_SLOWDOWN = 2;
 
@@ -585,7 +587,8 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
         ca,
         authorization: auth.authorization,
         objects: MIXED_OBJECTS,
-        leadSeconds: smoke ? 0.5 : 2,
+        imports: smoke ? 1 : MIXED_IMPORTS,
+        leadSeconds: smoke ? 0.5 : 1,
         claimPath,
         blockPath,
         listPath: () => listPath(LIST_FAMILIES[0]!, LIST_FAMILIES[0]!.pick(data).api),
@@ -597,7 +600,7 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
       });
       const all = mixed.duringImport.all;
       log(
-        `  ${MIXED}: import of ${mixed.objects} alone ${mixed.importAloneMs} ms, under load ${mixed.importUnderLoadMs} ms; ${all?.requests ?? 0} interactive requests during it, p99 ${all?.p99 ?? 0} ms, max ${all?.max ?? 0} ms; ${mixed.failures.length} failed`,
+        `  ${MIXED}: imports of ${mixed.objects} alone ${mixed.importsAloneMs.join(', ')} ms, under load ${mixed.importsUnderLoadMs.join(', ')} ms (medians ${mixed.importAloneMs}, ${mixed.importUnderLoadMs}); ${all?.requests ?? 0} interactive requests during them, p99 ${all?.p99 ?? 0} ms, max ${all?.max ?? 0} ms; ${mixed.failures.length} failed`,
       );
     }
 
@@ -806,7 +809,7 @@ async function main(): Promise<void> {
   if (Object.keys(mixed).length > 0) {
     const kinds = [...new Set(Object.values(mixed).flatMap((m) => Object.keys(m.duringImport)))];
     log(
-      `${MIXED} (${MIXED_OBJECTS} workspace user groups imported into a collection while every other kind of request runs; p99 ms of the requests started during the import, before it in brackets):\n${table(
+      `${MIXED} (${MIXED_OBJECTS} workspace user groups imported into a collection, ${MIXED_IMPORTS} times one after the other, while every other kind of request runs; p99 ms of the requests started during the imports, before the first in brackets; imports' medians):\n${table(
         ['database/blocks', 'import alone ms', 'import under load ms', ...kinds, 'failed'],
         Object.entries(mixed).map(([key, m]) => [
           key,
@@ -858,10 +861,10 @@ async function main(): Promise<void> {
       if (!key.endsWith(`/${largest}`)) continue;
       for (const [kind, summary] of Object.entries(m.duringImport))
         if (kind !== 'all' && summary.p99 > MIXED_P99_MS)
-          failures.push(`${key} ${MIXED}: ${kind} p99 ${summary.p99} ms during the import, above ${MIXED_P99_MS} ms`);
+          failures.push(`${key} ${MIXED}: ${kind} p99 ${summary.p99} ms during the imports, above ${MIXED_P99_MS} ms`);
       if (m.importUnderLoadMs > MIXED_SLOWDOWN * m.importAloneMs)
         failures.push(
-          `${key} ${MIXED}: the import took ${m.importUnderLoadMs} ms under load, more than ${MIXED_SLOWDOWN} × its ${m.importAloneMs} ms alone`,
+          `${key} ${MIXED}: an import took ${m.importUnderLoadMs} ms under load (median), more than ${MIXED_SLOWDOWN} × its ${m.importAloneMs} ms alone`,
         );
     }
     for (const [key, mb] of Object.entries(memory)) if (mb > 300) failures.push(`${key}: resident memory ${mb} MB above 300 MB`);
