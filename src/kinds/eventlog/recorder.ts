@@ -102,13 +102,21 @@ export class EventRecorder {
    * transaction's event between them), as the log of an import into a collection shows it.
    */
   private readonly appendAsOneRun = async (trx: Db, changes: readonly ChangeEvents[]): Promise<void> => {
-    await new EventStore(trx).holdOtherAppenders();
-    await this.append(trx, changes);
+    const count = changes.reduce((sum, change) => sum + change.events.length, 0);
+    await this.append(trx, changes, await new EventStore(trx).reserveRun(count));
   };
 
-  /** The changes' events, in order; consecutive ones of one author in one statement, up to APPEND_CHUNK. */
-  private readonly append = async (trx: Db, changes: readonly ChangeEvents[]): Promise<void> => {
+  /**
+   * The changes' events, in order; consecutive ones of one author in one statement, up to
+   * APPEND_CHUNK. With `firstSeq` (numbers reserved for them) numbered from it.
+   */
+  private readonly append = async (trx: Db, changes: readonly ChangeEvents[], firstSeq?: number): Promise<void> => {
     const store = new EventStore(trx);
+    let next = firstSeq;
+    const appendPending = async (pending: EventDraft[], author: Author) => {
+      await store.append(pending, author, undefined, next);
+      if (next !== undefined) next += pending.length;
+    };
     // The events of an import (a thousand) take several statements: other requests get turns between them.
     const pause = turns();
     let pending: EventDraft[] = [];
@@ -116,13 +124,13 @@ export class EventRecorder {
     for (const change of changes) {
       const sameAuthor = author?.authorType === change.author.authorType && author.identifier === change.author.identifier;
       if (author && (!sameAuthor || pending.length + change.events.length > APPEND_CHUNK)) {
-        await store.append(pending, author);
+        await appendPending(pending, author);
         await pause();
         pending = [];
       }
       author = change.author;
       pending.push(...change.events);
     }
-    if (author) await store.append(pending, author);
+    if (author) await appendPending(pending, author);
   };
 }

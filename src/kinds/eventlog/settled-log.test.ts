@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import pino from 'pino';
 import { createPostgresDatabase, DIALECTS, skipUnless } from '../../../test/support/databases.js';
 import { loadConfig } from '../../config.js';
@@ -82,33 +83,43 @@ for (const dialect of DIALECTS) {
 
     if (dialect === 'sqlite') return; // one writer: the next write waits for the open one, no gap can arise
 
-    it('gives a transaction holding the other appenders consecutive numbers: another append waits for its commit', async () => {
+    it('gives a transaction a run of consecutive numbers without holding back the other appenders', async () => {
+      const start = await log.head();
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
       let firstAppended!: () => void;
       const appendedFirst = new Promise<void>((resolve) => (firstAppended = resolve));
       const unit = database.db.transaction().execute(async (trx) => {
         const events = new EventStore(trx);
-        await events.holdOtherAppenders();
-        const [first] = await events.append([{ title: 'run 1', eventType: 'Created', description: 'run 1', content: {} }], system);
+        const firstSeq = await events.reserveRun(2);
+        assert.ok(firstSeq !== undefined);
+        const draft = (title: string) => [{ title, eventType: 'Created' as const, description: title, content: {} }];
+        const [first] = await events.append(draft('run 1'), system, undefined, firstSeq);
         firstAppended();
         await released;
-        const [second] = await events.append([{ title: 'run 2', eventType: 'Created', description: 'run 2', content: {} }], system);
+        const [second] = await events.append(draft('run 2'), system, undefined, firstSeq + 1);
         return [first!.seq, second!.seq] as const;
       });
       await appendedFirst;
-      let besideDone = false;
-      const beside = append('beside').then((records) => {
-        besideDone = true;
-        return records;
-      });
-      // Without the hold the write beside takes the next number at once, between the unit's two.
-      await sleep(300);
-      assert.equal(besideDone, false, 'an append beside the holding transaction went ahead of its commit');
+      // Before migration 0027 the unit held the appenders' lock to its commit: this write waited here.
+      const beside = await Promise.race([append('beside'), sleep(3000).then(() => undefined)]);
+      assert.ok(beside, 'an append beside the unit waited for its commit');
+      assert.deepEqual(await log.after(start, 10), [], 'delivered past numbers still in flight');
       release();
       const [first, second] = await unit;
       assert.equal(second, first + 1);
-      assert.ok((await beside)[0]!.seq > second);
+      assert.ok(beside[0]!.seq > second, 'the write beside took a number inside the unit’s run');
+      assert.deepEqual(titles(await log.after(start, 10)), ['run 1', 'run 2', 'beside']);
+    });
+
+    it("releases the appenders' lock when a reservation fails (a session-level lock would outlive the transaction)", async () => {
+      await assert.rejects(
+        inTransaction(database.db, (trx) => new EventStore(trx).reserveRun(-1e18)),
+        /out of bounds/,
+      );
+      const { rows } = await sql<{ mode: string }>`select mode from pg_locks where locktype = 'advisory' and granted`.execute(database.db);
+      assert.deepEqual(rows, [], 'an advisory lock is still held');
+      assert.ok(await Promise.race([append('after'), sleep(3000).then(() => undefined)]), 'an append waited after the failed reservation');
     });
 
     it('lets a write commit while another holds an earlier number, and delivers neither before the earlier one settles', async () => {

@@ -51,20 +51,23 @@ const appendSqlCache = new Map<string, string>();
  * event_type, description, workspace, content, previous_content), returning `seq, uuid`. SQLite
  * numbers the rows itself (the highest rowid + 1: its single writer makes that the commit order);
  * PostgreSQL takes them from `next_event_number()` (migration 0018: a sequence, after the appenders'
- * shared lock).
+ * shared lock), or, `numbered`, from a first number reserved for them (`$1`, the rows' values after it).
  */
-function appendSql(dialect: DialectName, n: number): string {
-  const key = `${dialect}:${n}`;
+function appendSql(dialect: DialectName, n: number, numbered: boolean): string {
+  const key = `${dialect}:${n}:${numbered}`;
   let text = appendSqlCache.get(key);
   if (text === undefined) {
-    const rows = Array.from(
-      { length: n },
-      (_, i) => `(${Array.from({ length: 10 }, (_, k) => (dialect === 'sqlite' ? '?' : `$${i * 10 + k + 1}::text`)).join(', ')})`,
-    ).join(', ');
+    const first = numbered ? 2 : 1;
+    const rows = Array.from({ length: n }, (_, i) => {
+      const values = Array.from({ length: 10 }, (_, k) => (dialect === 'sqlite' ? '?' : `$${i * 10 + k + first}::text`));
+      return `(${numbered ? `${i}, ` : ''}${values.join(', ')})`;
+    }).join(', ');
     text =
       dialect === 'sqlite'
         ? `insert into events (${COLUMNS}) values ${rows} returning seq, uuid`
-        : `insert into events (seq, ${COLUMNS}) select next_event_number(), v.* from (values ${rows}) as v (${COLUMNS}) returning seq, uuid`;
+        : numbered
+          ? `insert into events (seq, ${COLUMNS}) select $1::bigint + v.n, ${COLUMNS.replace(/(\w+)/g, 'v.$1')} from (values ${rows}) as v (n, ${COLUMNS}) returning seq, uuid`
+          : `insert into events (seq, ${COLUMNS}) select next_event_number(), v.* from (values ${rows}) as v (${COLUMNS}) returning seq, uuid`;
     if (appendSqlCache.size < 100) appendSqlCache.set(key, text);
   }
   return text;
@@ -73,9 +76,6 @@ function appendSql(dialect: DialectName, n: number): string {
 /** The PostgreSQL transactions holding the appenders' lock now (their virtual transaction ids). */
 const APPENDERS_SQL = `select virtualtransaction from pg_locks where locktype = 'advisory' and granted and classid = ${EVENT_APPENDERS_LOCK[0]} and objid = ${EVENT_APPENDERS_LOCK[1]} and objsubid = 2
   and database = (select oid from pg_database where datname = current_database())`;
-
-/** The appenders' lock taken exclusively, to the transaction's end (`holdOtherAppenders`). */
-const HOLD_APPENDERS_SQL = `select pg_advisory_xact_lock(${EVENT_APPENDERS_LOCK.join(', ')})`;
 
 /** The `events` table. */
 export class EventStore {
@@ -90,9 +90,15 @@ export class EventStore {
 
   /**
    * Appends the drafts in the caller's transaction. Every change goes through here, so the SQL is
-   * written once per row count, not built by Kysely per call.
+   * written once per row count, not built by Kysely per call. `firstSeq`: the first of numbers this
+   * transaction reserved for them (`reserveRun`), the drafts numbered from it in order.
    */
-  async append(drafts: readonly EventDraft[], author: Author, createdAt = new Date().toISOString()): Promise<EventRecord[]> {
+  async append(
+    drafts: readonly EventDraft[],
+    author: Author,
+    createdAt = new Date().toISOString(),
+    firstSeq?: number,
+  ): Promise<EventRecord[]> {
     if (drafts.length === 0) return [];
     const now = Date.parse(createdAt);
     const records = drafts.map((draft): EventRecord => ({ ...draft, seq: 0, uuid: uuidV7(now), createdAt, author }));
@@ -108,8 +114,9 @@ export class EventStore {
       JSON.stringify(record.content ?? {}),
       record.previousContent === undefined ? null : JSON.stringify(record.previousContent),
     ]);
+    const numbered = firstSeq !== undefined && this.dialect === 'postgres';
     const { rows } = await this.db.executeQuery<{ seq: number | string; uuid: string }>(
-      CompiledQuery.raw(appendSql(this.dialect, records.length), values),
+      CompiledQuery.raw(appendSql(this.dialect, records.length, numbered), numbered ? [firstSeq, ...values] : values),
     );
     const seqOf = new Map(rows.map((row) => [row.uuid, Number(row.seq)]));
     for (const record of records) record.seq = seqOf.get(record.uuid)!;
@@ -174,14 +181,18 @@ export class EventStore {
   }
 
   /**
-   * Makes the numbers this transaction takes from now on consecutive (PostgreSQL; SQLite's single
-   * writer numbers in commit order anyway): the appenders' lock, taken exclusively until the
-   * transaction ends, waits for the transactions appending now to end and holds back every other
-   * appender (`next_event_number()` takes it shared) until this one ends. For a unit of work whose
-   * events must be one unbroken run in the log; it serialises appenders while it lasts.
+   * Reserves `count` consecutive numbers for this transaction's events and answers the first, for
+   * `append`'s `firstSeq`: a unit of work whose events must be one unbroken run in the log
+   * (PostgreSQL, `reserve_event_numbers`, migration 0027: other appenders wait only while the numbers
+   * are taken, not until this transaction ends). SQLite answers undefined: its single writer numbers
+   * one transaction's events consecutively anyway.
    */
-  async holdOtherAppenders(): Promise<void> {
-    if (this.dialect === 'postgres') await this.db.executeQuery(CompiledQuery.raw(HOLD_APPENDERS_SQL));
+  async reserveRun(count: number): Promise<number | undefined> {
+    if (this.dialect !== 'postgres' || count === 0) return undefined;
+    const { rows } = await this.db.executeQuery<{ first: number | string }>(
+      CompiledQuery.raw('select reserve_event_numbers($1) as first', [count]),
+    );
+    return Number(rows[0]!.first);
   }
 
   /** PostgreSQL: the transactions that may hold event numbers not yet committed (virtual transaction ids). */
