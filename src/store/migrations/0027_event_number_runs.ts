@@ -13,7 +13,8 @@ const KEY = EVENT_APPENDERS_LOCK.join(', ');
  * in one step of the sequence, and the exclusive lock released. Before, the unit held the lock
  * exclusively until its commit, and every other write that records an event waited through the
  * unit's appends and commit. The lock is released on any error too: a session-level lock outlives
- * the transaction, and one left held would stop every appender on that connection's server.
+ * the transaction, and one left held would stop every other connection's appenders until its own
+ * connection closed.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (db.getExecutor().adapter instanceof SqliteAdapter) return;
