@@ -809,7 +809,7 @@ async function main(): Promise<void> {
   if (Object.keys(mixed).length > 0) {
     const kinds = [...new Set(Object.values(mixed).flatMap((m) => Object.keys(m.duringImport)))];
     log(
-      `${MIXED} (${MIXED_OBJECTS} workspace user groups imported into a collection, ${MIXED_IMPORTS} times one after the other, while every other kind of request runs; p99 ms of the requests started during the imports, before the first in brackets; imports' medians):\n${table(
+      `${MIXED} (${MIXED_OBJECTS} workspace user groups imported into a collection, ${smoke ? 1 : MIXED_IMPORTS} times one after the other, while every other kind of request runs; p99 ms of the requests started during the imports, before the first in brackets; imports' medians):\n${table(
         ['database/blocks', 'import alone ms', 'import under load ms', ...kinds, 'failed'],
         Object.entries(mixed).map(([key, m]) => [
           key,
