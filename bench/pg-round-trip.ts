@@ -8,9 +8,10 @@
  *
  *   node --import tsx bench/pg-round-trip.ts [--count 20000] [--socket /var/run/postgresql]
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { cpuMs } from './processes.js';
 
 const { values: args } = parseArgs({
   options: { count: { type: 'string', default: '20000' }, socket: { type: 'string', default: '/var/run/postgresql' } },
@@ -20,12 +21,6 @@ const tcp = process.env.BLOCKYARD_TEST_POSTGRES_URL ?? 'postgres://postgres@127.
 const socketUrl = new URL(tcp);
 socketUrl.searchParams.set('host', args.socket);
 
-/** CPU time of a process in µs, from /proc (clock ticks of 10 ms). */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
 async function measure(name: string, connectionString: string): Promise<void> {
   const client = new pg.Client({ connectionString });
   await client.connect();
@@ -34,14 +29,14 @@ async function measure(name: string, connectionString: string): Promise<void> {
     const roundTrip = (i: number) => client.query({ name: 'round-trip', text: 'select $1::int as x', values: [i] });
     for (let i = 0; i < 2000; i++) await roundTrip(i);
     const cpu = process.cpuUsage();
-    const backendCpu = cpuMicros(backend);
+    const backendCpu = cpuMs(backend);
     const started = performance.now();
     for (let i = 0; i < count; i++) await roundTrip(i);
     const wall = ((performance.now() - started) * 1000) / count;
     const own = process.cpuUsage(cpu);
     const per = (micros: number) => (micros / count).toFixed(1);
     process.stdout.write(
-      `${name}: ${wall.toFixed(1)} µs per round trip; this process's CPU ${per(own.user + own.system)} µs (user ${per(own.user)}, system ${per(own.system)}), the backend's ${per(cpuMicros(backend) - backendCpu)} µs\n`,
+      `${name}: ${wall.toFixed(1)} µs per round trip; this process's CPU ${per(own.user + own.system)} µs (user ${per(own.user)}, system ${per(own.system)}), the backend's ${per((cpuMs(backend) - backendCpu) * 1000)} µs\n`,
     );
   } finally {
     await client.end();

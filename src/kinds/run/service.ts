@@ -329,8 +329,9 @@ export class RunService {
     registered: 'keep' | 'replace',
   ): Promise<void> {
     const sources = await tx.runs.sourceIds(runUuid);
-    if (sources.includes(sourceId) && registered === 'keep') return;
-    if (!sources.includes(sourceId) && sources.length >= MAX_SOURCES_PER_RUN)
+    const known = sources.includes(sourceId);
+    if (known && registered === 'keep') return;
+    if (!known && sources.length >= MAX_SOURCES_PER_RUN)
       throw badRequest(`sourceId: a run has at most ${MAX_SOURCES_PER_RUN} status sources; "${sourceId}" would be one more`);
     await tx.runs.upsertSource(runUuid, sourceId, document, now);
   }
