@@ -56,4 +56,10 @@ describe('answer serialisation from schemas', () => {
       null,
     );
   });
+
+  it('writes every key of a record, a line break in a key included, in the order a JS object has', () => {
+    const record = serializerFor(Type.Object({ outputs: Type.Record(Type.String(), Type.Object({ value: Type.String() })) }));
+    const outputs = { 'line\nbreak': { value: 'a' }, b: { value: 'b' }, '10': { value: 'c' }, '2': { value: 'd' } };
+    assert.equal(record({ outputs }), JSON.stringify({ outputs }));
+  });
 });

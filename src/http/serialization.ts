@@ -8,7 +8,10 @@ import fastJsonStringify from 'fast-json-stringify';
  *   first and the others after them, which reorders what a client sent and gets back (Terraform
  *   compares echoes, COMPAT §3);
  * - a union of plain values (`'ACTIVE' | 'DELETED'`, a uuid or null) is written by its JSON types:
- *   fast-json-stringify would otherwise validate every such value against each branch while writing.
+ *   fast-json-stringify would otherwise validate every such value against each branch while writing;
+ * - a record of any key (TypeBox's `Record(String, …)`, the pattern `^(.*)$`) is written with every
+ *   key: the pattern's `.` matches no line break, and fast-json-stringify would drop such a key
+ *   (a run's output may be named anything).
  */
 export function serializerFor(schema: unknown): (data: unknown) => string {
   const key = JSON.stringify(schema);
@@ -49,9 +52,19 @@ function forSerializer(schema: unknown): unknown {
   if (schema === null || typeof schema !== 'object') return schema;
   const node = schema as Node;
   if (node.additionalProperties === true) return node.description === undefined ? {} : { description: node.description };
+  const anyKey = recordOfAnyKey(node);
+  if (anyKey) return { type: 'object', additionalProperties: forSerializer(anyKey) };
   const types = Array.isArray(node.anyOf) ? scalarTypes(node.anyOf as Node[]) : undefined;
   if (types) return { type: types.length === 1 ? types[0] : types };
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, forSerializer(value)]));
+}
+
+/** The value schema of an object schema that only allows any key with it (`Record(String, …)`), or undefined. */
+function recordOfAnyKey(node: Node): unknown {
+  const patterns = node.patternProperties as Node | undefined;
+  if (node.properties !== undefined || patterns === undefined) return undefined;
+  const keys = Object.keys(patterns);
+  return keys.length === 1 && keys[0] === '^(.*)$' ? patterns[keys[0]] : undefined;
 }
 
 /** The JSON types of a union whose every branch is a plain value, or undefined. */
