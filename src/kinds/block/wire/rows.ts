@@ -7,6 +7,8 @@ import { VALUE_TYPES } from '../../definition/enums.js';
 import { InputKey } from '../../definition/wire/version-v1-preview.js';
 import type { RelationsView } from '../../codec.js';
 import { objectUrl } from '../../paths.js';
+import { relatedLinks, type Related } from '../../relations.js';
+import type { HalLink, HalLinks } from '../../../lib/hal.js';
 import { BLOCKS_PATH, BLOCK_STATUSES, type Block, type BlockRequest, type SentInputs, type ValueRow } from '../model.js';
 
 /** What v1 and v2-preview share on the wire: input rows, parents, output rows, links. */
@@ -95,9 +97,17 @@ export const encodeKeyed = (rows: ValueRow[]) =>
     }),
   );
 
-export const blockLinks = (block: Block, { baseUrl, showPurge }: BlockView) => {
-  const self = objectUrl(baseUrl, BLOCKS_PATH, block.uuid);
-  return showPurge ? { self: { href: self }, forcePurge: { href: `${self}/purge` } } : { self: { href: self } };
+/**
+ * A block's `_links`: `self`, `forcePurge` for who may purge, then the `related` links the caller may
+ * follow. Added to one object rather than spread into a new one: a list encodes 50 of them, and the
+ * spreads cost more than the rest of the block's encoding (bench/README.md).
+ */
+export const blockLinks = (block: Block, view: BlockView, related: Readonly<Record<string, Related | undefined>>) => {
+  const self = objectUrl(view.baseUrl, BLOCKS_PATH, block.uuid);
+  const links: { self: HalLink } & HalLinks = view.showPurge
+    ? { self: { href: self }, forcePurge: { href: `${self}/purge` } }
+    : { self: { href: self } };
+  return Object.assign(links, relatedLinks(view, related));
 };
 
 export const deletionMetadata = (block: Block) => ({

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Int32, KindOf, NonEmptyShortString, Uuid } from '../../../lib/wire-schemas.js';
-import { relatedLinks } from '../../relations.js';
 import { objectVersion } from '../../wire-helpers.js';
 import { tenantIdentifierOf, type Block, type BlockRequest } from '../model.js';
 import type { BlockFilter } from '../store.js';
@@ -76,10 +75,7 @@ export const blockV1 = {
         },
         spec: { displayName: block.displayName, inputs: encodeRows(block.inputs), parentBuildingBlocks: block.parents },
         status: { status: block.status, outputs: encodeRows(block.outputs) },
-        _links: {
-          ...blockLinks(block, view),
-          ...relatedLinks(view, { meshtenant: { rel: 'meshtenants', id: tenantIdentifier, workspace: block.workspace } }),
-        },
+        _links: blockLinks(block, view, { meshtenant: { rel: 'meshtenants', id: tenantIdentifier, workspace: block.workspace } }),
       };
     },
   }),

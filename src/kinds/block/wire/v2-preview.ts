@@ -1,7 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { badRequest } from '../../../lib/errors.js';
 import { DateTime, Identifier, KindOf, NonEmptyShortString, Nullable, ShortString, Uuid } from '../../../lib/wire-schemas.js';
-import { relatedLinks } from '../../relations.js';
 import { objectVersion } from '../../wire-helpers.js';
 import type { Block, BlockRequest, BlockUpdate, SentTargetRef, ValueRow } from '../model.js';
 import {
@@ -121,12 +120,9 @@ function encode<R>(block: Block, view: BlockView, rows: (rows: ValueRow[]) => R)
       latestRunUuid: block.latestRunUuid ?? null,
       latestDryRunUuid: null,
     },
-    _links: {
-      ...blockLinks(block, view),
-      ...relatedLinks(view, {
-        meshtenant: block.tenant ? { rel: 'meshtenants', id: block.tenant.uuid, workspace: block.workspace } : undefined,
-      }),
-    },
+    _links: blockLinks(block, view, {
+      meshtenant: block.tenant ? { rel: 'meshtenants', id: block.tenant.uuid, workspace: block.workspace } : undefined,
+    }),
   };
 }
 
