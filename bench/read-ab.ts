@@ -20,6 +20,10 @@
  * spliced as text) with the access line: the least work that makes the answer, checked at the start
  * to write the API's bytes; still without authentication, permission or negotiation.
  *
+ * `--spin <µs>` adds a copy of the reference that busy-works that many microseconds more per request
+ * (`BENCH_REFERENCE_SPIN_US`): its CPU per request beyond the reference's and those microseconds is
+ * what being slower costs by itself on this machine (its writes wake a client that waited).
+ *
  * `--two` adds a second reference on the same file and measures both at once with half the
  * connections each, the way `bench/run.ts` measures two instances of the API: what a second instance
  * of the least server there is adds on this machine, where the load generator shares its two cores.
@@ -49,6 +53,7 @@ const { values: args } = parseArgs({
     floor: { type: 'boolean', default: false },
     before: { type: 'string' },
     two: { type: 'boolean', default: false },
+    spin: { type: 'string' },
   },
 });
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -66,8 +71,8 @@ const env = {
 };
 
 type Server = { child: ChildProcess; url: string };
-function started(args: string[], cwd = ROOT): Promise<Server> {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+function started(args: string[], cwd = ROOT, moreEnv: Record<string, string> = {}): Promise<Server> {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env, ...moreEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let seen = '';
     const onData = (chunk: Buffer) => {
@@ -187,10 +192,23 @@ const scenarios: Record<string, [Partial<autocannon.Options>, Partial<autocannon
     },
   ],
 };
+const SPUN = `reference + ${args.spin ?? 0} µs of work per request`;
+const spun: Record<string, Server> = {};
+if (args.spin !== undefined)
+  spun[SPUN] = await started(['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), dataDir], ROOT, {
+    BENCH_REFERENCE_SPIN_US: args.spin,
+  });
 /** `--two`: a second reference on the same file, sent half the connections while the first gets the other half. */
 const secondReference = args.two ? await started(['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), dataDir]) : undefined;
 const TWO = 'two references (5 + 5 connections)';
-const servers: Record<string, Server> = { api, ...before, reference, ...floors, ...(secondReference ? { [TWO]: reference } : {}) };
+const servers: Record<string, Server> = {
+  api,
+  ...before,
+  reference,
+  ...floors,
+  ...spun,
+  ...(secondReference ? { [TWO]: reference } : {}),
+};
 type Name = string;
 const totals: Record<string, { requests: number; ms: number; cpuMs: number }> = {};
 const seconds = Number(args.seconds);

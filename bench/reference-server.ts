@@ -84,6 +84,19 @@ if (accessLog) {
     done();
   });
 }
+/**
+ * `BENCH_REFERENCE_SPIN_US` (`bench/read-ab.ts --spin`): the reference doing that many microseconds of
+ * busy work more per request, on the event loop, before answering. What a slower server pays beyond
+ * its own work on this machine, where its load generator shares the two cores: its client waits
+ * more often, and the writes that wake it cost more.
+ */
+const spinMicros = Number(process.env.BENCH_REFERENCE_SPIN_US ?? 0);
+if (spinMicros > 0)
+  app.addHook('onRequest', (_request, _reply, done) => {
+    const until = process.hrtime.bigint() + BigInt(spinMicros * 1000);
+    while (process.hrtime.bigint() < until);
+    done();
+  });
 /** `/list/<family>?key=…` (`key2` for the status of workspace-status). */
 app.get('/list/:family', async (request, reply) => {
   const { family } = request.params as { family: string };
