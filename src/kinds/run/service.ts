@@ -251,13 +251,14 @@ export class RunService {
   /**
    * Endpoint 18: step results, outputs and the run status. An ended run changes no more (200 all the
    * same: CI actions keep reporting). Answers whether the run is aborted; undefined when there is no
-   * such run. The run is read once, in the transaction: the caller's permission needs no read of it
+   * such run. The run and the source's steps are read once, together, in the transaction: the caller's permission needs no read of it
    * when it is the run's own token (AuthorizedRunService).
    */
   async updateSource(ctx: RequestContext, runUuid: string, sourceId: string, update: RunUpdate): Promise<boolean | undefined> {
     return this.transaction(ctx, async (tx) => {
-      const current = await tx.runs.findForUpdate(runUuid);
-      if (!current) return undefined;
+      const found = await tx.runs.findForReport(runUuid, sourceId);
+      if (!found) return undefined;
+      const { run: current, steps: existing } = found;
       if (update.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(update.status))
         throw badRequest(`status: must be one of ${RUN_STATUSES.join(', ')}, got "${update.status}"`);
       for (const step of update.steps) {
@@ -266,7 +267,6 @@ export class RunService {
       }
       if (isFinal(current.status)) return current.status === 'ABORTED';
       const now = new Date().toISOString();
-      const existing = await tx.runs.steps(runUuid, sourceId);
       // A source with steps exists: only a report naming a source without any asks for it.
       if (existing.length === 0) await this.ensureSource(tx, runUuid, sourceId, { id: sourceId }, now, 'keep');
       const outputs: Record<string, RunOutput> = { ...current.outputs };

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { CompiledQuery, type Selectable } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { CompiledQueries } from '../../store/compiled-queries.js';
 import type { DialectName } from '../../store/database.js';
@@ -39,6 +39,10 @@ const toStep = (row: Selectable<RunStepTable>): StepRow => ({
   outputs: JSON.parse(row.outputs) as Record<string, RunOutput>,
   updatedOn: row.updated_on,
 });
+
+/** `findForReport` on PostgreSQL: the run's row with its source's steps as one JSON array (node-pg parses it). */
+const FIND_FOR_REPORT_SQL = `select runs.*, (select coalesce(json_agg(s order by s.position), '[]'::json) from run_steps s
+  where s.run_uuid = $1 and s.source_id = $2) as report_steps from runs where uuid = $1 for update`;
 
 /**
  * The `runs`, `run_sources` and `run_steps` tables: the block lifecycle's runs, and what runners
@@ -97,6 +101,23 @@ export class RunStore implements BlockRuns {
       return this.dialect === 'postgres' ? query.forUpdate() : query;
     });
     return row ? toModel(row) : undefined;
+  }
+
+  /**
+   * What a status report starts from: the run, locked until the transaction ends, and the steps of
+   * one of its sources in order. One statement on PostgreSQL, where a report's cost is mostly its
+   * round trips (bench/pg-round-trip.ts); SQLite's two reads are calls in the process.
+   */
+  async findForReport(uuid: string, sourceId: string): Promise<{ run: Run; steps: StepRow[] } | undefined> {
+    if (this.dialect !== 'postgres') {
+      const run = await this.findForUpdate(uuid);
+      return run && { run, steps: await this.steps(uuid, sourceId) };
+    }
+    const { rows } = await this.db.executeQuery<Selectable<RunTable> & { report_steps: Selectable<RunStepTable>[] }>(
+      CompiledQuery.raw(FIND_FOR_REPORT_SQL, [uuid, sourceId]),
+    );
+    const [row] = rows;
+    return row && { run: toModel(row), steps: row.report_steps.map(toStep) };
   }
 
   /** A status report arrived: the run is not silent (the timeout counts from here). */
