@@ -251,8 +251,8 @@ export class RunService {
   /**
    * Endpoint 18: step results, outputs and the run status. An ended run changes no more (200 all the
    * same: CI actions keep reporting). Answers whether the run is aborted; undefined when there is no
-   * such run. The run and the source's steps are read once, together, in the transaction: the caller's permission needs no read of it
-   * when it is the run's own token (AuthorizedRunService).
+   * such run. The run and the source's steps are read once, together, in the transaction: the
+   * caller's permission needs no read of the run when it is the run's own token (AuthorizedRunService).
    */
   async updateSource(ctx: RequestContext, runUuid: string, sourceId: string, update: RunUpdate): Promise<boolean | undefined> {
     return this.transaction(ctx, async (tx) => {

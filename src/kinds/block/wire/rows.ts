@@ -100,7 +100,7 @@ export const encodeKeyed = (rows: ValueRow[]) =>
 /**
  * A block's `_links`: `self`, `forcePurge` for who may purge, then the `related` links the caller may
  * follow. Added to one object rather than spread into a new one: a list encodes 50 of them, and the
- * spreads cost more than the rest of the block's encoding (bench/README.md).
+ * spreads cost more than the rest of the block's encoding (bench/encode-page.ts).
  */
 export const blockLinks = (block: Block, view: BlockView, related: Readonly<Record<string, Related | undefined>>) => {
   const self = objectUrl(view.baseUrl, BLOCKS_PATH, block.uuid);
