@@ -99,13 +99,21 @@ const api = await started([
   ...apiMain(ROOT),
 ]);
 const before: Record<string, Server> = beforeTree ? { before: await started(apiMain(beforeTree), beforeTree) } : {};
-const reference = await started([
-  ...(process.env.PROFILE_REFERENCE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/refprof'] : []),
-  '--import',
-  'tsx',
-  path.join(ROOT, 'bench/reference-server.ts'),
-  dataDir,
-]);
+/** A bare reference on the file (`reference-server.ts`): with an answer file, one of the floors' copies. */
+const startedReference = (options: { answerFile?: string; env?: Record<string, string>; profile?: boolean } = {}) =>
+  started(
+    [
+      ...(options.profile ? ['--cpu-prof', '--cpu-prof-dir=/tmp/refprof'] : []),
+      '--import',
+      'tsx',
+      path.join(ROOT, 'bench/reference-server.ts'),
+      dataDir,
+      ...(options.answerFile ? [options.answerFile] : []),
+    ],
+    ROOT,
+    options.env,
+  );
+const reference = await startedReference({ profile: Boolean(process.env.PROFILE_REFERENCE) });
 const ca = readFileSync(path.join(dataDir, 'tls/cert.pem'), 'utf8');
 const agent = new Agent({ connect: { ca } });
 const login = await request(`${api.url}/oauth/token`, {
@@ -145,7 +153,7 @@ if (args.floor) {
   ] as const) {
     const file = path.join(dataDir, `${name.replace(/\W+/g, '-')}.json`);
     writeFileSync(file, JSON.stringify({ block, lists, accessLog, textFrom }));
-    floors[name] = await started(['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), dataDir, file]);
+    floors[name] = await startedReference({ answerFile: file });
   }
   // The copy that writes the answers from the rows must write the API's bytes, or it measures something else.
   const { url } = floors['text from the row + access line']!;
@@ -192,14 +200,12 @@ const scenarios: Record<string, [Partial<autocannon.Options>, Partial<autocannon
     },
   ],
 };
-const SPUN = `reference + ${args.spin ?? 0} µs of work per request`;
-const spun: Record<string, Server> = {};
-if (args.spin !== undefined)
-  spun[SPUN] = await started(['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), dataDir], ROOT, {
-    BENCH_REFERENCE_SPIN_US: args.spin,
-  });
+const spun: Record<string, Server> =
+  args.spin === undefined
+    ? {}
+    : { [`reference + ${args.spin} µs of work per request`]: await startedReference({ env: { BENCH_REFERENCE_SPIN_US: args.spin } }) };
 /** `--two`: a second reference on the same file, sent half the connections while the first gets the other half. */
-const secondReference = args.two ? await started(['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), dataDir]) : undefined;
+const secondReference = args.two ? await startedReference() : undefined;
 const TWO = 'two references (5 + 5 connections)';
 const servers: Record<string, Server> = {
   api,
