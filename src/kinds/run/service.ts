@@ -138,7 +138,7 @@ export class RunService {
             updatedOn: now,
           } as const;
           await tx.runs.upsertSource(run.uuid, 'blockyard', { id: 'blockyard' }, now);
-          await tx.runs.putStep(run.uuid, step, now);
+          await tx.runs.putSteps(run.uuid, [step], now);
           tx.events.push(
             this.lifecycle.runEvent(BLOCK_TITLES.runStatusChanged, { ...run, status: 'FAILED', endedOn: now, updatedOn: now }, run, [step]),
           );
@@ -203,7 +203,7 @@ export class RunService {
           outputs: {},
           updatedOn: at,
         } as const;
-        await tx.runs.putStep(run.uuid, step, at);
+        await tx.runs.putSteps(run.uuid, [step], at);
         tx.events.push(
           this.lifecycle.runEvent(BLOCK_TITLES.runStatusChanged, { ...run, status: 'FAILED', endedOn: at, updatedOn: at }, run, [step]),
         );
@@ -234,7 +234,7 @@ export class RunService {
         registration.steps.map((step) => ({ ...step, status: step.status ?? 'PENDING' })),
         now,
       );
-      for (const step of steps) await tx.runs.putStep(run.uuid, step, now);
+      await tx.runs.putSteps(run.uuid, steps, now);
       await tx.runs.touch(run.uuid, now);
       if (steps.length > 0)
         tx.events.push(
@@ -277,7 +277,6 @@ export class RunService {
         return { ...step, outputs: stepOutputs };
       });
       const merged = mergeSteps(sourceId, existing, changes, now);
-      for (const step of merged) await tx.runs.putStep(runUuid, step, now);
       const status = (update.status as RunStatus | undefined) ?? current.status;
       const after: Run = {
         ...current,
@@ -305,10 +304,12 @@ export class RunService {
             merged.map((step) => forEvent(step, now)),
           ),
         );
-      // The run row is written once: ended by the lifecycle, or here.
-      if (isFinal(status)) await this.lifecycle.finish(tx, { ...current, outputs, logBytes: fitted.logBytes }, status);
-      else {
-        await tx.runs.report(after, status !== current.status);
+      // The run row is written once: ended by the lifecycle, or here with the steps.
+      if (isFinal(status)) {
+        await tx.runs.putSteps(runUuid, merged, now);
+        await this.lifecycle.finish(tx, { ...current, outputs, logBytes: fitted.logBytes }, status);
+      } else {
+        await tx.runs.report(after, status !== current.status, merged, now);
         if (status !== current.status) await this.lifecycle.reported(tx, after, status);
       }
       return status === 'ABORTED';

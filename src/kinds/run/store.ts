@@ -45,6 +45,35 @@ const FIND_FOR_REPORT_SQL = `select runs.*, (select coalesce(json_agg(s order by
   where s.run_uuid = $1 and s.source_id = $2) as report_steps from runs where uuid = $1 for update`;
 
 /**
+ * Steps upserted on PostgreSQL in one statement whatever their number, each column an array:
+ * $1 the run, $2 the time, $3–$10 the steps' columns.
+ */
+const PUT_STEPS_SQL = `insert into run_steps (run_uuid, source_id, step_id, position, display_name, status, user_message, system_message, outputs, updated_on)
+  select $1, s.source_id, s.step_id, s.position, s.display_name, s.status, s.user_message, s.system_message, s.outputs, $2
+  from unnest($3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
+    as s(source_id, step_id, position, display_name, status, user_message, system_message, outputs)
+  on conflict (run_uuid, source_id, step_id) do update set position = excluded.position, display_name = excluded.display_name,
+    status = excluded.status, user_message = excluded.user_message, system_message = excluded.system_message,
+    outputs = excluded.outputs, updated_on = excluded.updated_on`;
+
+/** A status report on PostgreSQL: its steps' upsert runs as part of the run's update (a data-modifying `with`). */
+const REPORT_SQL = `with put as (${PUT_STEPS_SQL}) update runs set status = $11, outputs = $12, updated_on = $2, log_bytes = $13 where uuid = $1`;
+
+/** `PUT_STEPS_SQL`'s parameters. */
+const stepColumns = (runUuid: string, steps: readonly StepRow[], now: string) => [
+  runUuid,
+  now,
+  steps.map((step) => step.sourceId),
+  steps.map((step) => step.stepId),
+  steps.map((step) => step.position),
+  steps.map((step) => step.displayName),
+  steps.map((step) => step.status),
+  steps.map((step) => step.userMessage ?? null),
+  steps.map((step) => step.systemMessage ?? null),
+  steps.map((step) => JSON.stringify(step.outputs)),
+];
+
+/**
  * The `runs`, `run_sources` and `run_steps` tables: the block lifecycle's runs, and what runners
  * report. The statements of status reports and block creates are compiled once (`CompiledQueries`):
  * a report is a cheap request, and building its queries with Kysely cost as much as running them.
@@ -165,8 +194,18 @@ export class RunStore implements BlockRuns {
    * when that changed. Columns left alone keep their indexes untouched (SQLite rewrites the entries
    * of every index on an assigned column, even when its value stays the same).
    */
-  async report(run: Run, statusChanged: boolean): Promise<void> {
+  /**
+   * What a status report changes: its steps (`now` their time of change) and the run's row. On
+   * PostgreSQL one statement, where it was one per step and one for the run, each a round trip of
+   * a report's few; SQLite runs them one by one in process.
+   */
+  async report(run: Run, statusChanged: boolean, steps: readonly StepRow[], now: string): Promise<void> {
     const outputs = JSON.stringify(run.outputs);
+    if (this.dialect === 'postgres') {
+      await this.db.executeQuery(CompiledQuery.raw(REPORT_SQL, [...stepColumns(run.uuid, steps, now), run.status, outputs, run.logBytes]));
+      return;
+    }
+    await this.putSteps(run.uuid, steps, now);
     if (statusChanged) {
       await this.queries.execute(
         'reportStatus',
@@ -299,38 +338,46 @@ export class RunStore implements BlockRuns {
     return rows.map(toStep);
   }
 
-  async putStep(runUuid: string, step: StepRow, now: string): Promise<void> {
-    const args: [string, string, string, number, string, string, string | null, string | null, string, string] = [
-      runUuid,
-      step.sourceId,
-      step.stepId,
-      step.position,
-      step.displayName,
-      step.status,
-      step.userMessage ?? null,
-      step.systemMessage ?? null,
-      JSON.stringify(step.outputs),
-      now,
-    ];
-    await this.queries.execute(
-      'putStep',
-      args,
-      (run, source, id, position, displayName, status, userMessage, systemMessage, outputs, at) => {
-        const changes = {
-          position,
-          display_name: displayName,
-          status,
-          user_message: userMessage,
-          system_message: systemMessage,
-          outputs,
-          updated_on: at,
-        };
-        return this.db
-          .insertInto('run_steps')
-          .values({ run_uuid: run, source_id: source, step_id: id, ...changes })
-          .onConflict((oc) => oc.columns(['run_uuid', 'source_id', 'step_id']).doUpdateSet(changes));
-      },
-    );
+  /** Creates or replaces steps of the run (`now` their time of change): on PostgreSQL in one statement. */
+  async putSteps(runUuid: string, steps: readonly StepRow[], now: string): Promise<void> {
+    if (steps.length === 0) return;
+    if (this.dialect === 'postgres') {
+      await this.db.executeQuery(CompiledQuery.raw(PUT_STEPS_SQL, stepColumns(runUuid, steps, now)));
+      return;
+    }
+    for (const step of steps) {
+      const args: [string, string, string, number, string, string, string | null, string | null, string, string] = [
+        runUuid,
+        step.sourceId,
+        step.stepId,
+        step.position,
+        step.displayName,
+        step.status,
+        step.userMessage ?? null,
+        step.systemMessage ?? null,
+        JSON.stringify(step.outputs),
+        now,
+      ];
+      await this.queries.execute(
+        'putStep',
+        args,
+        (run, source, id, position, displayName, status, userMessage, systemMessage, outputs, at) => {
+          const changes = {
+            position,
+            display_name: displayName,
+            status,
+            user_message: userMessage,
+            system_message: systemMessage,
+            outputs,
+            updated_on: at,
+          };
+          return this.db
+            .insertInto('run_steps')
+            .values({ run_uuid: run, source_id: source, step_id: id, ...changes })
+            .onConflict((oc) => oc.columns(['run_uuid', 'source_id', 'step_id']).doUpdateSet(changes));
+        },
+      );
+    }
   }
 
   /** Runs claimed but silent since `before` (the run timeout). */
