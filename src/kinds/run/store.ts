@@ -190,14 +190,12 @@ export class RunStore implements BlockRuns {
   }
 
   /**
-   * A status report that leaves the run going: its outputs, log size and time, and its status only
-   * when that changed. Columns left alone keep their indexes untouched (SQLite rewrites the entries
-   * of every index on an assigned column, even when its value stays the same).
-   */
-  /**
-   * What a status report changes: its steps (`now` their time of change) and the run's row. On
-   * PostgreSQL one statement, where it was one per step and one for the run, each a round trip of
-   * a report's few; SQLite runs them one by one in process.
+   * A status report that leaves the run going: its steps (`now` their time of change), and the run's
+   * outputs, log size and time, and status. On PostgreSQL one statement, where it was one per step
+   * and one for the run, each a round trip of a report's few (an unchanged status assigned again
+   * leaves its index alone there). SQLite runs them one by one in process, and assigns the status
+   * only when it changed: it rewrites the entries of every index on an assigned column, even when its
+   * value stays the same.
    */
   async report(run: Run, statusChanged: boolean, steps: readonly StepRow[], now: string): Promise<void> {
     const outputs = JSON.stringify(run.outputs);
