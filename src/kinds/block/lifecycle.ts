@@ -62,16 +62,20 @@ export const blockSubject = (block: Block) => ({ codec: BLOCK_EVENTS, id: block.
 /** Sets a block's status (and latest run); a status it did not have before is an event. */
 async function setStatus(tx: BlockUnit, block: Block, status: BlockStatus, latestRunUuid?: string): Promise<void> {
   await tx.blocks.setStatus(block.uuid, status, latestRunUuid);
-  if (block.status !== status) {
-    const after: Block = { ...block, status, ...(latestRunUuid ? { latestRunUuid } : {}) };
-    tx.events.push(
-      eventOf(BLOCK_TITLES.blockStatusChanged, {
-        ...blockSubject(after),
-        previous: block,
-        description: `meshBuildingBlock ${block.uuid} went from ${block.status} to ${status}`,
-      }),
-    );
-  }
+  statusChanged(tx, block, status, latestRunUuid);
+}
+
+/** The event of a block's status written as `status` (none when it was that already). */
+function statusChanged(tx: BlockUnit, block: Block, status: BlockStatus, latestRunUuid?: string): void {
+  if (block.status === status) return;
+  const after: Block = { ...block, status, ...(latestRunUuid ? { latestRunUuid } : {}) };
+  tx.events.push(
+    eventOf(BLOCK_TITLES.blockStatusChanged, {
+      ...blockSubject(after),
+      previous: block,
+      description: `meshBuildingBlock ${block.uuid} went from ${block.status} to ${status}`,
+    }),
+  );
 }
 
 /**
@@ -286,14 +290,15 @@ export class BlockLifecycle {
 
   /** A runner took the run: the block is IN_PROGRESS while this is its latest run. */
   async claimed(tx: BlockUnit, run: Run): Promise<void> {
-    const block = await tx.blocks.findForUpdate(run.blockUuid);
-    if (block?.latestRunUuid === run.uuid) await setStatus(tx, block, 'IN_PROGRESS');
+    const before = await tx.blocks.setStatusWhileLatest(run.blockUuid, run.uuid, 'IN_PROGRESS');
+    if (before) statusChanged(tx, before, 'IN_PROGRESS');
   }
 
   /** A runner reported a non-final run status: the block shows it while this is its latest run. */
   async reported(tx: BlockUnit, run: Run, status: RunStatus): Promise<void> {
-    const block = await tx.blocks.findForUpdate(run.blockUuid);
-    if (block?.latestRunUuid === run.uuid) await setStatus(tx, block, blockStatusFor(run.behavior, status));
+    const blockStatus = blockStatusFor(run.behavior, status);
+    const before = await tx.blocks.setStatusWhileLatest(run.blockUuid, run.uuid, blockStatus);
+    if (before) statusChanged(tx, before, blockStatus);
   }
 
   /**

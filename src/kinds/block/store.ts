@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { CompiledQuery, type Selectable } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { CompiledQueries } from '../../store/compiled-queries.js';
 import type { DialectName } from '../../store/database.js';
@@ -23,6 +23,14 @@ export interface BlockFilter {
   status?: BlockStatus;
   definitionOwner?: string;
 }
+
+/**
+ * `setStatusWhileLatest` on PostgreSQL: the row locked by the subquery, updated, and answered as it
+ * was before (the subquery's values).
+ */
+const SET_STATUS_WHILE_LATEST_SQL = `update building_blocks b set status = $1
+  from (select * from building_blocks where uuid = $2 and latest_run_uuid = $3 for update) locked
+  where b.uuid = locked.uuid returning locked.*`;
 
 interface BlockDocument {
   inputs: ValueRow[];
@@ -107,7 +115,7 @@ export class BlockStore {
    * serial): lifecycle changes start from this, never from a read made before their transaction.
    */
   async findForUpdate(uuid: string): Promise<Block | undefined> {
-    // Compiled once: every claim, every status change of a run and every run's end reads its block so.
+    // Compiled once: every run's end reads its block so (on SQLite also every claim and run status change).
     const [row] = await this.queries.execute('findForUpdate', [uuid], (id) => {
       const query = this.db.selectFrom('building_blocks').selectAll().where('uuid', '=', id);
       return this.dialect === 'postgres' ? query.forUpdate() : query;
@@ -219,6 +227,26 @@ export class BlockStore {
         this.db.updateTable('building_blocks').set({ status: to }).where('uuid', '=', id),
       );
     }
+  }
+
+  /**
+   * While `runUuid` is the block's latest run, sets its status and answers the block as it was
+   * (undefined, and nothing changed, otherwise). On PostgreSQL one statement that locks the row, as
+   * the read for update and the update did in two round trips of every claim and run status change;
+   * on SQLite the same two statements, in process.
+   */
+  async setStatusWhileLatest(uuid: string, runUuid: string, status: BlockStatus): Promise<Block | undefined> {
+    if (this.dialect !== 'postgres') {
+      const block = await this.findForUpdate(uuid);
+      if (block?.latestRunUuid !== runUuid) return undefined;
+      await this.setStatus(uuid, status);
+      return block;
+    }
+    const { rows } = await this.db.executeQuery<Selectable<BuildingBlockTable>>(
+      CompiledQuery.raw(SET_STATUS_WHILE_LATEST_SQL, [status, uuid, runUuid]),
+    );
+    const [row] = rows;
+    return row ? toModel(row) : undefined;
   }
 
   /** The block's latest run, its status unchanged. */
