@@ -11,9 +11,7 @@
  *
  *   node --import tsx [--cpu-prof --cpu-prof-dir=/tmp/prof] bench/inject-path.ts [--requests 20000] [--rounds 5] [--api-only]
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
@@ -22,7 +20,7 @@ import pino from 'pino';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
 import { openDatabase } from '../src/store/database.js';
-import { loadData } from './load-data.js';
+import { benchServerEnv, loadData } from './load-data.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,18 +30,7 @@ const { values: args } = parseArgs({
     'api-only': { type: 'boolean', default: false },
   },
 });
-const CLIENT_ID = '00000000-0000-4000-8000-0000000be0c1';
-const CLIENT_SECRET = randomBytes(24).toString('hex');
-const dataDir = mkdtempSync(path.join(tmpdir(), 'blockyard-inject-path-'));
-const env = {
-  BLOCKYARD_DATA_DIR: dataDir,
-  BLOCKYARD_PORT: '0',
-  BLOCKYARD_HOST: '127.0.0.1',
-  BLOCKYARD_ADMIN_CLIENT_ID: CLIENT_ID,
-  BLOCKYARD_ADMIN_CLIENT_SECRET: CLIENT_SECRET,
-  BLOCKYARD_MASTER_KEY: randomBytes(32).toString('base64'),
-  BLOCKYARD_RATE_LIMIT_MAX: '10000000',
-};
+const { dataDir, env, login: LOGIN_FORM } = benchServerEnv('inject-path');
 const config = loadConfig(env);
 const database = await openDatabase(config, pino({ level: 'warn' }));
 const data = await loadData(database.db, Number(args.blocks), 0, () => undefined);
@@ -58,7 +45,7 @@ const login = await server.app.inject({
   method: 'POST',
   url: '/oauth/token',
   headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  payload: `grant_type=client_credentials&client_id=${CLIENT_ID}&client_secret=${CLIENT_SECRET}`,
+  payload: LOGIN_FORM,
 });
 const token = (login.json() as { access_token: string }).access_token;
 

@@ -1,4 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../src/store/schema.js';
 
@@ -23,6 +26,28 @@ export interface DataSet {
   /** The runner whose waiting runs the claim scenario takes. */
   runnerUuid: string;
   waitingRuns: number;
+}
+
+/** The admin client the read tools' servers bootstrap (its secret made per run). */
+export const BENCH_CLIENT_ID = '00000000-0000-4000-8000-0000000be0c1';
+
+/**
+ * A fresh data directory and the server settings the read tools (`read-ab.ts`, `inject-path.ts`)
+ * run with on it: an admin client to log in with, a master key, a rate limit no load reaches.
+ */
+export function benchServerEnv(name: string) {
+  const clientSecret = randomBytes(24).toString('hex');
+  const dataDir = mkdtempSync(path.join(tmpdir(), `blockyard-${name}-`));
+  const env = {
+    BLOCKYARD_DATA_DIR: dataDir,
+    BLOCKYARD_PORT: '0',
+    BLOCKYARD_HOST: '127.0.0.1',
+    BLOCKYARD_ADMIN_CLIENT_ID: BENCH_CLIENT_ID,
+    BLOCKYARD_ADMIN_CLIENT_SECRET: clientSecret,
+    BLOCKYARD_MASTER_KEY: randomBytes(32).toString('base64'),
+    BLOCKYARD_RATE_LIMIT_MAX: '10000000',
+  };
+  return { dataDir, env, login: `grant_type=client_credentials&client_id=${BENCH_CLIENT_ID}&client_secret=${clientSecret}` };
 }
 
 const BLOCKS_PER_WORKSPACE = 1000;

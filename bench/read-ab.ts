@@ -29,9 +29,7 @@
  * of the least server there is adds on this machine, where the load generator shares its two cores.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -39,7 +37,7 @@ import pino from 'pino';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/store/database.js';
-import { loadData } from './load-data.js';
+import { benchServerEnv, loadData } from './load-data.js';
 import { cpuMs, treeOf } from './processes.js';
 
 const { values: args } = parseArgs({
@@ -57,18 +55,7 @@ const { values: args } = parseArgs({
   },
 });
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const CLIENT_ID = '00000000-0000-4000-8000-0000000be0c1';
-const CLIENT_SECRET = randomBytes(24).toString('hex');
-const dataDir = mkdtempSync(path.join(tmpdir(), 'blockyard-read-ab-'));
-const env = {
-  BLOCKYARD_DATA_DIR: dataDir,
-  BLOCKYARD_PORT: '0',
-  BLOCKYARD_HOST: '127.0.0.1',
-  BLOCKYARD_ADMIN_CLIENT_ID: CLIENT_ID,
-  BLOCKYARD_ADMIN_CLIENT_SECRET: CLIENT_SECRET,
-  BLOCKYARD_MASTER_KEY: randomBytes(32).toString('base64'),
-  BLOCKYARD_RATE_LIMIT_MAX: '10000000',
-};
+const { dataDir, env, login: LOGIN_FORM } = benchServerEnv('read-ab');
 
 type Server = { child: ChildProcess; url: string };
 function started(args: string[], cwd = ROOT, moreEnv: Record<string, string> = {}): Promise<Server> {
@@ -119,7 +106,7 @@ const agent = new Agent({ connect: { ca } });
 const login = await request(`${api.url}/oauth/token`, {
   method: 'POST',
   headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  body: `grant_type=client_credentials&client_id=${CLIENT_ID}&client_secret=${CLIENT_SECRET}`,
+  body: LOGIN_FORM,
   dispatcher: agent,
 });
 const token = ((await login.body.json()) as { access_token: string }).access_token;
