@@ -309,7 +309,7 @@ export class RunService {
         await tx.runs.putSteps(runUuid, merged, now);
         await this.lifecycle.finish(tx, { ...current, outputs, logBytes: fitted.logBytes }, status);
       } else {
-        await tx.runs.report(after, status !== current.status, merged, now);
+        await tx.runs.report(after, status !== current.status, merged);
         if (status !== current.status) await this.lifecycle.reported(tx, after, status);
       }
       return status === 'ABORTED';

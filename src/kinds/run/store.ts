@@ -190,20 +190,22 @@ export class RunStore implements BlockRuns {
   }
 
   /**
-   * A status report that leaves the run going: its steps (`now` their time of change), and the run's
-   * outputs, log size and time, and status. On PostgreSQL one statement, where it was one per step
+   * A status report that leaves the run going: its steps (changed at the run's `updatedOn`), and the
+   * run's outputs, log size and time, and status. On PostgreSQL one statement, where it was one per step
    * and one for the run, each a round trip of a report's few (an unchanged status assigned again
    * leaves its index alone there). SQLite runs them one by one in process, and assigns the status
    * only when it changed: it rewrites the entries of every index on an assigned column, even when its
    * value stays the same.
    */
-  async report(run: Run, statusChanged: boolean, steps: readonly StepRow[], now: string): Promise<void> {
+  async report(run: Run, statusChanged: boolean, steps: readonly StepRow[]): Promise<void> {
     const outputs = JSON.stringify(run.outputs);
     if (this.dialect === 'postgres') {
-      await this.db.executeQuery(CompiledQuery.raw(REPORT_SQL, [...stepColumns(run.uuid, steps, now), run.status, outputs, run.logBytes]));
+      await this.db.executeQuery(
+        CompiledQuery.raw(REPORT_SQL, [...stepColumns(run.uuid, steps, run.updatedOn), run.status, outputs, run.logBytes]),
+      );
       return;
     }
-    await this.putSteps(run.uuid, steps, now);
+    await this.putSteps(run.uuid, steps, run.updatedOn);
     if (statusChanged) {
       await this.queries.execute(
         'reportStatus',
