@@ -93,7 +93,7 @@ export class Importer {
       const pause = turns();
       for (const [index, object] of body.entries()) {
         await pause();
-        results.push(await this.importOne(ctx, object, index, (save) => save()));
+        results.push(await this.importOne(ctx, this.checked(object, index), (save) => save()));
       }
       return results;
     }
@@ -108,7 +108,10 @@ export class Importer {
     return this.attempt(ctx, body, collection, owner, 'one by one');
   }
 
-  /** One unit of work of an import into a collection: its results, or what it would have stored had nothing failed. */
+  /**
+   * One unit of work of an import into a collection: its results, or what it would have stored had
+   * nothing failed. The objects are decoded first, outside it: its transaction is held for the saves.
+   */
   private async attempt(
     ctx: RequestContext,
     body: unknown[],
@@ -116,8 +119,9 @@ export class Importer {
     owner: string | undefined,
     mode: 'together' | 'one by one',
   ): Promise<ImportResult[]> {
+    const checks = await this.checkAll(body);
     try {
-      return await this.units.run(() => this.importIntoCollection(ctx, body, collection, owner, mode));
+      return await this.units.run(() => this.importIntoCollection(ctx, checks, collection, owner, mode));
     } catch (error) {
       if (error instanceof NothingStored) return error.results;
       throw error;
@@ -127,13 +131,14 @@ export class Importer {
   /** Inside the import's unit of work; may run again from the start (see `UnitOfWork.run`). */
   private async importIntoCollection(
     ctx: RequestContext,
-    body: unknown[],
+    checks: readonly Check[],
     name: string,
     owner: string | undefined,
     mode: 'together' | 'one by one',
   ): Promise<ImportResult[]> {
     const collection = await this.collections.forImport(ctx, name, owner);
-    const results = mode === 'together' ? await this.saveTogether(ctx, body, collection) : await this.saveOneByOne(ctx, body, collection);
+    const results =
+      mode === 'together' ? await this.saveTogether(ctx, checks, collection) : await this.saveOneByOne(ctx, checks, collection);
     const kept = new Map<string, Set<string>>();
     for (const result of results) {
       const kind = result.meshObject.slice(0, result.meshObject.indexOf('['));
@@ -150,12 +155,12 @@ export class Importer {
   }
 
   /** Each object in a savepoint of the unit of work: a failing one is reported, and the others are still tried. */
-  private async saveOneByOne(ctx: RequestContext, body: unknown[], collection: ObjectCollection): Promise<ImportResult[]> {
+  private async saveOneByOne(ctx: RequestContext, checks: readonly Check[], collection: ObjectCollection): Promise<ImportResult[]> {
     const results: ImportResult[] = [];
     const pause = turns();
-    for (const [index, object] of body.entries()) {
+    for (const check of checks) {
       await pause();
-      results.push(await this.importOne(ctx, object, index, (save) => this.units.savepoint(save), collection));
+      results.push(await this.importOne(ctx, check, (save) => this.units.savepoint(save), collection));
     }
     return results;
   }
@@ -165,24 +170,27 @@ export class Importer {
    * any other object by itself; no savepoints. The first failure ends the attempt (OneByOne): the
    * unit of work is rolled back, then every object is tried one by one.
    */
-  private async saveTogether(ctx: RequestContext, body: unknown[], collection: ObjectCollection): Promise<ImportResult[]> {
-    const checks = body.map((object, index) => this.checked(object, index));
+  private async saveTogether(ctx: RequestContext, checks: readonly Check[], collection: ObjectCollection): Promise<ImportResult[]> {
     const results: ImportResult[] = [];
     const pause = turns();
-    for (let start = 0; start < body.length;) {
+    for (let start = 0; start < checks.length;) {
       await pause();
       const first = checks[start]!;
       let end = start + 1;
-      if (first.kind?.saveAll) while (end < body.length && end - start < TOGETHER && checks[end]!.kind === first.kind) end++;
+      if (first.kind?.saveAll) while (end < checks.length && end - start < TOGETHER && checks[end]!.kind === first.kind) end++;
       if ('failed' in first || end - start === 1) {
-        const result = await this.importOne(ctx, body[start], start, (save) => save(), collection);
+        const result = await this.importOne(ctx, first, (save) => save(), collection);
         if (result.status === 'FAILED') throw new OneByOne();
         results.push(result);
       } else {
         const run = checks.slice(start, end) as Checked[];
         let saved: { name: string; created: boolean }[];
         try {
-          saved = await first.kind.saveAll!(ctx, run, collection);
+          saved = await first.kind.saveAll!(
+            ctx,
+            run.map((check) => check.decoded),
+            collection,
+          );
         } catch (error) {
           if (isDatabaseUnavailable(error) || isRetriedConflict(error)) throw error;
           throw new OneByOne();
@@ -215,8 +223,19 @@ export class Importer {
     }
   }
 
-  /** What an object is before it is saved: its kind, version and label, or why it cannot be imported at all. */
-  private checked(object: unknown, index: number): Checked | { failed: ImportResult; kind?: undefined } {
+  /** Every object checked and decoded, with turns between them: an import of 1 000 objects decodes for milliseconds. */
+  private async checkAll(body: unknown[]): Promise<Check[]> {
+    const pause = turns();
+    const checks: Check[] = [];
+    for (const [index, object] of body.entries()) {
+      await pause();
+      checks.push(this.checked(object, index));
+    }
+    return checks;
+  }
+
+  /** What an object is before it is saved: its kind, version, label and decoded value, or why it cannot be imported. */
+  private checked(object: unknown, index: number): Check {
     const failed = (meshObject: string, message: string) => ({ failed: failure(meshObject, 'INVALID_MESH_OBJECT', message) });
     if (!isRawObject(object)) return failed(`unknown[${index}]`, `object ${index + 1}: not a meshObject`);
     const kindName = typeof object.kind === 'string' ? object.kind : 'unknown';
@@ -238,43 +257,52 @@ export class Importer {
     const label = `${kind.kind}[${kind.name(object)}]`;
     if (typeof object.apiVersion !== 'string' || !kind.versions.includes(object.apiVersion))
       return failed(label, `apiVersion: ${kind.kind} is imported as ${kind.versions.join(' or ')}, got "${String(object.apiVersion)}"`);
-    return { kind, object, version: object.apiVersion, label, lifecycle };
+    try {
+      return { kind, decoded: kind.decode(object, object.apiVersion), label, lifecycle };
+    } catch (error) {
+      return { failed: this.failureOf(error, label) };
+    }
   }
 
   /** `apply` runs the object's save: directly, or in a savepoint of the import's unit of work. */
   private async importOne(
     ctx: RequestContext,
-    object: unknown,
-    index: number,
+    check: Check,
     apply: <T>(save: () => Promise<T>) => Promise<T>,
     collection?: ObjectCollection,
   ): Promise<ImportResult> {
-    const checked = this.checked(object, index);
-    if ('failed' in checked) return checked.failed;
-    const { kind, version, label, lifecycle } = checked;
+    if ('failed' in check) return check.failed;
+    const { kind, decoded, label, lifecycle } = check;
     try {
       // Collected kinds are checked by their workspace once decoded; any other kind here.
       if (collection !== undefined && !isCollectedKind(kind.kind)) requireHoldable(collection, kind.kind, undefined, label);
-      return succeeded(kind, await apply(() => kind.save(ctx, checked.object, version, collection)), lifecycle);
+      return succeeded(kind, await apply(() => kind.save(ctx, decoded, collection)), lifecycle);
     } catch (error) {
       // An import into a collection is one unit of work: a deadlock victim there is retried whole (UnitOfWork.run).
       if (isDatabaseUnavailable(error) || (collection !== undefined && isRetriedConflict(error))) throw error;
-      const api = error instanceof ApiError ? error : new ApiError('InternalError', 'internal error');
-      if (api.status >= 500) this.log.error({ err: error, meshObject: label }, 'import of a meshObject failed');
-      return failure(label, resultCodeOf(api), api.message);
+      return this.failureOf(error, label);
     }
+  }
+
+  /** An object's failed result: a 4xx as it says, anything else an internal error (logged). */
+  private failureOf(error: unknown, label: string): ImportResult {
+    const api = error instanceof ApiError ? error : new ApiError('InternalError', 'internal error');
+    if (api.status >= 500) this.log.error({ err: error, meshObject: label }, 'import of a meshObject failed');
+    return failure(label, resultCodeOf(api), api.message);
   }
 }
 
-/** An object ready to be saved: of a kind imported here, in one of its versions. */
+/** An object ready to be saved: of a kind imported here, decoded in one of its versions. */
 interface Checked {
   kind: ImportableKind;
-  object: RawObject;
-  version: string;
+  decoded: unknown;
   label: string;
   /** Its version's place in the deprecation list, when it has one (a remark says so). */
   lifecycle: ReturnType<typeof IMPORT_VERSIONS.of>;
 }
+
+/** An object checked before it is saved: ready, or failed already (not a meshObject, an unknown kind or version, invalid). */
+type Check = Checked | { failed: ImportResult; kind?: undefined };
 
 const failure = (meshObject: string, resultCode: ImportResultCode, message: string): ImportResult => ({
   meshObject,

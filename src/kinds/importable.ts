@@ -19,27 +19,19 @@ export const metadataName = (object: RawObject) => text(rawField(object, 'metada
 
 type Saved = { name: string; created: boolean };
 
-/** One importable kind from its codecs: decode with the object's version, then save the decoded value (or values, `saveAll`). */
+/** One importable kind from its codecs: decoded with the object's version, then saved (or several at once, `saveAll`). */
 export function importable<D>(
   codecs: CodecRegistry<Codec<never, never> & { decode(body: unknown): D }>,
   name: (object: RawObject) => string,
   save: (ctx: RequestContext, decoded: D, collection?: ObjectCollection) => Promise<Saved>,
-  saveAll?: (ctx: RequestContext, decoded: D[], collection: ObjectCollection) => Promise<Saved[]>,
-): ImportableKind {
+  saveAll?: (ctx: RequestContext, decoded: readonly D[], collection: ObjectCollection) => Promise<Saved[]>,
+): ImportableKind<D> {
   return {
     kind: codecs.kind,
     versions: codecs.media.map((media) => media.version),
     name,
-    save: (ctx, object, version, collection) => save(ctx, codecs.of(version).decode(object), collection),
-    ...(saveAll
-      ? {
-          saveAll: (ctx, objects, collection) =>
-            saveAll(
-              ctx,
-              objects.map(({ object, version }) => codecs.of(version).decode(object)),
-              collection,
-            ),
-        }
-      : {}),
+    decode: (object, version) => codecs.of(version).decode(object),
+    save,
+    ...(saveAll ? { saveAll } : {}),
   };
 }

@@ -148,28 +148,28 @@ export type RawObject = Record<string, unknown> & { metadata?: unknown; spec?: u
 /**
  * A kind the declarative import takes (spec §1): how one object is named and created or updated by
  * its identity. The versions it takes are its kind's codecs, so a new codec is importable at once.
+ * Decoding is apart from saving: the import decodes every object before its unit of work begins, so
+ * the transaction (and SQLite's single writer) is held for the saves alone.
  */
-export interface ImportableKind {
+export interface ImportableKind<D = unknown> {
   kind: string;
   versions: readonly string[];
   /** `<kind>[<name>]`'s name, from the raw object before it is validated. */
   name(object: RawObject): string;
+  /** The object validated and decoded in one of `versions`; throws a 4xx naming the field. Touches no database. */
+  decode(object: RawObject, version: string): D;
   /**
-   * Creates or updates the object as the caller; returns its name (several, comma-separated, for an
-   * object that is several bindings) and what happened. `collection`: the meshObjectCollection the
-   * import fills (kinds with declarative deletion mark their objects with it, once its owner may hold
-   * them; others ignore it).
+   * Creates or updates the decoded object as the caller; returns its name (several, comma-separated,
+   * for an object that is several bindings) and what happened. `collection`: the meshObjectCollection
+   * the import fills (kinds with declarative deletion mark their objects with it, once its owner may
+   * hold them; others ignore it).
    */
-  save(ctx: RequestContext, object: RawObject, version: string, collection?: ObjectCollection): Promise<{ name: string; created: boolean }>;
+  save(ctx: RequestContext, decoded: D, collection?: ObjectCollection): Promise<{ name: string; created: boolean }>;
   /**
-   * Several objects of the kind at once for an import into a collection: what `save` does for each,
-   * in a few statements for all of them (an import of 1 000 objects then holds its transaction, and
-   * SQLite's single writer, for a few milliseconds instead of a thousand saves). Throws when any of
-   * them cannot be saved so; the import then saves them one by one, to say which and why.
+   * Several decoded objects of the kind at once for an import into a collection: what `save` does for
+   * each, in a few statements for all of them (an import of 1 000 objects then holds its transaction,
+   * and SQLite's single writer, for a few milliseconds instead of a thousand saves). Throws when any
+   * of them cannot be saved so; the import then saves them one by one, to say which and why.
    */
-  saveAll?(
-    ctx: RequestContext,
-    objects: readonly { object: RawObject; version: string }[],
-    collection: ObjectCollection,
-  ): Promise<{ name: string; created: boolean }[]>;
+  saveAll?(ctx: RequestContext, decoded: readonly D[], collection: ObjectCollection): Promise<{ name: string; created: boolean }[]>;
 }

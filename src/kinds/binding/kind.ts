@@ -3,7 +3,7 @@ import { rawField } from '../importable.js';
 import { column, type ImportableKind, type KindManifest, type KindResource, deprecated } from '../manifest.js';
 import { AuthorizedBindingService } from './authorized-service.js';
 import { BINDING_TITLES } from './events.js';
-import { BINDING_KINDS, BINDING_SHAPES, type BindingKind } from './model.js';
+import { BINDING_KINDS, BINDING_SHAPES, type BindingInput, type BindingKind } from './model.js';
 import { bindingOperations } from './routes.js';
 import { BindingService, deleteCollectedBinding } from './service.js';
 import { BindingStore } from './store.js';
@@ -28,7 +28,7 @@ const resource = (kind: BindingKind, index: KindResource['index']): KindResource
 });
 
 /** A binding the import takes: the REST version and the older `subjects[]` forms; each subject is one binding. */
-function importableBinding(service: AuthorizedBindingService): ImportableKind {
+function importableBinding(service: AuthorizedBindingService): ImportableKind<BindingInput[]> {
   const codecs = [BINDING_CODECS[service.kind], ...IMPORT_ONLY_BINDING_CODECS[service.kind]];
   return {
     kind: service.kind,
@@ -39,8 +39,8 @@ function importableBinding(service: AuthorizedBindingService): ImportableKind {
       const target = object.targetRef as { name?: unknown; ownedByWorkspace?: unknown } | undefined;
       return [target?.ownedByWorkspace, target?.name].filter((part) => typeof part === 'string').join('.') || '?';
     },
-    save: async (ctx, object, version, collection) => {
-      const inputs = codecs.find((codec) => codec.media.version === version)!.decodeAll(object);
+    decode: (object, version) => codecs.find((codec) => codec.media.version === version)!.decodeAll(object),
+    save: async (ctx, inputs, collection) => {
       const collected = isCollectedKind(service.kind) ? collection : undefined;
       if (collected)
         for (const input of inputs) requireHoldable(collected, service.kind, input.workspace, `${service.kind}[${input.name}]`);
