@@ -70,4 +70,31 @@ export class CompiledQueries {
         .values(Object.fromEntries(columns.map((column, index) => [column, values[index]])) as Insertable<Tables[T]>),
     );
   }
+
+  /**
+   * Inserts rows into `table` in one statement, compiled once per number of rows (an import saves
+   * runs of a hundred: building such an insert with Kysely cost more than SQLite's work on it).
+   * Every row has the first row's columns.
+   */
+  async insertRows<T extends keyof Tables & string>(
+    shape: string,
+    table: T,
+    rows: readonly { [C in keyof Insertable<Tables[T]>]: QueryArgument }[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    const columns = Object.keys(rows[0]!) as (keyof (typeof rows)[number])[];
+    const args = rows.flatMap((row) => columns.map((column) => row[column]));
+    await this.execute(`${shape}:${rows.length}`, args, (...values) =>
+      this.db
+        .insertInto(table)
+        .values(
+          rows.map(
+            (_, index) =>
+              Object.fromEntries(columns.map((column, offset) => [column, values[index * columns.length + offset]])) as Insertable<
+                Tables[T]
+              >,
+          ),
+        ),
+    );
+  }
 }

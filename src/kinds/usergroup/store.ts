@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
+import { CompiledQueries } from '../../store/compiled-queries.js';
 import { fetchPage } from '../../store/paged.js';
 import type { UserGroupTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
@@ -19,7 +20,11 @@ const BATCH = 1000;
 
 /** The `user_groups` and `group_members` tables. */
 export class UserGroupStore {
-  constructor(private readonly db: Db) {}
+  private readonly queries: CompiledQueries;
+
+  constructor(private readonly db: Db) {
+    this.queries = new CompiledQueries(db, 'user-groups');
+  }
 
   /** Rows with their members: one query for the members of every row. */
   private async withMembers(rows: Selectable<UserGroupTable>[]): Promise<UserGroup[]> {
@@ -109,10 +114,7 @@ export class UserGroupStore {
       created_on: group.createdOn,
     }));
     for (let start = 0; start < rows.length; start += BATCH)
-      await this.db
-        .insertInto('user_groups')
-        .values(rows.slice(start, start + BATCH))
-        .execute();
+      await this.queries.insertRows('group', 'user_groups', rows.slice(start, start + BATCH));
     await this.insertMembers(groups);
   }
 
@@ -143,10 +145,7 @@ export class UserGroupStore {
       group.members.map((username, position) => ({ workspace: group.workspace, group_name: group.name, username, position })),
     );
     for (let start = 0; start < rows.length; start += BATCH)
-      await this.db
-        .insertInto('group_members')
-        .values(rows.slice(start, start + BATCH))
-        .execute();
+      await this.queries.insertRows('member', 'group_members', rows.slice(start, start + BATCH));
   }
 
   /** The group with its members and the bindings naming it (call inside a transaction). */
