@@ -101,19 +101,29 @@ export class EventStore {
   ): Promise<EventRecord[]> {
     if (drafts.length === 0) return [];
     const now = Date.parse(createdAt);
-    const records = drafts.map((draft): EventRecord => ({ ...draft, seq: 0, uuid: uuidV7(now), createdAt, author }));
-    const values = records.flatMap((record) => [
-      createdAt,
-      author.authorType,
-      author.identifier,
-      record.uuid,
-      record.title,
-      record.eventType,
-      record.description,
-      record.workspace ?? null,
-      JSON.stringify(record.content ?? {}),
-      record.previousContent === undefined ? null : JSON.stringify(record.previousContent),
-    ]);
+    // Records of one shape and one flat array of values, without spreads or an array per row: a unit
+    // of work (an import) appends a thousand events while it holds its transaction.
+    const records: EventRecord[] = [];
+    const values: (string | null)[] = [];
+    for (const draft of drafts) {
+      const { title, eventType, description, workspace, content, previousContent } = draft;
+      const record: EventRecord = { title, eventType, description, content, seq: 0, uuid: uuidV7(now), createdAt, author };
+      if (workspace !== undefined) record.workspace = workspace;
+      if (previousContent !== undefined) record.previousContent = previousContent;
+      records.push(record);
+      values.push(
+        createdAt,
+        author.authorType,
+        author.identifier,
+        record.uuid,
+        title,
+        eventType,
+        description,
+        workspace ?? null,
+        JSON.stringify(content ?? {}),
+        previousContent === undefined ? null : JSON.stringify(previousContent),
+      );
+    }
     const numbered = firstSeq !== undefined && this.dialect === 'postgres';
     const { rows } = await this.db.executeQuery<{ seq: number | string; uuid: string }>(
       CompiledQuery.raw(appendSql(this.dialect, records.length, numbered), numbered ? [firstSeq, ...values] : values),
