@@ -45,7 +45,9 @@ export class CompiledQueries {
       // A null argument gets a string sentinel: a bound parameter either way.
       const sentinels = args.map((arg, index) => (typeof arg === 'number' ? 987_654_321 + index : `\u0000arg${index}\u0000`));
       const compiled = build(...(sentinels as unknown as A)).compile();
-      const slots = compiled.parameters.map((parameter) => sentinels.indexOf(parameter as string | number));
+      // By a map, not indexOf: a multi-row insert has thousands of parameters.
+      const positions = new Map<unknown, number>(sentinels.map((sentinel, index) => [sentinel, index]));
+      const slots = compiled.parameters.map((parameter) => positions.get(parameter) ?? -1);
       // A parameter that is no argument (a constant in the query): this shape is not cacheable.
       entry = slots.every((slot) => slot >= 0) ? { compiled, slots } : null;
       if (this.cache.size >= 500) this.cache.clear();
