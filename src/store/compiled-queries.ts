@@ -59,24 +59,10 @@ export class CompiledQueries {
     return result.rows;
   }
 
-  /** Inserts a row into `table`; the shape fixes its columns (every row of the shape has the same ones). */
-  async insertRow<T extends keyof Tables & string>(
-    shape: string,
-    table: T,
-    row: { [C in keyof Insertable<Tables[T]>]: QueryArgument },
-  ): Promise<void> {
-    const columns = Object.keys(row);
-    await this.execute(shape, Object.values(row) as QueryArgument[], (...values) =>
-      this.db
-        .insertInto(table)
-        .values(Object.fromEntries(columns.map((column, index) => [column, values[index]])) as Insertable<Tables[T]>),
-    );
-  }
-
   /**
-   * Inserts rows into `table` in one statement, compiled once per number of rows (an import saves
-   * runs of a hundred: building such an insert with Kysely cost more than SQLite's work on it).
-   * Every row has the first row's columns.
+   * Inserts rows into `table` in one statement, compiled once per number of rows (a create inserts
+   * one; an import saves runs of up to 250, and building such an insert with Kysely cost more than
+   * SQLite's work on it). The shape fixes the columns: every row has the first row's.
    */
   async insertRows<T extends keyof Tables & string>(
     shape: string,

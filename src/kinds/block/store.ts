@@ -125,7 +125,7 @@ export class BlockStore {
 
   /** Inserts the block and its parent links (the caller holds the transaction). */
   async insert(block: Block, oncePerTenant: boolean): Promise<void> {
-    await this.queries.insertRow('insert', 'building_blocks', toRow(block, oncePerTenant ? block.definitionUuid : null));
+    await this.queries.insertRows('insert', 'building_blocks', [toRow(block, oncePerTenant ? block.definitionUuid : null)]);
     for (const parent of block.parents)
       await this.db
         .insertInto('building_block_parents')

@@ -89,25 +89,27 @@ export class RunStore implements BlockRuns {
   }
 
   async insert(run: Run): Promise<void> {
-    await this.queries.insertRow('insert', 'runs', {
-      uuid: run.uuid,
-      block_uuid: run.blockUuid,
-      run_number: run.runNumber,
-      behavior: run.behavior,
-      status: run.status,
-      runner_uuid: run.runnerUuid,
-      definition_uuid: run.definitionUuid,
-      definition_owner: run.definitionOwner,
-      workspace: run.workspace,
-      node_id: null,
-      document: JSON.stringify(run.snapshot),
-      outputs: JSON.stringify(run.outputs),
-      created_on: run.createdOn,
-      claimed_on: null,
-      ended_on: null,
-      updated_on: run.updatedOn,
-      log_bytes: run.logBytes,
-    });
+    await this.queries.insertRows('insert', 'runs', [
+      {
+        uuid: run.uuid,
+        block_uuid: run.blockUuid,
+        run_number: run.runNumber,
+        behavior: run.behavior,
+        status: run.status,
+        runner_uuid: run.runnerUuid,
+        definition_uuid: run.definitionUuid,
+        definition_owner: run.definitionOwner,
+        workspace: run.workspace,
+        node_id: null,
+        document: JSON.stringify(run.snapshot),
+        outputs: JSON.stringify(run.outputs),
+        created_on: run.createdOn,
+        claimed_on: null,
+        ended_on: null,
+        updated_on: run.updatedOn,
+        log_bytes: run.logBytes,
+      },
+    ]);
   }
 
   async find(uuid: string): Promise<Run | undefined> {
