@@ -32,6 +32,6 @@ export function importable<D>(
     name,
     decode: (object, version) => codecs.of(version).decode(object),
     save,
-    ...(saveAll ? { saveAll } : {}),
+    saveAll,
   };
 }
