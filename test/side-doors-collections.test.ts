@@ -149,6 +149,21 @@ describeEachDatabase('side doors: meshObjectCollections', (ctx) => {
     assert.equal(gone.status, 200, gone.text);
   });
 
+  it('a key of another workspace learns nothing of B’s collection from objects that do not decode: the same refusal as for none', async () => {
+    const { name } = await collectionOfB();
+    const attacker = (await clientWithKey(admin, a, [HARMLESS, 'WORKSPACEPRINCIPALBINDING_SAVE'])).client;
+    const none = unique('none');
+    // Objects are decoded before the import's collection is resolved; none of that may be answered first.
+    const broken = [{ apiVersion: 'v1', kind: 'meshWorkspaceUserGroup', metadata: { name: 7 } }, groupObject(a, unique('g'), [member])];
+    const intoB = await put(attacker, broken, into(name, b));
+    const intoNone = await put(attacker, broken, into(none, b));
+    assertError(intoNone, 400, /^meshObjectCollection:/);
+    assertError(intoB, 400, /^meshObjectCollection:/);
+    assert.equal(intoB.json.message, intoNone.json.message.replace(none, name));
+    const valid = await put(attacker, [groupObject(a, unique('g'), [member])], into(name, b));
+    assert.equal(valid.json.message, intoB.json.message);
+  });
+
   it('an admin importing another workspace’s object into B’s collection: refused naming the object, nothing of the import stored', async () => {
     const { name, sync } = await collectionOfB();
     const [group, foreign] = [unique('g'), unique('ub')];
