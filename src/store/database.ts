@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { migrateToLatest } from './migrations/index.js';
 import { databaseOpenFailure } from './open-failure.js';
 import type { Tables } from './schema.js';
+import { pipelinedPostgresDialect } from './pg-pipeline.js';
 import { prepareStatements } from './pg-prepared.js';
 import { assertSqliteWritable } from './sqlite-writable.js';
 import { WalCheckpointer } from './sqlite-checkpointer.js';
@@ -190,6 +191,8 @@ function openPostgres(config: Config, log: Logger, waits?: TransactionWaits): Da
     // events, every event stream behind its numbers (SettledLog). PostgreSQL ends it.
     idle_in_transaction_session_timeout: idleInTransactionTimeoutMs(config),
     idleTimeoutMillis: 30_000,
+    // A transaction's statements whose answers are not waited for go with the next one (pg-pipeline.ts).
+    pipeline: true,
   });
   // A client losing its connection must not crash the process, idle (pool 'error') or checked out
   // between queries (the client's own 'error'): its query fails (503) and the next one reconnects.
@@ -199,7 +202,7 @@ function openPostgres(config: Config, log: Logger, waits?: TransactionWaits): Da
     client.on('error', (error) => log.warn({ err: error }, 'PostgreSQL connection failed'));
     prepareStatements(client, statementNames);
   });
-  const db = new Kysely<Tables>({ dialect: unitOfWorkDialect(new PostgresDialect({ pool }), waits) });
+  const db = new Kysely<Tables>({ dialect: unitOfWorkDialect(pipelinedPostgresDialect(pool), waits) });
   return {
     db,
     dialect: 'postgres',

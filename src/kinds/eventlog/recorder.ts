@@ -114,7 +114,7 @@ export class EventRecorder {
     const store = new EventStore(trx);
     let next = firstSeq;
     const appendPending = async (pending: EventDraft[], author: Author) => {
-      await store.append(pending, author, undefined, next);
+      await store.appendUnanswered(pending, author, next);
       if (next !== undefined) next += pending.length;
     };
     // The events of an import (a thousand) take several statements: other requests get turns between them.

@@ -3,6 +3,7 @@ import { CompiledQuery, sql, type Selectable } from 'kysely';
 import type { Page, PageRequest } from '../../lib/paging.js';
 import { dialectOf, type DialectName } from '../../store/database.js';
 import { fetchPage } from '../../store/paged.js';
+import { unanswered } from '../../store/pg-pipeline.js';
 import type { EventTable, Tables } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
 import { EVENT_APPENDERS_LOCK } from '../../store/migrations/0018_event_numbers.js';
@@ -89,9 +90,10 @@ export class EventStore {
   }
 
   /**
-   * Appends the drafts in the caller's transaction. Every change goes through here, so the SQL is
-   * written once per row count, not built by Kysely per call. `firstSeq`: the first of numbers this
-   * transaction reserved for them (`reserveRun`), the drafts numbered from it in order.
+   * Appends the drafts in the caller's transaction and answers them with their numbers. Every change
+   * goes through here or `appendUnanswered`, so the SQL is written once per row count, not built by
+   * Kysely per call. `firstSeq`: the first of numbers this transaction reserved for them
+   * (`reserveRun`), the drafts numbered from it in order.
    */
   async append(
     drafts: readonly EventDraft[],
@@ -100,6 +102,28 @@ export class EventStore {
     firstSeq?: number,
   ): Promise<EventRecord[]> {
     if (drafts.length === 0) return [];
+    const { records, query } = this.insertOf(drafts, author, createdAt, firstSeq);
+    const { rows } = await this.db.executeQuery<{ seq: number | string; uuid: string }>(query);
+    const seqOf = new Map(rows.map((row) => [row.uuid, Number(row.seq)]));
+    for (const record of records) record.seq = seqOf.get(record.uuid)!;
+    return records;
+  }
+
+  /**
+   * Appends like `append` without reading the numbers back: on PostgreSQL the insert travels with the
+   * transaction's next statement, its commit usually, in one round trip (store/pg-pipeline.ts).
+   */
+  async appendUnanswered(drafts: readonly EventDraft[], author: Author, firstSeq?: number): Promise<void> {
+    if (drafts.length === 0) return;
+    await this.db.executeQuery(unanswered(this.insertOf(drafts, author, new Date().toISOString(), firstSeq).query));
+  }
+
+  private insertOf(
+    drafts: readonly EventDraft[],
+    author: Author,
+    createdAt: string,
+    firstSeq: number | undefined,
+  ): { records: EventRecord[]; query: CompiledQuery } {
     const now = Date.parse(createdAt);
     // Records of one shape and one flat array of values, without spreads or an array per row: a unit
     // of work (an import) appends a thousand events while it holds its transaction.
@@ -125,12 +149,8 @@ export class EventStore {
       );
     }
     const numbered = firstSeq !== undefined && this.dialect === 'postgres';
-    const { rows } = await this.db.executeQuery<{ seq: number | string; uuid: string }>(
-      CompiledQuery.raw(appendSql(this.dialect, records.length, numbered), numbered ? [firstSeq, ...values] : values),
-    );
-    const seqOf = new Map(rows.map((row) => [row.uuid, Number(row.seq)]));
-    for (const record of records) record.seq = seqOf.get(record.uuid)!;
-    return records;
+    const query = CompiledQuery.raw(appendSql(this.dialect, records.length, numbered), numbered ? [firstSeq, ...values] : values);
+    return { records, query };
   }
 
   async find(uuid: string): Promise<EventRecord | undefined> {
