@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type Kysely, type TransactionSettings } from 'kysely';
+import { unanswered } from './pg-pipeline.js';
 import type { Tables } from './schema.js';
 
 /** The query layer, bound to the database or to one transaction. */
@@ -194,7 +195,8 @@ class UnitOfWorkDriver implements Driver {
       return;
     }
     // Savepoints nest: the unit's work is one flow (the import applies its objects one by one).
-    await connection.executeQuery(CompiledQuery.raw(`savepoint unit_${unit.savepoints + 1}`));
+    // Neither answer is read: they go with the next statement (PostgreSQL, pg-pipeline.ts).
+    await connection.executeQuery(unanswered(CompiledQuery.raw(`savepoint unit_${unit.savepoints + 1}`)));
     unit.savepoints += 1;
     unit.marks.push(unit.kept.length);
   }
@@ -203,7 +205,7 @@ class UnitOfWorkDriver implements Driver {
     const unit = this.unitHolding(connection);
     if (!unit) return this.inner.commitTransaction(connection);
     if (unit.savepoints > 0) {
-      await connection.executeQuery(CompiledQuery.raw(`release savepoint unit_${unit.savepoints}`));
+      await connection.executeQuery(unanswered(CompiledQuery.raw(`release savepoint unit_${unit.savepoints}`)));
       unit.savepoints -= 1;
       unit.marks.pop();
       return;

@@ -3,6 +3,7 @@ import type { Page, PageRequest } from '../../lib/paging.js';
 import { CompiledQueries } from '../../store/compiled-queries.js';
 import type { DialectName } from '../../store/database.js';
 import { fetchPage } from '../../store/paged.js';
+import { unanswered } from '../../store/pg-pipeline.js';
 import type { RunStepTable, RunTable } from '../../store/schema.js';
 import type { Db } from '../../store/transaction.js';
 import type { BlockRuns, Run, RunBehavior, RunOutput, RunSnapshot, RunStatus } from '../block/run.js';
@@ -202,8 +203,9 @@ export class RunStore implements BlockRuns {
   async report(run: Run, statusChanged: boolean, steps: readonly StepRow[]): Promise<void> {
     const outputs = JSON.stringify(run.outputs);
     if (this.dialect === 'postgres') {
+      // Nothing of its answer is read: it goes with the events and the commit (store/pg-pipeline.ts).
       await this.db.executeQuery(
-        CompiledQuery.raw(REPORT_SQL, [...stepColumns(run.uuid, steps, run.updatedOn), run.status, outputs, run.logBytes]),
+        unanswered(CompiledQuery.raw(REPORT_SQL, [...stepColumns(run.uuid, steps, run.updatedOn), run.status, outputs, run.logBytes])),
       );
       return;
     }
