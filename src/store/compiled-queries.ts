@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, DialectAdapter, Insertable, Kysely } from 'kysely';
+import { unanswered } from './pg-pipeline.js';
 import type { Tables } from './schema.js';
 
 /** What a query's parameters may be: the values the stores bind. */
@@ -40,6 +41,18 @@ export class CompiledQueries {
   }
 
   async execute<R, A extends readonly QueryArgument[]>(shape: string, args: A, build: (...args: A) => Compilable<R>): Promise<R[]> {
+    return (await this.db.executeQuery(this.compiled(shape, args, build))).rows;
+  }
+
+  /**
+   * Like `execute`, for a write whose answer is not read: inside a PostgreSQL transaction it goes with
+   * the next statement (store/pg-pipeline.ts), whose failure it becomes if it fails.
+   */
+  async send<A extends readonly QueryArgument[]>(shape: string, args: A, build: (...args: A) => Compilable<unknown>): Promise<void> {
+    await this.db.executeQuery(unanswered(this.compiled(shape, args, build)));
+  }
+
+  private compiled<R, A extends readonly QueryArgument[]>(shape: string, args: A, build: (...args: A) => Compilable<R>): CompiledQuery<R> {
     let entry = this.cache.get(shape);
     if (entry === undefined) {
       // A null argument gets a string sentinel: a bound parameter either way.
@@ -53,16 +66,16 @@ export class CompiledQueries {
       if (this.cache.size >= 500) this.cache.clear();
       this.cache.set(shape, entry);
     }
-    if (entry === null) return (await this.db.executeQuery(build(...args).compile())).rows as R[];
+    if (entry === null) return build(...args).compile();
     const { compiled, slots } = entry;
-    const result = await this.db.executeQuery<R>({ ...compiled, parameters: slots.map((slot) => args[slot]) } as CompiledQuery<R>);
-    return result.rows;
+    return { ...compiled, parameters: slots.map((slot) => args[slot]) } as CompiledQuery<R>;
   }
 
   /**
    * Inserts rows into `table` in one statement, compiled once per number of rows (a create inserts
    * one; an import saves runs of up to 250, and building such an insert with Kysely cost more than
-   * SQLite's work on it). The shape fixes the columns: every row has the first row's.
+   * SQLite's work on it). The shape fixes the columns: every row has the first row's. Its answer is
+   * not read (`send`).
    */
   async insertRows<T extends keyof Tables & string>(
     shape: string,
@@ -72,7 +85,7 @@ export class CompiledQueries {
     if (rows.length === 0) return;
     const columns = Object.keys(rows[0]!) as (keyof (typeof rows)[number])[];
     const args = rows.flatMap((row) => columns.map((column) => row[column]));
-    await this.execute(`${shape}:${rows.length}`, args, (...values) =>
+    await this.send(`${shape}:${rows.length}`, args, (...values) =>
       this.db
         .insertInto(table)
         .values(

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql, type Dialect } from 'kysely';
+import { CompiledQuery, Kysely, sql, type Dialect } from 'kysely';
 import pg from 'pg';
-import { createPostgresDatabase, DIALECTS, postgresPool, skipUnless } from '../../test/support/databases.js';
+import { createPostgresDatabase, DIALECTS, skipUnless } from '../../test/support/databases.js';
+import { pipelinedPostgresDialect, unanswered } from './pg-pipeline.js';
 import { groupCommitDialect } from './sqlite-group-commit.js';
 import { afterCommit, inTransaction, keepUntilCommit, UnitOfWork, unitOfWorkDialect, type Db } from './transaction.js';
 
@@ -36,7 +37,9 @@ for (const dialect of DIALECTS) {
       } else {
         const database = await createPostgresDatabase();
         postgresUrl = database.url;
-        inner = new PostgresDialect({ pool: postgresPool(database.url, 3) });
+        const pool = new pg.Pool({ connectionString: database.url, max: 3, pipeline: true });
+        pool.on('error', () => undefined);
+        inner = pipelinedPostgresDialect(pool);
         cleanup = database.drop;
       }
       db = new Kysely({ dialect: unitOfWorkDialect(inner) });
@@ -90,6 +93,14 @@ for (const dialect of DIALECTS) {
           }),
         );
         await units.savepoint(() => insert('b3'));
+        // The savepoint's last statement unanswered (it goes with the release): its failure still
+        // undoes the savepoint alone.
+        await assert.rejects(
+          units.savepoint(async () => {
+            await insert('b4');
+            await inTransaction(db, (trx) => trx.executeQuery(unanswered(CompiledQuery.raw("insert into items (id) values ('b1')"))));
+          }),
+        );
       });
       assert.deepEqual(
         (await ids()).filter((id) => id.startsWith('b')),

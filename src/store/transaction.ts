@@ -195,7 +195,7 @@ class UnitOfWorkDriver implements Driver {
       return;
     }
     // Savepoints nest: the unit's work is one flow (the import applies its objects one by one).
-    // Neither answer is read: they go with the next statement (PostgreSQL, pg-pipeline.ts).
+    // Its answer is not read: it goes with the next statement (PostgreSQL, pg-pipeline.ts).
     await connection.executeQuery(unanswered(CompiledQuery.raw(`savepoint unit_${unit.savepoints + 1}`)));
     unit.savepoints += 1;
     unit.marks.push(unit.kept.length);
@@ -205,7 +205,9 @@ class UnitOfWorkDriver implements Driver {
     const unit = this.unitHolding(connection);
     if (!unit) return this.inner.commitTransaction(connection);
     if (unit.savepoints > 0) {
-      await connection.executeQuery(unanswered(CompiledQuery.raw(`release savepoint unit_${unit.savepoints}`)));
+      // Answered: a failure of anything left unanswered inside the savepoint fails here, so the
+      // savepoint is rolled back (below), not the whole unit at its commit.
+      await connection.executeQuery(CompiledQuery.raw(`release savepoint unit_${unit.savepoints}`));
       unit.savepoints -= 1;
       unit.marks.pop();
       return;

@@ -251,7 +251,7 @@ export class BlockStore {
 
   /** The block's latest run, its status unchanged. */
   async setLatestRun(uuid: string, latestRunUuid: string): Promise<void> {
-    await this.queries.execute('setLatestRun', [latestRunUuid, uuid] as const, (run, id) =>
+    await this.queries.send('setLatestRun', [latestRunUuid, uuid] as const, (run, id) =>
       this.db.updateTable('building_blocks').set({ latest_run_uuid: run }).where('uuid', '=', id),
     );
   }

@@ -145,7 +145,7 @@ export class DefinitionStore {
    * in this connection's stripe: concurrent writers of one definition do not queue on one row.
    */
   async countUsage(uuid: string, by: number): Promise<void> {
-    await this.queries.execute('countUsage', [uuid, by] as const, (id, step) =>
+    await this.queries.send('countUsage', [uuid, by] as const, (id, step) =>
       this.db
         .insertInto('definition_usage')
         .values({

@@ -60,7 +60,7 @@ export class RunnerStore {
    */
   async seen(uuid: string, now: string): Promise<void> {
     const staleBefore = new Date(Date.parse(now) - RUNNER_SEEN_RESOLUTION_MS).toISOString();
-    await this.queries.execute('seen', [now, uuid, staleBefore] as const, (at, runner, stale) =>
+    await this.queries.send('seen', [now, uuid, staleBefore] as const, (at, runner, stale) =>
       this.db
         .updateTable('runners')
         .set({ last_seen: at })
