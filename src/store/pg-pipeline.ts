@@ -26,10 +26,10 @@ export function unanswered<Q extends CompiledQuery>(query: Q): Q {
 
 /**
  * The PostgreSQL dialect over a pool of pipelining clients (`pg.Pool({ pipeline: true })`): a
- * transaction's BEGIN goes with its first statement and its unanswered statements (the event log's
- * insert) with the next one or the COMMIT, each group written at once and answered together. On this
- * kind of host a write's cost is its number of round trips (each a system call to send and a wake-up
- * to read, on both sides): a status report's five become three.
+ * transaction's BEGIN goes with its first statement and its unanswered statements with the next one
+ * or the COMMIT, each group written at once and answered together. A write's cost is mostly its
+ * number of round trips (each a system call to send and a wake-up to read, on both sides): a status
+ * report's five become two.
  */
 export function pipelinedPostgresDialect(pool: pg.Pool): Dialect {
   const dialect = new PostgresDialect({ pool });
