@@ -98,6 +98,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     durable: database.durable,
     pollMs: config.eventStreams.pollSeconds * 1000,
     folding: database.dialect === 'sqlite' ? 'ascii' : 'unicode',
+    // PostgreSQL: the other instances notify this one's commits only while it has streams.
+    onWatching: (watching) => services.recorder.interest?.watching(watching),
   });
   let listening: Listening | undefined;
   let metricsListener: MetricsListener | undefined;
@@ -143,8 +145,25 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       bufferBytes: eventStreams.bufferBytes,
     });
     services.recorder.onCommitted(() => feed.wake());
-    if (database.dialect === 'postgres' && config.databaseUrl)
-      listening = listen(config.databaseUrl, EVENTS_CHANNEL, () => feed.wake(), log, config.dbTimeoutMs);
+    const { interest } = services.recorder;
+    if (interest && config.databaseUrl)
+      listening = listen(
+        config.databaseUrl,
+        EVENTS_CHANNEL,
+        {
+          notified: (payload) => {
+            interest.heard(payload);
+            feed.wake();
+          },
+          // Whatever was notified while no connection listened; and who watches now.
+          connected: () => {
+            interest.listening();
+            feed.wake();
+          },
+        },
+        log,
+        config.dbTimeoutMs,
+      );
     await app.register(scimRoutes, { ...context, prefix: '/scim/v2' });
     registerOpenApiRoutes(app);
     await registerApiReference(app, context.access);

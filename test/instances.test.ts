@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import { BLOCKS, blockWorld, postBlock, tenantTarget, v2Body, type BlockWorld } from './support/blocks.js';
 import { skipUnless } from './support/databases.js';
 import { sql } from 'kysely';
@@ -7,12 +10,19 @@ import { SettledLog } from '../src/kinds/eventlog/settled-log.js';
 import { EventStore } from '../src/kinds/eventlog/store.js';
 import { allEvents } from './support/events.js';
 import { clientWithKey, login } from './support/identity.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { basic, startTestServer, TEST_ADMIN, type TestServer } from './support/server.js';
+import { openStream } from './support/sse.js';
+import { EVENTS_CHANNEL } from '../src/kinds/eventlog/recorder.js';
 import { io, PATHS, unique, WORKSPACE, workspaceBody } from './support/structure.js';
 
 /** Rate-limit windows are fixed and aligned to the clock; an hour keeps both batches of the rate-limit test in one. */
 const WINDOW_SECONDS = 3600;
-const RATE_ENV = { BLOCKYARD_RATE_LIMIT_MAX: '200', BLOCKYARD_RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) };
+/** The streams' slow poll an hour away: only another instance's notification brings its events in time. */
+const ENV = {
+  BLOCKYARD_RATE_LIMIT_MAX: '200',
+  BLOCKYARD_RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
+  BLOCKYARD_EVENT_POLL_SECONDS: '3600',
+};
 
 /**
  * Several instances on one PostgreSQL database, with no load balancer: each request
@@ -26,16 +36,57 @@ describe('several instances on PostgreSQL', { skip: skipUnless('postgres') }, ()
   const anyInstance = () => instances[Math.floor(Math.random() * instances.length)]!.client;
 
   before(async () => {
-    instances.push(await startTestServer('postgres', { env: RATE_ENV }));
+    instances.push(await startTestServer('postgres', { env: ENV }));
     const shared = { databaseUrl: instances[0]!.env.BLOCKYARD_DATABASE_URL!, dataDir: instances[0]!.dataDir };
-    instances.push(await startTestServer('postgres', { shared, env: RATE_ENV }));
-    instances.push(await startTestServer('postgres', { shared, env: RATE_ENV }));
+    instances.push(await startTestServer('postgres', { shared, env: ENV }));
+    instances.push(await startTestServer('postgres', { shared, env: ENV }));
     world = await blockWorld(instances[0]!.client);
   });
 
   after(async () => {
     for (const instance of instances.slice(1).reverse()) await instance.server.close();
     await instances[0]?.stop();
+  });
+
+  // First: no stream may have been open on any instance yet.
+  it('notifies no commit while no instance has an event stream open', async () => {
+    const listener = new pg.Client({ connectionString: instances[0]!.env.BLOCKYARD_DATABASE_URL });
+    const heard: string[] = [];
+    listener.on('notification', (message) => heard.push(message.payload ?? ''));
+    await listener.connect();
+    await listener.query(`LISTEN ${EVENTS_CHANNEL}`);
+    try {
+      for (const instance of instances) {
+        const response = await instance.client.post('/api/meshobjects/meshworkspaces', workspaceBody(unique('quiet')), {
+          headers: io(WORKSPACE),
+        });
+        assert.equal(response.status, 201, response.text);
+      }
+      // A NOTIFY goes out after its commit: give it time to arrive.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.deepEqual(heard, [], 'notifications with no stream open anywhere');
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it("wakes a stream on one instance with another instance's commits", async () => {
+    const ca = await readFile(path.join(instances[0]!.dataDir, 'tls', 'cert.pem'), 'utf8');
+    const name = unique('woken');
+    const stream = await openStream(instances[1]!.url, ca, `/api/meshobjects/mesheventlogs?workspaceIdentifier=${name}`, {
+      authorization: basic(TEST_ADMIN.username, TEST_ADMIN.password),
+    });
+    try {
+      assert.equal(stream.status, 200, stream.text);
+      const started = Date.now();
+      const response = await instances[0]!.client.post('/api/meshobjects/meshworkspaces', workspaceBody(name), { headers: io(WORKSPACE) });
+      assert.equal(response.status, 201, response.text);
+      const [event] = await stream.waitFor(1, 5000);
+      assert.equal(event!.json.spec.title, 'Workspace Created');
+      assert.ok(Date.now() - started < 2000, `delivered after ${Date.now() - started} ms`);
+    } finally {
+      stream.close();
+    }
   });
 
   it('accepts a token issued by one instance on every other one', async () => {

@@ -9,10 +9,26 @@ const quiet = { warn: () => undefined, info: () => undefined };
 
 /** LISTEN on its own connection: notified at commit, and listening again after the connection is killed. */
 describe('PostgreSQL notifications', { skip: skipUnless('postgres') }, () => {
-  it('calls back on each notification of its channel, and again after its connection was terminated', async () => {
+  it('calls back on each notification of its channel with its payload, and on each (re)connection', async () => {
     const channel = `blockyard_test_${process.pid}`;
     let calls = 0;
-    const listening = listen(POSTGRES_ADMIN_URL, channel, () => void calls++, quiet);
+    let connections = 0;
+    const payloads: string[] = [];
+    const listening = listen(
+      POSTGRES_ADMIN_URL,
+      channel,
+      {
+        notified: (payload) => {
+          calls++;
+          payloads.push(payload);
+        },
+        connected: () => {
+          calls++;
+          connections++;
+        },
+      },
+      quiet,
+    );
     const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
     await admin.connect();
     const waitFor = async (what: string, check: () => boolean) => {
@@ -25,9 +41,10 @@ describe('PostgreSQL notifications', { skip: skipUnless('postgres') }, () => {
       );
     try {
       // Connected: one call for whatever was missed before.
-      await waitFor('the first connection', () => calls === 1);
-      await admin.query(`select pg_notify($1, '')`, [channel]);
+      await waitFor('the first connection', () => calls === 1 && connections === 1);
+      await admin.query(`select pg_notify($1, 'a payload')`, [channel]);
       await waitFor('a notification', () => calls === 2);
+      assert.deepEqual(payloads, ['a payload']);
       // Nothing before the commit.
       await admin.query('begin');
       await admin.query(`select pg_notify($1, '')`, [channel]);
@@ -43,9 +60,10 @@ describe('PostgreSQL notifications', { skip: skipUnless('postgres') }, () => {
       const [pid] = await listeners();
       assert.ok(pid, 'the LISTEN connection is visible');
       await admin.query('select pg_terminate_backend($1)', [pid]);
-      await waitFor('the reconnection', () => calls === 4);
+      await waitFor('the reconnection', () => calls === 4 && connections === 2);
       await admin.query(`select pg_notify($1, '')`, [channel]);
       await waitFor('a notification after the reconnection', () => calls === 5);
+      assert.deepEqual(payloads, ['a payload', '', '']);
     } finally {
       await listening.close();
       await admin.end();

@@ -1,6 +1,14 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 
+/** What a listener is told: each notification of its channel, and each (re)connection. */
+export interface NotificationHandlers {
+  /** A notification of the channel, with its payload. */
+  notified(payload: string): void;
+  /** Listening (again): notifications sent while no connection listened are lost. */
+  connected(): void;
+}
+
 export interface Listening {
   /** Stops listening and closes the connection. */
   close(): Promise<void>;
@@ -8,14 +16,14 @@ export interface Listening {
 
 /**
  * `LISTEN <channel>` on a dedicated PostgreSQL connection (outside the pool: a pooled connection would
- * be handed to queries). Every notification calls `onNotify`; so does every (re)connection, since
+ * be handed to queries). Every notification calls `notified`, every (re)connection `connected`, since
  * notifications sent while it was down are lost. A lost connection is opened again after 0.5 s, then
  * doubling up to 10 s. The channel must be a plain identifier.
  */
 export function listen(
   databaseUrl: string,
   channel: string,
-  onNotify: () => void,
+  handlers: NotificationHandlers,
   log: Pick<Logger, 'warn' | 'info'>,
   timeoutMs = 5000,
 ): Listening {
@@ -52,7 +60,7 @@ export function listen(
     attempt.on('error', fail);
     attempt.on('end', () => fail(new Error('connection ended')));
     attempt.on('notification', (message) => {
-      if (message.channel === channel) onNotify();
+      if (message.channel === channel) handlers.notified(message.payload ?? '');
     });
     try {
       await attempt.connect();
@@ -67,8 +75,7 @@ export function listen(
     }
     client = attempt;
     delay = 500;
-    // Whatever was notified while no connection listened.
-    onNotify();
+    handlers.connected();
   };
 
   void connect();

@@ -167,6 +167,22 @@ describe('EventFeed', () => {
     subscription.close();
   });
 
+  it('says when its first subscriber comes and its last leaves (what other instances notify for)', async () => {
+    const said: boolean[] = [];
+    const watched = new EventFeed(database.db, { pollMs: 60_000, onWatching: (watching) => void said.push(watching) });
+    const one = await watched.subscribe(collector());
+    const two = await watched.subscribe(collector());
+    assert.deepEqual(said, [true]);
+    one.close();
+    one.close();
+    assert.deepEqual(said, [true], 'one subscriber left');
+    two.close();
+    assert.deepEqual(said, [true, false]);
+    await watched.subscribe(collector());
+    watched.close();
+    assert.deepEqual(said, [true, false, true, false]);
+  });
+
   it('resumes after a position while events keep coming: nothing missed, nothing twice, in commit order', async () => {
     const live = collector();
     const liveSubscription = await feed.subscribe(live);

@@ -56,6 +56,8 @@ export interface FeedOptions {
   log?: { warn(obj: object, msg: string): void };
   /** As the list's SQL folds case (SQLite's `lower()`: ASCII only). Default unicode. */
   folding?: CaseFolding;
+  /** The first subscriber came (true) or the last one left (false): other instances' commits matter now, or no longer. */
+  onWatching?: (watching: boolean) => void;
 }
 
 interface Entry extends Subscription {
@@ -151,15 +153,18 @@ export class EventFeed {
         if (!entry.catchingUp) void this.catchUp(entry, true);
       },
       close: () => {
+        if (entry.closed) return;
         entry.closed = true;
         this.entries.delete(entry);
         if (this.entries.size === 0) {
           this.position = undefined;
           this.epoch++;
+          this.options.onWatching?.(false);
         }
       },
     };
     this.entries.add(entry);
+    if (this.entries.size === 1) this.options.onWatching?.(true);
     if (!entry.live) void this.catchUp(entry);
     return entry;
   }

@@ -5,6 +5,7 @@ import { afterCommit, inTransaction, keepUntilCommit, type Db } from '../../stor
 import { authorOf, type Author, type EventDraft } from './model.js';
 import { turns } from '../../lib/turns.js';
 import { EventStore } from './store.js';
+import { StreamInterest } from './stream-interest.js';
 
 /** The PostgreSQL channel on which a commit with events wakes every instance's streams. */
 export const EVENTS_CHANNEL = 'blockyard_events';
@@ -23,7 +24,7 @@ const APPEND_CHUNK = 200;
  * events it declares, so there is no change without its event and no event without its change. The
  * events are appended last, so a transaction holds event numbers (which readers wait for: `SettledLog`)
  * only for its last statement and its commit. After the commit this process's streams are woken and,
- * on PostgreSQL, the other instances are notified (`notifyOthers`).
+ * on PostgreSQL, the other instances with streams open are notified (`notifyOthers`, `StreamInterest`).
  * Inside a `UnitOfWork` (store/transaction.ts) each change is a savepoint of the unit's transaction
  * and its events are kept until the unit is about to commit, then appended with the others.
  */
@@ -32,11 +33,21 @@ export class EventRecorder {
   /** A NOTIFY in flight, and whether commits came after it was sent (they get one more). */
   private notifying = false;
   private notifyAgain = false;
+  /** PostgreSQL: whether another instance has streams to wake, and this one's word that it has. */
+  readonly interest: StreamInterest | undefined;
 
   constructor(
     private readonly db: Db,
-    private readonly dialect: DialectName,
-  ) {}
+    dialect: DialectName,
+  ) {
+    this.interest =
+      dialect === 'postgres'
+        ? new StreamInterest(
+            (payload) => void sql`select pg_notify(${EVENTS_CHANNEL}, ${payload})`.execute(this.db).catch(() => undefined),
+            () => this.notifyOthers(),
+          )
+        : undefined;
+  }
 
   /** `listener` runs after each commit in this process that appended events; answers its removal. */
   onCommitted(listener: () => void): () => void {
@@ -64,20 +75,21 @@ export class EventRecorder {
     if (changed)
       afterCommit(() => {
         this.listeners.forEach((listener) => listener());
-        if (this.dialect === 'postgres') this.notifyOthers();
+        this.notifyOthers();
       });
     return result;
   }
 
   /**
-   * Tells the other instances (their `LISTEN`) that events were committed: one `NOTIFY` at a time, on
-   * a connection of its own, after the commits, covering every commit made while the previous one was
-   * in flight. Sent inside each writing transaction, it serialised them: PostgreSQL takes one lock on
+   * Tells the other instances (their `LISTEN`) that events were committed, while any of them has
+   * streams open (`StreamInterest`): one `NOTIFY` at a time, on a connection of its own, after the
+   * commits, covering every commit made while the previous one was in flight. Sent inside each writing transaction, it serialised them: PostgreSQL takes one lock on
    * the notification queue at every commit that notifies and holds it through that commit's WAL
    * flush. A notification lost (the process dies first, the database fails it) only delays the others'
    * streams until their next wake-up or slow poll: they read the table, never the notification.
    */
   private notifyOthers(): void {
+    if (!this.interest?.othersWatching) return;
     if (this.notifying) {
       this.notifyAgain = true;
       return;
