@@ -21,7 +21,9 @@ import { startWatchers, type WatchLatency } from './watch-latency.js';
  * [-- --connections 10] [-- --only <regex>] [-- --profile]`: the real server (a child process,
  * HTTPS, keep-alive, the default log level) on data loaded through its own storage layer, each
  * scenario at fixed concurrency and duration, judged against references measured in the same run
- * (the targets of issues 24 and 39: see TARGETS and bench/README.md).
+ * (the targets of issues 24 and 39: see TARGETS and bench/README.md). Each scenario is measured in
+ * turns with what it is compared with (`inTurns`): on a shared machine two measurements minutes apart
+ * differ by more than most of the targets' margins.
  */
 const { values: args } = parseArgs({
   options: {
@@ -37,6 +39,8 @@ const { values: args } = parseArgs({
 const smoke = args.smoke!;
 const sizes = (args.sizes ?? (smoke ? '500' : '10000,1000000')).split(',').map(Number);
 const duration = Number(args.duration ?? (smoke ? 1 : 10));
+/** Bursts per side of a comparison measured in turns (`inTurns`). */
+const TURNS = smoke ? 1 : 5;
 const connections = Number(args.connections);
 const dialects: ('sqlite' | 'postgres')[] = args.postgres ? ['sqlite', 'postgres'] : ['sqlite'];
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -144,8 +148,12 @@ interface Row {
   p50: number;
   p99: number;
   errors: number;
-  /** To this run's baseline (same database and size). */
+  /** To the baseline measured in turns with it. */
   ratio: number;
+  /** The baseline's requests/s, measured in turns with this row. */
+  baselineRps?: number;
+  /** The reference's requests/s (GET and lists on SQLite), measured in turns with this row. */
+  versusRps?: number;
   /** The answering server's own CPU time (user + system, all its threads) per request, µs: what the ratios do not show, the client's share of the two cores. */
   serverCpuUs?: number;
   /** What the target compares with, the quotient, and the target. */
@@ -227,29 +235,83 @@ function residentMemoryMb(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
 }
 
-type Measured = Pick<Row, 'scenario' | 'requestsPerSecond' | 'p50' | 'p99' | 'errors' | 'serverCpuUs'>;
+type Measured = Pick<Row, 'scenario' | 'requestsPerSecond' | 'p50' | 'p99' | 'errors' | 'serverCpuUs'> & {
+  /** Requests/s of each of the side's loads. */
+  perLoad: number[];
+};
 
-/** `server`: the process answering, whose CPU time per request is recorded. */
-async function measure(
-  name: string,
-  url: string,
-  options: Partial<autocannon.Options>,
-  server?: ChildProcess,
-  clients = connections,
-): Promise<Measured> {
-  const cpu0 = server ? cpuMs(server.pid!) : 0;
-  const result = await autocannon({ url, connections: clients, duration, ...options } as autocannon.Options);
-  const errors = result.errors + result.timeouts + result.non2xx;
-  const serverCpuUs =
-    server && result.requests.total > 0 ? Math.round(((cpuMs(server.pid!) - cpu0) * 1000) / result.requests.total) : undefined;
-  return {
-    scenario: name,
-    requestsPerSecond: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors,
-    ...(serverCpuUs !== undefined ? { serverCpuUs } : {}),
-  };
+/** One load generator against one server. `server`: the process answering, whose CPU time per request is recorded. */
+interface Load {
+  url: string;
+  options: Partial<autocannon.Options>;
+  server?: ChildProcess;
+  clients?: number;
+}
+
+/** What is measured as one: a load, or several at once (two instances, half the connections each). */
+interface Side {
+  name: string;
+  loads: Load[];
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * The sides measured in turns: TURNS bursts each, `seconds` in all per side, the order rotating every
+ * round, so that every side meets the same moments of a machine shared with other work. Requests/s
+ * over all of a side's bursts; p50 the median of its bursts', p99 the largest of its bursts'.
+ */
+async function inTurns(sides: Side[], seconds = duration): Promise<Measured[]> {
+  const burst = seconds / TURNS;
+  const tallies = sides.map((side) => ({
+    requests: 0,
+    seconds: 0,
+    p50s: [] as number[],
+    p99s: [] as number[],
+    errors: 0,
+    cpuMs: 0,
+    perLoad: side.loads.map(() => 0),
+  }));
+  for (let round = 0; round < TURNS; round++)
+    for (let turn = 0; turn < sides.length; turn++) {
+      const index = (turn + round) % sides.length;
+      const tally = tallies[index]!;
+      const started = performance.now();
+      const results = await Promise.all(
+        sides[index]!.loads.map(async (load) => {
+          const cpu0 = load.server ? cpuMs(load.server.pid!) : 0;
+          const result = await autocannon({
+            url: load.url,
+            connections: load.clients ?? connections,
+            duration: burst,
+            ...load.options,
+          } as autocannon.Options);
+          return { result, cpuMs: load.server ? cpuMs(load.server.pid!) - cpu0 : 0 };
+        }),
+      );
+      tally.seconds += (performance.now() - started) / 1000;
+      results.forEach(({ result, cpuMs: cpu }, j) => {
+        tally.requests += result.requests.total;
+        tally.perLoad[j]! += result.requests.total;
+        tally.errors += result.errors + result.timeouts + result.non2xx;
+        tally.cpuMs += cpu;
+        tally.p50s.push(result.latency.p50);
+        tally.p99s.push(result.latency.p99);
+      });
+    }
+  return sides.map((side, i) => {
+    const tally = tallies[i]!;
+    const measured = side.loads.some((load) => load.server) && tally.requests > 0;
+    return {
+      scenario: side.name,
+      requestsPerSecond: Math.round(tally.requests / tally.seconds),
+      p50: median(tally.p50s),
+      p99: Math.max(...tally.p99s),
+      errors: tally.errors,
+      ...(measured ? { serverCpuUs: Math.round((tally.cpuMs * 1000) / tally.requests) } : {}),
+      perLoad: tally.perLoad.map((n) => Math.round(n / tally.seconds)),
+    };
+  });
 }
 
 /**
@@ -367,10 +429,19 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
   const listPages: Record<string, number> = {};
   const twoInstances: TwoInstanceRow[] = [];
   let watch: WatchLatency | undefined;
-  let helper: ChildProcess | undefined;
-  const add = (measured: Measured, base: number) => {
-    rows.push({ dialect, blocks, ...measured, ratio: Math.round((measured.requestsPerSecond / base) * 100) / 100 });
-    log(`  ${measured.scenario}: ${measured.requestsPerSecond} req/s`);
+  const helpers: ChildProcess[] = [];
+  const add = ({ perLoad: _, ...measured }: Measured, baseline: Measured, versus?: Measured) => {
+    rows.push({
+      dialect,
+      blocks,
+      ...measured,
+      ratio: round(measured.requestsPerSecond / baseline.requestsPerSecond),
+      baselineRps: baseline.requestsPerSecond,
+      ...(versus ? { versusRps: versus.requestsPerSecond } : {}),
+    });
+    log(
+      `  ${measured.scenario}: ${measured.requestsPerSecond} req/s (in turns: ${versus ? `${versus.scenario} ${versus.requestsPerSecond}, ` : ''}baseline ${baseline.requestsPerSecond})`,
+    );
   };
   try {
     const ca = readFileSync(path.join(dataDir, 'tls', 'cert.pem'), 'utf8');
@@ -395,7 +466,7 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
     const sample = await request(`${url}${BLOCKS}/${data.sampleBlocks[0]}`, { headers: { ...auth, accept: V2 } }, ca);
     const bodyFile = path.join(dataDir, 'baseline-body.json');
     writeFileSync(bodyFile, JSON.stringify(sample.json));
-    helper = spawn(
+    const baselineServer = spawn(
       process.execPath,
       [
         '--import',
@@ -407,7 +478,8 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
-    const baselineUrl = await waitForLine(helper, /listening on (https:\/\/\S+)/);
+    helpers.push(baselineServer);
+    const baselineUrl = await waitForLine(baselineServer, /listening on (https:\/\/\S+)/);
     // The load generator sends the baseline exactly what it sends in the GET scenario (headers, a path
     // per request), so the ratio measures the server's work, not a difference in the client's.
     const blockPath = () => `${BLOCKS}/${pick(data.sampleBlocks)}`;
@@ -416,14 +488,11 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
       requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: blockPath() }) }],
     };
     await warmUp(baselineUrl, getBlock);
-    const baseline = await measure(BASELINE, baselineUrl, getBlock, helper);
-    const base = baseline.requestsPerSecond;
-    add(baseline, base);
-    await stop(helper);
-    helper = undefined;
+    const baselineSide: Side = { name: BASELINE, loads: [{ url: baselineUrl, options: getBlock, server: baselineServer }] };
 
-    // 4. The references (SQLite): the API's own queries on bare Fastify. One page of each list family
-    //    through both, to see that each page is full and that the reference answers the same page.
+    // 4. The references (SQLite): the API's own queries on bare Fastify, measured in turns with the
+    //    API's GET and lists. One page of each list family through both first, to see that each page is
+    //    full and that the reference answers the same page.
     const listPath = (family: ListFamily, query: string) => `${BLOCKS}?${query}&size=50`;
     const probes = new Map<ListFamily, { key: { api: string; reference: string }; items: number; total: number }>();
     for (const family of LIST_FAMILIES) {
@@ -436,11 +505,13 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
       if (!smoke && items < 50) problems.push(`${dialect}/${blocks} ${listScenario(family)}: a page holds ${items} blocks, not 50`);
       probes.set(family, { key, items, total: page.json.page.totalElements });
     }
+    const references = new Map<string, Side>();
     if (dialect === 'sqlite') {
-      helper = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), dataDir], {
+      const referenceServer = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), dataDir], {
         stdio: ['ignore', 'pipe', 'inherit'],
       });
-      const referenceUrl = await waitForLine(helper, /listening on (https:\/\/\S+)/);
+      helpers.push(referenceServer);
+      const referenceUrl = await waitForLine(referenceServer, /listening on (https:\/\/\S+)/);
       for (const family of LIST_FAMILIES) {
         const { key, items, total } = probes.get(family)!;
         const page = (await request(`${referenceUrl}/list/${family.reference}?${key.reference}`, {}, ca)).json as {
@@ -451,25 +522,23 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
           problems.push(`${blocks} ${listReference(family)}: ${page.items.length} items of ${page.total}, the API ${items} of ${total}`);
       }
       await warmUp(referenceUrl, getBlock);
-      if (only('GET block v2-preview') || only('GET block v1')) add(await measure(REFERENCE_GET, referenceUrl, getBlock, helper), base);
-      for (const family of LIST_FAMILIES) {
-        if (!only(listScenario(family))) continue;
-        add(
-          await measure(
-            listReference(family),
-            referenceUrl,
+      const referenceGet: Side = { name: REFERENCE_GET, loads: [{ url: referenceUrl, options: getBlock, server: referenceServer }] };
+      references.set('GET block v2-preview', referenceGet).set('GET block v1', referenceGet);
+      for (const family of LIST_FAMILIES)
+        references.set(listScenario(family), {
+          name: listReference(family),
+          loads: [
             {
-              requests: [
-                { setupRequest: (r: autocannon.Request) => ({ ...r, path: `/list/${family.reference}?${family.pick(data).reference}` }) },
-              ],
+              url: referenceUrl,
+              options: {
+                requests: [
+                  { setupRequest: (r: autocannon.Request) => ({ ...r, path: `/list/${family.reference}?${family.pick(data).reference}` }) },
+                ],
+              },
+              server: referenceServer,
             },
-            helper,
-          ),
-          base,
-        );
-      }
-      await stop(helper);
-      helper = undefined;
+          ],
+        });
     }
 
     // Run tokens of claimed runs, for the status-update scenario.
@@ -569,7 +638,10 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
         scenario.name === WATCHED_CREATES
           ? await startWatchers(url, path.join(dataDir, 'tls', 'cert.pem'), auth.authorization, WATCHERS)
           : undefined;
-      add(await measure(scenario.name, scenario.url(url), scenario.options, server), base);
+      const reference = references.get(scenario.name);
+      const api: Side = { name: scenario.name, loads: [{ url: scenario.url(url), options: scenario.options, server }] };
+      const measured = await inTurns(reference ? [api, reference, baselineSide] : [api, baselineSide]);
+      add(measured[0]!, measured.at(-1)!, reference ? measured[1] : undefined);
       if (watchers) {
         watch = await watchers.stop();
         log(
@@ -614,26 +686,28 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
       await warmUp(twoUrl, getBlock);
       const half = Math.ceil(connections / 2);
       for (const scenario of scenarios.filter((s) => TWO_INSTANCE_SCENARIOS.includes(s.name) && only(s.name))) {
-        const one = await measure(scenario.name, scenario.url(url), scenario.options);
-        const [a, b] = await Promise.all([
-          measure(scenario.name, scenario.url(url), scenario.options, undefined, half),
-          measure(scenario.name, scenario.url(twoUrl), scenario.options, undefined, connections - half),
+        const [one, two] = await inTurns([
+          { name: scenario.name, loads: [{ url: scenario.url(url), options: scenario.options }] },
+          {
+            name: scenario.name,
+            loads: [
+              { url: scenario.url(url), options: scenario.options, clients: half },
+              { url: scenario.url(twoUrl), options: scenario.options, clients: connections - half },
+            ],
+          },
         ]);
-        const two = a.requestsPerSecond + b.requestsPerSecond;
         twoInstances.push({
           blocks,
           scenario: scenario.name,
-          oneInstance: one.requestsPerSecond,
-          perInstance: [a.requestsPerSecond, b.requestsPerSecond],
-          twoInstances: two,
-          scale: Math.round((two / one.requestsPerSecond) * 100) / 100,
-          p99One: one.p99,
-          p99Two: Math.max(a.p99, b.p99),
-          errors: one.errors + a.errors + b.errors,
+          oneInstance: one!.requestsPerSecond,
+          perInstance: [two!.perLoad[0]!, two!.perLoad[1]!],
+          twoInstances: two!.requestsPerSecond,
+          scale: round(two!.requestsPerSecond / one!.requestsPerSecond),
+          p99One: one!.p99,
+          p99Two: two!.p99,
+          errors: one!.errors + two!.errors,
         });
-        log(
-          `  two instances, ${scenario.name}: ${one.requestsPerSecond} req/s on one, ${a.requestsPerSecond} + ${b.requestsPerSecond} on two`,
-        );
+        log(`  two instances, ${scenario.name}: ${one!.requestsPerSecond} req/s on one, ${two!.perLoad.join(' + ')} on two (in turns)`);
       }
     }
     return {
@@ -647,7 +721,7 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
       problems,
     };
   } finally {
-    if (helper) await stop(helper);
+    for (const helper of helpers) await stop(helper);
     if (second) await stop(second);
     await stop(server);
     for (const agent of agents.values()) await agent.close();
@@ -674,44 +748,41 @@ function before(scenario: string, blocks: number): { ratio: number; blocks: numb
 }
 
 /**
- * Sets each row's target and quotient: on SQLite those of TARGETS, on PostgreSQL the quotient of its
- * ratio to its baseline and the same scenario's on SQLite at the same size. Unrounded requests/s: the
- * table's ratios are rounded to two places, too coarse for a quotient.
+ * Sets each row's target and quotient from what was measured in turns with it: on SQLite those of
+ * TARGETS (the reference's requests/s; the baseline's, as such or for the ratio compared with the
+ * run before issue 24; another scenario's ratio to its own baseline), on PostgreSQL the quotient of
+ * its ratio to its baseline and the same scenario's on SQLite at the same size. Unrounded requests/s:
+ * the table's ratios are rounded to two places, too coarse for a quotient.
  */
 function judge(rows: Row[], sqlite: Row[]): void {
-  const find = (list: Row[], like: Row, scenario: string) =>
-    list.find((x) => x.dialect === like.dialect && x.blocks === like.blocks && x.scenario === scenario);
+  const ratioOf = (r: Row | undefined) => (r?.baselineRps ? r.requestsPerSecond / r.baselineRps : undefined);
   for (const r of rows) {
-    const base = find(rows, r, BASELINE)?.requestsPerSecond;
-    if (r.scenario === BASELINE || r.scenario.startsWith('reference:') || !base) continue;
-    const ratio = r.requestsPerSecond / base;
-    if (r.dialect === 'sqlite') {
-      const target = TARGETS[r.scenario];
-      if (!target) continue;
-      if (target.versus === BEFORE) {
-        const then = before(r.scenario, r.blocks);
-        if (then)
-          Object.assign(r, {
-            versus: then.blocks === r.blocks ? BEFORE : `${BEFORE} (its ${then.blocks} blocks)`,
-            quotient: round(ratio / then.ratio),
-            target: target.min,
-          });
-      } else if (target.versus === BASELINE) Object.assign(r, { versus: BASELINE, quotient: round(ratio), target: target.min });
-      else {
-        const other = find(rows, r, target.versus);
-        if (other)
-          Object.assign(r, { versus: target.versus, quotient: round(r.requestsPerSecond / other.requestsPerSecond), target: target.min });
-      }
-    } else {
-      const lite = sqlite.find((x) => x.blocks === r.blocks && x.scenario === r.scenario);
-      const liteBase = sqlite.find((x) => x.blocks === r.blocks && x.scenario === BASELINE);
-      if (lite && liteBase)
-        Object.assign(r, {
-          versus: 'SQLite (each ÷ its baseline)',
-          quotient: round(ratio / (lite.requestsPerSecond / liteBase.requestsPerSecond)),
-          target: POSTGRES_TARGET(r.scenario),
-        });
+    const ratio = ratioOf(r);
+    if (ratio === undefined) continue;
+    if (r.dialect === 'postgres') {
+      const lite = ratioOf(sqlite.find((x) => x.blocks === r.blocks && x.scenario === r.scenario));
+      if (lite)
+        Object.assign(r, { versus: 'SQLite (each ÷ its baseline)', quotient: round(ratio / lite), target: POSTGRES_TARGET(r.scenario) });
+      continue;
     }
+    const target = TARGETS[r.scenario];
+    if (!target) continue;
+    let versus = target.versus;
+    let quotient: number | undefined;
+    if (target.versus === BEFORE) {
+      const then = before(r.scenario, r.blocks);
+      if (then) {
+        versus = then.blocks === r.blocks ? BEFORE : `${BEFORE} (its ${then.blocks} blocks)`;
+        quotient = ratio / then.ratio;
+      }
+    } else if (target.versus === BASELINE) quotient = ratio;
+    else if (r.versusRps !== undefined) quotient = r.requestsPerSecond / r.versusRps;
+    else {
+      const other = ratioOf(rows.find((x) => x.dialect === r.dialect && x.blocks === r.blocks && x.scenario === target.versus));
+      versus = `${target.versus} (each ÷ its baseline)`;
+      if (other) quotient = ratio / other;
+    }
+    if (quotient !== undefined) Object.assign(r, { versus, quotient: round(quotient), target: target.min });
   }
 }
 
@@ -764,8 +835,10 @@ async function main(): Promise<void> {
         'p99 ms',
         'errors',
         'server CPU µs',
+        'baseline req/s',
         '÷ baseline',
         'target compares with',
+        'its req/s',
         'quotient',
         'target',
       ],
@@ -778,8 +851,10 @@ async function main(): Promise<void> {
         String(r.p99),
         String(r.errors),
         String(r.serverCpuUs ?? ''),
+        String(r.baselineRps ?? ''),
         r.ratio.toFixed(2),
         r.versus ?? '',
+        String(r.versusRps ?? ''),
         r.quotient?.toFixed(2) ?? '',
         r.target === undefined ? '' : `≥ ${r.target.toFixed(2)}`,
       ]),
