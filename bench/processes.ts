@@ -1,5 +1,5 @@
 import { execSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -15,4 +15,22 @@ export function treeOf(root: string, commit: string): string {
   execSync(`git archive ${commit} | tar -x -C ${tree}`, { cwd: root, stdio: 'inherit' });
   symlinkSync(path.join(root, 'node_modules'), path.join(tree, 'node_modules'));
   return tree;
+}
+
+/** User plus system CPU time of every PostgreSQL process on this machine (its backends, writers, checkpointer), ms, from `/proc`. */
+export function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    if (!stat.includes(' (postgres) ')) continue;
+    const fields = stat.split(') ')[1]!.split(' ');
+    total += (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+  return total;
 }

@@ -12,7 +12,7 @@ import { Agent, request as send } from 'undici';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/store/database.js';
 import { loadData, type DataSet } from './load-data.js';
-import { cpuMs } from './processes.js';
+import { cpuMs, postgresCpuMs } from './processes.js';
 import { runMixed, type MixedResult } from './mixed.js';
 import { startWatchers, type WatchLatency } from './watch-latency.js';
 
@@ -156,6 +156,8 @@ interface Row {
   versusRps?: number;
   /** The answering server's own CPU time (user + system, all its threads) per request, µs: what the ratios do not show, the client's share of the two cores. */
   serverCpuUs?: number;
+  /** PostgreSQL's CPU time (all its processes) per request, µs: the database's share of the two cores. */
+  databaseCpuUs?: number;
   /** What the target compares with, the quotient, and the target. */
   versus?: string;
   quotient?: number;
@@ -235,7 +237,7 @@ function residentMemoryMb(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
 }
 
-type Measured = Pick<Row, 'scenario' | 'requestsPerSecond' | 'p50' | 'p99' | 'errors' | 'serverCpuUs'> & {
+type Measured = Pick<Row, 'scenario' | 'requestsPerSecond' | 'p50' | 'p99' | 'errors' | 'serverCpuUs' | 'databaseCpuUs'> & {
   /** Requests/s of each of the side's loads. */
   perLoad: number[];
 };
@@ -252,6 +254,8 @@ interface Load {
 interface Side {
   name: string;
   loads: Load[];
+  /** Record PostgreSQL's CPU time per request too. */
+  database?: boolean;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -270,12 +274,14 @@ async function inTurns(sides: Side[], seconds = duration): Promise<Measured[]> {
     p99s: [] as number[],
     errors: 0,
     cpuMs: 0,
+    databaseMs: 0,
     perLoad: side.loads.map(() => 0),
   }));
   for (let round = 0; round < TURNS; round++)
     for (let turn = 0; turn < sides.length; turn++) {
       const index = (turn + round) % sides.length;
       const tally = tallies[index]!;
+      const database0 = sides[index]!.database ? postgresCpuMs() : 0;
       const started = performance.now();
       const results = await Promise.all(
         sides[index]!.loads.map(async (load) => {
@@ -290,6 +296,7 @@ async function inTurns(sides: Side[], seconds = duration): Promise<Measured[]> {
         }),
       );
       tally.seconds += (performance.now() - started) / 1000;
+      if (sides[index]!.database) tally.databaseMs += postgresCpuMs() - database0;
       results.forEach(({ result, cpuMs: cpu }, j) => {
         tally.requests += result.requests.total;
         tally.perLoad[j]! += result.requests.total;
@@ -309,6 +316,7 @@ async function inTurns(sides: Side[], seconds = duration): Promise<Measured[]> {
       p99: Math.max(...tally.p99s),
       errors: tally.errors,
       ...(measured ? { serverCpuUs: Math.round((tally.cpuMs * 1000) / tally.requests) } : {}),
+      ...(side.database && tally.requests > 0 ? { databaseCpuUs: Math.round((tally.databaseMs * 1000) / tally.requests) } : {}),
       perLoad: tally.perLoad.map((n) => Math.round(n / tally.seconds)),
     };
   });
@@ -639,7 +647,11 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
           ? await startWatchers(url, path.join(dataDir, 'tls', 'cert.pem'), auth.authorization, WATCHERS)
           : undefined;
       const reference = references.get(scenario.name);
-      const api: Side = { name: scenario.name, loads: [{ url: scenario.url(url), options: scenario.options, server }] };
+      const api: Side = {
+        name: scenario.name,
+        loads: [{ url: scenario.url(url), options: scenario.options, server }],
+        database: dialect === 'postgres',
+      };
       const measured = await inTurns(reference ? [api, reference, baselineSide] : [api, baselineSide]);
       add(measured[0]!, measured.at(-1)!, reference ? measured[1] : undefined);
       if (watchers) {
@@ -835,6 +847,7 @@ async function main(): Promise<void> {
         'p99 ms',
         'errors',
         'server CPU µs',
+        'database CPU µs',
         'baseline req/s',
         '÷ baseline',
         'target compares with',
@@ -851,6 +864,7 @@ async function main(): Promise<void> {
         String(r.p99),
         String(r.errors),
         String(r.serverCpuUs ?? ''),
+        String(r.databaseCpuUs ?? ''),
         String(r.baselineRps ?? ''),
         r.ratio.toFixed(2),
         r.versus ?? '',
