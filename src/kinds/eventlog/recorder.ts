@@ -83,9 +83,9 @@ export class EventRecorder {
   /**
    * Tells the other instances (their `LISTEN`) that events were committed, while any of them has
    * streams open (`StreamInterest`): one `NOTIFY` at a time, on a connection of its own, after the
-   * commits, covering every commit made while the previous one was in flight. Sent inside each writing transaction, it serialised them: PostgreSQL takes one lock on
-   * the notification queue at every commit that notifies and holds it through that commit's WAL
-   * flush. A notification lost (the process dies first, the database fails it) only delays the others'
+   * commits, covering every commit made while the previous one was in flight. Sent inside each
+   * writing transaction, it serialised them: PostgreSQL takes one lock on the notification queue at
+   * every commit that notifies and holds it through that commit's WAL flush. A notification lost (the process dies first, the database fails it) only delays the others'
    * streams until their next wake-up or slow poll: they read the table, never the notification.
    */
   private notifyOthers(): void {
