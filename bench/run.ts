@@ -152,8 +152,9 @@ interface Row {
   ratio: number;
   /** The baseline's requests/s, measured in turns with this row. */
   baselineRps?: number;
-  /** The reference's requests/s (GET and lists on SQLite), measured in turns with this row. */
+  /** The reference's requests/s (GET and lists on SQLite), measured in turns with this row, and its server CPU µs per request. */
   versusRps?: number;
+  versusCpuUs?: number;
   /** The answering server's own CPU time (user + system, all its threads) per request, µs: what the ratios do not show, the client's share of the two cores. */
   serverCpuUs?: number;
   /** PostgreSQL's CPU time (all its processes) per request, µs: the database's share of the two cores. */
@@ -446,9 +447,10 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
       ratio: round(measured.requestsPerSecond / baseline.requestsPerSecond),
       baselineRps: baseline.requestsPerSecond,
       ...(versus ? { versusRps: versus.requestsPerSecond } : {}),
+      ...(versus?.serverCpuUs !== undefined ? { versusCpuUs: versus.serverCpuUs } : {}),
     });
     log(
-      `  ${measured.scenario}: ${measured.requestsPerSecond} req/s (in turns: ${versus ? `${versus.scenario} ${versus.requestsPerSecond}, ` : ''}baseline ${baseline.requestsPerSecond})`,
+      `  ${measured.scenario}: ${measured.requestsPerSecond} req/s (in turns: ${versus ? `${versus.scenario} ${versus.requestsPerSecond} req/s at ${versus.serverCpuUs} µs of its server's CPU each, ` : ''}baseline ${baseline.requestsPerSecond})`,
     );
   };
   try {
