@@ -62,9 +62,14 @@ describe('several instances on PostgreSQL', { skip: skipUnless('postgres') }, ()
         });
         assert.equal(response.status, 201, response.text);
       }
-      // A NOTIFY goes out after its commit: give it time to arrive.
+      // A NOTIFY goes out after its commit: give it time to arrive. (An instance whose listening
+      // connection reconnects says `asking`: not a commit's notification, whose payload is empty.)
       await new Promise((resolve) => setTimeout(resolve, 500));
-      assert.deepEqual(heard, [], 'notifications with no stream open anywhere');
+      assert.deepEqual(
+        heard.filter((payload) => payload === ''),
+        [],
+        'commits notified with no stream open anywhere',
+      );
     } finally {
       await listener.end();
     }
