@@ -5,7 +5,12 @@ import path from 'node:path';
 
 /** User plus system CPU time of a process (all its threads), ms, from `/proc`. */
 export function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return cpuMsOf(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/** User plus system CPU time, ms, from a line of `/proc/<pid>/stat`. */
+function cpuMsOf(stat: string): number {
+  const fields = stat.split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
@@ -28,9 +33,7 @@ export function postgresCpuMs(): number {
     } catch {
       continue; // ended meanwhile
     }
-    if (!stat.includes(' (postgres) ')) continue;
-    const fields = stat.split(') ')[1]!.split(' ');
-    total += (Number(fields[11]) + Number(fields[12])) * 10;
+    if (stat.includes(' (postgres) ')) total += cpuMsOf(stat);
   }
   return total;
 }

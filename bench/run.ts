@@ -281,11 +281,12 @@ async function inTurns(sides: Side[], seconds = duration): Promise<Measured[]> {
   for (let round = 0; round < TURNS; round++)
     for (let turn = 0; turn < sides.length; turn++) {
       const index = (turn + round) % sides.length;
+      const side = sides[index]!;
       const tally = tallies[index]!;
-      const database0 = sides[index]!.database ? postgresCpuMs() : 0;
+      const database0 = side.database ? postgresCpuMs() : 0;
       const started = performance.now();
       const results = await Promise.all(
-        sides[index]!.loads.map(async (load) => {
+        side.loads.map(async (load) => {
           const cpu0 = load.server ? cpuMs(load.server.pid!) : 0;
           const result = await autocannon({
             url: load.url,
@@ -297,7 +298,7 @@ async function inTurns(sides: Side[], seconds = duration): Promise<Measured[]> {
         }),
       );
       tally.seconds += (performance.now() - started) / 1000;
-      if (sides[index]!.database) tally.databaseMs += postgresCpuMs() - database0;
+      if (side.database) tally.databaseMs += postgresCpuMs() - database0;
       results.forEach(({ result, cpuMs: cpu }, j) => {
         tally.requests += result.requests.total;
         tally.perLoad[j]! += result.requests.total;

@@ -43,7 +43,7 @@ export class EventRecorder {
     this.interest =
       dialect === 'postgres'
         ? new StreamInterest(
-            (payload) => void sql`select pg_notify(${EVENTS_CHANNEL}, ${payload})`.execute(this.db).catch(() => undefined),
+            (payload) => void this.say(payload).catch(() => undefined),
             () => this.notifyOthers(),
           )
         : undefined;
@@ -85,9 +85,15 @@ export class EventRecorder {
    * streams open (`StreamInterest`): one `NOTIFY` at a time, on a connection of its own, after the
    * commits, covering every commit made while the previous one was in flight. Sent inside each
    * writing transaction, it serialised them: PostgreSQL takes one lock on the notification queue at
-   * every commit that notifies and holds it through that commit's WAL flush. A notification lost (the process dies first, the database fails it) only delays the others'
-   * streams until their next wake-up or slow poll: they read the table, never the notification.
+   * every commit that notifies and holds it through that commit's WAL flush. A notification lost
+   * (the process dies first, the database fails it) only delays the others' streams until their next
+   * wake-up or slow poll: they read the table, never the notification.
    */
+  /** A payload on the events channel: a commit's (empty) or `StreamInterest`'s words. */
+  private async say(payload: string): Promise<void> {
+    await sql`select pg_notify(${EVENTS_CHANNEL}, ${payload})`.execute(this.db);
+  }
+
   private notifyOthers(): void {
     if (!this.interest?.othersWatching) return;
     if (this.notifying) {
@@ -99,7 +105,7 @@ export class EventRecorder {
       try {
         do {
           this.notifyAgain = false;
-          await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(this.db);
+          await this.say('');
         } while (this.notifyAgain);
       } catch {
         // Their slow poll reads what this would have woken them for.
