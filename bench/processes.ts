@@ -22,6 +22,18 @@ export function treeOf(root: string, commit: string): string {
   return tree;
 }
 
+/**
+ * The machine's CPU time since boot, ms, all cores: `busy` (everything but idle and I/O wait) and
+ * `total`, from `/proc/stat`. Their differences over a burst give the share of the machine that was
+ * busy: whether the cores had room left for more work.
+ */
+export function machineCpuMs(): { busy: number; total: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  const [, , , idle, ioWait] = fields;
+  return { busy: (total - idle! - ioWait!) * 10, total: total * 10 };
+}
+
 /** User plus system CPU time of every PostgreSQL process on this machine (its backends, writers, checkpointer), ms, from `/proc`. */
 export function postgresCpuMs(): number {
   let total = 0;

@@ -12,7 +12,7 @@ import { Agent, request as send } from 'undici';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/store/database.js';
 import { loadData, type DataSet } from './load-data.js';
-import { cpuMs, postgresCpuMs } from './processes.js';
+import { cpuMs, machineCpuMs, postgresCpuMs } from './processes.js';
 import { runMixed, type MixedResult } from './mixed.js';
 import { startWatchers, type WatchLatency } from './watch-latency.js';
 
@@ -159,6 +159,8 @@ interface Row {
   serverCpuUs?: number;
   /** PostgreSQL's CPU time (all its processes) per request, µs: the database's share of the two cores. */
   databaseCpuUs?: number;
+  /** The share of the machine's cores busy during the row's bursts (every process: server, database, load generator). */
+  machineBusy: number;
   /** What the target compares with, the quotient, and the target. */
   versus?: string;
   quotient?: number;
@@ -174,6 +176,14 @@ interface TwoInstanceRow {
   perInstance: [number, number];
   twoInstances: number;
   scale: number;
+  /** One instance at half the connections (one of the two instances' share of the load), measured in the same turns. */
+  halfLoad: number;
+  /**
+   * Per way of serving (one instance; one at half the connections; two): the share of the machine's
+   * cores busy (at 1.00 nothing is left for a second instance), and the instances' and PostgreSQL's
+   * CPU time per request, µs.
+   */
+  cost: Record<'one' | 'half' | 'two', { busy: number; serverCpuUs: number; databaseCpuUs: number }>;
   p99One: number;
   p99Two: number;
   errors: number;
@@ -238,7 +248,7 @@ function residentMemoryMb(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
 }
 
-type Measured = Pick<Row, 'scenario' | 'requestsPerSecond' | 'p50' | 'p99' | 'errors' | 'serverCpuUs' | 'databaseCpuUs'> & {
+type Measured = Pick<Row, 'scenario' | 'requestsPerSecond' | 'p50' | 'p99' | 'errors' | 'serverCpuUs' | 'databaseCpuUs' | 'machineBusy'> & {
   /** Requests/s of each of the side's loads. */
   perLoad: number[];
 };
@@ -276,6 +286,8 @@ async function inTurns(sides: Side[], seconds = duration): Promise<Measured[]> {
     errors: 0,
     cpuMs: 0,
     databaseMs: 0,
+    machineBusyMs: 0,
+    machineMs: 0,
     perLoad: side.loads.map(() => 0),
   }));
   for (let round = 0; round < TURNS; round++)
@@ -284,6 +296,7 @@ async function inTurns(sides: Side[], seconds = duration): Promise<Measured[]> {
       const side = sides[index]!;
       const tally = tallies[index]!;
       const database0 = side.database ? postgresCpuMs() : 0;
+      const machine0 = machineCpuMs();
       const started = performance.now();
       const results = await Promise.all(
         side.loads.map(async (load) => {
@@ -299,6 +312,9 @@ async function inTurns(sides: Side[], seconds = duration): Promise<Measured[]> {
       );
       tally.seconds += (performance.now() - started) / 1000;
       if (side.database) tally.databaseMs += postgresCpuMs() - database0;
+      const machine = machineCpuMs();
+      tally.machineBusyMs += machine.busy - machine0.busy;
+      tally.machineMs += machine.total - machine0.total;
       results.forEach(({ result, cpuMs: cpu }, j) => {
         tally.requests += result.requests.total;
         tally.perLoad[j]! += result.requests.total;
@@ -319,6 +335,7 @@ async function inTurns(sides: Side[], seconds = duration): Promise<Measured[]> {
       errors: tally.errors,
       ...(measured ? { serverCpuUs: Math.round((tally.cpuMs * 1000) / tally.requests) } : {}),
       ...(side.database && tally.requests > 0 ? { databaseCpuUs: Math.round((tally.databaseMs * 1000) / tally.requests) } : {}),
+      machineBusy: tally.machineMs > 0 ? round(tally.machineBusyMs / tally.machineMs) : 0,
       perLoad: tally.perLoad.map((n) => Math.round(n / tally.seconds)),
     };
   });
@@ -701,14 +718,16 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
       await warmUp(twoUrl, getBlock);
       const half = Math.ceil(connections / 2);
       for (const scenario of scenarios.filter((s) => TWO_INSTANCE_SCENARIOS.includes(s.name) && only(s.name))) {
-        const [one, two] = await inTurns([
-          { name: scenario.name, loads: [{ url: scenario.url(url), options: scenario.options }] },
+        const [one, halfLoad, two] = await inTurns([
+          { name: scenario.name, loads: [{ url: scenario.url(url), options: scenario.options, server }], database: true },
+          { name: scenario.name, loads: [{ url: scenario.url(url), options: scenario.options, clients: half, server }], database: true },
           {
             name: scenario.name,
             loads: [
-              { url: scenario.url(url), options: scenario.options, clients: half },
-              { url: scenario.url(twoUrl), options: scenario.options, clients: connections - half },
+              { url: scenario.url(url), options: scenario.options, clients: half, server },
+              { url: scenario.url(twoUrl), options: scenario.options, clients: connections - half, server: second },
             ],
+            database: true,
           },
         ]);
         twoInstances.push({
@@ -718,11 +737,15 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
           perInstance: [two!.perLoad[0]!, two!.perLoad[1]!],
           twoInstances: two!.requestsPerSecond,
           scale: round(two!.requestsPerSecond / one!.requestsPerSecond),
+          halfLoad: halfLoad!.requestsPerSecond,
+          cost: { one: costOf(one!), half: costOf(halfLoad!), two: costOf(two!) },
           p99One: one!.p99,
           p99Two: two!.p99,
           errors: one!.errors + two!.errors,
         });
-        log(`  two instances, ${scenario.name}: ${one!.requestsPerSecond} req/s on one, ${two!.perLoad.join(' + ')} on two (in turns)`);
+        log(
+          `  two instances, ${scenario.name}: ${one!.requestsPerSecond} req/s on one, ${halfLoad!.requestsPerSecond} on one with half the connections, ${two!.perLoad.join(' + ')} on two (in turns)`,
+        );
       }
     }
     return {
@@ -747,6 +770,13 @@ async function benchOne(dialect: 'sqlite' | 'postgres', blocks: number): Promise
 }
 
 const round = (x: number) => Math.round(x * 100) / 100;
+
+/** What serving a side cost the machine: TwoInstanceRow's `cost`. */
+const costOf = (measured: Measured) => ({
+  busy: measured.machineBusy,
+  serverCpuUs: measured.serverCpuUs ?? 0,
+  databaseCpuUs: measured.databaseCpuUs ?? 0,
+});
 
 /** The runs before issue 24 (BEFORE_ISSUE_24): one scenario's row and its baseline, at `blocks` or else 10 000. */
 let beforeRows: Row[] | undefined;
@@ -851,6 +881,7 @@ async function main(): Promise<void> {
         'errors',
         'server CPU µs',
         'database CPU µs',
+        'machine busy',
         'baseline req/s',
         '÷ baseline',
         'target compares with',
@@ -868,6 +899,7 @@ async function main(): Promise<void> {
         String(r.errors),
         String(r.serverCpuUs ?? ''),
         String(r.databaseCpuUs ?? ''),
+        r.machineBusy.toFixed(2),
         String(r.baselineRps ?? ''),
         r.ratio.toFixed(2),
         r.versus ?? '',
@@ -880,13 +912,28 @@ async function main(): Promise<void> {
   if (twoInstances.length > 0) {
     log(
       `two instances (PostgreSQL, one database; ${connections} connections in all, split in two halves across the instances):\n${table(
-        ['blocks', 'scenario', 'one instance req/s', 'two instances req/s', 'two ÷ one', 'p99 ms one', 'p99 ms two', 'errors'],
+        [
+          'blocks',
+          'scenario',
+          'one instance req/s',
+          'two instances req/s',
+          'two ÷ one',
+          'one at half the connections req/s',
+          'machine busy: one / half / two',
+          'server + database CPU µs: one / half / two',
+          'p99 ms one',
+          'p99 ms two',
+          'errors',
+        ],
         twoInstances.map((t) => [
           String(t.blocks),
           t.scenario,
           String(t.oneInstance),
           `${t.twoInstances} (${t.perInstance.join(' + ')})`,
           t.scale.toFixed(2),
+          String(t.halfLoad),
+          `${t.cost.one.busy.toFixed(2)} / ${t.cost.half.busy.toFixed(2)} / ${t.cost.two.busy.toFixed(2)}`,
+          (['one', 'half', 'two'] as const).map((way) => `${t.cost[way].serverCpuUs} + ${t.cost[way].databaseCpuUs}`).join(' / '),
           String(t.p99One),
           String(t.p99Two),
           String(t.errors),
