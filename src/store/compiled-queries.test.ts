@@ -8,6 +8,7 @@ import { createPostgresDatabase, DIALECTS, skipUnless } from '../../test/support
 import { loadConfig } from '../config.js';
 import { CompiledQueries } from './compiled-queries.js';
 import { openDatabase, type Database } from './database.js';
+import { inTransaction, UnitOfWork, type Db } from './transaction.js';
 
 for (const dialect of DIALECTS) {
   describe(`compiled queries [${dialect}]`, { skip: skipUnless(dialect) }, () => {
@@ -85,6 +86,29 @@ for (const dialect of DIALECTS) {
           { group_name: 'g2', position: 7 },
         ],
       );
+    });
+
+    it('reads what is committed outside a transaction, and what a transaction or a unit of work wrote inside it', async () => {
+      // SQLite answers reads outside a transaction on its reader directly (readDirectly): never a
+      // transaction's, nor a unit of work's, whose writes only their own connection sees.
+      const named = (db: Db, name: string) =>
+        new CompiledQueries(db, 'compiled-queries-reads').execute('by name', [name], (n) =>
+          db.selectFrom('workspaces').select('name').where('name', '=', n),
+        );
+      const workspace = (name: string) => ({ name, document: '{}', created_on: '2026-01-04T00:00:00.000Z' });
+      assert.deepEqual(await named(database.db, 'read-1'), []);
+      await inTransaction(database.db, async (trx) => {
+        await trx.insertInto('workspaces').values(workspace('read-1')).execute();
+        assert.deepEqual(await named(trx, 'read-1'), [{ name: 'read-1' }]);
+        assert.deepEqual(await named(database.db, 'read-1'), [], 'another flow reads only what is committed');
+      });
+      assert.deepEqual(await named(database.db, 'read-1'), [{ name: 'read-1' }]);
+      await new UnitOfWork(database.db).run(async () => {
+        await database.db.insertInto('workspaces').values(workspace('read-2')).execute();
+        // The store holds the database, not a transaction: inside the unit its reads are the unit's.
+        assert.deepEqual(await named(database.db, 'read-2'), [{ name: 'read-2' }]);
+      });
+      assert.deepEqual(await named(database.db, 'read-2'), [{ name: 'read-2' }]);
     });
   });
 }

@@ -1,6 +1,15 @@
-import type { Compilable, CompiledQuery, DialectAdapter, Insertable, Kysely } from 'kysely';
+import {
+  SelectQueryNode,
+  type Compilable,
+  type CompiledQuery,
+  type DialectAdapter,
+  type Insertable,
+  type Kysely,
+  type QueryResult,
+} from 'kysely';
 import { unanswered } from './pg-pipeline.js';
 import type { Tables } from './schema.js';
+import { inUnitOfWork } from './transaction.js';
 
 /** What a query's parameters may be: the values the stores bind. */
 export type QueryArgument = string | number | null;
@@ -18,6 +27,22 @@ interface Entry {
  */
 const compiledByDatabase = new WeakMap<DialectAdapter, Map<string, Map<string, Entry | null>>>();
 
+/** A database's synchronous read of a compiled SELECT outside any transaction. */
+export type DirectRead = (query: CompiledQuery) => QueryResult<unknown>;
+
+/** The direct reads of the databases that have one (SQLite's reader), keyed as the compiled shapes. */
+const directReads = new WeakMap<DialectAdapter, DirectRead>();
+
+/**
+ * Reads that `db`'s driver would answer at once on a connection of their own (SQLite's reader, outside
+ * any transaction) are asked of `read` directly. Kysely's way there (its connection provider, the
+ * unit-of-work driver, a session object per read, each an `await`) is a few percent of a GET block
+ * (docs/benchmarks.md).
+ */
+export function readDirectly(db: Kysely<Tables>, read: DirectRead): void {
+  directReads.set(db.getExecutor().adapter, read);
+}
+
 /**
  * Builds and compiles each query shape once. Kysely builds an operation tree and compiles it to SQL
  * on every call; on hot paths (a block by uuid, a list page, a status report) that costs more than
@@ -26,6 +51,7 @@ const compiledByDatabase = new WeakMap<DialectAdapter, Map<string, Map<string, E
  */
 export class CompiledQueries {
   private readonly cache: Map<string, Entry | null>;
+  private readonly directRead: DirectRead | undefined;
 
   /** `store` names the store the shapes belong to: a shape's name is unique within it. */
   constructor(
@@ -38,10 +64,15 @@ export class CompiledQueries {
     let cache = stores.get(store);
     if (!cache) stores.set(store, (cache = new Map()));
     this.cache = cache;
+    this.directRead = directReads.get(adapter);
   }
 
   async execute<R, A extends readonly QueryArgument[]>(shape: string, args: A, build: (...args: A) => Compilable<R>): Promise<R[]> {
-    return (await this.db.executeQuery(this.compiled(shape, args, build))).rows;
+    const compiled = this.compiled(shape, args, build);
+    // A transaction's reads, and a unit of work's, must see its own writes: its connection answers them.
+    if (this.directRead && !this.db.isTransaction && SelectQueryNode.is(compiled.query) && !inUnitOfWork())
+      return this.directRead(compiled).rows as R[];
+    return (await this.db.executeQuery(compiled)).rows;
   }
 
   /**

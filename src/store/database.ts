@@ -10,6 +10,7 @@ import { databaseOpenFailure } from './open-failure.js';
 import type { Tables } from './schema.js';
 import { pipelinedPostgresDialect } from './pg-pipeline.js';
 import { prepareStatements } from './pg-prepared.js';
+import { readDirectly } from './compiled-queries.js';
 import { assertSqliteWritable } from './sqlite-writable.js';
 import { WalCheckpointer } from './sqlite-checkpointer.js';
 import type { ConnectionUsage } from './connection-usage.js';
@@ -163,6 +164,7 @@ function openSqlite(config: Config, log: Logger, waits?: TransactionWaits): Data
   const walSync = new WalSync(new WalFile(`${file}-wal`));
   const dialect = groupCommitDialect(writer, reader, { checkpoints, walSync });
   const db = new Kysely<Tables>({ dialect: unitOfWorkDialect(dialect, waits) });
+  readDirectly(db, dialect.read);
   return {
     db,
     dialect: 'sqlite',

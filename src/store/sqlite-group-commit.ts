@@ -45,13 +45,16 @@ export function groupCommitDialect(
   writer: SQLite.Database,
   reader: SQLite.Database,
   options: GroupCommitOptions = {},
-): Dialect & { usage(): ConnectionUsage } {
+): Dialect & { usage(): ConnectionUsage; read(query: CompiledQuery): QueryResult<unknown> } {
   let driver: GroupCommitDriver | undefined;
+  const readerStatements = new StatementCache(reader);
   return {
     // The writer's turn: held by one transaction (or a group's commit), waited for by the others.
     usage: () => ({ max: 1, open: 1, inUse: driver?.writerHeld ? 1 : 0, waiting: driver?.writerWaiting ?? 0 }),
+    // A read outside any transaction, on the reader, as the driver does it: for `CompiledQueries.readDirectly`.
+    read: (query) => readerStatements.run(query),
     createAdapter: () => new SqliteAdapter(),
-    createDriver: () => (driver = new GroupCommitDriver(writer, reader, options)),
+    createDriver: () => (driver = new GroupCommitDriver(writer, reader, readerStatements, options)),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
   };
@@ -198,7 +201,6 @@ class Session implements DatabaseConnection {
 class GroupCommitDriver implements Driver {
   private readonly mutex = new Mutex();
   private readonly writerStatements: StatementCache;
-  private readonly readerStatements: StatementCache;
   private group: Group | undefined;
   private flushScheduled = false;
   private committedSinceCheckpoint = false;
@@ -210,12 +212,12 @@ class GroupCommitDriver implements Driver {
   constructor(
     private readonly writer: SQLite.Database,
     private readonly reader: SQLite.Database,
+    private readonly readerStatements: StatementCache,
     { checkpoints, walSync }: GroupCommitOptions,
   ) {
     this.checkpoints = checkpoints;
     this.walSync = walSync;
     this.writerStatements = new StatementCache(writer);
-    this.readerStatements = new StatementCache(reader);
     if (checkpoints) {
       this.checkpointTimer = setInterval(() => {
         if (this.committedSinceCheckpoint && !this.checkpointing)

@@ -64,6 +64,9 @@ const openUnit = (): Unit | undefined => {
   return unit && !unit.done ? unit : undefined;
 };
 
+/** Whether the running async flow is inside a unit of work (whose transaction takes its every query). */
+export const inUnitOfWork = (): boolean => openUnit() !== undefined;
+
 /**
  * The one transaction helper: runs `work` in a transaction, or inside the caller's when `db` is one
  * already (a unit of work calling another joins it). Inside a `UnitOfWork` the transaction is a
