@@ -51,7 +51,7 @@ export function groupCommitDialect(
   return {
     // The writer's turn: held by one transaction (or a group's commit), waited for by the others.
     usage: () => ({ max: 1, open: 1, inUse: driver?.writerHeld ? 1 : 0, waiting: driver?.writerWaiting ?? 0 }),
-    // A read outside any transaction, on the reader, as the driver does it: for `CompiledQueries.readDirectly`.
+    // A read outside any transaction, on the reader, as the driver does it (`readDirectly`, compiled-queries.ts).
     read: (query) => readerStatements.run(query),
     createAdapter: () => new SqliteAdapter(),
     createDriver: () => (driver = new GroupCommitDriver(writer, reader, readerStatements, options)),
