@@ -67,6 +67,29 @@ function assertThrottled(answer: Response, what: string): void {
   assert.match(answer.text, /too many failed authentication attempts/);
 }
 
+/**
+ * An instance judges by the other instances' failures as they are in the database at its last read of
+ * them: each failure is written as it happens, a view is at most 250 ms old and waited for at most
+ * 200 ms (src/auth/failed-attempts.ts), so on a busy database (CI's, with every suite's commits) a
+ * check may still be judged without the latest. After another instance spent the budget, an instance
+ * must refuse within this many attempts a quarter of a second apart: far fewer than its own failures
+ * would need to reach the limit alone, so a refusal within them is the shared budget's.
+ */
+const OTHERS_VIEW_ATTEMPTS = 10;
+
+async function throttledWithin(attempt: () => Promise<Response>, what: string): Promise<number> {
+  for (let tried = 1; tried <= OTHERS_VIEW_ATTEMPTS; tried++) {
+    const answer = await attempt();
+    if (answer.status === 429) {
+      assertThrottled(answer, what);
+      return tried;
+    }
+    assert.ok([200, 401].includes(answer.status), `${what}: ${answer.status} ${answer.text.slice(0, 200)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return assert.fail(`${what}: not refused within ${OTHERS_VIEW_ATTEMPTS} attempts`);
+}
+
 async function fail(times: number, attempt: () => Promise<Response>): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 0; i < times; i++) statuses.push((await attempt()).status);
@@ -138,8 +161,9 @@ describeEachDatabase(
         await new Promise((resolve) => setTimeout(resolve, 600));
         assert.deepEqual(await fail(ADDRESS_LIMIT - 30, other.runToken), Array(ADDRESS_LIMIT - 30).fill(401));
         await new Promise((resolve) => setTimeout(resolve, 600));
-        assertThrottled(await first.basic(), 'the first instance, after the second spent the rest');
-        assertThrottled(await other.scimToken(), 'the second instance');
+        // Each instance alone has failed 30 and 20 times of the 50: only the other's count refuses it.
+        await throttledWithin(first.basic, 'the first instance, after the second spent the rest');
+        await throttledWithin(other.scimToken, 'the second instance');
         assertThrottled(await readAs(second.client, validToken, attacker), 'a valid token on the second instance');
       } finally {
         await second.stop();
