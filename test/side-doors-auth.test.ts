@@ -77,17 +77,14 @@ function assertThrottled(answer: Response, what: string): void {
  */
 const OTHERS_VIEW_ATTEMPTS = 10;
 
-async function throttledWithin(attempt: () => Promise<Response>, what: string): Promise<number> {
+async function throttledWithin(attempt: () => Promise<Response>, what: string): Promise<void> {
   for (let tried = 1; tried <= OTHERS_VIEW_ATTEMPTS; tried++) {
     const answer = await attempt();
-    if (answer.status === 429) {
-      assertThrottled(answer, what);
-      return tried;
-    }
+    if (answer.status === 429) return assertThrottled(answer, what);
     assert.ok([200, 401].includes(answer.status), `${what}: ${answer.status} ${answer.text.slice(0, 200)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  return assert.fail(`${what}: not refused within ${OTHERS_VIEW_ATTEMPTS} attempts`);
+  assert.fail(`${what}: not refused within ${OTHERS_VIEW_ATTEMPTS} attempts`);
 }
 
 async function fail(times: number, attempt: () => Promise<Response>): Promise<number[]> {

@@ -80,6 +80,11 @@ export class EventRecorder {
     return result;
   }
 
+  /** A payload on the events channel: a commit's (empty) or `StreamInterest`'s words. */
+  private async say(payload: string): Promise<void> {
+    await sql`select pg_notify(${EVENTS_CHANNEL}, ${payload})`.execute(this.db);
+  }
+
   /**
    * Tells the other instances (their `LISTEN`) that events were committed, while any of them has
    * streams open (`StreamInterest`): one `NOTIFY` at a time, on a connection of its own, after the
@@ -89,11 +94,6 @@ export class EventRecorder {
    * (the process dies first, the database fails it) only delays the others' streams until their next
    * wake-up or slow poll: they read the table, never the notification.
    */
-  /** A payload on the events channel: a commit's (empty) or `StreamInterest`'s words. */
-  private async say(payload: string): Promise<void> {
-    await sql`select pg_notify(${EVENTS_CHANNEL}, ${payload})`.execute(this.db);
-  }
-
   private notifyOthers(): void {
     if (!this.interest?.othersWatching) return;
     if (this.notifying) {
