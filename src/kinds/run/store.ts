@@ -384,12 +384,17 @@ export class RunStore implements BlockRuns {
     }
   }
 
-  /** Runs claimed but silent since `before` (the run timeout). */
+  /**
+   * Runs going on but silent since `before` (the run timeout). A run silent since then was created
+   * before then: `runs_silent` (status, created_on) narrows the read to those, and no index holds
+   * `updated_on`, which every status report writes (migration 0028).
+   */
   async silentSince(before: string): Promise<string[]> {
     const rows = await this.db
       .selectFrom('runs')
       .select('uuid')
       .where('status', '=', 'IN_PROGRESS')
+      .where('created_on', '<', before)
       .where('updated_on', '<', before)
       .limit(1000)
       .execute();

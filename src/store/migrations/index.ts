@@ -27,6 +27,7 @@ import * as m0024 from './0024_auth_failures.js';
 import * as m0025 from './0025_event_content_for_readers.js';
 import * as m0026 from './0026_sessions.js';
 import * as m0027 from './0027_event_number_runs.js';
+import * as m0028 from './0028_run_silence_index.js';
 
 /** Versioned migrations, applied in name order at start. Never edit a released one: add a new file. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0025_event_content_for_readers': m0025,
   '0026_sessions': m0026,
   '0027_event_number_runs': m0027,
+  '0028_run_silence_index': m0028,
 };
 
 /**
