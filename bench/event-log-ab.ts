@@ -5,7 +5,8 @@
  * processes on fresh SQLite databases; the same client alternates
  * bursts of block creates and of run status reports between them, in alternating order, for
  * `--rounds` rounds. Reported: requests/s of each and their quotient, and the servers' own CPU time
- * per request (from /proc), which a busy shared machine disturbs far less than throughput.
+ * per request (from /proc), which a busy shared machine disturbs far less than throughput, and with
+ * `--postgres` PostgreSQL's CPU per request (all its processes during each burst: one server works at a time).
  *
  * `--postgres`: each server on a fresh PostgreSQL database of its own (`BLOCKYARD_TEST_POSTGRES_URL`,
  * default the local server) instead of SQLite.
@@ -25,7 +26,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ApiClient } from '../test/support/client.js';
 import { createPostgresDatabase } from '../test/support/databases.js';
-import { cpuMs, treeOf as extractedTree } from './processes.js';
+import { cpuMs, postgresCpuMs, treeOf as extractedTree } from './processes.js';
 import { asRun, BLOCK_V2, claim, claimRun, patch, runnerDefinition, runWorld, SHARED_RUNNERS, tenantTarget } from '../test/support/runs.js';
 import { createWorkspace, IMPORT_JSON } from '../test/support/structure.js';
 
@@ -141,7 +142,7 @@ async function create(name: Name): Promise<void> {
 
 const CONNECTIONS = 10;
 let counter = 0;
-const totals: Record<string, { requests: number; ms: number; cpuMs: number }> = {};
+const totals: Record<string, { requests: number; ms: number; cpuMs: number; databaseMs: number }> = {};
 
 type Kind = 'create' | 'report' | 'claim' | 'login' | 'import';
 
@@ -193,6 +194,8 @@ async function burst(name: Name, kind: Kind, ms: number): Promise<number> {
   world.waiting -= claimed.length;
   const ready = kind === 'import' ? await Promise.all(Array.from({ length: IMPORT_STOCK }, () => freshCollection(client))) : [];
   const cpu0 = cpuMs(child.pid!);
+  // One server works at a time: PostgreSQL's CPU meanwhile is this burst's (every backend and writer).
+  const database0 = args.postgres ? postgresCpuMs() : 0;
   const began = Date.now();
   const end = began + ms;
   let done = 0;
@@ -226,10 +229,11 @@ async function burst(name: Name, kind: Kind, ms: number): Promise<number> {
     }),
   );
   const took = Date.now() - began;
-  const total = (totals[`${kind}/${name}`] ??= { requests: 0, ms: 0, cpuMs: 0 });
+  const total = (totals[`${kind}/${name}`] ??= { requests: 0, ms: 0, cpuMs: 0, databaseMs: 0 });
   total.requests += done;
   total.ms += took;
   total.cpuMs += cpuMs(child.pid!) - cpu0;
+  if (args.postgres) total.databaseMs += postgresCpuMs() - database0;
   return (done * 1000) / took;
 }
 
@@ -249,8 +253,12 @@ try {
     const [b, a] = [totals[`${kind}/before`]!, totals[`${kind}/after`]!];
     const rate = (t: typeof b) => (t.requests * 1000) / t.ms;
     const cpu = (t: typeof b) => t.cpuMs / t.requests;
+    const database = (t: typeof b) => t.databaseMs / t.requests;
+    const databaseLine = args.postgres
+      ? `; PostgreSQL CPU per request ${database(a).toFixed(2)} ms vs ${database(b).toFixed(2)} ms: ${(database(b) / database(a)).toFixed(2)}`
+      : '';
     process.stdout.write(
-      `${kind}: ${rate(a).toFixed(0)}/s after, ${rate(b).toFixed(0)}/s before: ${(rate(a) / rate(b)).toFixed(2)}; server CPU per request ${cpu(a).toFixed(2)} ms vs ${cpu(b).toFixed(2)} ms: ${(cpu(b) / cpu(a)).toFixed(2)}\n`,
+      `${kind}: ${rate(a).toFixed(0)}/s after, ${rate(b).toFixed(0)}/s before: ${(rate(a) / rate(b)).toFixed(2)}; server CPU per request ${cpu(a).toFixed(2)} ms vs ${cpu(b).toFixed(2)} ms: ${(cpu(b) / cpu(a)).toFixed(2)}${databaseLine}\n`,
     );
   }
 } finally {
