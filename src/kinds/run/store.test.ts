@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { it } from 'node:test';
 import { sql } from 'kysely';
-import pino from 'pino';
-import { createPostgresDatabase, DIALECTS, skipUnless } from '../../../test/support/databases.js';
-import { loadConfig } from '../../config.js';
-import { openDatabase, type Database } from '../../store/database.js';
+import { describeEachDatabase } from '../../../test/support/service-database.js';
+import type { Database } from '../../store/database.js';
 import type { Run, RunSnapshot, StepRow } from '../block/run.js';
 import { RunStore } from './store.js';
 
@@ -53,70 +48,50 @@ async function indexedColumns(database: Database): Promise<Set<string>> {
   return new Set(rows.map((row) => row.column));
 }
 
-for (const dialect of DIALECTS) {
-  describe(`the runs table [${dialect}]`, { skip: skipUnless(dialect) }, () => {
-    let dataDir: string;
-    let postgres: { url: string; drop(): Promise<void> } | undefined;
-    let database: Database;
+describeEachDatabase('the runs table', (database, dialect) => {
+  // Runners report progress many times per run: each report written into an index was an index
+  // entry rewritten on SQLite and, on PostgreSQL, a new entry in every index of the table.
+  it('indexes no column that a status report keeping its status writes', async () => {
+    const indexed = await indexedColumns(database());
+    assert.ok(indexed.has('status') && indexed.has('uuid'), `the index listing works: ${[...indexed].join(', ')}`);
+    for (const written of ['outputs', 'updated_on', 'log_bytes'])
+      assert.ok(!indexed.has(written), `an index of runs holds ${written}, which every status report writes`);
+  });
 
-    before(async () => {
-      dataDir = mkdtempSync(path.join(tmpdir(), 'blockyard-run-store-'));
-      postgres = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
-      const env = {
-        BLOCKYARD_DATA_DIR: dataDir,
-        ...(postgres ? { BLOCKYARD_DATABASE_URL: postgres.url, BLOCKYARD_MASTER_KEY: 'dGVzdC1tYXN0ZXIta2V5LTMyLWJ5dGVzLWxvbmctISE=' } : {}),
-      };
-      database = await openDatabase(loadConfig(env), pino({ level: 'silent' }));
-    });
+  it('finds the runs going on that have been silent since a moment, and no other', async () => {
+    const store = new RunStore(database().db, database().dialect);
+    const silent = run('00000000-0000-4000-8000-0000000000a1', 'IN_PROGRESS', '2026-11-30T10:00:01.000Z');
+    const reporting = run('00000000-0000-4000-8000-0000000000a2', 'IN_PROGRESS', '2026-11-30T10:09:00.000Z');
+    const waiting = run('00000000-0000-4000-8000-0000000000a3', 'PENDING', '2026-11-30T10:00:01.000Z');
+    const ended = run('00000000-0000-4000-8000-0000000000a4', 'FAILED', '2026-11-30T10:00:01.000Z');
+    const young = {
+      ...run('00000000-0000-4000-8000-0000000000a5', 'IN_PROGRESS', '2026-11-30T10:06:00.000Z'),
+      createdOn: '2026-11-30T10:06:00.000Z',
+    };
+    for (const each of [silent, reporting, waiting, ended, young]) await store.insert(each);
+    assert.deepEqual(await store.silentSince('2026-11-30T10:05:00.000Z'), [silent.uuid]);
+    assert.deepEqual((await store.silentSince('2026-11-30T10:10:00.000Z')).sort(), [silent.uuid, reporting.uuid, young.uuid]);
+  });
 
-    after(async () => {
-      await database?.close();
-      await postgres?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    });
-
-    // Runners report progress many times per run: each report written into an index was an index
-    // entry rewritten on SQLite and, on PostgreSQL, a new entry in every index of the table.
-    it('indexes no column that a status report keeping its status writes', async () => {
-      const indexed = await indexedColumns(database);
-      assert.ok(indexed.has('status') && indexed.has('uuid'), `the index listing works: ${[...indexed].join(', ')}`);
-      for (const written of ['outputs', 'updated_on', 'log_bytes'])
-        assert.ok(!indexed.has(written), `an index of runs holds ${written}, which every status report writes`);
-    });
-
-    it('finds the runs going on that have been silent since a moment, and no other', async () => {
-      const store = new RunStore(database.db, database.dialect);
-      const silent = run('00000000-0000-4000-8000-0000000000a1', 'IN_PROGRESS', '2026-11-30T10:00:01.000Z');
-      const reporting = run('00000000-0000-4000-8000-0000000000a2', 'IN_PROGRESS', '2026-11-30T10:09:00.000Z');
-      const waiting = run('00000000-0000-4000-8000-0000000000a3', 'PENDING', '2026-11-30T10:00:01.000Z');
-      const ended = run('00000000-0000-4000-8000-0000000000a4', 'FAILED', '2026-11-30T10:00:01.000Z');
-      const young = {
-        ...run('00000000-0000-4000-8000-0000000000a5', 'IN_PROGRESS', '2026-11-30T10:06:00.000Z'),
-        createdOn: '2026-11-30T10:06:00.000Z',
-      };
-      for (const each of [silent, reporting, waiting, ended, young]) await store.insert(each);
-      assert.deepEqual(await store.silentSince('2026-11-30T10:05:00.000Z'), [silent.uuid]);
-      assert.deepEqual((await store.silentSince('2026-11-30T10:10:00.000Z')).sort(), [silent.uuid, reporting.uuid, young.uuid]);
-    });
-
-    // Heap-only: the new row version on the same page, reached through the old one's index entries.
-    if (dialect === 'postgres')
-      it('a status report that keeps its run status is a heap-only update, writing no index', async () => {
-        const reported = run('00000000-0000-4000-8000-0000000000c1', 'IN_PROGRESS', CREATED);
-        await new RunStore(database.db, database.dialect).insert(reported);
-        await sql`insert into run_sources (run_uuid, source_id, document, created_on) values (${reported.uuid}, 'ci', '{}', ${CREATED})`.execute(
-          database.db,
-        );
-        const updates = await database.db.transaction().execute(async (trx) => {
-          const store = new RunStore(trx, database.dialect);
+  // Heap-only: the new row version on the same page, reached through the old one's index entries.
+  if (dialect === 'postgres')
+    it('a status report that keeps its run status is a heap-only update, writing no index', async () => {
+      const reported = run('00000000-0000-4000-8000-0000000000c1', 'IN_PROGRESS', CREATED);
+      await new RunStore(database().db, database().dialect).insert(reported);
+      await sql`insert into run_sources (run_uuid, source_id, document, created_on) values (${reported.uuid}, 'ci', '{}', ${CREATED})`.execute(
+        database().db,
+      );
+      const updates = await database()
+        .db.transaction()
+        .execute(async (trx) => {
+          const store = new RunStore(trx, database().dialect);
           for (const [index, at] of ['2026-11-30T10:01:00.000Z', '2026-11-30T10:02:00.000Z', '2026-11-30T10:03:00.000Z'].entries())
             await store.report({ ...reported, updatedOn: at, logBytes: 10 * (index + 1), outputs: step(at).outputs }, false, [step(at)]);
           // This transaction's own counts, so far: exact, unlike the statistics other sessions see later.
           const { rows } = await sql<{ all: string; hot: string }>`select pg_stat_get_xact_tuples_updated('runs'::regclass) as "all",
-          pg_stat_get_xact_tuples_hot_updated('runs'::regclass) as hot`.execute(trx);
+        pg_stat_get_xact_tuples_hot_updated('runs'::regclass) as hot`.execute(trx);
           return rows[0]!;
         });
-        assert.deepEqual({ all: Number(updates.all), hot: Number(updates.hot) }, { all: 3, hot: 3 });
-      });
-  });
-}
+      assert.deepEqual({ all: Number(updates.all), hot: Number(updates.hot) }, { all: 3, hot: 3 });
+    });
+});
