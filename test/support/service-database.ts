@@ -32,10 +32,14 @@ export async function openServiceDatabase(dialect: Dialect): Promise<{ database:
 }
 
 /**
- * A suite per selected database (`DIALECTS`), each on a service database of its own opened before
- * its tests and removed after them; `database()` is that suite's.
+ * Declares the same suite once per database of the run (`DIALECTS`), each on a service database of
+ * its own (`openServiceDatabase`, no server), opened before its tests and removed after them: the
+ * stores' counterpart of `describeEachDatabase` (server.ts).
  */
-export function describeEachDatabase(title: string, tests: (database: () => Database, dialect: Dialect) => void): void {
+export function describeEachServiceDatabase(
+  title: string,
+  body: (ctx: { readonly database: Database; readonly dialect: Dialect }) => void,
+): void {
   for (const dialect of DIALECTS)
     describe(`${title} [${dialect}]`, { skip: skipUnless(dialect) }, () => {
       let opened: Awaited<ReturnType<typeof openServiceDatabase>> | undefined;
@@ -43,6 +47,11 @@ export function describeEachDatabase(title: string, tests: (database: () => Data
         opened = await openServiceDatabase(dialect);
       });
       after(() => opened?.remove());
-      tests(() => opened!.database, dialect);
+      body({
+        get database() {
+          return opened!.database;
+        },
+        dialect,
+      });
     });
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { sql } from 'kysely';
-import { describeEachDatabase } from '../../../test/support/service-database.js';
+import { describeEachServiceDatabase } from '../../../test/support/service-database.js';
 import type { Database } from '../../store/database.js';
 import type { Run, RunSnapshot, StepRow } from '../block/run.js';
 import { RunStore } from './store.js';
@@ -48,18 +48,18 @@ async function indexedColumns(database: Database): Promise<Set<string>> {
   return new Set(rows.map((row) => row.column));
 }
 
-describeEachDatabase('the runs table', (database, dialect) => {
+describeEachServiceDatabase('the runs table', (ctx) => {
   // Runners report progress many times per run: each report written into an index was an index
   // entry rewritten on SQLite and, on PostgreSQL, a new entry in every index of the table.
   it('indexes no column that a status report keeping its status writes', async () => {
-    const indexed = await indexedColumns(database());
+    const indexed = await indexedColumns(ctx.database);
     assert.ok(indexed.has('status') && indexed.has('uuid'), `the index listing works: ${[...indexed].join(', ')}`);
     for (const written of ['outputs', 'updated_on', 'log_bytes'])
       assert.ok(!indexed.has(written), `an index of runs holds ${written}, which every status report writes`);
   });
 
   it('finds the runs going on that have been silent since a moment, and no other', async () => {
-    const store = new RunStore(database().db, database().dialect);
+    const store = new RunStore(ctx.database.db, ctx.database.dialect);
     const silent = run('00000000-0000-4000-8000-0000000000a1', 'IN_PROGRESS', '2026-11-30T10:00:01.000Z');
     const reporting = run('00000000-0000-4000-8000-0000000000a2', 'IN_PROGRESS', '2026-11-30T10:09:00.000Z');
     const waiting = run('00000000-0000-4000-8000-0000000000a3', 'PENDING', '2026-11-30T10:00:01.000Z');
@@ -74,24 +74,22 @@ describeEachDatabase('the runs table', (database, dialect) => {
   });
 
   // Heap-only: the new row version on the same page, reached through the old one's index entries.
-  if (dialect === 'postgres')
+  if (ctx.dialect === 'postgres')
     it('a status report that keeps its run status is a heap-only update, writing no index', async () => {
       const reported = run('00000000-0000-4000-8000-0000000000c1', 'IN_PROGRESS', CREATED);
-      await new RunStore(database().db, database().dialect).insert(reported);
+      await new RunStore(ctx.database.db, ctx.database.dialect).insert(reported);
       await sql`insert into run_sources (run_uuid, source_id, document, created_on) values (${reported.uuid}, 'ci', '{}', ${CREATED})`.execute(
-        database().db,
+        ctx.database.db,
       );
-      const updates = await database()
-        .db.transaction()
-        .execute(async (trx) => {
-          const store = new RunStore(trx, database().dialect);
-          for (const [index, at] of ['2026-11-30T10:01:00.000Z', '2026-11-30T10:02:00.000Z', '2026-11-30T10:03:00.000Z'].entries())
-            await store.report({ ...reported, updatedOn: at, logBytes: 10 * (index + 1), outputs: step(at).outputs }, false, [step(at)]);
-          // This transaction's own counts, so far: exact, unlike the statistics other sessions see later.
-          const { rows } = await sql<{ all: string; hot: string }>`select pg_stat_get_xact_tuples_updated('runs'::regclass) as "all",
+      const updates = await ctx.database.db.transaction().execute(async (trx) => {
+        const store = new RunStore(trx, ctx.database.dialect);
+        for (const [index, at] of ['2026-11-30T10:01:00.000Z', '2026-11-30T10:02:00.000Z', '2026-11-30T10:03:00.000Z'].entries())
+          await store.report({ ...reported, updatedOn: at, logBytes: 10 * (index + 1), outputs: step(at).outputs }, false, [step(at)]);
+        // This transaction's own counts, so far: exact, unlike the statistics other sessions see later.
+        const { rows } = await sql<{ all: string; hot: string }>`select pg_stat_get_xact_tuples_updated('runs'::regclass) as "all",
         pg_stat_get_xact_tuples_hot_updated('runs'::regclass) as hot`.execute(trx);
-          return rows[0]!;
-        });
+        return rows[0]!;
+      });
       assert.deepEqual({ all: Number(updates.all), hot: Number(updates.hot) }, { all: 3, hot: 3 });
     });
 });
