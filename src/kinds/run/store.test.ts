@@ -77,14 +77,15 @@ describeEachServiceDatabase('the runs table', (ctx) => {
   if (ctx.dialect === 'postgres')
     it('a status report that keeps its run status is a heap-only update, writing no index', async () => {
       const reported = run('00000000-0000-4000-8000-0000000000c1', 'IN_PROGRESS', CREATED);
-      await new RunStore(ctx.database.db, ctx.database.dialect).insert(reported);
-      await sql`insert into run_sources (run_uuid, source_id, document, created_on) values (${reported.uuid}, 'ci', '{}', ${CREATED})`.execute(
-        ctx.database.db,
-      );
+      const store = new RunStore(ctx.database.db, ctx.database.dialect);
+      await store.insert(reported);
+      await store.upsertSource(reported.uuid, 'ci', { id: 'ci' }, CREATED);
       const updates = await ctx.database.db.transaction().execute(async (trx) => {
-        const store = new RunStore(trx, ctx.database.dialect);
+        const inTransaction = new RunStore(trx, ctx.database.dialect);
         for (const [index, at] of ['2026-11-30T10:01:00.000Z', '2026-11-30T10:02:00.000Z', '2026-11-30T10:03:00.000Z'].entries())
-          await store.report({ ...reported, updatedOn: at, logBytes: 10 * (index + 1), outputs: step(at).outputs }, false, [step(at)]);
+          await inTransaction.report({ ...reported, updatedOn: at, logBytes: 10 * (index + 1), outputs: step(at).outputs }, false, [
+            step(at),
+          ]);
         // This transaction's own counts, so far: exact, unlike the statistics other sessions see later.
         const { rows } = await sql<{ all: string; hot: string }>`select pg_stat_get_xact_tuples_updated('runs'::regclass) as "all",
         pg_stat_get_xact_tuples_hot_updated('runs'::regclass) as hot`.execute(trx);
