@@ -53,11 +53,24 @@ export function groupCommitDialect(
     usage: () => ({ max: 1, open: 1, inUse: driver?.writerHeld ? 1 : 0, waiting: driver?.writerWaiting ?? 0 }),
     // A read outside any transaction, on the reader, as the driver does it (`readDirectly`, compiled-queries.ts).
     read: (query) => readerStatements.run(query),
-    createAdapter: () => new SqliteAdapter(),
+    createAdapter: () => new TransactionalDdlAdapter(),
     createDriver: () => (driver = new GroupCommitDriver(writer, reader, readerStatements, options)),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
   };
+}
+
+/**
+ * SQLite's schema changes are transactional; Kysely's adapter says otherwise because a pragma such as
+ * `foreign_keys` is ignored inside a transaction, and no migration of ours sets one. So the migrator
+ * runs a start's pending migrations in one transaction, as on PostgreSQL: a start that fails or is
+ * killed midway leaves the schema as it was (not a migration half-applied and unrecorded, which the
+ * next start would fail to apply again), and the migrations commit once instead of once per statement.
+ */
+class TransactionalDdlAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
 }
 
 /**
