@@ -2,7 +2,6 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import selfsigned from 'selfsigned';
 import { ConfigError, type Config } from '../config.js';
 
 export interface TlsMaterial {
@@ -111,6 +110,8 @@ async function readPem(file: string, variable: string): Promise<string> {
  * (curl, Node), so `curl --cacert` and NODE_EXTRA_CA_CERTS work as before.
  */
 async function generateSelfSigned(): Promise<{ cert: string; key: string }> {
+  // Loaded only here: its X.509 library is a tenth of a start's time, and only a first start generates.
+  const { default: selfsigned } = await import('selfsigned');
   const notBeforeDate = new Date(Date.now() - 60_000);
   const notAfterDate = new Date(notBeforeDate.getTime() + 5 * 365 * 86_400_000);
   const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
