@@ -8,9 +8,11 @@
 // test/quick-lane.json lists, on SQLite only (BLOCKYARD_TEST_DATABASES=sqlite). --list: print the
 // selected files instead of running them.
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import pg from 'pg';
 import { buildForTests, MAIN_SOURCE } from './test-build.mjs';
 
 function find(dir) {
@@ -25,7 +27,14 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const listOnly = args.includes('--list');
 const filters = args.filter((arg) => !arg.startsWith('--'));
-const env = { ...process.env, NODE_ENV: 'test', ...(quick ? { BLOCKYARD_TEST_DATABASES: 'sqlite' } : {}) };
+/** The run's test servers copy one migrated PostgreSQL database of this name (test/support/database-templates.ts), dropped at the end. */
+const template = `blockyard_template_${randomBytes(6).toString('hex')}`;
+const env = {
+  ...process.env,
+  NODE_ENV: 'test',
+  BLOCKYARD_TEST_POSTGRES_TEMPLATE: template,
+  ...(quick ? { BLOCKYARD_TEST_DATABASES: 'sqlite' } : {}),
+};
 
 /**
  * How long each file took when it last ran here (milliseconds by path), kept out of the repository.
@@ -115,4 +124,18 @@ for (const [file, ms] of Object.entries(readJson(measured))) known[sourceOf.get(
 mkdirSync(path.dirname(DURATIONS), { recursive: true });
 writeFileSync(DURATIONS, `${JSON.stringify(known, null, 1)}\n`);
 rmSync(scratch, { recursive: true, force: true });
+await dropTemplate();
 process.exit(result.status ?? 1);
+
+/** The run's template, if one of its processes built it (nothing to do where PostgreSQL is not reachable). */
+async function dropTemplate() {
+  const client = new pg.Client({ connectionString: env.BLOCKYARD_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+  try {
+    await client.connect();
+    await client.query(`drop database if exists ${template} with (force)`);
+  } catch {
+    // not reachable: nothing was built there
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

@@ -3,7 +3,7 @@ import pg from 'pg';
 
 export type Dialect = 'sqlite' | 'postgres';
 
-/** Admin connection used only to create and drop the per-suite test databases. */
+/** Admin connection used only to create and drop the test databases (and their templates). */
 export const POSTGRES_ADMIN_URL = process.env.BLOCKYARD_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REQUIRED = process.env.BLOCKYARD_TEST_REQUIRE_POSTGRES === '1';
 
@@ -60,7 +60,7 @@ export function skipUnless(dialect: Dialect): string | false {
   return false;
 }
 
-async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+export async function withAdminConnection<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await client.connect();
   try {
@@ -70,15 +70,18 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A fresh, empty PostgreSQL database of its own, so parallel suites never see each other's data. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A fresh PostgreSQL database of its own, so parallel suites never see each other's data: empty, or
+ * a copy of `template` (`migratedTemplate`, database-templates.ts).
+ */
+export async function createPostgresDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `blockyard_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await admin((c) => c.query(`create database ${name}`));
+  await withAdminConnection((c) => c.query(`create database ${name}${template ? ` template ${template}` : ''}`));
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => admin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
+    drop: () => withAdminConnection((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
   };
 }
 

@@ -11,6 +11,7 @@ import { ApiClient } from './client.js';
 import { ServedOpenApi } from './served-openapi.js';
 import { secretsAtRest } from './secrets.js';
 import { createPostgresDatabase, type Dialect, DIALECTS, skipUnless } from './databases.js';
+import { migratedTemplate } from './database-templates.js';
 
 /** Credentials of the API user every test server is bootstrapped with (admin-equivalent, Basic). */
 export const TEST_ADMIN = { username: 'test-admin', password: 'test-admin-password-1' };
@@ -47,7 +48,8 @@ export interface TestServer {
 
 /**
  * Starts the real server in this process: TLS on a free port, a real database of its own (a fresh
- * SQLite directory or a fresh PostgreSQL database), logs in a file for later inspection.
+ * SQLite directory or a fresh PostgreSQL database, migrated from the run's template), logs in a file
+ * for later inspection.
  */
 export interface TestServerOptions {
   env?: Record<string, string>;
@@ -67,7 +69,7 @@ const checkers = new Map<string, ServedOpenApi>();
 export async function startTestServer(dialect: Dialect, options: TestServerOptions = {}): Promise<TestServer> {
   const { env: extraEnv = {}, shared, print, productionPasswordCost = false, kinds } = options;
   const dataDir = shared?.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'blockyard-test-')));
-  const pgDatabase = dialect === 'postgres' && !shared ? await createPostgresDatabase() : undefined;
+  const pgDatabase = dialect === 'postgres' && !shared ? await createPostgresDatabase(await migratedTemplate()) : undefined;
   const databaseUrl = shared?.databaseUrl ?? pgDatabase?.url;
   const env: Record<string, string> = {
     BLOCKYARD_PORT: '0',

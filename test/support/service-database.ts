@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { openServiceDatabase } from '../../src/services.js';
 import type { Database } from '../../src/store/database.js';
 import { createPostgresDatabase, DIALECTS, skipUnless, type Dialect } from './databases.js';
+import { migratedTemplate } from './database-templates.js';
 import { TEST_MASTER_KEY } from './keys.js';
 
 /**
@@ -26,7 +27,7 @@ export function describeEachServiceDatabase(
       let dataDir: string | undefined;
       before(async () => {
         dataDir = mkdtempSync(path.join(tmpdir(), 'blockyard-store-'));
-        const created = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
+        const created = dialect === 'postgres' ? await createPostgresDatabase(await migratedTemplate()) : undefined;
         postgres = created;
         const env = {
           BLOCKYARD_DATA_DIR: dataDir,
