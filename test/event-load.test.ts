@@ -21,7 +21,11 @@ for (const dialect of DIALECTS) {
       const result = await runEventLoad({ dialect, seconds: 30, rate: 1000, watchers: 50, batch: 50 });
       const report = formatEventLoad(result);
       console.log(report);
-      assert.ok(result.achievedRate >= 900, `only ${result.achievedRate} events/s were written:\n${report}`);
+      // Enough load for a leak to show: one small object kept per delivery lifts the heap by 30 MB at
+      // 1 000 events/s, 24 MB at 800 (half again the 16 MB allowed). The suite shares two cores with
+      // the other files: writes fell to 862/s in a run with no change to them (the rate itself is
+      // measured by `npm run event-load` and the benchmarks).
+      assert.ok(result.achievedRate >= 800, `only ${result.achievedRate} events/s were written:\n${report}`);
       assert.equal(result.watchersLost, 0, report);
       assert.equal(result.deliveredMin, result.events, `a watcher missed events:\n${report}`);
       assert.equal(result.deliveredMax, result.events, `a watcher got events twice:\n${report}`);
