@@ -101,7 +101,7 @@ let lastRendered: { json: string; yaml: string } | undefined;
 /**
  * `GET /api/openapi.json` and `/api/openapi.yaml`. The JSON is rendered once when the server is ready
  * (every route exists then); the YAML, which took a third of a start's time (about 0.4 s here) and is
- * rarely asked for, when it first is.
+ * rarely asked for, when it first is: that request holds the event loop as long, once per process.
  */
 export function registerOpenApiRoutes(app: FastifyInstance): void {
   let json = '';
