@@ -9,15 +9,15 @@ import { TEST_MASTER_KEY } from './keys.js';
 
 /**
  * The PostgreSQL database the test servers of this run copy (`CREATE DATABASE … TEMPLATE`), migrated
- * once, or undefined outside the test runner. Migrating an empty database is most of a PostgreSQL test
- * server's start here (0.8–1 s of 1.2–1.9 s); a copy of a migrated one costs what an empty one does. The
- * servers still run the migrator at start and find nothing to do, as on a deployment's every restart;
- * the migrations themselves are tested from empty and from older schemas (src/store/migrations).
+ * once, or undefined outside the test runner. Migrating an empty database was most of a PostgreSQL
+ * test server's start (docs/testing.md, "Where the time goes", has the pairs). The servers still run
+ * the migrator at start and find nothing to do, as on a deployment's every restart; the migrations
+ * themselves are tested from empty and from older schemas (src/store/migrations).
  *
- * scripts/run-tests.mjs names the template of its run in BLOCKYARD_TEST_POSTGRES_TEMPLATE and drops it at its end. The
- * first process of the run that asks builds it, under an advisory lock the others wait on; the
- * migrations commit in one transaction, so a builder that dies leaves a template without them, whose
- * copies the servers migrate as they would an empty database.
+ * scripts/run-tests.mjs names the template of its run in BLOCKYARD_TEST_POSTGRES_TEMPLATE and drops
+ * it at its end. The first process of the run that asks builds it, under an advisory lock the others
+ * wait on; the migrations commit in one transaction, so a builder that dies leaves a template without
+ * them, whose copies the servers migrate as they would an empty database.
  */
 export function migratedTemplate(): Promise<string | undefined> {
   const name = process.env.BLOCKYARD_TEST_POSTGRES_TEMPLATE;

@@ -48,8 +48,8 @@ export interface TestServer {
 
 /**
  * Starts the real server in this process: TLS on a free port, a real database of its own (a fresh
- * SQLite directory or a fresh PostgreSQL database, migrated from the run's template), logs in a file
- * for later inspection.
+ * SQLite directory or a fresh PostgreSQL database: under the test runner a copy of its migrated
+ * template), logs in a file for later inspection.
  */
 export interface TestServerOptions {
   env?: Record<string, string>;
