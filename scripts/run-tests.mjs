@@ -27,7 +27,7 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const listOnly = args.includes('--list');
 const filters = args.filter((arg) => !arg.startsWith('--'));
-/** The run's test servers copy one migrated PostgreSQL database of this name (test/support/database-templates.ts), dropped at the end. */
+/** The run's test servers copy one migrated PostgreSQL database of this name (`migratedTemplate`, test/support/service-database.ts), dropped at the end. */
 const template = `blockyard_template_${randomBytes(6).toString('hex')}`;
 const env = {
   ...process.env,

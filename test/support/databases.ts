@@ -70,17 +70,22 @@ export async function withAdminConnection<T>(fn: (client: pg.Client) => Promise<
   }
 }
 
+/** The address of database `name` on the test server, as its administrator. */
+export function postgresUrl(name: string): string {
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 /**
  * A fresh PostgreSQL database of its own, so parallel suites never see each other's data: empty, or
- * a copy of `template` (`migratedTemplate`, database-templates.ts).
+ * a copy of `template` (`migratedTemplate`, service-database.ts).
  */
 export async function createPostgresDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `blockyard_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   await withAdminConnection((c) => c.query(`create database ${name}${template ? ` template ${template}` : ''}`));
-  const url = new URL(POSTGRES_ADMIN_URL);
-  url.pathname = `/${name}`;
   return {
-    url: url.toString(),
+    url: postgresUrl(name),
     drop: () => withAdminConnection((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
   };
 }

@@ -11,7 +11,7 @@ import { ApiClient } from './client.js';
 import { ServedOpenApi } from './served-openapi.js';
 import { secretsAtRest } from './secrets.js';
 import { createPostgresDatabase, type Dialect, DIALECTS, skipUnless } from './databases.js';
-import { migratedTemplate } from './database-templates.js';
+import { migratedTemplate } from './service-database.js';
 
 /** Credentials of the API user every test server is bootstrapped with (admin-equivalent, Basic). */
 export const TEST_ADMIN = { username: 'test-admin', password: 'test-admin-password-1' };
